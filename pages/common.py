@@ -1,0 +1,134 @@
+"""Streamlit-side helpers shared by the pages: language, cached fixture loading, safe rendering.
+
+Everything a student types is shown with st.code / st.text / st.dataframe, never as
+Markdown or HTML.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from toolcall import FIXTURES_DIR
+from toolcall.fixtures import FixtureError, load_orders, load_outputs, load_tool
+from toolcall.i18n import t
+
+LANG_KEY = "app_lang"
+
+
+def lang() -> str:
+    """The language chosen in the sidebar (``en`` or ``zh``)."""
+    return st.session_state.get(LANG_KEY, "en")
+
+
+def tr(key: str, **params: Any) -> str:
+    """Translate ``key`` into the session's language."""
+    return t(key, lang(), **params)
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _load(kind: str, path: str, mtime: float):
+    loader = {"tool": load_tool, "outputs": load_outputs, "orders": load_orders}[kind]
+    return loader(Path(path))
+
+
+def load(kind: str, relative: str):
+    """Load a fixture (cached until the file changes). On a FixtureError, show every
+    problem with its file and JSON path, then stop the page."""
+    path = FIXTURES_DIR / relative
+    try:
+        return _load(kind, str(path), _mtime(path))
+    except FixtureError as exc:
+        st.error(tr("app.fixture_error"))
+        st.code("\n".join(map(str, exc.problems)), language=None)
+        st.stop()
+
+
+def show_json(value: Any) -> None:
+    """Pretty JSON in a copyable code block (never rendered as Markdown)."""
+    st.code(json.dumps(value, ensure_ascii=False, indent=2), language="json", wrap_lines=True)
+
+
+_MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>:$~&=\"'")
+#: Characters of a raw output shown on a card; the rest is summarised.
+RAW_DISPLAY_LIMIT = 3000
+
+
+def plain(text: str) -> str:
+    """Escape every Markdown-active character so user text shows literally in st.error & co.
+
+    CommonMark lets any ASCII punctuation be backslash-escaped, which also defuses
+    Streamlit's ``:color[...]`` directives, ``$`` math and links or images.
+    """
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in text)
+
+
+def show_raw(raw: str) -> None:
+    """A raw model output in a code block, cut at RAW_DISPLAY_LIMIT characters."""
+    if len(raw) > RAW_DISPLAY_LIMIT:
+        st.code(raw[:RAW_DISPLAY_LIMIT], language=None, wrap_lines=True)
+        st.caption(tr("common.raw_cut", shown=RAW_DISPLAY_LIMIT, total=len(raw)))
+    else:
+        st.code(raw if raw else " ", language="json", wrap_lines=True)
+
+
+def badge(verdict: str) -> str:
+    """A coloured badge for ``accepted`` / ``rejected`` (our own text only)."""
+    colour = "green" if verdict == "accepted" else "red"
+    return f":{colour}-badge[{tr('playground.' + verdict)}]"
+
+
+def show_card(card, key: str, label: str | None = None, canned=None) -> None:
+    """Render one playground Card: raw text, verdict, every error, hints, the tool_result."""
+    with st.container(border=True, key=key):
+        if label:
+            st.markdown(f"**{plain(label)}**")
+        show_raw(card.raw)
+        line = tr("playground.verdict", verdict=badge(card.verdict))
+        if canned is not None:
+            line += " · " + tr("playground.expected", expected=badge(canned.output.expected))
+        st.markdown(line)
+        if canned is not None and canned.leaked:
+            catches = canned.output.catches
+            st.error(plain(tr("playground.leaked", keyword=catches) if catches else tr("playground.leaked_parse")),
+                     icon="🚨")
+        elif canned is not None and not canned.matches:
+            st.warning(tr("playground.overrejected"), icon="⚠️")
+        parse = card.parse
+        if parse is not None and not parse.ok:
+            text = tr("playground.parse_problem", code=parse.code, detail=parse.detail)
+            if parse.line is not None:
+                text += " " + tr("playground.parse_position", line=parse.line, column=parse.column, pos=parse.pos)
+            st.error(plain(text))
+        for hint in card.hints:
+            st.info(plain(hint), icon="💡")
+        if card.errors:
+            st.caption(tr("playground.errors", count=len(card.errors)))
+            rows = []
+            for err in card.errors:
+                rows.append({tr("playground.col_field"): err.pointer or "/", tr("playground.col_keyword"): err.keyword,
+                             tr("playground.col_expected"): err.expected, tr("playground.col_received"): err.received,
+                             tr("playground.col_hint"): " ".join(err.hints)})
+                for reason in err.reasons:
+                    rows.append({tr("playground.col_field"): "  ↳ " + (reason.pointer or "/"),
+                                 tr("playground.col_keyword"): reason.keyword,
+                                 tr("playground.col_expected"): reason.expected,
+                                 tr("playground.col_received"): reason.received,
+                                 tr("playground.col_hint"): " ".join(reason.hints)})
+            st.dataframe(rows, hide_index=True, width="stretch")
+        for note in card.notes:
+            st.info(plain(note), icon="ℹ️")
+        if card.backend is not None and not card.backend.ok:
+            st.warning(plain(tr("playground.backend_refused", code=card.backend.error["code"])), icon="🛑")
+        st.caption(tr("playground.send_back"))
+        show_json(card.tool_result)

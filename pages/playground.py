@@ -1,0 +1,104 @@
+"""Schema playground: edit refund_order's input_schema, watch six canned outputs pass or fail."""
+
+import streamlit as st
+
+from pages.common import lang, load, plain, show_card, show_json, tr
+from toolcall.backend import RefundBackend
+from toolcall.playground import PRESETS, apply_preset, evaluate, evaluate_canned, schema_text, summarize
+from toolcall.results import FORMATS, call_id
+from toolcall.validation import check_schema
+
+tool = load("tool", "tools/refund_order.json")
+fixture = load("outputs", "outputs/refund_order.yaml")
+book = load("orders", "orders/orders.yaml")
+reference = schema_text(tool.input_schema)
+
+if "schema_editor" not in st.session_state:
+    st.session_state["schema_editor"] = reference
+
+
+def _apply_preset() -> None:
+    st.session_state["schema_editor"] = schema_text(apply_preset(tool.input_schema,
+                                                                 st.session_state["playground_preset"]))
+
+
+def _reset() -> None:
+    st.session_state["playground_preset"] = "reference"
+    st.session_state["schema_editor"] = reference
+
+
+st.title(tr("playground.title"))
+st.markdown(tr("playground.intro"))
+left, right = st.columns([2, 3], gap="large")
+
+with left:
+    preset = st.selectbox(tr("playground.preset_label"), PRESETS, key="playground_preset",
+                          format_func=lambda p: tr(f"playground.preset.{p}"))
+    st.caption(tr(f"playground.preset_lesson.{preset}"))
+    b1, b2 = st.columns(2)
+    b1.button(tr("playground.preset_apply"), key="playground_apply_preset", on_click=_apply_preset, width="stretch")
+    b2.button(tr("playground.reset"), key="playground_reset", on_click=_reset, width="stretch")
+    st.text_area(tr("playground.editor_label"), key="schema_editor", height=620, persist_state="session")
+    checked = check_schema(st.session_state["schema_editor"], lang())
+    if checked.ok:
+        st.session_state["playground_last_good"] = checked.schema
+        st.success(tr("playground.schema_ok"), icon="✅")
+    else:
+        st.error(plain(checked.message), icon="❌")
+        st.warning(tr("playground.stale"), icon="⏳")
+schema = st.session_state.get("playground_last_good", tool.input_schema)
+
+with right:
+    fmt = st.radio(tr("playground.format_label"), FORMATS, key="playground_format", horizontal=True,
+                   format_func=lambda f: tr(f"playground.format.{f}"))
+    cards = evaluate_canned(fixture.outputs, schema, tool.name, book, lang(), fmt)
+    summary = summarize(cards)
+    with st.container(border=True, key="playground_summary"):
+        st.markdown("**" + tr("playground.summary", matched=summary.matched, total=summary.total) + "**")
+        if summary.leaked:
+            st.error(plain(tr("playground.summary_leaked", ids=", ".join(summary.leaked))), icon="🚨")
+        if summary.unexpected_rejections:
+            st.warning(plain(tr("playground.summary_overrejected", ids=", ".join(summary.unexpected_rejections))))
+        if not summary.leaked:
+            st.success(tr("playground.summary_all_good"))
+    if not checked.ok:
+        st.caption(tr("playground.stale"))
+    for canned in cards:
+        show_card(canned.card, f"playground_card_{canned.output.id}", canned.output.label[lang()], canned)
+
+st.divider()
+st.subheader(tr("playground.free_title"))
+free = st.text_area(tr("playground.free_label"), key="playground_free_input", height=140)
+if free:
+    show_card(evaluate(free, schema, tool.name, lang(), fmt, call_id("free:" + free, fmt), RefundBackend(book)),
+              "playground_card_free")
+else:
+    st.caption(tr("playground.free_empty"))
+
+st.divider()
+st.subheader(tr("playground.business_title"))
+st.markdown(tr("playground.business_intro"))
+st.caption(tr("playground.orders_caption", customer=book.current_customer))
+st.dataframe([o.__dict__ for o in book.orders], hide_index=True, width="stretch")
+cols = st.columns(2)
+for i, case in enumerate(fixture.business_cases):
+    with cols[i % 2]:
+        card = evaluate(case.raw, tool.input_schema, tool.name, lang(), fmt, call_id(case.id, fmt), RefundBackend(book))
+        show_card(card, f"playground_business_{case.id}", case.label[lang()])
+
+st.subheader(tr("playground.idempotency_title"))
+st.markdown(tr("playground.idempotency_intro"))
+valid = next((o for o in fixture.outputs if o.expected == "accepted"), fixture.outputs[0])
+replay_backend = RefundBackend(book)
+replay_call = call_id("replay:" + valid.id, fmt)
+first = evaluate(valid.raw, tool.input_schema, tool.name, lang(), fmt, replay_call, replay_backend)
+again = evaluate(valid.raw, tool.input_schema, tool.name, lang(), fmt, replay_call, replay_backend)
+c1, c2 = st.columns(2)
+with c1:
+    st.caption(tr("playground.first_call"))
+    show_json(first.tool_result)
+with c2:
+    st.caption(tr("playground.replayed_call"))
+    show_json(again.tool_result)
+for order_id, cents in replay_backend.refunded.items():
+    st.info(tr("playground.refunded_total", order_id=order_id, cents=cents, double=2 * cents), icon="🔁")

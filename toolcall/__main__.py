@@ -1,0 +1,7 @@
+"""Entry point for ``python -m toolcall``."""
+
+import sys
+
+from toolcall.cli import main
+
+sys.exit(main())

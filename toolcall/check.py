@@ -1,0 +1,106 @@
+"""``python -m toolcall check``: validate every fixture and lesson under a content folder.
+
+Each checker takes the content root (the folder holding fixtures/ and lessons/) and
+returns Problems; a checker never stops the others. Add a checker by appending a
+function to ``CHECKERS``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable
+
+from toolcall.backend import RefundBackend
+from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, load_orders, load_outputs,
+                               load_tool)
+from toolcall.playground import evaluate, verdict_holds
+from toolcall.results import call_id
+from toolcall.validation import check_schema
+
+Checker = Callable[[Path], list[Problem]]
+
+
+def check_tools(root: Path) -> list[Problem]:
+    """Every fixtures/tools/*.json is a tool definition whose input_schema is a valid schema."""
+    problems: list[Problem] = []
+    for path in sorted((root / "fixtures" / "tools").glob("*.json")):
+        try:
+            tool = load_tool(path)
+        except FixtureError as exc:
+            problems += exc.problems
+            continue
+        if path.stem != tool.name:
+            problems.append(Problem(display_name(path), "$.name", f"tool name {tool.name!r} differs from the file name"))
+        checked = check_schema(json.dumps(tool.input_schema))
+        if not checked.ok:
+            problems.append(Problem(display_name(path), "$.input_schema" + (checked.path or "").replace("/", "."),
+                                    checked.message))
+    return problems
+
+
+def check_orders(root: Path) -> list[Problem]:
+    """Every fixtures/orders/*.yaml is a valid order book with unique order ids."""
+    problems: list[Problem] = []
+    for path in sorted((root / "fixtures" / "orders").glob("*.y*ml")):
+        try:
+            book = load_orders(path)
+        except FixtureError as exc:
+            problems += exc.problems
+            continue
+        seen: set[str] = set()
+        for i, order in enumerate(book.orders):
+            if order.order_id in seen:
+                problems.append(Problem(display_name(path), json_path(["orders", i, "order_id"]),
+                                        f"duplicate order id {order.order_id!r}"))
+            seen.add(order.order_id)
+    return problems
+
+
+def check_outputs(root: Path) -> list[Problem]:
+    """Every canned output gets its expected verdict, caught by the keyword it names, under
+    its tool's reference schema; every business case is schema-valid and refused with its
+    expected error code by the backend over fixtures/orders/orders.yaml."""
+    problems: list[Problem] = []
+    for path in sorted((root / "fixtures" / "outputs").glob("*.y*ml")):
+        name = display_name(path)
+        try:
+            fixture = load_outputs(path)
+            tool = load_tool(root / "fixtures" / "tools" / f"{fixture.tool}.json")
+        except FixtureError as exc:
+            problems += exc.problems
+            continue
+        try:
+            book = load_orders(root / "fixtures" / "orders" / "orders.yaml")
+        except FixtureError:
+            book = None  # reported by check_orders
+        for i, out in enumerate(fixture.outputs):
+            card = evaluate(out.raw, tool.input_schema, tool.name, call=call_id(out.id))
+            if not verdict_holds(out, card):
+                caught = card.parse.code if card.parse and not card.parse.ok else sorted({e.keyword for e in card.errors})
+                problems.append(Problem(name, json_path(["outputs", i]),
+                                        f"expected {out.expected} (caught by {out.catches}), got {card.verdict} "
+                                        f"(caught by {caught or 'nothing'})"))
+        for i, case in enumerate(fixture.business_cases):
+            if book is None:
+                break
+            card = evaluate(case.raw, tool.input_schema, tool.name, call=call_id(case.id), backend=RefundBackend(book))
+            code = card.backend.error.get("code") if card.backend and card.backend.error else None
+            if card.verdict != "accepted":
+                problems.append(Problem(name, json_path(["business_cases", i, "raw"]),
+                                        "a business case must pass the schema; it was rejected"))
+            elif code != case.expected_error:
+                problems.append(Problem(name, json_path(["business_cases", i, "expected_error"]),
+                                        f"expected backend error {case.expected_error}, got {code or 'success'}"))
+    return problems
+
+
+CHECKERS: list[Checker] = [check_tools, check_orders, check_outputs]
+
+
+def run_checks(root: Path) -> list[Problem]:
+    """Run every checker on ``root``; returns all problems (empty when the content is sound)."""
+    problems: list[Problem] = []
+    for checker in CHECKERS:
+        problems += checker(Path(root))
+    return problems

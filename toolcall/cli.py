@@ -1,0 +1,87 @@
+"""The command line: ``python -m toolcall {result,check} …`` (see DESIGN.md for the contract).
+
+Each subcommand is a function ``(args) -> exit code`` registered in ``_build_parser``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from toolcall import REPO_ROOT
+from toolcall.backend import RefundBackend
+from toolcall.check import run_checks
+from toolcall.fixtures import FixtureError, load_orders, load_tool
+from toolcall.i18n import LANGS
+from toolcall.playground import evaluate
+from toolcall.results import FORMATS, call_id
+from toolcall.validation import check_schema
+
+
+def _cmd_result(args: argparse.Namespace) -> int:
+    try:
+        tool = load_tool(Path(args.tool))
+        book = load_orders(Path(args.orders)) if args.orders else load_orders()
+    except FixtureError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    schema = tool.input_schema
+    if args.schema:
+        try:
+            text = Path(args.schema).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"{args.schema}: cannot read: {exc}", file=sys.stderr)
+            return 2
+        checked = check_schema(text, args.lang)
+        if not checked.ok:
+            print(f"{args.schema}: {checked.message}", file=sys.stderr)
+            return 2
+        schema = checked.schema
+    raw = sys.stdin.read() if args.input == "-" else args.input
+    call = args.id or call_id(raw, args.format)
+    card = evaluate(raw, schema, tool.name, args.lang, args.format, call, RefundBackend(book))
+    print(json.dumps(card.tool_result, ensure_ascii=False, indent=2))
+    return 0
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    root = Path(args.dir) if args.dir else REPO_ROOT
+    if not root.is_dir():
+        print(f"{root}: not a folder", file=sys.stderr)
+        return 2
+    problems = run_checks(root)
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"{len(problems)} problem(s)", file=sys.stderr)
+        return 1
+    print("all content checks passed")
+    return 0
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m toolcall", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    result = sub.add_parser("result", help="print the tool_result the app would send for a raw model output")
+    result.add_argument("--tool", required=True, help="tool definition JSON (name, description, input_schema)")
+    result.add_argument("--input", required=True, help="the model's raw argument text; - reads stdin")
+    result.add_argument("--schema", help="an input_schema JSON file to use instead of the tool's own")
+    result.add_argument("--format", choices=FORMATS, default="anthropic")
+    result.add_argument("--id", help="tool_use_id / tool_call_id to answer (default: derived from the input)")
+    result.add_argument("--lang", choices=LANGS, default="en")
+    result.add_argument("--orders", help="order book YAML for the fake backend (default: the repo's)")
+    result.set_defaults(func=_cmd_result)
+
+    check = sub.add_parser("check", help="validate every fixture and lesson; exit 1 on any problem")
+    check.add_argument("dir", nargs="?", help="content root holding fixtures/ and lessons/ (default: this repo)")
+    check.set_defaults(func=_cmd_check)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default sys.argv[1:]); returns the exit code."""
+    args = _build_parser().parse_args(argv)
+    return args.func(args)

@@ -1,0 +1,189 @@
+"""Load the files instructors edit, each validated against fixtures/schemas/<kind>.schema.json.
+
+Every problem is reported as ``Problem(file, json_path, message)`` and printed as
+``fixtures/outputs/refund_order.yaml: $.outputs[3].raw: 'raw' is a required property``
+so an instructor's typo fails CI with the file and the JSON path.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from jsonschema import Draft202012Validator
+
+from toolcall import FIXTURES_DIR, REPO_ROOT
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a content file: where (file, JSON path like ``$.a[0].b``) and what."""
+
+    file: str
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.path}: {self.message}"
+
+
+class FixtureError(Exception):
+    """Raised by a loader when its file cannot be used; ``problems`` lists every reason."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__("\n".join(map(str, problems)))
+        self.problems = problems
+
+
+def json_path(parts) -> str:
+    """JSONPath-style location for error messages: ``['outputs', 3, 'raw']`` → ``$.outputs[3].raw``."""
+    out = "$"
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else f".{p}"
+    return out
+
+
+def display_name(path: Path) -> str:
+    """``path`` relative to the repository (or to the current folder) when possible."""
+    path = Path(path).resolve()
+    for base in (REPO_ROOT, Path.cwd()):
+        try:
+            return str(path.relative_to(base))
+        except ValueError:
+            continue
+    return str(path)
+
+
+def read_data(path: Path) -> Any:
+    """Read a .json, .yaml or .yml file. Raises FixtureError with the line of a syntax error."""
+    name = display_name(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FixtureError([Problem(name, "$", f"cannot read file: {exc}")]) from exc
+    try:
+        if Path(path).suffix == ".json":
+            return json.loads(text)
+        return yaml.safe_load(text)
+    except json.JSONDecodeError as exc:
+        raise FixtureError([Problem(name, "$", f"not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}")]) from exc
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1} column {mark.column + 1}: " if mark else ""
+        raise FixtureError([Problem(name, "$", f"not YAML: {where}{getattr(exc, 'problem', exc)}")]) from exc
+
+
+def schema_problems(data: Any, kind: str, name: str, schemas_dir: Path | None = None) -> list[Problem]:
+    """Every error of ``data`` against ``fixtures/schemas/<kind>.schema.json``, as Problems."""
+    schema = json.loads(((schemas_dir or FIXTURES_DIR / "schemas") / f"{kind}.schema.json").read_text("utf-8"))
+    errors = sorted(Draft202012Validator(schema).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    return [Problem(name, json_path(e.absolute_path), e.message) for e in errors]
+
+
+def load_checked(path: Path, kind: str) -> Any:
+    """Read ``path`` and validate it as ``kind``; raises FixtureError listing every problem."""
+    data = read_data(path)
+    problems = schema_problems(data, kind, display_name(path))
+    if problems:
+        raise FixtureError(problems)
+    return data
+
+
+# --- typed views of each kind --------------------------------------------------------
+
+@dataclass(frozen=True)
+class Tool:
+    """A tool definition as sent in a request's ``tools`` list."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+
+    def as_anthropic(self) -> dict[str, Any]:
+        """The Anthropic Messages API shape: ``{name, description, input_schema}``."""
+        return {"name": self.name, "description": self.description, "input_schema": self.input_schema}
+
+    def as_openai(self) -> dict[str, Any]:
+        """The OpenAI Chat Completions shape: ``{type: function, function: {name, description, parameters}}``."""
+        return {"type": "function", "function": {"name": self.name, "description": self.description,
+                                                 "parameters": self.input_schema}}
+
+
+@dataclass(frozen=True)
+class CannedOutput:
+    """One canned model output: ``raw`` argument text, its expected verdict, the keyword that catches it."""
+
+    id: str
+    label: dict[str, str]
+    raw: str
+    catches: str | None
+    expected: str
+
+
+@dataclass(frozen=True)
+class BusinessCase:
+    """A schema-valid call that the backend must still refuse with ``expected_error``."""
+
+    id: str
+    label: dict[str, str]
+    raw: str
+    expected_error: str
+
+
+@dataclass(frozen=True)
+class OutputsFixture:
+    tool: str
+    outputs: tuple[CannedOutput, ...]
+    business_cases: tuple[BusinessCase, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class Order:
+    order_id: str
+    customer_id: str
+    paid_cents: int
+    status: str
+    item: str = ""
+
+
+@dataclass(frozen=True)
+class OrderBook:
+    current_customer: str
+    orders: tuple[Order, ...]
+
+
+def load_tool(path: Path | None = None) -> Tool:
+    """Load a tool definition (default fixtures/tools/refund_order.json). Raises FixtureError."""
+    data = load_checked(path or FIXTURES_DIR / "tools" / "refund_order.json", "tool")
+    return Tool(data["name"], data["description"], data["input_schema"])
+
+
+def load_outputs(path: Path | None = None) -> OutputsFixture:
+    """Load canned outputs (default fixtures/outputs/refund_order.yaml). Raises FixtureError,
+    including for duplicate ids (path ``$.outputs[i].id``)."""
+    path = path or FIXTURES_DIR / "outputs" / "refund_order.yaml"
+    data = load_checked(path, "outputs")
+    problems = []
+    for section in ("outputs", "business_cases"):
+        seen: set[str] = set()
+        for i, item in enumerate(data.get(section, [])):
+            if item["id"] in seen:
+                problems.append(Problem(display_name(path), json_path([section, i, "id"]),
+                                        f"duplicate id {item['id']!r}"))
+            seen.add(item["id"])
+    if problems:
+        raise FixtureError(problems)
+    return OutputsFixture(
+        data["tool"],
+        tuple(CannedOutput(**o) for o in data["outputs"]),
+        tuple(BusinessCase(**b) for b in data.get("business_cases", [])),
+    )
+
+
+def load_orders(path: Path | None = None) -> OrderBook:
+    """Load the fake order book (default fixtures/orders/orders.yaml). Raises FixtureError."""
+    data = load_checked(path or FIXTURES_DIR / "orders" / "orders.yaml", "orders")
+    return OrderBook(data["current_customer"], tuple(Order(**o) for o in data["orders"]))

@@ -1,0 +1,66 @@
+"""The UI string catalogue: one YAML file per language under toolcall/locales/.
+
+Keys are dotted paths (``playground.title``); values are ``str.format`` templates.
+Both catalogues must hold exactly the same keys (tests/content checks this).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+LANGS: tuple[str, ...] = ("en", "zh")
+DEFAULT_LANG = "en"
+LOCALES_DIR = Path(__file__).resolve().parent / "locales"
+
+
+def _flatten(tree: dict[str, Any], prefix: str = "") -> dict[str, str]:
+    flat: dict[str, str] = {}
+    for key, value in tree.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            flat.update(_flatten(value, path + "."))
+        else:
+            flat[path] = str(value)
+    return flat
+
+
+@lru_cache(maxsize=None)
+def catalogue(lang: str) -> dict[str, str]:
+    """Return the flat ``{dotted key: template}`` catalogue for ``lang``.
+
+    Raises ValueError for a language other than those in ``LANGS``; FileNotFoundError
+    or yaml.YAMLError if the catalogue file is missing or malformed.
+    """
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r}; expected one of {LANGS}")
+    with open(LOCALES_DIR / f"{lang}.yaml", encoding="utf-8") as fh:
+        return _flatten(yaml.safe_load(fh) or {})
+
+
+def normalize_lang(value: str | None) -> str:
+    """Map a locale such as ``zh-CN``, ``zh_Hans`` or ``en-US`` to ``zh`` or ``en``.
+
+    Anything unknown or empty falls back to ``DEFAULT_LANG``.
+    """
+    if not value:
+        return DEFAULT_LANG
+    head = value.replace("_", "-").split("-")[0].lower()
+    return head if head in LANGS else DEFAULT_LANG
+
+
+def t(key: str, lang: str = DEFAULT_LANG, **params: Any) -> str:
+    """Translate ``key`` into ``lang`` and fill ``{placeholders}`` from ``params``.
+
+    A key missing from ``lang`` falls back to English; a key missing everywhere
+    raises KeyError (the content test makes sure that never ships).
+    """
+    lang = normalize_lang(lang)
+    table = catalogue(lang)
+    template = table.get(key)
+    if template is None:
+        template = catalogue(DEFAULT_LANG)[key]
+    return template.format(**params) if params else template

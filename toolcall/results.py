@@ -1,0 +1,110 @@
+"""Build the message sent back to the model, in the Anthropic and OpenAI wire formats.
+
+Anthropic: a ``tool_result`` content block in the next user message::
+
+    {"type": "tool_result", "tool_use_id": "toolu_…", "is_error": true, "content": "…"}
+
+OpenAI Chat Completions: a message of its own::
+
+    {"role": "tool", "tool_call_id": "call_…", "content": "…"}
+
+Every structure is a dict serialised with ``json.dumps``: nothing is concatenated
+into JSON text by hand, so any raw input, however broken, is quoted back safely.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from toolcall.i18n import t
+from toolcall.parsing import ParsedInput
+from toolcall.validation import FieldError
+
+ANTHROPIC = "anthropic"
+OPENAI = "openai"
+FORMATS: tuple[str, ...] = (ANTHROPIC, OPENAI)
+#: Characters of a rejected raw input quoted back to the model.
+RAW_QUOTE_LIMIT = 2000
+
+_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def call_id(seed: str, fmt: str = ANTHROPIC) -> str:
+    """A deterministic id shaped like the provider's: ``toolu_01…`` (Anthropic) or ``call_…`` (OpenAI).
+
+    ``seed`` is any string (the canned output's id); the same seed gives the same id.
+    """
+    digest = int.from_bytes(hashlib.sha256(seed.encode("utf-8")).digest(), "big")
+    chars = []
+    for _ in range(22):
+        digest, r = divmod(digest, 62)
+        chars.append(_ALPHABET[r])
+    body = "".join(chars)
+    return f"toolu_01{body}" if fmt == ANTHROPIC else f"call_{body}"
+
+
+def tool_result_message(fmt: str, call: str, content: str, is_error: bool) -> dict[str, Any]:
+    """Wrap ``content`` (str) as the provider's tool result for call id ``call``.
+
+    Anthropic: a ``tool_result`` block, with ``is_error: true`` only on errors.
+    OpenAI: a ``role: "tool"`` message; it has no error flag, so the content says it.
+    Raises ValueError for an unknown ``fmt``.
+    """
+    if fmt == ANTHROPIC:
+        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": call}
+        if is_error:
+            block["is_error"] = True
+        block["content"] = content
+        return block
+    if fmt == OPENAI:
+        return {"role": "tool", "tool_call_id": call, "content": content}
+    raise ValueError(f"unknown format {fmt!r}; expected one of {FORMATS}")
+
+
+def _line(err: FieldError, lang: str) -> str:
+    where = err.pointer or "/"
+    line = t("result.error_line", lang, pointer=where, keyword=err.keyword, expected=err.expected,
+             received=err.received)
+    for hint in err.hints:
+        line += " " + hint
+    for reason in err.reasons:
+        line += "\n    " + t("result.error_line", lang, pointer=reason.pointer or "/", keyword=reason.keyword,
+                                expected=reason.expected, received=reason.received)
+    return line
+
+
+def validation_error_content(tool_name: str, errors: list[FieldError], lang: str = "en") -> str:
+    """Plain-text content for a schema rejection: one line per error, naming the field,
+    the keyword, what was expected and what was received, then a request to fix and call again."""
+    lines = [t("result.validation_header", lang, tool=tool_name, count=len(errors))]
+    lines += [_line(e, lang) for e in errors]
+    lines.append(t("result.fix_and_retry", lang, tool=tool_name))
+    return "\n".join(lines)
+
+
+def parse_error_content(tool_name: str, parsed: ParsedInput, hints: list[str], lang: str = "en") -> str:
+    """JSON content for input that is not a JSON object: the code, the parser's message and
+    position, the raw text quoted back (capped at RAW_QUOTE_LIMIT characters), and advice."""
+    raw = parsed.raw
+    body: dict[str, Any] = {"error": parsed.code, "detail": parsed.detail}
+    if parsed.line is not None:
+        body["line"], body["column"], body["position"] = parsed.line, parsed.column, parsed.pos
+    body["raw"] = raw[:RAW_QUOTE_LIMIT]
+    if len(raw) > RAW_QUOTE_LIMIT:
+        body["raw_truncated_from"] = len(raw)
+    if hints:
+        body["hints"] = hints
+    body["advice"] = t("result.parse_advice", lang, tool=tool_name)
+    return json.dumps(body, ensure_ascii=False)
+
+
+def backend_error_content(error: dict[str, Any]) -> str:
+    """JSON content for a refusal by the backend: ``{"error": {code, message, retryable}}``."""
+    return json.dumps({"error": error}, ensure_ascii=False)
+
+
+def success_content(data: dict[str, Any]) -> str:
+    """JSON content for the backend's successful result."""
+    return json.dumps(data, ensure_ascii=False)
