@@ -1,6 +1,7 @@
 """The UI string catalogue: one YAML file per language under toolcall/locales/.
 
-Keys are dotted paths (``playground.title``); values are ``str.format`` templates.
+Keys are dotted paths (``playground.title``); values are ``str.format`` templates, so a
+literal brace is written twice (``{{}}``).
 Both catalogues must hold exactly the same keys (tests/content checks this).
 """
 
@@ -63,4 +64,4 @@ def t(key: str, lang: str = DEFAULT_LANG, **params: Any) -> str:
     template = table.get(key)
     if template is None:
         template = catalogue(DEFAULT_LANG)[key]
-    return template.format(**params) if params else template
+    return template.format(**params)
