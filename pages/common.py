@@ -11,12 +11,22 @@ from pathlib import Path
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import FixtureError, load_orders, load_outputs, load_tool
 from toolcall.i18n import t
 
 LANG_KEY = "app_lang"
+
+# Streamlit treats an app with a pages/ folder as a legacy multipage app until app.py first
+# calls st.navigation. So when a server's very first visitor opens a deep link such as
+# /playground, the page runs alone: no app.py, no sidebar, a list of every file in pages/.
+# Every page imports this module, so that first run ends up here: switch the legacy mode off
+# and rerun, which runs app.py (the import fails once, and succeeds on the rerun).
+if PagesManager.uses_pages_directory:
+    PagesManager.uses_pages_directory = False
+    st.rerun()
 
 
 def lang() -> str:
