@@ -4,6 +4,7 @@ Usage: .venv/bin/python scripts/screenshots.py [page-url-path ...]   (default: a
 Needs Debian's chromium and fonts-noto-cjk (bash .ci/run installs both).
 """
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -23,12 +24,13 @@ def main(paths: list[str]) -> None:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for lang in ("en", "zh"):
-                page = browser.new_page(viewport={"width": 1400, "height": 1000},
+                page = browser.new_page(viewport={"width": 1400, "height": int(os.environ.get("SHOT_HEIGHT", "1000"))},
                                         locale="zh-CN" if lang == "zh" else "en-US")
                 for path in paths:
                     page.goto(f"{url}/{path}")
                     page.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]')
-                    page.wait_for_timeout(2500)
+                    page.wait_for_load_state("networkidle")
+                    page.wait_for_timeout(6000)
                     out = REPO / "docs" / f"{path}-{lang}.png"
                     page.screenshot(path=str(out), full_page=True)
                     print(out)

@@ -90,6 +90,6 @@ def test_chinese_content_names_field_expected_and_received(outputs, schema, tool
     by_id = {c.output.id: c for c in evaluate_canned(outputs.outputs, schema, tool.name, book, "zh")}
     assert by_id["wrong_type"].card.tool_result["content"] == (
         "工具参数没有通过 refund_order 的 input_schema 校验（1 处错误）：\n"
-        '- /amount_cents（type）：期望 类型为整数；实际收到 字符串 "19.99"。 '
+        '- /amount_cents（type）：期望：类型为整数；实际收到：字符串 "19.99"。'
         '"19.99" 是字符串。JSON Schema 不会把字符串转换成数字："1999" 不等于整数 1999。\n'
         "请修正参数后重新调用 refund_order。")
