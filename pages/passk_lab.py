@@ -43,8 +43,8 @@ kept = [st.checkbox(plain(s), value=True, key=f"passk_sentence_{i}") for i, s in
 cut = kept.count(False)
 before, after = pass_k(q, m, k, rho), pass_k(q, m + cut, k, rho)
 c1, c2, c3 = st.columns(3)
-c1.metric(tr("passk.cut_m"), m + cut, delta=cut, delta_color="inverse")
-c2.metric(tr("passk.cut_pass", k=k, rho=f"{rho:.2f}"), percent(after), delta=points(after - before))
+c1.metric(tr("passk.cut_m"), m + cut, delta=cut or None, delta_color="inverse")
+c2.metric(tr("passk.cut_pass", k=k, rho=f"{rho:.2f}"), percent(after), delta=points(after - before) if cut else None)
 c3.metric(tr("passk.cut_fell"), percent(0 if before == 0 else (before - after) / before),
           help=tr("passk.cut_fell_help"))
 st.caption(tr("passk.cut_band", low=percent(pass_k(q, m + cut, k, 0.0)), high=percent(pass_k(q, m + cut, k, 1.0))))
@@ -75,7 +75,8 @@ else:
     c1.metric(tr("passk.est_hat"), percent(float(est.pass_hat_k)))
     c2.metric(tr("passk.est_at"), percent(float(est.pass_at_k)))
     c3.metric(tr("passk.est_naive"), percent(float(est.naive)),
-              delta=points(float(est.naive - est.pass_hat_k)), delta_color="off")
+              delta=points(float(est.naive - est.pass_hat_k)), delta_color="off",
+              delta_description=tr("passk.est_naive_vs"))
     if est.printable:
         st.markdown(tr("passk.est_worked", n=est.n, c=est.c, k=est.k, good=est.comb_c_k, total=est.comb_n_k,
                        bad=est.comb_fail_k, hat=percent(float(est.pass_hat_k)), at=percent(float(est.pass_at_k)),
