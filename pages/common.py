@@ -19,14 +19,20 @@ from toolcall.i18n import t
 
 LANG_KEY = "app_lang"
 
-# Streamlit treats an app with a pages/ folder as a legacy multipage app until app.py first
-# calls st.navigation. So when a server's very first visitor opens a deep link such as
-# /playground, the page runs alone: no app.py, no sidebar, a list of every file in pages/.
-# Every page imports this module, so that first run ends up here: switch the legacy mode off
-# and rerun, which runs app.py (the import fails once, and succeeds on the rerun).
-if PagesManager.uses_pages_directory:
-    PagesManager.uses_pages_directory = False
-    st.rerun()
+
+
+def run_inside_app() -> None:
+    """Make sure this page runs under app.py's navigation; call it first on every page.
+
+    Streamlit treats an app with a pages/ folder as a legacy multipage app until app.py
+    calls st.navigation, and AppTest resets that flag before every run. In that mode a
+    deep link such as /playground (on a fresh server, or after AppTest.switch_page) runs the
+    page alone: no sidebar, no language switch, every file in pages/ listed as a page.
+    Switching the legacy mode off and rerunning runs app.py, which then runs this page.
+    """
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
 
 
 def lang() -> str:

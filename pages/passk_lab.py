@@ -2,10 +2,12 @@
 
 import streamlit as st
 
-from pages.common import lang, load, plain, tr
+from pages.common import lang, load, plain, run_inside_app, tr
 from toolcall.charts import passk_chart, retry_chart
 from toolcall.passk import (K_MAX, N_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, percent,
                             prob_all, simulate, split_sentences)
+
+run_inside_app()
 
 
 def points(delta: float) -> str:

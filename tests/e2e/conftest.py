@@ -78,4 +78,6 @@ def page(browser):
 
 
 def wait_connected(page) -> None:
+    """Wait until the app is connected and app.py's sidebar (the language switch) is drawn."""
     page.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]')
+    page.wait_for_selector(".st-key-app_lang")

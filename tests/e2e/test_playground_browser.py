@@ -18,6 +18,7 @@ def test_editing_schema_in_browser_changes_a_verdict(server, page):
     assert "LEAKED" not in card.inner_text()
 
     editor = page.locator(".st-key-schema_editor textarea")
+    page.wait_for_function("(document.querySelector('.st-key-schema_editor textarea') || {value: ''}).value.length > 0")
     schema = json.loads(editor.input_value())
     del schema["additionalProperties"]
     editor.fill(json.dumps(schema, indent=2))
