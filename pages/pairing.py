@@ -66,8 +66,9 @@ with st.expander(tr("pairing.examples"), expanded=True):
         cols[(i + 2) % 3].button(example.label[lang()], key=f"pairing_example_{example.id}", width="stretch",
                                  on_click=_fill, args=(example.text,))
 
+names = {f: tr(f"pairing.format.{f}") for f in FORMATS}  # bound: format_func may run outside the script
 fmt = st.radio(tr("pairing.format_label"), FORMATS, key="pairing_format", horizontal=True,
-               format_func=lambda f: tr(f"pairing.format.{f}"))
+               format_func=names.__getitem__)
 text = st.text_area(tr("pairing.input_label"), key=INPUT_KEY, height=320)
 
 if not text.strip():
@@ -77,7 +78,7 @@ else:
     if report.error:
         st.error(plain(report.error), icon="❌")
     else:
-        name = tr(f"pairing.format.{report.fmt}")
+        name = names[report.fmt]
         st.caption(tr("pairing.detected" if report.detected else "pairing.chosen", count=report.messages, fmt=name))
         if not report.violations:
             st.success(tr("pairing.no_violations"), icon="✅")

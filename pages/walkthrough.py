@@ -53,15 +53,16 @@ if STEP_KEY not in st.session_state:
 st.title(tr("walkthrough.title"))
 st.markdown(tr("walkthrough.intro"))
 
+language = lang()  # bound into format_func, which may run outside the script (e.g. under AppTest)
 st.segmented_control(tr("walkthrough.variant_label"), list(variants), key=VARIANT_KEY, on_change=_reset_step,
-                     format_func=lambda v: variants[v].label[lang()])
+                     format_func=lambda v, labels={k: x.label[language] for k, x in variants.items()}: labels[v])
 variant = variants[st.session_state.get(VARIANT_KEY) or fixture.variants[0].id]
-st.caption(variant.note[lang()])
+st.caption(variant.note[language])
 st.markdown(tr("walkthrough.user_said"))
-st.code(variant.user[lang()], language=None, wrap_lines=True)
+st.code(variant.user[language], language=None, wrap_lines=True)
 
 try:
-    pair = build_side_by_side(fixture, variant.id, tools, book, lang())
+    pair = build_side_by_side(fixture, variant.id, tools, book, language)
 except (KeyError, ValueError) as exc:  # python -m toolcall check reports these with their path
     st.error(tr("app.fixture_error"))
     st.code(str(exc), language=None)
@@ -69,9 +70,10 @@ except (KeyError, ValueError) as exc:  # python -m toolcall check reports these 
 steps = pair.steps
 if (st.session_state.get(STEP_KEY) or 0) >= len(steps):
     _reset_step()
+step_titles = [tr("walkthrough.step_title", n=i + 1, title=tr(f"walkthrough.step.{a.code}"))
+               for i, (a, _) in enumerate(steps)]
 st.segmented_control(tr("walkthrough.step_label"), list(range(len(steps))), key=STEP_KEY,
-                     format_func=lambda i: tr("walkthrough.step_title", n=i + 1,
-                                              title=tr(f"walkthrough.step.{steps[i][0].code}")))
+                     format_func=lambda i, titles=step_titles: titles[i])
 index = st.session_state.get(STEP_KEY) or 0
 left, right, _ = st.columns([1, 1, 5])
 left.button(tr("walkthrough.prev"), key="walkthrough_prev", on_click=_move, args=(-1, len(steps)),
@@ -81,8 +83,7 @@ right.button(tr("walkthrough.next"), key="walkthrough_next", on_click=_move, arg
 
 a_step, o_step = steps[index]
 with st.container(border=True, key="walkthrough_explain"):
-    title = tr("walkthrough.step_title", n=index + 1, title=tr(f"walkthrough.step.{a_step.code}"))
-    st.markdown(f"**{title}** · {tr('walkthrough.turn', turn=a_step.turn)}")
+    st.markdown(f"**{step_titles[index]}** · {tr('walkthrough.turn', turn=a_step.turn)}")
     if a_step.code == "request_retry":
         st.caption(tr("walkthrough.retry_of", n=a_step.turn - 1, max=fixture.max_retries))
     st.markdown(tr(f"walkthrough.explain.{a_step.code}"))

@@ -99,24 +99,21 @@ def check_outputs(root: Path) -> list[Problem]:
 
 
 def _variant_problems(name, v, fx, variant, tools, book) -> list[Problem]:
-    """Build one variant in every format and language; the first problem found per format."""
+    """Build one variant in every format and language. A build error or a wrong outcome is
+    reported once (it does not depend on the format); pairing problems per request."""
     problems: list[Problem] = []
     for fmt in FORMATS:
         for lang in LANGS:
             try:
                 built = build_transcript(fx, variant.id, fmt, tools, book, lang)
             except ValueError as exc:
-                problems.append(Problem(name, json_path(["variants", v]), str(exc)))
-                break
+                return [Problem(name, json_path(["variants", v]), str(exc))]
             if built.outcome != variant.outcome:
-                problems.append(Problem(name, json_path(["variants", v, "outcome"]),
-                                        f"states {variant.outcome}, but the app concludes {built.outcome}"))
-                break
-            bad = [f"{fmt} request {r}: {x.rule}: {x.detail}" for r, request in enumerate(built.of_kind("request"))
-                   for x in check_pairing(json.dumps(request), fmt, lang).violations]
-            if bad:
-                problems += [Problem(name, json_path(["variants", v]), b) for b in bad]
-                break
+                return [Problem(name, json_path(["variants", v, "outcome"]),
+                                f"states {variant.outcome}, but the app concludes {built.outcome}")]
+            problems += [Problem(name, json_path(["variants", v]), f"{fmt} request {r}: {x.rule}: {x.detail}")
+                         for r, request in enumerate(built.of_kind("request"))
+                         for x in check_pairing(json.dumps(request), fmt, lang).violations]
     return problems
 
 

@@ -232,3 +232,22 @@ json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(m
 def test_never_raises_on_any_json(value, fmt):
     """Whatever JSON arrives, the checker answers with a report, never an exception."""
     check_pairing(json.dumps(value), fmt)
+
+
+def test_command_line_reports_violations_and_exit_codes(capsys, tmp_path):
+    """python -m toolcall pairing FILE: JSON on stdout, exit 1 on violations, 0 when clean, 2 when unreadable."""
+    from toolcall.cli import main
+
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps([USER, assistant(use())]), encoding="utf-8")
+    assert main(["pairing", str(broken)]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["format"] == "anthropic" and out["messages"] == 2
+    assert out["violations"] == [{"rule": "tool_use_without_result", "message_index": 1, "block_index": 0,
+                                  "detail": "Call toolu_A gets no result. messages[2] must answer it."}]
+    clean = tmp_path / "clean.json"
+    clean.write_text(json.dumps([USER, calls(call()), tool()]), encoding="utf-8")
+    assert main(["pairing", str(clean)]) == 0
+    broken.write_text("{oops", encoding="utf-8")
+    assert main(["pairing", str(broken)]) == 2
+    assert capsys.readouterr().err.startswith("Not JSON: line 1, column 2")
