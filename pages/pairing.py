@@ -84,9 +84,14 @@ else:
             st.success(tr("pairing.no_violations"), icon="✅")
         else:
             st.error(tr("pairing.violations", count=len(report.violations) + report.more), icon="🚨")
+            columns = {tr("pairing.col_rule"): st.column_config.TextColumn(width="medium"),
+                       tr("pairing.col_message"): st.column_config.NumberColumn(width="small"),
+                       tr("pairing.col_block"): st.column_config.NumberColumn(width="small"),
+                       tr("pairing.col_detail"): st.column_config.TextColumn(width="large")}
             st.dataframe([{tr("pairing.col_rule"): v.rule, tr("pairing.col_message"): v.message_index,
                            tr("pairing.col_block"): v.block_index, tr("pairing.col_detail"): v.detail}
-                          for v in report.violations], hide_index=True, width="stretch", key="pairing_violations")
+                          for v in report.violations], hide_index=True, width="stretch", column_config=columns)
+            st.text("\n".join(f"messages[{v.message_index}]: {v.detail}" for v in report.violations))
             if report.more:
                 st.caption(tr("pairing.more", more=report.more))
 

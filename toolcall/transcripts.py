@@ -244,11 +244,12 @@ def _response_id(seed: str, fmt: str) -> str:
 
 
 def _request(fx: WalkthroughFixture, fmt: str, tools: dict[str, Tool], messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """The request body; ``messages`` comes before ``tools`` only so a reader sees it first."""
     if fmt == ANTHROPIC:
-        return {"model": fx.models[ANTHROPIC], "max_tokens": fx.max_tokens,
-                "tools": [tools[n].as_anthropic() for n in fx.tools], "messages": copy.deepcopy(messages)}
-    return {"model": fx.models[OPENAI], "tools": [tools[n].as_openai() for n in fx.tools],
-            "messages": copy.deepcopy(messages)}
+        return {"model": fx.models[ANTHROPIC], "max_tokens": fx.max_tokens, "messages": copy.deepcopy(messages),
+                "tools": [tools[n].as_anthropic() for n in fx.tools]}
+    return {"model": fx.models[OPENAI], "messages": copy.deepcopy(messages),
+            "tools": [tools[n].as_openai() for n in fx.tools]}
 
 
 def _response(fx: WalkthroughFixture, fmt: str, seed: str, request: dict[str, Any], text: str | None,
