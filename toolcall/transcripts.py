@@ -287,13 +287,13 @@ def _echo(fmt: str, response: dict[str, Any]) -> dict[str, Any]:
 
 def _judgement(fmt: str, call: Call, card: Card) -> dict[str, Any]:
     """What the application concluded about one call, as shown on the validation step."""
-    key = "tool_use_id" if fmt == ANTHROPIC else "tool_call_id"
-    out: dict[str, Any] = {key: card.call_id, "tool": call.tool,
-                           ("input" if fmt == ANTHROPIC else "arguments"):
-                               parse_tool_input(call.raw).value if fmt == ANTHROPIC else call.raw,
-                           "verdict": card.verdict,
-                           "errors": [{"pointer": e.pointer or "/", "keyword": e.keyword, "expected": e.expected,
-                                       "received": e.received} for e in card.errors]}
+    if fmt == ANTHROPIC:  # the SDK hands you input already parsed; OpenAI hands you the string
+        out: dict[str, Any] = {"tool_use_id": card.call_id, "tool": call.tool, "input": parse_tool_input(call.raw).value}
+    else:
+        out = {"tool_call_id": card.call_id, "tool": call.tool, "arguments": call.raw}
+    out["verdict"] = card.verdict
+    out["errors"] = [{"pointer": e.pointer or "/", "keyword": e.keyword, "expected": e.expected,
+                      "received": e.received} for e in card.errors]
     if card.backend is not None:
         out["backend"] = ({"ok": True, "data": card.backend.data} if card.backend.ok
                           else {"ok": False, "error": card.backend.error})

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import pytest
 
 from toolcall.fixtures import load_orders
-from toolcall.transcripts import (FAILED, SUCCEEDED, Call, build_side_by_side, build_transcript, load_tools,
+from toolcall.transcripts import (FAILED, SUCCEEDED, build_side_by_side, build_transcript, load_tools,
                                   load_walkthrough, lookup_order, retry_loop)
 
 FIXTURE = load_walkthrough()
@@ -174,7 +174,3 @@ def test_lookup_order_refuses_another_customers_order():
     assert lookup_order(BOOK, {"order_id": "ORD-19990101"}).error["code"] == "ORDER_NOT_FOUND"
     assert lookup_order(BOOK, {"order_id": "ORD-20260705"}).data == {
         "order_id": "ORD-20260705", "status": "delivered", "item": "Notebook", "paid_cents": 1500}
-
-
-def test_call_dataclass_is_plain_data():
-    assert Call("refund_order", RAW) == Call("refund_order", RAW)
