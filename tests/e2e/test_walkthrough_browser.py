@@ -75,4 +75,4 @@ def test_pairing_example_lists_the_rule_in_chinese(page, server):
     page.get_by_role("heading", name="配对检查器").wait_for()
     page.locator(".st-key-pairing_example_anthropic_text_first button").click()
     page.get_by_text("发现 1 个问题。").wait_for()
-    page.get_by_text("tool_result 块必须放在最前面", exact=False).first.wait_for()
+    page.locator("[data-testid=stText]").filter(has_text="tool_result 块必须放在最前面").wait_for()
