@@ -176,7 +176,10 @@ CHECKERS: list[Checker] = [check_tools, check_orders, check_outputs, check_walkt
 
 
 def run_checks(root: Path) -> list[Problem]:
-    """Run every checker on ``root``; returns all problems (empty when the content is sound)."""
+    """Run every checker on ``root``; returns all problems (empty when the content is sound).
+    A folder without fixtures/ is itself a problem: checking nothing must not pass."""
+    if not (Path(root) / "fixtures").is_dir():
+        return [Problem(display_name(Path(root)), "$", "no fixtures/ folder here: nothing to check")]
     problems: list[Problem] = []
     for checker in CHECKERS:
         problems += checker(Path(root))
