@@ -6,8 +6,18 @@ from pages.common import run_inside_app, tr
 
 run_inside_app()
 
+#: (page script, icon, nav-title key, one-line pitch key), in the order a student meets them.
+TOUR = [
+    ("pages/playground.py", "🧪", "app.nav_playground", "home.playground"),
+    ("pages/walkthrough.py", "🔁", "walkthrough.nav", "home.walkthrough"),
+    ("pages/pairing.py", "🔗", "pairing.nav", "home.pairing"),
+    ("pages/passk_lab.py", "🎯", "passk.nav", "home.passk_lab"),
+]
+
 st.title(tr("home.title"))
 st.markdown(tr("home.intro"))
-st.markdown(tr("home.what"))
-st.markdown(tr("home.playground"))
-st.page_link("pages/playground.py", label=tr("app.nav_playground"), icon="🧪")
+st.subheader(tr("home.what"))
+for script, icon, nav, pitch in TOUR:
+    with st.container(border=True):
+        st.page_link(script, label=tr(nav), icon=icon)
+        st.markdown(tr(pitch))
