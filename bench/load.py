@@ -49,6 +49,7 @@ EDITOR_KEY = "schema_editor"
 RERUN_TIMEOUT = 30.0
 #: Upper bound on ForwardMsgs read for one rerun (the playground sends ~150).
 MAX_MSGS_PER_RUN = 5000
+_SUCCESS = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
 _NO_ADDITIONAL = re.compile(r',\s*"additionalProperties"\s*:\s*false')
 
 
@@ -77,13 +78,14 @@ def free_port() -> int:
 class Server:
     """A ``streamlit run`` subprocess on a loopback port (or an already running one)."""
 
-    def __init__(self, app: str | None, port: int, options: list[str], host: str = "127.0.0.1"):
+    def __init__(self, app: str | None, port: int, options: list[str], host: str = "127.0.0.1",
+                 root: Path = REPO):
         self.host, self.port, self.proc = loopback(host), port, None
         if app is not None:
             cmd = [sys.executable, "-m", "streamlit", "run", app, "--server.headless", "true",
-                   "--server.address", host, "--server.port", str(port), "--server.fileWatcherType", "none",
-                   "--browser.gatherUsageStats", "false", *options]
-            self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                   "--server.address", host, "--server.port", str(port), "--browser.gatherUsageStats", "false",
+                   *options]
+            self.proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.wait_healthy()
         self.ps = psutil.Process(self.proc.pid if self.proc else self._pid_listening())
 
@@ -141,6 +143,7 @@ class Session:
         self.ws = None
         self.page_hash = ""
         self.widget_id = ""
+        self.fragment_id = ""
         self.reference = ""
         self.cached: set[str] = set()
         self.stats = SessionStats()
@@ -167,7 +170,7 @@ class Session:
                 if msg.metadata.cacheable and msg.hash:
                     self.cached.add(msg.hash)
                 if kind == "script_finished":
-                    if msg.script_finished != ForwardMsg.FINISHED_SUCCESSFULLY:
+                    if msg.script_finished not in _SUCCESS:
                         raise RuntimeError(f"script finished with status {msg.script_finished}")
                     return time.perf_counter() - sent
                 if kind == "navigation":
@@ -183,6 +186,7 @@ class Session:
                         raise RuntimeError("exception on the page: " + element.exception.message)
                     if which == "text_area" and element.text_area.id.endswith("-" + EDITOR_KEY):
                         self.widget_id = element.text_area.id
+                        self.fragment_id = msg.delta.fragment_id
                         if not self.reference:
                             self.reference = element.text_area.value or element.text_area.default
             raise RuntimeError(f"no script_finished within {MAX_MSGS_PER_RUN} messages")
@@ -206,6 +210,7 @@ class Session:
     async def edit(self, i: int) -> float:
         back = BackMsg()
         self._client_state(back)
+        back.rerun_script.fragment_id = self.fragment_id  # set when the editor sits in an st.fragment
         back.rerun_script.widget_states.widgets.append(WidgetState(id=self.widget_id, string_value=self.edit_text(i)))
         return await self._run(back)
 
@@ -261,6 +266,7 @@ class Result:
     idle_mb_per_session: float
     rss_end_mb: float
     rss_samples_mb: list[tuple[float, float]]
+    loadavg_1min: float
 
 
 async def measure(server: Server, page: str, n: int, seconds: float, rate: float, sample: float) -> Result:
@@ -314,17 +320,17 @@ async def measure(server: Server, page: str, n: int, seconds: float, rate: float
                   client_cpu_ms_per_rerun=(me1 - me0) / reruns * 1e3,
                   rss_base_mb=rss_base / 2**20, rss_idle_mb=rss_idle / 2**20,
                   idle_mb_per_session=(rss_idle - rss_base) / max(1, n) / 2**20,
-                  rss_end_mb=rss_end / 2**20, rss_samples_mb=samples)
+                  rss_end_mb=rss_end / 2**20, rss_samples_mb=samples, loadavg_1min=os.getloadavg()[0])
 
 
 def report(results: list[Result]) -> str:
     head = (f"{'page':<11}{'sess':>5}{'reruns':>7}{'err':>5}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}"
-            f"{'srv CPU ms/rerun':>18}{'idle MB/sess':>14}{'RSS idle→end MB':>18}")
+            f"{'srv CPU ms/rerun':>18}{'idle MB/sess':>14}{'RSS idle→end MB':>18}{'load':>6}")
     lines = [head]
     for r in results:
         lines.append(f"{r.page:<11}{r.sessions:>5}{r.reruns:>7}{r.errors:>5}{r.p50_ms:>9.1f}{r.p95_ms:>9.1f}"
                      f"{r.max_ms:>9.1f}{r.server_cpu_ms_per_rerun:>18.1f}{r.idle_mb_per_session:>14.2f}"
-                     f"{r.rss_idle_mb:>10.1f}→{r.rss_end_mb:<7.1f}")
+                     f"{r.rss_idle_mb:>10.1f}→{r.rss_end_mb:<7.1f}{r.loadavg_1min:>6.1f}")
     by = {r.page: r for r in results}
     if "playground" in by and "bare" in by:
         pg, bare = by["playground"], by["bare"]
@@ -332,6 +338,9 @@ def report(results: list[Result]) -> str:
         lines.append(f"ratio playground/bare server CPU per rerun: "
                      f"{pg.server_cpu_ms_per_rerun / bare.server_cpu_ms_per_rerun:.2f}")
     for r in results:
+        if len(r.rss_samples_mb) > 2:
+            lines.append(f"{r.page} RSS MB over time (s, MB): "
+                         + " ".join(f"{t:g}:{mb:.1f}" for t, mb in r.rss_samples_mb))
         for e in r.error_samples:
             lines.append(f"{r.page} error: {e}")
     return "\n".join(lines)
@@ -349,6 +358,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sample", type=float, default=10.0, help="RSS sampling interval in s (default 10)")
     ap.add_argument("--opt", action="append", default=[], metavar="SECTION.NAME=VALUE",
                     help="extra streamlit option for servers this script starts, e.g. runner.postScriptGC=true")
+    ap.add_argument("--root", type=Path, default=REPO,
+                    help="checkout to serve (a scratch copy of the repo to try a page change; default this one)")
     ap.add_argument("--json", type=Path, help="also write the results as JSON here")
     args = ap.parse_args(argv)
     if not (1 <= args.sessions <= 500 and 0 < args.seconds <= 3600 and 0 < args.rate <= 20):
@@ -359,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for page in args.pages.split(","):
         app, port = apps[page]
-        server = Server(None if port else app, port or free_port(), options, args.host)
+        server = Server(None if port else app, port or free_port(), options, args.host, args.root)
         try:
             results.append(asyncio.run(measure(server, page, args.sessions, args.seconds, args.rate,
                                                min(args.sample, max(1.0, args.seconds / 4)))))
