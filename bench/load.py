@@ -249,6 +249,7 @@ async def drive(sessions: list[Session], seconds: float, rate: float) -> None:
 @dataclass
 class Result:
     page: str
+    servers: int
     sessions: int
     seconds: float
     rate: float
@@ -269,16 +270,27 @@ class Result:
     loadavg_1min: float
 
 
-async def measure(server: Server, page: str, n: int, seconds: float, rate: float, sample: float) -> Result:
-    """Warm up, connect n idle sessions (memory), drive them (latency, CPU), sample RSS."""
-    warm = Session(server.host, server.port, -1)
-    await warm.open()
-    for i in range(3):
-        await warm.edit(i)
-    await warm.close()
+async def measure(servers: list[Server], page: str, n: int, seconds: float, rate: float,
+                  sample: float) -> Result:
+    """Warm up, connect n idle sessions (memory), drive them (latency, CPU), sample RSS.
+
+    With several servers, session i sticks to server i mod k (a sticky load balancer);
+    CPU and RSS are summed over the servers."""
+    def cpu() -> float:
+        return sum(s.cpu() for s in servers)
+
+    def rss() -> int:
+        return sum(s.rss() for s in servers)
+
+    for server in servers:
+        warm = Session(server.host, server.port, -1)
+        await warm.open()
+        for i in range(3):
+            await warm.edit(i)
+        await warm.close()
     await asyncio.sleep(1.0)
-    rss_base = server.rss()
-    sessions = [Session(server.host, server.port, i) for i in range(n)]
+    rss_base = rss()
+    sessions = [Session(servers[i % len(servers)].host, servers[i % len(servers)].port, i) for i in range(n)]
     errors: list[str] = []
     for s in sessions:  # one by one, as a class arriving
         try:
@@ -288,22 +300,22 @@ async def measure(server: Server, page: str, n: int, seconds: float, rate: float
             s.ws = None
     live = [s for s in sessions if s.ws is not None]
     await asyncio.sleep(2.0)
-    rss_idle = server.rss()
+    rss_idle = rss()
 
     samples: list[tuple[float, float]] = []
     t0 = time.perf_counter()
 
     async def sampler() -> None:
         for _ in range(int(seconds / sample) + 2):
-            samples.append((round(time.perf_counter() - t0, 1), server.rss() / 2**20))
+            samples.append((round(time.perf_counter() - t0, 1), rss() / 2**20))
             await asyncio.sleep(sample)
 
-    cpu0, me0 = server.cpu(), time.process_time()
+    cpu0, me0 = cpu(), time.process_time()
     task = asyncio.create_task(sampler())
     await drive(live, seconds, rate)
     task.cancel()
-    cpu1, me1 = server.cpu(), time.process_time()
-    rss_end = server.rss()
+    cpu1, me1 = cpu(), time.process_time()
+    rss_end = rss()
     samples.append((round(time.perf_counter() - t0, 1), rss_end / 2**20))
     for s in live:
         await s.close()
@@ -311,8 +323,8 @@ async def measure(server: Server, page: str, n: int, seconds: float, rate: float
     lat = [x for s in live for x in s.stats.latencies]
     errors += [e for s in live for e in s.stats.errors]
     reruns = max(1, len(lat))
-    return Result(page=page, sessions=n, seconds=seconds, rate=rate, reruns=len(lat), errors=len(errors),
-                  error_samples=errors[:5],
+    return Result(page=page, servers=len(servers), sessions=n, seconds=seconds, rate=rate, reruns=len(lat),
+                  errors=len(errors), error_samples=errors[:5],
                   min_reruns_per_session=min((len(s.stats.latencies) for s in sessions), default=0),
                   p50_ms=percentile(lat, 50) * 1e3, p95_ms=percentile(lat, 95) * 1e3,
                   max_ms=max(lat, default=math.nan) * 1e3,
@@ -324,11 +336,11 @@ async def measure(server: Server, page: str, n: int, seconds: float, rate: float
 
 
 def report(results: list[Result]) -> str:
-    head = (f"{'page':<11}{'sess':>5}{'reruns':>7}{'err':>5}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}"
+    head = (f"{'page':<11}{'srv':>4}{'sess':>5}{'reruns':>7}{'err':>5}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}"
             f"{'srv CPU ms/rerun':>18}{'idle MB/sess':>14}{'RSS idle→end MB':>18}{'load':>6}")
     lines = [head]
     for r in results:
-        lines.append(f"{r.page:<11}{r.sessions:>5}{r.reruns:>7}{r.errors:>5}{r.p50_ms:>9.1f}{r.p95_ms:>9.1f}"
+        lines.append(f"{r.page:<11}{r.servers:>4}{r.sessions:>5}{r.reruns:>7}{r.errors:>5}{r.p50_ms:>9.1f}{r.p95_ms:>9.1f}"
                      f"{r.max_ms:>9.1f}{r.server_cpu_ms_per_rerun:>18.1f}{r.idle_mb_per_session:>14.2f}"
                      f"{r.rss_idle_mb:>10.1f}→{r.rss_end_mb:<7.1f}{r.loadavg_1min:>6.1f}")
     by = {r.page: r for r in results}
@@ -351,6 +363,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sessions", type=int, default=20, help="simulated browsers (default 20)")
     ap.add_argument("--seconds", type=float, default=30.0, help="edit phase length (default 30)")
     ap.add_argument("--rate", type=float, default=1.0, help="edits per second per session (default 1)")
+    ap.add_argument("--servers", type=int, default=1,
+                    help="server processes per page, sessions spread over them like a sticky load balancer")
     ap.add_argument("--port", type=int, help="measure an already running `streamlit run app.py` on this port")
     ap.add_argument("--bare-port", type=int, help="an already running bench/bare_app.py on this port")
     ap.add_argument("--host", default="127.0.0.1", help="loopback address (default 127.0.0.1)")
@@ -362,20 +376,26 @@ def main(argv: list[str] | None = None) -> int:
                     help="checkout to serve (a scratch copy of the repo to try a page change; default this one)")
     ap.add_argument("--json", type=Path, help="also write the results as JSON here")
     args = ap.parse_args(argv)
-    if not (1 <= args.sessions <= 500 and 0 < args.seconds <= 3600 and 0 < args.rate <= 20):
-        ap.error("sessions 1..500, seconds 0..3600, rate 0..20")
+    if not (1 <= args.servers <= 8 and 1 <= args.sessions <= 500 and 0 < args.seconds <= 3600 and 0 < args.rate <= 20):
+        ap.error("servers 1..8, sessions 1..500, seconds 0..3600, rate 0..20")
     loopback(args.host)
     options = [part for opt in args.opt for part in ("--" + opt.split("=", 1)[0], opt.split("=", 1)[1])]
     apps = {"playground": ("app.py", args.port), "bare": ("bench/bare_app.py", args.bare_port)}
     results = []
     for page in args.pages.split(","):
         app, port = apps[page]
-        server = Server(None if port else app, port or free_port(), options, args.host, args.root)
+        servers: list[Server] = []
         try:
-            results.append(asyncio.run(measure(server, page, args.sessions, args.seconds, args.rate,
+            if port:
+                servers.append(Server(None, port, options, args.host, args.root))
+            else:
+                for _ in range(args.servers):
+                    servers.append(Server(app, free_port(), options, args.host, args.root))
+            results.append(asyncio.run(measure(servers, page, args.sessions, args.seconds, args.rate,
                                                min(args.sample, max(1.0, args.seconds / 4)))))
         finally:
-            server.stop()
+            for server in servers:
+                server.stop()
     print(f"machine: {os.cpu_count()} cores, {psutil.virtual_memory().total / 2**30:.1f} GiB; "
           f"{args.sessions} sessions × {args.rate:g} edit/s × {args.seconds:g} s")
     print(report(results))
