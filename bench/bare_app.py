@@ -38,9 +38,11 @@ def _card(key: str, label: str, raw: str, errors: bool, leaked: bool = False) ->
             st.error("This bad output got through.", icon="🚨")
         if errors:
             st.caption("1 error")
-            st.dataframe([_ROW], hide_index=True, width="stretch")
+            st.markdown("- `/amount_cents`: **type**, expected integer, received string\n    - 💡 Send a number.")
         st.caption("What goes back to the model:")
         st.code(json.dumps(_RESULT, indent=2), language="json", wrap_lines=True)
+        st.caption("The content as the model reads it:")
+        st.code(_RESULT["content"], language=None, wrap_lines=True)
 
 
 def page() -> None:

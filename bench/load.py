@@ -170,6 +170,8 @@ class Session:
                 if msg.metadata.cacheable and msg.hash:
                     self.cached.add(msg.hash)
                 if kind == "script_finished":
+                    if msg.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                        continue  # the page called st.rerun(): the next run follows on this socket
                     if msg.script_finished not in _SUCCESS:
                         raise RuntimeError(f"script finished with status {msg.script_finished}")
                     return time.perf_counter() - sent
