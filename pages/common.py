@@ -16,6 +16,7 @@ from streamlit.runtime.pages_manager import PagesManager
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import FixtureError, load_orders, load_outputs, load_tool
 from toolcall.i18n import t
+from toolcall.validation import display_pointer
 
 LANG_KEY = "app_lang"
 
@@ -80,12 +81,23 @@ _MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>:$~&=\"'")
 RAW_DISPLAY_LIMIT = 3000
 
 
-def plain(text: str) -> str:
-    """Escape every Markdown-active character so user text shows literally in st.error & co.
+_CONTROL = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_WORD_JOINER = "\u2060"
 
-    CommonMark lets any ASCII punctuation be backslash-escaped, which also defuses
-    Streamlit's ``:color[...]`` directives, ``$`` math and links or images.
+
+def plain(text: str) -> str:
+    """Make user text show literally inside Markdown (st.markdown, st.error & co).
+
+    CommonMark lets any ASCII punctuation be backslash-escaped, which defuses emphasis,
+    links, images, HTML, Streamlit's ``:color[...]`` directives and ``$`` math. Newlines and
+    tabs are shown as ``\\n`` / ``\\t`` so text stays on its line, and an invisible word
+    joiner breaks GitHub-style autolinks (``www.``, ``http://``, ``a@b.c``) so no address
+    becomes a link.
     """
+    for ch, shown in _CONTROL.items():
+        text = text.replace(ch, shown)
+    text = text.replace("://", ":" + _WORD_JOINER + "//").replace("www.", "www" + _WORD_JOINER + ".")
+    text = text.replace("@", "@" + _WORD_JOINER)
     return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in text)
 
 
@@ -122,9 +134,11 @@ def show_card(card, key: str, label: str | None = None, canned=None) -> None:
             st.warning(tr("playground.overrejected"), icon="⚠️")
         parse = card.parse
         if parse is not None and not parse.ok:
-            text = tr("playground.parse_problem", code=parse.code, detail=parse.detail)
             if parse.line is not None:
-                text += " " + tr("playground.parse_position", line=parse.line, column=parse.column, pos=parse.pos)
+                text = tr("playground.parse_problem_at", code=parse.code, detail=card.parse_detail, line=parse.line,
+                          column=parse.column, pos=parse.pos)
+            else:
+                text = tr("playground.parse_problem", code=parse.code, detail=card.parse_detail)
             st.error(plain(text))
         for hint in card.hints:
             st.info(plain(hint), icon="💡")
@@ -146,7 +160,7 @@ def _error_lines(errors, depth: int = 0) -> list[str]:
     lines = []
     for err in errors:
         indent = "    " * depth
-        lines.append(indent + "- " + tr("playground.error_item", pointer=plain(err.pointer or "/"),
+        lines.append(indent + "- " + tr("playground.error_item", pointer=plain(display_pointer(err.pointer, lang())),
                                          keyword=plain(err.keyword), expected=plain(err.expected),
                                          received=plain(err.received)))
         lines += [indent + "    - 💡 " + plain(hint) for hint in err.hints]

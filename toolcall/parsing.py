@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolcall.i18n import t
+
 #: Largest raw input accepted, in characters. Real tool inputs are a few hundred.
 MAX_INPUT_CHARS = 100_000
 #: Deepest nesting of arrays/objects accepted before parsing (guards the C parser's recursion).
@@ -54,6 +56,8 @@ class ParsedInput:
     column: int | None = None
     pos: int | None = None
     hints: list[Hint] = field(default_factory=list)
+    detail_key: str | None = None
+    detail_params: dict[str, Any] = field(default_factory=dict)
 
 
 class _Refused(ValueError):
@@ -154,16 +158,96 @@ def parse_tool_input(raw: str) -> ParsedInput:
     if len(raw) > MAX_INPUT_CHARS:
         return ParsedInput(raw, False, code=TOO_LARGE,
                            detail=f"input is {len(raw):,} characters; the limit is {MAX_INPUT_CHARS:,}",
+                           detail_key="too_large", detail_params={"size": len(raw), "limit": MAX_INPUT_CHARS},
                            hints=[Hint("too_large", {"size": len(raw), "limit": MAX_INPUT_CHARS})])
     if not raw.strip():
         return ParsedInput(raw, False, code=INVALID_JSON, detail="empty input: expected a JSON object",
-                           line=1, column=1, pos=0, hints=[Hint("empty")])
-    depth = max_depth(raw)
-    if depth > MAX_DEPTH:
-        return ParsedInput(raw, False, code=TOO_DEEP,
-                           detail=f"nested {depth} levels deep; the limit is {MAX_DEPTH}",
-                           hints=[Hint("too_deep", {"depth": depth, "limit": MAX_DEPTH})])
+                           detail_key="empty", line=1, column=1, pos=0, hints=[Hint("empty")])
+    try:
+        value = strict_loads(raw, MAX_DEPTH)
+    except StrictJSONError as exc:
+        hints = [exc.hint] if exc.hint else _syntax_hints(raw, exc.pos)
+        return ParsedInput(raw, False, value=exc.value, code=exc.code, detail=exc.detail, detail_key=exc.detail_key,
+                           detail_params=exc.detail_params, line=exc.line, column=exc.column, pos=exc.pos,
+                           hints=hints)
+    if not isinstance(value, dict):
+        hints = [Hint("not_an_object", {"type": json_type(value)})]
+        if isinstance(value, str):
+            inner = parse_tool_input(value) if len(value) <= MAX_INPUT_CHARS else None
+            if inner is not None and inner.ok:
+                hints = [Hint("double_encoded")]
+        return ParsedInput(raw, False, value=value, code=NOT_AN_OBJECT,
+                           detail=f"expected a JSON object, got {json_type(value)}", detail_key="not_an_object",
+                           detail_params={"type": json_type(value)}, hints=hints)
+    return ParsedInput(raw, True, value=value)
 
+
+class StrictJSONError(ValueError):
+    """Why ``strict_loads`` refused a text: a code, the English detail, an i18n detail key
+    (under ``json_error.``) with its params, the position when known, and a Hint."""
+
+    def __init__(self, code: str, detail: str, detail_key: str | None = None, detail_params: dict | None = None,
+                 line: int | None = None, column: int | None = None, pos: int | None = None,
+                 hint: Hint | None = None, value: Any = None):
+        super().__init__(detail)
+        self.code, self.detail, self.detail_key = code, detail, detail_key
+        self.detail_params = detail_params or {}
+        self.line, self.column, self.pos, self.hint, self.value = line, column, pos, hint, value
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+#: Python's json error messages, and the key of their translation under ``json_error.``.
+_DECODER_MESSAGES = {
+    "Expecting value": "expecting_value",
+    "Expecting property name enclosed in double quotes": "expecting_property_name",
+    "Expecting ':' delimiter": "expecting_colon",
+    "Expecting ',' delimiter": "expecting_comma",
+    "Unterminated string starting at": "unterminated_string",
+    "Invalid control character at": "invalid_control_character",
+    "Invalid \\escape": "invalid_escape",
+    "Invalid \\uXXXX escape": "invalid_unicode_escape",
+    "Extra data": "extra_data",
+    "Unexpected UTF-8 BOM (decode using utf-8-sig)": "bom",
+}
+
+
+def find_surrogate(value: Any) -> str | None:
+    """The first lone UTF-16 surrogate (U+D800–U+DFFF) in any string or key of ``value``,
+    as ``U+D800``; None when there is none. Such text cannot be encoded as UTF-8."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            found = _SURROGATE.search(node)
+            if found:
+                return f"U+{ord(found.group()):04X}"
+        elif isinstance(node, dict):
+            stack.extend(node.keys())
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return None
+
+
+def strict_loads(text: str, depth_limit: int = MAX_DEPTH) -> Any:
+    """``json.loads`` that refuses what JSON Schema must never see. Raises StrictJSONError.
+
+    Refused: nesting deeper than ``depth_limit`` (checked first, without recursion);
+    syntax errors (with line, column and 0-based offset); NaN / Infinity; numbers that
+    overflow a double; integers over MAX_INT_DIGITS digits; duplicate keys; lone
+    surrogates, in the text or from ``\\ud800`` escapes.
+    """
+    depth = max_depth(text)
+    if depth > depth_limit:
+        raise StrictJSONError(TOO_DEEP, f"nested {depth} levels deep; the limit is {depth_limit}", "too_deep",
+                              {"depth": depth, "limit": depth_limit},
+                              hint=Hint("too_deep", {"depth": depth, "limit": depth_limit}))
+    found = _SURROGATE.search(text)
+    if found:
+        code_point = f"U+{ord(found.group()):04X}"
+        raise StrictJSONError(INVALID_JSON, f"lone surrogate {code_point} at offset {found.start()}", "surrogate",
+                              {"code_point": code_point}, pos=found.start(), hint=Hint("surrogate"))
     duplicates: list[str] = []
 
     def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -175,29 +259,42 @@ def parse_tool_input(raw: str) -> ParsedInput:
         return seen
 
     try:
-        value = json.loads(raw, object_pairs_hook=pairs_hook, parse_constant=_refuse_constant,
+        value = json.loads(text, object_pairs_hook=pairs_hook, parse_constant=_refuse_constant,
                            parse_int=_parse_int, parse_float=_parse_float)
     except json.JSONDecodeError as exc:
-        return ParsedInput(raw, False, code=INVALID_JSON, detail=exc.msg, line=exc.lineno,
-                           column=exc.colno, pos=exc.pos, hints=_syntax_hints(raw, exc.pos))
+        raise StrictJSONError(INVALID_JSON, exc.msg, _DECODER_MESSAGES.get(exc.msg), None, exc.lineno, exc.colno,
+                              exc.pos) from None
     except _Refused as exc:
-        return ParsedInput(raw, False, code=INVALID_JSON, detail=str(exc), hints=[exc.hint])
+        raise StrictJSONError(INVALID_JSON, str(exc), f"refused_{exc.hint.key}", exc.hint.params,
+                              hint=exc.hint) from None
     except (ValueError, RecursionError) as exc:  # defensive: anything else the parser raises
-        return ParsedInput(raw, False, code=INVALID_JSON, detail=str(exc)[:200])
-
+        raise StrictJSONError(INVALID_JSON, str(exc)[:200]) from None
     if duplicates:
-        return ParsedInput(raw, False, value=value, code=DUPLICATE_KEYS,
-                           detail="duplicate keys: " + ", ".join(duplicates),
-                           hints=[Hint("duplicate_keys", {"keys": ", ".join(duplicates)})])
-    if not isinstance(value, dict):
-        hints = [Hint("not_an_object", {"type": json_type(value)})]
-        if isinstance(value, str):
-            inner = parse_tool_input(value) if len(value) <= MAX_INPUT_CHARS else None
-            if inner is not None and inner.ok:
-                hints = [Hint("double_encoded")]
-        return ParsedInput(raw, False, value=value, code=NOT_AN_OBJECT,
-                           detail=f"expected a JSON object, got {json_type(value)}", hints=hints)
-    return ParsedInput(raw, True, value=value)
+        keys = ", ".join(duplicates)
+        raise StrictJSONError(DUPLICATE_KEYS, "duplicate keys: " + keys, "duplicate_keys", {"keys": keys},
+                              hint=Hint("duplicate_keys", {"keys": keys}), value=value)
+    code_point = find_surrogate(value)
+    if code_point:
+        raise StrictJSONError(INVALID_JSON, f"lone surrogate {code_point} in a string", "surrogate",
+                              {"code_point": code_point}, hint=Hint("surrogate"))
+    return value
+
+
+def localized_detail(parsed: "ParsedInput | StrictJSONError", lang: str) -> str:
+    """The parser's detail in ``lang``: a translation of Python's json messages and of our
+    own refusals; any other message is returned as the parser wrote it."""
+    if parsed.detail_key:
+        return t(f"json_error.{parsed.detail_key}", lang, **_localized_params(parsed.detail_params, lang))
+    return parsed.detail
+
+
+def render_hint(hint: Hint, lang: str) -> str:
+    """A Hint in ``lang``; a ``type`` parameter is translated too (``string`` → ``字符串``)."""
+    return t(f"hint.{hint.key}", lang, **_localized_params(hint.params, lang))
+
+
+def _localized_params(params: dict[str, Any], lang: str) -> dict[str, Any]:
+    return {k: (t(f"type.{v}", lang) if k == "type" else v) for k, v in params.items()}
 
 
 def json_type(value: Any) -> str:

@@ -14,8 +14,8 @@ from typing import Any
 from toolcall.backend import BackendResult, RefundBackend
 from toolcall.fixtures import CannedOutput, OrderBook
 from toolcall.i18n import t
-from toolcall.parsing import ParsedInput, parse_tool_input
-from toolcall.results import (ANTHROPIC, backend_error_content, call_id, parse_error_content,
+from toolcall.parsing import ParsedInput, localized_detail, parse_tool_input, render_hint
+from toolcall.results import (ANTHROPIC, backend_error_content, call_id, parse_error_content, scrub,
                               success_content, tool_result_message, validation_error_content)
 from toolcall.validation import FieldError, validate
 
@@ -28,8 +28,8 @@ class Card:
     """The judgement of one raw output.
 
     ``verdict`` is ACCEPTED or REJECTED by parsing + schema; ``errors`` lists every schema
-    error; ``parse_code`` (e.g. INVALID_JSON) is set when the text is not a JSON object,
-    with ``parse_detail`` and ``hints``; ``backend`` holds the backend's answer for an
+    error; ``parse`` says why the text is not a JSON object (``parse.code``, e.g.
+    INVALID_JSON), with ``parse_detail`` (in the card's language) and ``hints``; ``backend`` holds the backend's answer for an
     accepted input when a backend was given; ``tool_result`` is the wire message.
     """
 
@@ -40,6 +40,7 @@ class Card:
     notes: list[str] = field(default_factory=list)
     hints: list[str] = field(default_factory=list)
     parse: ParsedInput | None = None
+    parse_detail: str = ""
     backend: BackendResult | None = None
     tool_result: dict[str, Any] = field(default_factory=dict)
 
@@ -76,10 +77,12 @@ def evaluate(raw: str, schema: dict[str, Any], tool_name: str, lang: str = "en",
     """
     call = call or call_id(raw, fmt)
     parsed = parse_tool_input(raw)
+    raw = scrub(raw)  # what is shown and quoted back must be encodable as UTF-8
     if not parsed.ok:
-        hints = [t(f"hint.{h.key}", lang, **h.params) for h in parsed.hints]
-        content = parse_error_content(tool_name, parsed, hints, lang)
-        return Card(raw, REJECTED, call, hints=hints, parse=parsed,
+        hints = [render_hint(h, lang) for h in parsed.hints]
+        detail = localized_detail(parsed, lang)
+        content = parse_error_content(tool_name, parsed, detail, hints, lang)
+        return Card(raw, REJECTED, call, hints=hints, parse=parsed, parse_detail=detail,
                     tool_result=tool_result_message(fmt, call, content, True))
     errors, notes = validate(parsed.value, schema, lang)
     if errors:

@@ -16,17 +16,26 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 from toolcall.i18n import t
 from toolcall.parsing import ParsedInput
-from toolcall.validation import FieldError
+from toolcall.validation import FieldError, display_pointer
 
 ANTHROPIC = "anthropic"
 OPENAI = "openai"
 FORMATS: tuple[str, ...] = (ANTHROPIC, OPENAI)
 #: Characters of a rejected raw input quoted back to the model.
 RAW_QUOTE_LIMIT = 2000
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def scrub(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD, so it can be encoded as UTF-8."""
+    return _SURROGATES.sub("\ufffd", text)
+
 
 _ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -36,7 +45,7 @@ def call_id(seed: str, fmt: str = ANTHROPIC) -> str:
 
     ``seed`` is any string (the canned output's id); the same seed gives the same id.
     """
-    digest = int.from_bytes(hashlib.sha256(seed.encode("utf-8")).digest(), "big")
+    digest = int.from_bytes(hashlib.sha256(seed.encode("utf-8", "surrogatepass")).digest(), "big")
     chars = []
     for _ in range(22):
         digest, r = divmod(digest, 62)
@@ -64,14 +73,14 @@ def tool_result_message(fmt: str, call: str, content: str, is_error: bool) -> di
 
 
 def _line(err: FieldError, lang: str) -> str:
-    where = err.pointer or "/"
-    line = t("result.error_line", lang, pointer=where, keyword=err.keyword, expected=err.expected,
+    line = t("result.error_line", lang, pointer=display_pointer(err.pointer, lang), keyword=err.keyword, expected=err.expected,
              received=err.received)
     sep = "" if lang == "zh" else " "  # Chinese sentences are not separated by spaces
     for hint in err.hints:
         line += sep + hint
     for reason in err.reasons:
-        line += "\n    " + t("result.error_line", lang, pointer=reason.pointer or "/", keyword=reason.keyword,
+        line += "\n    " + t("result.error_line", lang, pointer=display_pointer(reason.pointer, lang),
+                                keyword=reason.keyword,
                                 expected=reason.expected, received=reason.received)
     return line
 
@@ -85,11 +94,12 @@ def validation_error_content(tool_name: str, errors: list[FieldError], lang: str
     return "\n".join(lines)
 
 
-def parse_error_content(tool_name: str, parsed: ParsedInput, hints: list[str], lang: str = "en") -> str:
-    """JSON content for input that is not a JSON object: the code, the parser's message and
-    position, the raw text quoted back (capped at RAW_QUOTE_LIMIT characters), and advice."""
-    raw = parsed.raw
-    body: dict[str, Any] = {"error": parsed.code, "detail": parsed.detail}
+def parse_error_content(tool_name: str, parsed: ParsedInput, detail: str, hints: list[str], lang: str = "en") -> str:
+    """JSON content for input that is not a JSON object: the code, the parser's message
+    (``detail``, already in ``lang``) and position, the raw text quoted back (capped at
+    RAW_QUOTE_LIMIT characters, lone surrogates replaced by U+FFFD), and advice."""
+    raw = scrub(parsed.raw)
+    body: dict[str, Any] = {"error": parsed.code, "detail": detail}
     if parsed.line is not None:
         body["line"], body["column"], body["position"] = parsed.line, parsed.column, parsed.pos
     body["raw"] = raw[:RAW_QUOTE_LIMIT]

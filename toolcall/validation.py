@@ -1,9 +1,8 @@
 """Check an edited input_schema, validate tool input against it, explain every error per field.
 
-Validation uses jsonschema's Draft 2020-12 validator with three keywords swapped for
-versions whose regular expressions run on the ``regex`` engine with a time limit, so a
-hostile ``pattern`` such as ``^(a|a)*$`` cannot stall the server for every student.
-No ``$ref`` is ever fetched from the network. Explanations are built from jsonschema's
+Validation uses jsonschema's Draft 2020-12 validator, hardened in toolcall.safe_validator
+so that an edited schema cannot stall or crash the server (time-limited regular
+expressions, a time budget per validation, no network).  Explanations are built from jsonschema's
 error objects (path, keyword, value, context), never by parsing its message strings.
 """
 
@@ -14,124 +13,20 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterator
 
-import regex
-from jsonschema import Draft202012Validator, FormatChecker, validators
+from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
-from referencing import Registry
 from referencing.exceptions import Unresolvable
 
 from toolcall.i18n import t
-from toolcall.parsing import json_type, max_depth
+from toolcall.parsing import StrictJSONError, json_type, localized_detail, strict_loads
+from toolcall.safe_validator import (META_FORMATS, REGEX_TIMEOUT, REGISTRY, VALIDATION_BUDGET, BudgetExceeded,
+                                     RegexTimeout, SafeValidator, budget, extra_properties)
 
-#: Seconds one regular-expression search may take before the value is refused.
-REGEX_TIMEOUT = 0.05
 #: Largest schema text accepted, in characters, and its deepest nesting.
 MAX_SCHEMA_CHARS = 200_000
-MAX_SCHEMA_DEPTH = 128
-
-
-# --- regular expressions with a time limit -------------------------------------------
-
-@lru_cache(maxsize=512)
-def _compile(pattern: str) -> "regex.Pattern[str]":
-    return regex.compile(pattern)
-
-
-class RegexTimeout(ValidationError):
-    """A pattern search that exceeded REGEX_TIMEOUT; the value is refused (fail closed)."""
-
-
-def _search(pattern: str, text: str) -> bool:
-    """``regex.search`` with REGEX_TIMEOUT. Raises TimeoutError when it is exceeded."""
-    return _compile(pattern).search(text, timeout=REGEX_TIMEOUT) is not None
-
-
-def _pattern(validator, patrn, instance, schema) -> Iterator[ValidationError]:
-    if not validator.is_type(instance, "string"):
-        return
-    try:
-        matched = _search(patrn, instance)
-    except TimeoutError:
-        yield RegexTimeout(f"pattern {patrn!r} took longer than {REGEX_TIMEOUT}s")
-        return
-    if not matched:
-        yield ValidationError(f"{instance!r} does not match {patrn!r}")
-
-
-def _extras(validator, instance, schema) -> Iterator[str]:
-    """Properties not covered by ``properties`` or ``patternProperties`` (time-limited)."""
-    properties = schema.get("properties", {})
-    patterns = list(schema.get("patternProperties", {}))
-    for name in instance:
-        if name in properties:
-            continue
-        try:
-            if any(_search(p, name) for p in patterns):
-                continue
-        except TimeoutError:
-            pass
-        yield name
-
-
-def _additional_properties(validator, aP, instance, schema) -> Iterator[ValidationError]:
-    if not validator.is_type(instance, "object"):
-        return
-    extras = list(_extras(validator, instance, schema))
-    if validator.is_type(aP, "object"):
-        for extra in extras:
-            yield from validator.descend(instance[extra], aP, path=extra)
-    elif not aP and extras:
-        yield ValidationError(f"Additional properties are not allowed ({', '.join(map(repr, extras))})")
-
-
-def _pattern_properties(validator, patternProperties, instance, schema) -> Iterator[ValidationError]:
-    if not validator.is_type(instance, "object"):
-        return
-    for patrn, subschema in patternProperties.items():
-        for k, v in instance.items():
-            try:
-                hit = _search(patrn, k)
-            except TimeoutError:
-                yield RegexTimeout(f"pattern {patrn!r} took longer than {REGEX_TIMEOUT}s")
-                continue
-            if hit:
-                yield from validator.descend(v, subschema, path=k, schema_path=patrn)
-
-
-SafeValidator = validators.extend(
-    Draft202012Validator,
-    {"pattern": _pattern, "patternProperties": _pattern_properties,
-     "additionalProperties": _additional_properties},
-)
-
-_descend = SafeValidator.descend
-
-
-def _descend_keeping_path(self, instance, schema, path=None, schema_path=None, resolver=None):
-    """jsonschema 4.26 drops ``path`` on errors from a ``false`` subschema; put it back."""
-    for error in _descend(self, instance, schema, path, schema_path, resolver):
-        if schema is False and path is not None and not error.relative_path:
-            error.relative_path.appendleft(path)
-        yield error
-
-
-SafeValidator.descend = _descend_keeping_path
-
-_FORMATS = FormatChecker(formats=())
-
-
-@_FORMATS.checks("regex", raises=(regex.error, RecursionError, OverflowError, ValueError))
-def _is_regex(instance: Any) -> bool:
-    if isinstance(instance, str):
-        regex.compile(instance)
-    return True
-
-
-def _no_fetch(uri: str):
-    raise Unresolvable(ref=uri)
-
-
-_REGISTRY: Registry = Registry(retrieve=_no_fetch)  # type: ignore[call-arg]
+MAX_SCHEMA_DEPTH = 64
+#: Values listed in an ``enum`` explanation before the rest are counted.
+MAX_LISTED = 12
 
 
 # --- checking the schema itself ---------------------------------------------------------
@@ -182,25 +77,22 @@ def check_schema(text: str, lang: str = "en") -> SchemaCheck:
     if len(text) > MAX_SCHEMA_CHARS:
         return SchemaCheck(False, code="SCHEMA_TOO_LARGE",
                            message=t("schema.too_large", lang, size=len(text), limit=MAX_SCHEMA_CHARS))
-    depth = max_depth(text)
-    if depth > MAX_SCHEMA_DEPTH:
-        return SchemaCheck(False, code="SCHEMA_NOT_JSON",
-                           message=t("schema.too_deep", lang, depth=depth, limit=MAX_SCHEMA_DEPTH))
     try:
-        schema = json.loads(text, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
-    except json.JSONDecodeError as exc:
-        return SchemaCheck(False, code="SCHEMA_NOT_JSON", line=exc.lineno, column=exc.colno,
-                           message=t("schema.not_json", lang, line=exc.lineno, column=exc.colno, detail=exc.msg))
-    except (ValueError, RecursionError) as exc:
-        return SchemaCheck(False, code="SCHEMA_NOT_JSON",
-                           message=t("schema.not_json_value", lang, detail=str(exc)[:120]))
+        schema = strict_loads(text, MAX_SCHEMA_DEPTH)
+    except StrictJSONError as exc:
+        detail = localized_detail(exc, lang)
+        if exc.line is not None:
+            return SchemaCheck(False, code="SCHEMA_NOT_JSON", line=exc.line, column=exc.column,
+                               message=t("schema.not_json", lang, line=exc.line, column=exc.column, detail=detail))
+        return SchemaCheck(False, code="SCHEMA_NOT_JSON", message=t("schema.not_json_value", lang, detail=detail))
     if not isinstance(schema, dict):
         return SchemaCheck(False, code="SCHEMA_NOT_OBJECT",
-                           message=t("schema.not_object", lang, type=json_type(schema)))
+                           message=t("schema.not_object", lang, type=t(f"type.{json_type(schema)}", lang)))
     try:
-        meta = Draft202012Validator(Draft202012Validator.META_SCHEMA, format_checker=_FORMATS)
-        err = best_match(meta.iter_errors(schema))
-    except RecursionError:
+        meta = Draft202012Validator(Draft202012Validator.META_SCHEMA, format_checker=META_FORMATS)
+        with budget():
+            err = best_match(meta.iter_errors(schema))
+    except (RecursionError, BudgetExceeded):
         return SchemaCheck(False, code="SCHEMA_INVALID", message=t("schema.recursion", lang))
     if err is not None:
         where = pointer(err.absolute_path) or "/"
@@ -210,8 +102,9 @@ def check_schema(text: str, lang: str = "en") -> SchemaCheck:
         if err.validator == "format" and err.cause is not None:
             detail = t("schema.bad_regex", lang, value=_short(err.instance), cause=_short(str(err.cause) or type(err.cause).__name__))
         else:
-            inner = best_match(err.context) if err.context else err
-            detail = (inner or err).message[:300]
+            inner = (best_match(err.context) if err.context else None) or err
+            explained = _explain_one(inner, lang)[0]
+            detail = t("schema.invalid_detail", lang, expected=explained.expected, received=explained.received)
         return SchemaCheck(False, code="SCHEMA_INVALID", keyword=str(keyword), path=where,
                            message=t("schema.invalid", lang, path=where, keyword=keyword, detail=detail))
     for where, ref in _remote_refs(schema, []):
@@ -266,11 +159,16 @@ def _expected(err: ValidationError, lang: str) -> str:
         types = val if isinstance(val, list) else [val]
         return t("expected.type", lang, types=t("word.or", lang).join(t(f"type.{x}", lang) for x in types))
     if kw == "enum":
-        return t("expected.enum", lang, values=", ".join(_js(v) for v in val))
+        shown = ", ".join(_js(v) for v in val[:MAX_LISTED])
+        if len(val) > MAX_LISTED:
+            shown += t("word.more", lang, count=len(val) - MAX_LISTED)
+        return t("expected.enum", lang, values=shown)
     if kw == "const":
         return t("expected.const", lang, value=_js(val))
+    if isinstance(err, RegexTimeout):
+        return t("expected.regex_in_time", lang, limit=int(REGEX_TIMEOUT * 1000))
     if kw == "pattern":
-        return t("expected.pattern", lang, pattern=val)
+        return t("expected.pattern", lang, pattern=_short(val))
     if kw in simple:
         return t(f"expected.{kw}", lang, value=_js(val))
     if kw in ("anyOf", "oneOf"):
@@ -314,12 +212,21 @@ def _explain_one(err: ValidationError, lang: str) -> list[FieldError]:
         return [FieldError(pointer(path + [name]), str(name), "required", t("expected.required", lang),
                            t("received.missing", lang))
                 for name in err.validator_value if name not in err.instance]
-    if kw == "additionalProperties" and isinstance(err.instance, dict):
-        allowed = ", ".join(err.schema.get("properties", {})) or t("word.none", lang)
+    if kw == "additionalProperties" and isinstance(err.instance, dict) and not isinstance(err, RegexTimeout):
+        names = list(err.schema.get("properties", {}))
+        allowed = ", ".join(names[:MAX_LISTED]) or t("word.none", lang)
+        if len(names) > MAX_LISTED:
+            allowed += t("word.more", lang, count=len(names) - MAX_LISTED)
         return [FieldError(pointer(path + [name]), str(name), "additionalProperties",
                            t("expected.no_extra", lang, allowed=allowed), describe(err.instance[name], lang),
                            [t("hint.extra_field", lang)])
-                for name in _extras(None, err.instance, err.schema)]
+                for name in extra_properties(err.instance, err.schema)[0]]
+    if kw == "unevaluatedProperties" and err.validator_value is False and isinstance(err.instance, dict):
+        evaluated = _evaluated_keys(err)
+        if evaluated is not None:
+            return [FieldError(pointer(path + [name]), str(name), "unevaluatedProperties",
+                               t("expected.no_unevaluated", lang), describe(err.instance[name], lang))
+                    for name in err.instance if name not in evaluated]
     reasons: list[FieldError] = []
     if kw in ("anyOf", "oneOf") and err.context:
         for sub in sorted(err.context, key=lambda e: (list(e.schema_path)[:1], list(map(str, e.path)))):
@@ -337,6 +244,19 @@ def _explain_one(err: ValidationError, lang: str) -> list[FieldError]:
                        _hints(err, lang), reasons)]
 
 
+def _evaluated_keys(err: ValidationError) -> set[str] | None:
+    """The keys of ``err.instance`` that the rest of its schema evaluates (jsonschema's own
+    helper, so unevaluatedProperties errors can name each unevaluated field)."""
+    from jsonschema._utils import find_evaluated_property_keys_by_schema
+
+    try:
+        with budget():
+            return set(find_evaluated_property_keys_by_schema(SafeValidator(err.schema, registry=REGISTRY),
+                                                              err.instance, err.schema))
+    except Exception:  # any failure: fall back to one error for the whole object
+        return None
+
+
 def _integral_floats(value: Any, path: list) -> Iterator[str]:
     stack = [(value, path)]
     while stack:
@@ -351,7 +271,7 @@ def _integral_floats(value: Any, path: list) -> Iterator[str]:
 
 @lru_cache(maxsize=64)
 def _validator_for(schema_json: str) -> Any:
-    return SafeValidator(json.loads(schema_json), registry=_REGISTRY)
+    return SafeValidator(json.loads(schema_json), registry=REGISTRY)
 
 
 def validate(instance: Any, schema: dict[str, Any], lang: str = "en") -> tuple[list[FieldError], list[str]]:
@@ -364,8 +284,22 @@ def validate(instance: Any, schema: dict[str, Any], lang: str = "en") -> tuple[l
     Raises nothing for any JSON value.
     """
     validator = _validator_for(json.dumps(schema))
+    key = json.dumps(schema)
+    if key in _too_expensive:
+        return [_budget_error(lang)], []
     try:
-        raw_errors = list(validator.iter_errors(instance))
+        with budget():
+            raw_errors = list(validator.iter_errors(instance))
+    except BudgetExceeded:
+        _too_expensive[key] = None
+        while len(_too_expensive) > 64:
+            _too_expensive.pop(next(iter(_too_expensive)))
+        return [_budget_error(lang)], []
+    except RegexTimeout:
+        return [FieldError("", t("word.root", lang), "pattern", t("expected.regex_in_time", lang,
+                                                                 limit=int(REGEX_TIMEOUT * 1000)),
+                           t("received.regex_timeout", lang), [t("hint.regex_timeout", lang,
+                                                                 limit=int(REGEX_TIMEOUT * 1000))])], []
     except RecursionError:
         return [FieldError("", t("word.root", lang), "$ref", t("expected.finite_schema", lang),
                            t("received.recursion", lang))], []
@@ -385,6 +319,22 @@ def validate(instance: Any, schema: dict[str, Any], lang: str = "en") -> tuple[l
     notes = [t("note.integral_float", lang, pointer=p, value=_short(_resolve(instance, p)))
              for p in sorted(_integral_floats(instance, []))]
     return errors, notes
+
+
+#: Schemas (as JSON text) that already ran past the validation budget: refused at once after.
+_too_expensive: dict[str, None] = {}
+
+
+def _budget_error(lang: str) -> FieldError:
+    limit = int(VALIDATION_BUDGET * 1000)
+    return FieldError("", t("word.root", lang), "$budget", t("expected.cheap_schema", lang, limit=limit),
+                      t("received.too_expensive", lang, limit=limit), [t("hint.too_expensive", lang)])
+
+
+def display_pointer(ptr: str, lang: str = "en") -> str:
+    """A JSON pointer for people: the root (``""``) is shown as ``(root)``, not ``/``
+    (which is the pointer of the key ``""``)."""
+    return ptr if ptr else t("word.root", lang)
 
 
 def _resolve(instance: Any, ptr: str) -> Any:

@@ -80,3 +80,33 @@ def test_chinese_page():
     assert not at.exception
     assert at.title[0].value == "Schema 练习场"
     assert "**6 个输出中有 6 个得到了预期的结论。**" in texts(at.markdown)
+
+
+def test_chinese_page_switches_format_and_preset():
+    """Labels are bound before the widget, so AppTest (which calls format_func outside the run) agrees."""
+    at = playground("zh")
+    at.radio(key="playground_format").set_value("openai").run()
+    at.selectbox(key="playground_preset").select("enum_removed").run()
+    at.button(key="playground_apply_preset").click().run()
+    assert not at.exception
+    assert at.radio(key="playground_format").value == "openai"
+    assert "**6 个输出中有 5 个得到了预期的结论。**" in texts(at.markdown)
+
+
+def test_choosing_a_preset_applies_it_at_once():
+    """The caption and the editor never disagree: picking a preset rewrites the schema."""
+    at = playground()
+    at.selectbox(key="playground_preset").select("nothing_required").run()
+    assert '"required"' not in at.text_area(key="schema_editor").value
+    assert "Leaked \\(bad output accepted\\)\\: missing\\_required\\." in texts(at.error)
+
+
+def test_user_text_never_becomes_markdown_links_or_headings():
+    at = playground()
+    at.text_area(key="playground_free_input").input(
+        '{"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged", '
+        '"www.example.org": 1, "x\\n# H1": "![i](http://127.0.0.1:9/i.png)"}').run()
+    assert not at.exception
+    md = "\n".join(texts(at.markdown))
+    assert "www\u2060\\.example\\.org" in md and "x\\\\n\\# H1" in md
+    assert "http://" not in md and "](" not in md

@@ -115,3 +115,8 @@ def test_check_reports_yaml_syntax_with_line(content_copy):
     path.write_text(path.read_text() + "  - order_id: [unclosed\n")
     code, out, _ = run("check", str(content_copy))
     assert code == 1 and "fixtures/orders/orders.yaml: $: not YAML: line" in out
+
+
+def test_check_on_a_folder_without_content_fails(tmp_path):
+    code, out, _ = run("check", str(tmp_path))
+    assert code == 1 and out.strip().endswith("$: no fixtures/ folder here: nothing to check")

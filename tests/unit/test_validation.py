@@ -46,8 +46,12 @@ def test_invalid_schema_names_keyword_and_path(text, keyword, path):
 
 
 def test_invalid_type_lists_the_json_types():
-    assert check_schema('{"type": "objekt"}').message.endswith(
-        "'objekt' is not one of ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string']")
+    assert check_schema('{"type": "objekt"}').message == (
+        'Not a valid Draft 2020-12 schema: at /type, keyword "type": expected one of "array", "boolean", '
+        '"integer", "null", "number", "object", "string"; received string "objekt"')
+    assert check_schema('{"type": "objekt"}', "zh").message == (
+        '不是合法的 Draft 2020-12 schema：位置 /type，关键字 "type"：期望：以下取值之一："array", "boolean", '
+        '"integer", "null", "number", "object", "string"；实际：字符串 "objekt"')
 
 
 def test_pathological_regex_in_schema_does_not_raise_recursion_error():
@@ -58,7 +62,7 @@ def test_pathological_regex_in_schema_does_not_raise_recursion_error():
 def test_schema_nested_too_deep_is_refused():
     checked = check_schema('{"not": ' * 500 + "{}" + "}" * 500)
     assert checked.code == "SCHEMA_NOT_JSON"
-    assert checked.message == "The schema is nested 501 levels deep; the limit is 128."
+    assert checked.message == "Not JSON: nested 501 levels deep; the limit is 64."
 
 
 def test_remote_ref_is_refused_and_never_fetched(monkeypatch):

@@ -1,0 +1,136 @@
+"""Schemas and inputs a hostile student can type: each ends quickly with a clear message, never a hang or crash.
+
+Each case comes from a break-it session against the playground.
+"""
+
+import json
+import time
+
+import pytest
+
+from toolcall.playground import evaluate
+from toolcall.validation import check_schema, display_pointer, validate
+
+REFUND = json.load(open("fixtures/tools/refund_order.json"))["input_schema"]
+
+
+def timed(fn, *args):
+    start = time.perf_counter()
+    result = fn(*args)
+    return result, time.perf_counter() - start
+
+
+def test_ref_fan_out_stops_at_the_budget_and_is_remembered():
+    """allOf of two $refs, 18 levels deep: 2^18 paths, seconds to minutes without a budget."""
+    defs = {f"d{i}": {"allOf": [{"$ref": f"#/$defs/d{i + 1}"}] * 2} for i in range(18)}
+    defs["d18"] = {"type": "string"}
+    schema = {"type": "object", "$defs": defs, "properties": {"reason": {"$ref": "#/$defs/d0"}}}
+    assert check_schema(json.dumps(schema)).ok
+    (errors, _), first = timed(validate, {"reason": "damaged"}, schema)
+    assert [(e.pointer, e.keyword) for e in errors] == [("", "$budget")]
+    assert errors[0].received == "a validation still running after 500 ms"
+    (errors, _), again = timed(validate, {"reason": "x"}, schema)
+    assert errors[0].keyword == "$budget" and again < 0.05 < first
+
+
+def test_unevaluated_properties_with_hostile_pattern_property_is_bounded():
+    schema = {"type": "object", "patternProperties": {"^(a|a)*$": {}}, "unevaluatedProperties": False}
+    (errors, _), elapsed = timed(validate, {"a" * 40 + "!": 1}, schema)
+    assert elapsed < 3
+    # each search stops at 50 ms; how many run before the 500 ms budget depends on the machine
+    assert errors and {e.keyword for e in errors} <= {"patternProperties", "pattern", "$budget"}
+
+
+def test_regex_module_syntax_cannot_crash_unevaluated_properties():
+    """\\p{L} is valid for the regex engine that checks the schema; the stdlib re used to choke on it."""
+    schema = dict(REFUND, patternProperties={"\\p{L}": {}}, unevaluatedProperties=False)
+    del schema["additionalProperties"]
+    assert check_schema(json.dumps(schema)).ok
+    errors, _ = validate({"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged", "é": 1}, schema)
+    assert errors == []
+
+
+@pytest.mark.parametrize("pattern", ["(?:x{65535}){200}", "(?:x{65535}){65535}", "a{100001}", "x" * 1001])
+def test_patterns_too_costly_to_compile_are_refused_before_compiling(pattern):
+    checked, elapsed = timed(check_schema, json.dumps({"properties": {"a": {"type": "string", "pattern": pattern}}}))
+    assert (checked.ok, checked.keyword, checked.path) == (False, "pattern", "/properties/a/pattern")
+    assert elapsed < 1
+
+
+def test_timeout_in_pattern_properties_is_explained_as_a_timeout():
+    schema = {"patternProperties": {"^(a|a)*$": {"type": "integer"}}, "additionalProperties": False}
+    errors, _ = validate({"a" * 40 + "!": 1}, schema)
+    assert {e.keyword for e in errors} == {"patternProperties", "additionalProperties"}
+    assert all(e.expected == "a pattern match decided within 50 ms" for e in errors)
+    assert all(e.pointer == "/" + "a" * 40 + "!" for e in errors)
+
+
+def test_unique_items_is_linear():
+    items = [{"a": i} for i in range(20000)]
+    (errors, _), elapsed = timed(validate, {"x": items}, {"properties": {"x": {"uniqueItems": True}}})
+    assert errors == [] and elapsed < 2
+    errors, _ = validate({"x": [1, 1.0]}, {"properties": {"x": {"uniqueItems": True}}})
+    assert [e.keyword for e in errors] == ["uniqueItems"]
+    errors, _ = validate({"x": [1, True, {"a": [1]}, {"a": [True]}]}, {"properties": {"x": {"uniqueItems": True}}})
+    assert errors == []
+
+
+@pytest.mark.parametrize("instance, divisor, ok", [
+    (int("9" * 999), 0.5, True), (1.5, int("1" + "0" * 400), False), (0.3, 0.1, True), (7, 2, False),
+    (19.99, 0.01, True)])
+def test_multiple_of_is_exact_and_never_overflows(instance, divisor, ok):
+    errors, _ = validate({"z": instance}, {"properties": {"z": {"multipleOf": divisor}}})
+    assert (errors == []) is ok
+
+
+@pytest.mark.parametrize("raw", ['{"order_id": "\\ud800", "amount_cents": 1, "reason": "damaged"}',
+                                 '{"order_id": "\ud800"}', '\udcff{'])
+def test_lone_surrogates_are_refused_and_quoted_back_safely(raw):
+    card = evaluate(raw, REFUND, "refund_order", "en", "openai", "call_1")
+    assert card.parse.code == "INVALID_JSON" and card.parse.detail.startswith("lone surrogate U+D")
+    json.dumps(card.tool_result, ensure_ascii=False).encode("utf-8")  # must be encodable
+    card.raw.encode("utf-8")
+
+
+def test_surrogate_in_schema_is_refused():
+    checked = check_schema('{"type": "object", "required": ["\\ud800"]}')
+    assert (checked.ok, checked.code) == (False, "SCHEMA_NOT_JSON")
+    assert checked.message == "Not JSON: lone surrogate U+D800."
+
+
+def test_duplicate_keys_in_schema_are_refused_like_in_tool_input():
+    checked = check_schema('{"type": "object", "type": "string"}', "zh")
+    assert checked.message == "不是合法的 JSON：键重复：type。"
+
+
+def test_huge_integer_in_schema_says_why_without_python_internals():
+    checked = check_schema('{"maximum": ' + "9" * 5000 + "}")
+    assert checked.message == "Not JSON: integer with 5000 digits exceeds the 1000-digit limit."
+
+
+def test_huge_enum_is_listed_briefly():
+    schema = {"properties": {"r": {"enum": [f"v{i}" for i in range(20000)]}}}
+    errors, _ = validate({"r": "nope"}, schema)
+    assert errors[0].expected.endswith('"v11" … (+19988 more)')
+
+
+def test_root_and_empty_key_are_told_apart():
+    errors, _ = validate({"": "x"}, {"properties": {"": {"type": "integer"}}})
+    assert errors[0].pointer == "/" and display_pointer(errors[0].pointer) == "/"
+    assert display_pointer("") == "(root)" and display_pointer("", "zh") == "（根）"
+
+
+def test_unevaluated_properties_names_each_field():
+    schema = {"properties": {"a": {}}, "unevaluatedProperties": False}
+    errors, _ = validate({"a": 1, "b": 2, "c": 3}, schema)
+    assert [(e.pointer, e.keyword) for e in errors] == [("/b", "unevaluatedProperties"),
+                                                       ("/c", "unevaluatedProperties")]
+
+
+def test_chinese_parse_details_are_translated():
+    card = evaluate('{"a": }', REFUND, "refund_order", "zh", "anthropic", "t")
+    assert card.parse_detail == "这里应该是一个值"
+    assert json.loads(card.tool_result["content"])["detail"] == "这里应该是一个值"
+    card = evaluate('"x"', REFUND, "refund_order", "zh", "anthropic", "t")
+    assert card.hints == ["工具参数必须是 JSON 对象，这里收到的是字符串。"]
+    assert check_schema('"x"', "zh").message == "input_schema 必须是 JSON 对象，这里收到的是字符串。"
