@@ -1,0 +1,29 @@
+"""Smoke run of the classroom load client: 2 sessions, 3 seconds, both pages.
+
+Not a timed test: it only keeps bench/load.py speaking Streamlit's protocol correctly.
+"""
+
+import json
+import math
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_two_sessions_three_seconds(tmp_path):
+    """Every session reruns the page at least once, with no error, and the ratio prints."""
+    out = tmp_path / "smoke.json"
+    run = subprocess.run([sys.executable, "bench/load.py", "--sessions", "2", "--seconds", "3", "--json", str(out)],
+                         cwd=REPO, capture_output=True, text=True, timeout=180)
+    assert run.returncode == 0, run.stdout + run.stderr
+    results = {r["page"]: r for r in json.loads(out.read_text())}
+    assert set(results) == {"playground", "bare"}
+    for r in results.values():
+        assert r["errors"] == 0, r["error_samples"]
+        assert r["min_reruns_per_session"] >= 1
+        assert r["server_cpu_ms_per_rerun"] > 0
+    ratio = float(re.search(r"^ratio playground/bare p50: (\S+)$", run.stdout, re.M).group(1))
+    assert math.isfinite(ratio) and ratio > 0
