@@ -31,53 +31,66 @@ def _reset() -> None:
 
 st.title(tr("playground.title"))
 st.markdown(tr("playground.intro"))
-left, right = st.columns([2, 3], gap="large")
 
-with left:
-    preset_names = {p: tr(f"playground.preset.{p}") for p in PRESETS}  # bound: format_func may run outside the script
-    preset = st.selectbox(tr("playground.preset_label"), PRESETS, key="playground_preset",
-                          format_func=preset_names.__getitem__, on_change=_apply_preset)
-    st.caption(tr(f"playground.preset_lesson.{preset}"))
-    b1, b2 = st.columns(2)
-    b1.button(tr("playground.preset_apply"), key="playground_apply_preset", on_click=_apply_preset, width="stretch")
-    b2.button(tr("playground.reset"), key="playground_reset", on_click=_reset, width="stretch")
-    st.text_area(tr("playground.editor_label"), key="schema_editor", height=620, persist_state="session")
-    checked = check_schema(st.session_state["schema_editor"], lang())
-    if checked.ok:
-        st.session_state["playground_last_good"] = checked.schema
-        st.success(tr("playground.schema_ok"), icon="✅")
+
+@st.fragment
+def live_part() -> None:
+    """The editor, the six cards and the free box. A schema edit reruns only this fragment:
+    about half the messages of a full run (bench/README.md has the measurements)."""
+    left, right = st.columns([2, 3], gap="large")
+
+    with left:
+        preset_names = {p: tr(f"playground.preset.{p}") for p in PRESETS}  # bound: format_func may run outside the script
+        preset = st.selectbox(tr("playground.preset_label"), PRESETS, key="playground_preset",
+                              format_func=preset_names.__getitem__, on_change=_apply_preset)
+        st.caption(tr(f"playground.preset_lesson.{preset}"))
+        b1, b2 = st.columns(2)
+        b1.button(tr("playground.preset_apply"), key="playground_apply_preset", on_click=_apply_preset, width="stretch")
+        b2.button(tr("playground.reset"), key="playground_reset", on_click=_reset, width="stretch")
+        st.text_area(tr("playground.editor_label"), key="schema_editor", height=620, persist_state="session")
+        checked = check_schema(st.session_state["schema_editor"], lang())
+        if checked.ok:
+            st.session_state["playground_last_good"] = checked.schema
+            st.success(tr("playground.schema_ok"), icon="✅")
+        else:
+            st.error(plain(checked.message), icon="❌")
+            st.warning(tr("playground.stale"), icon="⏳")
+    schema = st.session_state.get("playground_last_good", tool.input_schema)
+
+    with right:
+        format_names = {f: tr(f"playground.format.{f}") for f in FORMATS}
+        fmt = st.radio(tr("playground.format_label"), FORMATS, key="playground_format", horizontal=True,
+                       format_func=format_names.__getitem__)
+        if st.session_state.setdefault("playground_format_drawn", fmt) != fmt:
+            st.session_state["playground_format_drawn"] = fmt
+            st.rerun(scope="app")  # the business cases below show the wire format too
+        cards = evaluate_canned(fixture.outputs, schema, tool.name, book, lang(), fmt)
+        summary = summarize(cards)
+        with st.container(border=True, key="playground_summary"):
+            st.markdown("**" + tr("playground.summary", matched=summary.matched, total=summary.total) + "**")
+            if summary.leaked:
+                st.error(plain(tr("playground.summary_leaked", ids=", ".join(summary.leaked))), icon="🚨")
+            if summary.unexpected_rejections:
+                st.warning(plain(tr("playground.summary_overrejected", ids=", ".join(summary.unexpected_rejections))))
+            if not summary.leaked:
+                st.success(tr("playground.summary_all_good"))
+        if not checked.ok:
+            st.caption(tr("playground.stale"))
+        for canned in cards:
+            show_card(canned.card, f"playground_card_{canned.output.id}", canned.output.label[lang()], canned)
+
+    st.divider()
+    st.subheader(tr("playground.free_title"))
+    free = st.text_area(tr("playground.free_label"), key="playground_free_input", height=140, persist_state="session")
+    if free:
+        show_card(evaluate(free, schema, tool.name, lang(), fmt, call_id("free:" + free, fmt), RefundBackend(book)),
+                  "playground_card_free")
     else:
-        st.error(plain(checked.message), icon="❌")
-        st.warning(tr("playground.stale"), icon="⏳")
-schema = st.session_state.get("playground_last_good", tool.input_schema)
+        st.caption(tr("playground.free_empty"))
 
-with right:
-    format_names = {f: tr(f"playground.format.{f}") for f in FORMATS}
-    fmt = st.radio(tr("playground.format_label"), FORMATS, key="playground_format", horizontal=True,
-                   format_func=format_names.__getitem__)
-    cards = evaluate_canned(fixture.outputs, schema, tool.name, book, lang(), fmt)
-    summary = summarize(cards)
-    with st.container(border=True, key="playground_summary"):
-        st.markdown("**" + tr("playground.summary", matched=summary.matched, total=summary.total) + "**")
-        if summary.leaked:
-            st.error(plain(tr("playground.summary_leaked", ids=", ".join(summary.leaked))), icon="🚨")
-        if summary.unexpected_rejections:
-            st.warning(plain(tr("playground.summary_overrejected", ids=", ".join(summary.unexpected_rejections))))
-        if not summary.leaked:
-            st.success(tr("playground.summary_all_good"))
-    if not checked.ok:
-        st.caption(tr("playground.stale"))
-    for canned in cards:
-        show_card(canned.card, f"playground_card_{canned.output.id}", canned.output.label[lang()], canned)
 
-st.divider()
-st.subheader(tr("playground.free_title"))
-free = st.text_area(tr("playground.free_label"), key="playground_free_input", height=140, persist_state="session")
-if free:
-    show_card(evaluate(free, schema, tool.name, lang(), fmt, call_id("free:" + free, fmt), RefundBackend(book)),
-              "playground_card_free")
-else:
-    st.caption(tr("playground.free_empty"))
+live_part()
+fmt = st.session_state["playground_format"]
 
 st.divider()
 st.subheader(tr("playground.business_title"))

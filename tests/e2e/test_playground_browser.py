@@ -38,3 +38,13 @@ def test_invalid_schema_text_shows_error_where_typed(server, page):
     editor.press("Control+Enter")
     page.get_by_text("Not JSON: line 1, column 19").wait_for()
     assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_switching_wire_format_redraws_cards_and_business_cases(server, page):
+    """The format radio lives in the fragment; switching it must redraw the whole page once."""
+    page.goto(server + "/playground")
+    wait_connected(page)
+    page.locator(".st-key-playground_format").get_by_text("OpenAI").click()
+    page.locator(".st-key-playground_card_valid").get_by_text('"tool_call_id"').wait_for()
+    page.locator(".st-key-playground_business_over_paid").get_by_text('"tool_call_id"').wait_for()
+    assert page.locator('[data-testid="stException"]').count() == 0
