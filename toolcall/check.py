@@ -14,6 +14,7 @@ from typing import Callable
 from toolcall.backend import RefundBackend
 from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, load_orders, load_outputs,
                                load_tool)
+from toolcall.lesson_check import check_lessons
 from toolcall.playground import evaluate, verdict_holds
 from toolcall.results import call_id
 from toolcall.validation import check_schema
@@ -95,7 +96,7 @@ def check_outputs(root: Path) -> list[Problem]:
     return problems
 
 
-CHECKERS: list[Checker] = [check_tools, check_orders, check_outputs]
+CHECKERS: list[Checker] = [check_tools, check_orders, check_outputs, check_lessons]
 
 
 def run_checks(root: Path) -> list[Problem]:
