@@ -58,3 +58,16 @@ def test_the_lessons_cover_the_issue_topics():
     for lang in LANGS:
         text = "\n".join(lesson.body for lesson in load_lessons(lang).lessons)
         assert [t for t in topics if t not in text] == [], lang
+
+
+def test_chinese_paragraphs_are_not_hard_wrapped():
+    """Markdown turns a line break into a space, which shows as a stray gap between Chinese characters."""
+    cjk = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+    for lesson in load_lessons("zh").lessons:
+        fence, previous = False, ""
+        for number, line in enumerate(lesson.body.splitlines(), 1):
+            if line.startswith("```"):
+                fence = not fence
+            elif not fence and previous and line.strip() and cjk.match(line.strip()[0]) and cjk.match(previous[-1]):
+                raise AssertionError(f"{lesson.file}: body line {number} continues a Chinese paragraph")
+            previous = "" if fence else line.rstrip()
