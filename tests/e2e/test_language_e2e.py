@@ -65,13 +65,13 @@ def _open(browser, url: str, locale: str):
 def test_language_follows_the_browser_switches_and_survives_a_page_switch(browser):
     with _server() as base:
         page = _open(browser, base + "/", "zh-CN")
-        assert page.locator("h1").first.inner_text() == "动手学工具调用"
+        playwright.expect(page.locator("h1").first).to_have_text("动手学工具调用")
         page.locator(".st-key-app_lang input[role='combobox']").click()
         page.get_by_role("option", name="English").click()
-        page.wait_for_function("document.querySelector('h1').innerText === 'Tool calling, hands on'")
+        playwright.expect(page.locator("h1").first).to_have_text("Tool calling, hands on")
         page.locator('[data-testid="stSidebarNav"] a[href$="lessons"]').click()
-        page.wait_for_function("document.querySelector('h1').innerText === 'Lessons'")
-        assert page.locator(".st-key-app_lang input").input_value() == "English"
+        playwright.expect(page.locator("h1").first).to_have_text("Lessons")
+        playwright.expect(page.locator(".st-key-app_lang input")).to_have_value("English")
 
 
 @pytest.mark.xfail(strict=True, reason="Known issue: with a pages/ folder next to app.py, Streamlit starts in "
@@ -80,5 +80,4 @@ def test_language_follows_the_browser_switches_and_survives_a_page_switch(browse
 def test_a_deep_link_on_a_fresh_server_still_runs_app_py(browser):
     with _server() as base:
         page = _open(browser, base + "/lessons", "en-US")
-        page.wait_for_timeout(1000)
-        assert page.locator(".st-key-app_lang").count() == 1
+        playwright.expect(page.locator(".st-key-app_lang")).to_have_count(1, timeout=5000)
