@@ -15,6 +15,7 @@ st.sidebar.selectbox(tr("app.language"), LANGS, key=LANG_KEY,
 pages = [
     st.Page("pages/home.py", title=tr("app.nav_home"), icon="🏠", url_path="home", default=True),
     st.Page("pages/playground.py", title=tr("app.nav_playground"), icon="🧪", url_path="playground"),
+    st.Page("pages/passk_lab.py", title=tr("passk.nav"), icon="🎯", url_path="passk_lab"),
     st.Page("pages/lessons.py", title=tr("lessons.nav"), icon="📖", url_path="lessons"),
 ]
 st.navigation(pages).run()

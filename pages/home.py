@@ -2,7 +2,9 @@
 
 import streamlit as st
 
-from pages.common import tr
+from pages.common import run_inside_app, tr
+
+run_inside_app()
 
 st.title(tr("home.title"))
 st.markdown(tr("home.intro"))

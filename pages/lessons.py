@@ -2,9 +2,10 @@
 
 import streamlit as st
 
+from pages.common import run_inside_app, tr
 from pages.lesson_widgets import lesson_set, show_lesson_body, show_problems
-from pages.common import tr
 
+run_inside_app()
 st.title(tr("lessons.title"))
 st.markdown(tr("lessons.intro"))
 lessons = lesson_set()

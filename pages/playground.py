@@ -2,11 +2,13 @@
 
 import streamlit as st
 
-from pages.common import lang, load, plain, show_card, show_json, tr
+from pages.common import lang, load, plain, run_inside_app, show_card, show_json, tr
 from toolcall.backend import RefundBackend
 from toolcall.playground import PRESETS, apply_preset, evaluate, evaluate_canned, schema_text, summarize
 from toolcall.results import FORMATS, call_id
 from toolcall.validation import check_schema
+
+run_inside_app()
 
 tool = load("tool", "tools/refund_order.json")
 fixture = load("outputs", "outputs/refund_order.yaml")

@@ -1,7 +1,28 @@
-"""AppTest fixtures shared by the page tests."""
+"""AppTest helpers: the app's declared pages, a fresh app per test, and reruns that run app.py."""
+
+import re
+from pathlib import Path
 
 import pytest
 from streamlit.runtime.pages_manager import PagesManager
+from streamlit.testing.v1 import AppTest
+
+REPO = Path(__file__).resolve().parents[2]
+PAGES = re.findall(r'st\.Page\(\s*"(pages/[a-z_]+\.py)"', (REPO / "app.py").read_text(encoding="utf-8"))
+
+
+def fresh_app(lang: str = "en", query: dict | None = None) -> AppTest:
+    """A new session of app.py with the language preset, already run once."""
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
+    at.session_state["app_lang"] = lang
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    return at.run()
+
+
+@pytest.fixture
+def app():
+    return fresh_app
 
 
 @pytest.fixture(autouse=True)
@@ -14,6 +35,9 @@ def run_app_py_on_every_rerun(monkeypatch):
     run, so from the second run on it executes ``pages/<page>.py`` alone and skips app.py:
     the sidebar language switch vanishes and its session key is dropped. Keeping the
     flag off, as the server does after its first run, restores the real behaviour.
+    (pages.common.run_inside_app() recovers with an extra rerun, but that rerun loses the
+    widget-owned language and AppTest's st.context.locale, so a chosen language would not
+    survive a rerun or switch_page under AppTest.)
     """
     original = PagesManager.__init__
 
