@@ -16,6 +16,8 @@ pages = [
     st.Page("pages/home.py", title=tr("app.nav_home"), icon="🏠", url_path="home", default=True),
     st.Page("pages/playground.py", title=tr("app.nav_playground"), icon="🧪", url_path="playground"),
     st.Page("pages/passk_lab.py", title=tr("passk.nav"), icon="🎯", url_path="passk_lab"),
+    st.Page("pages/walkthrough.py", title=tr("walkthrough.nav"), icon="🔁", url_path="walkthrough"),
+    st.Page("pages/pairing.py", title=tr("pairing.nav"), icon="🔗", url_path="pairing"),
     st.Page("pages/lessons.py", title=tr("lessons.nav"), icon="📖", url_path="lessons"),
 ]
 st.navigation(pages).run()

@@ -14,6 +14,10 @@ from pages.common import lang, tr
 from toolcall import REPO_ROOT
 from toolcall.lessons import Lesson, LessonSet, lesson_files, load_lessons
 
+#: The nav title (catalogue key) of each page a lesson's front matter may name.
+PAGE_TITLES = {"playground": "app.nav_playground", "passk_lab": "passk.nav", "walkthrough": "walkthrough.nav",
+               "pairing": "pairing.nav", "lessons": "lessons.page_only"}
+
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _load(language: str, root: str, mtimes: tuple[tuple[str, float], ...]) -> LessonSet:

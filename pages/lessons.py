@@ -3,9 +3,10 @@
 import streamlit as st
 
 from pages.common import run_inside_app, tr
-from pages.lesson_widgets import lesson_set, show_lesson_body, show_problems
+from pages.lesson_widgets import PAGE_TITLES, lesson_set, show_lesson_body, show_problems
 
 run_inside_app()
+
 st.title(tr("lessons.title"))
 st.markdown(tr("lessons.intro"))
 lessons = lesson_set()
@@ -21,5 +22,5 @@ with st.container(border=True, key="lessons_toc"):
 for lesson in lessons.lessons:
     st.divider()
     st.header(lesson.title, anchor=lesson.slug)
-    st.caption(tr("lessons.shown_on", page=tr(f"lessons.page.{lesson.page}")))
+    st.caption(tr("lessons.shown_on", page=tr(PAGE_TITLES[lesson.page])))
     show_lesson_body(lesson)

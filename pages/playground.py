@@ -34,8 +34,9 @@ st.markdown(tr("playground.intro"))
 left, right = st.columns([2, 3], gap="large")
 
 with left:
+    preset_names = {p: tr(f"playground.preset.{p}") for p in PRESETS}  # bound: format_func may run outside the script
     preset = st.selectbox(tr("playground.preset_label"), PRESETS, key="playground_preset",
-                          format_func=lambda p: tr(f"playground.preset.{p}"))
+                          format_func=preset_names.__getitem__)
     st.caption(tr(f"playground.preset_lesson.{preset}"))
     b1, b2 = st.columns(2)
     b1.button(tr("playground.preset_apply"), key="playground_apply_preset", on_click=_apply_preset, width="stretch")
@@ -51,8 +52,9 @@ with left:
 schema = st.session_state.get("playground_last_good", tool.input_schema)
 
 with right:
+    format_names = {f: tr(f"playground.format.{f}") for f in FORMATS}
     fmt = st.radio(tr("playground.format_label"), FORMATS, key="playground_format", horizontal=True,
-                   format_func=lambda f: tr(f"playground.format.{f}"))
+                   format_func=format_names.__getitem__)
     cards = evaluate_canned(fixture.outputs, schema, tool.name, book, lang(), fmt)
     summary = summarize(cards)
     with st.container(border=True, key="playground_summary"):

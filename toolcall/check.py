@@ -15,8 +15,11 @@ from toolcall.backend import RefundBackend
 from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, load_orders, load_outputs,
                                load_tool)
 from toolcall.lesson_check import check_lessons
+from toolcall.pairing import check_pairing, load_examples
 from toolcall.playground import evaluate, verdict_holds
-from toolcall.results import call_id
+from toolcall.results import FORMATS, call_id
+from toolcall.i18n import LANGS
+from toolcall.transcripts import RUNNABLE, build_transcript, load_walkthrough
 from toolcall.validation import check_schema
 
 Checker = Callable[[Path], list[Problem]]
@@ -96,7 +99,82 @@ def check_outputs(root: Path) -> list[Problem]:
     return problems
 
 
-CHECKERS: list[Checker] = [check_tools, check_orders, check_outputs, check_lessons]
+def _variant_problems(name, v, fx, variant, tools, book) -> list[Problem]:
+    """Build one variant in every format and language. A build error or a wrong outcome is
+    reported once (it does not depend on the format); pairing problems per request."""
+    problems: list[Problem] = []
+    for fmt in FORMATS:
+        for lang in LANGS:
+            try:
+                built = build_transcript(fx, variant.id, fmt, tools, book, lang)
+            except ValueError as exc:
+                return [Problem(name, json_path(["variants", v]), str(exc))]
+            if built.outcome != variant.outcome:
+                return [Problem(name, json_path(["variants", v, "outcome"]),
+                                f"states {variant.outcome}, but the app concludes {built.outcome}")]
+            problems += [Problem(name, json_path(["variants", v]), f"{fmt} request {r}: {x.rule}: {x.detail}")
+                         for r, request in enumerate(built.of_kind("request"))
+                         for x in check_pairing(json.dumps(request), fmt, lang).violations]
+    return problems
+
+
+def check_walkthroughs(root: Path) -> list[Problem]:
+    """Every fixtures/transcripts/*.yaml names runnable tools, builds in both formats and
+    languages, reaches the outcome it states, and pairs every call with its result."""
+    problems: list[Problem] = []
+    for path in sorted((root / "fixtures" / "transcripts").glob("*.y*ml")):
+        name = display_name(path)
+        try:
+            fx = load_walkthrough(path)
+            book = load_orders(root / "fixtures" / "orders" / "orders.yaml")
+        except FixtureError as exc:
+            problems += exc.problems
+            continue
+        tools = {}
+        for i, tool_name in enumerate(fx.tools):
+            if tool_name not in RUNNABLE:
+                problems.append(Problem(name, json_path(["tools", i]), f"{tool_name!r} cannot run here; runnable: {RUNNABLE}"))
+                continue
+            try:
+                tools[tool_name] = load_tool(root / "fixtures" / "tools" / f"{tool_name}.json")
+            except FixtureError as exc:
+                problems += exc.problems
+        for v, variant in enumerate(fx.variants):
+            unknown = sorted({c.tool for a in variant.attempts for c in a.calls} - set(tools))
+            if unknown:
+                problems.append(Problem(name, json_path(["variants", v]),
+                                        f"calls tools not listed (or not loadable) in tools: {unknown}"))
+                continue
+            problems += _variant_problems(name, v, fx, variant, tools, book)
+    return problems
+
+
+def check_pairing_examples(root: Path) -> list[Problem]:
+    """Every broken example in fixtures/pairing/*.yaml is detected as its format and
+    breaks exactly the rules it lists, in that order."""
+    problems: list[Problem] = []
+    for path in sorted((root / "fixtures" / "pairing").glob("*.y*ml")):
+        try:
+            examples = load_examples(path)
+        except FixtureError as exc:
+            problems += exc.problems
+            continue
+        for i, example in enumerate(examples):
+            report = check_pairing(example.text)
+            got = [v.rule for v in report.violations]
+            if report.error:
+                problems.append(Problem(display_name(path), json_path(["examples", i, "text"]), report.error))
+            elif report.fmt != example.fmt:
+                problems.append(Problem(display_name(path), json_path(["examples", i, "format"]),
+                                        f"declared {example.fmt}, detected {report.fmt}"))
+            elif got != list(example.expect):
+                problems.append(Problem(display_name(path), json_path(["examples", i, "expect"]),
+                                        f"expected {list(example.expect)}, the checker reports {got}"))
+    return problems
+
+
+CHECKERS: list[Checker] = [check_tools, check_orders, check_outputs, check_walkthroughs, check_pairing_examples,
+                           check_lessons]
 
 
 def run_checks(root: Path) -> list[Problem]:

@@ -1,4 +1,4 @@
-"""The command line: ``python -m toolcall {result,check,passk} …`` (see DESIGN.md for the contract).
+"""The command line: ``python -m toolcall {result,check,passk,pairing} …`` (see DESIGN.md for the contract).
 
 Each subcommand is a function ``(args) -> exit code`` registered in ``_build_parser``.
 """
@@ -16,6 +16,8 @@ from toolcall.check import run_checks
 from toolcall.fixtures import FixtureError, load_orders, load_tool
 from toolcall.i18n import LANGS
 from toolcall.passk import EstimateInputError, estimate
+from toolcall.pairing import FORMATS as PAIRING_FORMATS
+from toolcall.pairing import check_pairing
 from toolcall.playground import evaluate
 from toolcall.results import FORMATS, call_id
 from toolcall.validation import check_schema
@@ -72,6 +74,21 @@ def _cmd_passk(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_pairing(args: argparse.Namespace) -> int:
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"{args.file}: cannot read: {exc}", file=sys.stderr)
+        return 2
+    report = check_pairing(text, args.format, args.lang)
+    if report.error:
+        print(report.error, file=sys.stderr)
+        return 2
+    print(json.dumps({"format": report.fmt, "messages": report.messages, "more": report.more,
+                      "violations": [v.__dict__ for v in report.violations]}, ensure_ascii=False, indent=2))
+    return 1 if report.violations else 0
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m toolcall", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -95,6 +112,12 @@ def _build_parser() -> argparse.ArgumentParser:
     passk.add_argument("--c", type=int, required=True, help="runs that passed (0 to n)")
     passk.add_argument("--k", type=int, required=True, help="k (1 to n)")
     passk.set_defaults(func=_cmd_passk)
+    pairing = sub.add_parser("pairing", help="list every tool_use/tool_result pairing rule a transcript breaks; "
+                                             "exit 1 if any, 2 if it cannot be read")
+    pairing.add_argument("file", help="transcript JSON: a messages list or a request holding one; - reads stdin")
+    pairing.add_argument("--format", choices=PAIRING_FORMATS, default="auto")
+    pairing.add_argument("--lang", choices=LANGS, default="en")
+    pairing.set_defaults(func=_cmd_pairing)
     return parser
 
 

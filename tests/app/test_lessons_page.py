@@ -4,8 +4,10 @@ language switch (browser locale default, sidebar switch, kept across page switch
 from streamlit.testing.v1 import AppTest
 
 from pages.common import LANG_KEY
+from pages.lesson_widgets import PAGE_TITLES
 from toolcall import REPO_ROOT
-from toolcall.lessons import load_lessons
+from toolcall.i18n import catalogue
+from toolcall.lessons import PAGE_IDS, load_lessons
 
 TIMEOUT = 30
 
@@ -107,3 +109,9 @@ def test_a_page_without_lessons_shows_nothing():
     at = _widget("en", "no_such_page")
     assert not at.exception
     assert len(at.expander) == 0
+
+
+def test_every_page_id_has_a_title_on_the_lessons_page():
+    """A page id added to the lesson schema needs a nav title for "Shown on: …"."""
+    assert sorted(PAGE_TITLES) == sorted(PAGE_IDS)
+    assert [key for key in PAGE_TITLES.values() if key not in catalogue("en")] == []

@@ -80,3 +80,14 @@ def test_chinese_page():
     assert not at.exception
     assert at.title[0].value == "Schema 练习场"
     assert "**6 个输出中有 6 个得到了预期的结论。**" in texts(at.markdown)
+
+
+def test_chinese_page_switches_format_and_preset():
+    """Labels are bound before the widget, so AppTest (which calls format_func outside the run) agrees."""
+    at = playground("zh")
+    at.radio(key="playground_format").set_value("openai").run()
+    at.selectbox(key="playground_preset").select("enum_removed").run()
+    at.button(key="playground_apply_preset").click().run()
+    assert not at.exception
+    assert at.radio(key="playground_format").value == "openai"
+    assert "**6 个输出中有 5 个得到了预期的结论。**" in texts(at.markdown)

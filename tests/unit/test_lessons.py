@@ -29,7 +29,7 @@ def test_a_good_lesson_parses_into_a_dataclass():
                                                                  "line '---'"]),
     ("---\nsummary: S\npage: playground\norder: 1\n---\nBody\n", ["lessons/en/03-x.md: $: 'title' is a required property"]),
     ("---\ntitle: T\nsummary: S\npage: nowhere\norder: 1\n---\nBody\n",
-     ["lessons/en/03-x.md: $.page: 'nowhere' is not one of ['playground', 'passk_lab', 'walkthrough', 'lessons']"]),
+     ["lessons/en/03-x.md: $.page: 'nowhere' is not one of ['playground', 'passk_lab', 'walkthrough', 'pairing', 'lessons']"]),
     ("---\ntitle: T\nsummary: S\npage: lessons\norder: one\n---\nBody\n",
      ["lessons/en/03-x.md: $.order: 'one' is not of type 'integer'"]),
     ("---\ntitle: T\nsummary: S\npage: lessons\norder: 1\n---\n\n", ["lessons/en/03-x.md: $: the lesson has no body "

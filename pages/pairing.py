@@ -1,0 +1,102 @@
+"""Pairing checker: paste a transcript in either format, see every tool_use / tool_result rule it breaks."""
+
+import json
+from pathlib import Path
+
+import streamlit as st
+
+from pages.common import lang, load, plain, run_inside_app, tr
+from toolcall import FIXTURES_DIR
+from toolcall.fixtures import FixtureError
+from toolcall.pairing import FORMATS, RULES, check_pairing, load_examples
+from toolcall.results import ANTHROPIC, OPENAI
+from toolcall.transcripts import build_transcript, load_walkthrough
+
+run_inside_app()
+
+INPUT_KEY = "pairing_input"
+EXAMPLES = FIXTURES_DIR / "pairing" / "examples.yaml"
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _examples(path: str, mtime: float):
+    return load_examples(Path(path))
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _walkthrough(mtime: float):
+    return load_walkthrough()
+
+
+def _mtime(path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _valid_request(fmt: str) -> str:
+    """The second request of the walkthrough's parallel variant (both results), as pretty JSON."""
+    fixture = _walkthrough(_mtime(FIXTURES_DIR / "transcripts" / "refund_walkthrough.yaml"))
+    tools = {name: load("tool", f"tools/{name}.json") for name in fixture.tools}
+    variant = "parallel" if any(v.id == "parallel" for v in fixture.variants) else fixture.variants[0].id
+    built = build_transcript(fixture, variant, fmt, tools, load("orders", "orders/orders.yaml"), lang())
+    return json.dumps(built.of_kind("request")[-1], ensure_ascii=False, indent=2)
+
+
+def _fill(text: str) -> None:
+    st.session_state[INPUT_KEY] = text
+
+
+try:
+    examples = _examples(str(EXAMPLES), _mtime(EXAMPLES))
+except FixtureError as exc:
+    st.error(tr("app.fixture_error"))
+    st.code("\n".join(map(str, exc.problems)), language=None)
+    st.stop()
+
+st.title(tr("pairing.title"))
+st.markdown(tr("pairing.intro"))
+
+with st.expander(tr("pairing.examples"), expanded=True):
+    cols = st.columns(3)
+    cols[0].button(tr("pairing.valid_anthropic"), key="pairing_example_valid_anthropic", width="stretch",
+                   on_click=_fill, args=(_valid_request(ANTHROPIC),), icon="✅")
+    cols[1].button(tr("pairing.valid_openai"), key="pairing_example_valid_openai", width="stretch",
+                   on_click=_fill, args=(_valid_request(OPENAI),), icon="✅")
+    for i, example in enumerate(examples):
+        cols[(i + 2) % 3].button(example.label[lang()], key=f"pairing_example_{example.id}", width="stretch",
+                                 on_click=_fill, args=(example.text,))
+
+names = {f: tr(f"pairing.format.{f}") for f in FORMATS}  # bound: format_func may run outside the script
+fmt = st.radio(tr("pairing.format_label"), FORMATS, key="pairing_format", horizontal=True,
+               format_func=names.__getitem__)
+text = st.text_area(tr("pairing.input_label"), key=INPUT_KEY, height=320)
+
+if not text.strip():
+    st.caption(tr("pairing.empty_input"))
+else:
+    report = check_pairing(text, fmt, lang())
+    if report.error:
+        st.error(plain(report.error), icon="❌")
+    else:
+        name = names[report.fmt]
+        st.caption(tr("pairing.detected" if report.detected else "pairing.chosen", count=report.messages, fmt=name))
+        if not report.violations:
+            st.success(tr("pairing.no_violations"), icon="✅")
+        else:
+            st.error(tr("pairing.violations", count=len(report.violations) + report.more), icon="🚨")
+            columns = {tr("pairing.col_rule"): st.column_config.TextColumn(width="medium"),
+                       tr("pairing.col_message"): st.column_config.NumberColumn(width="small"),
+                       tr("pairing.col_block"): st.column_config.NumberColumn(width="small"),
+                       tr("pairing.col_detail"): st.column_config.TextColumn(width="large")}
+            st.dataframe([{tr("pairing.col_rule"): v.rule, tr("pairing.col_message"): v.message_index,
+                           tr("pairing.col_block"): v.block_index, tr("pairing.col_detail"): v.detail}
+                          for v in report.violations], hide_index=True, width="stretch", column_config=columns)
+            st.text("\n".join(f"messages[{v.message_index}]: {v.detail}" for v in report.violations))
+            if report.more:
+                st.caption(tr("pairing.more", more=report.more))
+
+with st.expander(tr("pairing.rules_title")):
+    st.dataframe([{tr("pairing.col_rule"): rule, tr("pairing.col_detail"): tr(f"pairing.rule.{rule}")}
+                  for rule in RULES], hide_index=True, width="stretch")

@@ -1,0 +1,107 @@
+"""One tool call, step by step: Anthropic and OpenAI side by side, in every variant of the fixture."""
+
+from pathlib import Path
+
+import streamlit as st
+
+from pages.common import lang, load, run_inside_app, show_json, tr
+from toolcall import FIXTURES_DIR
+from toolcall.fixtures import FixtureError
+from toolcall.transcripts import SUCCEEDED, build_side_by_side, load_walkthrough
+
+run_inside_app()
+
+STEP_KEY, VARIANT_KEY = "walkthrough_step", "walkthrough_variant"
+FIXTURE = FIXTURES_DIR / "transcripts" / "refund_walkthrough.yaml"
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _fixture(path: str, mtime: float):
+    return load_walkthrough(Path(path))
+
+
+def _load_fixture():
+    """The walkthrough fixture (cached until the file changes); on a problem, list it and stop."""
+    try:
+        mtime = FIXTURE.stat().st_mtime
+    except OSError:
+        mtime = 0.0
+    try:
+        return _fixture(str(FIXTURE), mtime)
+    except FixtureError as exc:
+        st.error(tr("app.fixture_error"))
+        st.code("\n".join(map(str, exc.problems)), language=None)
+        st.stop()
+
+
+def _reset_step() -> None:
+    st.session_state[STEP_KEY] = 0
+
+
+def _move(delta: int, count: int) -> None:
+    current = st.session_state.get(STEP_KEY) or 0
+    st.session_state[STEP_KEY] = min(max(current + delta, 0), count - 1)
+
+
+fixture = _load_fixture()
+variants = {v.id: v for v in fixture.variants}
+tools = {name: load("tool", f"tools/{name}.json") for name in fixture.tools}
+book = load("orders", "orders/orders.yaml")
+if st.session_state.get(VARIANT_KEY) not in variants:
+    st.session_state[VARIANT_KEY] = fixture.variants[0].id
+if STEP_KEY not in st.session_state:
+    st.session_state[STEP_KEY] = 0
+
+st.title(tr("walkthrough.title"))
+st.markdown(tr("walkthrough.intro"))
+
+language = lang()  # bound into format_func, which may run outside the script (e.g. under AppTest)
+st.segmented_control(tr("walkthrough.variant_label"), list(variants), key=VARIANT_KEY, on_change=_reset_step,
+                     format_func=lambda v, labels={k: x.label[language] for k, x in variants.items()}: labels[v])
+variant = variants[st.session_state.get(VARIANT_KEY) or fixture.variants[0].id]
+st.caption(variant.note[language])
+st.markdown(tr("walkthrough.user_said"))
+st.code(variant.user[language], language=None, wrap_lines=True)
+
+try:
+    pair = build_side_by_side(fixture, variant.id, tools, book, language)
+except (KeyError, ValueError) as exc:  # python -m toolcall check reports these with their path
+    st.error(tr("app.fixture_error"))
+    st.code(str(exc), language=None)
+    st.stop()
+steps = pair.steps
+if (st.session_state.get(STEP_KEY) or 0) >= len(steps):
+    _reset_step()
+step_titles = [tr("walkthrough.step_title", n=i + 1, title=tr(f"walkthrough.step.{a.code}"))
+               for i, (a, _) in enumerate(steps)]
+st.segmented_control(tr("walkthrough.step_label"), list(range(len(steps))), key=STEP_KEY,
+                     format_func=lambda i, titles=step_titles: titles[i])
+index = st.session_state.get(STEP_KEY) or 0
+left, right, _ = st.columns([1, 1, 5])
+left.button(tr("walkthrough.prev"), key="walkthrough_prev", on_click=_move, args=(-1, len(steps)),
+            disabled=index == 0, width="stretch")
+right.button(tr("walkthrough.next"), key="walkthrough_next", on_click=_move, args=(1, len(steps)),
+             disabled=index == len(steps) - 1, width="stretch")
+
+a_step, o_step = steps[index]
+with st.container(border=True, key="walkthrough_explain"):
+    st.markdown(f"**{step_titles[index]}** · {tr('walkthrough.turn', turn=a_step.turn)}")
+    if a_step.code == "request_retry":
+        st.caption(tr("walkthrough.retry_of", n=a_step.turn - 1, max=fixture.max_retries))
+    st.markdown(tr(f"walkthrough.explain.{a_step.code}"))
+
+col_a, col_o = st.columns(2, gap="medium")
+with col_a:
+    st.subheader(tr("walkthrough.col_anthropic"))
+    show_json(a_step.payload)
+with col_o:
+    st.subheader(tr("walkthrough.col_openai"))
+    show_json(o_step.payload)
+
+if index == len(steps) - 1:
+    ok = pair.anthropic.outcome == SUCCEEDED
+    text = tr(f"walkthrough.outcome.{pair.anthropic.outcome}", retries=pair.anthropic.retries)
+    (st.success if ok else st.error)(text, icon="✅" if ok else "🛑")
+st.caption(tr("walkthrough.usage_note"))
+st.markdown(tr("walkthrough.pairing_link"))
+st.page_link("pages/pairing.py", label=tr("pairing.nav"), icon="🔗")

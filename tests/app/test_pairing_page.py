@@ -1,0 +1,77 @@
+"""AppTest for the pairing checker page, in both languages."""
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from toolcall import REPO_ROOT
+from toolcall.i18n import t
+from toolcall.pairing import load_examples
+
+
+def open_page(lang):
+    at = AppTest.from_file(str(REPO_ROOT / "app.py"), default_timeout=30)
+    at.session_state["app_lang"] = lang
+    at.run()
+    at.switch_page("pages/pairing.py").run()
+    assert not at.exception
+    return at
+
+
+def rules_shown(at, lang="en"):
+    """The rule column of the violations table (the first dataframe on the page)."""
+    return list(at.dataframe[0].value[t("pairing.col_rule", lang)])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_empty_page_invites_a_paste(lang):
+    at = open_page(lang)
+    assert at.title[0].value == t("pairing.title", lang)
+    assert any(c.value == t("pairing.empty_input", lang) for c in at.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_example_button_fills_the_text_area_and_lists_the_violation(lang):
+    at = open_page(lang)
+    example = next(e for e in load_examples() if e.id == "anthropic_split")
+    at.button(key="pairing_example_anthropic_split").click().run()
+    assert not at.exception
+    assert at.text_area(key="pairing_input").value == example.text
+    assert rules_shown(at, lang) == ["results_split_across_messages"]
+    assert at.error[0].value == t("pairing.violations", lang, count=1)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("key", ["pairing_example_valid_anthropic", "pairing_example_valid_openai"])
+def test_valid_examples_pass(lang, key):
+    at = open_page(lang)
+    at.button(key=key).click().run()
+    assert not at.exception
+    assert at.success[0].value == t("pairing.no_violations", lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_not_json_gets_a_clear_message(lang):
+    at = open_page(lang)
+    at.text_area(key="pairing_input").input("[{\"role\": \"user\",").run()
+    assert not at.exception
+    expected = t("pairing.error.not_json", lang, line=1, column=18,
+                 detail="Expecting property name enclosed in double quotes")
+    assert at.error[0].value.replace("\\", "") == expected
+
+
+def test_user_text_is_never_markdown():
+    """An id full of Markdown shows literally in the table, and nothing is rendered as a link."""
+    at = open_page("en")
+    at.text_area(key="pairing_input").input('[{"role": "user", "content": [{"type": "tool_result", '
+                                            '"tool_use_id": "[x](http://evil.example) **b**", "content": "c"}]}]').run()
+    assert not at.exception
+    assert rules_shown(at) == ["orphan_result"]
+    assert all("evil" not in m.value for m in at.markdown)
+
+
+def test_chosen_format_overrides_detection():
+    at = open_page("en")
+    at.button(key="pairing_example_openai_orphan").click().run()
+    at.radio(key="pairing_format").set_value("anthropic").run()
+    assert not at.exception
+    assert any(c.value.startswith("Checked 2 messages as Anthropic.") for c in at.caption)

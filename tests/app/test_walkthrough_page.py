@@ -1,0 +1,94 @@
+"""AppTest for the walkthrough page, in both languages."""
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from toolcall import REPO_ROOT
+from toolcall.i18n import t
+
+SENTENCE = {"en": "My cup from order ORD-20260917 arrived broken, refund me 19.99.",
+            "zh": "订单 ORD-20260917 的杯子摔碎了，退我 19.99 元。"}
+
+
+def open_page(lang):
+    at = AppTest.from_file(str(REPO_ROOT / "app.py"), default_timeout=30)
+    at.session_state["app_lang"] = lang
+    at.run()
+    at.switch_page("pages/walkthrough.py").run()
+    assert not at.exception
+    return at
+
+
+def shown_json(at):
+    return [json.loads(c.value) for c in at.code if c.language == "json"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_first_step_shows_both_requests(lang):
+    at = open_page(lang)
+    assert at.title[0].value == t("walkthrough.title", lang)
+    anthropic, openai = shown_json(at)
+    assert anthropic["max_tokens"] == 1024 and "input_schema" in anthropic["tools"][0]
+    assert openai["tools"][0]["type"] == "function"
+    assert anthropic["messages"] == openai["messages"] == [{"role": "user", "content": SENTENCE[lang]}]
+    assert any(t("walkthrough.explain.request_first", lang) == m.value for m in at.markdown)
+    assert at.segmented_control(key="walkthrough_step").options[4] == t(
+        "walkthrough.step_title", lang, n=5, title=t("walkthrough.step.response_end_turn", lang))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_next_reaches_the_tool_use_response(lang):
+    at = open_page(lang)
+    at.button(key="walkthrough_next").click().run()
+    assert not at.exception
+    anthropic, openai = shown_json(at)
+    assert anthropic["stop_reason"] == "tool_use"
+    assert openai["choices"][0]["finish_reason"] == "tool_calls"
+    assert isinstance(openai["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"], str)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_failure_variant_ends_stopped_and_failed(lang):
+    at = open_page(lang)
+    at.session_state["walkthrough_variant"] = "failure"
+    at.run()
+    at.session_state["walkthrough_step"] = 9
+    at.run()
+    assert not at.exception
+    anthropic, openai = shown_json(at)
+    assert anthropic["outcome"] == openai["outcome"] == "failed"
+    assert anthropic["attempts"] == 3
+    assert at.error[0].value == t("walkthrough.outcome.failed", lang, retries=2)
+    assert at.button(key="walkthrough_next").disabled
+
+
+def test_changing_variant_resets_the_step():
+    """Picking another variant starts it from step 1, whatever step was shown before."""
+    at = open_page("en")
+    at.session_state["walkthrough_step"] = 4
+    at.run()
+    assert at.success[0].value == t("walkthrough.outcome.succeeded", "en", retries=0)
+    at.segmented_control(key="walkthrough_variant").set_value("correction").run()
+    assert not at.exception
+    assert at.session_state["walkthrough_step"] == 0
+    assert len(at.segmented_control(key="walkthrough_step").options) == 8
+
+
+def test_deselecting_the_step_shows_step_one():
+    at = open_page("en")
+    at.segmented_control(key="walkthrough_step").set_value(None).run()
+    assert not at.exception
+    assert shown_json(at)[0]["messages"][0]["role"] == "user"
+
+
+def test_parallel_variant_step_four_has_both_results_in_one_user_message():
+    at = open_page("en")
+    at.session_state["walkthrough_variant"] = "parallel"
+    at.session_state["walkthrough_step"] = 3
+    at.run()
+    anthropic, openai = shown_json(at)
+    last = anthropic["messages"][-1]
+    assert last["role"] == "user" and [b["type"] for b in last["content"]] == ["tool_result", "tool_result"]
+    assert [m["role"] for m in openai["messages"][-2:]] == ["tool", "tool"]

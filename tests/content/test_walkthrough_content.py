@@ -1,0 +1,75 @@
+"""The walkthrough and pairing fixtures pass their checkers; a broken copy is caught with its path."""
+
+import shutil
+
+import pytest
+import yaml
+
+from toolcall import REPO_ROOT
+from toolcall.check import check_pairing_examples, check_walkthroughs
+
+
+@pytest.fixture
+def content(tmp_path):
+    """A copy of the repo's fixtures/ to break."""
+    shutil.copytree(REPO_ROOT / "fixtures", tmp_path / "fixtures")
+    return tmp_path
+
+
+def edit(path, change):
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+
+
+WALK = "fixtures/transcripts/refund_walkthrough.yaml"
+PAIR = "fixtures/pairing/examples.yaml"
+
+
+def test_repo_content_passes():
+    assert check_walkthroughs(REPO_ROOT) == []
+    assert check_pairing_examples(REPO_ROOT) == []
+
+
+def test_wrong_outcome_is_reported(content):
+    edit(content / WALK, lambda d: d["variants"][2].update(outcome="failed"))
+    assert [str(p) for p in check_walkthroughs(content)] == [
+        f"{content / WALK}: $.variants[2].outcome: states failed, but the app concludes succeeded"]
+
+
+def test_too_few_attempts_for_the_cap_is_reported(content):
+    edit(content / WALK, lambda d: d["variants"][3]["attempts"].pop())
+    problems = check_walkthroughs(content)
+    assert [p.path for p in problems] == ["$.variants[3]"]
+    assert problems[0].message.startswith("only 2 attempt(s), all with errors")
+
+
+def test_unknown_tool_is_reported(content):
+    edit(content / WALK, lambda d: d["variants"][0]["attempts"][0]["calls"][0].update(tool="cancel_order"))
+    assert [p.message for p in check_walkthroughs(content)] == [
+        "calls tools not listed (or not loadable) in tools: ['cancel_order']"]
+
+
+def test_raw_that_is_not_an_object_is_reported(content):
+    edit(content / WALK, lambda d: d["variants"][0]["attempts"][0]["calls"][0].update(raw='{"order_id": '))
+    problems = check_walkthroughs(content)
+    assert [p.path for p in problems] == ["$.variants[0]"]
+    assert "is not a JSON object" in problems[0].message
+
+
+def test_schema_problem_names_the_path(content):
+    edit(content / WALK, lambda d: d["variants"][1].pop("label"))
+    assert [(p.path, p.message) for p in check_walkthroughs(content)] == [
+        ("$.variants[1]", "'label' is a required property")]
+
+
+def test_pairing_example_with_wrong_expectation_is_reported(content):
+    edit(content / PAIR, lambda d: d["examples"][0].update(expect=["orphan_result"]))
+    assert [(p.path, p.message) for p in check_pairing_examples(content)] == [
+        ("$.examples[0].expect", "expected ['orphan_result'], the checker reports ['tool_use_without_result']")]
+
+
+def test_pairing_example_with_wrong_format_is_reported(content):
+    edit(content / PAIR, lambda d: d["examples"][0].update(format="openai"))
+    assert [(p.path, p.message) for p in check_pairing_examples(content)] == [
+        ("$.examples[0].format", "declared openai, detected anthropic")]

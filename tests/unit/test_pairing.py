@@ -1,0 +1,253 @@
+"""The pairing checker: one broken example per rule, the built transcripts pass, bad input never raises."""
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolcall.fixtures import load_orders
+from toolcall.pairing import (MAX_CHARS, MAX_VIOLATIONS, RULES, check_pairing, detect_format, load_examples)
+from toolcall.transcripts import build_transcript, load_tools, load_walkthrough
+
+USER = {"role": "user", "content": "refund ORD-20260917"}
+INPUT = {"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged"}
+ARGS = json.dumps(INPUT)
+
+
+def use(i="toolu_A"):
+    return {"type": "tool_use", "id": i, "name": "refund_order", "input": INPUT}
+
+
+def result(i="toolu_A", content="ok"):
+    return {"type": "tool_result", "tool_use_id": i, "content": content}
+
+
+def assistant(*blocks):
+    return {"role": "assistant", "content": list(blocks)}
+
+
+def user(*blocks):
+    return {"role": "user", "content": list(blocks)}
+
+
+def call(i="call_A", args=ARGS):
+    return {"id": i, "type": "function", "function": {"name": "refund_order", "arguments": args}}
+
+
+def calls(*items):
+    return {"role": "assistant", "content": None, "tool_calls": list(items)}
+
+
+def tool(i="call_A", content="ok"):
+    return {"role": "tool", "tool_call_id": i, "content": content}
+
+
+def rules(messages, fmt="auto"):
+    report = check_pairing(json.dumps(messages), fmt)
+    assert report.error is None
+    return [(v.rule, v.message_index, v.block_index) for v in report.violations]
+
+
+# --- Anthropic, one rule each ---------------------------------------------------------------
+
+def test_correct_anthropic_pairs():
+    assert rules([USER, assistant(use("a"), use("b")), user(result("a"), result("b"), {"type": "text", "text": "x"})]) == []
+
+
+def test_tool_use_without_result():
+    assert rules([USER, assistant(use()), {"role": "user", "content": "well?"}]) == [
+        ("tool_use_without_result", 1, 0)]
+
+
+def test_tool_use_at_the_end_has_no_result():
+    assert rules([USER, assistant(use())]) == [("tool_use_without_result", 1, 0)]
+
+
+def test_results_split_across_messages():
+    assert rules([USER, assistant(use("a"), use("b")), user(result("a")), user(result("b"))]) == [
+        ("results_split_across_messages", 3, 0)]
+
+
+def test_text_before_tool_result():
+    assert rules([USER, assistant(use()), user({"type": "text", "text": "here"}, result())]) == [
+        ("text_before_tool_result", 2, 0)]
+
+
+def test_id_mismatch():
+    assert rules([USER, assistant(use("a")), user(result("z"))]) == [
+        ("id_mismatch", 2, 0), ("tool_use_without_result", 1, 0)]
+
+
+def test_orphan_result():
+    assert rules([user(result("a"))]) == [("orphan_result", 0, 0)]
+
+
+def test_duplicate_result():
+    assert rules([USER, assistant(use()), user(result(), result())]) == [("duplicate_result", 2, 1)]
+
+
+@pytest.mark.parametrize("bad, where", [
+    (assistant({"type": "tool_use", "id": "toolu_A", "name": "refund_order", "input": ARGS}), (1, 0)),
+    (assistant(use(), "just a string"), (1, 1)),
+    ({"role": "assistant", "content": 42}, (1, None)),
+    ({"role": "robot", "content": "hi"}, (1, None)),
+    ("not an object", (1, None)),
+])
+def test_wrong_content_type(bad, where):
+    found = rules([USER, bad, user(result())] if "tool_use" in json.dumps(bad) else [USER, bad])
+    assert ("wrong_content_type", *where) in found
+
+
+def test_tool_result_content_of_the_wrong_type():
+    assert rules([USER, assistant(use()), user(result(content={"ok": True}))]) == [("wrong_content_type", 2, 0)]
+
+
+def test_tool_result_in_an_assistant_message():
+    assert ("wrong_content_type", 2, 0) in rules([USER, assistant(use()), assistant(result())])
+
+
+# --- OpenAI ------------------------------------------------------------------------------------
+
+def test_correct_openai_pairs():
+    assert rules([USER, calls(call("a"), call("b")), tool("b"), tool("a")]) == []
+
+
+def test_openai_tool_call_without_result():
+    assert rules([USER, calls(call()), USER]) == [("tool_use_without_result", 1, 0)]
+
+
+def test_openai_text_between_calls_and_results():
+    assert rules([USER, calls(call()), USER, tool()]) == [("text_before_tool_result", 2, None),
+                                                           ("tool_without_tool_calls", 3, None)]
+
+
+def test_openai_tool_without_tool_calls():
+    assert rules([USER, tool()]) == [("tool_without_tool_calls", 1, None)]
+
+
+def test_openai_id_mismatch():
+    assert rules([USER, calls(call("a")), tool("z")]) == [("id_mismatch", 2, None), ("tool_use_without_result", 1, 0)]
+
+
+def test_openai_duplicate():
+    assert rules([USER, calls(call("a")), tool("a"), tool("a")]) == [("duplicate_result", 3, None)]
+
+
+def test_openai_missing_tool_call_id():
+    assert rules([USER, calls(call()), {"role": "tool", "content": "ok"}]) == [
+        ("missing_tool_call_id", 2, None), ("tool_use_without_result", 1, 0)]
+
+
+def test_openai_arguments_not_a_string():
+    assert rules([USER, calls(call(args=INPUT)), tool()]) == [("arguments_not_string", 1, 0)]
+
+
+@pytest.mark.parametrize("args", ['{"order_id": "ORD-20260917", "amo', "[1, 2]", '"{\\"a\\": 1}"', ""])
+def test_openai_arguments_not_one_json_object(args):
+    assert rules([USER, calls(call(args=args)), tool()]) == [("arguments_invalid_json", 1, 0)]
+
+
+def test_openai_content_of_the_wrong_type():
+    assert rules([USER, calls(call()), tool(content={"ok": True})]) == [("wrong_content_type", 2, None)]
+
+
+# --- every rule has a broken example, every built transcript passes -------------------------
+
+def test_every_rule_is_covered_by_a_fixture_example():
+    covered = {rule for example in load_examples() for rule in example.expect}
+    assert covered == set(RULES)
+
+
+@pytest.mark.parametrize("example", load_examples(), ids=lambda e: e.id)
+def test_fixture_example_breaks_exactly_its_rules(example):
+    report = check_pairing(example.text)
+    assert report.fmt == example.fmt
+    assert tuple(v.rule for v in report.violations) == example.expect
+
+
+FIXTURE = load_walkthrough()
+TOOLS = load_tools(FIXTURE.tools)
+
+
+@pytest.mark.parametrize("variant", [v.id for v in FIXTURE.variants])
+@pytest.mark.parametrize("fmt", ["anthropic", "openai"])
+def test_every_built_request_has_zero_violations(variant, fmt):
+    built = build_transcript(FIXTURE, variant, fmt, TOOLS, load_orders())
+    for request in built.of_kind("request"):
+        report = check_pairing(json.dumps(request))
+        assert (report.fmt, report.violations) == (fmt, [])
+    if built.outcome == "succeeded":
+        assert check_pairing(json.dumps(list(built.messages)), fmt).violations == []
+
+
+# --- input that cannot be checked ---------------------------------------------------------------
+
+@pytest.mark.parametrize("text, start", [
+    ("{not json", "Not JSON: line 1, column 2"),
+    ("", "The text is empty."),
+    ('"hello"', "Expected a messages list (a JSON array) or a request object; this is string."),
+    ('{"model": "x"}', 'This object has no "messages" field.'),
+    ('{"messages": 5}', "Expected a messages list (a JSON array) or a request object; this is number."),
+    ("[" * 100_000 + "]" * 100_000, "The JSON is nested 100000 levels deep; the limit is 64."),
+    ("[" + " " * MAX_CHARS + "]", f"The text is {MAX_CHARS + 2} characters; the limit is {MAX_CHARS}."),
+])
+def test_unusable_input_gets_a_clear_message(text, start):
+    report = check_pairing(text)
+    assert report.error is not None and report.error.startswith(start)
+    assert report.violations == []
+
+
+def test_errors_are_translated():
+    assert check_pairing("", lang="zh").error == "文本是空的。"
+
+
+def test_violations_are_capped():
+    messages = [user(result(f"t{i}")) for i in range(MAX_VIOLATIONS + 7)]
+    report = check_pairing(json.dumps(messages), "anthropic")
+    assert len(report.violations) == MAX_VIOLATIONS and report.more == 7
+
+
+def test_format_is_detected_or_chosen():
+    assert detect_format([USER, calls(call())]) == "openai"
+    assert detect_format([USER, assistant(use())]) == "anthropic"
+    assert detect_format([USER]) is None
+    plain = check_pairing(json.dumps([USER]))
+    assert (plain.fmt, plain.detected) == ("anthropic", True)
+    chosen = check_pairing(json.dumps([USER]), "openai")
+    assert (chosen.fmt, chosen.detected) == ("openai", False)
+    with pytest.raises(ValueError):
+        check_pairing("[]", "gemini")
+
+
+json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                               st.sampled_from(["role", "content", "type", "id", "tool_use_id", "tool_calls",
+                                                "tool_call_id", "input", "function", "arguments"]), inner,
+                               max_size=5), max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values, st.sampled_from(["auto", "anthropic", "openai"]))
+def test_never_raises_on_any_json(value, fmt):
+    """Whatever JSON arrives, the checker answers with a report, never an exception."""
+    check_pairing(json.dumps(value), fmt)
+
+
+def test_command_line_reports_violations_and_exit_codes(capsys, tmp_path):
+    """python -m toolcall pairing FILE: JSON on stdout, exit 1 on violations, 0 when clean, 2 when unreadable."""
+    from toolcall.cli import main
+
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps([USER, assistant(use())]), encoding="utf-8")
+    assert main(["pairing", str(broken)]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["format"] == "anthropic" and out["messages"] == 2
+    assert out["violations"] == [{"rule": "tool_use_without_result", "message_index": 1, "block_index": 0,
+                                  "detail": "Call toolu_A gets no result. messages[2] must answer it."}]
+    clean = tmp_path / "clean.json"
+    clean.write_text(json.dumps([USER, calls(call()), tool()]), encoding="utf-8")
+    assert main(["pairing", str(clean)]) == 0
+    broken.write_text("{oops", encoding="utf-8")
+    assert main(["pairing", str(broken)]) == 2
+    assert capsys.readouterr().err.startswith("Not JSON: line 1, column 2")

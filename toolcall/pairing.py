@@ -1,0 +1,355 @@
+"""The pairing checker: does every tool call in a transcript get its result, in the right place?
+
+Input is transcript JSON text: a ``messages`` list, or a request object that holds one.
+The format is detected (Anthropic content blocks, or OpenAI ``tool_calls`` / role
+``"tool"``) or chosen. The rules, each with a stable id:
+
+* tool_use_without_result: a call gets no result anywhere after it.
+* results_split_across_messages (Anthropic): a result arrives in a later message instead of
+  the one right after the call; every result of one turn belongs in ONE user message.
+* text_before_tool_result: Anthropic: a block that is not a tool_result comes before a
+  tool_result in the same message; OpenAI: a message sits between the assistant's
+  tool_calls and the tool messages answering them.
+* id_mismatch: a result right after a turn with calls names none of that turn's ids.
+* orphan_result (Anthropic): a tool_result with no tool_use right before it.
+* duplicate_result: a call answered twice.
+* wrong_content_type: a message, block or field of the wrong JSON type (e.g. ``input`` as
+  a string, ``content`` as a number, tool_result in an assistant message).
+* OpenAI only: tool_without_tool_calls (a role "tool" message not right after the
+  assistant's tool_calls), missing_tool_call_id, arguments_not_string,
+  arguments_invalid_json (the string is not one JSON object).
+
+``check_pairing`` is pure and never raises for any str: text that cannot be checked
+(not JSON, too large, too deep, no messages list) yields ``Report.error`` instead.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolcall import FIXTURES_DIR
+from toolcall.fixtures import FixtureError, Problem, display_name, json_path, load_checked
+from toolcall.i18n import t
+from toolcall.parsing import MAX_DEPTH, max_depth, parse_tool_input
+
+AUTO, ANTHROPIC, OPENAI = "auto", "anthropic", "openai"
+FORMATS: tuple[str, ...] = (AUTO, ANTHROPIC, OPENAI)
+#: Largest transcript accepted, in characters (a long real conversation is well under this).
+MAX_CHARS = 1_000_000
+#: Violations reported at most; the rest are counted in ``Report.more``.
+MAX_VIOLATIONS = 500
+
+RULES: tuple[str, ...] = (
+    "tool_use_without_result", "results_split_across_messages", "text_before_tool_result", "id_mismatch",
+    "orphan_result", "duplicate_result", "wrong_content_type",
+    "tool_without_tool_calls", "missing_tool_call_id", "arguments_not_string", "arguments_invalid_json",
+)
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule: ``rule`` (an id from RULES), where (0-based ``message_index``, and
+    ``block_index`` inside the message's content or tool_calls, or None), and ``detail``."""
+
+    rule: str
+    message_index: int | None
+    block_index: int | None
+    detail: str
+
+
+@dataclass
+class Report:
+    """The checker's answer. ``error`` (a translated sentence) is set when the text could not
+    be checked at all; otherwise ``fmt`` is the format used, ``messages`` the count checked."""
+
+    fmt: str | None = None
+    detected: bool = False
+    messages: int = 0
+    violations: list[Violation] = field(default_factory=list)
+    more: int = 0
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and not self.violations
+
+
+class _Collector:
+    def __init__(self, lang: str):
+        self.lang, self.found, self.more = lang, [], 0
+
+    def add(self, rule: str, msg: int | None, block: int | None, key: str | None = None, **params: Any) -> None:
+        """Record a violation; its detail is ``pairing.rule_detail.<key or rule>`` filled with ``params``."""
+        if len(self.found) >= MAX_VIOLATIONS:
+            self.more += 1
+            return
+        self.found.append(Violation(rule, msg, block, t(f"pairing.rule_detail.{key or rule}", self.lang, **params)))
+
+
+def _type_name(value: Any) -> str:
+    return {dict: "object", list: "array", str: "string", bool: "boolean", int: "number", float: "number",
+            type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def detect_format(messages: list[Any], tools: Any = None) -> str | None:
+    """ANTHROPIC or OPENAI from the messages' shape (then from a request's ``tools``), or None
+    when nothing tells them apart (plain text only). OpenAI signs: role tool/system/developer,
+    tool_calls, tool_call_id, tools as ``{type: function, function}``; Anthropic signs:
+    tool_use / tool_result blocks, tools with ``input_schema``."""
+    for m in messages:
+        if not isinstance(m, dict):
+            continue
+        if m.get("role") in ("tool", "system", "developer") or "tool_calls" in m or "tool_call_id" in m:
+            return OPENAI
+        content = m.get("content")
+        if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") in ("tool_use", "tool_result")
+                                             for b in content):
+            return ANTHROPIC
+    for tool in tools if isinstance(tools, list) else []:
+        if isinstance(tool, dict) and "function" in tool:
+            return OPENAI
+        if isinstance(tool, dict) and "input_schema" in tool:
+            return ANTHROPIC
+    return None
+
+
+def _load(text: str, lang: str) -> tuple[list[Any] | None, Any, str | None]:
+    """(messages, the request's tools or None, error sentence or None)."""
+    if len(text) > MAX_CHARS:
+        return None, None, t("pairing.error.too_large", lang, size=len(text), limit=MAX_CHARS)
+    if not text.strip():
+        return None, None, t("pairing.error.empty", lang)
+    depth = max_depth(text)
+    if depth > MAX_DEPTH:
+        return None, None, t("pairing.error.too_deep", lang, depth=depth, limit=MAX_DEPTH)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, None, t("pairing.error.not_json", lang, line=exc.lineno, column=exc.colno, detail=exc.msg)
+    except (ValueError, RecursionError) as exc:
+        return None, None, t("pairing.error.not_json_value", lang, detail=str(exc)[:200])
+    tools = None
+    if isinstance(data, dict):
+        if "messages" not in data:
+            return None, None, t("pairing.error.no_messages", lang)
+        data, tools = data["messages"], data.get("tools")
+    if not isinstance(data, list):
+        return None, None, t("pairing.error.not_list", lang, type=_type_name(data))
+    return data, tools, None
+
+
+def check_pairing(text: str, fmt: str = AUTO, lang: str = "en") -> Report:
+    """Check transcript JSON ``text`` (a messages list or a request holding ``messages``).
+
+    ``fmt`` is AUTO (detect; plain text only counts as Anthropic), ANTHROPIC or OPENAI.
+    Details are written in ``lang``. At most MAX_VIOLATIONS are listed (``Report.more``
+    counts the rest). Never raises for a str; raises ValueError for an unknown ``fmt``.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; expected one of {FORMATS}")
+    messages, tools, error = _load(text, lang)
+    if messages is None:
+        return Report(error=error)
+    detected = fmt == AUTO
+    if detected:
+        fmt = detect_format(messages, tools) or ANTHROPIC
+    out = _Collector(lang)
+    (_check_anthropic if fmt == ANTHROPIC else _check_openai)(messages, out)
+    return Report(fmt, detected, len(messages), out.found, out.more)
+
+
+# --- Anthropic ---------------------------------------------------------------------------
+
+def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[str, Any]]]:
+    """Each message's blocks (a str content is one text block); reports wrong types."""
+    blocks: list[list[dict[str, Any]]] = []
+    for i, m in enumerate(messages):
+        blocks.append([])
+        if not isinstance(m, dict):
+            out.add("wrong_content_type", i, None, what="message", expected="object", got=_type_name(m))
+            continue
+        role, content = m.get("role"), m.get("content")
+        if role not in ("user", "assistant"):
+            out.add("wrong_content_type", i, None, what="role", expected='"user" / "assistant"',
+                    got=json.dumps(role, ensure_ascii=False)[:40])
+        if isinstance(content, str):
+            blocks[-1] = [{"type": "text", "text": content}]
+            continue
+        if not isinstance(content, list):
+            out.add("wrong_content_type", i, None, what="content", expected="string / array", got=_type_name(content))
+            continue
+        for j, b in enumerate(content):
+            if not isinstance(b, dict) or not isinstance(b.get("type"), str):
+                out.add("wrong_content_type", i, j, what="block", expected="object with a type",
+                        got=_type_name(b))
+                blocks[-1].append({"type": None})
+                continue
+            kind = b["type"]
+            if kind == "tool_use":
+                if role == "user":
+                    out.add("wrong_content_type", i, j, what="tool_use", expected="assistant message", got="user")
+                if not isinstance(b.get("id"), str):
+                    out.add("wrong_content_type", i, j, what="tool_use.id", expected="string", got=_type_name(b.get("id")))
+                if not isinstance(b.get("input"), dict):
+                    out.add("wrong_content_type", i, j, what="tool_use.input", expected="object",
+                            got=_type_name(b.get("input")))
+            elif kind == "tool_result":
+                if role == "assistant":
+                    out.add("wrong_content_type", i, j, what="tool_result", expected="user message", got="assistant")
+                if not isinstance(b.get("tool_use_id"), str):
+                    out.add("wrong_content_type", i, j, what="tool_result.tool_use_id", expected="string",
+                            got=_type_name(b.get("tool_use_id")))
+                c = b.get("content", "")
+                if not isinstance(c, str) and not (isinstance(c, list) and all(isinstance(x, dict) for x in c)):
+                    out.add("wrong_content_type", i, j, what="tool_result.content", expected="string / array of blocks",
+                            got=_type_name(c))
+                if "is_error" in b and not isinstance(b["is_error"], bool):
+                    out.add("wrong_content_type", i, j, what="tool_result.is_error", expected="boolean",
+                            got=_type_name(b["is_error"]))
+            blocks[-1].append(b)
+    return blocks
+
+
+def _check_anthropic(messages: list[Any], out: _Collector) -> None:
+    blocks = _anthropic_blocks(messages, out)
+    calls: dict[str, tuple[int, int]] = {}  # id → (message, block) of its tool_use
+    answered: dict[str, tuple[int, int]] = {}
+    for i, msg_blocks in enumerate(blocks):
+        role = messages[i].get("role") if isinstance(messages[i], dict) else None
+        prev_ids: set[str] = set()
+        if role == "user" and i and isinstance(messages[i - 1], dict) and messages[i - 1].get("role") == "assistant":
+            prev_ids = {b["id"] for b in blocks[i - 1] if b.get("type") == "tool_use" and isinstance(b.get("id"), str)}
+        result_positions = [j for j, b in enumerate(msg_blocks) if b.get("type") == "tool_result"]
+        if result_positions:
+            for j, b in enumerate(msg_blocks[: result_positions[-1]]):
+                if b.get("type") != "tool_result":
+                    out.add("text_before_tool_result", i, j, kind=b.get("type") or "?")
+        for j in result_positions:
+            rid = msg_blocks[j].get("tool_use_id")
+            if not isinstance(rid, str) or messages[i].get("role") == "assistant":
+                continue
+            if rid in answered:
+                out.add("duplicate_result", i, j, id=rid, first=answered[rid][0])
+            elif rid in prev_ids:
+                answered[rid] = (i, j)
+            elif rid in calls:
+                answered[rid] = (i, j)
+                out.add("results_split_across_messages", i, j, id=rid, call=calls[rid][0], expected=calls[rid][0] + 1)
+            elif prev_ids:
+                out.add("id_mismatch", i, j, id=rid, expected=", ".join(sorted(prev_ids)))
+            else:
+                out.add("orphan_result", i, j, id=rid)
+        if role == "assistant":
+            for j, b in enumerate(msg_blocks):
+                if b.get("type") == "tool_use" and isinstance(b.get("id"), str):
+                    calls.setdefault(b["id"], (i, j))
+    for cid, (i, j) in calls.items():
+        if cid not in answered:
+            out.add("tool_use_without_result", i, j, id=cid, next=i + 1)
+
+
+# --- OpenAI --------------------------------------------------------------------------------
+
+def _check_openai(messages: list[Any], out: _Collector) -> None:
+    calls: dict[str, tuple[int, int]] = {}
+    answered: dict[str, int] = {}
+    zone: set[str] = set()  # ids of the assistant turn whose tool messages may follow now
+    zone_owner: int | None = None
+    in_zone = False
+    for i, m in enumerate(messages):
+        if not isinstance(m, dict):
+            out.add("wrong_content_type", i, None, what="message", expected="object", got=_type_name(m))
+            in_zone = False
+            continue
+        role, content = m.get("role"), m.get("content")
+        if role not in ("system", "developer", "user", "assistant", "tool"):
+            out.add("wrong_content_type", i, None, what="role", expected='"system" / "user" / "assistant" / "tool"',
+                    got=json.dumps(role, ensure_ascii=False)[:40])
+        if role == "tool":
+            if not isinstance(content, str) and not (isinstance(content, list) and all(isinstance(x, dict) for x in content)):
+                out.add("wrong_content_type", i, None, what="content", expected="string / array of text parts",
+                        got=_type_name(content))
+            rid = m.get("tool_call_id")
+            if not isinstance(rid, str):
+                out.add("missing_tool_call_id", i, None)
+                continue
+            if not in_zone:
+                if rid in calls:
+                    out.add("tool_without_tool_calls", i, None, key="tool_without_tool_calls_late", id=rid,
+                            call=calls[rid][0])
+                    answered.setdefault(rid, i)
+                else:
+                    out.add("tool_without_tool_calls", i, None, id=rid)
+                continue
+            if rid in answered:
+                out.add("duplicate_result", i, None, id=rid, first=answered[rid])
+            elif rid in zone:
+                answered[rid] = i
+            else:
+                out.add("id_mismatch", i, None, id=rid, expected=", ".join(sorted(zone)))
+            continue
+        if in_zone and any(cid not in answered for cid in zone):
+            later = any(isinstance(x, dict) and x.get("role") == "tool" and x.get("tool_call_id") in zone
+                        and x.get("tool_call_id") not in answered for x in messages[i + 1:])
+            if later:
+                out.add("text_before_tool_result", i, None, key="text_before_tool_message", role=str(role)[:40],
+                        call=zone_owner)
+        in_zone, zone, zone_owner = False, set(), None
+        if content is not None and not isinstance(content, (str, list)):
+            out.add("wrong_content_type", i, None, what="content", expected="string / array / null",
+                    got=_type_name(content))
+        if role != "assistant" or "tool_calls" not in m:
+            continue
+        tool_calls = m["tool_calls"]
+        if not isinstance(tool_calls, list):
+            out.add("wrong_content_type", i, None, what="tool_calls", expected="array", got=_type_name(tool_calls))
+            continue
+        for j, tc in enumerate(tool_calls):
+            fn = tc.get("function") if isinstance(tc, dict) else None
+            if not isinstance(tc, dict) or not isinstance(tc.get("id"), str) or not isinstance(fn, dict):
+                out.add("wrong_content_type", i, j, what="tool_calls[]", expected="{id, type, function}",
+                        got=_type_name(tc))
+                continue
+            args = fn.get("arguments")
+            if not isinstance(args, str):
+                out.add("arguments_not_string", i, j, got=_type_name(args))
+            else:
+                parsed = parse_tool_input(args)
+                if not parsed.ok:
+                    out.add("arguments_invalid_json", i, j, code=parsed.code, detail=parsed.detail)
+            calls.setdefault(tc["id"], (i, j))
+            zone.add(tc["id"])
+        in_zone, zone_owner = True, i
+    for cid, (i, j) in calls.items():
+        if cid not in answered:
+            out.add("tool_use_without_result", i, j, id=cid, next=i + 1)
+
+
+# --- the broken examples ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Example:
+    """A transcript with one mistake: ``text`` to paste, its ``fmt``, the rule ids expected in order."""
+
+    id: str
+    label: dict[str, str]
+    fmt: str
+    expect: tuple[str, ...]
+    text: str
+
+
+def load_examples(path: Path | None = None) -> tuple[Example, ...]:
+    """Load fixtures/pairing/examples.yaml (or ``path``), schema-checked. Raises FixtureError,
+    including for duplicate ids (path ``$.examples[i].id``)."""
+    path = path or FIXTURES_DIR / "pairing" / "examples.yaml"
+    data = load_checked(path, "pairing")
+    seen: set[str] = set()
+    for i, e in enumerate(data["examples"]):
+        if e["id"] in seen:
+            raise FixtureError([Problem(display_name(path), json_path(["examples", i, "id"]),
+                                        f"duplicate id {e['id']!r}")])
+        seen.add(e["id"])
+    return tuple(Example(e["id"], e["label"], e["format"], tuple(e["expect"]), e["text"]) for e in data["examples"])
