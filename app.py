@@ -18,5 +18,6 @@ pages = [
     st.Page("pages/passk_lab.py", title=tr("passk.nav"), icon="🎯", url_path="passk_lab"),
     st.Page("pages/walkthrough.py", title=tr("walkthrough.nav"), icon="🔁", url_path="walkthrough"),
     st.Page("pages/pairing.py", title=tr("pairing.nav"), icon="🔗", url_path="pairing"),
+    st.Page("pages/lessons.py", title=tr("lessons.nav"), icon="📖", url_path="lessons"),
 ]
 st.navigation(pages).run()

@@ -14,6 +14,7 @@ from typing import Callable
 from toolcall.backend import RefundBackend
 from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, load_orders, load_outputs,
                                load_tool)
+from toolcall.lesson_check import check_lessons
 from toolcall.pairing import check_pairing, load_examples
 from toolcall.playground import evaluate, verdict_holds
 from toolcall.results import FORMATS, call_id
@@ -172,7 +173,8 @@ def check_pairing_examples(root: Path) -> list[Problem]:
     return problems
 
 
-CHECKERS: list[Checker] = [check_tools, check_orders, check_outputs, check_walkthroughs, check_pairing_examples]
+CHECKERS: list[Checker] = [check_tools, check_orders, check_outputs, check_walkthroughs, check_pairing_examples,
+                           check_lessons]
 
 
 def run_checks(root: Path) -> list[Problem]:

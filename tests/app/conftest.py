@@ -1,9 +1,10 @@
-"""AppTest helpers: the app's declared pages, and a fresh app per test."""
+"""AppTest helpers: the app's declared pages, a fresh app per test, and reruns that run app.py."""
 
 import re
 from pathlib import Path
 
 import pytest
+from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -22,3 +23,26 @@ def fresh_app(lang: str = "en", query: dict | None = None) -> AppTest:
 @pytest.fixture
 def app():
     return fresh_app
+
+
+@pytest.fixture(autouse=True)
+def run_app_py_on_every_rerun(monkeypatch):
+    """Make AppTest rerun app.py the way the server does.
+
+    Because a ``pages/`` folder sits next to app.py, ``PagesManager`` starts in the old
+    pages-directory mode; ``st.navigation`` switches it off (a class attribute). The
+    server keeps it off for the life of the process, but AppTest resets it before every
+    run, so from the second run on it executes ``pages/<page>.py`` alone and skips app.py:
+    the sidebar language switch vanishes and its session key is dropped. Keeping the
+    flag off, as the server does after its first run, restores the real behaviour.
+    (pages.common.run_inside_app() recovers with an extra rerun, but that rerun loses the
+    widget-owned language and AppTest's st.context.locale, so a chosen language would not
+    survive a rerun or switch_page under AppTest.)
+    """
+    original = PagesManager.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+    monkeypatch.setattr(PagesManager, "__init__", init)

@@ -1,0 +1,63 @@
+"""Lesson rendering shared by the pages: cached loading and the folded lesson above a page.
+
+Lesson Markdown is instructor content from lessons/<lang>/ (trusted), so it is rendered
+with st.markdown. Nothing a student types ever reaches these functions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from pages.common import lang, tr
+from toolcall import REPO_ROOT
+from toolcall.lessons import Lesson, LessonSet, lesson_files, load_lessons
+
+#: The nav title (catalogue key) of each page a lesson's front matter may name.
+PAGE_TITLES = {"playground": "app.nav_playground", "passk_lab": "passk.nav", "walkthrough": "walkthrough.nav",
+               "pairing": "pairing.nav", "lessons": "lessons.page_only"}
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _load(language: str, root: str, mtimes: tuple[tuple[str, float], ...]) -> LessonSet:
+    """``mtimes`` is only the cache key: any edited, added or removed file reloads."""
+    return load_lessons(language, Path(root))
+
+
+def _mtimes(language: str, root: Path) -> tuple[tuple[str, float], ...]:
+    stamps = []
+    for path in lesson_files(language, root):
+        try:
+            stamps.append((path.name, path.stat().st_mtime))
+        except OSError:
+            stamps.append((path.name, 0.0))
+    return tuple(stamps)
+
+
+def lesson_set(language: str | None = None, root: Path = REPO_ROOT) -> LessonSet:
+    """Every lesson of ``language`` (default: the session's), cached until a file changes."""
+    language = language or lang()
+    return _load(language, str(root), _mtimes(language, root))
+
+
+def show_problems(lessons: LessonSet) -> None:
+    """List the files that failed to load, with their JSON paths, for the instructor."""
+    if lessons.problems:
+        st.warning(tr("lessons.problems"), icon="⚠️")
+        st.code("\n".join(map(str, lessons.problems)), language=None)
+
+
+def show_lesson_body(lesson: Lesson) -> None:
+    """The summary as a caption, then the lesson's Markdown."""
+    st.caption(lesson.summary)
+    st.markdown(lesson.body)
+
+
+def show_page_lessons(page_id: str) -> None:
+    """Render, folded, every lesson whose front matter names ``page_id``; call it above a
+    page's interactive part. Shows nothing when no lesson belongs to the page."""
+    lessons = lesson_set()
+    for lesson in lessons.for_page(page_id):
+        with st.expander(tr("lessons.expander", title=lesson.title), expanded=False):
+            show_lesson_body(lesson)

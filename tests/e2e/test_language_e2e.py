@@ -1,0 +1,56 @@
+"""Real browser: the language follows the browser, switches in the sidebar and survives a
+page switch; the lessons page opened by deep link on a fresh server gets the whole app."""
+
+import subprocess
+from contextlib import contextmanager
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import start_server, wait_connected
+
+pytestmark = pytest.mark.e2e
+
+
+@contextmanager
+def _fresh_server():
+    proc, url = start_server()
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _open(browser, url: str, locale: str):
+    page = browser.new_context(locale=locale).new_page()
+    page.set_default_timeout(30_000)
+    page.goto(url)
+    wait_connected(page)
+    return page
+
+
+def test_language_follows_the_browser_switches_and_survives_a_page_switch(browser, server):
+    """zh-CN browser: Chinese first; switch to English on Home; the lessons page stays English."""
+    page = _open(browser, server + "/", "zh-CN")
+    expect(page.locator("h1").first).to_have_text("动手学工具调用")
+    page.locator(".st-key-app_lang input[role='combobox']").click()
+    page.get_by_role("option", name="English").click()
+    expect(page.locator("h1").first).to_have_text("Tool calling, hands on")
+    page.locator('[data-testid="stSidebarNav"] a[href$="lessons"]').click()
+    expect(page.locator("h1").first).to_have_text("Lessons")
+    expect(page.locator(".st-key-app_lang input")).to_have_value("English")
+    page.context.close()
+
+
+def test_a_deep_link_to_lessons_on_a_fresh_server_gets_the_whole_app(browser):
+    """The first visitor of a new server opens /lessons: sidebar language switch and real navigation."""
+    with _fresh_server() as url:
+        page = _open(browser, url + "/lessons", "zh-CN")
+        expect(page.locator("h1").first).to_have_text("课程讲义")
+        expect(page.locator(".st-key-app_lang")).to_have_count(1)
+        assert "lesson widgets" not in page.locator('[data-testid="stSidebarNav"]').inner_text()
+        page.context.close()

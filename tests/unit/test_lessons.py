@@ -1,0 +1,174 @@
+"""The lesson loader, the pass^k figures lessons quote, and check_lessons on broken content."""
+
+import shutil
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from toolcall import REPO_ROOT
+from toolcall.lesson_check import check_lessons
+from toolcall.lessons import (all_fail, ambiguity_pass_k, equivalent_q, load_lessons, naive_pass_k, parse_lesson,
+                              parse_source, pass_hat_k, quoted_in, split_front_matter, value_problem)
+
+GOOD = "---\ntitle: T\nsummary: S\npage: playground\norder: 1\n---\nBody 72.9%.\n"
+
+
+def test_a_good_lesson_parses_into_a_dataclass():
+    lesson, problems = parse_lesson(GOOD, "01-t.md", "en", "lessons/en/01-t.md")
+    assert problems == []
+    assert (lesson.title, lesson.summary, lesson.page, lesson.order, lesson.body, lesson.slug) == \
+        ("T", "S", "playground", 1, "Body 72.9%.\n", "01-t")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("no front matter\n", ["lessons/en/03-x.md: $: no front matter: the file must start with a line '---', "
+                           "then YAML, then a line '---'"]),
+    ("---\ntitle: T\nsummary: S\npage: playground\norder: 1\n", ["lessons/en/03-x.md: $: no front matter: the file "
+                                                                 "must start with a line '---', then YAML, then a "
+                                                                 "line '---'"]),
+    ("---\nsummary: S\npage: playground\norder: 1\n---\nBody\n", ["lessons/en/03-x.md: $: 'title' is a required property"]),
+    ("---\ntitle: T\nsummary: S\npage: nowhere\norder: 1\n---\nBody\n",
+     ["lessons/en/03-x.md: $.page: 'nowhere' is not one of ['playground', 'passk_lab', 'walkthrough', 'pairing', 'lessons']"]),
+    ("---\ntitle: T\nsummary: S\npage: lessons\norder: one\n---\nBody\n",
+     ["lessons/en/03-x.md: $.order: 'one' is not of type 'integer'"]),
+    ("---\ntitle: T\nsummary: S\npage: lessons\norder: 1\n---\n\n", ["lessons/en/03-x.md: $: the lesson has no body "
+                                                                    "after its front matter"]),
+    ("---\ntitle: [T\n---\nBody\n", ["lessons/en/03-x.md: $: front matter is not YAML: line 3 column 1: "
+                                     "expected ',' or ']', but got '<stream end>'"]),
+])
+def test_a_malformed_lesson_names_file_and_path(text, expected):
+    """An instructor's typo must point at the file and the front-matter field."""
+    lesson, problems = parse_lesson(text, "03-x.md", "en", "lessons/en/03-x.md")
+    assert lesson is None
+    assert [str(p) for p in problems] == expected
+
+
+def test_front_matter_split_ignores_a_bom_and_keeps_later_rules():
+    assert split_front_matter("\ufeff---\na: 1\n---\nx\n---\ny\n") == ("a: 1\n", "x\n---\ny\n")
+
+
+@pytest.mark.parametrize("value, computed, expected", [
+    ("72.9%", naive_pass_k(0.9, 3), None),
+    ("73%", naive_pass_k(0.9, 3), None),
+    ("72.8%", naive_pass_k(0.9, 3), "computed 72.9%"),
+    ("84/120", pass_hat_k(10, 9, 3), None),
+    ("7/10", pass_hat_k(10, 9, 3), None),
+    ("729/1000", pass_hat_k(10, 9, 3), "computed 7/10"),
+    ("0.729", naive_pass_k(0.9, 3), None),
+    ("52", 52, None),
+    ("51", 52, "computed 52"),
+    ("abc", "abc", None),
+    ("about 70", pass_hat_k(10, 9, 3), "a number must be quoted as 72.9%, 84/120 or 0.729"),
+])
+def test_value_problem(value, computed, expected):
+    assert value_problem(value, computed) == expected
+
+
+def test_pass_k_figures_are_exact():
+    """The numbers the course quotes, from the chapter's own examples."""
+    assert naive_pass_k(0.9, 3) == Fraction(729, 1000)
+    assert pass_hat_k(10, 9, 3) == Fraction(84, 120)
+    assert ambiguity_pass_k(0.9, 3, 8, correlated=True) == Fraction(729, 1000)
+    assert ambiguity_pass_k(0.9, 3, 8) == Fraction(9, 10) ** 24
+    assert value_problem("8.0%", ambiguity_pass_k(0.9, 3, 8)) is None
+    assert round(equivalent_q(0.9, 3, 2), 6) == 0.932170
+    assert all_fail(0.2, 3) == Fraction(1, 125)
+
+
+def test_pass_hat_k_rejects_impossible_counts():
+    with pytest.raises(ValueError):
+        pass_hat_k(10, 11, 3)
+
+
+@pytest.mark.parametrize("source", ["__import__('os')", "f(1)", "f(**x)", "f(a=b)", "a.b(x=1)", "f(", "1 + 1"])
+def test_parse_source_never_evaluates(source):
+    with pytest.raises(ValueError):
+        parse_source(source)
+
+
+def test_parse_source_reads_literal_keywords():
+    assert parse_source('parse_error(output="truncated", field="column")') == \
+        ("parse_error", {"output": "truncated", "field": "column"})
+
+
+def test_quoted_in_accepts_json_escaped_text():
+    assert quoted_in('say "hi"\nbye', '{"content": "say \\"hi\\"\\nbye"}')
+    assert not quoted_in("absent", "present")
+
+
+@pytest.fixture
+def content(tmp_path: Path) -> Path:
+    """A copy of the repo's fixtures and lessons to break."""
+    shutil.copytree(REPO_ROOT / "fixtures", tmp_path / "fixtures")
+    shutil.copytree(REPO_ROOT / "lessons", tmp_path / "lessons")
+    return tmp_path
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text("utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), "utf-8")
+
+
+def test_repo_copy_is_clean(content):
+    assert check_lessons(content) == []
+
+
+def test_a_lesson_in_one_language_only_is_reported(content):
+    (content / "lessons" / "zh" / "09-misconceptions.md").unlink()
+    assert [str(p) for p in check_lessons(content)] == [
+        "lessons/zh/09-misconceptions.md: $: missing: lessons/en/09-misconceptions.md has no zh version"]
+
+
+def test_a_wrong_figure_is_reported(content):
+    _edit(content / "lessons" / "en" / "08-contract-tests-and-evals.md", '{value: "70%"', '{value: "75%"')
+    assert [str(p) for p in check_lessons(content)] == [
+        "lessons/en/08-contract-tests-and-evals.md: $.figures[1].value: '75%' is wrong: computed 70%"]
+
+
+def test_a_figure_missing_from_the_text_is_reported(content):
+    _edit(content / "lessons" / "zh" / "04-descriptions-are-prompts.md", "提到 93.2%", "提到 93%")
+    assert [str(p) for p in check_lessons(content)] == [
+        "lessons/zh/04-descriptions-are-prompts.md: $.figures[2].value: '93.2%' does not appear in the lesson"]
+
+
+def test_a_changed_app_message_breaks_the_quoting_lesson(content):
+    """Lessons quote the app's real tool_result; if the core's wording changes, the check fails."""
+    _edit(content / "fixtures" / "outputs" / "refund_order.yaml", '"amount_cents": "19.99"', '"amount_cents": "29.99"')
+    problems = [str(p) for p in check_lessons(content)]
+    assert [p.split(": $.")[0] for p in problems] == ["lessons/en/07-errors-back.md", "lessons/zh/07-errors-back.md"]
+    assert all(".figures[0].value: " in p and "is wrong: the app computes" in p for p in problems)
+
+
+def test_an_unknown_figure_function_is_reported(content):
+    _edit(content / "lessons" / "en" / "07-errors-back.md", "all_fail(", "all_fails(")
+    (problem,) = check_lessons(content)
+    assert str(problem).startswith("lessons/en/07-errors-back.md: $.figures[4].source: all_fails(p_fail=0.2, "
+                                   "attempts=3): unknown figure function 'all_fails'")
+
+
+def test_page_and_order_must_agree_across_languages(content):
+    _edit(content / "lessons" / "zh" / "05-tool-choice.md", "order: 5", "order: 50")
+    assert [str(p) for p in check_lessons(content)] == [
+        "lessons/zh/05-tool-choice.md: $.order: 50 differs from 5 in lessons/en/05-tool-choice.md"]
+
+
+def test_a_badly_named_file_is_reported(content):
+    shutil.copy(content / "lessons" / "en" / "01-model-proposes.md", content / "lessons" / "en" / "Intro.md")
+    shutil.copy(content / "lessons" / "zh" / "01-model-proposes.md", content / "lessons" / "zh" / "Intro.md")
+    assert [str(p) for p in check_lessons(content)] == [
+        "lessons/en/Intro.md: $: file name must look like NN-slug.md (two digits, lowercase words)",
+        "lessons/zh/Intro.md: $: file name must look like NN-slug.md (two digits, lowercase words)"]
+
+
+def test_no_lessons_folder_means_nothing_to_check(tmp_path):
+    assert check_lessons(tmp_path) == []
+
+
+def test_lessons_load_sorted_with_their_pages():
+    lessons = load_lessons("en")
+    assert lessons.problems == ()
+    assert [lesson.order for lesson in lessons.lessons] == list(range(1, 10))
+    assert [lesson.slug for lesson in lessons.for_page("playground")] == \
+        ["03-tool-definition", "06-structured-outputs", "07-errors-back"]

@@ -1,0 +1,101 @@
+"""Check lessons: same files in every language, valid front matter, every quoted figure right.
+
+``check_lessons`` is one of ``toolcall.check.CHECKERS``. A figure's ``source`` is a call
+such as ``pass_hat_k(n=10, c=9, k=3)`` or ``tool_result_content(output="wrong_type")``;
+it is parsed (never evaluated) and computed here, by the pass^k arithmetic in
+``toolcall.lessons`` or by the playground core over the content root's own fixtures.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolcall.backend import RefundBackend
+from toolcall.fixtures import FixtureError, Problem, json_path, load_orders, load_outputs, load_tool
+from toolcall.i18n import LANGS
+from toolcall.lessons import PASSK_FIGURES, Lesson, lesson_files, load_lessons, parse_source, quoted_in, value_problem
+from toolcall.playground import evaluate
+from toolcall.results import call_id
+
+
+def _canned_card(root: Path, lang: str, output: str, fmt: str = "anthropic"):
+    """The card the app builds for canned output (or business case) ``output`` under the
+    reference schema, with the fake backend: exactly what ``python -m toolcall result`` prints."""
+    fixture = load_outputs(root / "fixtures" / "outputs" / "refund_order.yaml")
+    tool = load_tool(root / "fixtures" / "tools" / f"{fixture.tool}.json")
+    book = load_orders(root / "fixtures" / "orders" / "orders.yaml")
+    raws = {o.id: o.raw for o in fixture.outputs} | {b.id: b.raw for b in fixture.business_cases}
+    if output not in raws:
+        raise ValueError(f"no canned output or business case {output!r}")
+    return evaluate(raws[output], tool.input_schema, tool.name, lang, fmt, call_id(output, fmt), RefundBackend(book))
+
+
+def _tool_result_content(root: Path, lang: str, output: str, format: str = "anthropic") -> str:
+    return _canned_card(root, lang, output, format).tool_result["content"]
+
+
+def _parse_error(root: Path, lang: str, output: str, field: str) -> str | int:
+    parsed = _canned_card(root, lang, output).parse
+    if parsed is None or parsed.ok or field not in ("code", "detail", "line", "column", "pos"):
+        raise ValueError(f"{output!r} has no parse error field {field!r}")
+    return getattr(parsed, field)
+
+
+#: Figures computed by the playground core, in the lesson's language: name -> f(root, lang, **kwargs).
+PLAYGROUND_FIGURES = {"tool_result_content": _tool_result_content, "parse_error": _parse_error}
+
+
+def _compute_figure(source: str, root: Path, lang: str):
+    name, kwargs = parse_source(source)
+    if name in PLAYGROUND_FIGURES:
+        return PLAYGROUND_FIGURES[name](root, lang, **kwargs)
+    if name in PASSK_FIGURES:
+        return PASSK_FIGURES[name](**kwargs)
+    raise ValueError(f"unknown figure function {name!r}; known: {sorted(PLAYGROUND_FIGURES | PASSK_FIGURES)}")
+
+
+def _figure_problems(lesson: Lesson, root: Path) -> list[Problem]:
+    problems = []
+    for i, figure in enumerate(lesson.figures):
+        where = json_path(["figures", i])
+        try:
+            computed = _compute_figure(figure.source, root, lesson.lang)
+        except (ValueError, TypeError, FixtureError) as exc:
+            problems.append(Problem(lesson.file, where + ".source", f"{figure.source}: {exc}"))
+            continue
+        wrong = value_problem(figure.value, computed)
+        if wrong:
+            problems.append(Problem(lesson.file, where + ".value", f"{figure.value!r} is wrong: {wrong}"))
+        elif not quoted_in(figure.value, lesson.body):
+            problems.append(Problem(lesson.file, where + ".value", f"{figure.value!r} does not appear in the lesson"))
+    return problems
+
+
+def check_lessons(root: Path) -> list[Problem]:
+    """Every lesson exists in every language under the same file name, with valid front matter
+    (title, summary, a known page, order), the same page and order in each language, and
+    every quoted figure equal to what the app or the pass^k arithmetic computes and present
+    in the text. A root without a lessons/ folder has nothing to check."""
+    if not (root / "lessons").is_dir():
+        return []
+    problems: list[Problem] = []
+    names = {lang: {p.name for p in lesson_files(lang, root)} for lang in LANGS}
+    every = set().union(*names.values())
+    for lang in LANGS:
+        for name in sorted(every - names[lang]):
+            other = next(code for code in LANGS if name in names[code])
+            problems.append(Problem(f"lessons/{lang}/{name}", "$", f"missing: lessons/{other}/{name} has no {lang} version"))
+    sets = {lang: load_lessons(lang, root) for lang in LANGS}
+    first = {lesson.name: lesson for lesson in sets[LANGS[0]].lessons}
+    for lang in LANGS:
+        problems += sets[lang].problems
+        for lesson in sets[lang].lessons:
+            problems += _figure_problems(lesson, root)
+            twin = first.get(lesson.name)
+            if twin is None or twin is lesson:
+                continue
+            for key in ("page", "order"):
+                if getattr(lesson, key) != getattr(twin, key):
+                    problems.append(Problem(lesson.file, f"$.{key}", f"{getattr(lesson, key)!r} differs from "
+                                                                      f"{getattr(twin, key)!r} in {twin.file}"))
+    return problems

@@ -1,0 +1,269 @@
+"""Lessons: Markdown files with YAML front matter under ``lessons/<lang>/NN-slug.md``.
+
+A lesson file looks like::
+
+    ---
+    title: The model proposes, your code decides
+    summary: One sentence for the table of contents.
+    page: playground          # the page it is shown on (or "lessons": reading page only)
+    order: 1
+    figures:                  # every number the lesson quotes, and what computes it
+      - {value: "72.9%", source: "naive_pass_k(p=0.9, k=3)"}
+    ---
+    The lesson body, in Markdown.
+
+The front matter is validated against ``fixtures/schemas/lesson.schema.json``; every
+problem reads ``lessons/en/03-x.md: $.title: …``. This module also holds the exact
+pass^k arithmetic the lessons quote (``PASSK_FIGURES``) and the rules for comparing a
+quoted value with a computed one. Pure: no streamlit import.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from toolcall import REPO_ROOT
+from toolcall.fixtures import Problem, schema_problems
+
+#: Page ids a lesson may name in ``page``; keep in step with lesson.schema.json.
+PAGE_IDS: tuple[str, ...] = ("playground", "passk_lab", "walkthrough", "pairing", "lessons")
+FILE_NAME = re.compile(r"^[0-9]{2}-[a-z0-9]+(-[a-z0-9]+)*\.md$")
+_FENCE = "---"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A value a lesson quotes (``"72.9%"``, ``52``) and the call that computes it (``source``)."""
+
+    value: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One lesson in one language. ``name`` is the file name (``03-tool-choice.md``),
+    ``file`` its path relative to the content root, ``body`` the Markdown after the front matter."""
+
+    name: str
+    lang: str
+    file: str
+    title: str
+    summary: str
+    page: str
+    order: int
+    body: str
+    figures: tuple[Figure, ...] = ()
+
+    @property
+    def slug(self) -> str:
+        """The file name without ``.md``; also the lesson's anchor on the reading page."""
+        return self.name.removesuffix(".md")
+
+
+@dataclass(frozen=True)
+class LessonSet:
+    """Every lesson of one language that loaded, sorted by (order, name), and the problems of the rest."""
+
+    lang: str
+    lessons: tuple[Lesson, ...]
+    problems: tuple[Problem, ...]
+
+    def for_page(self, page: str) -> tuple[Lesson, ...]:
+        """The lessons whose front matter names ``page``, in order."""
+        return tuple(lesson for lesson in self.lessons if lesson.page == page)
+
+
+def lesson_files(lang: str, root: Path = REPO_ROOT) -> list[Path]:
+    """The ``*.md`` files under ``root/lessons/<lang>/``, sorted by name (empty if the folder is missing)."""
+    folder = Path(root) / "lessons" / lang
+    return sorted(folder.glob("*.md")) if folder.is_dir() else []
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def split_front_matter(text: str) -> tuple[str, str] | None:
+    """Split ``---\\n<yaml>\\n---\\n<body>`` into (yaml, body); None when there is no front matter."""
+    lines = text.lstrip("\ufeff").splitlines(keepends=True)
+    if not lines or lines[0].rstrip() != _FENCE:
+        return None
+    for i in range(1, len(lines)):
+        if lines[i].rstrip() == _FENCE:
+            return "".join(lines[1:i]), "".join(lines[i + 1:])
+    return None
+
+
+def parse_lesson(text: str, name: str, lang: str, file: str) -> tuple[Lesson | None, list[Problem]]:
+    """Parse one lesson's text. Returns (Lesson, []) or (None, problems), each problem
+    located as ``file: $.json.path: message``. Never raises for any str ``text``."""
+    parts = split_front_matter(text)
+    if parts is None:
+        return None, [Problem(file, "$", "no front matter: the file must start with a line '---', "
+                                        "then YAML, then a line '---'")]
+    head, body = parts
+    try:
+        data = yaml.safe_load(head)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 2} column {mark.column + 1}: " if mark else ""
+        return None, [Problem(file, "$", f"front matter is not YAML: {where}{getattr(exc, 'problem', exc)}")]
+    problems = schema_problems(data, "lesson", file)
+    if not body.strip():
+        problems.append(Problem(file, "$", "the lesson has no body after its front matter"))
+    if problems:
+        return None, problems
+    figures = tuple(Figure(str(f["value"]), f["source"]) for f in data.get("figures", []))
+    return Lesson(name, lang, file, data["title"], data["summary"], data["page"], data["order"],
+                  body.strip() + "\n", figures), []
+
+
+def load_lessons(lang: str, root: Path = REPO_ROOT) -> LessonSet:
+    """Load every lesson of ``lang`` under ``root/lessons/<lang>/``.
+
+    A file that cannot be read, has a badly named file, or malformed front matter is left
+    out and reported in ``problems``; the others load. Lessons are sorted by (order, name).
+    """
+    lessons: list[Lesson] = []
+    problems: list[Problem] = []
+    for path in lesson_files(lang, root):
+        file = _relative(path, root)
+        if not FILE_NAME.match(path.name):
+            problems.append(Problem(file, "$", "file name must look like NN-slug.md (two digits, lowercase words)"))
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.append(Problem(file, "$", f"cannot read file: {exc}"))
+            continue
+        lesson, found = parse_lesson(text, path.name, lang, file)
+        problems += found
+        if lesson is not None:
+            lessons.append(lesson)
+    lessons.sort(key=lambda lesson: (lesson.order, lesson.name))
+    return LessonSet(lang, tuple(lessons), tuple(problems))
+
+
+# --- the pass^k arithmetic lessons quote (exact where the maths allows) -------------
+
+def _exact(x: int | float | Fraction) -> Fraction:
+    """A literal like 0.9 as the exact fraction 9/10 (through its decimal text, not its binary float)."""
+    return x if isinstance(x, Fraction) else Fraction(str(x))
+
+
+def naive_pass_k(p: float, k: int) -> Fraction:
+    """The plug-in estimate p^k: the chance that k independent runs, each passing with
+    probability ``p`` (0..1), all pass. E.g. 0.9^3 = 729/1000 (72.9%)."""
+    return _exact(p) ** k
+
+
+def pass_hat_k(n: int, c: int, k: int) -> Fraction:
+    """Unbiased pass^k from ``c`` passes in ``n`` runs: C(c, k) / C(n, k), the chance that
+    k runs drawn without replacement from the n all passed (tau-bench, Yao et al. 2024).
+    E.g. n=10, c=9, k=3 gives 84/120 = 70%. Raises ValueError unless 0 <= c <= n and 1 <= k <= n."""
+    if not (0 <= c <= n and 1 <= k <= n):
+        raise ValueError(f"need 0 <= c <= n and 1 <= k <= n, got n={n}, c={c}, k={k}")
+    return Fraction(comb(c, k), comb(n, k))
+
+
+def ambiguity_pass_k(q: float, m: int, k: int, correlated: bool = False) -> Fraction:
+    """pass^k for a description with ``m`` ambiguities, each guessed right with probability ``q``.
+
+    Independent guesses and runs: q^(m*k). Fully correlated runs (the same misreading every
+    time): q^m, whatever k is. The truth lies between the two; for q=0.9, m=3, k=8 that is
+    8.0% to 72.9%. (Estimate from the course chapter, week 2.)
+    """
+    return _exact(q) ** (m if correlated else m * k)
+
+
+def equivalent_q(q: float, m_from: int, m_to: int) -> float:
+    """The per-ambiguity accuracy q' with q'^m_from = q^m_to: what removing ambiguities
+    (m_from -> m_to) is worth in accuracy. E.g. q=0.9, 3 -> 2 gives 0.9^(2/3) = 0.932 (93.2%)."""
+    return float(_exact(q)) ** (m_to / m_from)
+
+
+def all_fail(p_fail: float, attempts: int) -> Fraction:
+    """The chance that ``attempts`` independent tries all fail: p_fail^attempts. E.g. 0.2^3 = 0.8%."""
+    return _exact(p_fail) ** attempts
+
+
+#: Figure functions a lesson's ``source`` may call, by name.
+PASSK_FIGURES: dict[str, Callable[..., Any]] = {
+    "naive_pass_k": naive_pass_k,
+    "pass_hat_k": pass_hat_k,
+    "ambiguity_pass_k": ambiguity_pass_k,
+    "equivalent_q": equivalent_q,
+    "all_fail": all_fail,
+}
+
+
+# --- figures: parse a source, compare a quoted value -----------------------------------
+
+def parse_source(source: str) -> tuple[str, dict[str, Any]]:
+    """Parse ``name(key=literal, …)`` without evaluating anything.
+
+    Only keyword arguments whose values are literals (numbers, strings, booleans) are
+    allowed. Returns (name, kwargs); raises ValueError for anything else.
+    """
+    try:
+        node = ast.parse(source.strip(), mode="eval").body
+    except SyntaxError as exc:
+        raise ValueError(f"not a call: {exc.msg}") from exc
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or node.args:
+        raise ValueError("expected name(key=value, …) with keyword arguments only")
+    kwargs: dict[str, Any] = {}
+    for kw in node.keywords:
+        if kw.arg is None:
+            raise ValueError("** arguments are not allowed")
+        try:
+            kwargs[kw.arg] = ast.literal_eval(kw.value)
+        except ValueError as exc:
+            raise ValueError(f"argument {kw.arg} is not a literal") from exc
+    return node.func.id, kwargs
+
+
+def _round(x: Fraction, places: int) -> str:
+    q = Decimal(1).scaleb(-places)
+    return str((Decimal(x.numerator) / Decimal(x.denominator)).quantize(q, rounding=ROUND_HALF_UP))
+
+
+def value_problem(value: str, computed: Any) -> str | None:
+    """Why ``value`` (as quoted) does not state ``computed``; None when it does.
+
+    Strings and integers must match exactly. A probability may be quoted as a percentage
+    rounded to the decimals shown (``72.9%``, ``8.0%``, ``70%``), as a fraction equal to it
+    (``84/120``), or as a decimal rounded to the places shown (``0.729``).
+    """
+    if isinstance(computed, str) or isinstance(computed, bool):
+        return None if value == str(computed) else f"the app computes {computed!r}"
+    if isinstance(computed, int):
+        return None if value == str(computed) else f"computed {computed}"
+    exact = Fraction(computed)
+    if m := re.fullmatch(r"(\d+)(?:\.(\d+))?%", value):
+        shown = _round(exact * 100, len(m.group(2) or ""))
+        return None if shown == value[:-1] else f"computed {shown}%"
+    if m := re.fullmatch(r"(\d+)/(\d+)", value):
+        ok = int(m.group(2)) != 0 and Fraction(int(m.group(1)), int(m.group(2))) == exact
+        return None if ok else f"computed {exact}"
+    if m := re.fullmatch(r"\d+(?:\.(\d+))?", value):
+        shown = _round(exact, len(m.group(1) or ""))
+        return None if shown == value else f"computed {shown}"
+    return "a number must be quoted as 72.9%, 84/120 or 0.729"
+
+
+def quoted_in(value: str, body: str) -> bool:
+    """True when ``value`` appears in ``body`` as is, or as it reads inside a JSON string."""
+    return value in body or json.dumps(value, ensure_ascii=False)[1:-1] in body
