@@ -6,6 +6,7 @@ from pathlib import Path
 import streamlit as st
 
 from pages.common import lang, load, plain, run_inside_app, tr
+from pages.lesson_widgets import show_page_lessons
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import FixtureError
 from toolcall.pairing import FORMATS, RULES, check_pairing, load_examples
@@ -57,6 +58,7 @@ except FixtureError as exc:
 
 st.title(tr("pairing.title"))
 st.markdown(tr("pairing.intro"))
+show_page_lessons("pairing")
 
 with st.expander(tr("pairing.examples"), expanded=True):
     cols = st.columns(3)

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from pages.common import lang, load, plain, run_inside_app, tr
+from pages.lesson_widgets import show_page_lessons
 from toolcall.charts import passk_chart, retry_chart
 from toolcall.passk import (K_MAX, N_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, percent,
                             prob_all, simulate, split_sentences)
@@ -18,6 +19,7 @@ def points(delta: float) -> str:
 tool = load("tool", "tools/refund_order.json")
 st.title(tr("passk.title"))
 st.markdown(tr("passk.intro"))
+show_page_lessons("passk_lab")
 
 # 1. The ambiguity model ------------------------------------------------------------------
 st.header(tr("passk.model_title"))

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from pages.common import lang, load, plain, run_inside_app, show_card, show_json, tr
+from pages.lesson_widgets import show_page_lessons
 from toolcall.backend import RefundBackend
 from toolcall.playground import PRESETS, apply_preset, evaluate, evaluate_canned, schema_text, summarize
 from toolcall.results import FORMATS, call_id
@@ -31,6 +32,7 @@ def _reset() -> None:
 
 st.title(tr("playground.title"))
 st.markdown(tr("playground.intro"))
+show_page_lessons("playground")
 
 
 @st.fragment

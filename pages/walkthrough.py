@@ -5,6 +5,7 @@ from pathlib import Path
 import streamlit as st
 
 from pages.common import lang, load, run_inside_app, show_json, tr
+from pages.lesson_widgets import show_page_lessons
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import FixtureError
 from toolcall.transcripts import SUCCEEDED, build_side_by_side, load_walkthrough
@@ -54,6 +55,7 @@ if STEP_KEY not in st.session_state:
 
 st.title(tr("walkthrough.title"))
 st.markdown(tr("walkthrough.intro"))
+show_page_lessons("walkthrough")
 
 language = lang()  # bound into format_func, which may run outside the script (e.g. under AppTest)
 st.segmented_control(tr("walkthrough.variant_label"), list(variants), key=VARIANT_KEY, on_change=_reset_step,

@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 import yaml
 
-from toolcall import REPO_ROOT
+from toolcall import REPO_ROOT, passk
 from toolcall.fixtures import Problem, schema_problems
 
 #: Page ids a lesson may name in ``page``; keep in step with lesson.schema.json.
@@ -157,7 +157,7 @@ def load_lessons(lang: str, root: Path = REPO_ROOT) -> LessonSet:
     return LessonSet(lang, tuple(lessons), tuple(problems))
 
 
-# --- the pass^k arithmetic lessons quote (exact where the maths allows) -------------
+# --- the pass^k arithmetic lessons quote: thin adapters onto toolcall.passk -----------
 
 def _exact(x: int | float | Fraction) -> Fraction:
     """A literal like 0.9 as the exact fraction 9/10 (through its decimal text, not its binary float)."""
@@ -165,39 +165,37 @@ def _exact(x: int | float | Fraction) -> Fraction:
 
 
 def naive_pass_k(p: float, k: int) -> Fraction:
-    """The plug-in estimate p^k: the chance that k independent runs, each passing with
-    probability ``p`` (0..1), all pass. E.g. 0.9^3 = 729/1000 (72.9%)."""
+    """The plug-in estimate p^k (toolcall.passk.Estimates.naive is (c/n)^k): the chance that
+    k independent runs, each passing with probability ``p`` (0..1), all pass. 0.9^3 = 72.9%."""
     return _exact(p) ** k
 
 
 def pass_hat_k(n: int, c: int, k: int) -> Fraction:
-    """Unbiased pass^k from ``c`` passes in ``n`` runs: C(c, k) / C(n, k), the chance that
-    k runs drawn without replacement from the n all passed (tau-bench, Yao et al. 2024).
-    E.g. n=10, c=9, k=3 gives 84/120 = 70%. Raises ValueError unless 0 <= c <= n and 1 <= k <= n."""
-    if not (0 <= c <= n and 1 <= k <= n):
-        raise ValueError(f"need 0 <= c <= n and 1 <= k <= n, got n={n}, c={c}, k={k}")
-    return Fraction(comb(c, k), comb(n, k))
+    """Unbiased pass^k from ``c`` passes in ``n`` runs, C(c, k) / C(n, k) (τ-bench), as
+    computed by toolcall.passk.estimate. n=10, c=9, k=3 gives 84/120 = 70%.
+    Raises toolcall.passk.EstimateInputError (a ValueError) for impossible counts."""
+    return passk.estimate(n, c, k).pass_hat_k
 
 
-def ambiguity_pass_k(q: float, m: int, k: int, correlated: bool = False) -> Fraction:
-    """pass^k for a description with ``m`` ambiguities, each guessed right with probability ``q``.
-
-    Independent guesses and runs: q^(m*k). Fully correlated runs (the same misreading every
-    time): q^m, whatever k is. The truth lies between the two; for q=0.9, m=3, k=8 that is
-    8.0% to 72.9%. (Estimate from the course chapter, week 2.)
-    """
-    return _exact(q) ** (m if correlated else m * k)
+def ambiguity_pass_k(q: float, m: int, k: int, correlated: bool = False) -> float:
+    """pass^k of the ambiguity model (toolcall.passk.pass_k): independent runs give q^(m·k),
+    fully correlated runs (rho = 1) give q^m. q=0.9, m=3, k=8: 8.0% to 72.9%."""
+    return passk.pass_k(q, m, k, rho=1.0 if correlated else 0.0)
 
 
 def equivalent_q(q: float, m_from: int, m_to: int) -> float:
-    """The per-ambiguity accuracy q' with q'^m_from = q^m_to: what removing ambiguities
-    (m_from -> m_to) is worth in accuracy. E.g. q=0.9, 3 -> 2 gives 0.9^(2/3) = 0.932 (93.2%)."""
-    return float(_exact(q)) ** (m_to / m_from)
+    """What removing one ambiguity (m_from → m_to = m_from - 1) is worth in accuracy, by
+    toolcall.passk.equivalent_q. q=0.9, 3 → 2 gives 0.9^(2/3) = 93.2%. Raises ValueError
+    unless exactly one ambiguity is removed."""
+    if m_to != m_from - 1:
+        raise ValueError(f"equivalent_q compares m with m - 1, got {m_from} -> {m_to}")
+    return passk.equivalent_q(q, m_from)
 
 
-def all_fail(p_fail: float, attempts: int) -> Fraction:
-    """The chance that ``attempts`` independent tries all fail: p_fail^attempts. E.g. 0.2^3 = 0.8%."""
-    return _exact(p_fail) ** attempts
+def all_fail(p_fail: float, attempts: int) -> float:
+    """The chance that ``attempts`` independent tries all fail, p_fail^attempts
+    (toolcall.passk.prob_all with rho = 0). 0.2^3 = 0.8%."""
+    return passk.prob_all(p_fail, attempts, 0.0)
 
 
 #: Figure functions a lesson's ``source`` may call, by name.

@@ -34,3 +34,14 @@ def test_url_paths_match_file_names():
     app = (Path(__file__).resolve().parents[2] / "app.py").read_text(encoding="utf-8")
     for script, url in re.findall(r'st\.Page\(\s*"pages/([a-z_]+)\.py".*?url_path="([a-z_]+)"', app):
         assert url == script, f"pages/{script}.py is served at /{url}"
+
+
+@pytest.mark.parametrize("page, page_id", [("pages/playground.py", "playground"), ("pages/passk_lab.py", "passk_lab"),
+                                           ("pages/walkthrough.py", "walkthrough")])
+def test_each_page_shows_its_lessons_above_the_interactive_part(page, page_id):
+    from toolcall.lessons import load_lessons
+
+    titles = [lesson.title for lesson in load_lessons("en").for_page(page_id)]
+    at = fresh_app("en")
+    at.switch_page(page).run()
+    assert titles and [e.label for e in at.expander][:len(titles)] == [f"📖 Lesson: {t}" for t in titles]
