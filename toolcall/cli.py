@@ -92,7 +92,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         return 2
     print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
     if result.malformed:
-        print(f"malformed answer for a {exercise.type} exercise: {result.feedback[0].render('en')}", file=sys.stderr)
+        print(f"malformed answer for exercise {exercise.id} ({exercise.type}): {result.feedback[0].render('en')}", file=sys.stderr)
         return 2
     return 0
 

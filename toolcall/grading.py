@@ -166,7 +166,7 @@ def grade_choice(exercise: Exercise, text: str) -> Grade:
                      _fb(level, "option_note_right" if level == OK else "option_note_wrong",
                          option=opts[oid]["text"], note=note))
     missed = len(right - set(chosen))
-    if missed:
+    if missed and exercise.spec["multiple"]:
         items.append(_fb(INFO, "missed", count=missed))
     correct = set(chosen) == right
     items = _known_wrong(exercise, lambda a: set(_choice_ids(exercise, json.dumps(a))) == set(chosen)) + items
@@ -246,10 +246,15 @@ def grade_json(exercise: Exercise, text: str) -> Grade:
     known = _known_wrong(exercise, lambda a: _json_object(a if isinstance(a, str) else json.dumps(a)) == value)
     if not errors["en"]:
         return Grade(1, 1, (_fb(OK, "json_ok"),))
-    items = [FeedbackItem(WRONG, text={lang: t("exercises.fb.json_field", lang, pointer=errs[i].pointer or "/",
-                                                expected=errs[i].expected, received=errs[i].received)
-                                       for lang, errs in errors.items()})
-             for i in range(len(errors["en"]))]
+    seen: set[tuple[str, str]] = set()
+    items = []
+    for i, err in enumerate(errors["en"]):
+        if (err.pointer, err.keyword) in seen:  # validate() repeats a required error once per missing field
+            continue
+        seen.add((err.pointer, err.keyword))
+        items.append(FeedbackItem(WRONG, text={lang: t("exercises.fb.json_field", lang, pointer=errs[i].pointer or "/",
+                                                       expected=errs[i].expected, received=errs[i].received)
+                                               for lang, errs in errors.items()}))
     return Grade(0, 1, tuple(known + items))
 
 
@@ -370,3 +375,16 @@ def grade(exercise: Exercise, text: str, root: Path = REPO_ROOT) -> Grade:
     graders = {"choice": grade_choice, "number": grade_number, "json": grade_json,
                "order": grade_order, "classify": grade_classify}
     return graders[exercise.type](exercise, text)
+
+
+def answer_value(exercise: Exercise, text: str) -> Any:
+    """Read stored answer text back into what the page's widgets hold, or None when it
+    cannot be read: choice → list of option ids, order → list of step ids, classify →
+    ``{item: category}``, number / json / schema_fix → the text itself. Never raises."""
+    if exercise.type in ("number", "json", "schema_fix"):
+        return text
+    readers = {"choice": _choice_ids, "order": _id_list, "classify": _mapping}
+    try:
+        return readers[exercise.type](exercise, text)
+    except _Malformed:
+        return None
