@@ -26,8 +26,10 @@ records = safe_store(progress_store().all, learner) or {}
 solved = sum(1 for ex in loaded.exercises if ex.id in records and records[ex.id].solved)
 score = sum(records[ex.id].best_score for ex in loaded.exercises if ex.id in records)
 points = sum(records[ex.id].max_score for ex in loaded.exercises if ex.id in records and records[ex.id].tries)
-summary.metric(tr("exercises.all_title"), tr("exercises.total", solved=solved, total=len(loaded.exercises),
-                                             score=f"{score:g}", max=f"{points:g}"))
+summary.subheader(tr("exercises.all_title"))
+summary.progress(solved / max(len(loaded.exercises), 1),
+                 text=tr("exercises.total", solved=solved, total=len(loaded.exercises), score=f"{score:g}",
+                         max=f"{points:g}"))
 
 
 def _status(ex_id: str) -> str:
@@ -46,7 +48,7 @@ for ex in loaded.exercises:
                  tr("exercises.col_type"): tr(f"exercises.type.{ex.type}"),
                  tr("exercises.col_score"): f"{rec.best_score:g} / {rec.max_score:g}" if rec and rec.tries else "–",
                  tr("exercises.col_tries"): rec.tries if rec else 0, tr("exercises.col_status"): _status(ex.id)})
-summary.dataframe(rows, hide_index=True, width="stretch", key="exercises_table")
+summary.dataframe(rows, hide_index=True, width="stretch", key="exercises_table", height=35 * (len(rows) + 1) + 3)
 
 export = export_rows(learner, loaded.exercises, records)
 summary.caption(tr("exercises.download_intro"))

@@ -6,6 +6,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from toolcall import REPO_ROOT
+from toolcall.exercises import load_exercises
 from toolcall.progress import ProgressStore
 
 
@@ -68,7 +69,8 @@ def test_hint_on_demand_and_correct_answer():
     at.button(key="exercises_ex_misconceptions_submit").click().run()
     assert not at.exception
     assert "✅ **Correct: 1 of 1.**" in [m.value for m in at.markdown]
-    assert at.metric[0].value.startswith("Solved 1 of ")
+    total = len(load_exercises().exercises)
+    assert at.get("progress")[0].proto.text == f"Solved 1 of {total} exercises · 1 of 1 points on the ones tried"
 
 
 def test_missing_or_invalid_learner_gets_a_new_id_in_the_url():
@@ -122,10 +124,10 @@ def test_schema_fix_starts_from_the_stripped_schema_and_grades():
 
 def test_order_and_classify_widgets_grade():
     at = run_page("walkthrough")
-    at.multiselect(key="exercises_wt_order_answer").set_value(["send", "tool_use", "run", "result", "final"])
+    at.multiselect(key="exercises_wt_order_answer_en").set_value(["send", "tool_use", "run", "result", "final"])
     at.button(key="exercises_wt_order_submit").click().run()
     assert "✅ **Correct: 5 of 5.**" in [m.value for m in at.markdown]
-    at.selectbox(key="exercises_wt_tool_choice_item_chat").set_value("auto")
+    at.selectbox(key="exercises_wt_tool_choice_item_chat_en").set_value("auto")
     at.button(key="exercises_wt_tool_choice_submit").click().run()
     assert not at.exception
     assert any(w.value.startswith("Not sorted yet") for w in at.warning)
@@ -134,4 +136,15 @@ def test_order_and_classify_widgets_grade():
 def test_chinese_page_renders():
     at = open_exercises("gina", "zh")
     assert at.title[0].value == "练习"
-    assert at.metric[0].value.startswith("已做对 0/")
+    assert at.get("progress")[0].proto.text == f"已做对 0/{len(load_exercises().exercises)} 题 · 已尝试的题目得分 0/0"
+
+
+def test_a_language_switch_keeps_an_unsaved_choice():
+    """Order and classify widgets have one key per language; switching carries the choice over."""
+    at = run_page("walkthrough")
+    at.selectbox(key="exercises_wt_tool_choice_item_chat_en").set_value("auto")
+    at.button(key="exercises_wt_tool_choice_submit").click().run()
+    at.session_state["app_lang"] = "zh"
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key="exercises_wt_tool_choice_item_chat_zh").value == "auto"
