@@ -76,3 +76,26 @@ def test_export_lists_every_exercise_as_csv_and_json(tmp_path):
     assert next(r for r in parsed if r["exercise_id"] == "pk_pass3")["last_answer"] == "'=HYPERLINK(\"x\")"
     data = json.loads(to_json("alice", rows))
     assert data["learner"] == "alice" and data["exercises"] == rows
+
+
+def test_concurrent_sessions_all_get_written(tmp_path):
+    """Sixteen sessions saving at once (threads, as Streamlit runs them): no write is lost
+    and none fails with 'database is locked'."""
+    import threading
+
+    store, errors = ProgressStore(tmp_path), []
+
+    def work(n: int) -> None:
+        try:
+            for _ in range(25):
+                store.record(f"learner{n}", "pk_pass3", "0.5", 0, 1)
+        except sqlite3.Error as exc:  # pragma: no cover - the failure being guarded against
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert [store.get(f"learner{n}", "pk_pass3").tries for n in range(16)] == [25] * 16
