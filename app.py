@@ -17,6 +17,7 @@ learner_sidebar()
 pages = [
     st.Page("pages/home.py", title=tr("app.nav_home"), icon="🏠", url_path="home", default=True),
     st.Page("pages/playground.py", title=tr("app.nav_playground"), icon="🧪", url_path="playground"),
+    st.Page("pages/passk_lab.py", title=tr("passk.nav"), icon="🎯", url_path="passk"),
     st.Page("pages/exercises.py", title=tr("exercises.nav"), icon="✏️", url_path="exercises"),
 ]
 st.navigation(pages).run()

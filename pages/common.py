@@ -11,12 +11,22 @@ from pathlib import Path
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import FixtureError, load_orders, load_outputs, load_tool
 from toolcall.i18n import t
 
 LANG_KEY = "app_lang"
+
+# Streamlit treats an app with a pages/ folder as a legacy multipage app until app.py first
+# calls st.navigation. So when a server's very first visitor opens a deep link such as
+# /playground, the page runs alone: no app.py, no sidebar, a list of every file in pages/.
+# Every page imports this module, so that first run ends up here: switch the legacy mode off
+# and rerun, which runs app.py (the import fails once, and succeeds on the rerun).
+if PagesManager.uses_pages_directory:
+    PagesManager.uses_pages_directory = False
+    st.rerun()
 
 
 def lang() -> str:
@@ -114,21 +124,25 @@ def show_card(card, key: str, label: str | None = None, canned=None) -> None:
             st.info(plain(hint), icon="💡")
         if card.errors:
             st.caption(tr("playground.errors", count=len(card.errors)))
-            rows = []
-            for err in card.errors:
-                rows.append({tr("playground.col_field"): err.pointer or "/", tr("playground.col_keyword"): err.keyword,
-                             tr("playground.col_expected"): err.expected, tr("playground.col_received"): err.received,
-                             tr("playground.col_hint"): " ".join(err.hints)})
-                for reason in err.reasons:
-                    rows.append({tr("playground.col_field"): "  ↳ " + (reason.pointer or "/"),
-                                 tr("playground.col_keyword"): reason.keyword,
-                                 tr("playground.col_expected"): reason.expected,
-                                 tr("playground.col_received"): reason.received,
-                                 tr("playground.col_hint"): " ".join(reason.hints)})
-            st.dataframe(rows, hide_index=True, width="stretch")
+            st.markdown("\n".join(_error_lines(card.errors)))
         for note in card.notes:
             st.info(plain(note), icon="ℹ️")
         if card.backend is not None and not card.backend.ok:
             st.warning(plain(tr("playground.backend_refused", code=card.backend.error["code"])), icon="🛑")
         st.caption(tr("playground.send_back"))
         show_json(card.tool_result)
+        st.caption(tr("playground.content_as_read"))
+        st.code(card.tool_result["content"], language=None, wrap_lines=True)
+
+
+def _error_lines(errors, depth: int = 0) -> list[str]:
+    """Markdown bullets for FieldErrors; every piece that may come from user input is escaped."""
+    lines = []
+    for err in errors:
+        indent = "    " * depth
+        lines.append(indent + "- " + tr("playground.error_item", pointer=plain(err.pointer or "/"),
+                                         keyword=plain(err.keyword), expected=plain(err.expected),
+                                         received=plain(err.received)))
+        lines += [indent + "    - 💡 " + plain(hint) for hint in err.hints]
+        lines += _error_lines(err.reasons, depth + 1)
+    return lines

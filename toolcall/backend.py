@@ -20,6 +20,7 @@ ORDER_NOT_FOUND = "ORDER_NOT_FOUND"
 ORDER_NOT_DELIVERED = "ORDER_NOT_DELIVERED"
 ORDER_NOT_OWNED = "ORDER_NOT_OWNED"
 IDEMPOTENCY_CONFLICT = "IDEMPOTENCY_CONFLICT"
+BAD_ARGUMENTS = "BAD_ARGUMENTS"
 
 
 @dataclass(frozen=True)
@@ -51,14 +52,15 @@ class RefundBackend:
     def refund(self, args: dict[str, Any], idempotency_key: str | None = None, lang: str = "en") -> BackendResult:
         """Refund ``args['amount_cents']`` (int, cents) on ``args['order_id']`` for the current customer.
 
-        ``args`` must be schema-valid refund_order input. Returns a BackendResult; never
-        raises for valid input. Same key + same arguments → the first result again
+        ``args`` is the parsed tool input (a dict). Arguments the service cannot read (an
+        order_id that is not a string, an amount that is not a positive integer: a loosened
+        schema lets them through) get BAD_ARGUMENTS. Returns a BackendResult; never raises. Same key + same arguments → the first result again
         (``replayed: true``); same key + different arguments → IDEMPOTENCY_CONFLICT.
         """
         if idempotency_key is not None and idempotency_key in self.by_key:
             first_args, first = self.by_key[idempotency_key]
             if first_args != args:
-                return self._error(IDEMPOTENCY_CONFLICT, lang, key=idempotency_key)
+                return self._error(IDEMPOTENCY_CONFLICT, lang, idem_key=idempotency_key)
             if first.ok:
                 return BackendResult(True, data={**(first.data or {}), "replayed": True})
             return first
@@ -68,7 +70,10 @@ class RefundBackend:
         return result
 
     def _decide(self, args: dict[str, Any], lang: str) -> BackendResult:
-        order_id, amount = args["order_id"], args["amount_cents"]
+        order_id, amount = args.get("order_id"), args.get("amount_cents")
+        # The service checks types again at execution time: it cannot trust the caller's schema.
+        if not isinstance(order_id, str) or isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
+            return self._error(BAD_ARGUMENTS, lang)
         order = next((o for o in self.book.orders if o.order_id == order_id), None)
         if order is None:
             return self._error(ORDER_NOT_FOUND, lang, order_id=order_id)

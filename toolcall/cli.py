@@ -1,4 +1,4 @@
-"""The command line: ``python -m toolcall {result,check,grade} …`` (see DESIGN.md for the contract).
+"""The command line: ``python -m toolcall {result,check,passk,grade} …`` (see DESIGN.md for the contract).
 
 Each subcommand is a function ``(args) -> exit code`` registered in ``_build_parser``.
 """
@@ -17,6 +17,7 @@ from toolcall.exercises import load_exercises
 from toolcall.fixtures import FixtureError, load_orders, load_tool
 from toolcall.grading import grade
 from toolcall.i18n import LANGS
+from toolcall.passk import EstimateInputError, estimate
 from toolcall.playground import evaluate
 from toolcall.results import FORMATS, call_id
 from toolcall.validation import check_schema
@@ -97,6 +98,16 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_passk(args: argparse.Namespace) -> int:
+    try:
+        est = estimate(args.n, args.c, args.k)
+    except EstimateInputError as exc:
+        print(f"passk: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(est.as_json(), ensure_ascii=False, indent=2))
+    return 0
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m toolcall", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -122,6 +133,12 @@ def _build_parser() -> argparse.ArgumentParser:
     grade_.add_argument("answer", metavar="ANSWER", help="the answer text (format per type below); - reads stdin")
     grade_.add_argument("--exercises", help="folder of exercise files (default: the repo's fixtures/exercises)")
     grade_.set_defaults(func=_cmd_grade)
+
+    passk = sub.add_parser("passk", help="estimate pass^k, pass@k and the naive (c/n)^k from n runs with c passes")
+    passk.add_argument("--n", type=int, required=True, help="runs of the test case (1 to 10000)")
+    passk.add_argument("--c", type=int, required=True, help="runs that passed (0 to n)")
+    passk.add_argument("--k", type=int, required=True, help="k (1 to n)")
+    passk.set_defaults(func=_cmd_passk)
     return parser
 
 

@@ -90,11 +90,7 @@ def evaluate(raw: str, schema: dict[str, Any], tool_name: str, lang: str = "en",
     if backend is None:
         card.tool_result = tool_result_message(fmt, call, t("result.accepted_no_backend", lang), False)
         return card
-    try:
-        card.backend = backend.refund(parsed.value, idempotency_key=call, lang=lang)
-    except (KeyError, TypeError):  # a loosened schema let through arguments the backend cannot read
-        card.backend = BackendResult(False, error={"code": "BAD_ARGUMENTS", "retryable": False,
-                                                   "message": t("backend.BAD_ARGUMENTS", lang)})
+    card.backend = backend.refund(parsed.value, idempotency_key=call, lang=lang)
     if card.backend.ok:
         content = success_content(card.backend.data or {})
     else:

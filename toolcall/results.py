@@ -67,8 +67,9 @@ def _line(err: FieldError, lang: str) -> str:
     where = err.pointer or "/"
     line = t("result.error_line", lang, pointer=where, keyword=err.keyword, expected=err.expected,
              received=err.received)
+    sep = "" if lang == "zh" else " "  # Chinese sentences are not separated by spaces
     for hint in err.hints:
-        line += " " + hint
+        line += sep + hint
     for reason in err.reasons:
         line += "\n    " + t("result.error_line", lang, pointer=reason.pointer or "/", keyword=reason.keyword,
                                 expected=reason.expected, received=reason.received)

@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 import regex
 from jsonschema import Draft202012Validator, FormatChecker, validators
-from jsonschema.exceptions import ValidationError
+from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry
 from referencing.exceptions import Unresolvable
 
@@ -104,6 +104,19 @@ SafeValidator = validators.extend(
      "additionalProperties": _additional_properties},
 )
 
+_descend = SafeValidator.descend
+
+
+def _descend_keeping_path(self, instance, schema, path=None, schema_path=None, resolver=None):
+    """jsonschema 4.26 drops ``path`` on errors from a ``false`` subschema; put it back."""
+    for error in _descend(self, instance, schema, path, schema_path, resolver):
+        if schema is False and path is not None and not error.relative_path:
+            error.relative_path.appendleft(path)
+        yield error
+
+
+SafeValidator.descend = _descend_keeping_path
+
 _FORMATS = FormatChecker(formats=())
 
 
@@ -186,17 +199,19 @@ def check_schema(text: str, lang: str = "en") -> SchemaCheck:
                            message=t("schema.not_object", lang, type=json_type(schema)))
     try:
         meta = Draft202012Validator(Draft202012Validator.META_SCHEMA, format_checker=_FORMATS)
-        errors = sorted(meta.iter_errors(schema), key=lambda e: (len(e.path), list(map(str, e.path))))
+        err = best_match(meta.iter_errors(schema))
     except RecursionError:
         return SchemaCheck(False, code="SCHEMA_INVALID", message=t("schema.recursion", lang))
-    if errors:
-        err = errors[0]
+    if err is not None:
         where = pointer(err.absolute_path) or "/"
-        keyword = err.validator if err.validator != "format" else "pattern"
+        # Name the keyword the user wrote (the last key on the path), not the meta-schema's.
+        keys = [p for p in err.absolute_path if isinstance(p, str)]
+        keyword = keys[-1] if keys else str(err.validator)
         if err.validator == "format" and err.cause is not None:
             detail = t("schema.bad_regex", lang, value=_short(err.instance), cause=_short(str(err.cause) or type(err.cause).__name__))
         else:
-            detail = err.message[:300]
+            inner = best_match(err.context) if err.context else err
+            detail = (inner or err).message[:300]
         return SchemaCheck(False, code="SCHEMA_INVALID", keyword=str(keyword), path=where,
                            message=t("schema.invalid", lang, path=where, keyword=keyword, detail=detail))
     for where, ref in _remote_refs(schema, []):
@@ -358,8 +373,14 @@ def validate(instance: Any, schema: dict[str, Any], lang: str = "en") -> tuple[l
         return [FieldError("", t("word.root", lang), "$ref", t("expected.resolvable_ref", lang),
                            _short(str(exc)))], []
     errors: list[FieldError] = []
+    seen: set[tuple[str, str]] = set()
     for err in raw_errors:
-        errors.extend(_explain_one(err, lang))
+        for explained in _explain_one(err, lang):
+            # jsonschema reports `required` once per missing name, each listing them all.
+            if (explained.pointer, explained.keyword) in seen and explained.keyword == "required":
+                continue
+            seen.add((explained.pointer, explained.keyword))
+            errors.append(explained)
     errors.sort(key=lambda e: (e.pointer, e.keyword))
     notes = [t("note.integral_float", lang, pointer=p, value=_short(_resolve(instance, p)))
              for p in sorted(_integral_floats(instance, []))]

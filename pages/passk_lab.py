@@ -1,0 +1,99 @@
+"""pass^k lab: how reliability falls with ambiguity, and how to estimate it honestly from runs."""
+
+import streamlit as st
+
+from pages.common import lang, load, plain, tr
+from toolcall.charts import passk_chart, retry_chart
+from toolcall.passk import (K_MAX, N_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, percent,
+                            prob_all, simulate, split_sentences)
+
+
+def points(delta: float) -> str:
+    """A change in probability as percentage points, signed (for st.metric deltas)."""
+    return tr("passk.points", value=f"{100 * delta:+.1f}")
+
+
+tool = load("tool", "tools/refund_order.json")
+st.title(tr("passk.title"))
+st.markdown(tr("passk.intro"))
+
+# 1. The ambiguity model ------------------------------------------------------------------
+st.header(tr("passk.model_title"))
+c1, c2, c3, c4 = st.columns(4)
+m = c1.slider(tr("passk.m_label"), 0, 8, 3, key="passk_m", help=tr("passk.m_help"))
+q = c2.slider(tr("passk.q_label"), 0.50, 0.99, 0.90, 0.01, key="passk_q", help=tr("passk.q_help"))
+k = c3.slider(tr("passk.k_label"), 1, K_MAX, 8, key="passk_k", help=tr("passk.k_help"))
+rho = c4.slider(tr("passk.rho_label"), 0.0, 1.0, 0.5, 0.05, key="passk_rho", help=tr("passk.rho_help"))
+lines, sim = curve(q, m, rho), simulate(q, m, rho)
+st.altair_chart(passk_chart(lines, sim, rho, lang()), width="stretch")
+cols = st.columns(4)
+cols[0].metric(tr("passk.metric_independent", k=k), percent(lines.independent[k - 1]))
+cols[1].metric(tr("passk.metric_exact", k=k, rho=f"{rho:.2f}"), percent(lines.exact[k - 1]))
+cols[2].metric(tr("passk.metric_correlated", k=k), percent(lines.correlated[k - 1]))
+cols[3].metric(tr("passk.metric_mc", k=k, trials=sim.trials), percent(sim.estimate[k - 1]),
+               help=tr("passk.mc_help", low=percent(sim.low[k - 1]), high=percent(sim.high[k - 1]), seed=sim.seed))
+with st.expander(tr("passk.derivation_title")):
+    st.markdown(tr("passk.derivation"))
+
+# 2. Each sentence you cut -----------------------------------------------------------------
+st.header(tr("passk.cut_title"))
+st.markdown(tr("passk.cut_intro", m=m))
+sentences = split_sentences(tool.description)
+kept = [st.checkbox(plain(s), value=True, key=f"passk_sentence_{i}") for i, s in enumerate(sentences)]
+cut = kept.count(False)
+before, after = pass_k(q, m, k, rho), pass_k(q, m + cut, k, rho)
+c1, c2, c3 = st.columns(3)
+c1.metric(tr("passk.cut_m"), m + cut, delta=cut or None, delta_color="inverse")
+c2.metric(tr("passk.cut_pass", k=k, rho=f"{rho:.2f}"), percent(after), delta=points(after - before) if cut else None)
+c3.metric(tr("passk.cut_fell"), percent(0 if before == 0 else (before - after) / before),
+          help=tr("passk.cut_fell_help"))
+st.caption(tr("passk.cut_band", low=percent(pass_k(q, m + cut, k, 0.0)), high=percent(pass_k(q, m + cut, k, 1.0))))
+
+# 3. Equivalences worth seeing ------------------------------------------------------------
+st.header(tr("passk.equiv_title"))
+if m >= 1:
+    st.markdown(tr("passk.equiv_remove", m=m, m1=m - 1, q=percent(q), q2=percent(equivalent_q(q, m)),
+                   value=percent(q ** (m - 1))))
+else:
+    st.markdown(tr("passk.equiv_none"))
+st.markdown(tr("passk.equiv_band", q=percent(q), k=k, m=m, low=percent(pass_k(q, m, k, 0.0)),
+               high=percent(pass_k(q, m, k, 1.0))))
+
+# 4. Estimating from real runs -------------------------------------------------------------
+st.header(tr("passk.est_title"))
+st.markdown(tr("passk.est_intro"))
+c1, c2, c3 = st.columns(3)
+n_runs = c1.number_input(tr("passk.n_label"), min_value=1, max_value=N_MAX, value=10, step=1, key="passk_n")
+passes = c2.number_input(tr("passk.c_label"), min_value=0, max_value=N_MAX, value=9, step=1, key="passk_c")
+k_est = c3.number_input(tr("passk.est_k_label"), min_value=1, max_value=N_MAX, value=3, step=1, key="passk_est_k")
+try:
+    est = estimate(n_runs, passes, k_est)
+except EstimateInputError as exc:
+    st.error(tr(f"passk.err.{exc.code}", **exc.params), icon="🚫")
+else:
+    c1, c2, c3 = st.columns(3)
+    c1.metric(tr("passk.est_hat"), percent(float(est.pass_hat_k)))
+    c2.metric(tr("passk.est_at"), percent(float(est.pass_at_k)))
+    c3.metric(tr("passk.est_naive"), percent(float(est.naive)),
+              delta=points(float(est.naive - est.pass_hat_k)), delta_color="off",
+              delta_description=tr("passk.est_naive_vs"))
+    if est.printable:
+        st.markdown(tr("passk.est_worked", n=est.n, c=est.c, k=est.k, good=est.comb_c_k, total=est.comb_n_k,
+                       bad=est.comb_fail_k, hat=percent(float(est.pass_hat_k)), at=percent(float(est.pass_at_k)),
+                       naive=percent(float(est.naive))))
+st.markdown(tr("passk.est_which"))
+
+# 5. Retries ------------------------------------------------------------------------------
+st.header(tr("passk.retry_title"))
+st.markdown(tr("passk.retry_intro"))
+c1, c2, c3 = st.columns(3)
+fail = c1.slider(tr("passk.fail_label"), 0.05, 0.50, 0.20, 0.01, key="passk_fail")
+retries = c2.slider(tr("passk.retries_label"), 0, 5, 2, key="passk_retries")
+retry_rho = c3.slider(tr("passk.retry_rho_label"), 0.0, 1.0, 0.5, 0.05, key="passk_retry_rho")
+attempts = retries + 1
+c1, c2, c3 = st.columns(3)
+c1.metric(tr("passk.retry_independent", attempts=attempts), percent(prob_all(fail, attempts, 0.0)))
+c2.metric(tr("passk.retry_at_rho", rho=f"{retry_rho:.2f}"), percent(prob_all(fail, attempts, retry_rho)))
+c3.metric(tr("passk.retry_single"), percent(fail))
+st.altair_chart(retry_chart(fail, attempts, retry_rho, lang()), width="stretch")
+st.markdown(tr("passk.retry_outro"))

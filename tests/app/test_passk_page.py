@@ -1,0 +1,112 @@
+"""The pass^k lab page through AppTest: sliders and inputs change the figures shown."""
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from toolcall import REPO_ROOT
+
+PAGE = "pages/passk_lab.py"
+
+
+@pytest.fixture
+def at() -> AppTest:
+    app = AppTest.from_file(str(REPO_ROOT / "app.py"), default_timeout=60).run()
+    app.switch_page(PAGE).run()
+    assert not app.exception
+    return app
+
+
+def metric(at: AppTest, label_start: str) -> str:
+    """The value of the one metric whose label starts with ``label_start``."""
+    found = [m.value for m in at.metric if m.label.startswith(label_start)]
+    assert len(found) == 1, (label_start, [m.label for m in at.metric])
+    return found[0]
+
+
+def markdown(at: AppTest) -> str:
+    return "\n".join(md.value for md in at.markdown)
+
+
+def test_defaults_show_the_course_figures(at):
+    """m = 3, q = 90 %, k = 8: 8.0 % to 72.9 %, 93.2 %, 84/120 = 70 %, 0.8 %."""
+    assert metric(at, "Independent runs") == "8.0%"
+    assert metric(at, "Fully correlated") == "72.9%"
+    assert metric(at, "Exact at ρ = 0.50") == "21.3%"
+    text = markdown(at)
+    assert "between **8.0%** (independent runs) and **72.9%**" in text
+    assert "from **90.0%** to **93.2%**" in text
+    assert "= 84/120 = **70.0%**" in text and "gives **72.9%**" in text
+    assert metric(at, "pass^k, unbiased") == "70.0%"
+    assert metric(at, "pass@k, unbiased") == "100.0%"
+    assert metric(at, "Naive plug-in") == "72.9%"
+    assert metric(at, "All 3 attempts fail, independent") == "0.8%"
+    assert metric(at, "One attempt fails") == "20.0%"
+
+
+def test_both_charts_are_drawn_with_percent_axes(at):
+    specs = [json.loads(el.proto.spec) for el in at.get("vega_lite_chart")]
+    assert len(specs) == 2
+    assert all(layer["encoding"]["y"]["axis"]["format"] == "%" for spec in specs for layer in spec["layer"])
+
+
+def test_moving_the_sliders_updates_the_values(at):
+    at.slider(key="passk_m").set_value(2).run()
+    at.slider(key="passk_q").set_value(0.95).run()
+    at.slider(key="passk_k").set_value(4).run()
+    at.slider(key="passk_rho").set_value(0.0).run()
+    assert not at.exception
+    assert metric(at, "Independent runs, q^(m·k), k = 4") == "66.3%"   # 0.95^8
+    assert metric(at, "Fully correlated, q^m, k = 4") == "90.2%"       # 0.95^2
+    assert metric(at, "Exact at ρ = 0.00, k = 4") == "66.3%"
+    assert "from **95.0%** to **97.5%**" in markdown(at)              # 0.95^(1/2)
+    at.slider(key="passk_rho").set_value(1.0).run()
+    assert metric(at, "Exact at ρ = 1.00") == "90.2%"
+    at.slider(key="passk_m").set_value(0).run()
+    assert not at.exception and metric(at, "Independent runs") == "100.0%"
+    assert "no ambiguity left" in markdown(at)
+
+
+def test_each_sentence_cut_adds_one_ambiguity(at):
+    assert len(at.checkbox) == 5 and all(box.value for box in at.checkbox)
+    assert metric(at, "m, ambiguities now") == "3"
+    at.checkbox(key="passk_sentence_2").uncheck().run()
+    at.checkbox(key="passk_sentence_4").uncheck().run()
+    assert not at.exception
+    assert metric(at, "m, ambiguities now") == "5"
+    assert metric(at, "pass^k now") == "7.6%"   # P_8^5 at q = 0.9, ρ = 0.5
+    assert any(c.value == "With these cuts pass^k lies between 1.5% (independent runs) and 59.0% (fully correlated)."
+               for c in at.caption)                # 0.9^40 and 0.9^5
+
+
+def test_estimator_inputs_and_refusals(at):
+    at.number_input(key="passk_est_k").set_value(11).run()
+    assert not at.exception
+    assert [e.value for e in at.error] == [
+        "k = 11 is larger than n = 10: choosing k runs out of n needs k ≤ n. Run the case 1 more time(s) or lower k."]
+    at.number_input(key="passk_est_k").set_value(3).run()
+    at.number_input(key="passk_c").set_value(0).run()
+    assert not at.error
+    assert metric(at, "pass@k, unbiased") == "0%" and metric(at, "pass^k, unbiased") == "0%"
+    at.number_input(key="passk_c").set_value(10).run()
+    assert metric(at, "pass@k, unbiased") == "100.0%" and metric(at, "pass^k, unbiased") == "100.0%"
+    at.number_input(key="passk_c").set_value(12).run()
+    assert [e.value for e in at.error] == ["c = 12 passes cannot be more than n = 10 runs."]
+
+
+def test_retry_correlation_pushes_failure_back_to_the_single_rate(at):
+    at.slider(key="passk_retry_rho").set_value(1.0).run()
+    assert metric(at, "All attempts fail at ρ = 1.00") == "20.0%"
+    at.slider(key="passk_retry_rho").set_value(0.0).run()
+    assert metric(at, "All attempts fail at ρ = 0.00") == "0.8%"
+
+
+def test_chinese(at):
+    at.selectbox(key="app_lang").set_value("zh").run()
+    assert not at.exception
+    assert at.title[0].value == "pass^k 实验室：歧义越多，可靠性掉得越快"
+    assert metric(at, "各次独立") == "8.0%"
+    assert "从 **90.0%** 提到 **93.2%**" in markdown(at)
+    at.number_input(key="passk_est_k").set_value(12).run()
+    assert at.error[0].value.startswith("k = 12 大于 n = 10")

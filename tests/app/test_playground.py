@@ -1,0 +1,82 @@
+"""The playground page through AppTest: presets, edits, bad schema text, the free box."""
+
+import json
+
+from tests.app.conftest import fresh_app
+
+
+def playground(lang="en"):
+    at = fresh_app(lang)
+    return at.switch_page("pages/playground.py").run()
+
+
+def texts(elements):
+    return [e.value for e in elements]
+
+
+def test_reference_schema_all_six_as_expected():
+    at = playground()
+    assert not at.exception
+    assert "**6 of 6 outputs got their expected verdict.**" in texts(at.markdown)
+    assert "No bad output leaks through this schema." in texts(at.success)
+
+
+def test_no_additional_properties_preset_flags_extra_field_leaked():
+    at = playground()
+    at.selectbox(key="playground_preset").select("no_additional_properties").run()
+    at.button(key="playground_apply_preset").click().run()
+    assert not at.exception
+    assert '"additionalProperties"' not in at.text_area(key="schema_editor").value
+    assert "**5 of 6 outputs got their expected verdict.**" in texts(at.markdown)
+    errors = texts(at.error)
+    assert "Leaked \\(bad output accepted\\)\\: extra\\_field\\." in errors
+    assert ("LEAKED\\: this bad output passes the edited schema\\. \\\"additionalProperties\\\" would have "
+            "caught it\\.") in errors
+
+
+def test_editing_the_schema_by_hand_changes_the_summary_and_reset_restores():
+    at = playground()
+    schema = json.loads(at.text_area(key="schema_editor").value)
+    del schema["required"]
+    at.text_area(key="schema_editor").input(json.dumps(schema)).run()
+    assert "**5 of 6 outputs got their expected verdict.**" in texts(at.markdown)
+    assert "Leaked \\(bad output accepted\\)\\: missing\\_required\\." in texts(at.error)
+    at.button(key="playground_reset").click().run()
+    assert "**6 of 6 outputs got their expected verdict.**" in texts(at.markdown)
+
+
+def test_invalid_json_in_editor_shows_error_and_keeps_last_good_result():
+    at = playground()
+    at.selectbox(key="playground_preset").select("enum_removed").run()
+    at.button(key="playground_apply_preset").click().run()
+    at.text_area(key="schema_editor").input('{"type": "object",\n  "properties": }').run()
+    assert not at.exception
+    assert "Not JSON\\: line 2, column 17\\: Expecting value\\." in texts(at.error)
+    assert any("stale" in w for w in texts(at.warning))
+    # the cards still show the last good (enum removed) schema's verdicts
+    assert "**5 of 6 outputs got their expected verdict.**" in texts(at.markdown)
+
+
+def test_not_a_schema_names_keyword_and_path():
+    at = playground()
+    at.text_area(key="schema_editor").input('{"type": "object", "properties": {"note": {"maxLength": "200"}}}').run()
+    assert not at.exception
+    assert any(e.startswith("Not a valid Draft 2020\\-12 schema\\: at /properties/note/maxLength, keyword "
+                            "\\\"maxLength\\\"") for e in texts(at.error))
+
+
+def test_free_box_judges_pasted_output_in_openai_format():
+    at = playground()
+    at.radio(key="playground_format").set_value("openai").run()
+    at.text_area(key="playground_free_input").input("{'order_id': 'ORD-20260917', 'amount_cents': 1999}").run()
+    assert not at.exception
+    codes = [json.loads(c.value) for c in at.code if c.language == "json" and c.value.startswith("{\n  \"role\"")]
+    assert codes and all(c["role"] == "tool" for c in codes)
+    assert any("This looks like a Python dict" in i for i in texts(at.info))
+
+
+def test_chinese_page():
+    at = playground("zh")
+    assert not at.exception
+    assert at.title[0].value == "Schema 练习场"
+    assert "**6 个输出中有 6 个得到了预期的结论。**" in texts(at.markdown)

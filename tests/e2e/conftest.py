@@ -1,0 +1,86 @@
+"""Real-browser fixtures: one `streamlit run app.py` per module and Debian's Chromium via Playwright."""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(app: str = "app.py", cwd: Path = REPO, env: dict | None = None):
+    """Start `streamlit run` headless on a free loopback port; returns (process, base url)."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", app, "--server.headless", "true", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"],
+        cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})})
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as resp:
+                if resp.status == 200:
+                    return proc, url
+        except OSError:
+            time.sleep(0.3)
+    proc.kill()
+    raise RuntimeError("streamlit did not become healthy within 60 s")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    """Stop a server from start_server: terminate, then kill after 10 s."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="module")
+def server():
+    proc, url = start_server()
+    yield url
+    stop_server(proc)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not shutil.which(CHROMIUM):
+        if os.environ.get("TOOLCALL_REQUIRE_BROWSER"):
+            pytest.fail(f"{CHROMIUM} is missing: `apt-get install chromium` (bash .ci/run does it)")
+        pytest.skip(f"{CHROMIUM} not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    p = context.new_page()
+    p.set_default_timeout(30_000)
+    yield p
+    context.close()
+
+
+def wait_connected(page) -> None:
+    page.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]')

@@ -1,0 +1,31 @@
+"""A fresh server whose first visitor opens a deep link still runs app.py (sidebar, navigation)."""
+
+import subprocess
+
+import pytest
+
+from tests.e2e.conftest import start_server, wait_connected
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.mark.parametrize("path, heading", [("playground", "Schema playground")])
+def test_first_visit_by_deep_link_gets_the_whole_app(browser, path, heading):
+    """Streamlit's legacy pages/ mode would run the page alone, listing pages/common.py as a page."""
+    proc, url = start_server()
+    try:
+        context = browser.new_context(locale="en-US")
+        page = context.new_page()
+        page.goto(f"{url}/{path}")
+        wait_connected(page)
+        page.get_by_role("heading", name=heading).first.wait_for(timeout=30_000)
+        page.locator(".st-key-app_lang").wait_for(timeout=30_000)
+        nav = page.locator('[data-testid="stSidebarNav"]').inner_text()
+        assert "common" not in nav and "Schema playground" in nav
+        context.close()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()

@@ -1,0 +1,41 @@
+"""In a real Chromium: edit the schema and watch a verdict change."""
+
+import json
+
+import pytest
+
+from tests.e2e.conftest import wait_connected
+
+pytestmark = pytest.mark.e2e
+
+
+def test_editing_schema_in_browser_changes_a_verdict(server, page):
+    """Delete additionalProperties in the editor, commit with Ctrl+Enter: the extra-field card shows LEAKED."""
+    page.goto(server + "/playground")
+    wait_connected(page)
+    card = page.locator(".st-key-playground_card_extra_field")
+    card.get_by_text("Verdict:").wait_for()
+    assert "LEAKED" not in card.inner_text()
+
+    editor = page.locator(".st-key-schema_editor textarea")
+    # The textarea is drawn empty first and filled a moment later: wait for its text.
+    page.wait_for_function("() => document.querySelector('.st-key-schema_editor textarea')?.value.length > 0")
+    schema = json.loads(editor.input_value())
+    del schema["additionalProperties"]
+    editor.fill(json.dumps(schema, indent=2))
+    editor.press("Control+Enter")
+
+    card.get_by_text("LEAKED").wait_for()
+    summary = page.locator(".st-key-playground_summary")
+    summary.get_by_text("5 of 6 outputs got their expected verdict.").wait_for()
+    assert "extra_field" in summary.inner_text()
+
+
+def test_invalid_schema_text_shows_error_where_typed(server, page):
+    page.goto(server + "/playground")
+    wait_connected(page)
+    editor = page.locator(".st-key-schema_editor textarea")
+    editor.fill('{"type": "object",')
+    editor.press("Control+Enter")
+    page.get_by_text("Not JSON: line 1, column 19").wait_for()
+    assert page.locator('[data-testid="stException"]').count() == 0

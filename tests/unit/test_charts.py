@@ -1,0 +1,89 @@
+"""Charts of the pass^k lab, inspected through their Vega-Lite spec (chart.to_dict())."""
+
+import json
+
+import pandas as pd
+import pytest
+
+from toolcall.charts import _finite, passk_chart, retry_chart
+from toolcall.passk import curve, simulate
+
+
+def _spec(chart) -> dict:
+    spec = chart.to_dict()
+    json.dumps(spec, allow_nan=False)  # raises if NaN or infinity reached the chart
+    return spec
+
+
+def _rows(spec: dict, layer: int) -> list[dict]:
+    return spec["datasets"][spec["layer"][layer]["data"]["name"]]
+
+
+def _passk(lang="en", q=0.9, m=3, rho=0.5):
+    return _spec(passk_chart(curve(q, m, rho), simulate(q, m, rho, trials=500), rho, lang))
+
+
+def test_passk_chart_layers_and_percent_axis():
+    """Band, lines, error bars, points; pass^k on a percent axis fixed to 0..100 %."""
+    spec = _passk()
+    assert [layer["mark"]["type"] for layer in spec["layer"]] == ["area", "line", "errorbar", "point"]
+    for layer in spec["layer"]:
+        assert layer["encoding"]["y"]["axis"]["format"] == "%"
+        assert layer["encoding"]["y"]["scale"]["domain"] == [0, 1]
+        assert layer["encoding"]["x"]["scale"]["domain"] == [1, 20]
+
+
+def test_passk_chart_carries_the_formula_values():
+    spec = _passk()
+    band = _rows(spec, 0)
+    assert [r["k"] for r in band] == list(range(1, 21))
+    assert band[7]["low"] == pytest.approx(0.9 ** 24) and band[7]["high"] == pytest.approx(0.729)
+    exact = [r for r in _rows(spec, 1) if r["series"] == "Exact at ρ = 0.50"]
+    assert exact[7]["value"] == pytest.approx(curve(0.9, 3, 0.5).exact[7])
+    points = _rows(spec, 3)
+    assert len(points) == 20 and all(r["low"] <= r["value"] <= r["high"] for r in points)
+
+
+@pytest.mark.parametrize("lang, k_title, series", [
+    ("en", "k (runs of the same request)", "Independent runs: q^(m·k)"),
+    ("zh", "k（同一请求的运行次数）", "各次独立：q^(m·k)"),
+])
+def test_passk_chart_labels_follow_the_language(lang, k_title, series):
+    spec = _passk(lang)
+    encoding = spec["layer"][1]["encoding"]
+    assert encoding["x"]["title"] == k_title
+    assert series in encoding["color"]["scale"]["domain"]
+    assert len(encoding["color"]["scale"]["domain"]) == 5
+
+
+@pytest.mark.parametrize("q, m, rho", [(0.5, 8, 0.0), (0.5, 8, 1.0), (0.99, 0, 0.3), (0.5, 8, 0.95)])
+def test_extreme_settings_still_give_finite_specs(q, m, rho):
+    """Even 0.5^160 or m = 0 gives a spec with no NaN or infinity."""
+    spec = _passk(q=q, m=m, rho=rho)
+    assert all(0 <= r["value"] <= 1 for r in _rows(spec, 1))
+
+
+def test_mismatched_curve_and_simulation_are_refused():
+    with pytest.raises(ValueError):
+        passk_chart(curve(0.9, 3, 0.5, k_max=10), simulate(0.9, 3, 0.5, trials=10), 0.5, "en")
+
+
+def test_non_finite_values_never_reach_a_chart():
+    with pytest.raises(ValueError, match="non-finite"):
+        _finite(pd.DataFrame({"value": [0.5, float("nan")]}))
+    with pytest.raises(ValueError, match="non-finite"):
+        _finite(pd.DataFrame({"value": [float("inf")]}))
+
+
+def test_retry_chart_climbs_from_independent_back_to_one_attempt():
+    """20 % per attempt, 3 attempts: 0.8 % at ρ = 0, 20 % at ρ = 1; the chosen ρ is marked."""
+    spec = _spec(retry_chart(0.2, 3, 0.5, "en"))
+    line = _rows(spec, 0)
+    assert line[0] == {"rho": 0.0, "value": pytest.approx(0.008)}
+    assert line[-1] == {"rho": 1.0, "value": pytest.approx(0.2)}
+    assert all(b["value"] >= a["value"] for a, b in zip(line, line[1:]))
+    assert _rows(spec, 1) == [{"value": 0.2, "label": "one attempt"}]
+    assert _rows(spec, 3)[0]["rho"] == 0.5
+    assert spec["layer"][0]["encoding"]["y"]["axis"]["format"] == "%"
+    assert spec["layer"][0]["encoding"]["y"]["title"] == "Final failure rate"
+    assert _spec(retry_chart(0.2, 3, 0.5, "zh"))["layer"][0]["encoding"]["x"]["title"] == "ρ（各次尝试之间的相关性）"

@@ -1,0 +1,97 @@
+"""Presets that loosen the schema (each leaks exactly what it should) and the backend's business rules."""
+
+import pytest
+
+from toolcall.backend import RefundBackend
+from toolcall.playground import PRESETS, apply_preset, evaluate, evaluate_canned, summarize
+
+LEAKS = {
+    "reference": (),
+    "no_additional_properties": ("extra_field",),
+    "nothing_required": ("missing_required",),
+    "enum_removed": ("enum_violation",),
+    "integer_loosened": ("wrong_type",),
+    "all_constraints_stripped": ("missing_required", "wrong_type", "enum_violation", "extra_field"),
+}
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_each_preset_leaks_exactly_its_lesson(preset, outputs, schema, tool, book):
+    summary = summarize(evaluate_canned(outputs.outputs, apply_preset(schema, preset), tool.name, book))
+    assert summary.leaked == LEAKS[preset]
+    assert summary.matched == 6 - len(LEAKS[preset])
+    assert summary.unexpected_rejections == ()
+
+
+def test_presets_never_mutate_the_reference(schema):
+    before = repr(schema)
+    for preset in PRESETS:
+        apply_preset(schema, preset)
+    assert repr(schema) == before
+
+
+def test_unknown_preset_is_refused(schema):
+    with pytest.raises(ValueError, match="unknown preset 'tighter'"):
+        apply_preset(schema, "tighter")
+
+
+@pytest.mark.parametrize("case_id, code", [("over_paid", "AMOUNT_EXCEEDS_PAID"), ("no_such_order", "ORDER_NOT_FOUND"),
+                                           ("unshipped", "ORDER_NOT_DELIVERED"), ("other_customer", "ORDER_NOT_OWNED")])
+def test_schema_valid_calls_the_backend_refuses(case_id, code, outputs, schema, tool, book):
+    case = next(c for c in outputs.business_cases if c.id == case_id)
+    card = evaluate(case.raw, schema, tool.name, call="toolu_01X", backend=RefundBackend(book))
+    assert card.verdict == "accepted" and card.is_error
+    assert card.tool_result["is_error"] is True
+    assert card.backend.error["code"] == code
+    assert card.backend.error["retryable"] is False
+
+
+def test_amount_error_message_is_actionable(book):
+    result = RefundBackend(book).refund({"order_id": "ORD-20260705", "amount_cents": 150000, "reason": "other"})
+    assert result.error == {"code": "AMOUNT_EXCEEDS_PAID", "retryable": False, "message":
+                            "Refund of 150000 cents exceeds what is left to refund on ORD-20260705: "
+                            "1500 cents of 1500 paid. Ask the customer to confirm the amount."}
+
+
+def test_unshipped_order_points_to_cancel_order(book):
+    result = RefundBackend(book).refund({"order_id": "ORD-20261102", "amount_cents": 100, "reason": "other"}, lang="zh")
+    assert result.error["message"] == ("订单 ORD-20261102 的状态是 unshipped，还没有签收，退款只适用于已签收的订单。"
+                                       "请改用 cancel_order。")
+
+
+def test_replayed_refund_returns_the_first_refund_never_a_second(book):
+    backend = RefundBackend(book)
+    args = {"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged"}
+    first = backend.refund(args, idempotency_key="toolu_01A")
+    again = backend.refund(dict(args), idempotency_key="toolu_01A")
+    assert first.data == {"refund_id": "RF-20260917-001", "status": "submitted", "order_id": "ORD-20260917",
+                          "amount_cents": 1999}
+    assert again.data == {**first.data, "replayed": True}
+    assert backend.refunded == {"ORD-20260917": 1999}
+
+
+def test_same_key_different_arguments_is_a_conflict(book):
+    backend = RefundBackend(book)
+    backend.refund({"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged"}, idempotency_key="k")
+    result = backend.refund({"order_id": "ORD-20260917", "amount_cents": 500, "reason": "damaged"}, idempotency_key="k")
+    assert result.error["code"] == "IDEMPOTENCY_CONFLICT"
+    assert backend.refunded == {"ORD-20260917": 1999}
+
+
+def test_partial_refunds_add_up_to_what_was_paid(book):
+    backend = RefundBackend(book)
+    assert backend.refund({"order_id": "ORD-20260917", "amount_cents": 2000, "reason": "damaged"}).ok
+    second = backend.refund({"order_id": "ORD-20260917", "amount_cents": 600, "reason": "damaged"})
+    assert second.error["code"] == "AMOUNT_EXCEEDS_PAID"
+    assert backend.refund({"order_id": "ORD-20260917", "amount_cents": 599, "reason": "damaged"}).ok
+    assert backend.refunded == {"ORD-20260917": 2599}
+
+
+def test_loosened_schema_lets_unreadable_arguments_reach_the_backend(tool, book):
+    """With all constraints stripped, {} is schema-valid; the backend must answer, not crash."""
+    card = evaluate("{}", apply_preset(tool.input_schema, "all_constraints_stripped"), tool.name, call="c",
+                    backend=RefundBackend(book))
+    assert card.verdict == "accepted" and card.backend.error["code"] == "BAD_ARGUMENTS"
+    card = evaluate('{"order_id": 5, "amount_cents": "x"}', apply_preset(tool.input_schema, "all_constraints_stripped"),
+                    tool.name, call="c", backend=RefundBackend(book))
+    assert card.backend.error["code"] == "BAD_ARGUMENTS"

@@ -1,0 +1,92 @@
+"""Altair charts for the pass^k lab, built from toolcall.passk results (no streamlit here).
+
+Every chart takes ``lang`` and labels itself from the UI catalogue, shows probabilities
+as percentages on the axis, and refuses NaN or infinity before any value reaches Vega.
+"""
+
+from __future__ import annotations
+
+import math
+
+import altair as alt
+import pandas as pd
+
+from toolcall.i18n import t
+from toolcall.passk import Curve, Simulation, prob_all
+
+_PERCENT_AXIS = alt.Axis(format="%")
+_UNIT = alt.Scale(domain=[0, 1])
+
+
+def _finite(frame: pd.DataFrame) -> pd.DataFrame:
+    """Return ``frame`` after checking every number in it is finite; ValueError otherwise."""
+    for column in frame.select_dtypes("number"):
+        bad = [v for v in frame[column] if not math.isfinite(v)]
+        if bad:
+            raise ValueError(f"column {column!r} holds non-finite values {bad[:3]}")
+    return frame
+
+
+def _series_scale(names: list[str], colours: list[str]) -> alt.Scale:
+    return alt.Scale(domain=names, range=colours)
+
+
+def passk_chart(curve: Curve, sim: Simulation, rho: float, lang: str) -> alt.LayerChart:
+    """pass^k against k: the band [q^(m·k), q^m], its two edges, the exact curve at ``rho``,
+    and the Monte Carlo estimates as points with 95 % Wilson error bars.
+
+    curve and sim must cover the same ks. Raises ValueError if they do not, or if any
+    value is not finite.
+    """
+    if curve.ks != sim.ks:
+        raise ValueError("curve and simulation cover different k")
+    k_title, y_title = t("passk.chart.k_axis", lang), t("passk.chart.y_axis", lang)
+    names = [t("passk.chart.band", lang), t("passk.chart.independent", lang), t("passk.chart.correlated", lang),
+             t("passk.chart.exact", lang, rho=f"{rho:.2f}"), t("passk.chart.monte_carlo", lang, trials=sim.trials)]
+    colour = alt.Color("series:N", title=None, scale=_series_scale(names, ["#c6dbef", "#d62728", "#2ca02c",
+                                                                           "#1f77b4", "#ff7f0e"]),
+                       legend=alt.Legend(orient="bottom", columns=2, labelLimit=400))
+    x = alt.X("k:Q", title=k_title, scale=alt.Scale(domain=[1, max(curve.ks)]), axis=alt.Axis(tickMinStep=1))
+    band = _finite(pd.DataFrame({"k": curve.ks, "low": curve.independent, "high": curve.correlated,
+                                 "series": names[0]}))
+    lines = _finite(pd.DataFrame([{"k": k, "value": v, "series": name}
+                                  for name, values in zip(names[1:4], (curve.independent, curve.correlated, curve.exact))
+                                  for k, v in zip(curve.ks, values)]))
+    points = _finite(pd.DataFrame({"k": sim.ks, "value": sim.estimate, "low": sim.low, "high": sim.high,
+                                   "series": names[4]}))
+    tooltip = [alt.Tooltip("series:N", title=" "), alt.Tooltip("k:Q", title="k"),
+               alt.Tooltip("value:Q", title=y_title, format=".2%")]
+    y = alt.Y("value:Q", title=y_title, axis=_PERCENT_AXIS, scale=_UNIT)
+    return alt.layer(
+        alt.Chart(band).mark_area(opacity=0.5).encode(x=x, y=alt.Y("low:Q", title=y_title, axis=_PERCENT_AXIS,
+                                                                   scale=_UNIT), y2="high:Q", color=colour),
+        alt.Chart(lines).mark_line(strokeWidth=2.5).encode(x=x, y=y, color=colour, tooltip=tooltip),
+        alt.Chart(points).mark_errorbar(ticks=True).encode(x=x, y=alt.Y("low:Q", title=y_title, axis=_PERCENT_AXIS,
+                                                                          scale=_UNIT),
+                                                           y2="high:Q", color=colour),
+        alt.Chart(points).mark_point(filled=True, size=45).encode(x=x, y=y, color=colour, tooltip=tooltip),
+    ).properties(height=380)
+
+
+def retry_chart(fail: float, attempts: int, rho: float, lang: str, steps: int = 50) -> alt.LayerChart:
+    """Final failure rate after ``attempts`` attempts against the correlation between them.
+
+    The curve is prob_all(fail, attempts, ρ) for ρ = 0..1 in ``steps`` steps: fail^attempts
+    at ρ = 0, back to ``fail`` at ρ = 1. A rule marks the single-attempt rate and a point
+    marks the chosen ``rho``. Raises ValueError for out-of-range input.
+    """
+    x_title, y_title = t("passk.retry.x_axis", lang), t("passk.retry.y_axis", lang)
+    grid = _finite(pd.DataFrame([{"rho": i / steps, "value": prob_all(fail, attempts, i / steps)}
+                                 for i in range(steps + 1)]))
+    here = _finite(pd.DataFrame([{"rho": rho, "value": prob_all(fail, attempts, rho)}]))
+    single = _finite(pd.DataFrame([{"value": fail, "label": t("passk.retry.single", lang)}]))
+    x = alt.X("rho:Q", title=x_title, scale=alt.Scale(domain=[0, 1]))
+    y = alt.Y("value:Q", title=y_title, axis=_PERCENT_AXIS, scale=alt.Scale(domain=[0, max(fail * 1.1, 0.01)]))
+    tooltip = [alt.Tooltip("rho:Q", title="ρ", format=".2f"), alt.Tooltip("value:Q", title=y_title, format=".2%")]
+    return alt.layer(
+        alt.Chart(grid).mark_line(strokeWidth=2.5, color="#1f77b4").encode(x=x, y=y, tooltip=tooltip),
+        alt.Chart(single).mark_rule(strokeDash=[6, 4], color="#d62728").encode(y=y),
+        alt.Chart(single).mark_text(align="left", dx=4, dy=-8, color="#d62728").encode(
+            y=y, x=alt.value(0), text="label:N"),
+        alt.Chart(here).mark_point(filled=True, size=90, color="#ff7f0e").encode(x=x, y=y, tooltip=tooltip),
+    ).properties(height=260)
