@@ -246,15 +246,10 @@ def grade_json(exercise: Exercise, text: str) -> Grade:
     known = _known_wrong(exercise, lambda a: _json_object(a if isinstance(a, str) else json.dumps(a)) == value)
     if not errors["en"]:
         return Grade(1, 1, (_fb(OK, "json_ok"),))
-    seen: set[tuple[str, str]] = set()
-    items = []
-    for i, err in enumerate(errors["en"]):
-        if (err.pointer, err.keyword) in seen:  # validate() repeats a required error once per missing field
-            continue
-        seen.add((err.pointer, err.keyword))
-        items.append(FeedbackItem(WRONG, text={lang: t("exercises.fb.json_field", lang, pointer=errs[i].pointer or "/",
-                                                       expected=errs[i].expected, received=errs[i].received)
-                                               for lang, errs in errors.items()}))
+    items = [FeedbackItem(WRONG, text={lang: t("exercises.fb.json_field", lang, pointer=errs[i].pointer or "/",
+                                                expected=errs[i].expected, received=errs[i].received)
+                                       for lang, errs in errors.items()})
+             for i in range(len(errors["en"]))]
     return Grade(0, 1, tuple(known + items))
 
 
