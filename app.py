@@ -1,8 +1,9 @@
-"""Entry point: page config, sidebar (language), navigation. Run with ``streamlit run app.py``."""
+"""Entry point: page config, sidebar (language, learner id), navigation. Run with ``streamlit run app.py``."""
 
 import streamlit as st
 
 from pages.common import LANG_KEY, tr
+from pages.learner import learner_sidebar
 from toolcall.i18n import LANGS, normalize_lang
 
 st.set_page_config(page_title="Tool calling, hands on", page_icon="🛠️", layout="wide")
@@ -11,6 +12,7 @@ if LANG_KEY not in st.session_state:
     st.session_state[LANG_KEY] = normalize_lang(st.context.locale)
 st.sidebar.selectbox(tr("app.language"), LANGS, key=LANG_KEY,
                      format_func={"en": "English", "zh": "中文"}.__getitem__)
+learner_sidebar()
 
 pages = [
     st.Page("pages/home.py", title=tr("app.nav_home"), icon="🏠", url_path="home", default=True),
@@ -19,5 +21,6 @@ pages = [
     st.Page("pages/walkthrough.py", title=tr("walkthrough.nav"), icon="🔁", url_path="walkthrough"),
     st.Page("pages/pairing.py", title=tr("pairing.nav"), icon="🔗", url_path="pairing"),
     st.Page("pages/lessons.py", title=tr("lessons.nav"), icon="📖", url_path="lessons"),
+    st.Page("pages/exercises.py", title=tr("exercises.nav"), icon="✏️", url_path="exercises"),
 ]
 st.navigation(pages).run()

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from pages.common import lang, load, plain, run_inside_app, tr
+from pages.exercise_widgets import show_page_exercises
 from pages.lesson_widgets import show_page_lessons
 from toolcall.charts import passk_chart, retry_chart
 from toolcall.passk import (K_MAX, N_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, percent,
@@ -101,3 +102,7 @@ c2.metric(tr("passk.retry_at_rho", rho=f"{retry_rho:.2f}"), percent(prob_all(fai
 c3.metric(tr("passk.retry_single"), percent(fail))
 st.altair_chart(retry_chart(fail, attempts, retry_rho, lang()), width="stretch")
 st.markdown(tr("passk.retry_outro"))
+
+st.divider()
+st.header(tr("exercises.section_title"))
+show_page_exercises("passk_lab")

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from pages.common import lang, load, plain, run_inside_app, show_card, show_json, tr
+from pages.exercise_widgets import show_page_exercises
 from pages.lesson_widgets import show_page_lessons
 from toolcall.backend import RefundBackend
 from toolcall.playground import PRESETS, apply_preset, evaluate, evaluate_canned, schema_text, summarize
@@ -121,3 +122,7 @@ with c2:
     show_json(again.tool_result)
 for order_id, cents in replay_backend.refunded.items():
     st.info(tr("playground.refunded_total", order_id=order_id, cents=cents, double=2 * cents), icon="🔁")
+
+st.divider()
+st.header(tr("exercises.section_title"))
+show_page_exercises("playground")

@@ -5,6 +5,7 @@ from pathlib import Path
 import streamlit as st
 
 from pages.common import lang, load, run_inside_app, show_json, tr
+from pages.exercise_widgets import show_page_exercises
 from pages.lesson_widgets import show_page_lessons
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import FixtureError
@@ -107,3 +108,7 @@ if index == len(steps) - 1:
 st.caption(tr("walkthrough.usage_note"))
 st.markdown(tr("walkthrough.pairing_link"))
 st.page_link("pages/pairing.py", label=tr("pairing.nav"), icon="🔗")
+
+st.divider()
+st.header(tr("exercises.section_title"))
+show_page_exercises("walkthrough")

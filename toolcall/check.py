@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Callable
 
 from toolcall.backend import RefundBackend
+from toolcall.exercises import load_exercises
 from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, load_orders, load_outputs,
                                load_tool)
 from toolcall.lesson_check import check_lessons
 from toolcall.pairing import check_pairing, load_examples
+from toolcall.grading import answer_text, grade
 from toolcall.playground import evaluate, verdict_holds
 from toolcall.results import FORMATS, call_id
 from toolcall.i18n import LANGS
@@ -173,8 +175,32 @@ def check_pairing_examples(root: Path) -> list[Problem]:
     return problems
 
 
+def check_exercises(root: Path) -> list[Problem]:
+    """Every fixtures/exercises/*.yaml loads (schema-valid, both languages, ids unique,
+    answers consistent); each reference answer earns full marks and each listed wrong
+    answer does not."""
+    loaded = load_exercises(root / "fixtures" / "exercises")
+    problems = list(loaded.problems)
+    for ex in loaded.exercises:
+        where = ex.index
+        try:
+            reference = grade(ex, answer_text(ex, ex.answer), root)
+            wrongs = [grade(ex, answer_text(ex, w["answer"]), root) for w in ex.wrong_answers]
+        except FixtureError as exc:
+            problems += exc.problems
+            continue
+        if not reference.correct:
+            problems.append(Problem(ex.file, json_path(["exercises", where, "answer"]),
+                                    f"the reference answer scores {reference.score:g} of {reference.max_score:g}"))
+        for i, g in enumerate(wrongs):
+            if g.correct:
+                problems.append(Problem(ex.file, json_path(["exercises", where, "wrong_answers", i, "answer"]),
+                                        "this wrong answer earns full marks"))
+    return problems
+
+
 CHECKERS: list[Checker] = [check_tools, check_orders, check_outputs, check_walkthroughs, check_pairing_examples,
-                           check_lessons]
+                           check_lessons, check_exercises]
 
 
 def run_checks(root: Path) -> list[Problem]:

@@ -1,4 +1,4 @@
-"""The command line: ``python -m toolcall {result,check,passk,pairing} …`` (see DESIGN.md for the contract).
+"""The command line: ``python -m toolcall {result,check,passk,pairing,grade} …`` (see DESIGN.md for the contract).
 
 Each subcommand is a function ``(args) -> exit code`` registered in ``_build_parser``.
 """
@@ -13,7 +13,9 @@ from pathlib import Path
 from toolcall import REPO_ROOT
 from toolcall.backend import RefundBackend
 from toolcall.check import run_checks
+from toolcall.exercises import load_exercises
 from toolcall.fixtures import FixtureError, load_orders, load_tool
+from toolcall.grading import grade
 from toolcall.i18n import LANGS
 from toolcall.passk import EstimateInputError, estimate
 from toolcall.pairing import FORMATS as PAIRING_FORMATS
@@ -64,6 +66,40 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+GRADE_HELP = """ANSWER formats by exercise type:
+  choice      a JSON list of option ids, '["a", "c"]', or one id, 'b'
+  number      a decimal 0.7, a fraction 84/120 or a percentage 70%
+  json        the JSON text itself (a JSON object)
+  schema_fix  the edited input_schema as JSON text
+  order       a JSON list of every step id, first step first, '["send", "tool_use", ...]'
+  classify    a JSON object mapping item id to category id, '{"item": "category"}'
+ANSWER - reads the answer from stdin.
+Prints {score, max_score, correct, malformed, feedback: [{level, en, zh}]}; exit 0 when graded,
+2 for an unknown exercise id, a malformed answer or broken exercise files."""
+
+
+def _cmd_grade(args: argparse.Namespace) -> int:
+    loaded = load_exercises(Path(args.exercises) if args.exercises else None)
+    exercise = loaded.by_id().get(args.exercise_id)
+    if exercise is None:
+        for problem in loaded.problems:
+            print(problem, file=sys.stderr)
+        known = ", ".join(sorted(loaded.by_id())) or "none"
+        print(f"unknown exercise id {args.exercise_id!r}; known ids: {known}", file=sys.stderr)
+        return 2
+    text = sys.stdin.read() if args.answer == "-" else args.answer
+    try:
+        result = grade(exercise, text)
+    except FixtureError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+    if result.malformed:
+        print(f"malformed answer for exercise {exercise.id} ({exercise.type}): {result.feedback[0].render('en')}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def _cmd_passk(args: argparse.Namespace) -> int:
     try:
         est = estimate(args.n, args.c, args.k)
@@ -106,6 +142,14 @@ def _build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="validate every fixture and lesson; exit 1 on any problem")
     check.add_argument("dir", nargs="?", help="content root holding fixtures/ and lessons/ (default: this repo)")
     check.set_defaults(func=_cmd_check)
+
+    grade_ = sub.add_parser("grade", help="grade one answer to one exercise; print the grade as JSON",
+                            description="Grade ANSWER for EXERCISE_ID and print the grade as JSON.",
+                            epilog=GRADE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    grade_.add_argument("exercise_id", metavar="EXERCISE_ID", help="an exercise id from fixtures/exercises/*.yaml")
+    grade_.add_argument("answer", metavar="ANSWER", help="the answer text (format per type below); - reads stdin")
+    grade_.add_argument("--exercises", help="folder of exercise files (default: the repo's fixtures/exercises)")
+    grade_.set_defaults(func=_cmd_grade)
 
     passk = sub.add_parser("passk", help="estimate pass^k, pass@k and the naive (c/n)^k from n runs with c passes")
     passk.add_argument("--n", type=int, required=True, help="runs of the test case (1 to 10000)")

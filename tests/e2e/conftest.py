@@ -43,15 +43,20 @@ def start_server(app: str = "app.py", cwd: Path = REPO, env: dict | None = None)
     raise RuntimeError("streamlit did not become healthy within 60 s")
 
 
-@pytest.fixture(scope="module")
-def server():
-    proc, url = start_server()
-    yield url
+def stop_server(proc: subprocess.Popen) -> None:
+    """Stop a server from start_server: terminate, then kill after 10 s."""
     proc.terminate()
     try:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+@pytest.fixture(scope="module")
+def server():
+    proc, url = start_server()
+    yield url
+    stop_server(proc)
 
 
 @pytest.fixture(scope="module")

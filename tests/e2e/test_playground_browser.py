@@ -18,7 +18,8 @@ def test_editing_schema_in_browser_changes_a_verdict(server, page):
     assert "LEAKED" not in card.inner_text()
 
     editor = page.locator(".st-key-schema_editor textarea")
-    page.wait_for_function("(document.querySelector('.st-key-schema_editor textarea') || {value: ''}).value.length > 0")
+    # The textarea is drawn empty first and filled a moment later: wait for its text.
+    page.wait_for_function("() => document.querySelector('.st-key-schema_editor textarea')?.value.length > 0")
     schema = json.loads(editor.input_value())
     del schema["additionalProperties"]
     editor.fill(json.dumps(schema, indent=2))

@@ -62,7 +62,7 @@ def test_next_button_shows_the_tool_use_response(page, server):
     page.locator(".st-key-walkthrough_next button").click()
     explain = page.locator(".st-key-walkthrough_explain")
     explain.get_by_text("2. Model asks for a tool").wait_for()
-    codes = page.locator("[data-testid=stCode]")
+    codes = page.locator("[data-testid=stCode]:visible")
     codes.filter(has_text='"stop_reason": "tool_use"').first.wait_for()
     codes.filter(has_text='"finish_reason": "tool_calls"').first.wait_for()
 

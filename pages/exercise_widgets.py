@@ -1,0 +1,123 @@
+"""Render the exercises of one page: ``show_page_exercises("playground")`` at its bottom.
+
+Each exercise is a form (keys ``exercises_<id>_…``) with Submit; Hint and Reveal sit
+below it. Grading is toolcall.grading; progress is saved per learner in the store.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import streamlit as st
+
+from pages.common import lang, plain, show_json, tr
+from pages.exercise_inputs import answer, draw, key, prefill
+from pages.learner import current_learner, progress_store
+from toolcall.exercises import Exercise, ExerciseSet, exercise_files, load_exercises
+from toolcall.grading import MAX_ANSWER_CHARS, Grade, grade
+from toolcall.progress import REVEAL_AFTER
+
+_SHOW = {"ok": st.success, "wrong": st.error, "info": st.info, "error": st.warning}
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _load(stamp: tuple[tuple[str, float], ...]) -> ExerciseSet:
+    return load_exercises()
+
+
+def exercise_set() -> ExerciseSet:
+    """Every exercise (cached until an exercise file changes)."""
+    return _load(tuple((str(p), p.stat().st_mtime) for p in exercise_files()))
+
+
+def show_load_problems(loaded: ExerciseSet) -> None:
+    """Tell the student, once per page, that some exercises were left out and why."""
+    if loaded.problems:
+        st.warning(tr("exercises.load_problems"))
+        st.code("\n".join(map(str, loaded.problems)), language=None)
+
+
+def _show_grade(g: Grade) -> None:
+    text = tr("exercises.result_correct" if g.correct else "exercises.result_partial",
+              score=f"{g.score:g}", max=f"{g.max_score:g}")
+    st.markdown(("✅ " if g.correct else "✍️ ") + f"**{text}**")
+    for item in g.feedback:
+        _SHOW[item.level](plain(item.render(lang())))
+
+
+def safe_store(call, *args):
+    """Run a store call; on a storage failure warn and return None (grading goes on)."""
+    try:
+        return call(*args)
+    except (sqlite3.Error, OSError) as exc:
+        st.warning(tr("exercises.store_error", detail=type(exc).__name__))
+        return None
+
+
+def show_exercise(ex: Exercise, learner: str) -> None:
+    """One exercise: prompt, answer form, feedback, hints, reveal, saved progress."""
+    L, store = lang(), progress_store()
+    rec = safe_store(store.get, learner, ex.id)
+    prefill(ex, rec.last_answer if rec else None)
+    with st.container(border=True, key=key(ex, "box")):
+        st.markdown(f"#### {ex.title[L]}")
+        st.caption(tr(f"exercises.type.{ex.type}"))
+        st.markdown(ex.prompt[L])
+        with st.form(key(ex, "form"), border=False):
+            draw(ex)
+            submitted = st.form_submit_button(tr("exercises.submit"), key=key(ex, "submit"), type="primary")
+        if submitted:
+            text = answer(ex)
+            result = grade(ex, text)
+            st.session_state[key(ex, "grade")] = result
+            rec = safe_store(store.record, learner, ex.id, text[:MAX_ANSWER_CHARS], result.score, result.max_score) or rec
+        if key(ex, "grade") in st.session_state:
+            _show_grade(st.session_state[key(ex, "grade")])
+            if st.session_state[key(ex, "grade")].correct:
+                st.info(ex.explanation[L], icon="💡")
+        if rec and rec.tries:
+            st.caption(tr("exercises.progress_line", best=f"{rec.best_score:g}", max=f"{rec.max_score:g}",
+                          tries=rec.tries))
+        row = st.container(horizontal=True, key=key(ex, "actions"))
+        if row.button(tr("exercises.hint"), key=key(ex, "hint"), disabled=not ex.hints):
+            rec = safe_store(store.show_hint, learner, ex.id, len(ex.hints)) or rec
+        for n in range(min(rec.hints_shown if rec else 0, len(ex.hints))):
+            st.info(f"**{tr('exercises.hint_line', n=n + 1, total=len(ex.hints))}** · {ex.hints[n][L]}", icon="🔎")
+        can = bool(rec and rec.can_reveal)
+        if row.button(tr("exercises.reveal"), key=key(ex, "reveal"), disabled=not can) and can:
+            safe_store(store.reveal, learner, ex.id)
+            rec = safe_store(store.get, learner, ex.id) or rec
+        if not can:
+            st.caption(tr("exercises.reveal_locked", needed=REVEAL_AFTER, done=rec.failed_tries if rec else 0))
+        elif rec and rec.revealed:
+            _show_reference(ex)
+
+
+def _show_reference(ex: Exercise) -> None:
+    L = lang()
+    st.markdown(f"**{tr('exercises.reference')}**")
+    if ex.type in ("json", "schema_fix"):
+        show_json(ex.answer)
+    elif ex.type == "number":
+        st.code(f"{ex.answer:g}", language=None)
+    else:
+        kinds = {"choice": "options", "order": "steps"}
+        if ex.type == "classify":
+            items, cats = ex.labels("items"), ex.labels("categories")
+            st.dataframe([{"": items[i][L], tr("exercises.classify_label"): cats[c][L]} for i, c in ex.answer.items()],
+                         hide_index=True, width="stretch")
+        else:
+            labels = ex.labels(kinds[ex.type])
+            st.markdown("\n".join(f"{n + 1}. {labels[a][L]}" for n, a in enumerate(ex.answer)))
+    st.info(ex.explanation[L], icon="💡")
+
+
+def show_page_exercises(page_id: str) -> None:
+    """Every exercise of ``page_id`` (playground, passk_lab, walkthrough, exercises)."""
+    loaded, learner = exercise_set(), current_learner()
+    show_load_problems(loaded)
+    exercises = loaded.for_page(page_id)
+    if not exercises:
+        st.caption(tr("exercises.none_for_page"))
+    for ex in exercises:
+        show_exercise(ex, learner)
+

@@ -1,0 +1,61 @@
+"""Exercises: every exercise of the chapter with this learner's scores, the progress
+downloads for an instructor, and the general exercises."""
+
+import streamlit as st
+
+from pages.common import lang, run_inside_app, tr
+from pages.exercise_widgets import exercise_set, safe_store, show_exercise, show_load_problems
+from pages.learner import current_learner, progress_store
+from toolcall.progress import export_rows, to_csv, to_json
+
+run_inside_app()
+
+loaded = exercise_set()
+learner = current_learner()
+
+st.title(tr("exercises.title"))
+st.markdown(tr("exercises.intro"))
+show_load_problems(loaded)
+summary = st.container()  # filled after the exercises below, so a submit shows at once
+
+st.divider()
+st.subheader(tr("exercises.general_title"))
+for ex in loaded.for_page("exercises"):
+    show_exercise(ex, learner)
+
+records = safe_store(progress_store().all, learner) or {}
+
+solved = sum(1 for ex in loaded.exercises if ex.id in records and records[ex.id].solved)
+score = sum(records[ex.id].best_score for ex in loaded.exercises if ex.id in records)
+points = sum(records[ex.id].max_score for ex in loaded.exercises if ex.id in records and records[ex.id].tries)
+summary.subheader(tr("exercises.all_title"))
+summary.progress(solved / max(len(loaded.exercises), 1),
+                 text=tr("exercises.total", solved=solved, total=len(loaded.exercises), score=f"{score:g}",
+                         max=f"{points:g}"))
+
+
+def _status(ex_id: str) -> str:
+    rec = records.get(ex_id)
+    if rec is None or not rec.tries:
+        return tr("exercises.status.todo")
+    if rec.solved:
+        return tr("exercises.status.solved")
+    return tr("exercises.status.revealed" if rec.revealed else "exercises.status.tried")
+
+
+rows = []
+for ex in loaded.exercises:
+    rec = records.get(ex.id)
+    rows.append({tr("exercises.col_page"): tr(f"exercises.page.{ex.page}"), tr("exercises.col_title"): ex.title[lang()],
+                 tr("exercises.col_type"): tr(f"exercises.type.{ex.type}"),
+                 tr("exercises.col_score"): f"{rec.best_score:g} / {rec.max_score:g}" if rec and rec.tries else "–",
+                 tr("exercises.col_tries"): rec.tries if rec else 0, tr("exercises.col_status"): _status(ex.id)})
+summary.dataframe(rows, hide_index=True, width="stretch", key="exercises_table", height=35 * (len(rows) + 1) + 3)
+
+export = export_rows(learner, loaded.exercises, records)
+summary.caption(tr("exercises.download_intro"))
+c1, c2 = summary.columns(2)
+c1.download_button(tr("exercises.download_csv"), to_csv(export), file_name=f"progress-{learner}.csv",
+                   mime="text/csv", key="exercises_download_csv", width="stretch", icon="📄")
+c2.download_button(tr("exercises.download_json"), to_json(learner, export), file_name=f"progress-{learner}.json",
+                   mime="application/json", key="exercises_download_json", width="stretch", icon="🧾")

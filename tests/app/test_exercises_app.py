@@ -1,0 +1,150 @@
+"""The Exercises page and the per-page exercise widgets, through AppTest."""
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from toolcall import REPO_ROOT
+from toolcall.exercises import load_exercises
+from toolcall.progress import ProgressStore
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def open_exercises(learner: str | None = "alice", lang: str = "en") -> AppTest:
+    at = AppTest.from_file(str(REPO_ROOT / "app.py"), default_timeout=60)
+    if learner is not None:
+        at.query_params["learner"] = learner
+    at.session_state["app_lang"] = lang
+    at.run()
+    at.switch_page("pages/exercises.py").run()
+    assert not at.exception
+    return at
+
+
+def test_progress_survives_a_fresh_session_with_the_same_learner(data_dir):
+    """Answer, then open a brand-new AppTest (a refresh) with the same ?learner=: the tries,
+    the best score and the answer itself are still there."""
+    at = open_exercises("alice")
+    at.radio(key="exercises_ex_truncated_answer").set_value("ask_retry")
+    at.button(key="exercises_ex_truncated_submit").click().run()
+    assert not at.exception
+    assert any(e.value.startswith("Not this one") for e in at.error)
+    assert "Best score 0 of 1 · tries 1" in [c.value for c in at.caption]
+
+    fresh = open_exercises("alice")
+    assert "Best score 0 of 1 · tries 1" in [c.value for c in fresh.caption]
+    assert fresh.radio(key="exercises_ex_truncated_answer").value == "ask_retry"
+    assert fresh.query_params["learner"] == ["alice"] or fresh.query_params["learner"] == "alice"
+    assert ProgressStore(data_dir).get("alice", "ex_truncated").tries == 1
+
+    other = open_exercises("bob")
+    assert "Best score 0 of 1 · tries 1" not in [c.value for c in other.caption]
+    assert other.radio(key="exercises_ex_truncated_answer").value is None
+
+
+def test_reveal_unlocks_after_two_failed_tries():
+    at = open_exercises("carol")
+    assert at.button(key="exercises_ex_truncated_reveal").disabled
+    at.radio(key="exercises_ex_truncated_answer").set_value("repair")
+    for _ in range(2):
+        at.button(key="exercises_ex_truncated_submit").click().run()
+    assert not at.button(key="exercises_ex_truncated_reveal").disabled
+    at.button(key="exercises_ex_truncated_reveal").click().run()
+    assert "**Reference answer**" in [m.value for m in at.markdown]
+    assert "1. Raise max_tokens and send the request again" in [m.value for m in at.markdown]
+
+
+def test_hint_on_demand_and_correct_answer():
+    at = open_exercises("dave")
+    at.button(key="exercises_ex_misconceptions_hint").click().run()
+    assert any("Three statements are true." in i.value for i in at.info)
+    for opt in ("strict_validate", "cap_retries", "downstream"):
+        at.checkbox(key=f"exercises_ex_misconceptions_opt_{opt}").check()
+    at.button(key="exercises_ex_misconceptions_submit").click().run()
+    assert not at.exception
+    assert "✅ **Correct: 1 of 1.**" in [m.value for m in at.markdown]
+    total = len(load_exercises().exercises)
+    assert at.get("progress")[0].proto.text == f"Solved 1 of {total} exercises · 1 of 1 points on the ones tried"
+
+
+def test_missing_or_invalid_learner_gets_a_new_id_in_the_url():
+    at = open_exercises(None)
+    learner = at.query_params["learner"]
+    learner = learner[0] if isinstance(learner, list) else learner
+    assert learner.count("-") == 2
+    bad = open_exercises("../../etc/passwd")
+    assert bad.query_params["learner"] != "../../etc/passwd"
+    assert not bad.exception
+
+
+def test_downloads_hold_this_learners_progress_only(data_dir):
+    ProgressStore(data_dir).record("mallory", "pk_pass3", "0.7", 1, 1)
+    at = open_exercises("erin")
+    assert [b.key for b in at.get("download_button")] == ["exercises_download_csv", "exercises_download_json"]
+    rows = ProgressStore(data_dir).all("erin")
+    assert rows == {}
+
+
+def script_with_page_exercises(page: str) -> None:
+    from pages.exercise_widgets import show_page_exercises  # noqa: PLC0415 (runs inside AppTest)
+    show_page_exercises(page)
+
+
+def run_page(page: str) -> AppTest:
+    at = AppTest.from_function(script_with_page_exercises, args=(page,), default_timeout=60)
+    at.query_params["learner"] = "frank"
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_non_json_where_json_is_expected_gets_feedback_not_an_exception():
+    at = run_page("playground")
+    at.text_area(key="exercises_pg_error_result_answer").input("{'type': 'tool_result', is_error: True}")
+    at.button(key="exercises_pg_error_result_submit").click().run()
+    assert not at.exception
+    warnings = [w.value for w in at.warning]
+    assert any(w.startswith("Not a JSON object \\(INVALID\\_JSON\\)") for w in warnings)
+    assert any("line 1, column 2" in w for w in warnings)
+
+
+def test_schema_fix_starts_from_the_stripped_schema_and_grades():
+    at = run_page("playground")
+    starter = json.loads(at.text_area(key="exercises_pg_fix_schema_answer").value)
+    assert "required" not in starter
+    at.button(key="exercises_pg_fix_schema_submit").click().run()
+    assert "✍️ **2 of 6. Try again: tries are unlimited.**" in [m.value for m in at.markdown]
+
+
+def test_order_and_classify_widgets_grade():
+    at = run_page("walkthrough")
+    at.multiselect(key="exercises_wt_order_answer_en").set_value(["send", "tool_use", "run", "result", "final"])
+    at.button(key="exercises_wt_order_submit").click().run()
+    assert "✅ **Correct: 5 of 5.**" in [m.value for m in at.markdown]
+    at.selectbox(key="exercises_wt_tool_choice_item_chat_en").set_value("auto")
+    at.button(key="exercises_wt_tool_choice_submit").click().run()
+    assert not at.exception
+    assert any(w.value.startswith("Not sorted yet") for w in at.warning)
+
+
+def test_chinese_page_renders():
+    at = open_exercises("gina", "zh")
+    assert at.title[0].value == "练习"
+    assert at.get("progress")[0].proto.text == f"已做对 0/{len(load_exercises().exercises)} 题 · 已尝试的题目得分 0/0"
+
+
+def test_a_language_switch_keeps_an_unsaved_choice():
+    """Order and classify widgets have one key per language; switching carries the choice over."""
+    at = run_page("walkthrough")
+    at.selectbox(key="exercises_wt_tool_choice_item_chat_en").set_value("auto")
+    at.button(key="exercises_wt_tool_choice_submit").click().run()
+    at.session_state["app_lang"] = "zh"
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key="exercises_wt_tool_choice_item_chat_zh").value == "auto"

@@ -1,0 +1,67 @@
+"""Exercises in a real browser: what only a browser shows (the URL after a refresh, the
+text a selectbox displays after a language switch)."""
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.e2e.conftest import start_server, stop_server, wait_connected
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One server for the module, saving progress in its own data directory."""
+    proc, url = start_server(env={"TOOLCALL_DATA_DIR": str(tmp_path_factory.mktemp("data"))})
+    yield url
+    stop_server(proc)
+
+
+def settle(page):
+    wait_connected(page)
+    page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached", timeout=30000)
+
+
+def open_exercises(page, server, learner):
+    page.set_viewport_size({"width": 1300, "height": 2000})
+    page.goto(f"{server}/exercises?learner={learner}")
+    page.wait_for_selector(".st-key-exercises_ex_failure_taxonomy_submit button")
+    settle(page)
+    return page
+
+
+def choose(page, widget: str, option: str) -> None:
+    """Open a selectbox and pick ``option``; reopen if a rerun closed the list first."""
+    for _ in range(5):
+        page.locator(widget).click()
+        try:
+            page.get_by_role("option", name=option, exact=True).click(timeout=3000)
+            return
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+            settle(page)
+    raise AssertionError(f"could not choose {option!r} in {widget}")
+
+
+def test_refresh_keeps_learner_and_progress(page, server):
+    open_exercises(page, server, "e2e-refresh")
+    page.locator(".st-key-exercises_ex_truncated_answer label").nth(2).click()
+    page.locator(".st-key-exercises_ex_truncated_submit button").click()
+    settle(page)
+    page.reload()
+    page.wait_for_selector(".st-key-exercises_ex_truncated_box")
+    settle(page)
+    assert "learner=e2e-refresh" in page.url
+    assert "Best score 0 of 1 · tries 1" in page.locator(".st-key-exercises_ex_truncated_box").inner_text()
+
+
+def test_language_switch_shows_the_choice_in_the_new_language(page, server):
+    open_exercises(page, server, "e2e-lang")
+    choose(page, ".st-key-exercises_ex_failure_taxonomy_item_cancel_en", "Wrong tool")
+    page.locator(".st-key-exercises_ex_failure_taxonomy_submit button").click()
+    settle(page)
+    choose(page, ".st-key-app_lang", "中文")
+    page.wait_for_selector(".st-key-exercises_ex_failure_taxonomy_item_cancel_zh")
+    settle(page)
+    shown = page.locator(".st-key-exercises_ex_failure_taxonomy_item_cancel_zh input").input_value()
+    assert shown == "选错工具"

@@ -1,0 +1,42 @@
+"""`python -m toolcall grade EXERCISE_ID ANSWER`: the grade as JSON, exit 2 on bad input."""
+
+import json
+import subprocess
+import sys
+
+from toolcall import REPO_ROOT
+from toolcall.cli import main
+
+
+def test_grade_prints_json(capsys):
+    assert main(["grade", "pk_pass3", "84/120"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["score"], out["max_score"], out["correct"]) == (1, 1, True)
+
+
+def test_known_wrong_answer_exits_zero_with_feedback(capsys):
+    assert main(["grade", "pk_pass3", "0.729"]) == 0
+    assert json.loads(capsys.readouterr().out)["feedback"][0]["en"].startswith("That is the plug-in (c/n)^k")
+
+
+def test_unknown_id_and_malformed_answer_exit_2(capsys):
+    assert main(["grade", "no_such", "1"]) == 2
+    assert "unknown exercise id 'no_such'" in capsys.readouterr().err
+    assert main(["grade", "wt_order", "send, run"]) == 2
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["malformed"] is True
+    assert "malformed answer for exercise wt_order (order)" in captured.err
+
+
+def test_module_entry_point_reads_stdin():
+    answer = json.dumps({"role": "user", "content": []})
+    done = subprocess.run([sys.executable, "-m", "toolcall", "grade", "wt_parallel_results", "-"], input=answer,
+                          capture_output=True, text=True, cwd=REPO_ROOT, timeout=60)
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["feedback"][0]["en"] == "/content: expected at least 2 items; received array []."
+
+
+def test_check_passes_on_the_repo():
+    done = subprocess.run([sys.executable, "-m", "toolcall", "check"], capture_output=True, text=True,
+                          cwd=REPO_ROOT, timeout=120)
+    assert (done.returncode, done.stdout.strip()) == (0, "all content checks passed")

@@ -1,0 +1,92 @@
+"""Loading exercise files: a broken file or exercise is reported with file and JSON path,
+and everything else still loads."""
+
+import shutil
+from pathlib import Path
+
+import yaml
+
+from toolcall import FIXTURES_DIR
+from toolcall.check import check_exercises
+from toolcall.exercises import load_exercises
+
+GOOD = {"id": "ok_one", "page": "exercises", "type": "number", "tolerance": 0.01, "answer": 0.5,
+        "title": {"en": "T", "zh": "题"}, "prompt": {"en": "P", "zh": "问"}, "hints": [],
+        "explanation": {"en": "E", "zh": "解"}}
+
+
+def write(folder: Path, name: str, data) -> Path:
+    path = folder / name
+    path.write_text(data if isinstance(data, str) else yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def messages(loaded) -> list[tuple[str, str, str]]:
+    return [(Path(p.file).name, p.path, p.message) for p in loaded.problems]
+
+
+def test_a_broken_exercise_is_dropped_alone_with_its_json_path(tmp_path):
+    no_zh = dict(GOOD, id="no_zh", prompt={"en": "P"})
+    write(tmp_path, "a.yaml", {"schema_version": 1, "exercises": [GOOD, no_zh]})
+    loaded = load_exercises(tmp_path)
+    assert [ex.id for ex in loaded.exercises] == ["ok_one"]
+    assert messages(loaded) == [("a.yaml", "$.exercises[1].prompt", "'zh' is a required property")]
+
+
+def test_a_malformed_file_is_reported_while_other_files_load(tmp_path):
+    write(tmp_path, "a.yaml", "schema_version: 1\nexercises:\n  - id: [unclosed\n")
+    write(tmp_path, "b.yaml", {"schema_version": 1, "exercises": [GOOD]})
+    write(tmp_path, "c.yaml", {"schema_version": 2, "exercises": [dict(GOOD, id="v2")]})
+    loaded = load_exercises(tmp_path)
+    assert [ex.id for ex in loaded.exercises] == ["ok_one"]
+    found = messages(loaded)
+    assert found[0][:2] == ("a.yaml", "$") and found[0][2].startswith("not YAML: line 4 column 1")
+    assert found[1] == ("c.yaml", "$.schema_version", "1 was expected")
+
+
+def test_type_specific_fields_and_consistency(tmp_path):
+    choice = dict(GOOD, id="c", type="choice", multiple=False, answer=["x", "y"],
+                  options=[{"id": "x", "text": {"en": "X", "zh": "甲"}}, {"id": "y", "text": {"en": "Y", "zh": "乙"}}])
+    del choice["tolerance"]
+    order = dict(GOOD, id="o", type="order", answer=["a", "a"],
+                 steps=[{"id": "a", "text": {"en": "A", "zh": "甲"}}, {"id": "b", "text": {"en": "B", "zh": "乙"}}])
+    number = dict(GOOD, id="n")
+    del number["tolerance"]
+    write(tmp_path, "a.yaml", {"schema_version": 1, "exercises": [choice, order, number, dict(GOOD, id="c")]})
+    loaded = load_exercises(tmp_path)
+    assert [ex.id for ex in loaded.exercises] == ["c"]  # the last one: the broken "c" never registered its id
+    assert messages(loaded) == [
+        ("a.yaml", "$.exercises[2]", "'tolerance' is a required property"),
+        ("a.yaml", "$.exercises[0].answer", "a single-choice exercise needs exactly one correct option"),
+        ("a.yaml", "$.exercises[1].answer", "the answer must list every step id exactly once"),
+    ]
+
+
+def test_duplicate_ids_across_files(tmp_path):
+    write(tmp_path, "a.yaml", {"schema_version": 1, "exercises": [GOOD]})
+    write(tmp_path, "b.yaml", {"schema_version": 1, "exercises": [dict(GOOD, answer=0.25), dict(GOOD, id="two")]})
+    loaded = load_exercises(tmp_path)
+    assert [ex.id for ex in loaded.exercises] == ["ok_one", "two"]
+    assert messages(loaded) == [("b.yaml", "$.exercises[0].id", "duplicate exercise id 'ok_one' (first in "
+                                 f"{loaded.exercises[0].file})")]
+
+
+def test_check_grades_reference_and_wrong_answers(tmp_path):
+    """`python -m toolcall check` fails a reference answer that is not full marks and a
+    listed wrong answer that is."""
+    shutil.copytree(FIXTURES_DIR, tmp_path / "fixtures")
+    folder = tmp_path / "fixtures" / "exercises"
+    for path in folder.glob("*.yaml"):
+        path.unlink()
+    bad = dict(GOOD, answer=0.5, wrong_answers=[{"answer": 0.505, "feedback": {"en": "f", "zh": "反馈"}}])
+    off = dict(GOOD, id="off", page="exercises", type="choice", multiple=True, answer=["x"],
+               options=[{"id": "x", "text": {"en": "X", "zh": "甲"}}, {"id": "y", "text": {"en": "Y", "zh": "乙"}}],
+               wrong_answers=[{"answer": ["x"], "feedback": {"en": "f", "zh": "反馈"}}])
+    del off["tolerance"]
+    write(folder, "x.yaml", {"schema_version": 1, "exercises": [bad, off]})
+    found = [(Path(p.file).name, p.path, p.message) for p in check_exercises(tmp_path)]
+    assert found == [("x.yaml", "$.exercises[0].wrong_answers[0].answer", "this wrong answer earns full marks"),
+                     ("x.yaml", "$.exercises[1].wrong_answers[0].answer", "this wrong answer earns full marks")]
+    write(folder, "x.yaml", {"schema_version": 1, "exercises": [dict(GOOD, answer=0.5, tolerance=-1)]})
+    assert [(p.path, p.message) for p in check_exercises(tmp_path)] == [
+        ("$.exercises[0].tolerance", "-1 is less than the minimum of 0")]

@@ -1,0 +1,242 @@
+"""Each exercise grader with right, wrong and malformed answers (tests/unit)."""
+
+import json
+from math import comb
+
+import pytest
+
+from toolcall.exercises import load_exercises
+from toolcall.grading import (MAX_ANSWER_CHARS, FeedbackItem, Grade, answer_text, answer_value, grade,
+                              parse_number)
+
+EX = load_exercises().by_id()
+
+
+def g(ex_id: str, text: str) -> Grade:
+    return grade(EX[ex_id], text)
+
+
+def levels(result: Grade) -> list[str]:
+    return [f.level for f in result.feedback]
+
+
+def english(result: Grade) -> list[str]:
+    return [f.render("en") for f in result.feedback]
+
+
+# --- choice --------------------------------------------------------------------------
+
+def test_choice_single_right_wrong_and_bare_id():
+    """A single id may be given bare, quoted, or in a list; only the right one scores."""
+    for text in ('silent', '"silent"', '["silent"]'):
+        assert (g("pg_enum_case", text).score, g("pg_enum_case", text).max_score) == (1, 1)
+    wrong = g("pg_enum_case", '["api_error"]')
+    assert (wrong.score, wrong.correct, wrong.malformed) == (0, False, False)
+    assert levels(wrong) == ["wrong"]
+    assert english(wrong)[0].startswith("Not this one: The API would have returned an error")
+
+
+def test_choice_multiple_needs_the_exact_set_and_counts_missed():
+    assert g("ex_misconceptions", '["strict_validate", "cap_retries", "downstream"]').correct
+    partial = g("ex_misconceptions", '["strict_validate", "model_runs"]')
+    assert (partial.score, partial.max_score) == (0, 1)
+    assert levels(partial) == ["ok", "wrong", "info"]
+    assert english(partial)[-1] == "Correct options left out: 2."
+
+
+def test_choice_known_wrong_answer_gets_targeted_feedback_first():
+    result = g("pg_strict_keywords", '["minimum", "max_length", "enum"]')
+    assert result.score == 0
+    assert english(result)[0].startswith("enum is fine in strict mode")
+
+
+@pytest.mark.parametrize("text, key", [
+    ("", "exercises.fb.empty"), ("[1, 2]", "exercises.fb.wrong_shape"), ('["zzz"]', "exercises.fb.unknown_option"),
+    ('["silent", "api_error"]', "exercises.fb.single_only"), ("[silent", "exercises.fb.bad_format"),
+    ("[]", "exercises.fb.empty"),
+])
+def test_choice_malformed(text, key):
+    result = g("pg_enum_case", text)
+    assert (result.score, result.malformed) == (0, True)
+    assert result.feedback[0].key == key
+
+
+# --- number ----------------------------------------------------------------------------
+
+def test_number_pass3_matches_the_unbiased_estimator():
+    """pass^3 from 9 of 10 is C(9,3)/C(10,3) = 84/120 = 0.7 in every accepted spelling."""
+    assert comb(9, 3) / comb(10, 3) == 0.7
+    for text in ("0.7", ".70", "84/120", "70%", " 70 % ", "7e-1", "0.703"):
+        assert g("pk_pass3", text).correct, text
+
+
+def test_number_plug_in_gets_targeted_feedback():
+    result = g("pk_pass3", "0.729")
+    assert (result.score, result.malformed) == (0, False)
+    assert english(result) == ["That is the plug-in (c/n)^k = 0.9^3, which overestimates: it treats the observed "
+                               "90% as the true rate."]
+    assert g("pk_pass3", str(0.9 ** 3)).feedback == result.feedback
+
+
+def test_number_unknown_wrong_value():
+    result = g("pk_pass3", "0.5")
+    assert english(result) == ["0.5 is not the expected value. Check each step of the calculation."]
+
+
+def test_number_other_exercises_use_exact_arithmetic():
+    assert g("pk_retries", str(0.2 ** 3)).correct
+    assert g("pk_ambiguity", str(0.9 ** 24)).correct
+    assert g("pk_ambiguity", str(0.9 ** 3)).feedback[0].text["en"].startswith("q^m = 0.9^3 is one run")
+
+
+@pytest.mark.parametrize("text", ["abc", "1/0", "nan", "inf", "0x10", "1e999", "", "70%%", "--1"])
+def test_number_malformed(text):
+    result = g("pk_pass3", text)
+    assert (result.score, result.malformed) == (0, True)
+
+
+def test_parse_number():
+    assert [parse_number(s) for s in ("0.7", "84/120", "70%", "1,000", "７0％".replace("７", "7"))] == \
+        [0.7, 0.7, 0.7, 1000.0, 0.7]
+    with pytest.raises(ValueError):
+        parse_number("seven")
+
+
+# --- json ------------------------------------------------------------------------------
+
+REF_RESULT = {"type": "tool_result", "tool_use_id": "toolu_01A", "is_error": True,
+              "content": "amount_cents: expected an integer, received \"19.99\""}
+
+
+def test_json_right_answer():
+    result = g("pg_error_result", json.dumps(REF_RESULT))
+    assert (result.score, result.max_score, english(result)) == (1, 1, ["Your JSON satisfies every rule."])
+
+
+def test_json_wrong_answer_lists_the_failing_paths():
+    bad = dict(REF_RESULT, tool_use_id="toolu_99")
+    del bad["is_error"]
+    result = g("pg_error_result", json.dumps(bad))
+    assert (result.score, result.malformed) == (0, False)
+    assert english(result) == [
+        '/is_error: expected this required field; received nothing: the field is missing.',
+        '/tool_use_id: expected exactly "toolu_01A"; received string "toolu_99".',
+    ]
+    assert result.feedback[0].render("zh").startswith("/is_error：期望")
+
+
+def test_json_each_missing_field_is_reported_once():
+    result = g("pg_error_result", '{"type": "tool_result"}')
+    assert english(result) == [f"/{name}: expected this required field; received nothing: the field is missing."
+                               for name in ("content", "is_error", "tool_use_id")]
+
+
+def test_json_not_json_gets_position_and_hints_not_an_exception():
+    result = g("pg_error_result", "{'type': 'tool_result', 'is_error': True}")
+    assert (result.score, result.malformed) == (0, True)
+    assert english(result)[:2] == ["Not a JSON object (INVALID_JSON): Expecting property name enclosed in double "
+                                   "quotes.", "The problem is at line 1, column 2."]
+    assert result.feedback[2].key == "hint.python_dict"
+
+
+@pytest.mark.parametrize("text", ["", "[]", '"x"', '{"a": 1, "a": 2}', "{" * 100 + "}" * 100, "\x00"])
+def test_json_malformed_never_raises(text):
+    result = g("pg_error_result", text)
+    assert (result.score, result.malformed) == (0, True)
+
+
+def test_a_5_mb_paste_is_refused_with_a_message():
+    result = g("pg_error_result", "x" * 5_000_000)
+    assert english(result) == [f"The answer is 5000000 characters; answers are graded up to {MAX_ANSWER_CHARS}."]
+
+
+def test_parallel_results_need_both_in_order():
+    ref = EX["wt_parallel_results"]
+    assert grade(ref, answer_text(ref, ref.answer)).correct
+    swapped = {"role": "user", "content": list(reversed(ref.answer["content"]))}
+    result = grade(ref, json.dumps(swapped))
+    assert result.score == 0
+    assert "/content/0/tool_use_id: expected exactly \"toolu_01A\"; received string \"toolu_01B\"." in english(result)
+
+
+# --- schema_fix ------------------------------------------------------------------------
+
+def test_schema_fix_reference_scores_every_canned_output():
+    ex = EX["pg_fix_schema"]
+    result = grade(ex, answer_text(ex, ex.answer))
+    assert (result.score, result.max_score) == (6, 6)
+    assert english(result) == ["6 of 6 canned outputs get their expected verdict."]
+
+
+def test_schema_fix_starter_leaks_four_outputs():
+    from toolcall.fixtures import load_tool
+    from toolcall.playground import apply_preset, schema_text
+    starter = schema_text(apply_preset(load_tool().input_schema, "all_constraints_stripped"))
+    result = g("pg_fix_schema", starter)
+    assert (result.score, result.max_score) == (2, 6)
+    assert english(result)[0] == "2 of 6 canned outputs get their expected verdict."
+    assert english(result)[1] == 'Leaked: "Missing a required field" is accepted, but it should be rejected.'
+    assert len(result.feedback) == 5
+
+
+def test_schema_fix_over_rejection_is_reported():
+    schema = dict(EX["pg_fix_schema"].answer, maxProperties=2)
+    result = g("pg_fix_schema", json.dumps(schema))
+    assert (result.score, result.max_score) == (5, 6)  # every bad output is still rejected
+    assert 'Over-rejected: "Valid call" is valid, but your schema rejects it.' in english(result)
+
+
+@pytest.mark.parametrize("text", ["", "{not json", "[]", '{"type": 12}'])
+def test_schema_fix_malformed(text):
+    result = g("pg_fix_schema", text)
+    assert (result.score, result.max_score, result.malformed) == (0, 6, True)
+
+
+# --- order -----------------------------------------------------------------------------
+
+def test_order_right_wrong_malformed():
+    right = g("wt_order", '["send", "tool_use", "run", "result", "final"]')
+    assert (right.score, right.max_score) == (5, 5)
+    wrong = g("wt_order", '["final", "tool_use", "run", "result", "send"]')
+    assert (wrong.score, wrong.max_score) == (3, 5)
+    assert english(wrong)[0] == "3 of 5 steps are in their place."
+    assert english(wrong)[1].startswith("Position 1 should not hold: The model reads the result")
+    for text in ('["send"]', '["send", "send", "run", "result", "final"]', '{"a": 1}', "send, run"):
+        assert g("wt_order", text).malformed, text
+
+
+# --- classify --------------------------------------------------------------------------
+
+TAXONOMY = {"cancel": "wrong_tool", "string_amount": "invalid", "hundredfold": "wrong_value",
+            "claimed": "no_call", "bad_reason": "invalid", "digits_swapped": "wrong_value"}
+
+
+def test_classify_right_wrong_malformed():
+    assert g("ex_failure_taxonomy", json.dumps(TAXONOMY)).score == 6
+    wrong = g("ex_failure_taxonomy", json.dumps(dict(TAXONOMY, claimed="wrong_tool")))
+    assert (wrong.score, wrong.max_score) == (5, 6)
+    assert english(wrong)[1] == ('"The customer gave an order number and asked for a refund; the model answered '
+                                 '"refund submitted" without any tool_use block" is not: Wrong tool')
+    assert english(wrong)[2] == "Nothing ran. Check every reply for a tool_use block; fix the prompt."
+    missing = g("ex_failure_taxonomy", json.dumps({"cancel": "wrong_tool"}))
+    assert missing.malformed and len(missing.feedback) == 5
+    unknown = g("ex_failure_taxonomy", json.dumps(dict(TAXONOMY, cancel="nope", extra="invalid")))
+    assert [f.key for f in unknown.feedback] == ["exercises.fb.unknown_item", "exercises.fb.unknown_category"]
+    assert g("ex_failure_taxonomy", "[1]").malformed
+
+
+# --- shared ----------------------------------------------------------------------------
+
+def test_feedback_renders_both_languages_and_params_per_language():
+    item = FeedbackItem("ok", "exercises.fb.option_right", {"option": {"en": "Yes", "zh": "是"}})
+    assert (item.render("en"), item.render("zh")) == ("Right: Yes", "选对了：是")
+    assert Grade(1, 1, (item,)).to_dict() == {"score": 1, "max_score": 1, "correct": True, "malformed": False,
+                                             "feedback": [{"level": "ok", "en": "Right: Yes", "zh": "选对了：是"}]}
+
+
+def test_answer_value_reads_stored_text_back():
+    assert answer_value(EX["wt_order"], '["send", "tool_use", "run", "result", "final"]')[0] == "send"
+    assert answer_value(EX["pg_enum_case"], "silent") == ["silent"]
+    assert answer_value(EX["ex_failure_taxonomy"], json.dumps(TAXONOMY)) == TAXONOMY
+    assert answer_value(EX["wt_order"], "garbage") is None
+    assert answer_value(EX["pk_pass3"], "70%") == "70%"

@@ -1,0 +1,101 @@
+"""The SQLite progress store: survives a new store (a restart), keeps learners apart."""
+
+import csv
+import io
+import json
+import sqlite3
+
+import pytest
+
+from toolcall.exercises import load_exercises
+from toolcall.progress import (EXPORT_FIELDS, ProgressStore, data_dir, export_rows, new_learner_id, to_csv, to_json,
+                               valid_learner)
+
+
+def test_tries_best_score_and_reveal_survive_a_restart(tmp_path):
+    store = ProgressStore(tmp_path)
+    first = store.record("alice", "pk_pass3", "0.729", 0, 1)
+    assert (first.tries, first.failed_tries, first.best_score, first.can_reveal) == (1, 1, 0, False)
+    assert store.reveal("alice", "pk_pass3") is False  # one failed try is not enough
+    store.record("alice", "pk_pass3", "0.5", 0, 1)
+    assert store.reveal("alice", "pk_pass3") is True
+    store.record("alice", "pk_pass3", "84/120", 1, 1)
+    store.record("alice", "pk_pass3", "0.1", 0, 1)
+    again = ProgressStore(tmp_path).get("alice", "pk_pass3")  # a new store: a server restart
+    assert (again.last_answer, again.last_score, again.best_score, again.max_score) == ("0.1", 0, 1, 1)
+    assert (again.tries, again.failed_tries, again.revealed, again.solved) == (4, 3, True, True)
+
+
+def test_hints_are_capped_and_kept(tmp_path):
+    store = ProgressStore(tmp_path)
+    for _ in range(5):
+        rec = store.show_hint("bob", "wt_order", 2)
+    assert (rec.hints_shown, rec.tries) == (2, 0)
+
+
+def test_two_learners_never_see_each_other(tmp_path):
+    store = ProgressStore(tmp_path)
+    store.record("alice", "pk_pass3", "0.7", 1, 1)
+    store.record("bob", "pk_retries", "0.04", 0, 1)
+    assert list(store.all("alice")) == ["pk_pass3"]
+    assert list(store.all("bob")) == ["pk_retries"]
+    assert store.get("bob", "pk_pass3") is None
+
+
+@pytest.mark.parametrize("learner", ["", "a" * 65, "alice' OR '1'='1", "../etc", "名字", None, 12])
+def test_invalid_learner_ids_are_refused(tmp_path, learner):
+    assert not valid_learner(learner)
+    with pytest.raises(ValueError):
+        ProgressStore(tmp_path).all(learner)
+
+
+def test_new_ids_are_valid_and_distinct():
+    ids = {new_learner_id() for _ in range(200)}
+    assert len(ids) == 200 and all(valid_learner(i) for i in ids)
+
+
+def test_wal_mode_and_data_dir(tmp_path, monkeypatch):
+    store = ProgressStore(tmp_path / "deep" / "er")
+    with sqlite3.connect(store.path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", str(tmp_path / "x"))
+    assert data_dir() == tmp_path / "x"
+    monkeypatch.delenv("TOOLCALL_DATA_DIR")
+    assert data_dir().name == "data"
+
+
+def test_export_lists_every_exercise_as_csv_and_json(tmp_path):
+    store = ProgressStore(tmp_path)
+    store.record("alice", "pk_pass3", "=HYPERLINK(\"x\")", 0, 1)
+    exercises = load_exercises().exercises
+    rows = export_rows("alice", exercises, store.all("alice"))
+    assert len(rows) == len(exercises) and list(rows[0]) == list(EXPORT_FIELDS)
+    tried = next(r for r in rows if r["exercise_id"] == "pk_pass3")
+    assert (tried["tries"], tried["best_score"], tried["max_score"], tried["title"]) == (1, 0, 1, "pass^3 from 9 of 10")
+    parsed = list(csv.DictReader(io.StringIO(to_csv(rows))))
+    assert next(r for r in parsed if r["exercise_id"] == "pk_pass3")["last_answer"] == "'=HYPERLINK(\"x\")"
+    data = json.loads(to_json("alice", rows))
+    assert data["learner"] == "alice" and data["exercises"] == rows
+
+
+def test_concurrent_sessions_all_get_written(tmp_path):
+    """Sixteen sessions saving at once (threads, as Streamlit runs them): no write is lost
+    and none fails with 'database is locked'."""
+    import threading
+
+    store, errors = ProgressStore(tmp_path), []
+
+    def work(n: int) -> None:
+        try:
+            for _ in range(25):
+                store.record(f"learner{n}", "pk_pass3", "0.5", 0, 1)
+        except sqlite3.Error as exc:  # pragma: no cover - the failure being guarded against
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert [store.get(f"learner{n}", "pk_pass3").tries for n in range(16)] == [25] * 16

@@ -1,0 +1,167 @@
+"""Load the auto-graded exercises instructors write as YAML under fixtures/exercises/.
+
+Every file is validated against fixtures/schemas/exercise.schema.json, then each
+exercise is checked for consistency (its answer names real options, steps, items and
+categories; a json exercise's schema is a usable schema). A problem in one exercise drops
+that exercise only, a problem with the file as a whole drops the file; everything else
+still loads, and each problem reads ``fixtures/exercises/x.yaml: $.exercises[2].answer: …``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from toolcall import FIXTURES_DIR
+from toolcall.fixtures import FixtureError, Problem, display_name, json_path, read_data
+from toolcall.playground import PRESETS
+from toolcall.validation import check_schema
+
+PAGES: tuple[str, ...] = ("playground", "passk_lab", "walkthrough", "exercises")
+TYPES: tuple[str, ...] = ("choice", "number", "json", "schema_fix", "order", "classify")
+SCHEMA_PATH = FIXTURES_DIR / "schemas" / "exercise.schema.json"
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise. Texts (``title``, ``prompt``, ``explanation``, each hint) are ``{en, zh}``
+    dicts; ``answer`` is the reference answer as written in the file; ``wrong_answers`` is a
+    tuple of ``{answer, feedback}`` dicts; ``spec`` holds the type's own fields (options,
+    tolerance, schema, tool, starter_preset, steps, categories, items, multiple, starter);
+    ``file`` is where it was loaded from and ``index`` its position in that file's
+    ``exercises`` list (for messages such as ``$.exercises[3].answer``)."""
+
+    id: str
+    page: str
+    type: str
+    title: dict[str, str]
+    prompt: dict[str, str]
+    answer: Any
+    hints: tuple[dict[str, str], ...]
+    explanation: dict[str, str]
+    wrong_answers: tuple[dict[str, Any], ...] = ()
+    spec: dict[str, Any] = field(default_factory=dict)
+    file: str = ""
+    index: int = 0
+
+    def labels(self, kind: str) -> dict[str, dict[str, str]]:
+        """``{id: {en, zh}}`` for ``kind`` in options / steps / categories / items."""
+        return {entry["id"]: entry["text"] for entry in self.spec.get(kind, [])}
+
+
+@dataclass(frozen=True)
+class ExerciseSet:
+    """Every exercise that loaded, in file order, and every problem found on the way."""
+
+    exercises: tuple[Exercise, ...]
+    problems: tuple[Problem, ...]
+
+    def by_id(self) -> dict[str, Exercise]:
+        return {ex.id: ex for ex in self.exercises}
+
+    def for_page(self, page: str) -> list[Exercise]:
+        return [ex for ex in self.exercises if ex.page == page]
+
+
+def _ids(entries: list[dict[str, Any]]) -> list[str]:
+    return [entry["id"] for entry in entries]
+
+
+def _consistency(item: dict[str, Any]) -> list[tuple[list, str]]:
+    """``(path inside the exercise, message)`` for an exercise that passed the schema but
+    contradicts itself."""
+    kind, answer, found = item["type"], item["answer"], []
+
+    def unique(kind_: str) -> None:
+        ids = _ids(item.get(kind_, []))
+        if len(set(ids)) != len(ids):
+            found.append(([kind_], f"duplicate {kind_} ids"))
+
+    if kind == "choice":
+        unique("options")
+        unknown = sorted(set(answer) - set(_ids(item["options"])))
+        if unknown:
+            found.append((["answer"], f"unknown option ids {unknown}"))
+        if not item["multiple"] and len(answer) != 1:
+            found.append((["answer"], "a single-choice exercise needs exactly one correct option"))
+    elif kind == "order":
+        unique("steps")
+        if sorted(answer) != sorted(_ids(item["steps"])):
+            found.append((["answer"], "the answer must list every step id exactly once"))
+    elif kind == "classify":
+        unique("items")
+        unique("categories")
+        if set(answer) != set(_ids(item["items"])):
+            found.append((["answer"], "the answer must sort every item, and only those"))
+        bad = sorted(set(answer.values()) - set(_ids(item["categories"])))
+        if bad:
+            found.append((["answer"], f"unknown category ids {bad}"))
+    elif kind == "json":
+        checked = check_schema(json.dumps(item["schema"]))
+        if not checked.ok:
+            found.append((["schema"], checked.message))
+    elif kind == "schema_fix" and item["starter_preset"] not in PRESETS:
+        found.append((["starter_preset"], f"unknown preset; expected one of {list(PRESETS)}"))
+    return found
+
+
+def load_exercise_file(path: Path, schema_path: Path = SCHEMA_PATH) -> tuple[list[Exercise], list[Problem]]:
+    """Load one exercise file: the exercises that are sound, and a Problem for each fault.
+
+    A file that cannot be read or parsed, or whose top level is wrong, yields no exercises;
+    an exercise with a fault is dropped alone. Never raises for bad content.
+    """
+    name = display_name(path)
+    try:
+        data = read_data(path)
+    except FixtureError as exc:
+        return [], list(exc.problems)
+    schema = json.loads(Path(schema_path).read_text("utf-8"))
+    errors = sorted(Draft202012Validator(schema).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    problems = [Problem(name, json_path(e.absolute_path), e.message) for e in errors]
+    if any(len(e.absolute_path) < 2 or e.absolute_path[0] != "exercises" for e in errors):
+        return [], problems  # the file as a whole is wrong, not one exercise
+    bad_items = {e.absolute_path[1] for e in errors}
+    exercises = []
+    for i, item in enumerate(data["exercises"]):
+        if i in bad_items:
+            continue
+        faults = _consistency(item)
+        problems += [Problem(name, json_path(["exercises", i, *where]), msg) for where, msg in faults]
+        if faults:
+            continue
+        common = {"id", "page", "type", "title", "prompt", "answer", "hints", "explanation", "wrong_answers"}
+        exercises.append(Exercise(item["id"], item["page"], item["type"], item["title"], item["prompt"],
+                                  item["answer"], tuple(item["hints"]), item["explanation"],
+                                  tuple(item.get("wrong_answers", [])),
+                                  {k: v for k, v in item.items() if k not in common}, name, i))
+    return exercises, problems
+
+
+def load_exercises(folder: Path | None = None, schema_path: Path = SCHEMA_PATH) -> ExerciseSet:
+    """Load every ``*.yaml`` / ``*.yml`` under ``folder`` (default fixtures/exercises/), in
+    name order. A repeated id is a problem on the later exercise, which is dropped."""
+    exercises: list[Exercise] = []
+    problems: list[Problem] = []
+    seen: dict[str, str] = {}
+    for path in exercise_files(folder):
+        loaded, found = load_exercise_file(path, schema_path)
+        problems += found
+        for ex in loaded:
+            if ex.id in seen:
+                problems.append(Problem(ex.file, json_path(["exercises", ex.index, "id"]),
+                                        f"duplicate exercise id {ex.id!r} (first in {seen[ex.id]})"))
+                continue
+            seen[ex.id] = ex.file
+            exercises.append(ex)
+    return ExerciseSet(tuple(exercises), tuple(problems))
+
+
+def exercise_files(folder: Path | None = None) -> list[Path]:
+    """The exercise files under ``folder`` (for cache keys built from their mtimes)."""
+    folder = Path(folder or FIXTURES_DIR / "exercises")
+    return sorted(list(folder.glob("*.yaml")) + list(folder.glob("*.yml")))
