@@ -9,7 +9,9 @@ from tests.e2e.conftest import start_server, wait_connected
 pytestmark = pytest.mark.e2e
 
 
-@pytest.mark.parametrize("path, heading", [("playground", "Schema playground"), ("passk_lab", "pass^k lab")])
+@pytest.mark.parametrize("path, heading", [("playground", "Schema playground"), ("passk_lab", "pass^k lab"),
+                                           ("walkthrough", "One tool call, step by step"), ("pairing", "Pairing checker"),
+                                           ("lessons", "Lessons"), ("exercises", "Exercises")])
 def test_first_visit_by_deep_link_gets_the_whole_app(browser, path, heading):
     """Streamlit's legacy pages/ mode would run the page alone, listing pages/common.py as a page."""
     proc, url = start_server()
