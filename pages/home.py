@@ -12,6 +12,8 @@ TOUR = [
     ("pages/walkthrough.py", "🔁", "walkthrough.nav", "home.walkthrough"),
     ("pages/pairing.py", "🔗", "pairing.nav", "home.pairing"),
     ("pages/passk_lab.py", "🎯", "passk.nav", "home.passk_lab"),
+    ("pages/lessons.py", "📖", "lessons.nav", "home.lessons"),
+    ("pages/exercises.py", "✏️", "exercises.nav", "home.exercises"),
 ]
 
 st.title(tr("home.title"))

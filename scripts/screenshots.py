@@ -27,7 +27,7 @@ def main(paths: list[str]) -> None:
                 page = browser.new_page(viewport={"width": 1400, "height": int(os.environ.get("SHOT_HEIGHT", "1000"))},
                                         locale="zh-CN" if lang == "zh" else "en-US")
                 for path in paths:
-                    page.goto(f"{url}/{path}")
+                    page.goto(f"{url}/{'' if path == 'home' else path}")  # the default page lives at /
                     page.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]')
                     page.wait_for_load_state("networkidle")
                     page.wait_for_timeout(6000)
