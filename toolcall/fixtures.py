@@ -92,6 +92,20 @@ def load_checked(path: Path, kind: str) -> Any:
     return data
 
 
+def require_unique_ids(path: Path, data: dict[str, Any], *sections: str) -> None:
+    """Raise FixtureError naming ``$.<section>[i].id`` for every id used twice in a section."""
+    problems = []
+    for section in sections:
+        seen: set[str] = set()
+        for i, item in enumerate(data.get(section, [])):
+            if item["id"] in seen:
+                problems.append(Problem(display_name(path), json_path([section, i, "id"]),
+                                        f"duplicate id {item['id']!r}"))
+            seen.add(item["id"])
+    if problems:
+        raise FixtureError(problems)
+
+
 # --- typed views of each kind --------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -166,16 +180,7 @@ def load_outputs(path: Path | None = None) -> OutputsFixture:
     including for duplicate ids (path ``$.outputs[i].id``)."""
     path = path or FIXTURES_DIR / "outputs" / "refund_order.yaml"
     data = load_checked(path, "outputs")
-    problems = []
-    for section in ("outputs", "business_cases"):
-        seen: set[str] = set()
-        for i, item in enumerate(data.get(section, [])):
-            if item["id"] in seen:
-                problems.append(Problem(display_name(path), json_path([section, i, "id"]),
-                                        f"duplicate id {item['id']!r}"))
-            seen.add(item["id"])
-    if problems:
-        raise FixtureError(problems)
+    require_unique_ids(path, data, "outputs", "business_cases")
     return OutputsFixture(
         data["tool"],
         tuple(CannedOutput(**o) for o in data["outputs"]),

@@ -26,7 +26,6 @@ import re
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from math import comb
 from pathlib import Path
 from typing import Any, Callable
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from toolcall import FIXTURES_DIR
-from toolcall.fixtures import FixtureError, Problem, display_name, json_path, load_checked
+from toolcall.fixtures import load_checked, require_unique_ids
 from toolcall.i18n import t
 from toolcall.parsing import MAX_DEPTH, max_depth, parse_tool_input
 
@@ -346,10 +346,5 @@ def load_examples(path: Path | None = None) -> tuple[Example, ...]:
     including for duplicate ids (path ``$.examples[i].id``)."""
     path = path or FIXTURES_DIR / "pairing" / "examples.yaml"
     data = load_checked(path, "pairing")
-    seen: set[str] = set()
-    for i, e in enumerate(data["examples"]):
-        if e["id"] in seen:
-            raise FixtureError([Problem(display_name(path), json_path(["examples", i, "id"]),
-                                        f"duplicate id {e['id']!r}")])
-        seen.add(e["id"])
+    require_unique_ids(path, data, "examples")
     return tuple(Example(e["id"], e["label"], e["format"], tuple(e["expect"]), e["text"]) for e in data["examples"])

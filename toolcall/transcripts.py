@@ -29,7 +29,8 @@ from typing import Any, Callable, Sequence, TypeVar
 
 from toolcall import FIXTURES_DIR
 from toolcall.backend import ORDER_NOT_FOUND, ORDER_NOT_OWNED, BackendResult, RefundBackend
-from toolcall.fixtures import FixtureError, OrderBook, Problem, display_name, json_path, load_checked, load_tool, Tool
+from toolcall.fixtures import (OrderBook, Tool, load_checked,
+                               load_tool, require_unique_ids)
 from toolcall.i18n import t
 from toolcall.parsing import parse_tool_input
 from toolcall.playground import ACCEPTED, Card, evaluate
@@ -99,12 +100,7 @@ def load_walkthrough(path: Path | None = None) -> WalkthroughFixture:
     including for duplicate variant ids (path ``$.variants[i].id``)."""
     path = path or DEFAULT_PATH
     data = load_checked(path, "walkthrough")
-    seen: set[str] = set()
-    for i, v in enumerate(data["variants"]):
-        if v["id"] in seen:
-            raise FixtureError([Problem(display_name(path), json_path(["variants", i, "id"]),
-                                        f"duplicate id {v['id']!r}")])
-        seen.add(v["id"])
+    require_unique_ids(path, data, "variants")
     variants = tuple(
         Variant(v["id"], v["label"], v["note"], v["user"],
                 tuple(Attempt(tuple(Call(c["tool"], c["raw"]) for c in a["calls"]), a.get("text"))
