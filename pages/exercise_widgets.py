@@ -69,7 +69,9 @@ def show_exercise(ex: Exercise, learner: str) -> None:
             text = answer(ex)
             result = grade(ex, text)
             st.session_state[key(ex, "grade")] = result
-            rec = safe_store(store.record, learner, ex.id, text[:MAX_ANSWER_CHARS], result.score, result.max_score) or rec
+            if not result.malformed:  # an empty or unreadable answer is not a try: it must not unlock the answer
+                rec = safe_store(store.record, learner, ex.id, text[:MAX_ANSWER_CHARS], result.score,
+                                 result.max_score) or rec
         if key(ex, "grade") in st.session_state:
             _show_grade(st.session_state[key(ex, "grade")])
             if st.session_state[key(ex, "grade")].correct:

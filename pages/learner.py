@@ -6,6 +6,7 @@ state so a page switch that drops query parameters keeps it too.
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import streamlit as st
@@ -48,6 +49,24 @@ def _store(folder: str) -> ProgressStore:
     return ProgressStore(Path(folder))
 
 
-def progress_store() -> ProgressStore:
-    """The shared progress store in the data directory (TOOLCALL_DATA_DIR or <repo>/data)."""
-    return _store(str(data_dir()))
+class _UnavailableStore:
+    """Stands in for a store that could not be opened: every call raises the original
+    error, which pages.exercise_widgets.safe_store turns into a warning (grading goes on)."""
+
+    def __init__(self, error: Exception):
+        self.error = error
+
+    def __getattr__(self, name: str):
+        def fail(*args, **kwargs):
+            raise self.error
+        return fail
+
+
+def progress_store() -> ProgressStore | _UnavailableStore:
+    """The shared progress store in the data directory (TOOLCALL_DATA_DIR or <repo>/data).
+    When the directory or database cannot be used, a stand-in whose calls raise OSError /
+    sqlite3.Error, so each page warns instead of crashing."""
+    try:
+        return _store(str(data_dir()))
+    except (sqlite3.Error, OSError) as exc:
+        return _UnavailableStore(exc)

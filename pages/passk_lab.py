@@ -77,15 +77,15 @@ except EstimateInputError as exc:
     st.error(tr(f"passk.err.{exc.code}", **exc.params), icon="🚫")
 else:
     c1, c2, c3 = st.columns(3)
-    c1.metric(tr("passk.est_hat"), percent(float(est.pass_hat_k)))
-    c2.metric(tr("passk.est_at"), percent(float(est.pass_at_k)))
-    c3.metric(tr("passk.est_naive"), percent(float(est.naive)),
+    c1.metric(tr("passk.est_hat"), percent(est.pass_hat_k))
+    c2.metric(tr("passk.est_at"), percent(est.pass_at_k))
+    c3.metric(tr("passk.est_naive"), percent(est.naive),
               delta=points(float(est.naive - est.pass_hat_k)), delta_color="off",
               delta_description=tr("passk.est_naive_vs"))
     if est.printable:
         st.markdown(tr("passk.est_worked", n=est.n, c=est.c, k=est.k, good=est.comb_c_k, total=est.comb_n_k,
-                       bad=est.comb_fail_k, hat=percent(float(est.pass_hat_k)), at=percent(float(est.pass_at_k)),
-                       naive=percent(float(est.naive))))
+                       bad=est.comb_fail_k, hat=percent(est.pass_hat_k), at=percent(est.pass_at_k),
+                       naive=percent(est.naive)))
 st.markdown(tr("passk.est_which"))
 
 # 5. Retries ------------------------------------------------------------------------------

@@ -50,7 +50,7 @@ def live_part() -> None:
         b1, b2 = st.columns(2)
         b1.button(tr("playground.preset_apply"), key="playground_apply_preset", on_click=_apply_preset, width="stretch")
         b2.button(tr("playground.reset"), key="playground_reset", on_click=_reset, width="stretch")
-        st.text_area(tr("playground.editor_label"), key="schema_editor", height=620, persist_state="session")
+        # the verdict on the schema sits above the tall editor, where a student sees it
         checked = check_schema(st.session_state["schema_editor"], lang())
         if checked.ok:
             st.session_state["playground_last_good"] = checked.schema
@@ -58,6 +58,7 @@ def live_part() -> None:
         else:
             st.error(plain(checked.message), icon="❌")
             st.warning(tr("playground.stale"), icon="⏳")
+        st.text_area(tr("playground.editor_label"), key="schema_editor", height=620, persist_state="session")
     schema = st.session_state.get("playground_last_good", tool.input_schema)
 
     with right:
@@ -71,10 +72,13 @@ def live_part() -> None:
         summary = summarize(cards)
         with st.container(border=True, key="playground_summary"):
             st.markdown("**" + tr("playground.summary", matched=summary.matched, total=summary.total) + "**")
+            labels = {c.output.id: c.output.label[lang()] for c in cards}
             if summary.leaked:
-                st.error(plain(tr("playground.summary_leaked", ids=", ".join(summary.leaked))), icon="🚨")
+                st.error(plain(tr("playground.summary_leaked", ids=tr("word.list_sep").join(labels[i] for i in summary.leaked))),
+                         icon="🚨")
             if summary.unexpected_rejections:
-                st.warning(plain(tr("playground.summary_overrejected", ids=", ".join(summary.unexpected_rejections))))
+                st.warning(plain(tr("playground.summary_overrejected",
+                                    ids=tr("word.list_sep").join(labels[i] for i in summary.unexpected_rejections))))
             if not summary.leaked:
                 st.success(tr("playground.summary_all_good"))
         if not checked.ok:

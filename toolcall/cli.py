@@ -21,7 +21,7 @@ from toolcall.passk import EstimateInputError, estimate
 from toolcall.pairing import FORMATS as PAIRING_FORMATS
 from toolcall.pairing import check_pairing
 from toolcall.playground import evaluate
-from toolcall.results import FORMATS, call_id
+from toolcall.results import FORMATS, call_id, scrub
 from toolcall.validation import check_schema
 
 
@@ -93,9 +93,10 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     except FixtureError as exc:
         print(exc, file=sys.stderr)
         return 2
-    print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+    print(scrub(json.dumps(result.to_dict(), ensure_ascii=False, indent=2)))
     if result.malformed:
-        print(f"malformed answer for exercise {exercise.id} ({exercise.type}): {result.feedback[0].render('en')}", file=sys.stderr)
+        print(scrub(f"malformed answer for exercise {exercise.id} ({exercise.type}): "
+                    f"{result.feedback[0].render('en')}"), file=sys.stderr)
         return 2
     return 0
 

@@ -26,7 +26,7 @@ from toolcall import REPO_ROOT
 from toolcall.exercises import Exercise
 from toolcall.fixtures import OutputsFixture, Tool, load_outputs, load_tool
 from toolcall.i18n import LANGS, t
-from toolcall.parsing import parse_tool_input
+from toolcall.parsing import StrictJSONError, parse_tool_input, strict_loads
 from toolcall.playground import evaluate_canned
 from toolcall.validation import check_schema, validate
 
@@ -106,11 +106,10 @@ def _check_size(text: str) -> None:
 def _json_value(text: str, expected_key: str) -> Any:
     _check_size(text)
     try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        where = {"line": getattr(exc, "lineno", 1), "column": getattr(exc, "colno", 1)}
-        raise _Malformed(_fb(ERROR, "bad_format", expected=_both(expected_key),
-                             detail=getattr(exc, "msg", "too deeply nested"), **where)) from exc
+        return strict_loads(text)  # no NaN, no 5000-digit integers, no lone surrogates, no duplicate keys
+    except StrictJSONError as exc:
+        where = {"line": exc.line or 1, "column": exc.column or 1}
+        raise _Malformed(_fb(ERROR, "bad_format", expected=_both(expected_key), detail=exc.detail, **where)) from exc
 
 
 def _known_wrong(exercise: Exercise, same: Callable[[Any], bool]) -> list[FeedbackItem]:
@@ -181,7 +180,9 @@ _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
 def parse_number(text: str) -> float:
     """Read ``0.7``, ``.7``, ``7e-1``, ``84/120`` or ``70%`` as a float.
     Raises ValueError for anything else, including a zero denominator, NaN and infinity."""
-    s = text.strip().replace(",", "").replace("％", "%")
+    s = text.strip().replace("％", "%")
+    if len(s) > 200:
+        raise ValueError(text[:40])
     if s.endswith("%") and _NUMBER.fullmatch(s[:-1].strip()):
         value = float(s[:-1]) / 100
     elif "/" in s:
@@ -201,7 +202,7 @@ def parse_number(text: str) -> float:
 def _number(text: str) -> float:
     _check_size(text)
     try:
-        return parse_number(text[:200])
+        return parse_number(text)
     except ValueError:
         raise _Malformed(_fb(ERROR, "not_number", text=text.strip()[:40])) from None
 

@@ -60,10 +60,10 @@ def _figure_problems(lesson: Lesson, root: Path) -> list[Problem]:
         where = json_path(["figures", i])
         try:
             computed = _compute_figure(figure.source, root, lesson.lang)
-        except (ValueError, TypeError, FixtureError) as exc:
+            wrong = value_problem(figure.value, computed)
+        except (ValueError, TypeError, ArithmeticError, FixtureError) as exc:
             problems.append(Problem(lesson.file, where + ".source", f"{figure.source}: {exc}"))
             continue
-        wrong = value_problem(figure.value, computed)
         if wrong:
             problems.append(Problem(lesson.file, where + ".value", f"{figure.value!r} is wrong: {wrong}"))
         elif not quoted_in(figure.value, lesson.body):

@@ -209,6 +209,11 @@ PASSK_FIGURES: dict[str, Callable[..., Any]] = {
 
 # --- figures: parse a source, compare a quoted value -----------------------------------
 
+#: Largest number a figure's source may pass: the course's figures use small counts, and an
+#: exponent of ten million would make exact arithmetic run for minutes.
+MAX_ARGUMENT = 10_000
+
+
 def parse_source(source: str) -> tuple[str, dict[str, Any]]:
     """Parse ``name(key=literal, …)`` without evaluating anything.
 
@@ -229,6 +234,11 @@ def parse_source(source: str) -> tuple[str, dict[str, Any]]:
             kwargs[kw.arg] = ast.literal_eval(kw.value)
         except ValueError as exc:
             raise ValueError(f"argument {kw.arg} is not a literal") from exc
+        value = kwargs[kw.arg]
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and not -MAX_ARGUMENT <= value <= MAX_ARGUMENT:
+            raise ValueError(f"argument {kw.arg}={value!r} is outside ±{MAX_ARGUMENT}")
+        if not isinstance(value, (int, float, str, bool)):
+            raise ValueError(f"argument {kw.arg} must be a number, a string or a boolean")
     return node.func.id, kwargs
 
 

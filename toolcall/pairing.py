@@ -33,7 +33,7 @@ from typing import Any
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import load_checked, require_unique_ids
 from toolcall.i18n import t
-from toolcall.parsing import MAX_DEPTH, max_depth, parse_tool_input
+from toolcall.parsing import MAX_DEPTH, StrictJSONError, localized_detail, max_depth, parse_tool_input, strict_loads
 
 AUTO, ANTHROPIC, OPENAI = "auto", "anthropic", "openai"
 FORMATS: tuple[str, ...] = (AUTO, ANTHROPIC, OPENAI)
@@ -126,11 +126,13 @@ def _load(text: str, lang: str) -> tuple[list[Any] | None, Any, str | None]:
     if depth > MAX_DEPTH:
         return None, None, t("pairing.error.too_deep", lang, depth=depth, limit=MAX_DEPTH)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return None, None, t("pairing.error.not_json", lang, line=exc.lineno, column=exc.colno, detail=exc.msg)
-    except (ValueError, RecursionError) as exc:
-        return None, None, t("pairing.error.not_json_value", lang, detail=str(exc)[:200])
+        # strict: no NaN, no duplicate keys, no lone surrogates, no 5000-digit integers
+        data = strict_loads(text.removeprefix("\ufeff"), MAX_DEPTH)
+    except StrictJSONError as exc:
+        if exc.line is not None:
+            return None, None, t("pairing.error.not_json", lang, line=exc.line, column=exc.column,
+                                 detail=localized_detail(exc, lang))
+        return None, None, t("pairing.error.not_json_value", lang, detail=localized_detail(exc, lang))
     tools = None
     if isinstance(data, dict):
         if "messages" not in data:
@@ -292,8 +294,9 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
                 out.add("id_mismatch", i, None, id=rid, expected=", ".join(sorted(zone)))
             continue
         if in_zone and any(cid not in answered for cid in zone):
-            later = any(isinstance(x, dict) and x.get("role") == "tool" and x.get("tool_call_id") in zone
-                        and x.get("tool_call_id") not in answered for x in messages[i + 1:])
+            later = any(isinstance(x, dict) and x.get("role") == "tool" and isinstance(x.get("tool_call_id"), str)
+                        and x["tool_call_id"] in zone and x["tool_call_id"] not in answered
+                        for x in messages[i + 1:])
             if later:
                 out.add("text_before_tool_result", i, None, key="text_before_tool_message", role=str(role)[:40],
                         call=zone_owner)

@@ -302,10 +302,15 @@ def estimate(n, c, k) -> Estimates:
                      Fraction(c, n) ** k)
 
 
-def percent(x: float) -> str:
-    """Format a probability as a percentage: 0.729 → '72.9%', 7e-49 → '7.0e-47%', 0 → '0%'."""
+def percent(x: float | Fraction) -> str:
+    """Format a probability as a percentage: 0.729 → '72.9%', 0.00012 → '0.012%',
+    7e-49 → '7e-47%', 0 → '0%'. An exact Fraction too small for a float (C(c,k)/C(n,k) with
+    n in the thousands) is shown by its order of magnitude, '≈1e-1505%', never as 0%."""
     if x == 0:
         return "0%"
+    if isinstance(x, Fraction) and float(x) == 0.0:
+        exponent = math.floor(math.log10(x.numerator) - math.log10(x.denominator)) + 2
+        return f"≈1e{exponent}%"
     if 0 < x < 0.0005:
-        return f"{100 * x:.1e}%"
-    return f"{100 * x:.1f}%"
+        return f"{100 * float(x):.2g}%"
+    return f"{100 * float(x):.1f}%"

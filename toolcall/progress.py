@@ -228,7 +228,7 @@ def to_csv(rows: list[dict]) -> str:
     writer = csv.DictWriter(out, fieldnames=EXPORT_FIELDS, lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: ("'" + v if isinstance(v, str) and v[:1] in "=+-@\t\r" else v) for k, v in row.items()})
+        writer.writerow({k: ("'" + v if isinstance(v, str) and v[:1] != "" and v[:1] in "=+-@\t\r" else v) for k, v in row.items()})
     return out.getvalue()
 
 

@@ -55,7 +55,7 @@ def test_not_json_gets_a_clear_message(lang):
     at.text_area(key="pairing_input").input("[{\"role\": \"user\",").run()
     assert not at.exception
     expected = t("pairing.error.not_json", lang, line=1, column=18,
-                 detail="Expecting property name enclosed in double quotes")
+                 detail=t("json_error.expecting_property_name", lang))
     assert at.error[0].value.replace("\\", "") == expected
 
 

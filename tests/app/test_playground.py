@@ -29,7 +29,7 @@ def test_no_additional_properties_preset_flags_extra_field_leaked():
     assert '"additionalProperties"' not in at.text_area(key="schema_editor").value
     assert "**5 of 6 outputs got their expected verdict.**" in texts(at.markdown)
     errors = texts(at.error)
-    assert "Leaked \\(bad output accepted\\)\\: extra\\_field\\." in errors
+    assert "Leaked \\(bad output accepted\\)\\: Extra field the schema does not define\\." in errors
     assert ("LEAKED\\: this bad output passes the edited schema\\. \\\"additionalProperties\\\" would have "
             "caught it\\.") in errors
 
@@ -40,7 +40,7 @@ def test_editing_the_schema_by_hand_changes_the_summary_and_reset_restores():
     del schema["required"]
     at.text_area(key="schema_editor").input(json.dumps(schema)).run()
     assert "**5 of 6 outputs got their expected verdict.**" in texts(at.markdown)
-    assert "Leaked \\(bad output accepted\\)\\: missing\\_required\\." in texts(at.error)
+    assert "Leaked \\(bad output accepted\\)\\: Missing a required field\\." in texts(at.error)
     at.button(key="playground_reset").click().run()
     assert "**6 of 6 outputs got their expected verdict.**" in texts(at.markdown)
 
@@ -98,7 +98,7 @@ def test_choosing_a_preset_applies_it_at_once():
     at = playground()
     at.selectbox(key="playground_preset").select("nothing_required").run()
     assert '"required"' not in at.text_area(key="schema_editor").value
-    assert "Leaked \\(bad output accepted\\)\\: missing\\_required\\." in texts(at.error)
+    assert "Leaked \\(bad output accepted\\)\\: Missing a required field\\." in texts(at.error)
 
 
 def test_user_text_never_becomes_markdown_links_or_headings():

@@ -96,10 +96,11 @@ def test_number_malformed(text):
 
 
 def test_parse_number():
-    assert [parse_number(s) for s in ("0.7", "84/120", "70%", "1,000", "７0％".replace("７", "7"))] == \
-        [0.7, 0.7, 0.7, 1000.0, 0.7]
-    with pytest.raises(ValueError):
-        parse_number("seven")
+    assert [parse_number(s) for s in ("0.7", "84/120", "70%", "７0％".replace("７", "7"))] == [0.7, 0.7, 0.7, 0.7]
+    # a decimal comma is ambiguous (0,7 or 7?): refused, never silently read as 7
+    for text in ("seven", "0,7", "1,000", "0.7" + " " * 200 + "garbage"):
+        with pytest.raises(ValueError):
+            parse_number(text)
 
 
 # --- json ------------------------------------------------------------------------------
@@ -240,3 +241,12 @@ def test_answer_value_reads_stored_text_back():
     assert answer_value(EX["ex_failure_taxonomy"], json.dumps(TAXONOMY)) == TAXONOMY
     assert answer_value(EX["wt_order"], "garbage") is None
     assert answer_value(EX["pk_pass3"], "70%") == "70%"
+
+
+def test_huge_integers_and_surrogates_in_json_answers_are_malformed_not_raised():
+    from toolcall.exercises import load_exercises
+
+    ex = next(e for e in load_exercises().exercises if e.type == "choice")
+    for text in ("1" * 5000, '"\\ud800"'):
+        result = grade(ex, text)
+        assert result.malformed and result.score == 0

@@ -173,3 +173,9 @@ def test_lessons_load_sorted_with_their_pages():
     assert [lesson.order for lesson in lessons.lessons] == list(range(1, 10))
     assert [lesson.slug for lesson in lessons.for_page("playground")] == \
         ["03-tool-definition", "06-structured-outputs", "07-errors-back"]
+
+
+@pytest.mark.parametrize("source", ["naive_pass_k(p=0.9, k=10000000)", "naive_pass_k(p=0.9, k=[3])"])
+def test_figure_sources_are_bounded(source):
+    with pytest.raises(ValueError):
+        parse_source(source)

@@ -251,3 +251,24 @@ def test_command_line_reports_violations_and_exit_codes(capsys, tmp_path):
     broken.write_text("{oops", encoding="utf-8")
     assert main(["pairing", str(broken)]) == 2
     assert capsys.readouterr().err.startswith("Not JSON: line 1, column 2")
+
+
+def test_non_string_tool_call_id_is_reported_not_raised():
+    """A list as tool_call_id once crashed the checker (unhashable in a set lookup)."""
+    text = ('[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]},'
+            '{"role":"user","content":"hi"},{"role":"tool","tool_call_id":["x"],"content":"r"}]')
+    report = check_pairing(text, "auto", "en")
+    assert report.error is None
+    assert [v.rule for v in report.violations] == ["missing_tool_call_id", "tool_use_without_result"]
+
+
+def test_lone_surrogate_and_huge_integer_are_refused_with_a_message():
+    report = check_pairing('[{"role":"assistant","content":[{"type":"tool_use","id":"\\ud800","name":"f","input":{}}]}]',
+                           "auto", "zh")
+    assert report.error == "不是 JSON：落单的代理项 U+D800。"
+    report = check_pairing('[{"role": "user", "content": ' + "1" * 5000 + "}]", "auto", "en")
+    assert report.error == "Not JSON: integer with 5000 digits exceeds the 1000-digit limit."
+
+
+def test_a_byte_order_mark_is_tolerated():
+    assert check_pairing("\ufeff[]", "auto", "en").error is None

@@ -210,6 +210,6 @@ def test_whole_floats_are_accepted():
 
 
 @pytest.mark.parametrize("x, text", [(0, "0%"), (1, "100.0%"), (0.729, "72.9%"), (0.0796, "8.0%"),
-                                     (7e-49, "7.0e-47%"), (0.0004, "4.0e-02%")])
+                                     (7e-49, "7e-47%"), (0.0004, "0.04%")])
 def test_percent(x, text):
     assert percent(x) == text

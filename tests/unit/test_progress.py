@@ -99,3 +99,14 @@ def test_concurrent_sessions_all_get_written(tmp_path):
         t.join()
     assert errors == []
     assert [store.get(f"learner{n}", "pk_pass3").tries for n in range(16)] == [25] * 16
+
+
+def test_csv_export_leaves_empty_cells_empty():
+    """Only cells that start like a formula get the leading apostrophe."""
+    import csv
+    import io
+
+    from toolcall.progress import to_csv
+
+    text = to_csv([{"exercise_id": "a", "last_answer": ""}, {"exercise_id": "b", "last_answer": "=1+1"}])
+    assert [row["last_answer"] for row in csv.DictReader(io.StringIO(text))] == ["", "'=1+1"]
