@@ -8,10 +8,10 @@ from toolcall.i18n import LANGS, normalize_lang
 
 st.set_page_config(page_title="Tool calling, hands on", page_icon="🛠️", layout="wide")
 
-if LANG_KEY not in st.session_state:
-    st.session_state[LANG_KEY] = normalize_lang(st.context.locale)
-st.sidebar.selectbox(tr("app.language"), LANGS, key=LANG_KEY,
-                     format_func={"en": "English", "zh": "中文"}.__getitem__)
+# The browser's language is the default; a choice made here is kept in the URL (?app_lang=中文),
+# so a reload or a shared link keeps it, and across pages.
+st.sidebar.selectbox(tr("app.language"), LANGS, index=LANGS.index(normalize_lang(st.context.locale)), key=LANG_KEY,
+                     bind="query-params", format_func={"en": "English", "zh": "中文"}.__getitem__)
 learner_sidebar()
 
 pages = [

@@ -54,3 +54,19 @@ def test_a_deep_link_to_lessons_on_a_fresh_server_gets_the_whole_app(browser):
         expect(page.locator(".st-key-app_lang")).to_have_count(1)
         assert "lesson widgets" not in page.locator('[data-testid="stSidebarNav"]').inner_text()
         page.context.close()
+
+
+def test_a_chosen_language_survives_a_reload(server, browser):
+    """The sidebar choice is kept in the URL (?app_lang=…), so a reload keeps Chinese."""
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    page.goto(server + "/playground")
+    wait_connected(page)
+    page.locator(".st-key-app_lang input[role='combobox']").click()
+    page.get_by_role("option", name="中文").click()
+    page.get_by_role("heading", name="Schema 练习场").wait_for()
+    page.wait_for_function("location.search.includes('app_lang=')")  # the option's label, URL-encoded
+    page.reload()
+    wait_connected(page)
+    page.get_by_role("heading", name="Schema 练习场").wait_for()
+    context.close()
