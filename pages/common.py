@@ -15,7 +15,7 @@ from streamlit.runtime.pages_manager import PagesManager
 
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import FixtureError, load_orders, load_outputs, load_tool
-from toolcall.i18n import t
+from toolcall.i18n import normalize_lang, t
 from toolcall.validation import display_pointer
 
 LANG_KEY = "app_lang"
@@ -36,9 +36,21 @@ def run_inside_app() -> None:
         st.rerun()
 
 
+#: How each language is named in the sidebar switch (and so in the URL: ?app_lang=中文).
+LANG_LABELS = {"en": "English", "zh": "中文"}
+
+
 def lang() -> str:
-    """The language chosen in the sidebar (``en`` or ``zh``)."""
-    return st.session_state.get(LANG_KEY, "en")
+    """The session's language (``en`` or ``zh``): the sidebar switch once it has a value;
+    before that (the first run of a session), the one in the URL, else the browser's."""
+    value = st.session_state.get(LANG_KEY)
+    if value in LANG_LABELS:
+        return value
+    try:
+        by_label = {label: code for code, label in LANG_LABELS.items()}
+        return by_label.get(st.query_params.get(LANG_KEY, ""), normalize_lang(st.context.locale))
+    except Exception:  # outside a script run (AppTest calls format_func there): no context
+        return "en"
 
 
 def tr(key: str, **params: Any) -> str:
