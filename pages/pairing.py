@@ -60,7 +60,8 @@ st.title(tr("pairing.title"))
 st.markdown(tr("pairing.intro"))
 show_page_lessons("pairing")
 
-with st.expander(tr("pairing.examples"), expanded=True):
+# open while the box is empty; once a transcript is in, fold it so the verdict is in view
+with st.expander(tr("pairing.examples"), expanded=not st.session_state.get("pairing_input")):
     cols = st.columns(3)
     cols[0].button(tr("pairing.valid_anthropic"), key="pairing_example_valid_anthropic", width="stretch",
                    on_click=_fill, args=(_valid_request(ANTHROPIC),), icon="✅")
