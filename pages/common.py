@@ -15,6 +15,8 @@ from streamlit.runtime.pages_manager import PagesManager
 
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import FixtureError, load_orders, load_outputs, load_tool
+from toolcall.pairing import load_examples
+from toolcall.transcripts import load_walkthrough
 from toolcall.i18n import normalize_lang, t
 from toolcall.validation import display_pointer
 
@@ -67,7 +69,8 @@ def _mtime(path: Path) -> float:
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _load(kind: str, path: str, mtime: float):
-    loader = {"tool": load_tool, "outputs": load_outputs, "orders": load_orders}[kind]
+    loader = {"tool": load_tool, "outputs": load_outputs, "orders": load_orders,
+              "walkthrough": load_walkthrough, "pairing": load_examples}[kind]
     return loader(Path(path))
 
 

@@ -1,44 +1,23 @@
 """Pairing checker: paste a transcript in either format, see every tool_use / tool_result rule it breaks."""
 
 import json
-from pathlib import Path
 
 import streamlit as st
 
 from pages.common import lang, load, plain, run_inside_app, tr
 from pages.lesson_widgets import show_page_lessons
-from toolcall import FIXTURES_DIR
-from toolcall.fixtures import FixtureError
-from toolcall.pairing import FORMATS, RULES, check_pairing, load_examples
+from toolcall.pairing import FORMATS, RULES, check_pairing
 from toolcall.results import ANTHROPIC, OPENAI
-from toolcall.transcripts import build_transcript, load_walkthrough
+from toolcall.transcripts import build_transcript
 
 run_inside_app()
 
 INPUT_KEY = "pairing_input"
-EXAMPLES = FIXTURES_DIR / "pairing" / "examples.yaml"
-
-
-@st.cache_data(show_spinner=False, max_entries=4)
-def _examples(path: str, mtime: float):
-    return load_examples(Path(path))
-
-
-@st.cache_data(show_spinner=False, max_entries=4)
-def _walkthrough(mtime: float):
-    return load_walkthrough()
-
-
-def _mtime(path) -> float:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return 0.0
 
 
 def _valid_request(fmt: str) -> str:
     """The second request of the walkthrough's parallel variant (both results), as pretty JSON."""
-    fixture = _walkthrough(_mtime(FIXTURES_DIR / "transcripts" / "refund_walkthrough.yaml"))
+    fixture = load("walkthrough", "transcripts/refund_walkthrough.yaml")
     tools = {name: load("tool", f"tools/{name}.json") for name in fixture.tools}
     variant = "parallel" if any(v.id == "parallel" for v in fixture.variants) else fixture.variants[0].id
     built = build_transcript(fixture, variant, fmt, tools, load("orders", "orders/orders.yaml"), lang())
@@ -49,12 +28,7 @@ def _fill(text: str) -> None:
     st.session_state[INPUT_KEY] = text
 
 
-try:
-    examples = _examples(str(EXAMPLES), _mtime(EXAMPLES))
-except FixtureError as exc:
-    st.error(tr("app.fixture_error"))
-    st.code("\n".join(map(str, exc.problems)), language=None)
-    st.stop()
+examples = load("pairing", "pairing/examples.yaml")
 
 st.title(tr("pairing.title"))
 st.markdown(tr("pairing.intro"))

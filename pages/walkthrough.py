@@ -1,39 +1,16 @@
 """One tool call, step by step: Anthropic and OpenAI side by side, in every variant of the fixture."""
 
-from pathlib import Path
 
 import streamlit as st
 
 from pages.common import lang, load, run_inside_app, show_json, tr
 from pages.exercise_widgets import show_page_exercises
 from pages.lesson_widgets import show_page_lessons
-from toolcall import FIXTURES_DIR
-from toolcall.fixtures import FixtureError
-from toolcall.transcripts import SUCCEEDED, build_side_by_side, load_walkthrough
+from toolcall.transcripts import SUCCEEDED, build_side_by_side
 
 run_inside_app()
 
 STEP_KEY, VARIANT_KEY = "walkthrough_step", "walkthrough_variant"
-FIXTURE = FIXTURES_DIR / "transcripts" / "refund_walkthrough.yaml"
-
-
-@st.cache_data(show_spinner=False, max_entries=4)
-def _fixture(path: str, mtime: float):
-    return load_walkthrough(Path(path))
-
-
-def _load_fixture():
-    """The walkthrough fixture (cached until the file changes); on a problem, list it and stop."""
-    try:
-        mtime = FIXTURE.stat().st_mtime
-    except OSError:
-        mtime = 0.0
-    try:
-        return _fixture(str(FIXTURE), mtime)
-    except FixtureError as exc:
-        st.error(tr("app.fixture_error"))
-        st.code("\n".join(map(str, exc.problems)), language=None)
-        st.stop()
 
 
 def _reset_step() -> None:
@@ -45,7 +22,7 @@ def _move(delta: int, count: int) -> None:
     st.session_state[STEP_KEY] = min(max(current + delta, 0), count - 1)
 
 
-fixture = _load_fixture()
+fixture = load("walkthrough", "transcripts/refund_walkthrough.yaml")
 variants = {v.id: v for v in fixture.variants}
 tools = {name: load("tool", f"tools/{name}.json") for name in fixture.tools}
 book = load("orders", "orders/orders.yaml")
