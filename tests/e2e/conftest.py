@@ -1,6 +1,7 @@
 """Real-browser fixtures: one `streamlit run app.py` per module and Debian's Chromium via Playwright."""
 
 import os
+from contextlib import contextmanager
 import shutil
 import socket
 import subprocess
@@ -50,6 +51,16 @@ def stop_server(proc: subprocess.Popen) -> None:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+@contextmanager
+def fresh_server(**kwargs):
+    """A server of its own for one test (start_server's arguments); stopped on exit."""
+    proc, url = start_server(**kwargs)
+    try:
+        yield url
+    finally:
+        stop_server(proc)
 
 
 @pytest.fixture(scope="module")

@@ -1,10 +1,8 @@
 """A fresh server whose first visitor opens a deep link still runs app.py (sidebar, navigation)."""
 
-import subprocess
-
 import pytest
 
-from tests.e2e.conftest import start_server, wait_connected
+from tests.e2e.conftest import fresh_server, wait_connected
 
 pytestmark = pytest.mark.e2e
 
@@ -14,8 +12,7 @@ pytestmark = pytest.mark.e2e
                                            ("lessons", "Lessons"), ("exercises", "Exercises")])
 def test_first_visit_by_deep_link_gets_the_whole_app(browser, path, heading):
     """Streamlit's legacy pages/ mode would run the page alone, listing pages/common.py as a page."""
-    proc, url = start_server()
-    try:
+    with fresh_server() as url:
         context = browser.new_context(locale="en-US")
         page = context.new_page()
         page.goto(f"{url}/{path}")
@@ -25,9 +22,3 @@ def test_first_visit_by_deep_link_gets_the_whole_app(browser, path, heading):
         nav = page.locator('[data-testid="stSidebarNav"]').inner_text()
         assert "common" not in nav and "Schema playground" in nav
         context.close()
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()

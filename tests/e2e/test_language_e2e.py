@@ -1,28 +1,13 @@
 """Real browser: the language follows the browser, switches in the sidebar and survives a
 page switch; the lessons page opened by deep link on a fresh server gets the whole app."""
 
-import subprocess
-from contextlib import contextmanager
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import start_server, wait_connected
+from tests.e2e.conftest import fresh_server, wait_connected
 
 pytestmark = pytest.mark.e2e
-
-
-@contextmanager
-def _fresh_server():
-    proc, url = start_server()
-    try:
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def _open(browser, url: str, locale: str):
@@ -48,7 +33,7 @@ def test_language_follows_the_browser_switches_and_survives_a_page_switch(browse
 
 def test_a_deep_link_to_lessons_on_a_fresh_server_gets_the_whole_app(browser):
     """The first visitor of a new server opens /lessons: sidebar language switch and real navigation."""
-    with _fresh_server() as url:
+    with fresh_server() as url:
         page = _open(browser, url + "/lessons", "zh-CN")
         expect(page.locator("h1").first).to_have_text("课程讲义")
         expect(page.locator(".st-key-app_lang")).to_have_count(1)

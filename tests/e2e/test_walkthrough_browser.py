@@ -1,53 +1,20 @@
 """Real browser: the walkthrough steps through a call and the pairing checker flags a pasted transcript."""
 
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-
 import pytest
 
-from toolcall import REPO_ROOT
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.e2e
 playwright = pytest.importorskip("playwright.sync_api")
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic"]
 READY = '[data-testid="stApp"][data-test-connection-state="CONNECTED"]'
 SIDEBAR_LANG = "[data-testid=stSidebarUserContent] [data-testid=stSelectbox]"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def server():
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-                             "--server.port", str(port), "--server.address", "127.0.0.1",
-                             "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"],
-                            cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(150):
-        try:
-            urllib.request.urlopen(url + "/_stcore/health", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.2)
-    yield url
-    proc.terminate()
-    proc.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")
 def page(server):
     with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         pg = browser.new_page(viewport={"width": 1400, "height": 1600}, locale="en-US")
         pg.goto(server + "/")  # app.py must run once before deep links resolve through st.navigation
         pg.wait_for_selector(READY)
