@@ -283,10 +283,10 @@ def validate(instance: Any, schema: dict[str, Any], lang: str = "en") -> tuple[l
     recurses forever, or a ``$ref`` that cannot be resolved, becomes one ``$ref`` error.
     Raises nothing for any JSON value.
     """
-    validator = _validator_for(json.dumps(schema))
     key = json.dumps(schema)
     if key in _too_expensive:
         return [_budget_error(lang)], []
+    validator = _validator_for(key)
     try:
         with budget():
             raw_errors = list(validator.iter_errors(instance))
