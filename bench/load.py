@@ -31,6 +31,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -43,6 +44,8 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "deploy"))
+from serve_class import wait_healthy  # noqa: E402  (deploy/ is a folder of scripts, not a package)
 PAGE = "playground"
 EDITOR_KEY = "schema_editor"
 #: Seconds a single rerun may take before it counts as an error.
@@ -67,6 +70,13 @@ def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     rank = max(1, math.ceil(q / 100 * len(ordered)))
     return ordered[rank - 1]
+
+
+def page_cookies(url: str) -> str:
+    """GET ``url`` (loopback only, 10 s timeout) and return its Set-Cookie pairs as a Cookie header value."""
+    loopback(urllib.request.urlparse(url).hostname or "")
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return "; ".join(c.split(";", 1)[0].strip() for c in r.headers.get_all("Set-Cookie") or [])
 
 
 def free_port() -> int:
@@ -96,20 +106,11 @@ class Server:
         raise RuntimeError(f"no process listens on port {self.port}")
 
     def wait_healthy(self, timeout: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout
-        for _ in range(int(timeout / 0.1) + 1):
-            if self.proc is not None and self.proc.poll() is not None:
-                raise RuntimeError("streamlit exited: " + self.proc.stderr.read().decode(errors="replace"))
-            try:
-                with urllib.request.urlopen(f"http://{self.host}:{self.port}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                break
-            time.sleep(0.1)
-        raise RuntimeError(f"server on port {self.port} not healthy after {timeout:.0f} s")
+        try:
+            wait_healthy(f"http://{self.host}:{self.port}/_stcore/health", self.proc, timeout)
+        except RuntimeError as exc:
+            stderr = self.proc.stderr.read().decode(errors="replace") if self.proc and self.proc.poll() is not None else ""
+            raise RuntimeError(f"{exc}\n{stderr}".strip()) from None
 
     def cpu(self) -> float:
         t = self.ps.cpu_times()
@@ -128,10 +129,69 @@ class Server:
                 self.proc.wait(5)
 
 
+class Deployment:
+    """``deploy/serve_class.py``: N Streamlit processes behind nginx, measured through nginx.
+    CPU and RSS are summed over every process it started (Streamlit and nginx)."""
+
+    def __init__(self, processes: int, host: str = "127.0.0.1", root: Path = REPO):
+        self.host, self.port, self.warmups = loopback(host), free_port(), processes
+        first = free_port_range(processes)
+        self.proc = subprocess.Popen([sys.executable, "deploy/serve_class.py", "--processes", str(processes),
+                                      "--address", host, "--port", str(self.port), "--first-backend-port", str(first)],
+                                     cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        Server.wait_healthy(self, 120.0)
+        self.ps = psutil.Process(self.proc.pid)
+
+    def _all(self) -> list[psutil.Process]:
+        return [self.ps] + self.ps.children(recursive=True)
+
+    def cpu(self) -> float:
+        total = 0.0
+        for p in self._all():
+            try:
+                t = p.cpu_times()
+                total += t.user + t.system
+            except psutil.NoSuchProcess:
+                pass
+        return total
+
+    def rss(self) -> int:
+        total = 0
+        for p in self._all():
+            try:
+                total += p.memory_info().rss
+            except psutil.NoSuchProcess:
+                pass
+        return total
+
+    def stop(self) -> None:
+        Server.stop(self)
+
+
+def free_port_range(n: int, tries: int = 50) -> int:
+    """First of ``n`` consecutive free loopback ports (random base, ``tries`` attempts)."""
+    for _ in range(tries):
+        base = random.randrange(20000, 60000 - n)
+        ok = True
+        for port in range(base, base + n):
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", port))
+                except OSError:
+                    ok = False
+                    break
+        if ok:
+            return base
+    raise RuntimeError(f"no {n} consecutive free ports")
+
+
 @dataclass
 class SessionStats:
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    #: ForwardMsgs and their bytes received for each measured edit
+    messages: list[int] = field(default_factory=list)
+    payload: list[int] = field(default_factory=list)
 
 
 class Session:
@@ -147,6 +207,8 @@ class Session:
         self.reference = ""
         self.cached: set[str] = set()
         self.stats = SessionStats()
+        self.last_messages = self.last_bytes = 0
+        self.cookie = ""  # what the page's HTTP answer set (a deployment's process pin)
 
     def _client_state(self, back: BackMsg) -> None:
         state = back.rerun_script
@@ -162,10 +224,14 @@ class Session:
         """Send one rerun request; read ForwardMsgs until script_finished. Returns seconds."""
         sent = time.perf_counter()
         await self.ws.send(back.SerializeToString())
+        self.last_messages = self.last_bytes = 0
         async with asyncio.timeout(RERUN_TIMEOUT):
             for _ in range(MAX_MSGS_PER_RUN):
                 msg = ForwardMsg()
-                msg.ParseFromString(await self.ws.recv())
+                data = await self.ws.recv()
+                self.last_messages += 1
+                self.last_bytes += len(data)
+                msg.ParseFromString(data)
                 kind = msg.WhichOneof("type")
                 if msg.metadata.cacheable and msg.hash:
                     self.cached.add(msg.hash)
@@ -194,9 +260,14 @@ class Session:
             raise RuntimeError(f"no script_finished within {MAX_MSGS_PER_RUN} messages")
 
     async def open(self) -> None:
-        """Connect and load the page (the browser's first rerun); learn the editor's id."""
+        """Fetch the page over HTTP (keeping any cookie, as a browser does: the class deployment's
+        proxy pins a browser to its process by cookie), connect the websocket, load the page (the
+        browser's first rerun) and learn the editor's id."""
+        cookie = self.cookie = await asyncio.to_thread(page_cookies,
+                                                       self.url.replace("ws://", "http://").split("/_stcore")[0] + "/")
         self.ws = await connect(self.url, subprotocols=["streamlit"], max_size=None, compression=None,
-                                open_timeout=RERUN_TIMEOUT, ping_interval=None)
+                                open_timeout=RERUN_TIMEOUT, ping_interval=None,
+                                additional_headers={"Cookie": cookie} if cookie else None)
         back = BackMsg()
         self._client_state(back)
         await self._run(back)
@@ -239,6 +310,8 @@ async def drive(sessions: list[Session], seconds: float, rate: float) -> None:
                 return
             try:
                 session.stats.latencies.append(await session.edit(i))
+                session.stats.messages.append(session.last_messages)
+                session.stats.payload.append(session.last_bytes)
             except Exception as exc:  # every failure is counted, the session goes on
                 session.stats.errors.append(f"{type(exc).__name__}: {exc}")
                 if session.ws is None or session.ws.close_code is not None:
@@ -252,6 +325,7 @@ async def drive(sessions: list[Session], seconds: float, rate: float) -> None:
 class Result:
     page: str
     servers: int
+    proxy: bool
     sessions: int
     seconds: float
     rate: float
@@ -264,11 +338,15 @@ class Result:
     max_ms: float
     server_cpu_ms_per_rerun: float
     client_cpu_ms_per_rerun: float
+    messages_per_rerun: float
+    kb_per_rerun: float
     rss_base_mb: float
     rss_idle_mb: float
     idle_mb_per_session: float
     rss_end_mb: float
     rss_samples_mb: list[tuple[float, float]]
+    #: sessions per process as the proxy pinned them (by cookie); empty without a proxy
+    sessions_per_process: list[int]
     loadavg_1min: float
 
 
@@ -285,11 +363,16 @@ async def measure(servers: list[Server], page: str, n: int, seconds: float, rate
         return sum(s.rss() for s in servers)
 
     for server in servers:
-        warm = Session(server.host, server.port, -1)
-        await warm.open()
-        for i in range(3):
-            await warm.edit(i)
-        await warm.close()
+        warmed: set[str] = set()  # a deployment: warm until every process has run the page (by cookie)
+        for _ in range(3 * getattr(server, "warmups", 1)):
+            warm = Session(server.host, server.port, -1)
+            await warm.open()
+            for i in range(3):
+                await warm.edit(i)
+            await warm.close()
+            warmed.add(warm.cookie)
+            if len(warmed) >= getattr(server, "warmups", 1):
+                break
     await asyncio.sleep(1.0)
     rss_base = rss()
     sessions = [Session(servers[i % len(servers)].host, servers[i % len(servers)].port, i) for i in range(n)]
@@ -325,25 +408,31 @@ async def measure(servers: list[Server], page: str, n: int, seconds: float, rate
     lat = [x for s in live for x in s.stats.latencies]
     errors += [e for s in live for e in s.stats.errors]
     reruns = max(1, len(lat))
-    return Result(page=page, servers=len(servers), sessions=n, seconds=seconds, rate=rate, reruns=len(lat),
+    return Result(page=page, servers=sum(getattr(s, "warmups", 1) for s in servers),
+                  proxy=any(isinstance(s, Deployment) for s in servers), sessions=n, seconds=seconds, rate=rate, reruns=len(lat),
                   errors=len(errors), error_samples=errors[:5],
                   min_reruns_per_session=min((len(s.stats.latencies) for s in sessions), default=0),
                   p50_ms=percentile(lat, 50) * 1e3, p95_ms=percentile(lat, 95) * 1e3,
                   max_ms=max(lat, default=math.nan) * 1e3,
                   server_cpu_ms_per_rerun=(cpu1 - cpu0) / reruns * 1e3,
                   client_cpu_ms_per_rerun=(me1 - me0) / reruns * 1e3,
+                  messages_per_rerun=sum(m for s in live for m in s.stats.messages) / reruns,
+                  kb_per_rerun=sum(b for s in live for b in s.stats.payload) / reruns / 1e3,
                   rss_base_mb=rss_base / 2**20, rss_idle_mb=rss_idle / 2**20,
                   idle_mb_per_session=(rss_idle - rss_base) / max(1, n) / 2**20,
-                  rss_end_mb=rss_end / 2**20, rss_samples_mb=samples, loadavg_1min=os.getloadavg()[0])
+                  rss_end_mb=rss_end / 2**20, rss_samples_mb=samples,
+                  sessions_per_process=sorted(Counter(s.cookie for s in live).values(), reverse=True)
+                  if any(isinstance(s, Deployment) for s in servers) else [], loadavg_1min=os.getloadavg()[0])
 
 
 def report(results: list[Result]) -> str:
     head = (f"{'page':<11}{'srv':>4}{'sess':>5}{'reruns':>7}{'err':>5}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}"
-            f"{'srv CPU ms/rerun':>18}{'idle MB/sess':>14}{'RSS idle→end MB':>18}{'load':>6}")
+            f"{'srv CPU ms/rerun':>18}{'msgs':>6}{'kB':>6}{'idle MB/sess':>14}{'RSS idle→end MB':>18}{'load':>6}")
     lines = [head]
     for r in results:
-        lines.append(f"{r.page:<11}{r.servers:>4}{r.sessions:>5}{r.reruns:>7}{r.errors:>5}{r.p50_ms:>9.1f}{r.p95_ms:>9.1f}"
-                     f"{r.max_ms:>9.1f}{r.server_cpu_ms_per_rerun:>18.1f}{r.idle_mb_per_session:>14.2f}"
+        lines.append(f"{r.page + ('+nginx' if r.proxy else ''):<11}{r.servers:>4}{r.sessions:>5}{r.reruns:>7}{r.errors:>5}{r.p50_ms:>9.1f}{r.p95_ms:>9.1f}"
+                     f"{r.max_ms:>9.1f}{r.server_cpu_ms_per_rerun:>18.1f}{r.messages_per_rerun:>6.0f}{r.kb_per_rerun:>6.1f}"
+                     f"{r.idle_mb_per_session:>14.2f}"
                      f"{r.rss_idle_mb:>10.1f}→{r.rss_end_mb:<7.1f}{r.loadavg_1min:>6.1f}")
     by = {r.page: r for r in results}
     if "playground" in by and "bare" in by:
@@ -352,6 +441,9 @@ def report(results: list[Result]) -> str:
         lines.append(f"ratio playground/bare server CPU per rerun: "
                      f"{pg.server_cpu_ms_per_rerun / bare.server_cpu_ms_per_rerun:.2f}")
     for r in results:
+        if r.sessions_per_process:
+            lines.append(f"{r.page} sessions per process (pinned by the proxy's cookie): "
+                         + "/".join(map(str, r.sessions_per_process)))
         if len(r.rss_samples_mb) > 2:
             lines.append(f"{r.page} RSS MB over time (s, MB): "
                          + " ".join(f"{t:g}:{mb:.1f}" for t, mb in r.rss_samples_mb))
@@ -367,6 +459,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rate", type=float, default=1.0, help="edits per second per session (default 1)")
     ap.add_argument("--servers", type=int, default=1,
                     help="server processes per page, sessions spread over them like a sticky load balancer")
+    ap.add_argument("--deploy", type=int, metavar="N",
+                    help="measure the class deployment: deploy/serve_class.py with N processes behind nginx")
     ap.add_argument("--port", type=int, help="measure an already running `streamlit run app.py` on this port")
     ap.add_argument("--bare-port", type=int, help="an already running bench/bare_app.py on this port")
     ap.add_argument("--host", default="127.0.0.1", help="loopback address (default 127.0.0.1)")
@@ -388,7 +482,9 @@ def main(argv: list[str] | None = None) -> int:
         app, port = apps[page]
         servers: list[Server] = []
         try:
-            if port:
+            if args.deploy and page == "playground":
+                servers.append(Deployment(args.deploy, args.host, args.root))
+            elif port:
                 servers.append(Server(None, port, options, args.host, args.root))
             else:
                 for _ in range(args.servers):

@@ -132,15 +132,18 @@ def badge(verdict: str) -> str:
 
 
 def show_card(card, key: str, label: str | None = None, canned=None) -> None:
-    """Render one playground Card: raw text, verdict, every error, hints, the tool_result."""
+    """Render one playground Card: label and verdict, raw text, problems, the tool_result.
+
+    Each card reruns with every schema edit, and Streamlit's cost is about a fifth of a
+    millisecond per element (bench/README.md), so related lines share one element: the label
+    with the verdict, all hints in one box, the error list with the label of the message below.
+    """
     with st.container(border=True, key=key):
-        if label:
-            st.markdown(f"**{plain(label)}**")
-        show_raw(card.raw)
         line = tr("playground.verdict", verdict=badge(card.verdict))
         if canned is not None:
             line += " · " + tr("playground.expected", expected=badge(canned.output.expected))
-        st.markdown(line)
+        st.markdown(f"**{plain(label)}**  \n{line}" if label else line)
+        show_raw(card.raw)
         if canned is not None and canned.leaked:
             catches = canned.output.catches
             st.error(plain(tr("playground.leaked", keyword=catches) if catches else tr("playground.leaked_parse")),
@@ -155,16 +158,18 @@ def show_card(card, key: str, label: str | None = None, canned=None) -> None:
             else:
                 text = tr("playground.parse_problem", code=parse.code, detail=card.parse_detail)
             st.error(plain(text))
-        for hint in card.hints:
-            st.info(plain(hint), icon="💡")
-        if card.errors:
-            st.caption(tr("playground.errors", count=len(card.errors)))
-            st.markdown("\n".join(_error_lines(card.errors)))
-        for note in card.notes:
-            st.info(plain(note), icon="ℹ️")
+        if card.hints:
+            st.info("\n\n".join(plain(hint) for hint in card.hints), icon="💡")
+        if card.notes:
+            st.info("\n\n".join(plain(note) for note in card.notes), icon="ℹ️")
         if card.backend is not None and not card.backend.ok:
             st.warning(plain(tr("playground.backend_refused", code=card.backend.error["code"])), icon="🛑")
-        st.caption(tr("playground.send_back"))
+        tail = []
+        if card.errors:
+            tail += ["**" + tr("playground.errors", count=len(card.errors)) + "**", ""]
+            tail += _error_lines(card.errors) + [""]
+        tail.append(":small[" + tr("playground.send_back") + "]")  # looks like the caption below
+        st.markdown("\n".join(tail))
         show_json(card.tool_result)
         st.caption(tr("playground.content_as_read"))
         st.code(card.tool_result["content"], language=None, wrap_lines=True)

@@ -47,9 +47,10 @@ def live_part() -> None:
         preset = st.selectbox(tr("playground.preset_label"), PRESETS, key="playground_preset",
                               format_func=preset_names.__getitem__, on_change=_apply_preset)
         st.caption(tr(f"playground.preset_lesson.{preset}"))
-        b1, b2 = st.columns(2)
-        b1.button(tr("playground.preset_apply"), key="playground_apply_preset", on_click=_apply_preset, width="stretch")
-        b2.button(tr("playground.reset"), key="playground_reset", on_click=_reset, width="stretch")
+        with st.container(horizontal=True):  # one block, not a row of two columns (fewer messages per edit)
+            st.button(tr("playground.preset_apply"), key="playground_apply_preset", on_click=_apply_preset,
+                      width="stretch")
+            st.button(tr("playground.reset"), key="playground_reset", on_click=_reset, width="stretch")
         # the verdict on the schema sits above the tall editor, where a student sees it
         checked = check_schema(st.session_state["schema_editor"], lang())
         if checked.ok:

@@ -1,0 +1,150 @@
+"""deploy/serve_class.py for real: two Streamlit processes behind Debian's nginx, pinned by cookie."""
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import REPO, wait_connected
+
+sys.path.insert(0, str(REPO / "deploy"))
+from serve_class import COOKIE, find_nginx, wait_healthy  # noqa: E402
+
+pytestmark = pytest.mark.e2e
+
+
+def _free_ports(n: int) -> list[int]:
+    """n distinct free loopback ports (the OS picks them; all sockets held until every one is bound)."""
+    socks = [socket.socket() for _ in range(n)]
+    try:
+        for s in socks:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
+def _consecutive_free(n: int) -> int:
+    for base in range(31000, 39000, 10):
+        try:
+            held = []
+            for port in range(base, base + n):
+                s = socket.socket()
+                held.append(s)
+                s.bind(("127.0.0.1", port))
+            return base
+        except OSError:
+            continue
+        finally:
+            for s in held:
+                s.close()
+    raise RuntimeError("no consecutive free ports")
+
+
+@pytest.fixture(scope="module")
+def deployment():
+    if find_nginx() is None:
+        if os.environ.get("TOOLCALL_REQUIRE_NGINX"):
+            pytest.fail("nginx is missing: `apt-get install nginx` (bash .ci/run does it)")
+        pytest.skip("nginx not installed")
+    (port,) = _free_ports(1)
+    first = _consecutive_free(2)
+    proc = subprocess.Popen([sys.executable, "deploy/serve_class.py", "--processes", "2", "--address", "127.0.0.1",
+                             "--port", str(port), "--first-backend-port", str(first)],
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url + "/_stcore/health", proc, 120)
+        yield url, proc, [f"127.0.0.1:{first}", f"127.0.0.1:{first + 1}"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+
+
+def _get(url: str, cookie: str | None = None):
+    req = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return r.status, r.headers.get_all("Set-Cookie") or []
+
+
+def test_new_visitors_are_pinned_round_robin_and_forged_cookies_ignored(deployment):
+    url, _, backends = deployment
+    pins = set()
+    for _ in range(4):
+        status, cookies = _get(url + "/")
+        assert status == 200
+        assert len(cookies) == 1 and cookies[0].endswith("; Path=/; HttpOnly; SameSite=Lax")
+        name, value = cookies[0].split(";")[0].split("=", 1)
+        assert name == COOKIE and value in backends
+        pins.add(value)
+    assert pins == set(backends)
+    # a pinned browser is not re-pinned; a cookie naming anything else is replaced by a real backend
+    assert _get(url + "/", f"{COOKIE}={backends[1]}") == (200, [])
+    status, cookies = _get(url + "/", f"{COOKIE}=169.254.169.254:80")
+    assert status == 200 and cookies[0].split(";")[0].split("=", 1)[1] in backends
+
+
+def test_editing_and_downloading_through_the_proxy(deployment, browser):
+    """Each new browser lands on a process by turn; its websocket reruns and its download (a file kept
+    in that process's memory) both reach the process that holds its session."""
+    url = deployment[0]
+    for _ in range(2):  # two browsers: one per process
+        context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        try:
+            page.goto(url + "/exercises?learner=proxy-test")
+            wait_connected(page)
+            assert {c["name"] for c in context.cookies()} >= {COOKIE}
+            with page.expect_download() as info:
+                page.locator(".st-key-exercises_download_csv button").click()
+            path = Path(info.value.path())
+            assert path.read_text(encoding="utf-8").startswith("learner,")
+            page.goto(url + "/playground")
+            wait_connected(page)
+            editor = page.locator(".st-key-schema_editor textarea")
+            page.wait_for_function("() => document.querySelector('.st-key-schema_editor textarea')?.value.length > 0")
+            editor.fill(editor.input_value().replace('"additionalProperties": false', '"additionalProperties": true'))
+            editor.press("Control+Enter")
+            page.locator(".st-key-playground_card_extra_field").get_by_text("LEAKED").wait_for()
+        finally:
+            context.close()
+
+
+def test_load_client_through_the_proxy(deployment):
+    """bench/load.py --deploy keeps working (2 sessions, 3 s; not a timed test)."""
+    run = subprocess.run([sys.executable, "bench/load.py", "--deploy", "2", "--pages", "playground",
+                          "--sessions", "2", "--seconds", "3"], cwd=REPO, capture_output=True, text=True, timeout=240)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "playground sessions per process (pinned by the proxy's cookie): 1/1" in run.stdout
+
+
+def test_sigterm_stops_nginx_and_every_process_and_cleans_up():
+    if find_nginx() is None:
+        pytest.skip("nginx not installed")
+    (port,) = _free_ports(1)
+    first = _consecutive_free(1)
+    proc = subprocess.Popen([sys.executable, "deploy/serve_class.py", "--processes", "1", "--address", "127.0.0.1",
+                             "--port", str(port), "--first-backend-port", str(first)],
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ready = proc.stdout.readline()  # printed once nginx answers; "" if the launcher exits instead
+    assert ready.startswith(f"Serving the app from 1 Streamlit process at http://127.0.0.1:{port} "), \
+        ready + proc.stderr.read()
+    import psutil
+    children = psutil.Process(proc.pid).children(recursive=True)
+    run_dirs = {Path(m) for c in children for m in re.findall(r"(/\S*?toolcall-nginx-[^/\s]+)", " ".join(c.cmdline()))}
+    assert children and run_dirs
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(30) == 0
+    time.sleep(0.5)
+    assert not [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+    assert not any(d.exists() for d in run_dirs)
