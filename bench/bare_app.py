@@ -2,8 +2,10 @@
 
 Served by ``bench/load.py`` beside ``app.py`` so that playground / bare shows what the
 page's own work costs on top of Streamlit's per-rerun overhead. Same page config, sidebar
-selectbox, st.navigation at url path ``playground``, ``schema_editor`` text area, nine
-cards, code blocks and dataframes; the texts are static (English only, benchmark-only page).
+selectbox, st.navigation at url path ``playground``, the same ``st.fragment`` around the
+``schema_editor`` text area and the six cards (same elements per card as
+``pages/common.show_card``), then the business cases and the idempotency demo; the texts are
+static (English only, benchmark-only page) and nothing is validated.
 """
 
 import json
@@ -30,36 +32,32 @@ _RESULT = {"type": "tool_result", "tool_use_id": "toolu_bench", "is_error": True
 
 
 def _card(key: str, label: str, raw: str, errors: bool, leaked: bool = False) -> None:
+    """Same elements as pages/common.show_card: label+verdict, raw, alert, errors+label, two code blocks."""
     with st.container(border=True, key=key):
-        st.markdown(f"**{label}**")
+        st.markdown(f"**{label}**  \nSchema verdict: :red-badge[rejected] · expected: :red-badge[rejected]")
         st.code(raw, language="json", wrap_lines=True)
-        st.markdown("Verdict: :red-badge[rejected] · expected: :red-badge[rejected]")
         if leaked:
             st.error("This bad output got through.", icon="🚨")
-        if errors:
-            st.caption("1 error")
-            st.markdown("- `/amount_cents`: **type**, expected integer, received string\n    - 💡 Send a number.")
-        st.caption("What goes back to the model:")
+        tail = "**Errors (1)**\n\n- `/amount_cents`: **type**, expected integer, received string\n" \
+               "    - 💡 Send a number.\n\n" if errors else ""
+        st.markdown(tail + ":small[What goes back to the model:]")
         st.code(json.dumps(_RESULT, indent=2), language="json", wrap_lines=True)
         st.caption("The content as the model reads it:")
         st.code(_RESULT["content"], language=None, wrap_lines=True)
 
 
-def page() -> None:
-    tool, outputs = _fixtures()
-    if "schema_editor" not in st.session_state:
-        st.session_state["schema_editor"] = json.dumps(tool["input_schema"], indent=2)
-    st.title("Schema playground")
-    st.markdown("Edit the schema; nothing is validated on this page.")
+@st.fragment
+def _live(outputs: dict) -> None:
+    """The part a schema edit reruns, as in pages/playground.py's live_part()."""
     left, right = st.columns([2, 3], gap="large")
     with left:
         st.selectbox("Preset", ["reference", "loose"], key="playground_preset")
         st.caption("Preset lesson.")
-        b1, b2 = st.columns(2)
-        b1.button("Apply", key="playground_apply_preset", width="stretch")
-        b2.button("Reset", key="playground_reset", width="stretch")
-        st.text_area("Schema", key="schema_editor", height=620)
+        with st.container(horizontal=True):
+            st.button("Apply", key="playground_apply_preset", width="stretch")
+            st.button("Reset", key="playground_reset", width="stretch")
         st.success("Schema is valid.", icon="✅")
+        st.text_area("Schema", key="schema_editor", height=620)
     with right:
         st.radio("Format", ["anthropic", "openai"], key="playground_format", horizontal=True)
         with st.container(border=True, key="playground_summary"):
@@ -72,6 +70,15 @@ def page() -> None:
     st.subheader("Try your own")
     st.text_area("Raw output", key="playground_free_input", height=140)
     st.caption("Type a model output above.")
+
+
+def page() -> None:
+    tool, outputs = _fixtures()
+    if "schema_editor" not in st.session_state:
+        st.session_state["schema_editor"] = json.dumps(tool["input_schema"], indent=2)
+    st.title("Schema playground")
+    st.markdown("Edit the schema; nothing is validated on this page.")
+    _live(outputs)
     st.divider()
     st.subheader("Business rules")
     st.markdown("Schema-valid calls the backend refuses.")

@@ -54,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
             page.wait_for_selector(USABLE, timeout=60_000)
             usable = time.perf_counter()
             editor = page.locator(EDITOR)
+            # the textarea is drawn first and filled a moment later
+            page.wait_for_function(f"() => document.querySelector('{EDITOR}')?.value.length > 0", timeout=30_000)
             reference = editor.input_value()
             leaky = reference.replace(REFERENCE_LINE, '"x-bench": 0')
             assert leaky != reference, "reference schema has no additionalProperties line"

@@ -24,6 +24,7 @@ import argparse
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -112,6 +113,18 @@ http {{
 """
 
 
+def port_in_use(address: str, port: int) -> bool:
+    """True if ``address``:``port`` cannot be bound now (another program listens there)."""
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((address, port))
+        except OSError:
+            return True
+    return False
+
+
 def wait_healthy(url: str, proc: subprocess.Popen | None, timeout: float) -> None:
     """Poll ``url`` until it answers 200; raise RuntimeError if ``proc`` (when given) exits or
     ``timeout`` seconds pass. At most timeout / 0.2 + 1 attempts."""
@@ -146,7 +159,7 @@ def stop(procs: list[subprocess.Popen]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="serve_class.py", description=__doc__.splitlines()[0])
     ap.add_argument("--processes", type=int, default=4, help="Streamlit processes (default 4; 1..16)")
     ap.add_argument("--address", default="0.0.0.0", help="address nginx listens on (default 0.0.0.0: the network)")
     ap.add_argument("--port", type=int, default=8501, help="port nginx listens on (default 8501)")
@@ -157,6 +170,13 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--processes must be 1..16")
     if not (0 < args.port < 65536 and 0 < args.first_backend_port and args.first_backend_port + args.processes < 65536):
         ap.error("ports must be 1..65535")
+    busy = [f"{args.address}:{args.port}"] if port_in_use(args.address, args.port) else []
+    busy += [f"127.0.0.1:{p}" for p in range(args.first_backend_port, args.first_backend_port + args.processes)
+             if port_in_use("127.0.0.1", p)]
+    if busy:
+        print(f"already in use: {', '.join(busy)}. Stop what listens there, or choose other ports with "
+              "--port / --first-backend-port.", file=sys.stderr)
+        return 2
     nginx = find_nginx()
     if nginx is None:
         print("nginx not found. Install Debian's nginx (sudo apt-get install nginx), "
