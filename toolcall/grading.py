@@ -26,7 +26,7 @@ from toolcall import REPO_ROOT
 from toolcall.exercises import Exercise
 from toolcall.fixtures import OutputsFixture, Tool, load_outputs, load_tool
 from toolcall.i18n import LANGS, t
-from toolcall.parsing import StrictJSONError, parse_tool_input, strict_loads
+from toolcall.parsing import StrictJSONError, localized_detail, parse_tool_input, strict_loads
 from toolcall.playground import evaluate_canned
 from toolcall.validation import check_schema, validate
 
@@ -109,7 +109,8 @@ def _json_value(text: str, expected_key: str) -> Any:
         return strict_loads(text)  # no NaN, no 5000-digit integers, no lone surrogates, no duplicate keys
     except StrictJSONError as exc:
         where = {"line": exc.line or 1, "column": exc.column or 1}
-        raise _Malformed(_fb(ERROR, "bad_format", expected=_both(expected_key), detail=exc.detail, **where)) from exc
+        detail = {lang: localized_detail(exc, lang) for lang in LANGS}
+        raise _Malformed(_fb(ERROR, "bad_format", expected=_both(expected_key), detail=detail, **where)) from exc
 
 
 def _known_wrong(exercise: Exercise, same: Callable[[Any], bool]) -> list[FeedbackItem]:
@@ -228,7 +229,8 @@ def _json_object(text: str) -> dict[str, Any]:
     parsed = parse_tool_input(text)
     if parsed.ok:
         return parsed.value
-    items = [FeedbackItem(ERROR, text=_both("exercises.fb.json_parse", code=parsed.code, detail=parsed.detail[:200]))]
+    items = [FeedbackItem(ERROR, text={lang: t("exercises.fb.json_parse", lang, code=parsed.code,
+                                               detail=localized_detail(parsed, lang)[:200]) for lang in LANGS})]
     if parsed.line is not None:
         items.append(_fb(ERROR, "json_position", line=parsed.line, column=parsed.column))
     items += [FeedbackItem(INFO, "hint." + h.key, dict(h.params)) for h in parsed.hints]

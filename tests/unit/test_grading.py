@@ -6,6 +6,7 @@ from math import comb
 import pytest
 
 from toolcall.exercises import load_exercises
+from toolcall.i18n import t
 from toolcall.grading import (MAX_ANSWER_CHARS, FeedbackItem, Grade, answer_text, answer_value, grade,
                               parse_number)
 
@@ -250,3 +251,14 @@ def test_huge_integers_and_surrogates_in_json_answers_are_malformed_not_raised()
     for text in ("1" * 5000, '"\\ud800"'):
         result = grade(ex, text)
         assert result.malformed and result.score == 0
+
+
+def test_malformed_json_feedback_is_in_chinese_on_the_chinese_page():
+    """The parser's own message is translated too, not left in English inside a Chinese sentence."""
+    result = g("pg_error_result", "{'type': 'tool_result', 'is_error': True}")
+    zh = result.feedback[0].render("zh")
+    assert "Expecting" not in zh
+    assert zh == t("exercises.fb.json_parse", "zh", code="INVALID_JSON", detail=t("json_error.expecting_property_name", "zh"))
+    choice = g("pg_enum_case", "[silent")
+    assert "Expecting" not in choice.feedback[0].render("zh")
+    assert "Expecting" in choice.feedback[0].render("en")
