@@ -204,7 +204,8 @@ def main(argv: list[str] | None = None) -> int:
             procs.append(subprocess.Popen(
                 [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                  "--server.address", "127.0.0.1", "--server.port", str(port),
-                 "--browser.gatherUsageStats", "false"], cwd=REPO, stdout=subprocess.DEVNULL))  # its banner names a private port
+                 "--browser.gatherUsageStats", "false"], cwd=REPO, stdout=subprocess.DEVNULL,  # its banner names a private port
+                start_new_session=True))  # Ctrl+C reaches only this launcher, which stops the rest in order
         for port, proc in zip(ports, procs):
             wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", proc, STARTUP_TIMEOUT)
         listen = f"[{args.address}]:{args.port}" if ":" in args.address else f"{args.address}:{args.port}"
@@ -214,7 +215,8 @@ def main(argv: list[str] | None = None) -> int:
                                capture_output=True, text=True)
         if check.returncode != 0:
             raise RuntimeError("nginx refused the generated configuration:\n" + check.stderr)
-        proxy = subprocess.Popen([nginx, "-p", str(run_dir), "-c", str(conf), "-g", "daemon off;"])
+        proxy = subprocess.Popen([nginx, "-p", str(run_dir), "-c", str(conf), "-g", "daemon off;"],
+                                 start_new_session=True)
         procs.append(proxy)
         shown = "localhost" if args.address in ("0.0.0.0", "::") else args.address
         wait_healthy(f"http://{'127.0.0.1' if shown == 'localhost' else shown}:{args.port}/_stcore/health",

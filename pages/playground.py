@@ -11,6 +11,8 @@ from toolcall.results import FORMATS, call_id
 from toolcall.validation import check_schema
 
 run_inside_app()
+# The schema editor shows JSON: a monospace font lines up nesting and makes "line 35, column 27" findable.
+st.html("<style>.st-key-schema_editor textarea { font-family: 'Source Code Pro', ui-monospace, monospace; }</style>")
 
 tool = load("tool", "tools/refund_order.json")
 fixture = load("outputs", "outputs/refund_order.yaml")
@@ -21,9 +23,13 @@ if "schema_editor" not in st.session_state:
     st.session_state["schema_editor"] = reference
 
 
+def _preset_text(preset: str) -> str:
+    """The editor text a preset writes (the reference schema's text for "reference")."""
+    return schema_text(apply_preset(tool.input_schema, preset))
+
+
 def _apply_preset() -> None:
-    st.session_state["schema_editor"] = schema_text(apply_preset(tool.input_schema,
-                                                                 st.session_state["playground_preset"]))
+    st.session_state["schema_editor"] = _preset_text(st.session_state["playground_preset"])
 
 
 def _reset() -> None:
@@ -46,7 +52,8 @@ def live_part() -> None:
         preset_names = {p: tr(f"playground.preset.{p}") for p in PRESETS}  # bound: format_func may run outside the script
         preset = st.selectbox(tr("playground.preset_label"), PRESETS, key="playground_preset",
                               format_func=preset_names.__getitem__, on_change=_apply_preset)
-        st.caption(tr(f"playground.preset_lesson.{preset}"))
+        edited = st.session_state["schema_editor"] != _preset_text(preset)
+        st.caption(tr("playground.preset_edited") if edited else tr(f"playground.preset_lesson.{preset}"))
         with st.container(horizontal=True):  # one block, not a row of two columns (fewer messages per edit)
             st.button(tr("playground.preset_apply"), key="playground_apply_preset", on_click=_apply_preset,
                       width="stretch")

@@ -84,7 +84,7 @@ def test_estimator_inputs_and_refusals(at):
     at.number_input(key="passk_est_k").set_value(11).run()
     assert not at.exception
     assert [e.value for e in at.error] == [
-        "k = 11 is larger than n = 10: choosing k runs out of n needs k ≤ n. Run the case 1 more time(s) or lower k."]
+        "k = 11 is larger than n = 10: choosing k runs out of n needs k ≤ n. Run the case until n reaches 11, or lower k."]
     at.number_input(key="passk_est_k").set_value(3).run()
     at.number_input(key="passk_c").set_value(0).run()
     assert not at.error

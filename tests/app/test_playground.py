@@ -110,3 +110,19 @@ def test_user_text_never_becomes_markdown_links_or_headings():
     md = "\n".join(texts(at.markdown))
     assert "www\u2060\\.example\\.org" in md and "x\\\\n\\# H1" in md
     assert "http://" not in md and "](" not in md
+
+
+def test_caption_says_when_the_schema_was_edited_by_hand():
+    """The preset's lesson no longer claims "every bad output is caught" once the schema is edited."""
+    at = playground()
+    captions = texts(at.caption)
+    assert "The schema as the course defines it: every bad output is caught." in captions
+    schema = json.loads(at.text_area(key="schema_editor").value)
+    del schema["required"]
+    at.text_area(key="schema_editor").input(json.dumps(schema)).run()
+    captions = texts(at.caption)
+    assert "The schema as the course defines it: every bad output is caught." not in captions
+    assert ('Edited by hand since this preset was applied: the results are for your schema. "Apply again" brings '
+            'the preset back.') in captions
+    at.button(key="playground_apply_preset").click().run()
+    assert "The schema as the course defines it: every bad output is caught." in texts(at.caption)

@@ -9,13 +9,13 @@ from toolcall.cli import main
 
 
 def test_grade_prints_json(capsys):
-    assert main(["grade", "pk_pass3", "84/120"]) == 0
+    assert main(["grade", "pk_pass3", "56/120"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert (out["score"], out["max_score"], out["correct"]) == (1, 1, True)
 
 
 def test_known_wrong_answer_exits_zero_with_feedback(capsys):
-    assert main(["grade", "pk_pass3", "0.729"]) == 0
+    assert main(["grade", "pk_pass3", "0.512"]) == 0
     assert json.loads(capsys.readouterr().out)["feedback"][0]["en"].startswith("That is the plug-in (c/n)^k")
 
 

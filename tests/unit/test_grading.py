@@ -65,18 +65,20 @@ def test_choice_malformed(text, key):
 # --- number ----------------------------------------------------------------------------
 
 def test_number_pass3_matches_the_unbiased_estimator():
-    """pass^3 from 9 of 10 is C(9,3)/C(10,3) = 84/120 = 0.7 in every accepted spelling."""
-    assert comb(9, 3) / comb(10, 3) == 0.7
-    for text in ("0.7", ".70", "84/120", "70%", " 70 % ", "7e-1", "0.703"):
+    """pass^3 from 8 of 10 is C(8,3)/C(10,3) = 56/120 ≈ 0.467 in every accepted spelling."""
+    assert comb(8, 3) / comb(10, 3) == 56 / 120 == 7 / 15
+    for text in ("0.467", ".4667", "56/120", "7/15", "46.7%", " 46.67 % ", "4.667e-1", "0.47"):
         assert g("pk_pass3", text).correct, text
+    for text in ("0.46", "0.475", "0.7", "84/120"):
+        assert not g("pk_pass3", text).correct, text
 
 
 def test_number_plug_in_gets_targeted_feedback():
-    result = g("pk_pass3", "0.729")
+    result = g("pk_pass3", "0.512")
     assert (result.score, result.malformed) == (0, False)
-    assert english(result) == ["That is the plug-in (c/n)^k = 0.9^3, which overestimates: it treats the observed "
-                               "90% as the true rate."]
-    assert g("pk_pass3", str(0.9 ** 3)).feedback == result.feedback
+    assert english(result) == ["That is the plug-in (c/n)^k = 0.8^3, which overestimates: it treats the observed "
+                               "80% as the true rate."]
+    assert g("pk_pass3", str(0.8 ** 3)).feedback == result.feedback
 
 
 def test_number_unknown_wrong_value():
@@ -85,9 +87,11 @@ def test_number_unknown_wrong_value():
 
 
 def test_number_other_exercises_use_exact_arithmetic():
-    assert g("pk_retries", str(0.2 ** 3)).correct
-    assert g("pk_ambiguity", str(0.9 ** 24)).correct
-    assert g("pk_ambiguity", str(0.9 ** 3)).feedback[0].text["en"].startswith("q^m = 0.9^3 is one run")
+    assert g("pk_retries", str(0.3 ** 3)).correct
+    assert not g("pk_retries", str(0.2 ** 3)).correct  # the lab's default, not this exercise
+    assert g("pk_ambiguity", str(0.95 ** 20)).correct
+    assert not g("pk_ambiguity", str(0.9 ** 24)).correct  # the lab's default, not this exercise
+    assert g("pk_ambiguity", str(0.95 ** 2)).feedback[0].text["en"].startswith("q^m = 0.95^2 is one run")
 
 
 @pytest.mark.parametrize("text", ["abc", "1/0", "nan", "inf", "0x10", "1e999", "", "70%%", "--1"])
