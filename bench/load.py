@@ -29,6 +29,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections import Counter
@@ -135,11 +136,20 @@ class Deployment:
 
     def __init__(self, processes: int, host: str = "127.0.0.1", root: Path = REPO):
         self.host, self.port, self.warmups = loopback(host), free_port(), processes
+        # a file, not a pipe: nobody reads a pipe during a long run, and a full one would block the servers
+        self.log = tempfile.TemporaryFile()
         first = free_port_range(processes)
         self.proc = subprocess.Popen([sys.executable, "deploy/serve_class.py", "--processes", str(processes),
                                       "--address", host, "--port", str(self.port), "--first-backend-port", str(first)],
-                                     cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        Server.wait_healthy(self, 120.0)
+                                     cwd=root, stdout=subprocess.DEVNULL, stderr=self.log)
+        try:
+            wait_healthy(f"http://{self.host}:{self.port}/_stcore/health", self.proc, 120.0)
+        except BaseException as exc:  # timeout, Ctrl+C: never leave the deployment running
+            self.stop()
+            if isinstance(exc, RuntimeError):
+                self.log.seek(0)
+                raise RuntimeError(f"{exc}\n{self.log.read().decode(errors='replace')}".strip()) from None
+            raise
         self.ps = psutil.Process(self.proc.pid)
 
     def _all(self) -> list[psutil.Process]:
@@ -474,7 +484,12 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not (1 <= args.servers <= 8 and 1 <= args.sessions <= 500 and 0 < args.seconds <= 3600 and 0 < args.rate <= 20):
         ap.error("servers 1..8, sessions 1..500, seconds 0..3600, rate 0..20")
-    loopback(args.host)
+    if args.deploy is not None and not 1 <= args.deploy <= 16:
+        ap.error("--deploy must be 1..16 processes")
+    try:
+        loopback(args.host)
+    except ValueError as exc:
+        ap.error(str(exc))
     options = [part for opt in args.opt for part in ("--" + opt.split("=", 1)[0], opt.split("=", 1)[1])]
     apps = {"playground": ("app.py", args.port), "bare": ("bench/bare_app.py", args.bare_port)}
     results = []
@@ -482,7 +497,7 @@ def main(argv: list[str] | None = None) -> int:
         app, port = apps[page]
         servers: list[Server] = []
         try:
-            if args.deploy and page == "playground":
+            if args.deploy is not None and page == "playground":
                 servers.append(Deployment(args.deploy, args.host, args.root))
             elif port:
                 servers.append(Server(None, port, options, args.host, args.root))

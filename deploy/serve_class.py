@@ -168,8 +168,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not 1 <= args.processes <= 16:
         ap.error("--processes must be 1..16")
-    if not (0 < args.port < 65536 and 0 < args.first_backend_port and args.first_backend_port + args.processes < 65536):
+    if not (0 < args.port < 65536 and 0 < args.first_backend_port
+            and args.first_backend_port + args.processes - 1 <= 65535):
         ap.error("ports must be 1..65535")
+    args.address = args.address.strip("[]")  # "[::1]" and "::1" both mean IPv6 loopback
     busy = [f"{args.address}:{args.port}"] if port_in_use(args.address, args.port) else []
     busy += [f"127.0.0.1:{p}" for p in range(args.first_backend_port, args.first_backend_port + args.processes)
              if port_in_use("127.0.0.1", p)]
@@ -195,10 +197,11 @@ def main(argv: list[str] | None = None) -> int:
     backends = [f"127.0.0.1:{p}" for p in ports]
     procs: list[subprocess.Popen] = []
 
-    def on_signal(signum, frame):  # turn SIGTERM into the same clean stop as Ctrl+C
+    def on_signal(signum, frame):  # SIGTERM, or SIGHUP (terminal closed): the same clean stop as Ctrl+C
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGHUP, on_signal)
     try:
         for port in ports:
             procs.append(subprocess.Popen(
@@ -208,7 +211,8 @@ def main(argv: list[str] | None = None) -> int:
                 start_new_session=True))  # Ctrl+C reaches only this launcher, which stops the rest in order
         for port, proc in zip(ports, procs):
             wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", proc, STARTUP_TIMEOUT)
-        listen = f"[{args.address}]:{args.port}" if ":" in args.address else f"{args.address}:{args.port}"
+        host = f"[{args.address}]" if ":" in args.address else args.address  # IPv6 in brackets, in URLs too
+        listen = f"{host}:{args.port}"
         conf = run_dir / "nginx.conf"
         conf.write_text(nginx_conf(listen, backends, run_dir, as_root))
         check = subprocess.run([nginx, "-t", "-q", "-p", str(run_dir), "-c", str(conf)],
@@ -218,9 +222,9 @@ def main(argv: list[str] | None = None) -> int:
         proxy = subprocess.Popen([nginx, "-p", str(run_dir), "-c", str(conf), "-g", "daemon off;"],
                                  start_new_session=True)
         procs.append(proxy)
-        shown = "localhost" if args.address in ("0.0.0.0", "::") else args.address
-        wait_healthy(f"http://{'127.0.0.1' if shown == 'localhost' else shown}:{args.port}/_stcore/health",
-                     proxy, 15)
+        local = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(args.address, host)  # where this machine reaches it
+        wait_healthy(f"http://{local}:{args.port}/_stcore/health", proxy, 15)
+        shown = "localhost" if args.address in ("0.0.0.0", "::") else host
         print(f"Serving the app from {args.processes} Streamlit process{'es' if args.processes != 1 else ''} "
               f"at http://{shown}:{args.port} "
               f"(nginx, sticky by cookie). Ctrl+C stops everything.", flush=True)
@@ -235,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
         print(exc, file=sys.stderr)
         return 1
     finally:
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # a second Ctrl+C must not cut the cleanup short
+            signal.signal(sig, signal.SIG_IGN)
         stop(procs)
         shutil.rmtree(run_dir, ignore_errors=True)
 

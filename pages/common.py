@@ -7,6 +7,7 @@ Markdown or HTML.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -97,21 +98,29 @@ RAW_DISPLAY_LIMIT = 3000
 
 
 _CONTROL = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# Bidirectional controls (U+202A-U+202E, U+2066-U+2069) would reverse the app's own sentence
+# around them; they are shown as their escapes instead.
+_CONTROL.update({chr(c): f"\\u{c:04x}" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))})
 _WORD_JOINER = "\u2060"
+_AUTOLINK_WWW = re.compile(r"(?i)(www)\.")
+_MATERIAL_ICON = re.compile(r"(?i):(?=material/)")
 
 
 def plain(text: str) -> str:
     """Make user text show literally inside Markdown (st.markdown, st.error & co).
 
     CommonMark lets any ASCII punctuation be backslash-escaped, which defuses emphasis,
-    links, images, HTML, Streamlit's ``:color[...]`` directives and ``$`` math. Newlines and
-    tabs are shown as ``\\n`` / ``\\t`` so text stays on its line, and an invisible word
-    joiner breaks GitHub-style autolinks (``www.``, ``http://``, ``a@b.c``) so no address
-    becomes a link.
+    links, images, HTML, Streamlit's ``:color[...]`` directives and ``$`` math. Newlines, tabs
+    and bidirectional controls are shown as escapes (``\\n``, ``\\t``, ``\\u202e``) so text stays
+    on its line and in its order, and an invisible word joiner breaks what Streamlit converts
+    before Markdown sees the escapes: GitHub-style autolinks (``www.`` in any case, ``http://``,
+    ``a@b.c``) and ``:material/icon:`` names.
     """
     for ch, shown in _CONTROL.items():
         text = text.replace(ch, shown)
-    text = text.replace("://", ":" + _WORD_JOINER + "//").replace("www.", "www" + _WORD_JOINER + ".")
+    text = text.replace("://", ":" + _WORD_JOINER + "//")
+    text = _AUTOLINK_WWW.sub(lambda m: m.group(1) + _WORD_JOINER + ".", text)
+    text = _MATERIAL_ICON.sub(":" + _WORD_JOINER, text)
     text = text.replace("@", "@" + _WORD_JOINER)
     return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in text)
 
@@ -175,12 +184,18 @@ def show_card(card, key: str, label: str | None = None, canned=None) -> None:
         st.code(card.tool_result["content"], language=None, wrap_lines=True)
 
 
+def _boldable(text: str) -> str:
+    """``text`` that still closes ``**…**`` when it starts or ends with a space (a key such as
+    "a "): CommonMark will not close emphasis next to whitespace, so a word joiner stands guard."""
+    return _WORD_JOINER + text + _WORD_JOINER if text[:1].isspace() or text[-1:].isspace() else text
+
+
 def _error_lines(errors, depth: int = 0) -> list[str]:
     """Markdown bullets for FieldErrors; every piece that may come from user input is escaped."""
     lines = []
     for err in errors:
         indent = "    " * depth
-        lines.append(indent + "- " + tr("playground.error_item", pointer=plain(display_pointer(err.pointer, lang())),
+        lines.append(indent + "- " + tr("playground.error_item", pointer=_boldable(plain(display_pointer(err.pointer, lang()))),
                                          keyword=plain(err.keyword), expected=plain(err.expected),
                                          received=plain(err.received)))
         lines += [indent + "    - 💡 " + plain(hint) for hint in err.hints]

@@ -6,9 +6,28 @@ import streamlit as st
 from pages.common import lang, run_inside_app, tr
 from pages.exercise_widgets import exercise_set, safe_store, show_exercise, show_load_problems
 from pages.learner import current_learner, progress_store
+from toolcall.fixtures import FixtureError
+from toolcall.grading import answer_text, grade
 from toolcall.progress import export_rows, to_csv, to_json
 
 run_inside_app()
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _max_score_table(_exercises, answers: tuple[tuple[str, str], ...]) -> dict[str, float]:
+    """Points each exercise is worth: the max_score of its reference answer's grade (``answers``,
+    the ids with their reference answer texts, is the cache key)."""
+    table = {}
+    for ex, (_, text) in zip(_exercises, answers):
+        try:
+            table[ex.id] = grade(ex, text).max_score
+        except FixtureError:  # a broken tool file is reported on the page that uses it
+            continue
+    return table
+
+
+def _max_scores(loaded) -> dict[str, float]:
+    return _max_score_table(loaded.exercises, tuple((ex.id, answer_text(ex, ex.answer)) for ex in loaded.exercises))
 
 loaded = exercise_set()
 learner = current_learner()
@@ -52,7 +71,7 @@ for ex in loaded.exercises:
                  tr("exercises.col_tries"): rec.tries if rec else 0, tr("exercises.col_status"): _status(ex.id)})
 summary.dataframe(rows, hide_index=True, width="stretch", key="exercises_table", height=35 * (len(rows) + 1) + 3)
 
-export = export_rows(learner, loaded.exercises, records)
+export = export_rows(learner, loaded.exercises, records, lang(), _max_scores(loaded))
 summary.caption(tr("exercises.download_intro"))
 c1, c2 = summary.columns(2)
 c1.download_button(tr("exercises.download_csv"), to_csv(export), file_name=f"progress-{learner}.csv",

@@ -205,15 +205,20 @@ EXPORT_FIELDS = ("learner", "exercise_id", "page", "type", "title", "best_score"
                  "tries", "failed_tries", "hints_shown", "revealed", "first_at", "updated_at", "last_answer")
 
 
-def export_rows(learner: str, exercises: Iterable, records: dict[str, Record]) -> list[dict]:
+def export_rows(learner: str, exercises: Iterable, records: dict[str, Record], lang: str = "en",
+                max_scores: dict[str, float] | None = None) -> list[dict]:
     """One row per exercise (attempted or not) in EXPORT_FIELDS order, for an instructor.
-    ``exercises`` are toolcall.exercises.Exercise objects; the title is the English one."""
+    ``exercises`` are toolcall.exercises.Exercise objects; the title is in ``lang`` (``en``/``zh``);
+    ``max_scores`` (exercise id -> points) fills max_score for exercises not tried yet, so the
+    column adds up in a spreadsheet."""
     rows = []
     for ex in exercises:
         rec = records.get(ex.id)
-        row = {"learner": learner, "exercise_id": ex.id, "page": ex.page, "type": ex.type, "title": ex.title["en"]}
+        row = {"learner": learner, "exercise_id": ex.id, "page": ex.page, "type": ex.type,
+               "title": ex.title.get(lang) or ex.title["en"]}
         if rec is None:
-            row.update(best_score=0, max_score=None, last_score=None, tries=0, failed_tries=0, hints_shown=0,
+            row.update(best_score=0, max_score=(max_scores or {}).get(ex.id), last_score=None, tries=0, failed_tries=0,
+                       hints_shown=0,
                        revealed=False, first_at=None, updated_at=None, last_answer="")
         else:
             row.update({k: v for k, v in asdict(rec).items() if k in EXPORT_FIELDS})

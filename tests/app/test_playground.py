@@ -126,3 +126,11 @@ def test_caption_says_when_the_schema_was_edited_by_hand():
             'the preset back.') in captions
     at.button(key="playground_apply_preset").click().run()
     assert "The schema as the course defines it: every bad output is caught." in texts(at.caption)
+
+
+def test_a_key_ending_in_a_space_is_still_bold():
+    at = playground()
+    at.text_area(key="playground_free_input").input(
+        '{"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged", "a ": 1}').run()
+    md = "\n".join(texts(at.markdown))
+    assert "- **/a \u2060**" not in md and "**\u2060/a \u2060**" in md

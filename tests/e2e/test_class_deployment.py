@@ -128,7 +128,8 @@ def test_load_client_through_the_proxy(deployment):
     assert "playground sessions per process (pinned by the proxy's cookie): 1/1" in run.stdout
 
 
-def test_sigterm_stops_nginx_and_every_process_and_cleans_up():
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])  # SIGHUP: the teacher closed the terminal
+def test_a_stop_signal_stops_nginx_and_every_process_and_cleans_up(sig):
     if find_nginx() is None:
         pytest.skip("nginx not installed")
     (port,) = _free_ports(1)
@@ -143,7 +144,7 @@ def test_sigterm_stops_nginx_and_every_process_and_cleans_up():
     children = psutil.Process(proc.pid).children(recursive=True)
     run_dirs = {Path(m) for c in children for m in re.findall(r"(/\S*?toolcall-nginx-[^/\s]+)", " ".join(c.cmdline()))}
     assert children and run_dirs
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(sig)
     assert proc.wait(30) == 0
     time.sleep(0.5)
     assert not [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]

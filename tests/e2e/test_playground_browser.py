@@ -31,12 +31,17 @@ def test_editing_schema_in_browser_changes_a_verdict(server, page):
     assert "Extra field the schema does not define" in summary.inner_text()
 
 
-def test_invalid_schema_text_shows_error_where_typed(server, page):
+def _commit_on_fresh_page(page, server, key: str, text: str) -> None:
+    """Open the playground, type ``text`` into the text area with ``key`` and commit it (Ctrl+Enter)."""
     page.goto(server + "/playground")
     wait_connected(page)
-    editor = page.locator(".st-key-schema_editor textarea")
-    editor.fill('{"type": "object",')
-    editor.press("Control+Enter")
+    box = page.locator(f".st-key-{key} textarea")
+    box.fill(text)
+    box.press("Control+Enter")
+
+
+def test_invalid_schema_text_shows_error_where_typed(server, page):
+    _commit_on_fresh_page(page, server, "schema_editor", '{"type": "object",')
     page.get_by_text("Not JSON: line 1, column 19").wait_for()
     assert page.locator('[data-testid="stException"]').count() == 0
 
@@ -49,3 +54,17 @@ def test_switching_wire_format_redraws_cards_and_business_cases(server, page):
     page.locator(".st-key-playground_card_valid").get_by_text('"tool_call_id"').wait_for()
     page.locator(".st-key-playground_business_over_paid").get_by_text('"tool_call_id"').wait_for()
     assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_hostile_text_in_the_free_box_stays_literal(server, page):
+    """Icons, upper-case autolinks and bidi overrides in a pasted output show as typed text."""
+    _commit_on_fresh_page(page, server, "playground_free_input",
+                          '{"reason": "a :material/home: b", "WWW.EVIL.COM": 1, "\\u202eabc": 2}')
+    card = page.locator(".st-key-playground_card_free")
+    card.get_by_text("Errors (").wait_for()
+    assert card.locator("a").count() == 0
+    assert card.locator('[data-testid="stIconMaterial"]').count() == 0
+    text = card.inner_text()
+    assert ":material/home:" in text.replace("\u2060", "")
+    assert "WWW.EVIL.COM" in text.replace("\u2060", "")
+    assert "\\u202eabc" in text and "\u202e" not in text.split("Message to send back")[0]

@@ -78,6 +78,14 @@ def test_export_lists_every_exercise_as_csv_and_json(tmp_path):
     assert data["learner"] == "alice" and data["exercises"] == rows
 
 
+def test_export_in_chinese_with_max_scores_for_untried_exercises(tmp_path):
+    exercises = load_exercises().exercises
+    rows = export_rows("alice", exercises, {}, "zh", {"pk_pass3": 1, "pk_metric": 1})
+    row = next(r for r in rows if r["exercise_id"] == "pk_pass3")
+    assert (row["title"], row["max_score"], row["tries"]) == ("10 次对 8 次的 pass^3", 1, 0)
+    assert next(r for r in rows if r["exercise_id"] == "pk_retries")["max_score"] is None  # not given
+
+
 def test_concurrent_sessions_all_get_written(tmp_path):
     """Sixteen sessions saving at once (threads, as Streamlit runs them): no write is lost
     and none fails with 'database is locked'."""
