@@ -21,6 +21,7 @@ run folder that is removed on exit. Ctrl+C (or SIGTERM) stops nginx and every pr
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import shutil
 import signal
@@ -111,6 +112,15 @@ http {{
     }}
 }}
 """
+
+
+def _die_with_parent() -> None:
+    """In a child, before exec: ask Linux to send it SIGTERM when this launcher dies, even by
+    SIGKILL, so no Streamlit process or nginx master outlives it (no-op elsewhere)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def port_in_use(address: str, port: int) -> bool:
@@ -208,7 +218,8 @@ def main(argv: list[str] | None = None) -> int:
                 [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                  "--server.address", "127.0.0.1", "--server.port", str(port),
                  "--browser.gatherUsageStats", "false"], cwd=REPO, stdout=subprocess.DEVNULL,  # its banner names a private port
-                start_new_session=True))  # Ctrl+C reaches only this launcher, which stops the rest in order
+                start_new_session=True,  # Ctrl+C reaches only this launcher, which stops the rest in order
+                preexec_fn=_die_with_parent))
         for port, proc in zip(ports, procs):
             wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", proc, STARTUP_TIMEOUT)
         host = f"[{args.address}]" if ":" in args.address else args.address  # IPv6 in brackets, in URLs too
@@ -220,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
         if check.returncode != 0:
             raise RuntimeError("nginx refused the generated configuration:\n" + check.stderr)
         proxy = subprocess.Popen([nginx, "-p", str(run_dir), "-c", str(conf), "-g", "daemon off;"],
-                                 start_new_session=True)
+                                 start_new_session=True, preexec_fn=_die_with_parent)
         procs.append(proxy)
         local = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(args.address, host)  # where this machine reaches it
         wait_healthy(f"http://{local}:{args.port}/_stcore/health", proxy, 15)

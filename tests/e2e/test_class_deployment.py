@@ -149,3 +149,22 @@ def test_a_stop_signal_stops_nginx_and_every_process_and_cleans_up(sig):
     time.sleep(0.5)
     assert not [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
     assert not any(d.exists() for d in run_dirs)
+
+
+def test_no_process_outlives_a_killed_launcher():
+    """SIGKILL cannot be caught: Linux's parent-death signal stops Streamlit and nginx anyway."""
+    if find_nginx() is None:
+        pytest.skip("nginx not installed")
+    import psutil
+    (port,) = _free_ports(1)
+    first = _consecutive_free(1)
+    proc = subprocess.Popen([sys.executable, "deploy/serve_class.py", "--processes", "1", "--address", "127.0.0.1",
+                             "--port", str(port), "--first-backend-port", str(first)],
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().startswith("Serving the app from 1 Streamlit process")
+    children = psutil.Process(proc.pid).children(recursive=True)
+    assert len(children) >= 3  # streamlit, nginx master, nginx worker
+    proc.kill()
+    proc.wait(10)
+    gone, alive = psutil.wait_procs(children, timeout=20)
+    assert not alive, [c.cmdline() for c in alive]
