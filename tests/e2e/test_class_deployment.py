@@ -11,6 +11,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import psutil
 import pytest
 
 from tests.e2e.conftest import REPO, wait_connected
@@ -128,8 +129,8 @@ def test_load_client_through_the_proxy(deployment):
     assert "playground sessions per process (pinned by the proxy's cookie): 1/1" in run.stdout
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])  # SIGHUP: the teacher closed the terminal
-def test_a_stop_signal_stops_nginx_and_every_process_and_cleans_up(sig):
+def _one_process_launcher() -> subprocess.Popen:
+    """deploy/serve_class.py with one process on free ports, returned once it says it serves."""
     if find_nginx() is None:
         pytest.skip("nginx not installed")
     (port,) = _free_ports(1)
@@ -140,7 +141,12 @@ def test_a_stop_signal_stops_nginx_and_every_process_and_cleans_up(sig):
     ready = proc.stdout.readline()  # printed once nginx answers; "" if the launcher exits instead
     assert ready.startswith(f"Serving the app from 1 Streamlit process at http://127.0.0.1:{port} "), \
         ready + proc.stderr.read()
-    import psutil
+    return proc
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])  # SIGHUP: the teacher closed the terminal
+def test_a_stop_signal_stops_nginx_and_every_process_and_cleans_up(sig):
+    proc = _one_process_launcher()
     children = psutil.Process(proc.pid).children(recursive=True)
     run_dirs = {Path(m) for c in children for m in re.findall(r"(/\S*?toolcall-nginx-[^/\s]+)", " ".join(c.cmdline()))}
     assert children and run_dirs
@@ -153,15 +159,7 @@ def test_a_stop_signal_stops_nginx_and_every_process_and_cleans_up(sig):
 
 def test_no_process_outlives_a_killed_launcher():
     """SIGKILL cannot be caught: Linux's parent-death signal stops Streamlit and nginx anyway."""
-    if find_nginx() is None:
-        pytest.skip("nginx not installed")
-    import psutil
-    (port,) = _free_ports(1)
-    first = _consecutive_free(1)
-    proc = subprocess.Popen([sys.executable, "deploy/serve_class.py", "--processes", "1", "--address", "127.0.0.1",
-                             "--port", str(port), "--first-backend-port", str(first)],
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert proc.stdout.readline().startswith("Serving the app from 1 Streamlit process")
+    proc = _one_process_launcher()
     children = psutil.Process(proc.pid).children(recursive=True)
     assert len(children) >= 3  # streamlit, nginx master, nginx worker
     proc.kill()
