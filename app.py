@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from pages.common import LANG_KEY, LANG_LABELS, tr
+from pages.common import LANG_KEY, LANG_LABELS, relabel_after_language_switch, tr
 from pages.learner import learner_sidebar
 from toolcall.i18n import LANGS, normalize_lang
 
@@ -11,7 +11,7 @@ st.set_page_config(page_title="Tool calling, hands on", page_icon="🛠️", lay
 # The browser's language is the default; a choice made here is kept in the URL (?app_lang=中文),
 # so a reload or a shared link keeps it, and across pages.
 st.sidebar.selectbox(tr("app.language"), LANGS, index=LANGS.index(normalize_lang(st.context.locale)), key=LANG_KEY,
-                     bind="query-params", format_func=LANG_LABELS.__getitem__)
+                     bind="query-params", format_func=LANG_LABELS.__getitem__, on_change=relabel_after_language_switch)
 learner_sidebar()
 
 pages = [

@@ -56,6 +56,27 @@ def lang() -> str:
         return "en"
 
 
+#: Widgets whose options are shown translated (format_func) under one key for both languages.
+RELABELLED_KEYS = ("playground_preset", "playground_format", "pairing_format", "walkthrough_variant",
+                   "walkthrough_step")
+
+
+def relabel_after_language_switch() -> None:
+    """on_change of the language switch: hand every translated-option widget its own value again.
+
+    Streamlit keeps such a widget's identity when its labels change, so the browser would keep
+    showing, and send back, the old language's label ("Reference schema" where the options are
+    now Chinese), which matches no option. A value set through st.session_state is sent to the
+    browser with the next render, in the new language.
+    """
+    state = st.session_state
+    keys = list(RELABELLED_KEYS) + [k for k in state if isinstance(k, str) and k.startswith("exercises_")
+                                    and k.endswith("_answer")]  # single-choice radios (and text answers)
+    for k in keys:
+        if k in state:
+            state[k] = state[k]
+
+
 def tr(key: str, **params: Any) -> str:
     """Translate ``key`` into the session's language."""
     return t(key, lang(), **params)

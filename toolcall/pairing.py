@@ -322,7 +322,7 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
             else:
                 parsed = parse_tool_input(args)
                 if not parsed.ok:
-                    out.add("arguments_invalid_json", i, j, code=parsed.code, detail=parsed.detail)
+                    out.add("arguments_invalid_json", i, j, code=parsed.code, detail=localized_detail(parsed, out.lang))
             calls.setdefault(tc["id"], (i, j))
             zone.add(tc["id"])
         in_zone, zone_owner = True, i

@@ -55,3 +55,20 @@ def test_a_chosen_language_survives_a_reload(server, browser):
     wait_connected(page)
     page.get_by_role("heading", name="Schema 练习场").wait_for()
     context.close()
+
+
+def test_after_a_switch_translated_choices_keep_working(server, browser):
+    """Switch to Chinese on the playground, then commit the free box: the preset select and the
+    wire-format radio show Chinese labels and the next run is not broken by the old English ones."""
+    page = _open(browser, server + "/playground", "en-US")
+    page.locator(".st-key-app_lang input[role='combobox']").click()
+    page.get_by_role("option", name="中文").click()
+    page.get_by_role("heading", name="Schema 练习场").wait_for()
+    expect(page.locator(".st-key-playground_format input:checked")).to_have_count(1)
+    expect(page.locator(".st-key-playground_preset input")).to_have_value("参考 schema")
+    box = page.locator(".st-key-playground_free_input textarea")
+    box.fill('{"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged"}')
+    box.press("Control+Enter")
+    page.locator(".st-key-playground_card_free").get_by_text("校验结论").wait_for()
+    assert page.locator('[data-testid="stException"]').count() == 0
+    page.context.close()

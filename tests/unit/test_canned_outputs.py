@@ -27,7 +27,7 @@ EXPECTED_CONTENT = {
 
 TRUNCATED = {
     "error": "INVALID_JSON",
-    "detail": "Unterminated string starting at",
+    "detail": "Unterminated string (it starts at the line and column given)",
     "line": 1, "column": 52, "position": 51,
     "raw": '{"order_id": "ORD-20260917", "amount_cents": 1999, "rea',
     "hints": ['The text stops in the middle of the JSON. If the response ended with stop_reason "max_tokens", '

@@ -272,3 +272,12 @@ def test_lone_surrogate_and_huge_integer_are_refused_with_a_message():
 
 def test_a_byte_order_mark_is_tolerated():
     assert check_pairing("\ufeff[]", "auto", "en").error is None
+
+
+def test_invalid_arguments_detail_is_in_the_report_language():
+    """The parser's message inside the rule detail is translated, not Python's English."""
+    text = json.dumps([USER, calls(call(args='{"order_id": "ORD-2026')), tool()])
+    zh = check_pairing(text, "auto", "zh").violations[0].detail
+    en = check_pairing(text, "auto", "en").violations[0].detail
+    assert "字符串没有结束（从这里开始）" in zh and "Unterminated" not in zh
+    assert "Unterminated string (it starts at the line and column given)" in en
