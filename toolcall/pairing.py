@@ -86,7 +86,25 @@ class _Collector:
         if len(self.found) >= MAX_VIOLATIONS:
             self.more += 1
             return
+        if rule == "wrong_content_type":  # our own phrases and JSON type names, in the report's language
+            params = {k: self._phrase(v) if k in ("expected", "got") else v for k, v in params.items()}
         self.found.append(Violation(rule, msg, block, t(f"pairing.rule_detail.{key or rule}", self.lang, **params)))
+
+    def _phrase(self, text: str) -> str:
+        """``text`` translated when it is one of ours (``pairing.expected.*``) or a JSON type name
+        (``type.*``); anything else (role names, a value quoted from the transcript) as it is."""
+        if text in _EXPECTED_KEYS:
+            return t(f"pairing.expected.{_EXPECTED_KEYS[text]}", self.lang)
+        if text in _JSON_TYPES:
+            return t(f"type.{text}", self.lang)
+        return text
+
+
+_JSON_TYPES = ("object", "array", "string", "boolean", "number", "null")
+#: The "expected" phrases of wrong_content_type, by their key under pairing.expected.
+_EXPECTED_KEYS = {"object with a type": "object_with_type", "assistant message": "assistant_message",
+                  "user message": "user_message", "string / array": "string_or_array",
+                  "string / array of blocks": "string_or_blocks", "string / array of text parts": "string_or_text_parts"}
 
 
 def _type_name(value: Any) -> str:

@@ -281,3 +281,11 @@ def test_invalid_arguments_detail_is_in_the_report_language():
     en = check_pairing(text, "auto", "en").violations[0].detail
     assert "字符串没有结束（从这里开始）" in zh and "Unterminated" not in zh
     assert "Unterminated string (it starts at the line and column given)" in en
+
+
+def test_wrong_content_type_detail_in_chinese_uses_chinese_phrases():
+    text = json.dumps([USER, calls(call()), {"role": "tool", "tool_call_id": "call_A", "content": 5}])
+    details = [v.detail for v in check_pairing(text, "openai", "zh").violations if v.rule == "wrong_content_type"]
+    assert details == ["content 应该是 字符串或文本片段数组，而不是 数字。"]
+    en = [v.detail for v in check_pairing(text, "openai", "en").violations if v.rule == "wrong_content_type"]
+    assert en == ["content must be string / array of text parts, not number."]
