@@ -217,9 +217,9 @@ def export_rows(learner: str, exercises: Iterable, records: dict[str, Record], l
         row = {"learner": learner, "exercise_id": ex.id, "page": ex.page, "type": ex.type,
                "title": ex.title.get(lang) or ex.title["en"]}
         if rec is None:
-            row.update(best_score=0, max_score=(max_scores or {}).get(ex.id), last_score=None, tries=0, failed_tries=0,
-                       hints_shown=0,
-                       revealed=False, first_at=None, updated_at=None, last_answer="")
+            points = (max_scores or {}).get(ex.id)  # floats, as the stored scores are, so a CSV column reads alike
+            row.update(best_score=0.0, max_score=None if points is None else float(points), last_score=None, tries=0,
+                       failed_tries=0, hints_shown=0, revealed=False, first_at=None, updated_at=None, last_answer="")
         else:
             row.update({k: v for k, v in asdict(rec).items() if k in EXPORT_FIELDS})
         rows.append({k: row[k] for k in EXPORT_FIELDS})

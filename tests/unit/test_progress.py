@@ -83,6 +83,7 @@ def test_export_in_chinese_with_max_scores_for_untried_exercises(tmp_path):
     rows = export_rows("alice", exercises, {}, "zh", {"pk_pass3": 1, "pk_metric": 1})
     row = next(r for r in rows if r["exercise_id"] == "pk_pass3")
     assert (row["title"], row["max_score"], row["tries"]) == ("10 次对 8 次的 pass^3", 1, 0)
+    assert (to_csv([row]).splitlines()[1].split(",")[5:7]) == ["0.0", "1.0"]  # best_score, max_score
     assert next(r for r in rows if r["exercise_id"] == "pk_retries")["max_score"] is None  # not given
 
 
