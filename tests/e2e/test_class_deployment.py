@@ -144,11 +144,16 @@ def _one_process_launcher() -> subprocess.Popen:
     return proc
 
 
+def _run_dirs(children) -> set[Path]:
+    """The launcher's private nginx folder, read off nginx's command line."""
+    return {Path(m) for c in children for m in re.findall(r"(/\S*?toolcall-nginx-[^/\s]+)", " ".join(c.cmdline()))}
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])  # SIGHUP: the teacher closed the terminal
 def test_a_stop_signal_stops_nginx_and_every_process_and_cleans_up(sig):
     proc = _one_process_launcher()
     children = psutil.Process(proc.pid).children(recursive=True)
-    run_dirs = {Path(m) for c in children for m in re.findall(r"(/\S*?toolcall-nginx-[^/\s]+)", " ".join(c.cmdline()))}
+    run_dirs = _run_dirs(children)
     assert children and run_dirs
     proc.send_signal(sig)
     assert proc.wait(30) == 0
@@ -162,7 +167,10 @@ def test_no_process_outlives_a_killed_launcher():
     proc = _one_process_launcher()
     children = psutil.Process(proc.pid).children(recursive=True)
     assert len(children) >= 3  # streamlit, nginx master, nginx worker
+    run_dirs = _run_dirs(children)
     proc.kill()
     proc.wait(10)
     gone, alive = psutil.wait_procs(children, timeout=20)
+    for d in run_dirs:  # a killed launcher cannot remove its folder: the test does
+        shutil.rmtree(d, ignore_errors=True)
     assert not alive, [c.cmdline() for c in alive]
