@@ -152,27 +152,21 @@ class Deployment:
             raise
         self.ps = psutil.Process(self.proc.pid)
 
-    def _all(self) -> list[psutil.Process]:
-        return [self.ps] + self.ps.children(recursive=True)
+    def _sum(self, measure) -> float:
+        """``measure(process)`` summed over the launcher and every process it started (one may exit meanwhile)."""
+        total = 0.0
+        for p in [self.ps] + self.ps.children(recursive=True):
+            try:
+                total += measure(p)
+            except psutil.NoSuchProcess:
+                pass
+        return total
 
     def cpu(self) -> float:
-        total = 0.0
-        for p in self._all():
-            try:
-                t = p.cpu_times()
-                total += t.user + t.system
-            except psutil.NoSuchProcess:
-                pass
-        return total
+        return self._sum(lambda p: sum(p.cpu_times()[:2]))  # user + system
 
     def rss(self) -> int:
-        total = 0
-        for p in self._all():
-            try:
-                total += p.memory_info().rss
-            except psutil.NoSuchProcess:
-                pass
-        return total
+        return int(self._sum(lambda p: p.memory_info().rss))
 
     def stop(self) -> None:
         Server.stop(self)

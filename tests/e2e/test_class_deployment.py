@@ -4,7 +4,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -14,54 +13,33 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.e2e.conftest import REPO, wait_connected
+from tests.e2e.conftest import REPO, _free_port, wait_connected
 
 sys.path.insert(0, str(REPO / "deploy"))
+sys.path.insert(0, str(REPO / "bench"))
+from load import free_port_range  # noqa: E402
 from serve_class import COOKIE, find_nginx, wait_healthy  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
 
-def _free_ports(n: int) -> list[int]:
-    """n distinct free loopback ports (the OS picks them; all sockets held until every one is bound)."""
-    socks = [socket.socket() for _ in range(n)]
-    try:
-        for s in socks:
-            s.bind(("127.0.0.1", 0))
-        return [s.getsockname()[1] for s in socks]
-    finally:
-        for s in socks:
-            s.close()
-
-
-def _consecutive_free(n: int) -> int:
-    for base in range(31000, 39000, 10):
-        try:
-            held = []
-            for port in range(base, base + n):
-                s = socket.socket()
-                held.append(s)
-                s.bind(("127.0.0.1", port))
-            return base
-        except OSError:
-            continue
-        finally:
-            for s in held:
-                s.close()
-    raise RuntimeError("no consecutive free ports")
-
-
-@pytest.fixture(scope="module")
-def deployment():
+def _launch(processes: int) -> tuple[subprocess.Popen, int, int]:
+    """Start deploy/serve_class.py with ``processes`` processes on free loopback ports
+    (nginx's, then the first backend's); returns (launcher, port, first backend port)."""
     if find_nginx() is None:
         if os.environ.get("TOOLCALL_REQUIRE_NGINX"):
             pytest.fail("nginx is missing: `apt-get install nginx` (bash .ci/run does it)")
         pytest.skip("nginx not installed")
-    (port,) = _free_ports(1)
-    first = _consecutive_free(2)
-    proc = subprocess.Popen([sys.executable, "deploy/serve_class.py", "--processes", "2", "--address", "127.0.0.1",
-                             "--port", str(port), "--first-backend-port", str(first)],
+    port, first = _free_port(), free_port_range(processes)
+    proc = subprocess.Popen([sys.executable, "deploy/serve_class.py", "--processes", str(processes), "--address",
+                             "127.0.0.1", "--port", str(port), "--first-backend-port", str(first)],
                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return proc, port, first
+
+
+@pytest.fixture(scope="module")
+def deployment():
+    proc, port, first = _launch(2)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url + "/_stcore/health", proc, 120)
@@ -131,13 +109,7 @@ def test_load_client_through_the_proxy(deployment):
 
 def _one_process_launcher() -> subprocess.Popen:
     """deploy/serve_class.py with one process on free ports, returned once it says it serves."""
-    if find_nginx() is None:
-        pytest.skip("nginx not installed")
-    (port,) = _free_ports(1)
-    first = _consecutive_free(1)
-    proc = subprocess.Popen([sys.executable, "deploy/serve_class.py", "--processes", "1", "--address", "127.0.0.1",
-                             "--port", str(port), "--first-backend-port", str(first)],
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc, port, _ = _launch(1)
     ready = proc.stdout.readline()  # printed once nginx answers; "" if the launcher exits instead
     assert ready.startswith(f"Serving the app from 1 Streamlit process at http://127.0.0.1:{port} "), \
         ready + proc.stderr.read()
