@@ -1,4 +1,5 @@
-"""The UI string catalogue: one YAML file per language under toolcall/locales/.
+"""The UI string catalogue: ``toolcall/locales/<lang>.yaml`` plus one file per area under
+``toolcall/locales/<lang>/*.yaml`` (so a new page brings its own strings in its own file).
 
 Keys are dotted paths (``playground.title``); values are ``str.format`` templates, so a
 literal brace is written twice (``{{}}``).
@@ -33,13 +34,22 @@ def _flatten(tree: dict[str, Any], prefix: str = "") -> dict[str, str]:
 def catalogue(lang: str) -> dict[str, str]:
     """Return the flat ``{dotted key: template}`` catalogue for ``lang``.
 
-    Raises ValueError for a language other than those in ``LANGS``; FileNotFoundError
+    Raises ValueError for a language other than those in ``LANGS`` or a key defined in two
+    files; FileNotFoundError
     or yaml.YAMLError if the catalogue file is missing or malformed.
     """
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; expected one of {LANGS}")
-    with open(LOCALES_DIR / f"{lang}.yaml", encoding="utf-8") as fh:
-        return _flatten(yaml.safe_load(fh) or {})
+    files = [LOCALES_DIR / f"{lang}.yaml", *sorted((LOCALES_DIR / lang).glob("*.yaml"))]
+    flat: dict[str, str] = {}
+    for path in files:
+        with open(path, encoding="utf-8") as fh:
+            part = _flatten(yaml.safe_load(fh) or {})
+        clash = sorted(set(part) & set(flat))
+        if clash:
+            raise ValueError(f"{path}: keys defined twice in the {lang} catalogue: {', '.join(clash[:5])}")
+        flat.update(part)
+    return flat
 
 
 def normalize_lang(value: str | None) -> str:
