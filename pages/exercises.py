@@ -3,14 +3,15 @@ downloads for an instructor, and the general exercises."""
 
 import streamlit as st
 
-from pages.common import lang, run_inside_app, tr
-from pages.exercise_widgets import exercise_set, safe_store, show_exercise, show_load_problems
-from pages.learner import current_learner, progress_store
+from ui.common import lang, tr
+from ui.exercise_widgets import exercise_set, safe_store, show_exercise, show_load_problems
+from ui.learner import current_learner, progress_store
 from toolcall.fixtures import FixtureError
 from toolcall.grading import answer_text, grade
 from toolcall.progress import export_rows, to_csv, to_json
+from ui.page import start
 
-run_inside_app()
+start("exercises")
 
 
 @st.cache_data(show_spinner=False, max_entries=4)

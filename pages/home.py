@@ -2,24 +2,16 @@
 
 import streamlit as st
 
-from pages.common import run_inside_app, tr
+from toolcall.pages_registry import tour
+from ui.common import tr
+from ui.page import start
 
-run_inside_app()
-
-#: (page script, icon, nav-title key, one-line pitch key), in the order a student meets them.
-TOUR = [
-    ("pages/playground.py", "🧪", "app.nav_playground", "home.playground"),
-    ("pages/walkthrough.py", "🔁", "walkthrough.nav", "home.walkthrough"),
-    ("pages/pairing.py", "🔗", "pairing.nav", "home.pairing"),
-    ("pages/passk_lab.py", "🎯", "passk.nav", "home.passk_lab"),
-    ("pages/lessons.py", "📖", "lessons.nav", "home.lessons"),
-    ("pages/exercises.py", "✏️", "exercises.nav", "home.exercises"),
-]
+start("home")
 
 st.title(tr("home.title"))
 st.markdown(tr("home.intro"))
 st.subheader(tr("home.what"))
-for script, icon, nav, pitch in TOUR:
+for card in tour():  # toolcall/pages_registry.py: every page with a card, in the order a student meets them
     with st.container(border=True):
-        st.page_link(script, label=tr(nav), icon=icon)
-        st.markdown(tr(pitch))
+        st.page_link(card.script, label=tr(card.title_key), icon=card.icon)
+        st.markdown(tr(card.pitch_key))

@@ -2,10 +2,11 @@
 
 import streamlit as st
 
-from pages.common import run_inside_app, tr
-from pages.lesson_widgets import PAGE_TITLES, lesson_set, show_lesson_body, show_problems
+from ui.common import tr
+from ui.lesson_widgets import PAGE_TITLES, lesson_set, show_lesson_body, show_problems
+from ui.page import start
 
-run_inside_app()
+start("lessons")
 
 st.title(tr("lessons.title"))
 st.markdown(tr("lessons.intro"))

@@ -4,13 +4,15 @@ import json
 
 import streamlit as st
 
-from pages.common import lang, load, plain, run_inside_app, tr
-from pages.lesson_widgets import show_page_lessons
-from toolcall.pairing import FORMATS, RULES, check_pairing
-from toolcall.results import ANTHROPIC, OPENAI
+from ui.common import lang, load, plain, tr
+from ui.lesson_widgets import show_page_lessons
+from toolcall.pairing import RULES, check_pairing
+from toolcall.wire import ANTHROPIC, OPENAI, PAIRING_CHOICES
 from toolcall.transcripts import build_transcript
+from ui.page import start
+from ui.widgets import translated
 
-run_inside_app()
+start("pairing")
 
 INPUT_KEY = "pairing_input"
 
@@ -45,9 +47,8 @@ with st.expander(tr("pairing.examples"), expanded=not st.session_state.get("pair
         cols[(i + 2) % 3].button(example.label[lang()], key=f"pairing_example_{example.id}", width="stretch",
                                  on_click=_fill, args=(example.text,))
 
-names = {f: tr(f"pairing.format.{f}") for f in FORMATS}  # bound: format_func may run outside the script
-fmt = st.radio(tr("pairing.format_label"), FORMATS, key="pairing_format", horizontal=True,
-               format_func=names.__getitem__)
+names = {f: tr(f"pairing.format.{f}") for f in PAIRING_CHOICES}
+fmt = translated("radio", tr("pairing.format_label"), PAIRING_CHOICES, names, key="pairing_format", horizontal=True)
 text = st.text_area(tr("pairing.input_label"), key=INPUT_KEY, height=320)
 
 if not text.strip():

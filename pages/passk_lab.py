@@ -2,14 +2,15 @@
 
 import streamlit as st
 
-from pages.common import lang, load, plain, run_inside_app, tr
-from pages.exercise_widgets import show_page_exercises
-from pages.lesson_widgets import show_page_lessons
+from ui.common import lang, load, plain, tr
+from ui.exercise_widgets import show_page_exercises
+from ui.lesson_widgets import show_page_lessons
 from toolcall.charts import passk_chart, retry_chart
 from toolcall.passk import (K_MAX, N_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, percent,
                             prob_all, simulate, split_sentences)
+from ui.page import start
 
-run_inside_app()
+start("passk_lab")
 
 
 def points(delta: float) -> str:

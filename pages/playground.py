@@ -2,15 +2,20 @@
 
 import streamlit as st
 
-from pages.common import lang, load, plain, run_inside_app, show_card, show_json, tr
-from pages.exercise_widgets import show_page_exercises
-from pages.lesson_widgets import show_page_lessons
+from ui.cards import show_card
+from ui.common import lang, load, plain, show_json, tr
+from ui.widgets import translated
+from ui.exercise_widgets import show_page_exercises
+from ui.lesson_widgets import show_page_lessons
 from toolcall.backend import RefundBackend
-from toolcall.playground import PRESETS, apply_preset, evaluate, evaluate_canned, schema_text, summarize
-from toolcall.results import FORMATS, call_id
+from toolcall.judge import evaluate, evaluate_canned, summarize
+from toolcall.presets import PRESETS, apply_preset, schema_text
+from toolcall.results import call_id
+from toolcall.wire import FORMATS
 from toolcall.validation import check_schema
+from ui.page import start
 
-run_inside_app()
+start("playground")
 # The schema editor shows JSON: a monospace font lines up nesting and makes "line 35, column 27" findable.
 st.html("<style>.st-key-schema_editor textarea { font-family: 'Source Code Pro', ui-monospace, monospace; }</style>")
 
@@ -49,9 +54,9 @@ def live_part() -> None:
     left, right = st.columns([2, 3], gap="large")
 
     with left:
-        preset_names = {p: tr(f"playground.preset.{p}") for p in PRESETS}  # bound: format_func may run outside the script
-        preset = st.selectbox(tr("playground.preset_label"), PRESETS, key="playground_preset",
-                              format_func=preset_names.__getitem__, on_change=_apply_preset)
+        preset = translated("selectbox", tr("playground.preset_label"), PRESETS,
+                            {p: tr(f"playground.preset.{p}") for p in PRESETS}, key="playground_preset",
+                            on_change=_apply_preset)
         edited = st.session_state["schema_editor"] != _preset_text(preset)
         st.caption(tr("playground.preset_edited") if edited else tr(f"playground.preset_lesson.{preset}"))
         with st.container(horizontal=True):  # one block, not a row of two columns (fewer messages per edit)
@@ -70,9 +75,8 @@ def live_part() -> None:
     schema = st.session_state.get("playground_last_good", tool.input_schema)
 
     with right:
-        format_names = {f: tr(f"playground.format.{f}") for f in FORMATS}
-        fmt = st.radio(tr("playground.format_label"), FORMATS, key="playground_format", horizontal=True,
-                       format_func=format_names.__getitem__)
+        fmt = translated("radio", tr("playground.format_label"), FORMATS,
+                         {f: tr(f"playground.format.{f}") for f in FORMATS}, key="playground_format", horizontal=True)
         if st.session_state.setdefault("playground_format_drawn", fmt) != fmt:
             st.session_state["playground_format_drawn"] = fmt
             st.rerun(scope="app")  # the business cases below show the wire format too

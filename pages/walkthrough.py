@@ -3,12 +3,14 @@
 
 import streamlit as st
 
-from pages.common import lang, load, run_inside_app, show_json, tr
-from pages.exercise_widgets import show_page_exercises
-from pages.lesson_widgets import show_page_lessons
+from ui.common import lang, load, show_json, tr
+from ui.exercise_widgets import show_page_exercises
+from ui.lesson_widgets import show_page_lessons
 from toolcall.transcripts import SUCCEEDED, build_side_by_side
+from ui.page import start
+from ui.widgets import translated
 
-run_inside_app()
+start("walkthrough")
 
 STEP_KEY, VARIANT_KEY = "walkthrough_step", "walkthrough_variant"
 
@@ -36,8 +38,8 @@ st.markdown(tr("walkthrough.intro"))
 show_page_lessons("walkthrough")
 
 language = lang()  # bound into format_func, which may run outside the script (e.g. under AppTest)
-st.segmented_control(tr("walkthrough.variant_label"), list(variants), key=VARIANT_KEY, on_change=_reset_step,
-                     format_func=lambda v, labels={k: x.label[language] for k, x in variants.items()}: labels[v])
+translated("segmented_control", tr("walkthrough.variant_label"), variants,
+           {k: x.label[language] for k, x in variants.items()}, key=VARIANT_KEY, on_change=_reset_step)
 variant = variants[st.session_state.get(VARIANT_KEY) or fixture.variants[0].id]
 st.caption(variant.note[language])
 st.markdown(tr("walkthrough.user_said"))
@@ -54,8 +56,8 @@ if (st.session_state.get(STEP_KEY) or 0) >= len(steps):
     _reset_step()
 step_titles = [tr("walkthrough.step_title", n=i + 1, title=tr(f"walkthrough.step.{a.code}"))
                for i, (a, _) in enumerate(steps)]
-st.segmented_control(tr("walkthrough.step_label"), list(range(len(steps))), key=STEP_KEY,
-                     format_func=lambda i, titles=step_titles: titles[i])
+translated("segmented_control", tr("walkthrough.step_label"), range(len(steps)), dict(enumerate(step_titles)),
+           key=STEP_KEY)
 index = st.session_state.get(STEP_KEY) or 0
 left, right, _ = st.columns([1, 1, 5])
 left.button(tr("walkthrough.prev"), key="walkthrough_prev", on_click=_move, args=(-1, len(steps)),

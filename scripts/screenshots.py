@@ -5,7 +5,7 @@ Needs Debian's chromium and fonts-noto-cjk (bash .ci/run installs both).
 """
 
 import os
-import re
+
 import sys
 from pathlib import Path
 
@@ -13,12 +13,13 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, REPO, start_server  # noqa: E402
+from toolcall.pages_registry import BY_ID, PAGES  # noqa: E402
 
 LABELS = {"en": "English", "zh": "中文"}
 
 
 def main(paths: list[str]) -> None:
-    paths = paths or re.findall(r'url_path="([a-z_]+)"', (REPO / "app.py").read_text(encoding="utf-8"))
+    paths = paths or [p.id for p in PAGES]
     proc, url = start_server()
     try:
         with sync_playwright() as pw:
@@ -27,7 +28,7 @@ def main(paths: list[str]) -> None:
                 page = browser.new_page(viewport={"width": 1400, "height": int(os.environ.get("SHOT_HEIGHT", "1000"))},
                                         locale="zh-CN" if lang == "zh" else "en-US")
                 for path in paths:
-                    page.goto(f"{url}/{'' if path == 'home' else path}")  # the default page lives at /
+                    page.goto(f"{url}/{BY_ID[path].url_path}")  # the default page lives at /
                     page.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]')
                     page.wait_for_load_state("networkidle")
                     page.wait_for_timeout(6000)

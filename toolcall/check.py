@@ -18,8 +18,9 @@ from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, l
 from toolcall.lesson_check import check_lessons
 from toolcall.pairing import check_pairing, load_examples
 from toolcall.grading import answer_text, grade
-from toolcall.playground import evaluate, verdict_holds
-from toolcall.results import FORMATS, call_id
+from toolcall.judge import evaluate, verdict_holds
+from toolcall.results import call_id
+from toolcall.wire import FORMATS
 from toolcall.i18n import LANGS
 from toolcall.transcripts import RUNNABLE, build_transcript, load_walkthrough
 from toolcall.validation import check_schema
@@ -81,7 +82,7 @@ def check_outputs(root: Path) -> list[Problem]:
         except FixtureError:
             book = None  # reported by check_orders
         for i, out in enumerate(fixture.outputs):
-            card = evaluate(out.raw, tool.input_schema, tool.name, call=call_id(out.id))
+            card = evaluate(out.raw, tool.input_schema, tool.name, tool_use_id=call_id(out.id))
             if not verdict_holds(out, card):
                 caught = card.parse.code if card.parse and not card.parse.ok else sorted({e.keyword for e in card.errors})
                 problems.append(Problem(name, json_path(["outputs", i]),
@@ -90,7 +91,7 @@ def check_outputs(root: Path) -> list[Problem]:
         for i, case in enumerate(fixture.business_cases):
             if book is None:
                 break
-            card = evaluate(case.raw, tool.input_schema, tool.name, call=call_id(case.id), backend=RefundBackend(book))
+            card = evaluate(case.raw, tool.input_schema, tool.name, tool_use_id=call_id(case.id), backend=RefundBackend(book))
             code = card.backend.error.get("code") if card.backend and card.backend.error else None
             if card.verdict != "accepted":
                 problems.append(Problem(name, json_path(["business_cases", i, "raw"]),

@@ -18,10 +18,10 @@ from toolcall.fixtures import FixtureError, load_orders, load_tool
 from toolcall.grading import grade
 from toolcall.i18n import LANGS
 from toolcall.passk import EstimateInputError, estimate
-from toolcall.pairing import FORMATS as PAIRING_FORMATS
 from toolcall.pairing import check_pairing
-from toolcall.playground import evaluate
-from toolcall.results import FORMATS, call_id, scrub
+from toolcall.judge import evaluate
+from toolcall.results import call_id, scrub
+from toolcall.wire import FORMATS, PAIRING_CHOICES
 from toolcall.validation import check_schema
 
 
@@ -160,7 +160,7 @@ def _build_parser() -> argparse.ArgumentParser:
     pairing = sub.add_parser("pairing", help="list every tool_use/tool_result pairing rule a transcript breaks; "
                                              "exit 1 if any, 2 if it cannot be read")
     pairing.add_argument("file", help="transcript JSON: a messages list or a request holding one; - reads stdin")
-    pairing.add_argument("--format", choices=PAIRING_FORMATS, default="auto")
+    pairing.add_argument("--format", choices=PAIRING_CHOICES, default="auto")
     pairing.add_argument("--lang", choices=LANGS, default="en")
     pairing.set_defaults(func=_cmd_pairing)
     return parser

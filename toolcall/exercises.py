@@ -18,7 +18,7 @@ from jsonschema import Draft202012Validator
 
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import FixtureError, Problem, display_name, json_path, read_data
-from toolcall.playground import PRESETS
+from toolcall.presets import PRESETS
 from toolcall.validation import check_schema
 
 PAGES: tuple[str, ...] = ("playground", "passk_lab", "walkthrough", "exercises")

@@ -27,7 +27,7 @@ from toolcall.exercises import Exercise
 from toolcall.fixtures import OutputsFixture, Tool, load_outputs, load_tool
 from toolcall.i18n import LANGS, t
 from toolcall.parsing import StrictJSONError, localized_detail, parse_tool_input, strict_loads
-from toolcall.playground import evaluate_canned
+from toolcall.judge import evaluate_canned
 from toolcall.validation import check_schema, validate
 
 #: Longest answer text graded, in characters; a longer paste is refused with a message.

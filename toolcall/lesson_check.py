@@ -14,7 +14,7 @@ from toolcall.backend import RefundBackend
 from toolcall.fixtures import FixtureError, Problem, json_path, load_orders, load_outputs, load_tool
 from toolcall.i18n import LANGS
 from toolcall.lessons import PASSK_FIGURES, Lesson, lesson_files, load_lessons, parse_source, quoted_in, value_problem
-from toolcall.playground import evaluate
+from toolcall.judge import evaluate
 from toolcall.results import call_id
 
 

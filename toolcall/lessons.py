@@ -33,9 +33,10 @@ import yaml
 
 from toolcall import REPO_ROOT, passk
 from toolcall.fixtures import Problem, schema_problems
+from toolcall.pages_registry import LESSON_PAGE_IDS
 
-#: Page ids a lesson may name in ``page``; keep in step with lesson.schema.json.
-PAGE_IDS: tuple[str, ...] = ("playground", "passk_lab", "walkthrough", "pairing", "lessons")
+#: Page ids a lesson may name in ``page`` (toolcall/pages_registry.py; a test keeps lesson.schema.json's enum equal).
+PAGE_IDS: tuple[str, ...] = LESSON_PAGE_IDS
 FILE_NAME = re.compile(r"^[0-9]{2}-[a-z0-9]+(-[a-z0-9]+)*\.md$")
 _FENCE = "---"
 

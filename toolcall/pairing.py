@@ -34,9 +34,8 @@ from toolcall import FIXTURES_DIR
 from toolcall.fixtures import load_checked, require_unique_ids
 from toolcall.i18n import t
 from toolcall.parsing import MAX_DEPTH, StrictJSONError, localized_detail, max_depth, parse_tool_input, strict_loads
+from toolcall.wire import ANTHROPIC, AUTO, OPENAI, PAIRING_CHOICES
 
-AUTO, ANTHROPIC, OPENAI = "auto", "anthropic", "openai"
-FORMATS: tuple[str, ...] = (AUTO, ANTHROPIC, OPENAI)
 #: Largest transcript accepted, in characters (a long real conversation is well under this).
 MAX_CHARS = 1_000_000
 #: Violations reported at most; the rest are counted in ``Report.more``.
@@ -168,8 +167,8 @@ def check_pairing(text: str, fmt: str = AUTO, lang: str = "en") -> Report:
     Details are written in ``lang``. At most MAX_VIOLATIONS are listed (``Report.more``
     counts the rest). Never raises for a str; raises ValueError for an unknown ``fmt``.
     """
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r}; expected one of {FORMATS}")
+    if fmt not in PAIRING_CHOICES:
+        raise ValueError(f"unknown format {fmt!r}; expected one of {PAIRING_CHOICES}")
     messages, tools, error = _load(text, lang)
     if messages is None:
         return Report(error=error)

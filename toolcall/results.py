@@ -22,10 +22,8 @@ from typing import Any
 from toolcall.i18n import t
 from toolcall.parsing import ParsedInput
 from toolcall.validation import FieldError, display_pointer
+from toolcall.wire import ANTHROPIC, FORMATS, OPENAI
 
-ANTHROPIC = "anthropic"
-OPENAI = "openai"
-FORMATS: tuple[str, ...] = (ANTHROPIC, OPENAI)
 #: Characters of a rejected raw input quoted back to the model.
 RAW_QUOTE_LIMIT = 2000
 

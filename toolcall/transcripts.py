@@ -33,8 +33,9 @@ from toolcall.fixtures import (OrderBook, Tool, load_checked,
                                load_tool, require_unique_ids)
 from toolcall.i18n import t
 from toolcall.parsing import parse_tool_input
-from toolcall.playground import ACCEPTED, Card, evaluate
-from toolcall.results import (ANTHROPIC, FORMATS, OPENAI, backend_error_content, call_id, success_content,
+from toolcall.judge import ACCEPTED, Judgement, evaluate
+from toolcall.wire import ANTHROPIC, FORMATS, OPENAI
+from toolcall.results import (backend_error_content, call_id, success_content,
                               tool_result_message)
 
 SUCCEEDED = "succeeded"
@@ -181,8 +182,8 @@ def lookup_order(book: OrderBook, args: dict[str, Any], lang: str = "en") -> Bac
 RUNNABLE: tuple[str, ...] = ("refund_order", "get_order")
 
 
-def run_call(call: Call, tool: Tool, fmt: str, cid: str, backend: RefundBackend, lang: str = "en") -> Card:
-    """Validate ``call.raw`` against ``tool``'s schema and, if accepted, run it; returns the Card
+def run_call(call: Call, tool: Tool, fmt: str, cid: str, backend: RefundBackend, lang: str = "en") -> Judgement:
+    """Validate ``call.raw`` against ``tool``'s schema and, if accepted, run it; returns the Judgement
     (verdict, errors, backend answer, tool_result in ``fmt``). Raises ValueError for a tool not in RUNNABLE."""
     if tool.name == "refund_order":
         return evaluate(call.raw, tool.input_schema, tool.name, lang, fmt, cid, backend)
@@ -281,12 +282,12 @@ def _echo(fmt: str, response: dict[str, Any]) -> dict[str, Any]:
     return echoed
 
 
-def _judgement(fmt: str, call: Call, card: Card) -> dict[str, Any]:
+def _judgement(fmt: str, call: Call, card: Judgement) -> dict[str, Any]:
     """What the application concluded about one call, as shown on the validation step."""
     if fmt == ANTHROPIC:  # the SDK hands you input already parsed; OpenAI hands you the string
-        out: dict[str, Any] = {"tool_use_id": card.call_id, "tool": call.tool, "input": parse_tool_input(call.raw).value}
+        out: dict[str, Any] = {"tool_use_id": card.tool_use_id, "tool": call.tool, "input": parse_tool_input(call.raw).value}
     else:
-        out = {"tool_call_id": card.call_id, "tool": call.tool, "arguments": call.raw}
+        out = {"tool_call_id": card.tool_use_id, "tool": call.tool, "arguments": call.raw}
     out["verdict"] = card.verdict
     out["errors"] = [{"pointer": e.pointer or "/", "keyword": e.keyword, "expected": e.expected,
                       "received": e.received} for e in card.errors]
@@ -318,7 +319,7 @@ def build_transcript(fx: WalkthroughFixture, variant_id: str, fmt: str, tools: d
                 raise ValueError(f"{variant_id}: raw {c.raw[:60]!r} is not a JSON object; Anthropic's input must be one")
     backend = RefundBackend(book)
 
-    def judge(attempt: Attempt, index: int) -> list[Card]:
+    def judge(attempt: Attempt, index: int) -> list[Judgement]:
         return [run_call(c, tools[c.tool], fmt, call_id(f"{variant_id}:{index + 1}:{j + 1}", fmt), backend, lang)
                 for j, c in enumerate(attempt.calls)]
 
@@ -329,7 +330,7 @@ def build_transcript(fx: WalkthroughFixture, variant_id: str, fmt: str, tools: d
         turn = index + 1
         request = _request(fx, fmt, tools, messages)
         steps.append(Step(REQUEST, turn, "request_first" if index == 0 else "request_retry", request))
-        ids = [(card.call_id, c) for card, c in zip(cards, attempt.calls)]
+        ids = [(card.tool_use_id, c) for card, c in zip(cards, attempt.calls)]
         text = attempt.text[lang] if attempt.text else None
         response = _response(fx, fmt, f"{variant_id}:{fmt}:{turn}", request, text, ids)
         steps.append(Step(RESPONSE, turn, "response_parallel" if len(ids) > 1 else "response_tool_use", response))

@@ -1,14 +1,15 @@
 """AppTest helpers: the app's declared pages, a fresh app per test, and reruns that run app.py."""
 
-import re
 from pathlib import Path
 
 import pytest
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
+from toolcall.pages_registry import PAGES as REGISTRY
+
 REPO = Path(__file__).resolve().parents[2]
-PAGES = re.findall(r'st\.Page\(\s*"(pages/[a-z_]+\.py)"', (REPO / "app.py").read_text(encoding="utf-8"))
+PAGES = [p.script for p in REGISTRY]
 
 
 def fresh_app(lang: str = "en", query: dict | None = None) -> AppTest:
@@ -35,7 +36,7 @@ def run_app_py_on_every_rerun(monkeypatch):
     run, so from the second run on it executes ``pages/<page>.py`` alone and skips app.py:
     the sidebar language switch vanishes and its session key is dropped. Keeping the
     flag off, as the server does after its first run, restores the real behaviour.
-    (pages.common.run_inside_app() recovers with an extra rerun, but that rerun loses the
+    (ui.page.start() recovers with an extra rerun, but that rerun loses the
     widget-owned language and AppTest's st.context.locale, so a chosen language would not
     survive a rerun or switch_page under AppTest.)
     """

@@ -92,7 +92,7 @@ def test_downloads_hold_this_learners_progress_only(data_dir):
 
 
 def script_with_page_exercises(page: str) -> None:
-    from pages.exercise_widgets import show_page_exercises  # noqa: PLC0415 (runs inside AppTest)
+    from ui.exercise_widgets import show_page_exercises  # noqa: PLC0415 (runs inside AppTest)
     show_page_exercises(page)
 
 
@@ -124,10 +124,10 @@ def test_schema_fix_starts_from_the_stripped_schema_and_grades():
 
 def test_order_and_classify_widgets_grade():
     at = run_page("walkthrough")
-    at.multiselect(key="exercises_wt_order_answer_en").set_value(["send", "tool_use", "run", "result", "final"])
+    at.multiselect(key="exercises_wt_order_answer").set_value(["send", "tool_use", "run", "result", "final"])
     at.button(key="exercises_wt_order_submit").click().run()
     assert "✅ **Correct: 5 of 5.**" in [m.value for m in at.markdown]
-    at.selectbox(key="exercises_wt_tool_choice_item_chat_en").set_value("auto")
+    at.selectbox(key="exercises_wt_tool_choice_item_chat").set_value("auto")
     at.button(key="exercises_wt_tool_choice_submit").click().run()
     assert not at.exception
     assert any(w.value.startswith("Not sorted yet") for w in at.warning)
@@ -140,11 +140,11 @@ def test_chinese_page_renders():
 
 
 def test_a_language_switch_keeps_an_unsaved_choice():
-    """Order and classify widgets have one key per language; switching carries the choice over."""
+    """A selectbox drawn with ui.widgets.translated keeps its choice across a language switch."""
     at = run_page("walkthrough")
-    at.selectbox(key="exercises_wt_tool_choice_item_chat_en").set_value("auto")
+    at.selectbox(key="exercises_wt_tool_choice_item_chat").set_value("auto")
     at.button(key="exercises_wt_tool_choice_submit").click().run()
     at.session_state["app_lang"] = "zh"
     at.run()
     assert not at.exception
-    assert at.selectbox(key="exercises_wt_tool_choice_item_chat_zh").value == "auto"
+    assert at.selectbox(key="exercises_wt_tool_choice_item_chat").value == "auto"

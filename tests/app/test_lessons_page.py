@@ -3,8 +3,8 @@ language switch (browser locale default, sidebar switch, kept across page switch
 
 from streamlit.testing.v1 import AppTest
 
-from pages.common import LANG_KEY
-from pages.lesson_widgets import PAGE_TITLES
+from ui.common import LANG_KEY
+from ui.lesson_widgets import PAGE_TITLES
 from toolcall import REPO_ROOT
 from toolcall.i18n import catalogue
 from toolcall.lessons import PAGE_IDS, load_lessons
@@ -77,7 +77,7 @@ def test_the_locale_does_not_override_a_chosen_language():
 
 SCRIPT = """
 import streamlit as st
-from pages.lesson_widgets import show_page_lessons
+from ui.lesson_widgets import show_page_lessons
 show_page_lessons(st.session_state.get("page_id", "playground"))
 st.text("interactive part")
 """

@@ -25,17 +25,6 @@ def test_home_follows_language():
     assert fresh_app("zh").title[0].value == "动手学工具调用"
 
 
-def test_url_paths_match_file_names():
-    """Streamlit serves a fresh server's first deep link in its legacy pages/ mode, which finds
-    pages by file name; a url_path that differs from the file name shows "Page not found"."""
-    import re
-    from pathlib import Path
-
-    app = (Path(__file__).resolve().parents[2] / "app.py").read_text(encoding="utf-8")
-    for script, url in re.findall(r'st\.Page\(\s*"pages/([a-z_]+)\.py".*?url_path="([a-z_]+)"', app):
-        assert url == script, f"pages/{script}.py is served at /{url}"
-
-
 @pytest.mark.parametrize("page, page_id", [("pages/playground.py", "playground"), ("pages/passk_lab.py", "passk_lab"),
                                            ("pages/walkthrough.py", "walkthrough")])
 def test_each_page_shows_its_lessons_above_the_interactive_part(page, page_id):

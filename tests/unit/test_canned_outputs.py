@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from toolcall.playground import evaluate_canned, summarize
+from toolcall.judge import evaluate_canned, summarize
 
 HEADER = "Tool input failed validation against the refund_order input_schema (errors: 1):\n"
 FOOTER = "\nFix the arguments and call refund_order again."

@@ -176,7 +176,7 @@ def test_schema_fix_reference_scores_every_canned_output():
 
 def test_schema_fix_starter_leaks_four_outputs():
     from toolcall.fixtures import load_tool
-    from toolcall.playground import apply_preset, schema_text
+    from toolcall.presets import apply_preset, schema_text
     starter = schema_text(apply_preset(load_tool().input_schema, "all_constraints_stripped"))
     result = g("pg_fix_schema", starter)
     assert (result.score, result.max_score) == (2, 6)

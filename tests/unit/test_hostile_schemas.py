@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from toolcall.playground import evaluate
+from toolcall.judge import evaluate
 from toolcall.validation import check_schema, display_pointer, validate
 
 REFUND = json.load(open("fixtures/tools/refund_order.json"))["input_schema"]

@@ -3,7 +3,8 @@
 import pytest
 
 from toolcall.backend import RefundBackend
-from toolcall.playground import PRESETS, apply_preset, evaluate, evaluate_canned, summarize
+from toolcall.judge import evaluate, evaluate_canned, summarize
+from toolcall.presets import PRESETS, apply_preset
 
 LEAKS = {
     "reference": (),
@@ -39,7 +40,7 @@ def test_unknown_preset_is_refused(schema):
                                            ("unshipped", "ORDER_NOT_DELIVERED"), ("other_customer", "ORDER_NOT_OWNED")])
 def test_schema_valid_calls_the_backend_refuses(case_id, code, outputs, schema, tool, book):
     case = next(c for c in outputs.business_cases if c.id == case_id)
-    card = evaluate(case.raw, schema, tool.name, call="toolu_01X", backend=RefundBackend(book))
+    card = evaluate(case.raw, schema, tool.name, tool_use_id="toolu_01X", backend=RefundBackend(book))
     assert card.verdict == "accepted" and card.is_error
     assert card.tool_result["is_error"] is True
     assert card.backend.error["code"] == code
@@ -89,9 +90,9 @@ def test_partial_refunds_add_up_to_what_was_paid(book):
 
 def test_loosened_schema_lets_unreadable_arguments_reach_the_backend(tool, book):
     """With all constraints stripped, {} is schema-valid; the backend must answer, not crash."""
-    card = evaluate("{}", apply_preset(tool.input_schema, "all_constraints_stripped"), tool.name, call="c",
+    card = evaluate("{}", apply_preset(tool.input_schema, "all_constraints_stripped"), tool.name, tool_use_id="c",
                     backend=RefundBackend(book))
     assert card.verdict == "accepted" and card.backend.error["code"] == "BAD_ARGUMENTS"
     card = evaluate('{"order_id": 5, "amount_cents": "x"}', apply_preset(tool.input_schema, "all_constraints_stripped"),
-                    tool.name, call="c", backend=RefundBackend(book))
+                    tool.name, tool_use_id="c", backend=RefundBackend(book))
     assert card.backend.error["code"] == "BAD_ARGUMENTS"

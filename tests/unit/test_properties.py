@@ -6,7 +6,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolcall.playground import evaluate
+from toolcall.judge import evaluate
 from toolcall.results import tool_result_message
 from toolcall.fixtures import load_tool
 from toolcall.validation import check_schema

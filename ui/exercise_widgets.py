@@ -9,9 +9,9 @@ from __future__ import annotations
 import sqlite3
 import streamlit as st
 
-from pages.common import lang, plain, show_json, tr
-from pages.exercise_inputs import answer, draw, key, prefill
-from pages.learner import current_learner, progress_store
+from ui.common import lang, plain, show_json, tr
+from ui.exercise_inputs import answer, draw, key, prefill
+from ui.learner import current_learner, progress_store
 from toolcall.exercises import Exercise, ExerciseSet, exercise_files, load_exercises
 from toolcall.grading import MAX_ANSWER_CHARS, Grade, grade
 from toolcall.progress import REVEAL_AFTER

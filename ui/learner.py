@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages.common import tr
+from ui.common import tr
 from toolcall.progress import ProgressStore, data_dir, new_learner_id, valid_learner
 
 LEARNER_KEY = "exercises_learner"
@@ -51,7 +51,7 @@ def _store(folder: str) -> ProgressStore:
 
 class _UnavailableStore:
     """Stands in for a store that could not be opened: every call raises the original
-    error, which pages.exercise_widgets.safe_store turns into a warning (grading goes on)."""
+    error, which ui.exercise_widgets.safe_store turns into a warning (grading goes on)."""
 
     def __init__(self, error: Exception):
         self.error = error

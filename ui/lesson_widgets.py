@@ -10,13 +10,14 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages.common import lang, tr
+from ui.common import lang, tr
 from toolcall import REPO_ROOT
+from toolcall.pages_registry import PAGES
 from toolcall.lessons import Lesson, LessonSet, lesson_files, load_lessons
 
-#: The nav title (catalogue key) of each page a lesson's front matter may name.
-PAGE_TITLES = {"playground": "app.nav_playground", "passk_lab": "passk.nav", "walkthrough": "walkthrough.nav",
-               "pairing": "pairing.nav", "lessons": "lessons.page_only"}
+#: The title (catalogue key) the lessons page shows for each page a lesson's front matter may name:
+#: the page's nav title (toolcall/pages_registry.py), "this page only" for the reading page itself.
+PAGE_TITLES = {p.id: "lessons.page_only" if p.id == "lessons" else p.title_key for p in PAGES if p.lessons}
 
 
 @st.cache_data(show_spinner=False, max_entries=8)

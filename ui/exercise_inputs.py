@@ -1,8 +1,8 @@
 """The answer widgets of one exercise: seed them from the saved answer, draw them, and
 read them back as answer text (the format toolcall.grading documents).
 
-Keys are ``exercises_<id>_answer``, ``exercises_<id>_opt_<option>`` and, for selectboxes
-and multiselects, one key per language (``exercises_<id>_item_<item>_en``).
+Keys are ``exercises_<id>_answer``, ``exercises_<id>_opt_<option>`` and
+``exercises_<id>_item_<item>``; translated choices are drawn with ui.widgets.translated.
 """
 
 from __future__ import annotations
@@ -11,29 +11,15 @@ import json
 
 import streamlit as st
 
-from pages.common import lang, load, tr
+from ui.common import lang, load, tr
+from ui.widgets import translated
 from toolcall.exercises import Exercise
 from toolcall.grading import answer_value
-from toolcall.i18n import LANGS
-from toolcall.playground import apply_preset, schema_text
+from toolcall.presets import apply_preset, schema_text
 
 
 def key(ex: Exercise, part: str) -> str:
     return f"exercises_{ex.id}_{part}"
-
-
-def _lkey(ex: Exercise, part: str) -> str:
-    """Key of a selectbox / multiselect, one per language: the browser shows the selected
-    option's old-language text after a switch otherwise. See _carry."""
-    return key(ex, f"{part}_{lang()}")
-
-
-def _carry(ex: Exercise, part: str, default) -> None:
-    """Seed this language's key from the other language's (a switch keeps the choice), else default."""
-    if _lkey(ex, part) not in st.session_state:
-        others = [key(ex, f"{part}_{other}") for other in LANGS if other != lang()]
-        st.session_state[_lkey(ex, part)] = next((st.session_state[k] for k in others if k in st.session_state),
-                                                 default)
 
 
 def _starter(ex: Exercise) -> str:
@@ -53,9 +39,9 @@ def prefill(ex: Exercise, stored: str | None) -> None:
         st.session_state.setdefault(key(ex, "answer"), value[0] if value else None)
     elif ex.type == "classify":
         for item in ex.spec["items"]:
-            _carry(ex, "item_" + item["id"], (value or {}).get(item["id"]))
+            st.session_state.setdefault(key(ex, "item_" + item["id"]), (value or {}).get(item["id"]))
     elif ex.type == "order":
-        _carry(ex, "answer", value or [])
+        st.session_state.setdefault(key(ex, "answer"), value or [])
     else:
         st.session_state.setdefault(key(ex, "answer"), value if value is not None else _starter(ex))
 
@@ -68,21 +54,21 @@ def draw(ex: Exercise) -> None:
         for oid, text in labels["options"].items():
             st.checkbox(text[L], key=key(ex, "opt_" + oid))
     elif ex.type == "choice":
-        st.radio(tr("exercises.choose_one"), list(labels["options"]), key=key(ex, "answer"),
-                 format_func=lambda o: labels["options"][o][L])
+        translated("radio", tr("exercises.choose_one"), labels["options"],
+                   {o: text[L] for o, text in labels["options"].items()}, key=key(ex, "answer"))
     elif ex.type == "number":
         st.text_input(tr("exercises.number_label"), key=key(ex, "answer"))
     elif ex.type in ("json", "schema_fix"):
         label = tr("exercises.json_label" if ex.type == "json" else "exercises.schema_label")
         st.text_area(label, key=key(ex, "answer"), height=360 if ex.type == "schema_fix" else 220)
     elif ex.type == "order":
-        st.multiselect(tr("exercises.order_label"), list(labels["steps"]), key=_lkey(ex, "answer"),
-                       format_func=lambda s: labels["steps"][s][L])
+        translated("multiselect", tr("exercises.order_label"), labels["steps"],
+                   {s: text[L] for s, text in labels["steps"].items()}, key=key(ex, "answer"))
     else:
-        cats = list(labels["categories"])
+        cats = {c: text[L] for c, text in labels["categories"].items()}
         for iid, text in labels["items"].items():
-            st.selectbox(text[L], cats, key=_lkey(ex, "item_" + iid), placeholder=tr("exercises.classify_label"),
-                         format_func=lambda c: labels["categories"][c][L])
+            translated("selectbox", text[L], cats, cats, key=key(ex, "item_" + iid),
+                       placeholder=tr("exercises.classify_label"))
 
 
 def answer(ex: Exercise) -> str:
@@ -93,8 +79,8 @@ def answer(ex: Exercise) -> str:
     if ex.type == "choice":
         return json.dumps([s[key(ex, "answer")]] if s.get(key(ex, "answer")) else [])
     if ex.type == "order":
-        return json.dumps(s.get(_lkey(ex, "answer")) or [])
+        return json.dumps(s.get(key(ex, "answer")) or [])
     if ex.type == "classify":
-        chosen = {i["id"]: s.get(_lkey(ex, "item_" + i["id"])) for i in ex.spec["items"]}
+        chosen = {i["id"]: s.get(key(ex, "item_" + i["id"])) for i in ex.spec["items"]}
         return json.dumps({k: v for k, v in chosen.items() if v})
     return s.get(key(ex, "answer")) or ""

@@ -1,0 +1,73 @@
+"""The app's pages, defined once: app.py's navigation, the home page's cards, the page a lesson
+or an exercise may name, ``fixtures/schemas/lesson.schema.json``'s enum and the tests all read
+:data:`PAGES`.
+
+Adding a page = its file ``pages/<id>.py`` + one :class:`Page` entry here + its locale keys
+(``<area>.nav`` and ``home.<id>``) + its tests. A test fails when a file in ``pages/`` is not
+listed here, or the reverse.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of the app.
+
+    ``id`` is the file name (``pages/<id>.py``) and the URL path (``/<id>``): Streamlit serves a
+    fresh server's first deep link by file name, so the two must agree. The default page (home)
+    is served at ``/`` and has ``url_path`` ``""``. ``title_key`` / ``pitch_key`` are catalogue
+    keys (the nav title; the home card's one-line pitch, ``None`` for home itself). ``tour`` is
+    the card's position on the home page (``None``: no card). ``lessons`` / ``exercises``: whether
+    a lesson's or an exercise's front matter may name this page (lessons then fold above it).
+    """
+
+    id: str
+    icon: str
+    title_key: str
+    pitch_key: str | None = None
+    tour: int | None = None
+    lessons: bool = False
+    exercises: bool = False
+    default: bool = False
+
+    @property
+    def script(self) -> str:
+        """The page file, relative to the repository root (``pages/playground.py``)."""
+        return f"pages/{self.id}.py"
+
+    @property
+    def url_path(self) -> str:
+        """The URL path without the leading slash: ``""`` for the default page, else the id."""
+        return "" if self.default else self.id
+
+
+#: Every page, in navigation order.
+PAGES: tuple[Page, ...] = (
+    Page("home", "🏠", "app.nav_home", default=True),
+    Page("playground", "🧪", "app.nav_playground", "home.playground", tour=1, lessons=True, exercises=True),
+    Page("passk_lab", "🎯", "passk.nav", "home.passk_lab", tour=4, lessons=True, exercises=True),
+    Page("walkthrough", "🔁", "walkthrough.nav", "home.walkthrough", tour=2, lessons=True, exercises=True),
+    Page("pairing", "🔗", "pairing.nav", "home.pairing", tour=3, lessons=True),
+    Page("lessons", "📖", "lessons.nav", "home.lessons", tour=5, lessons=True),
+    Page("exercises", "✏️", "exercises.nav", "home.exercises", tour=6, exercises=True),
+)
+
+BY_ID: dict[str, Page] = {p.id: p for p in PAGES}
+
+#: Page ids a lesson's ``page`` may name ("lessons" means the reading page only).
+LESSON_PAGE_IDS: tuple[str, ...] = tuple(p.id for p in PAGES if p.lessons)
+#: Page ids an exercise's ``page`` may name.
+EXERCISE_PAGE_IDS: tuple[str, ...] = tuple(p.id for p in PAGES if p.exercises)
+
+
+def page(page_id: str) -> Page:
+    """The page with this id; KeyError names the unknown id."""
+    return BY_ID[page_id]
+
+
+def tour() -> list[Page]:
+    """The pages the home page shows as cards, in the order a student meets them."""
+    return sorted((p for p in PAGES if p.tour is not None), key=lambda p: p.tour)

@@ -1,0 +1,75 @@
+"""The playground's result card: label and verdict, raw text, problems, the tool_result to send back.
+
+Drawn by pages/playground.py for each canned output and for the free box.
+"""
+
+from __future__ import annotations
+
+from toolcall.validation import display_pointer
+from toolcall.markdown import boldable, plain
+from ui.common import lang, show_json, show_raw, tr
+
+import streamlit as st
+
+
+def badge(verdict: str) -> str:
+    """A coloured badge for ``accepted`` / ``rejected`` (our own text only)."""
+    colour = "green" if verdict == "accepted" else "red"
+    return f":{colour}-badge[{tr('playground.' + verdict)}]"
+
+
+def show_card(card, key: str, label: str | None = None, canned=None) -> None:
+    """Render one playground Card: label and verdict, raw text, problems, the tool_result.
+
+    Each card reruns with every schema edit, and Streamlit's cost is about a fifth of a
+    millisecond per element (bench/README.md), so related lines share one element: the label
+    with the verdict, all hints in one box, the error list with the label of the message below.
+    """
+    with st.container(border=True, key=key):
+        line = tr("playground.verdict", verdict=badge(card.verdict))
+        if canned is not None:
+            line += " · " + tr("playground.expected", expected=badge(canned.output.expected))
+        st.markdown(f"**{plain(label)}**  \n{line}" if label else line)
+        show_raw(card.raw)
+        if canned is not None and canned.leaked:
+            catches = canned.output.catches
+            st.error(plain(tr("playground.leaked", keyword=catches) if catches else tr("playground.leaked_parse")),
+                     icon="🚨")
+        elif canned is not None and not canned.matches:
+            st.warning(tr("playground.overrejected"), icon="⚠️")
+        parse = card.parse
+        if parse is not None and not parse.ok:
+            if parse.line is not None:
+                text = tr("playground.parse_problem_at", code=parse.code, detail=card.parse_detail, line=parse.line,
+                          column=parse.column, pos=parse.pos)
+            else:
+                text = tr("playground.parse_problem", code=parse.code, detail=card.parse_detail)
+            st.error(plain(text))
+        if card.hints:
+            st.info("\n\n".join(plain(hint) for hint in card.hints), icon="💡")
+        if card.notes:
+            st.info("\n\n".join(plain(note) for note in card.notes), icon="ℹ️")
+        if card.backend is not None and not card.backend.ok:
+            st.warning(plain(tr("playground.backend_refused", code=card.backend.error["code"])), icon="🛑")
+        tail = []
+        if card.errors:
+            tail += ["**" + tr("playground.errors", count=len(card.errors)) + "**", ""]
+            tail += _error_lines(card.errors) + [""]
+        tail.append(":small[" + tr("playground.send_back") + "]")  # looks like the caption below
+        st.markdown("\n".join(tail))
+        show_json(card.tool_result)
+        st.caption(tr("playground.content_as_read"))
+        st.code(card.tool_result["content"], language=None, wrap_lines=True)
+
+
+def _error_lines(errors, depth: int = 0) -> list[str]:
+    """Markdown bullets for FieldErrors; every piece that may come from user input is escaped."""
+    lines = []
+    for err in errors:
+        indent = "    " * depth
+        lines.append(indent + "- " + tr("playground.error_item", pointer=boldable(plain(display_pointer(err.pointer, lang()))),
+                                         keyword=plain(err.keyword), expected=plain(err.expected),
+                                         received=plain(err.received)))
+        lines += [indent + "    - 💡 " + plain(hint) for hint in err.hints]
+        lines += _error_lines(err.reasons, depth + 1)
+    return lines

@@ -1,0 +1,88 @@
+"""Streamlit-side helpers shared by the pages: language, cached fixture loading, safe rendering.
+
+Everything a student types is shown with st.code / st.text / st.dataframe, never as
+Markdown or HTML.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from toolcall import FIXTURES_DIR
+from toolcall.fixtures import FixtureError, load_orders, load_outputs, load_tool
+from toolcall.i18n import normalize_lang, t
+from toolcall.pairing import load_examples
+from toolcall.transcripts import load_walkthrough
+from toolcall.markdown import plain  # noqa: F401  (re-exported for the pages)
+
+LANG_KEY = "app_lang"
+
+
+#: How each language is named in the sidebar switch (and so in the URL: ?app_lang=中文).
+LANG_LABELS = {"en": "English", "zh": "中文"}
+
+
+def lang() -> str:
+    """The session's language (``en`` or ``zh``): the sidebar switch once it has a value;
+    before that (the first run of a session), the one in the URL, else the browser's."""
+    value = st.session_state.get(LANG_KEY)
+    if value in LANG_LABELS:
+        return value
+    try:
+        by_label = {label: code for code, label in LANG_LABELS.items()}
+        return by_label.get(st.query_params.get(LANG_KEY, ""), normalize_lang(st.context.locale))
+    except Exception:  # outside a script run (AppTest calls format_func there): no context
+        return "en"
+
+
+def tr(key: str, **params: Any) -> str:
+    """Translate ``key`` into the session's language."""
+    return t(key, lang(), **params)
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _load(kind: str, path: str, mtime: float):
+    loader = {"tool": load_tool, "outputs": load_outputs, "orders": load_orders,
+              "walkthrough": load_walkthrough, "pairing": load_examples}[kind]
+    return loader(Path(path))
+
+
+def load(kind: str, relative: str):
+    """Load a fixture (cached until the file changes). On a FixtureError, show every
+    problem with its file and JSON path, then stop the page."""
+    path = FIXTURES_DIR / relative
+    try:
+        return _load(kind, str(path), _mtime(path))
+    except FixtureError as exc:
+        st.error(tr("app.fixture_error"))
+        st.code("\n".join(map(str, exc.problems)), language=None)
+        st.stop()
+
+
+def show_json(value: Any) -> None:
+    """Pretty JSON in a copyable code block (never rendered as Markdown)."""
+    st.code(json.dumps(value, ensure_ascii=False, indent=2), language="json", wrap_lines=True)
+
+
+#: Characters of a raw output shown on a card; the rest is summarised.
+RAW_DISPLAY_LIMIT = 3000
+
+
+def show_raw(raw: str) -> None:
+    """A raw model output in a code block, cut at RAW_DISPLAY_LIMIT characters."""
+    if len(raw) > RAW_DISPLAY_LIMIT:
+        st.code(raw[:RAW_DISPLAY_LIMIT], language=None, wrap_lines=True)
+        st.caption(tr("common.raw_cut", shown=RAW_DISPLAY_LIMIT, total=len(raw)))
+    else:
+        st.code(raw if raw else " ", language="json", wrap_lines=True)

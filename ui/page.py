@@ -1,0 +1,35 @@
+"""The opening of every page, and app.py's navigation, both read from toolcall.pages_registry.
+
+A page file starts with ``start("<id>")``: it makes sure the page runs under app.py (see
+:func:`start`) and draws the page's title. Nothing else has to be remembered.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
+
+from toolcall.pages_registry import PAGES, Page, page
+from ui.common import tr
+
+
+def navigation_pages() -> list:
+    """One st.Page per registry entry, in navigation order (titles in the session's language)."""
+    return [st.Page(p.script, title=tr(p.title_key), icon=p.icon, default=p.default,
+                    **({} if p.default else {"url_path": p.url_path})) for p in PAGES]
+
+
+def start(page_id: str) -> Page:
+    """First call of every page: run under app.py's navigation, then return the registry entry.
+
+    Streamlit treats an app with a pages/ folder as a legacy multipage app until app.py
+    calls st.navigation, and AppTest resets that flag before every run. In that mode a
+    deep link such as /playground (on a fresh server, or after AppTest.switch_page) runs the
+    page alone: no sidebar, no language switch, every file in pages/ listed as a page.
+    Switching the legacy mode off and rerunning runs app.py, which then runs this page.
+    tests/e2e/test_deep_link.py checks every page on a fresh server.
+    """
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+    return page(page_id)

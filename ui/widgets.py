@@ -1,0 +1,46 @@
+"""One helper for every widget whose options are shown translated: :func:`translated`.
+
+The widget's values are option *ids* (``"anthropic"``, ``"strict"``); the current language's
+labels are only shown, through ``format_func``. Streamlit keeps a keyed widget's identity when
+its labels change, so after a language switch the browser would keep showing, and send back,
+the old language's label, which matches no option. The helper notices that the language changed
+since it last drew this key and hands the widget its own value again through st.session_state
+before drawing it; Streamlit then sends that value to the browser in the new language. Nothing
+else has to list the key, and no copy of it is kept per language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import streamlit as st
+
+from ui.common import lang
+
+#: Session-state key of {widget key: language it was last drawn in}.
+_DRAWN_IN = "_translated_widget_lang"
+
+_KINDS = {"radio": st.radio, "selectbox": st.selectbox, "multiselect": st.multiselect,
+          "segmented_control": st.segmented_control, "pills": st.pills}
+
+
+def translated(kind: str, label: str, options: Iterable[Any], labels: Mapping[Any, str] | Callable[[Any], str], *,
+               key: str, where: Any = None, **kwargs: Any) -> Any:
+    """Draw a ``kind`` widget (radio, selectbox, multiselect, segmented_control, pills) under
+    ``key`` whose values are ``options`` (ids) and whose shown text is ``labels[id]`` (a mapping
+    or a function, already in the session's language), and return its value (an id, a list of
+    ids, or None). ``where`` is a container (st.sidebar, a column) to draw into; other keyword
+    arguments go to the widget unchanged (``horizontal``, ``on_change``, ``placeholder`` …).
+    KeyError for an unknown ``kind``."""
+    if kind not in _KINDS:
+        raise KeyError(kind)
+    draw = getattr(where, kind) if where is not None else _KINDS[kind]
+    shown = dict(labels) if isinstance(labels, Mapping) else None  # bound now: format_func may run outside the script
+    state, language = st.session_state, lang()
+    drawn_in = state.setdefault(_DRAWN_IN, {})
+    if drawn_in.get(key, language) != language and key in state:
+        state[key] = state[key]
+    drawn_in[key] = language
+    return draw(label, list(options), key=key, format_func=shown.__getitem__ if shown is not None else labels,
+                **kwargs)
