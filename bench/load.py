@@ -110,7 +110,8 @@ class Server:
         try:
             wait_healthy(f"http://{self.host}:{self.port}/_stcore/health", self.proc, timeout)
         except RuntimeError as exc:
-            stderr = self.proc.stderr.read().decode(errors="replace") if self.proc and self.proc.poll() is not None else ""
+            exited = self.proc and self.proc.poll() is not None
+            stderr = self.proc.stderr.read().decode(errors="replace") if exited else ""
             raise RuntimeError(f"{exc}\n{stderr}".strip()) from None
 
     def cpu(self) -> float:
@@ -413,7 +414,8 @@ async def measure(servers: list[Server], page: str, n: int, seconds: float, rate
     errors += [e for s in live for e in s.stats.errors]
     reruns = max(1, len(lat))
     return Result(page=page, servers=sum(getattr(s, "warmups", 1) for s in servers),
-                  proxy=any(isinstance(s, Deployment) for s in servers), sessions=n, seconds=seconds, rate=rate, reruns=len(lat),
+                  proxy=any(isinstance(s, Deployment) for s in servers), sessions=n, seconds=seconds, rate=rate,
+                  reruns=len(lat),
                   errors=len(errors), error_samples=errors[:5],
                   min_reruns_per_session=min((len(s.stats.latencies) for s in sessions), default=0),
                   p50_ms=percentile(lat, 50) * 1e3, p95_ms=percentile(lat, 95) * 1e3,
@@ -434,7 +436,8 @@ def report(results: list[Result]) -> str:
             f"{'srv CPU ms/rerun':>18}{'msgs':>6}{'kB':>6}{'idle MB/sess':>14}{'RSS idle→end MB':>18}{'load':>6}")
     lines = [head]
     for r in results:
-        lines.append(f"{r.page + ('+nginx' if r.proxy else ''):<11}{r.servers:>4}{r.sessions:>5}{r.reruns:>7}{r.errors:>5}{r.p50_ms:>9.1f}{r.p95_ms:>9.1f}"
+        lines.append(f"{r.page + ('+nginx' if r.proxy else ''):<11}{r.servers:>4}{r.sessions:>5}{r.reruns:>7}"
+                     f"{r.errors:>5}{r.p50_ms:>9.1f}{r.p95_ms:>9.1f}"
                      f"{r.max_ms:>9.1f}{r.server_cpu_ms_per_rerun:>18.1f}{r.messages_per_rerun:>6.0f}{r.kb_per_rerun:>6.1f}"
                      f"{r.idle_mb_per_session:>14.2f}"
                      f"{r.rss_idle_mb:>10.1f}→{r.rss_end_mb:<7.1f}{r.loadavg_1min:>6.1f}")

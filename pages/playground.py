@@ -86,7 +86,8 @@ def live_part() -> None:
             st.markdown("**" + tr("playground.summary", matched=summary.matched, total=summary.total) + "**")
             labels = {c.output.id: c.output.label[lang()] for c in cards}
             if summary.leaked:
-                st.error(plain(tr("playground.summary_leaked", ids=tr("word.list_sep").join(labels[i] for i in summary.leaked))),
+                leaked = tr("word.list_sep").join(labels[i] for i in summary.leaked)
+                st.error(plain(tr("playground.summary_leaked", ids=leaked)),
                          icon="🚨")
             if summary.unexpected_rejections:
                 st.warning(plain(tr("playground.summary_overrejected",

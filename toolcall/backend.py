@@ -54,7 +54,8 @@ class RefundBackend:
 
         ``args`` is the parsed tool input (a dict). Arguments the service cannot read (an
         order_id that is not a string, an amount that is not a positive integer: a loosened
-        schema lets them through) get BAD_ARGUMENTS. Returns a BackendResult; never raises. Same key + same arguments → the first result again
+        schema lets them through) get BAD_ARGUMENTS. Returns a BackendResult;
+        never raises. Same key + same arguments → the first result again
         (``replayed: true``); same key + different arguments → IDEMPOTENCY_CONFLICT.
         """
         if idempotency_key is not None and idempotency_key in self.by_key:

@@ -50,7 +50,8 @@ def passk_chart(curve: Curve, sim: Simulation, rho: float, lang: str) -> alt.Lay
     band = _finite(pd.DataFrame({"k": curve.ks, "low": curve.independent, "high": curve.correlated,
                                  "series": names[0]}))
     lines = _finite(pd.DataFrame([{"k": k, "value": v, "series": name}
-                                  for name, values in zip(names[1:4], (curve.independent, curve.correlated, curve.exact))
+                                  for name, values in zip(names[1:4],
+                                                          (curve.independent, curve.correlated, curve.exact))
                                   for k, v in zip(curve.ks, values)]))
     points = _finite(pd.DataFrame({"k": sim.ks, "value": sim.estimate, "low": sim.low, "high": sim.high,
                                    "series": names[4]}))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from toolcall.backend import RefundBackend
 from toolcall.exercises import load_exercises
@@ -38,7 +38,8 @@ def check_tools(root: Path) -> list[Problem]:
             problems += exc.problems
             continue
         if path.stem != tool.name:
-            problems.append(Problem(display_name(path), "$.name", f"tool name {tool.name!r} differs from the file name"))
+            problems.append(Problem(display_name(path), "$.name",
+                                    f"tool name {tool.name!r} differs from the file name"))
         checked = check_schema(json.dumps(tool.input_schema))
         if not checked.ok:
             problems.append(Problem(display_name(path), "$.input_schema" + (checked.path or "").replace("/", "."),
@@ -84,14 +85,16 @@ def check_outputs(root: Path) -> list[Problem]:
         for i, out in enumerate(fixture.outputs):
             card = evaluate(out.raw, tool.input_schema, tool.name, tool_use_id=call_id(out.id))
             if not verdict_holds(out, card):
-                caught = card.parse.code if card.parse and not card.parse.ok else sorted({e.keyword for e in card.errors})
+                parse_failed = card.parse and not card.parse.ok
+                caught = card.parse.code if parse_failed else sorted({e.keyword for e in card.errors})
                 problems.append(Problem(name, json_path(["outputs", i]),
                                         f"expected {out.expected} (caught by {out.catches}), got {card.verdict} "
                                         f"(caught by {caught or 'nothing'})"))
         for i, case in enumerate(fixture.business_cases):
             if book is None:
                 break
-            card = evaluate(case.raw, tool.input_schema, tool.name, tool_use_id=call_id(case.id), backend=RefundBackend(book))
+            card = evaluate(case.raw, tool.input_schema, tool.name, tool_use_id=call_id(case.id),
+                            backend=RefundBackend(book))
             code = card.backend.error.get("code") if card.backend and card.backend.error else None
             if card.verdict != "accepted":
                 problems.append(Problem(name, json_path(["business_cases", i, "raw"]),
@@ -136,7 +139,8 @@ def check_walkthroughs(root: Path) -> list[Problem]:
         tools = {}
         for i, tool_name in enumerate(fx.tools):
             if tool_name not in RUNNABLE:
-                problems.append(Problem(name, json_path(["tools", i]), f"{tool_name!r} cannot run here; runnable: {RUNNABLE}"))
+                problems.append(Problem(name, json_path(["tools", i]),
+                                        f"{tool_name!r} cannot run here; runnable: {RUNNABLE}"))
                 continue
             try:
                 tools[tool_name] = load_tool(root / "fixtures" / "tools" / f"{tool_name}.json")

@@ -20,7 +20,8 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from toolcall import REPO_ROOT
 from toolcall.exercises import Exercise

@@ -8,7 +8,7 @@ Both catalogues must hold exactly the same keys (tests/content checks this).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ def _flatten(tree: dict[str, Any], prefix: str = "") -> dict[str, str]:
     return flat
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalogue(lang: str) -> dict[str, str]:
     """Return the flat ``{dotted key: template}`` catalogue for ``lang``.
 

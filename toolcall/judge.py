@@ -30,8 +30,10 @@ class Judgement:
 
     ``verdict`` is ACCEPTED or REJECTED by parsing + schema; ``errors`` lists every schema
     error; ``parse`` says why the text is not a JSON object (``parse.code``, e.g.
-    INVALID_JSON), with ``parse_detail`` (in the card's language) and ``hints``; ``backend`` holds the backend's answer for an
-    accepted input when a backend was given; ``tool_result`` is the wire message.
+    INVALID_JSON), with ``parse_detail`` (in the judgement's language) and ``hints``; ``backend`` holds
+    the backend's answer for an accepted input when a backend was given; ``tool_use_id`` is the id the
+    tool_result answers (Anthropic's ``tool_use_id``, OpenAI's ``tool_call_id``); ``tool_result`` is
+    the wire message.
     """
 
     raw: str

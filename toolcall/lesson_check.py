@@ -84,7 +84,8 @@ def check_lessons(root: Path) -> list[Problem]:
     for lang in LANGS:
         for name in sorted(every - names[lang]):
             other = next(code for code in LANGS if name in names[code])
-            problems.append(Problem(f"lessons/{lang}/{name}", "$", f"missing: lessons/{other}/{name} has no {lang} version"))
+            problems.append(Problem(f"lessons/{lang}/{name}", "$",
+                                    f"missing: lessons/{other}/{name} has no {lang} version"))
     sets = {lang: load_lessons(lang, root) for lang in LANGS}
     first = {lesson.name: lesson for lesson in sets[LANGS[0]].lessons}
     for lang in LANGS:

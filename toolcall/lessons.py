@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import yaml
 
@@ -236,7 +237,8 @@ def parse_source(source: str) -> tuple[str, dict[str, Any]]:
         except ValueError as exc:
             raise ValueError(f"argument {kw.arg} is not a literal") from exc
         value = kwargs[kw.arg]
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and not -MAX_ARGUMENT <= value <= MAX_ARGUMENT:
+        is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if is_number and not -MAX_ARGUMENT <= value <= MAX_ARGUMENT:
             raise ValueError(f"argument {kw.arg}={value!r} is outside ±{MAX_ARGUMENT}")
         if not isinstance(value, (int, float, str, bool)):
             raise ValueError(f"argument {kw.arg} must be a number, a string or a boolean")

@@ -280,7 +280,7 @@ def strict_loads(text: str, depth_limit: int = MAX_DEPTH) -> Any:
     return value
 
 
-def localized_detail(parsed: "ParsedInput | StrictJSONError", lang: str) -> str:
+def localized_detail(parsed: ParsedInput | StrictJSONError, lang: str) -> str:
     """The parser's detail in ``lang``: a translation of Python's json messages and of our
     own refusals; any other message is returned as the parser wrote it."""
     if parsed.detail_key:

@@ -71,7 +71,8 @@ def tool_result_message(fmt: str, call: str, content: str, is_error: bool) -> di
 
 
 def _line(err: FieldError, lang: str) -> str:
-    line = t("result.error_line", lang, pointer=display_pointer(err.pointer, lang), keyword=err.keyword, expected=err.expected,
+    line = t("result.error_line", lang, pointer=display_pointer(err.pointer, lang), keyword=err.keyword,
+             expected=err.expected,
              received=err.received)
     sep = "" if lang == "zh" else " "  # Chinese sentences are not separated by spaces
     for hint in err.hints:

@@ -25,7 +25,8 @@ import copy
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Callable, Sequence
 
 from toolcall import FIXTURES_DIR
 from toolcall.backend import ORDER_NOT_FOUND, ORDER_NOT_OWNED, BackendResult, RefundBackend
@@ -240,7 +241,8 @@ def _response_id(seed: str, fmt: str) -> str:
     return f"msg_01{body}" if fmt == ANTHROPIC else f"chatcmpl-{body}"
 
 
-def _request(fx: WalkthroughFixture, fmt: str, tools: dict[str, Tool], messages: list[dict[str, Any]]) -> dict[str, Any]:
+def _request(fx: WalkthroughFixture, fmt: str, tools: dict[str, Tool],
+             messages: list[dict[str, Any]]) -> dict[str, Any]:
     """The request body; ``messages`` comes before ``tools`` only so a reader sees it first."""
     if fmt == ANTHROPIC:
         return {"model": fx.models[ANTHROPIC], "max_tokens": fx.max_tokens, "messages": copy.deepcopy(messages),
@@ -285,7 +287,8 @@ def _echo(fmt: str, response: dict[str, Any]) -> dict[str, Any]:
 def _judgement(fmt: str, call: Call, card: Judgement) -> dict[str, Any]:
     """What the application concluded about one call, as shown on the validation step."""
     if fmt == ANTHROPIC:  # the SDK hands you input already parsed; OpenAI hands you the string
-        out: dict[str, Any] = {"tool_use_id": card.tool_use_id, "tool": call.tool, "input": parse_tool_input(call.raw).value}
+        out: dict[str, Any] = {"tool_use_id": card.tool_use_id, "tool": call.tool,
+                               "input": parse_tool_input(call.raw).value}
     else:
         out = {"tool_call_id": card.tool_use_id, "tool": call.tool, "arguments": call.raw}
     out["verdict"] = card.verdict
@@ -316,7 +319,8 @@ def build_transcript(fx: WalkthroughFixture, variant_id: str, fmt: str, tools: d
     for attempt in variant.attempts:
         for c in attempt.calls:
             if not parse_tool_input(c.raw).ok:
-                raise ValueError(f"{variant_id}: raw {c.raw[:60]!r} is not a JSON object; Anthropic's input must be one")
+                raise ValueError(f"{variant_id}: raw {c.raw[:60]!r} is not a JSON object; "
+                                 "Anthropic's input must be one")
     backend = RefundBackend(book)
 
     def judge(attempt: Attempt, index: int) -> list[Judgement]:

@@ -67,7 +67,8 @@ def _error_lines(errors, depth: int = 0) -> list[str]:
     lines = []
     for err in errors:
         indent = "    " * depth
-        lines.append(indent + "- " + tr("playground.error_item", pointer=boldable(plain(display_pointer(err.pointer, lang()))),
+        pointer = boldable(plain(display_pointer(err.pointer, lang())))
+        lines.append(indent + "- " + tr("playground.error_item", pointer=pointer,
                                          keyword=plain(err.keyword), expected=plain(err.expected),
                                          received=plain(err.received)))
         lines += [indent + "    - 💡 " + plain(hint) for hint in err.hints]
