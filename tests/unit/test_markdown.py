@@ -1,0 +1,84 @@
+"""toolcall.markdown.plain: any student text shows as itself inside Markdown and becomes nothing else.
+
+A real CommonMark parser (markdown-it-py) renders the escaped text inside one of the app's sentences;
+Streamlit's own additions to Markdown (``:material/icon:``, ``:color[…]`` directives, ``$…$`` LaTeX,
+GitHub-style autolinks) are checked on the escaped text itself.
+"""
+
+import html
+import re
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+from toolcall.markdown import _CONTROL, _MD_SPECIAL, _WORD_JOINER, boldable, plain
+
+MD = MarkdownIt("commonmark")
+# U+0000 is replaced by U+FFFD by every CommonMark parser, and surrogates are not text.
+TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=80)
+NASTY = ["[x](https://evil.example)", "![i](http://x/y.png)", ":material/home:", ":red[alert]", "$x^2$",
+         "<script>alert(1)</script>", "**bold** _it_", "www.evil.com", "HTTP://A.B", "a@b.co", "# heading",
+         "`code`", "&amp; &#65;", "line\nbreak", "tab\there", "\u202eevil", "1. item", "> quote", "---"]
+
+
+def shown(text: str) -> str:
+    """What a student should see for ``text``: controls as their escapes, nothing else changed."""
+    for ch, escape in _CONTROL.items():
+        text = text.replace(ch, escape)
+    return text
+
+
+def visible(rendered: str) -> tuple[list[str], str]:
+    """The tags markdown-it produced and the text a reader sees (entities decoded, word joiners dropped)."""
+    tags = re.findall(r"<(/?[a-zA-Z][a-zA-Z0-9]*)", rendered)
+    return tags, html.unescape(re.sub(r"<[^>]*>", "", rendered)).replace(_WORD_JOINER, "").rstrip("\n")
+
+
+@given(TEXT)
+@example("")
+def test_any_text_renders_as_itself_and_as_nothing_else(text):
+    for sample in [text, *NASTY]:
+        tags, seen = visible(MD.render(f"Received: {plain(sample)}."))
+        assert tags == ["p", "/p"], (sample, tags)
+        assert seen == f"Received: {shown(sample)}.".strip(), sample
+
+
+def _unescaped_specials(out: str) -> list[str]:
+    """Markdown-special characters of ``out`` that are not preceded by their backslash."""
+    found, i = [], 0
+    while i < len(out):
+        if out[i] == "\\":
+            i += 2
+            continue
+        if out[i] in _MD_SPECIAL:
+            found.append(out[i])
+        i += 1
+    return found
+
+
+@given(TEXT)
+def test_nothing_streamlit_converts_survives(text):
+    for sample in [text, *NASTY]:
+        out = plain(sample)
+        assert _unescaped_specials(out) == []  # no $ LaTeX, :directive[…], <html>, [link]
+        bare = out.replace("\\", "")
+        assert not re.search(r"(?i):material/", bare)
+        assert not re.search(r"(?i)www\.", bare)
+        assert "://" not in bare
+        assert not re.search(r"@[^\u2060]", bare)
+        assert not set(out) & {"\n", "\r", "\t", "\u202e"}
+
+
+def test_examples_pin_the_escapes():
+    assert plain("a*b") == "a\\*b"
+    assert plain("$x$") == "\\$x\\$"
+    assert plain("line\nbreak") == "line\\\\nbreak"
+    assert plain(":material/home:") == "\\:" + _WORD_JOINER + "material/home\\:"
+    assert plain("www.x") == "www" + _WORD_JOINER + "\\.x"
+
+
+def test_boldable_guards_only_outer_whitespace():
+    assert boldable("a ") == _WORD_JOINER + "a " + _WORD_JOINER
+    assert boldable("a b") == "a b"
+    assert visible(MD.render("**" + boldable(plain(" a ")) + "**"))[0] == ["p", "strong", "/strong", "/p"]
