@@ -1,0 +1,47 @@
+"""ui.widgets.translated: each widget kind keeps its value (an option id) across a language switch
+and shows the new language's labels, with no key list kept anywhere else."""
+
+import pytest
+
+from tests.app.conftest import fresh_app
+from toolcall.i18n import t
+
+
+def _switch(at, lang: str):
+    at.session_state["app_lang"] = lang
+    return at.run()
+
+
+def test_radio_keeps_its_choice_across_a_switch():
+    at = fresh_app("en")
+    at.switch_page("pages/playground.py").run()
+    at.radio(key="playground_format").set_value("openai").run()
+    _switch(at, "zh")
+    radio = at.radio(key="playground_format")
+    assert not at.exception
+    assert radio.value == "openai"
+    assert list(radio.options) == [t("playground.format.anthropic", "zh"), t("playground.format.openai", "zh")]
+
+
+def test_selectbox_keeps_its_choice_across_a_switch():
+    at = fresh_app("en")
+    at.switch_page("pages/playground.py").run()
+    at.selectbox(key="playground_preset").set_value("enum_removed").run()
+    _switch(at, "zh")
+    box = at.selectbox(key="playground_preset")
+    assert not at.exception
+    assert box.value == "enum_removed"
+    assert t("playground.preset.enum_removed", "zh") in box.options
+
+
+@pytest.mark.parametrize("first, second", [("en", "zh"), ("zh", "en")])
+def test_multiselect_in_a_form_keeps_its_choice_across_a_switch(first, second):
+    at = fresh_app(first)
+    at.switch_page("pages/walkthrough.py").run()
+    at.multiselect(key="exercises_wt_order_answer").set_value(["send", "tool_use"])
+    at.button(key="exercises_wt_order_submit").click().run()
+    _switch(at, second)
+    after = at.multiselect(key="exercises_wt_order_answer")
+    assert not at.exception
+    assert after.value == ["send", "tool_use"]
+    assert t("exercises.order_label", second) == after.label
