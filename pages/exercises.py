@@ -6,8 +6,7 @@ import streamlit as st
 from ui.common import lang, tr
 from ui.exercise_widgets import exercise_set, safe_store, show_exercise, show_load_problems
 from ui.learner import current_learner, progress_store
-from toolcall.fixtures import FixtureError
-from toolcall.grading import answer_text, grade
+from toolcall.grading import answer_text, grading_inputs, max_scores, totals
 from toolcall.progress import export_rows, to_csv, to_json
 from ui.page import start
 
@@ -16,19 +15,14 @@ start("exercises")
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def _max_score_table(_exercises, answers: tuple[tuple[str, str], ...]) -> dict[str, float]:
-    """Points each exercise is worth: the max_score of its reference answer's grade (``answers``,
-    the ids with their reference answer texts, is the cache key)."""
-    table = {}
-    for ex, (_, text) in zip(_exercises, answers):
-        try:
-            table[ex.id] = grade(ex, text).max_score
-        except FixtureError:  # a broken tool file is reported on the page that uses it
-            continue
-    return table
+    """toolcall.grading.max_scores, cached: ``answers`` (the ids with their reference answer texts)
+    is the cache key."""
+    return max_scores(_exercises, grading_inputs)
 
 
 def _max_scores(loaded) -> dict[str, float]:
     return _max_score_table(loaded.exercises, tuple((ex.id, answer_text(ex, ex.answer)) for ex in loaded.exercises))
+
 
 loaded = exercise_set()
 learner = current_learner()
@@ -45,9 +39,7 @@ for ex in loaded.for_page("exercises"):
 
 records = safe_store(progress_store().all, learner) or {}
 
-solved = sum(1 for ex in loaded.exercises if ex.id in records and records[ex.id].solved)
-score = sum(records[ex.id].best_score for ex in loaded.exercises if ex.id in records)
-points = sum(records[ex.id].max_score for ex in loaded.exercises if ex.id in records and records[ex.id].tries)
+solved, score, points = totals(loaded.exercises, records)
 summary.subheader(tr("exercises.all_title"))
 summary.progress(solved / max(len(loaded.exercises), 1),
                  text=tr("exercises.total", solved=solved, total=len(loaded.exercises), score=f"{score:g}",

@@ -17,7 +17,7 @@ from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, l
                                load_tool)
 from toolcall.lesson_check import check_lessons
 from toolcall.pairing import check_pairing, load_examples
-from toolcall.grading import answer_text, grade
+from toolcall.grading import answer_text, grade, grading_inputs
 from toolcall.judge import evaluate, verdict_holds
 from toolcall.results import call_id
 from toolcall.wire import FORMATS
@@ -189,8 +189,9 @@ def check_exercises(root: Path) -> list[Problem]:
     for ex in loaded.exercises:
         where = ex.index
         try:
-            reference = grade(ex, answer_text(ex, ex.answer), root)
-            wrongs = [grade(ex, answer_text(ex, w["answer"]), root) for w in ex.wrong_answers]
+            inputs = grading_inputs(ex, root)
+            reference = grade(ex, answer_text(ex, ex.answer), inputs)
+            wrongs = [grade(ex, answer_text(ex, w["answer"]), inputs) for w in ex.wrong_answers]
         except FixtureError as exc:
             problems += exc.problems
             continue

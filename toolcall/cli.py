@@ -15,7 +15,7 @@ from toolcall.backend import RefundBackend
 from toolcall.check import run_checks
 from toolcall.exercises import load_exercises
 from toolcall.fixtures import FixtureError, load_orders, load_tool
-from toolcall.grading import grade
+from toolcall.grading import grade, grading_inputs
 from toolcall.i18n import LANGS
 from toolcall.passk import EstimateInputError, estimate
 from toolcall.pairing import check_pairing
@@ -89,7 +89,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         return 2
     text = sys.stdin.read() if args.answer == "-" else args.answer
     try:
-        result = grade(exercise, text)
+        result = grade(exercise, text, grading_inputs(exercise))
     except FixtureError as exc:
         print(exc, file=sys.stderr)
         return 2

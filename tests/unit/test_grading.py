@@ -7,14 +7,14 @@ import pytest
 
 from toolcall.exercises import load_exercises
 from toolcall.i18n import t
-from toolcall.grading import (MAX_ANSWER_CHARS, FeedbackItem, Grade, answer_text, answer_value, grade,
+from toolcall.grading import (MAX_ANSWER_CHARS, FeedbackItem, Grade, answer_text, answer_value, grade, grading_inputs,
                               parse_number)
 
 EX = load_exercises().by_id()
 
 
 def g(ex_id: str, text: str) -> Grade:
-    return grade(EX[ex_id], text)
+    return grade(EX[ex_id], text, grading_inputs(EX[ex_id]))
 
 
 def levels(result: Grade) -> list[str]:
@@ -158,9 +158,9 @@ def test_a_5_mb_paste_is_refused_with_a_message():
 
 def test_parallel_results_need_both_in_order():
     ref = EX["wt_parallel_results"]
-    assert grade(ref, answer_text(ref, ref.answer)).correct
+    assert grade(ref, answer_text(ref, ref.answer), grading_inputs(ref)).correct
     swapped = {"role": "user", "content": list(reversed(ref.answer["content"]))}
-    result = grade(ref, json.dumps(swapped))
+    result = grade(ref, json.dumps(swapped), grading_inputs(ref))
     assert result.score == 0
     assert "/content/0/tool_use_id: expected exactly \"toolu_01A\"; received string \"toolu_01B\"." in english(result)
 
@@ -169,7 +169,7 @@ def test_parallel_results_need_both_in_order():
 
 def test_schema_fix_reference_scores_every_canned_output():
     ex = EX["pg_fix_schema"]
-    result = grade(ex, answer_text(ex, ex.answer))
+    result = grade(ex, answer_text(ex, ex.answer), grading_inputs(ex))
     assert (result.score, result.max_score) == (6, 6)
     assert english(result) == ["6 of 6 canned outputs get their expected verdict."]
 
@@ -253,7 +253,7 @@ def test_huge_integers_and_surrogates_in_json_answers_are_malformed_not_raised()
 
     ex = next(e for e in load_exercises().exercises if e.type == "choice")
     for text in ("1" * 5000, '"\\ud800"'):
-        result = grade(ex, text)
+        result = grade(ex, text, grading_inputs(ex))
         assert result.malformed and result.score == 0
 
 
@@ -266,3 +266,31 @@ def test_malformed_json_feedback_is_in_chinese_on_the_chinese_page():
     choice = g("pg_enum_case", "[silent")
     assert "Expecting" not in choice.feedback[0].render("zh")
     assert "Expecting" in choice.feedback[0].render("en")
+
+
+def test_every_exercise_type_is_one_registry_entry_and_the_schema_enum_agrees():
+    from toolcall.exercises import SCHEMA_PATH
+    from toolcall.grading import EXERCISE_TYPES
+
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    assert list(EXERCISE_TYPES) == schema["properties"]["exercises"]["items"]["properties"]["type"]["enum"]
+    assert [name for name, kind in EXERCISE_TYPES.items() if kind.needs_tool] == ["schema_fix"]
+
+
+def test_grade_is_pure_a_schema_fix_without_its_tool_is_refused():
+    (ex,) = [e for e in EX.values() if e.type == "schema_fix"][:1]
+    with pytest.raises(ValueError, match="schema_fix needs the tool"):
+        grade(ex, "{}")
+
+
+def test_totals_and_max_scores_come_from_the_core():
+    from types import SimpleNamespace
+
+    from toolcall.grading import max_scores, totals
+
+    exercises = list(EX.values())[:3]
+    records = {exercises[0].id: SimpleNamespace(solved=True, best_score=2.0, max_score=2.0, tries=1),
+               exercises[1].id: SimpleNamespace(solved=False, best_score=0.5, max_score=3.0, tries=2)}
+    assert totals(exercises, records) == (1, 2.5, 5.0)
+    table = max_scores(exercises, grading_inputs)
+    assert table == {ex.id: grade(ex, answer_text(ex, ex.answer), grading_inputs(ex)).max_score for ex in exercises}
