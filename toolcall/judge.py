@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolcall.backend import BackendResult, RefundBackend
+from toolcall.backend import Backend, BackendResult, RefundBackend
 from toolcall.fixtures import CannedOutput, OrderBook
 from toolcall.i18n import t
 from toolcall.parsing import ParsedInput, localized_detail, parse_tool_input, render_hint
@@ -71,12 +71,13 @@ class CannedJudgement:
 
 
 def evaluate(raw: str, schema: dict[str, Any], tool_name: str, lang: str = "en", fmt: str = ANTHROPIC,
-             tool_use_id: str | None = None, backend: RefundBackend | None = None) -> Judgement:
+             tool_use_id: str | None = None, backend: Backend | None = None) -> Judgement:
     """Judge ``raw`` (the model's argument text) against ``schema`` and build its tool_result.
 
-    ``schema`` must have passed ``validation.check_schema``. When accepted and a
-    ``backend`` is given, the refund runs (idempotency key = the tool_use_id (OpenAI: tool_call_id)) and its answer,
-    success or structured error, becomes the content. Never raises for any str ``raw``.
+    ``schema`` must have passed ``validation.check_schema``. When accepted and the tool's
+    ``backend`` is given (toolcall.backend.BACKENDS), it runs with the tool_use_id (OpenAI: tool_call_id)
+    as idempotency key, and its answer, success or structured error, becomes the content.
+    Never raises for any str ``raw``.
     """
     call = tool_use_id or call_id(raw, fmt)
     parsed = parse_tool_input(raw)
@@ -96,7 +97,7 @@ def evaluate(raw: str, schema: dict[str, Any], tool_name: str, lang: str = "en",
     if backend is None:
         card.tool_result = tool_result_message(fmt, call, t("result.accepted_no_backend", lang), False)
         return card
-    card.backend = backend.refund(parsed.value, idempotency_key=call, lang=lang)
+    card.backend = backend.run(parsed.value, idempotency_key=call, lang=lang)
     if card.backend.ok:
         content = success_content(card.backend.data or {})
     else:
