@@ -8,7 +8,8 @@ import pytest
 
 from toolcall import REPO_ROOT
 from toolcall.lesson_check import check_lessons
-from toolcall.lessons import (all_fail, ambiguity_pass_k, equivalent_q, load_lessons, naive_pass_k, parse_lesson,
+from toolcall.passk import equivalent_q, pass_k
+from toolcall.lessons import (all_fail, load_lessons, naive_pass_k, parse_lesson,
                               parse_source, pass_hat_k, quoted_in, split_front_matter, value_problem)
 
 GOOD = "---\ntitle: T\nsummary: S\npage: playground\norder: 1\n---\nBody 72.9%.\n"
@@ -70,10 +71,10 @@ def test_pass_k_figures_are_exact():
     assert naive_pass_k(0.9, 3) == Fraction(729, 1000)
     assert pass_hat_k(10, 9, 3) == Fraction(84, 120)
     # the ambiguity model is toolcall.passk's float arithmetic: equal to 1e-12
-    assert ambiguity_pass_k(0.9, 3, 8, correlated=True) == pytest.approx(0.729, abs=1e-12)
-    assert ambiguity_pass_k(0.9, 3, 8) == pytest.approx(0.9 ** 24, abs=1e-12)
-    assert value_problem("8.0%", ambiguity_pass_k(0.9, 3, 8)) is None
-    assert round(equivalent_q(0.9, 3, 2), 6) == 0.932170
+    assert pass_k(0.9, 3, 8, rho=1) == pytest.approx(0.729, abs=1e-12)
+    assert pass_k(0.9, 3, 8) == pytest.approx(0.9 ** 24, abs=1e-12)
+    assert value_problem("8.0%", pass_k(0.9, 3, 8)) is None
+    assert round(equivalent_q(0.9, 3), 6) == 0.932170
     assert all_fail(0.2, 3) == pytest.approx(0.008, abs=1e-12)
 
 
