@@ -68,12 +68,13 @@ class CannedCard:
 
 
 def evaluate(raw: str, schema: dict[str, Any], tool_name: str, lang: str = "en", fmt: str = ANTHROPIC,
-             call: str | None = None, backend: RefundBackend | None = None) -> Card:
+             call: str | None = None, backend: RefundBackend | None = None, assert_format: bool = False) -> Card:
     """Judge ``raw`` (the model's argument text) against ``schema`` and build its tool_result.
 
     ``schema`` must have passed ``validation.check_schema``. When accepted and a
     ``backend`` is given, the refund runs (idempotency key = the call id) and its answer,
-    success or structured error, becomes the content. Never raises for any str ``raw``.
+    success or structured error, becomes the content. ``assert_format`` checks ``format``
+    (see ``validation.validate``). Never raises for any str ``raw``.
     """
     call = call or call_id(raw, fmt)
     parsed = parse_tool_input(raw)
@@ -84,7 +85,7 @@ def evaluate(raw: str, schema: dict[str, Any], tool_name: str, lang: str = "en",
         content = parse_error_content(tool_name, parsed, detail, hints, lang)
         return Card(raw, REJECTED, call, hints=hints, parse=parsed, parse_detail=detail,
                     tool_result=tool_result_message(fmt, call, content, True))
-    errors, notes = validate(parsed.value, schema, lang)
+    errors, notes = validate(parsed.value, schema, lang, assert_format)
     if errors:
         content = validation_error_content(tool_name, errors, lang)
         return Card(raw, REJECTED, call, errors=errors, notes=notes, parse=parsed,
@@ -103,14 +104,14 @@ def evaluate(raw: str, schema: dict[str, Any], tool_name: str, lang: str = "en",
 
 
 def evaluate_canned(outputs, schema: dict[str, Any], tool_name: str, book: OrderBook | None,
-                    lang: str = "en", fmt: str = ANTHROPIC) -> list[CannedCard]:
+                    lang: str = "en", fmt: str = ANTHROPIC, assert_format: bool = False) -> list[CannedCard]:
     """Cards for every canned output. Each accepted output runs on its own fresh backend
     (when ``book`` is given), so the cards preview what one call would return."""
     cards = []
     for out in outputs:
         backend = RefundBackend(book) if book is not None else None
         cards.append(CannedCard(out, evaluate(out.raw, schema, tool_name, lang, fmt,
-                                              call_id(out.id, fmt), backend)))
+                                              call_id(out.id, fmt), backend, assert_format)))
     return cards
 
 
