@@ -346,3 +346,46 @@ def _no_fetch(uri: str):
 
 #: A registry that knows no documents and fetches none: every remote ``$ref`` is unresolvable.
 REGISTRY: Registry = Registry(retrieve=_no_fetch)  # type: ignore[call-arg]
+
+
+# --- vocabularies (Draft 2020-12 Core §8.1.2) ----------------------------------------------
+
+#: The keywords each standard 2020-12 vocabulary brings (Core §8, Validation §6–§8).
+VOCABULARIES: dict[str, frozenset[str]] = {
+    "https://json-schema.org/draft/2020-12/vocab/core": frozenset({"$ref", "$dynamicRef"}),
+    "https://json-schema.org/draft/2020-12/vocab/applicator": frozenset({
+        "prefixItems", "items", "contains", "additionalProperties", "properties", "patternProperties",
+        "dependentSchemas", "propertyNames", "if", "then", "else", "allOf", "anyOf", "oneOf", "not"}),
+    "https://json-schema.org/draft/2020-12/vocab/unevaluated": frozenset({"unevaluatedItems", "unevaluatedProperties"}),
+    "https://json-schema.org/draft/2020-12/vocab/validation": frozenset({
+        "type", "const", "enum", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+        "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
+        "maxProperties", "minProperties", "required", "dependentRequired"}),
+    "https://json-schema.org/draft/2020-12/vocab/format-annotation": frozenset({"format"}),
+    "https://json-schema.org/draft/2020-12/vocab/format-assertion": frozenset({"format"}),
+}
+_classes: dict[frozenset, Any] = {}
+
+
+def validator_class(schema: Any, registry: Registry) -> Any:
+    """SafeValidator, or a copy that runs only the keywords of the vocabularies that the
+    schema's meta-schema declares in ``$vocabulary``, when ``$schema`` names a meta-schema
+    found in ``registry`` (never fetched). Unknown vocabularies add nothing."""
+    uri = schema.get("$schema") if isinstance(schema, dict) else None
+    if not isinstance(uri, str) or uri.rstrip("#") == "https://json-schema.org/draft/2020-12/schema":
+        return SafeValidator
+    try:
+        meta = registry.contents(uri.rstrip("#"))
+    except Exception:  # not in the registry: nothing is fetched, the full 2020-12 keyword set applies
+        return SafeValidator
+    declared = meta.get("$vocabulary") if isinstance(meta, dict) else None
+    if not isinstance(declared, dict):
+        return SafeValidator
+    keywords = frozenset().union(*(VOCABULARIES.get(v, frozenset()) for v in declared))
+    cls = _classes.get(keywords)
+    if cls is None:
+        cls = validators.extend(SafeValidator, {})
+        cls.VALIDATORS = {k: v for k, v in SafeValidator.VALIDATORS.items() if k in keywords}
+        cls.descend = _descend_checked
+        _classes[keywords] = cls
+    return cls

@@ -21,7 +21,7 @@ from urllib.parse import urldefrag, urljoin
 
 from toolcall.i18n import t
 from toolcall.parsing import StrictJSONError, json_type, localized_detail, strict_loads
-from toolcall.safe_validator import (ASSERT_FORMATS, META_FORMATS, SizedCache, _no_fetch, REGEX_TIMEOUT, REGISTRY, VALIDATION_BUDGET, BudgetExceeded,
+from toolcall.safe_validator import (ASSERT_FORMATS, META_FORMATS, SizedCache, _no_fetch, validator_class, REGEX_TIMEOUT, REGISTRY, VALIDATION_BUDGET, BudgetExceeded,
                                      RegexTimeout, SafeValidator, budget, extra_properties)
 
 #: Largest schema text accepted, in characters, and its deepest nesting.
@@ -439,8 +439,9 @@ def validate(instance: Any, schema: dict[str, Any], lang: str = "en", assert_for
         if registry is None:
             validator = _validator_for(key, assert_format)
         else:
-            validator = SafeValidator(schema, registry=registry.combine(REGISTRY),
-                                      format_checker=ASSERT_FORMATS if assert_format else None)
+            registry = registry.combine(REGISTRY)
+            validator = validator_class(schema, registry)(schema, registry=registry,
+                                                          format_checker=ASSERT_FORMATS if assert_format else None)
         with budget():
             raw_errors = list(validator.iter_errors(instance))
     except BudgetExceeded:
