@@ -296,8 +296,9 @@ def _branches(err: ValidationError, lang: str) -> list[str]:
     parts = list(err.absolute_schema_path)
     for i, part in enumerate(parts[:-1]):
         following = parts[i + 1]
-        if part == "if" and following in ("then", "else"):
-            hints.append(t(f"hint.if_{following}", lang))
+        keyword_position = i == 0 or parts[i - 1] not in _MAPS  # not a property that happens to be named so
+        if part in ("then", "else") and keyword_position:  # jsonschema leaves "if" out of the path
+            hints.append(t(f"hint.if_{part}", lang))
         elif part == "dependentSchemas":
             hints.append(t("hint.dependent_schema", lang, field=_short(str(following))))
         elif part == "allOf" and isinstance(following, int):
@@ -328,7 +329,7 @@ def _explain_one(err: ValidationError, lang: str, validator: Any = None) -> list
                 for name in needed if name not in err.instance]
     if kw == "required" and isinstance(err.instance, dict):
         return [FieldError(pointer(path + [name]), str(name), "required", t("expected.required", lang),
-                           t("received.missing", lang))
+                           t("received.missing", lang), _branches(err, lang))
                 for name in err.validator_value if name not in err.instance]
     if kw == "additionalProperties" and isinstance(err.instance, dict) and not isinstance(err, RegexTimeout):
         names = list(err.schema.get("properties", {}))
@@ -337,14 +338,21 @@ def _explain_one(err: ValidationError, lang: str, validator: Any = None) -> list
             allowed += t("word.more", lang, count=len(names) - MAX_LISTED)
         return [FieldError(pointer(path + [name]), str(name), "additionalProperties",
                            t("expected.no_extra", lang, allowed=allowed), describe(err.instance[name], lang),
-                           [t("hint.extra_field", lang)])
+                           _branches(err, lang) + [t("hint.extra_field", lang)])
                 for name in extra_properties(err.instance, err.schema)[0]]
     if kw == "unevaluatedProperties" and err.validator_value is False and isinstance(err.instance, dict):
         evaluated = _evaluated_keys(err)
         if evaluated is not None:
             return [FieldError(pointer(path + [name]), str(name), "unevaluatedProperties",
-                               t("expected.no_unevaluated", lang), describe(err.instance[name], lang))
+                               t("expected.no_unevaluated", lang), describe(err.instance[name], lang),
+                               _branches(err, lang))
                     for name in err.instance if name not in evaluated]
+    if kw == "unevaluatedItems" and err.validator_value is False and isinstance(err.instance, list):
+        evaluated = _evaluated_keys(err, items=True)
+        if evaluated is not None:
+            return [FieldError(pointer(path + [i]), str(i), "unevaluatedItems", t("expected.no_unevaluated_item", lang),
+                               describe(item, lang), _branches(err, lang))
+                    for i, item in enumerate(err.instance) if i not in evaluated]
     reasons: list[FieldError] = []
     if kw in ("anyOf", "oneOf") and err.context:
         for sub in sorted(err.context, key=lambda e: (list(e.schema_path)[:1], list(map(str, e.path)))):
@@ -362,6 +370,10 @@ def _explain_one(err: ValidationError, lang: str, validator: Any = None) -> list
         which = [i + 1 for i, sub in enumerate(err.validator_value) if _matching(validator, sub, [err.instance])]
         received = (t("received.matches_alternatives", lang, value=received, which=", ".join(map(str, which)))
                     if which else t("received.several", lang, value=received))
+    if kw == "uniqueItems" and isinstance(err.instance, list):
+        pair = duplicate_pair(err.instance)
+        if pair:
+            received = t("received.duplicates", lang, value=received, first=pair[0], second=pair[1])
     if kw in ("minContains", "maxContains") and isinstance(err.instance, list) and validator is not None:
         count = len(_matching(validator, err.schema.get("contains", True), err.instance))
         received = t("received.matching_items", lang, value=received, count=count)
@@ -369,16 +381,31 @@ def _explain_one(err: ValidationError, lang: str, validator: Any = None) -> list
                        _hints(err, lang), reasons)]
 
 
-def _evaluated_keys(err: ValidationError) -> set[str] | None:
-    """The keys of ``err.instance`` that the rest of its schema evaluates (jsonschema's own
-    helper, so unevaluatedProperties errors can name each unevaluated field)."""
-    from jsonschema._utils import find_evaluated_property_keys_by_schema
+def duplicate_pair(items: list) -> tuple[int, int] | None:
+    """The first two indices whose items are equal as JSON Schema compares them (1 == 1.0,
+    true != 1), or None. Linear: hashing, as in safe_validator's uniqueItems."""
+    from toolcall.safe_validator import _frozen
 
+    seen: dict = {}
+    for i, item in enumerate(items):
+        key = _frozen(item)
+        if key in seen:
+            return seen[key], i
+        seen[key] = i
+    return None
+
+
+def _evaluated_keys(err: ValidationError, items: bool = False) -> set | None:
+    """The keys (or, with ``items``, the indices) of ``err.instance`` that the rest of its
+    schema evaluates (jsonschema's own helpers, so unevaluatedProperties / unevaluatedItems
+    errors can name each unevaluated field or item); None when that cannot be decided."""
+    from jsonschema._utils import find_evaluated_item_indexes_by_schema, find_evaluated_property_keys_by_schema
+
+    find = find_evaluated_item_indexes_by_schema if items else find_evaluated_property_keys_by_schema
     try:
         with budget():
-            return set(find_evaluated_property_keys_by_schema(SafeValidator(err.schema, registry=REGISTRY),
-                                                              err.instance, err.schema))
-    except Exception:  # any failure: fall back to one error for the whole object
+            return set(find(SafeValidator(err.schema, registry=REGISTRY), err.instance, err.schema))
+    except Exception:  # any failure: fall back to one error for the whole object or array
         return None
 
 
