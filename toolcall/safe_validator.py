@@ -173,13 +173,17 @@ class budget:
 
     def __init__(self, seconds: float = VALIDATION_BUDGET):
         self.seconds = seconds
+        self._outer: float | None = None
 
     def __enter__(self) -> "budget":
-        _budget.deadline = time.monotonic() + self.seconds
+        # Nested budgets never extend an enclosing one, and leaving one restores it.
+        self._outer = getattr(_budget, "deadline", None)
+        mine = time.monotonic() + self.seconds
+        _budget.deadline = mine if self._outer is None else min(mine, self._outer)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        _budget.deadline = None
+        _budget.deadline = self._outer
 
 
 class _SafeRe:

@@ -145,3 +145,14 @@ def test_chinese_parse_details_are_translated():
     card = evaluate('"x"', REFUND, "refund_order", "zh", "anthropic", "t")
     assert card.hints == ["工具参数必须是 JSON 对象，这里收到的是字符串。"]
     assert check_schema('"x"', "zh").message == "input_schema 必须是 JSON 对象，这里收到的是字符串。"
+
+
+def test_nested_budgets_keep_the_outer_deadline():
+    from toolcall.safe_validator import BudgetExceeded, _tick, budget
+
+    with budget(0.01):
+        with budget(5):
+            pass
+        time.sleep(0.02)
+        with pytest.raises(BudgetExceeded):
+            _tick()
