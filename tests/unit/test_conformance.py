@@ -47,3 +47,22 @@ def test_the_suite_has_the_files_the_readme_counts():
     groups = [group for group, _ in FILES]
     assert groups.count("ecmascript-regex") == 1
     assert groups.count("required") >= 45 and groups.count("format") >= 20
+
+
+def test_cli_prints_the_tables_quoted_in_the_readme(capsys):
+    from toolcall.cli import main
+
+    assert main(["conformance", str(SUITE)]) == 0
+    out = capsys.readouterr().out
+    totals = [line for line in out.splitlines() if line.startswith("| **all ")]
+    assert totals[0].startswith("| **all required** | |") and totals[0].endswith("(100.0 %) |")
+    assert totals[1].startswith("| **all ecmascript-regex** | |") and totals[1].endswith("(100.0 %) |")
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    assert all(line in readme for line in totals), "README's conformance table is out of date"
+
+
+def test_cli_refuses_a_folder_that_is_not_the_suite(tmp_path, capsys):
+    from toolcall.cli import main
+
+    assert main(["conformance", str(tmp_path)]) == 2
+    assert "no tests/draft2020-12 folder" in capsys.readouterr().err
