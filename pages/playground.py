@@ -1,4 +1,4 @@
-"""Schema playground: edit refund_order's input_schema, watch six canned outputs pass or fail."""
+"""Schema playground: edit refund_order's input_schema, watch the canned outputs pass or fail."""
 
 import streamlit as st
 
@@ -49,7 +49,7 @@ show_page_lessons("playground")
 
 @st.fragment
 def live_part() -> None:
-    """The editor, the six cards and the free box. A schema edit reruns only this fragment:
+    """The editor, the canned cards and the free box. A schema edit reruns only this fragment:
     about half the messages of a full run (bench/README.md has the measurements)."""
     left, right = st.columns([2, 3], gap="large")
 
@@ -80,7 +80,9 @@ def live_part() -> None:
         if st.session_state.setdefault("playground_format_drawn", fmt) != fmt:
             st.session_state["playground_format_drawn"] = fmt
             st.rerun(scope="app")  # the business cases below show the wire format too
-        cards = evaluate_canned(fixture.outputs, schema, tool.name, book, lang(), fmt)
+        assert_format = st.toggle(tr("validator.assert_format"), key="playground_assert_format",
+                                  help=tr("validator.assert_format_help"))
+        cards = evaluate_canned(fixture.outputs, schema, tool.name, book, lang(), fmt, assert_format)
         summary = summarize(cards)
         with st.container(border=True, key="playground_summary"):
             st.markdown("**" + tr("playground.summary", matched=summary.matched, total=summary.total) + "**")
@@ -103,7 +105,8 @@ def live_part() -> None:
     st.subheader(tr("playground.free_title"))
     free = st.text_area(tr("playground.free_label"), key="playground_free_input", height=140, persist_state="session")
     if free:
-        show_card(evaluate(free, schema, tool.name, lang(), fmt, call_id("free:" + free, fmt), RefundBackend(book)),
+        show_card(evaluate(free, schema, tool.name, lang(), fmt, call_id("free:" + free, fmt), RefundBackend(book),
+                           assert_format),
                   "playground_card_free")
     else:
         st.caption(tr("playground.free_empty"))

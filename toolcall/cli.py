@@ -1,4 +1,4 @@
-"""The command line: ``python -m toolcall {result,check,passk,pairing,grade} …`` (see DESIGN.md for the contract).
+"""The command line: ``python -m toolcall {result,check,passk,pairing,grade,conformance} …`` (see DESIGN.md for the contract).
 
 Each subcommand is a function ``(args) -> exit code`` registered in ``_build_parser``.
 """
@@ -46,8 +46,25 @@ def _cmd_result(args: argparse.Namespace) -> int:
         schema = checked.schema
     raw = sys.stdin.read() if args.input == "-" else args.input
     call = args.id or call_id(raw, args.format)
-    card = evaluate(raw, schema, tool.name, args.lang, args.format, call, RefundBackend(book))
+    card = evaluate(raw, schema, tool.name, args.lang, args.format, call, RefundBackend(book), args.assert_format)
     print(json.dumps(card.tool_result, ensure_ascii=False, indent=2))
+    return 0
+
+
+def _cmd_conformance(args: argparse.Namespace) -> int:
+    from toolcall.conformance import format_table, run_suite, table
+
+    try:
+        results = run_suite(Path(args.suite))
+    except (FileNotFoundError, OSError, ValueError) as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(table(results))
+    print()
+    print(format_table(results))
+    for r in results:
+        for f in r.failures:
+            print(f"FAIL {f.file}: {f.case} / {f.test}", file=sys.stderr)
     return 0
 
 
@@ -138,7 +155,14 @@ def _build_parser() -> argparse.ArgumentParser:
     result.add_argument("--id", help="tool_use_id / tool_call_id to answer (default: derived from the input)")
     result.add_argument("--lang", choices=LANGS, default="en")
     result.add_argument("--orders", help="order book YAML for the fake backend (default: the repo's)")
+    result.add_argument("--assert-format", action="store_true",
+                        help="check \"format\" (Draft 2020-12 format-assertion); by default it is an annotation")
     result.set_defaults(func=_cmd_result)
+
+    conf = sub.add_parser("conformance", help="run JSON-Schema-Test-Suite (draft 2020-12) through the validator; "
+                                              "print pass counts per file")
+    conf.add_argument("suite", metavar="SUITE_DIR", help="a JSON-Schema-Test-Suite checkout (holds tests/draft2020-12)")
+    conf.set_defaults(func=_cmd_conformance)
 
     check = sub.add_parser("check", help="validate every fixture and lesson; exit 1 on any problem")
     check.add_argument("dir", nargs="?", help="content root holding fixtures/ and lessons/ (default: this repo)")

@@ -6,6 +6,7 @@ from math import comb
 import pytest
 
 from toolcall.exercises import load_exercises
+from toolcall.fixtures import load_outputs
 from toolcall.i18n import t
 from toolcall.grading import (MAX_ANSWER_CHARS, FeedbackItem, Grade, answer_text, answer_value, grade, grading_inputs,
                               parse_number)
@@ -167,35 +168,38 @@ def test_parallel_results_need_both_in_order():
 
 # --- schema_fix ------------------------------------------------------------------------
 
+N_CANNED = len(load_outputs().outputs)
+
 def test_schema_fix_reference_scores_every_canned_output():
     ex = EX["pg_fix_schema"]
     result = grade(ex, answer_text(ex, ex.answer), grading_inputs(ex))
-    assert (result.score, result.max_score) == (6, 6)
-    assert english(result) == ["6 of 6 canned outputs get their expected verdict."]
+    assert (result.score, result.max_score) == (N_CANNED, N_CANNED)
+    assert english(result) == [f"{N_CANNED} of {N_CANNED} canned outputs get their expected verdict."]
 
 
-def test_schema_fix_starter_leaks_four_outputs():
+def test_schema_fix_starter_leaks_every_bad_output_the_schema_must_catch():
     from toolcall.fixtures import load_tool
     from toolcall.presets import apply_preset, schema_text
     starter = schema_text(apply_preset(load_tool().input_schema, "all_constraints_stripped"))
     result = g("pg_fix_schema", starter)
-    assert (result.score, result.max_score) == (2, 6)
-    assert english(result)[0] == "2 of 6 canned outputs get their expected verdict."
+    schema_caught = [o for o in load_outputs().outputs if o.expected == "rejected" and o.catches != "INVALID_JSON"]
+    assert (result.score, result.max_score) == (N_CANNED - len(schema_caught), N_CANNED)
+    assert english(result)[0] == f"{N_CANNED - len(schema_caught)} of {N_CANNED} canned outputs get their expected verdict."
     assert english(result)[1] == 'Leaked: "Missing a required field" is accepted, but it should be rejected.'
-    assert len(result.feedback) == 5
+    assert len(result.feedback) == 1 + len(schema_caught)
 
 
 def test_schema_fix_over_rejection_is_reported():
     schema = dict(EX["pg_fix_schema"].answer, maxProperties=2)
     result = g("pg_fix_schema", json.dumps(schema))
-    assert (result.score, result.max_score) == (5, 6)  # every bad output is still rejected
+    assert (result.score, result.max_score) == (N_CANNED - 1, N_CANNED)  # every bad output is still rejected
     assert 'Over-rejected: "Valid call" is valid, but your schema rejects it.' in english(result)
 
 
 @pytest.mark.parametrize("text", ["", "{not json", "[]", '{"type": 12}'])
 def test_schema_fix_malformed(text):
     result = g("pg_fix_schema", text)
-    assert (result.score, result.max_score, result.malformed) == (0, 6, True)
+    assert (result.score, result.max_score, result.malformed) == (0, N_CANNED, True)
 
 
 # --- order -----------------------------------------------------------------------------
