@@ -9,6 +9,7 @@ from toolcall.backend import RefundBackend
 from toolcall.playground import PRESETS, apply_preset, evaluate, evaluate_canned, schema_text, summarize
 from toolcall.results import FORMATS, call_id
 from toolcall.validation import check_schema
+from ui.strict_panel import render_strict_panel
 
 run_inside_app()
 # The schema editor shows JSON: a monospace font lines up nesting and makes "line 35, column 27" findable.
@@ -102,6 +103,7 @@ def live_part() -> None:
                   "playground_card_free")
     else:
         st.caption(tr("playground.free_empty"))
+    render_strict_panel(schema, tool.name, lang(), outputs=fixture.outputs)  # computed only when its toggle is on
 
 
 live_part()
