@@ -173,3 +173,27 @@ def test_cli_strict_clean_schema_exits_0(tmp_path, capsys):
     assert main(["strict", str(tool), "--provider", "gemini"]) == 1  # additionalProperties in `parameters`
     missing = tmp_path / "missing.json"
     assert main(["strict", str(missing), "--provider", "gemini"]) == 2
+
+
+def test_the_per_provider_exercise_agrees_with_the_rules():
+    """pg_strict_per_provider's reference answer is what our rules say for the schema in its prompt."""
+    import re
+    from toolcall.exercises import load_exercises
+    exercise = load_exercises().by_id()["pg_strict_per_provider"]
+    for lang in ("en", "zh"):
+        schema = json.loads(re.search(r"```json\n(.*?)```", exercise.prompt[lang], re.S).group(1))
+        refused = {p: {(f.path, f.keyword) for f in findings(schema, p) if f.effect == "400"} for p in ("anthropic", "openai")}
+        where = {"qty_bounds": {("/properties/qty/minimum", "minimum"), ("/properties/qty/maximum", "maximum")},
+                 "tags_min": {("/properties/tags/minItems", "minItems")},
+                 "optional": {("/properties/tags", "required"), ("/properties/meta", "required")},
+                 "meta_open": {("/properties/meta/additionalProperties", "additionalProperties")},
+                 "sku_pattern": {("/properties/sku/pattern", "pattern")},
+                 "ship_null": {("/properties/ship_by/anyOf", "anyOf"), ("/properties/ship_by/anyOf/0/format", "format")}}
+        assert set(where) == set(exercise.labels("items"))
+        for item, places in where.items():
+            a, o = bool(places & refused["anthropic"]), bool(places & refused["openai"])
+            expected = {(True, False): "anthropic", (False, True): "openai", (True, True): "both",
+                        (False, False): "neither"}[(a, o)]
+            assert exercise.answer[item] == expected, item
+        # every refusal the rules find is one of the items: the exercise leaves nothing out
+        assert refused["anthropic"] | refused["openai"] <= set().union(*where.values())
