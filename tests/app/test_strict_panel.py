@@ -64,3 +64,16 @@ def test_gemini_and_chinese():
     assert "Gemini（函数声明）会拒绝这个 schema。" in [e.value for e in at.error]
     assert list(frames(at)[0]["关键字"]) == ["additionalProperties"]
     assert any('"parametersJsonSchema"' in c.value for c in at.code)
+
+
+def test_a_schema_the_sdk_cannot_transform_is_explained_not_crashed():
+    """A type list makes Anthropic's transform_schema fail: the panel says so where the transform would be."""
+    at = panel()
+    schema = json.loads(at.text_area(key="schema_editor").value)
+    schema["properties"]["note"]["type"] = ["string", "null"]
+    at.text_area(key="schema_editor").input(json.dumps(schema)).run()
+    assert not at.exception
+    assert "The SDK helper fails on this schema: /properties/note/type: type [\"string\", \"null\"] is not one of " \
+           "object, array, string, integer, number, boolean, null" in [t.value for t in at.text]
+    matrix = next(d.value for d in at.dataframe if "Output" in d.value.columns)
+    assert set(matrix["Anthropic (SDK transform)"]) == {"(no schema)"}
