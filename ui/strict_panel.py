@@ -49,7 +49,7 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
         st.dataframe([{t("strict.panel.col_path", lang): f.path or "/",
                        t("strict.panel.col_keyword", lang): f.keyword,
                        t("strict.panel.col_effect", lang): t(f"strict.effect.{f.effect}", lang),
-                       t("strict.panel.col_message", lang): finding_message(f, lang),
+                       t("strict.panel.col_message", lang): finding_message(f, lang).replace("`", ""),
                        t("strict.panel.col_sdk", lang): notes.get((f.path, f.keyword), ""),
                        t("strict.panel.col_source", lang): f.source} for f in rep.findings],
                      hide_index=True, width="stretch", key=f"{PREFIX}_findings")
