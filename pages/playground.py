@@ -14,6 +14,7 @@ from toolcall.results import call_id
 from toolcall.wire import FORMATS
 from toolcall.validation import check_schema
 from ui.page import start
+from ui.strict_panel import render_strict_panel
 
 start("playground")
 # The schema editor shows JSON: a monospace font lines up nesting and makes "line 35, column 27" findable.
@@ -110,6 +111,7 @@ def live_part() -> None:
                   "playground_card_free")
     else:
         st.caption(tr("playground.free_empty"))
+    render_strict_panel(schema, tool.name, lang(), outputs=fixture.outputs)  # computed only when its toggle is on
 
 
 live_part()

@@ -1,4 +1,4 @@
-"""The command line: ``python -m toolcall {result,check,passk,pairing,grade,conformance} …`` (see DESIGN.md for the contract).
+"""The command line: ``python -m toolcall {result,check,passk,pairing,grade,conformance,strict} …`` (see DESIGN.md for the contract).
 
 Each subcommand is a function ``(args) -> exit code`` registered in ``_build_parser``.
 """
@@ -143,6 +143,31 @@ def _cmd_pairing(args: argparse.Namespace) -> int:
     return 1 if report.violations else 0
 
 
+def _cmd_strict(args: argparse.Namespace) -> int:
+    from toolcall.i18n import t
+    from toolcall.strict import finding_message, report  # imported here: other commands don't need it
+
+    try:
+        tool = load_tool(Path(args.tool))
+    except FixtureError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    checked = check_schema(json.dumps(tool.input_schema), "en")
+    if not checked.ok:
+        print(f"{args.tool}: input_schema: {checked.message}", file=sys.stderr)
+        return 2
+    rep = report(checked.schema, args.provider, tool.name, tool.description)
+    notes = {f"{d.path} {d.keyword}": t(f"strict.sdk.{d.note}") for d in rep.disagreements}
+    out = {"provider": rep.provider, "refused": rep.refused,
+           "findings": [f.as_json(finding_message(f), notes.get(f"{f.path} {f.keyword}", "")) for f in rep.findings],
+           "sdk_disagreements": [{**d.__dict__, "message": t(f"strict.sdk.{d.note}")} for d in rep.disagreements],
+           "moved_by_sdk": [{"path": m.path, "keyword": m.keyword, "into": m.into} for m in rep.moved],
+           "transformed": rep.transformed, "transform_error": rep.transform_error or None,
+           "declaration": rep.declaration}
+    print(json.dumps(out, ensure_ascii=False, indent=2))
+    return 1 if rep.refused else 0
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m toolcall", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -187,6 +212,11 @@ def _build_parser() -> argparse.ArgumentParser:
     pairing.add_argument("--format", choices=PAIRING_CHOICES, default="auto")
     pairing.add_argument("--lang", choices=LANGS, default="en")
     pairing.set_defaults(func=_cmd_pairing)
+    strict = sub.add_parser("strict", help="what a provider's strict mode refuses in a tool's input_schema, and the "
+                                           "SDK's transformed schema, as JSON; exit 1 when the provider would refuse it")
+    strict.add_argument("tool", help="tool definition JSON (name, description, input_schema)")
+    strict.add_argument("--provider", choices=("anthropic", "openai", "gemini"), required=True)
+    strict.set_defaults(func=_cmd_strict)
     return parser
 
 
