@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012, specification_with
@@ -34,12 +34,14 @@ UNSUPPORTED_FORMATS: dict[str, str] = {
     "email": "jsonschema's own check only looks for an \"@\" (no RFC 5321 parser among its extras)",
     "hostname": "fqdn accepts a trailing dot and a trailing newline, and checks no IDNA A-label rules",
     "idn-hostname": "idna accepts trailing dots (ASCII and ideographic) and a digit-first Bidi label",
-    "iri": "rfc3987-syntax refuses compressed IPv6 hosts, IPvFuture with an uppercase v, supplementary-plane characters",
+    "iri": ("rfc3987-syntax refuses compressed IPv6 hosts, IPvFuture with an uppercase v, "
+            "supplementary-plane characters"),
     "relative-json-pointer": "jsonschema's check accepts non-ASCII digits and a leading zero in the prefix",
     "time": "built on the date-time check: refuses leap seconds",
     "uri": "rfc3986-validator accepts a leading zero in an embedded IPv4 address",
     "uri-reference": "rfc3986-validator accepts a leading zero in the IPv4 part of an IPv6 literal",
-    "uri-template": "uri-template's validate() disagrees with RFC 6570 on 9 edge cases (prefix lengths, literals, varspecs)",
+    "uri-template": ("uri-template's validate() disagrees with RFC 6570 on 9 edge cases "
+                     "(prefix lengths, literals, varspecs)"),
     "uuid": "Python's UUID() accepts a trailing hyphen, non-ASCII digits and underscores",
 }
 

@@ -106,7 +106,8 @@ def _leaks(schema: dict[str, Any], outputs, lang: str) -> None:
     names = {c: t(f"strict.panel.col_{c}", lang) for c in COLUMNS}
     lines = [t("strict.panel.leak_line", lang, label=label(r), columns=", ".join(names[c] for c in r.leaks),
                keywords=", ".join(r.verdicts["original"].keywords)) for r in matrix.rows if r.leaks]
-    lines += [t("strict.panel.overreject_line", lang, label=label(r), columns=", ".join(names[c] for c in r.overrejects))
+    lines += [t("strict.panel.overreject_line", lang, label=label(r),
+                columns=", ".join(names[c] for c in r.overrejects))
               for r in matrix.rows if r.overrejects]
     if lines:
         st.text("\n".join(lines))

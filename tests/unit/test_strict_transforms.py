@@ -7,7 +7,7 @@ import pytest
 
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import load_tool
-from toolcall.playground import PRESETS, apply_preset
+from toolcall.presets import PRESETS, apply_preset
 from toolcall.strict import leak_matrix, openai_fix, report
 from toolcall.strict.transforms import TransformError, anthropic_transform, openai_transform
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from toolcall.validation import pointer
 
@@ -41,7 +42,10 @@ def subschemas(schema: Any) -> Iterator[tuple[list, dict[str, Any]]]:
 
 
 def at(path: list, *more) -> str:
-    """JSON pointer of ``path`` plus ``more`` keys: ``at(['properties', 'a'], 'minimum')`` → ``/properties/a/minimum``."""
+    """JSON pointer of ``path`` plus ``more`` keys.
+
+    ``at(['properties', 'a'], 'minimum')`` → ``/properties/a/minimum``.
+    """
     return pointer(list(path) + list(more))
 
 
