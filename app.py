@@ -21,6 +21,7 @@ pages = [
     st.Page("pages/walkthrough.py", title=tr("walkthrough.nav"), icon="🔁", url_path="walkthrough"),
     st.Page("pages/pairing.py", title=tr("pairing.nav"), icon="🔗", url_path="pairing"),
     st.Page("pages/lessons.py", title=tr("lessons.nav"), icon="📖", url_path="lessons"),
+    st.Page("pages/harness_lab.py", title=tr("harness.nav"), icon="🔄", url_path="harness_lab"),
     st.Page("pages/exercises.py", title=tr("exercises.nav"), icon="✏️", url_path="exercises"),
 ]
 st.navigation(pages).run()

@@ -16,7 +16,8 @@ from toolcall.lessons import Lesson, LessonSet, lesson_files, load_lessons
 
 #: The nav title (catalogue key) of each page a lesson's front matter may name.
 PAGE_TITLES = {"playground": "app.nav_playground", "passk_lab": "passk.nav", "walkthrough": "walkthrough.nav",
-               "pairing": "pairing.nav", "lessons": "lessons.page_only"}
+               "pairing": "pairing.nav", "lessons": "lessons.page_only",
+               "harness_lab": "harness.nav"}
 
 
 @st.cache_data(show_spinner=False, max_entries=8)

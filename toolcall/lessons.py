@@ -35,7 +35,7 @@ from toolcall import REPO_ROOT, passk
 from toolcall.fixtures import Problem, schema_problems
 
 #: Page ids a lesson may name in ``page``; keep in step with lesson.schema.json.
-PAGE_IDS: tuple[str, ...] = ("playground", "passk_lab", "walkthrough", "pairing", "lessons")
+PAGE_IDS: tuple[str, ...] = ("playground", "passk_lab", "walkthrough", "pairing", "lessons", "harness_lab")
 FILE_NAME = re.compile(r"^[0-9]{2}-[a-z0-9]+(-[a-z0-9]+)*\.md$")
 _FENCE = "---"
 
