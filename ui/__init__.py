@@ -1,0 +1,1 @@
+"""Streamlit-side rendering shared by the pages (the core in toolcall/ never imports streamlit)."""
