@@ -581,6 +581,25 @@ def play(scenario: Scenario, run: Run, move: str, lang: str = "en") -> MoveGrade
     return result
 
 
+@dataclass(frozen=True)
+class ProgressEntry:
+    """A scenario as a row of the progress table and export: the fields
+    ``toolcall.progress.export_rows`` reads from an exercise (``id``, ``page``, ``type``, ``title``)."""
+
+    id: str
+    page: str
+    type: str
+    title: dict[str, str]
+    max_score: float
+
+
+def progress_entries(scenarios: tuple[Scenario, ...]) -> list[ProgressEntry]:
+    """One entry per scenario, ids ``harness:<scenario id>``; ``max_score`` is the points of its
+    longest format (a finished run stores the points of the format it was played in)."""
+    return [ProgressEntry(s.progress_id, "harness_lab", "harness", s.title,
+                          float(max(len(s.steps_for(f)) for f in FORMATS))) for s in scenarios]
+
+
 def run_summary(scenario: Scenario, run: Run) -> str:
     """What the progress store keeps as the "answer" of a finished run (short JSON)."""
     return json.dumps({"format": run.fmt, "wrong_per_step": run.wrong, "moves": run.moves}, ensure_ascii=False)

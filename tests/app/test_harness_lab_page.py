@@ -97,3 +97,15 @@ def test_a_json_move_that_breaks_pairing_says_400():
     text = at.error[0].value
     assert t("harness.http_400", "zh") in text and "`pairing:tool_without_tool_calls`" in text
     assert "`expect:history`" in text
+
+
+def test_a_finished_scenario_is_listed_with_the_exercises(data_dir):
+    """Same store, same table as the exercises: a scenario's row shows its best score and tries."""
+    ProgressStore(data_dir).record("lab-tester", "harness:plain_call", '{"format": "openai"}', 2.5, 3)
+    at = open_lab("en", "anthropic", "plain_call")
+    at.switch_page("pages/exercises.py").run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    row = table[table["Exercise"] == "Plain call"].iloc[0]
+    assert (row["Page"], row["Type"], row["Best score"], row["Tries"]) == ("Be the loop", "Harness scenario", "2.5 / 3", 1)
+    assert len(table[table["Type"] == "Harness scenario"]) == len(SCENARIOS)

@@ -171,3 +171,22 @@ def test_loader_names_the_json_path_of_a_typo(tmp_path):
     with pytest.raises(FixtureError) as exc:
         load_scenario(root / "fixtures" / "scenarios" / "01-plain-call.yaml")
     assert exc.value.problems[0].path == "$.steps[0].kind"
+
+
+def test_scenarios_export_like_exercises(tmp_path):
+    """A scenario's row in the instructor's export: id harness:<id>, page harness_lab, its points."""
+    from toolcall.harness import progress_entries
+    from toolcall.progress import ProgressStore, export_rows
+
+    store = ProgressStore(tmp_path)
+    store.record("ann", "harness:stop_reasons", '{"format": "openai"}', 2.5, 3)
+    entries = progress_entries(LOADED.scenarios)
+    rows = {r["exercise_id"]: r for r in export_rows("ann", entries, store.all("ann"), "zh",
+                                                      {e.id: e.max_score for e in entries})}
+    assert list(rows) == [f"harness:{s.id}" for s in LOADED.scenarios]
+    done = rows["harness:stop_reasons"]
+    assert (done["page"], done["type"], done["title"], done["best_score"], done["max_score"], done["tries"]) == \
+        ("harness_lab", "harness", "停止原因", 2.5, 3.0, 1)
+    assert (rows["harness:plain_call"]["max_score"], rows["harness:plain_call"]["tries"]) == (3.0, 0)
+    assert next(e for e in entries if e.id == "harness:stop_reasons").max_score == 4.0
+    store.close()
