@@ -447,6 +447,14 @@ def _retryable(obj: dict[str, Any]) -> Any:
     return inner.get("retryable") if isinstance(inner, dict) else None
 
 
+def _same_turn(got: Any, want: dict[str, Any] | None) -> bool:
+    """Is ``got`` the assistant turn ``want``, echoed? Keys whose value is null are ignored on
+    both sides, so an OpenAI message copied with ``"refusal": null`` still counts."""
+    def bare(m: Any) -> Any:
+        return {k: v for k, v in m.items() if v is not None} if isinstance(m, dict) else m
+    return want is not None and bare(got) == bare(want)
+
+
 def _expectation(exp: dict[str, Any], ctx: dict[str, Any], lang: str) -> Finding | None:
     """Check one expectation; a Finding ``expect:<check>`` when it fails."""
     check, fmt, move, messages = exp["check"], ctx["fmt"], ctx["move"], ctx["messages"]
@@ -460,7 +468,7 @@ def _expectation(exp: dict[str, Any], ctx: dict[str, Any], lang: str) -> Finding
     if check == "history":
         return None if messages[:start] == ctx["history"] else fail(count=start)
     if check == "echo":
-        return None if start < len(messages) and messages[start] == ctx["echo"] else fail(index=start)
+        return None if start < len(messages) and _same_turn(messages[start], ctx["echo"]) else fail(index=start)
     if check == "result":
         return None if cid in results else fail(id=cid, index=start + 1)
     if check == "result_first":
@@ -485,7 +493,7 @@ def _expectation(exp: dict[str, Any], ctx: dict[str, Any], lang: str) -> Finding
         ok = isinstance(value, int) and not isinstance(value, bool) and value >= exp["value"]
         return None if ok else fail(value=exp["value"])
     if check == "ends_with_echo":
-        return None if messages[start:] == [ctx["echo"]] else fail(index=start)
+        return None if len(messages) == start + 1 and _same_turn(messages[start], ctx["echo"]) else fail(index=start)
     return None
 
 
@@ -540,7 +548,8 @@ def step_points(wrong_tries: int) -> float:
 @dataclass
 class Run:
     """One student's way through one scenario in one format: the step reached, the wrong moves
-    made at each step, the last grade (to show), and the moves that were right."""
+    made at each step, the last grade with the move and the step index it was made at (so a
+    page can grade it again in another language), and the moves that were right."""
 
     scenario_id: str
     fmt: str
@@ -548,6 +557,14 @@ class Run:
     wrong: list[int] = field(default_factory=list)
     last: MoveGrade | None = None
     moves: list[str] = field(default_factory=list)
+    last_move: tuple[int, str] | None = None
+
+    def last_grade(self, scenario: Scenario, lang: str) -> MoveGrade | None:
+        """The last move's grade, written in ``lang`` (None before the first move)."""
+        if self.last_move is None:
+            return None
+        index, move = self.last_move
+        return grade_move(scenario, scenario.steps_for(self.fmt)[index], self.fmt, move, lang)
 
     def done(self, scenario: Scenario) -> bool:
         return self.step >= len(scenario.steps_for(self.fmt))
@@ -572,7 +589,7 @@ def play(scenario: Scenario, run: Run, move: str, lang: str = "en") -> MoveGrade
     if run.done(scenario):
         raise ValueError("the run is finished")
     result = grade_move(scenario, steps[run.step], run.fmt, move, lang)
-    run.last = result
+    run.last, run.last_move = result, (run.step, move)
     if result.correct:
         run.moves.append(move if steps[run.step].kind == "choice" else "json")
         run.step += 1

@@ -80,16 +80,16 @@ def _restart(scenario: Scenario, fmt: str) -> None:
         del st.session_state[k]
 
 
-def show_last(run: Run) -> None:
+def show_last(g) -> None:
     """The grade of the last move: the consequence of a wrong one, the feedback of a right one."""
-    g = run.last
     if g is None:
         return
     if g.correct:
         st.success(g.feedback or tr("harness.right"), icon="✅")
         return
     if g.consequence:
-        st.error(f"**{_ICONS[g.consequence]} {tr('harness.consequence.' + g.consequence)}.** {g.feedback}")
+        st.error(tr("harness.consequence_line", icon=_ICONS[g.consequence],
+                    what=tr("harness.consequence." + g.consequence), feedback=g.feedback))
         return
     lines = [f"**{tr('harness.wrong')}**"]
     if any(f.http_400 for f in g.findings):
@@ -122,12 +122,12 @@ def show_step(scenario: Scenario, run: Run) -> None:
             _choice_form(scenario, run, step)
         else:
             _json_form(scenario, run, step)
-    show_last_wrong = run.last is not None and not run.last.correct
-    if show_last_wrong:
-        show_last(run)
-        if run.last.request is not None:
+    last = run.last_grade(scenario, L)
+    if last is not None and not last.correct:
+        show_last(last)
+        if last.request is not None:
             with st.expander(tr("harness.built_request")):
-                show_json(run.last.request)
+                show_json(last.request)
 
 
 def _choice_form(scenario: Scenario, run: Run, step) -> None:
@@ -148,6 +148,12 @@ def _json_form(scenario: Scenario, run: Run, step) -> None:
     key = f"harness_json_{scenario.id}_{run.fmt}_{step.id}"  # one editor for both languages: the text is the student's
     if key not in st.session_state:
         st.session_state[key] = starter(scenario, step, run.fmt, L)
+    # our own style: JSON lines up in a monospace font, so "line 12, column 7" is findable
+    st.html("<style>[class*='st-key-harness_json_'] textarea "
+            "{ font-family: 'Source Code Pro', ui-monospace, monospace; }</style>")
+    if step.explain:
+        with st.expander(tr("harness.hint"), icon="💡"):
+            st.markdown(step.explain[L])
     with st.form(_key("form", scenario.id, run.fmt, step.id), border=False):
         st.text_area(tr("harness.json_label"), key=key, height=300, max_chars=MAX_MOVE_CHARS)
         if st.form_submit_button(tr("harness.submit"), type="primary", key=_key("submit", scenario.id, run.fmt, step.id)):
@@ -201,8 +207,9 @@ def show_lab() -> None:
     st.markdown(f"**{tr('walkthrough.user_said')}**")
     st.code(scenario.user[lang()], language=None, wrap_lines=True)
     run = current_run(scenario, fmt)
-    if run.last is not None and run.last.correct:
-        show_last(run)
+    last = run.last_grade(scenario, lang())
+    if last is not None and last.correct:
+        show_last(last)
     if run.done(scenario):
         show_done(scenario, run)
     else:

@@ -109,3 +109,14 @@ def test_a_finished_scenario_is_listed_with_the_exercises(data_dir):
     row = table[table["Exercise"] == "Plain call"].iloc[0]
     assert (row["Page"], row["Type"], row["Best score"], row["Tries"]) == ("Be the loop", "Harness scenario", "2.5 / 3", 1)
     assert len(table[table["Type"] == "Harness scenario"]) == len(SCENARIOS)
+
+
+def test_switching_language_keeps_the_step_and_translates_the_feedback():
+    at = open_lab("en", "anthropic", "side_effects")
+    at.radio(key="harness_choice_side_effects_anthropic_dry_run_first_en").set_value("run_for_real")
+    at.button(key="harness_submit_side_effects_anthropic_dry_run_first_en").click().run()
+    assert at.error[0].value.startswith("**⚠️ An unsafe action runs.**")
+    at.selectbox(key="app_lang").set_value("zh").run()
+    assert not at.exception
+    assert at.error[0].value.startswith("**⚠️ 执行了不安全的操作。**")
+    assert at.get("progress")[0].proto.text == "第 1 步，共 4 步"

@@ -190,3 +190,15 @@ def test_scenarios_export_like_exercises(tmp_path):
     assert (rows["harness:plain_call"]["max_score"], rows["harness:plain_call"]["tries"]) == (3.0, 0)
     assert next(e for e in entries if e.id == "harness:stop_reasons").max_score == 4.0
     store.close()
+
+
+def test_an_openai_echo_copied_with_null_fields_still_counts():
+    """Students copy the response's message as shown, "refusal": null included."""
+    s = SCENARIOS["plain_call"]
+    step = s.steps[1]
+    move = reference_move(s, step, "openai", "en")
+    move["messages"][1] = dict(model_response(s, step, "openai", "en")["choices"][0]["message"])
+    assert move["messages"][1]["refusal"] is None
+    assert grade_move(s, step, "openai", json.dumps(move), "en").correct
+    move["messages"][1]["content"] = "changed"
+    assert grade_move(s, step, "openai", json.dumps(move), "en").codes == ("expect:echo",)
