@@ -116,8 +116,8 @@ def show_step(scenario: Scenario, run: Run) -> None:
             st.caption(tr("harness.only_format"))
     with right:
         if step.world:
-            st.info(f"**{tr('harness.world')}:** {step.world[L]}", icon="🌍")
-        st.markdown(f"**{tr('harness.your_move')}:** {step.prompt[L]}")
+            st.info(tr("harness.world", text=step.world[L]), icon="🌍")
+        st.markdown(tr("harness.your_move", text=step.prompt[L]))
         if step.kind == "choice":
             _choice_form(scenario, run, step)
         else:
@@ -181,7 +181,6 @@ def _save(scenario: Scenario, run: Run) -> None:
 def show_done(scenario: Scenario, run: Run) -> None:
     """The end of a run: the score, where it was saved, the best so far."""
     score, points = run.score(scenario)
-    st.progress(1.0, text=tr("harness.done", score=f"{score:g}", max=f"{points:g}"))
     st.success(tr("harness.done", score=f"{score:g}", max=f"{points:g}") + " " +
                tr("harness.done_saved", id=scenario.progress_id), icon="🏁")
     if st.session_state.get("harness_store_error"):

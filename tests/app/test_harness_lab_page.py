@@ -118,5 +118,5 @@ def test_switching_language_keeps_the_step_and_translates_the_feedback():
     assert at.error[0].value.startswith("**⚠️ An unsafe action runs.**")
     at.selectbox(key="app_lang").set_value("zh").run()
     assert not at.exception
-    assert at.error[0].value.startswith("**⚠️ 执行了不安全的操作。**")
+    assert at.error[0].value.startswith("**⚠️ 执行了不安全的操作**：")
     assert at.get("progress")[0].proto.text == "第 1 步，共 4 步"
