@@ -155,7 +155,7 @@ def _json_form(scenario: Scenario, run: Run, step) -> None:
         with st.expander(tr("harness.hint"), icon="💡"):
             st.markdown(step.explain[L])
     with st.form(_key("form", scenario.id, run.fmt, step.id), border=False):
-        st.text_area(tr("harness.json_label"), key=key, height=300, max_chars=MAX_MOVE_CHARS)
+        st.text_area(tr("harness.json_label"), key=key, height=240, max_chars=MAX_MOVE_CHARS)
         if st.form_submit_button(tr("harness.submit"), type="primary", key=_key("submit", scenario.id, run.fmt, step.id)):
             _play(scenario, run, st.session_state[key])
     if st.button(tr("harness.reset_editor"), key=_key("reset", scenario.id, run.fmt, step.id)):
