@@ -138,6 +138,9 @@ def _consistency(path: Path, data: dict[str, Any]) -> list[Problem]:
             if call["name"] not in tool_names:
                 problems.append(Problem(name, json_path(where + ["model", "calls", j, "name"]),
                                         f"{call['name']!r} is not one of the scenario's tools {sorted(tool_names)}"))
+        if (step.get("model") or {}).get("stop_reason") == "pause_turn" and step.get("formats") != [ANTHROPIC]:
+            problems.append(Problem(name, json_path(where + ["formats"]),
+                                    "pause_turn exists in the Anthropic API only: list formats: [anthropic]"))
         if step["kind"] == "choice":
             right = [o["id"] for o in step.get("options", []) if o.get("correct")]
             if len(right) != 1:

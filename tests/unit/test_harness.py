@@ -202,3 +202,11 @@ def test_an_openai_echo_copied_with_null_fields_still_counts():
     assert grade_move(s, step, "openai", json.dumps(move), "en").correct
     move["messages"][1]["content"] = "changed"
     assert grade_move(s, step, "openai", json.dumps(move), "en").codes == ("expect:echo",)
+
+
+def test_check_requires_pause_turn_to_be_anthropic_only(tmp_path):
+    def edit(data):
+        data["steps"][2]["model"]["stop_reason"] = "pause_turn"
+    root = copy_scenarios(tmp_path, edit)
+    assert [(p.path, p.message) for p in check_scenarios(root)] == [
+        ("$.steps[2].formats", "pause_turn exists in the Anthropic API only: list formats: [anthropic]")]
