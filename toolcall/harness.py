@@ -42,7 +42,8 @@ MAX_MOVE_CHARS = 20_000
 #: Prefix of the progress-store ids of scenario results (``harness:plain_call``).
 PROGRESS_PREFIX = "harness:"
 #: What each stop reason is called in OpenAI Chat Completions ``finish_reason`` (pause_turn has no
-#: counterpart there; a refusal arrives as ``message.refusal`` with finish_reason ``stop``).
+#: counterpart there). A refusal is rendered as ``message.refusal`` set and content null; the lab
+#: shows finish_reason ``stop`` with it (our choice: the docs below describe the field, not the reason).
 #: Sources: https://platform.claude.com/docs/en/build-with-claude/handling-stop-reasons and
 #: https://platform.openai.com/docs/guides/structured-outputs#refusals
 FINISH_REASON = {"tool_use": "tool_calls", "end_turn": "stop", "max_tokens": "length", "refusal": "stop"}
@@ -282,7 +283,7 @@ def model_response(scenario: Scenario, step: Step, fmt: str, lang: str) -> dict[
     if fmt == ANTHROPIC:
         content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
         content += [{"type": "tool_use", "id": cid, "name": c["name"], "input": c["input"]} for cid, c in calls]
-        if "partial" in spec:  # cut by max_tokens: the block is there, its input never finished
+        if "partial" in spec:  # cut by max_tokens: the lab shows the block with an empty, unusable input
             p = spec["partial"]
             content.append({"type": "tool_use", "id": scenario_call_id(scenario, step, "partial", fmt),
                             "name": p["name"], "input": {}})
