@@ -56,6 +56,9 @@ def test_a_whole_scenario_in_the_browser(page, server):
     editor.press("Control+Enter")  # submits the form from the keyboard
     page.get_by_text("Step 3 of 3").wait_for()
 
-    page.locator(".st-key-harness_choice_plain_call_anthropic_end_turn_en").get_by_text("Show the text").click()
-    page.locator(".st-key-harness_submit_plain_call_anthropic_end_turn_en button").click()
+    # the keyboard alone: Space picks the focused option (the first, the right one here), Tab, Enter
+    page.locator(".st-key-harness_choice_plain_call_anthropic_end_turn_en input[type=radio]").first.focus()
+    page.keyboard.press("Space")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
     page.get_by_text("Scenario finished: 2.5 of 3 points. Saved to your progress as harness:plain_call.").wait_for()
