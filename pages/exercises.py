@@ -8,7 +8,7 @@ from pages.exercise_widgets import exercise_set, safe_store, show_exercise, show
 from pages.learner import current_learner, progress_store
 from toolcall.fixtures import FixtureError
 from toolcall.grading import answer_text, grade
-from toolcall.harness import progress_entries
+from toolcall.harness_grading import progress_entries
 from toolcall.progress import export_rows, to_csv, to_json
 from ui.harness_lab import scenario_set
 

@@ -200,8 +200,8 @@ def check_exercises(root: Path) -> list[Problem]:
 
 
 def check_harness_scenarios(root: Path) -> list[Problem]:
-    """Harness-lab scenarios (fixtures/scenarios/*.yaml): see toolcall.harness.check_scenarios."""
-    from toolcall.harness import check_scenarios  # kept local: the lab is self-contained
+    """Harness-lab scenarios (fixtures/scenarios/*.yaml): see toolcall.harness_grading.check_scenarios."""
+    from toolcall.harness_grading import check_scenarios  # kept local: the lab is self-contained
     return check_scenarios(root)
 
 

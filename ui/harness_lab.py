@@ -16,8 +16,8 @@ import streamlit as st
 
 from pages.common import lang, plain, show_json, tr
 from pages.learner import current_learner, progress_store
-from toolcall.harness import (MAX_MOVE_CHARS, Run, Scenario, ScenarioSet, load_scenarios, model_response, new_run,
-                              play, run_summary, scenario_files, starter)
+from toolcall.harness import Scenario, ScenarioSet, load_scenarios, model_response, scenario_files, starter
+from toolcall.harness_grading import MAX_MOVE_CHARS, Run, new_run, play, run_summary
 from toolcall.results import FORMATS
 
 RUNS_KEY = "harness_runs"

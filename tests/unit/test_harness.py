@@ -7,9 +7,9 @@ import pytest
 import yaml
 
 from toolcall.fixtures import FixtureError
-from toolcall.harness import (MAX_MOVE_CHARS, build_request, check_scenarios, grade_move, load_scenario,
-                              load_scenarios, model_response, move_text, new_run, play, reference_move, step_points,
-                              wrong_moves)
+from toolcall.harness import (build_request, load_scenario, load_scenarios, model_response, move_text,
+                              reference_move, wrong_moves)
+from toolcall.harness_grading import MAX_MOVE_CHARS, check_scenarios, grade_move, new_run, play, step_points
 from toolcall.i18n import LANGS, t
 from toolcall.results import FORMATS
 
@@ -179,7 +179,7 @@ def test_loader_names_the_json_path_of_a_typo(tmp_path):
 
 def test_scenarios_export_like_exercises(tmp_path):
     """A scenario's row in the instructor's export: id harness:<id>, page harness_lab, its points."""
-    from toolcall.harness import progress_entries
+    from toolcall.harness_grading import progress_entries
     from toolcall.progress import ProgressStore, export_rows
 
     store = ProgressStore(tmp_path)

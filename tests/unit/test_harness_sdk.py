@@ -1,7 +1,6 @@
 """Every request the harness lab's reference moves build, and every response of its fake model,
 type-checks against the official SDKs (test-only packages, no network)."""
 
-import json
 
 import pytest
 
@@ -11,8 +10,9 @@ from anthropic.types import Message  # noqa: E402
 from openai.types.chat import ChatCompletion  # noqa: E402
 
 from tests.unit.test_transcripts_sdk import A_MESSAGE, A_REQUEST, O_MESSAGE, O_REQUEST, strict  # noqa: E402
-from toolcall.harness import (build_request, first_request, grade_move, load_scenarios, model_response,  # noqa: E402
-                              move_text, reference_move)
+from toolcall.harness import (build_request, first_request, load_scenarios, model_response, move_text,  # noqa: E402
+                              reference_move)
+from toolcall.harness_grading import grade_move  # noqa: E402
 from toolcall.i18n import LANGS  # noqa: E402
 from toolcall.results import FORMATS  # noqa: E402
 
