@@ -7,7 +7,9 @@ from ui.common import lang, tr
 from ui.exercise_widgets import exercise_set, safe_store, show_exercise, show_load_problems
 from ui.learner import current_learner, progress_store
 from toolcall.grading import answer_text, grading_inputs, max_scores, totals
+from toolcall.harness_grading import progress_entries
 from toolcall.progress import export_rows, to_csv, to_json
+from ui.harness_lab import scenario_set
 from ui.page import start
 
 start("exercises")
@@ -26,6 +28,7 @@ def _max_scores(loaded) -> dict[str, float]:
 
 loaded = exercise_set()
 learner = current_learner()
+harness = progress_entries(scenario_set().scenarios)  # the harness lab's scenarios: rows after the exercises
 
 st.title(tr("exercises.title"))
 st.markdown(tr("exercises.intro"))
@@ -56,7 +59,7 @@ def _status(ex_id: str) -> str:
 
 
 rows = []
-for ex in loaded.exercises:
+for ex in [*loaded.exercises, *harness]:
     rec = records.get(ex.id)
     rows.append({tr("exercises.col_page"): tr(f"exercises.page.{ex.page}"), tr("exercises.col_title"): ex.title[lang()],
                  tr("exercises.col_type"): tr(f"exercises.type.{ex.type}"),
@@ -64,7 +67,8 @@ for ex in loaded.exercises:
                  tr("exercises.col_tries"): rec.tries if rec else 0, tr("exercises.col_status"): _status(ex.id)})
 summary.dataframe(rows, hide_index=True, width="stretch", key="exercises_table", height=35 * (len(rows) + 1) + 3)
 
-export = export_rows(learner, loaded.exercises, records, lang(), _max_scores(loaded))
+export = export_rows(learner, [*loaded.exercises, *harness], records, lang(),
+                     {**_max_scores(loaded), **{h.id: h.max_score for h in harness}})
 summary.caption(tr("exercises.download_intro"))
 c1, c2 = summary.columns(2)
 c1.download_button(tr("exercises.download_csv"), to_csv(export), file_name=f"progress-{learner}.csv",

@@ -205,8 +205,14 @@ def check_exercises(root: Path) -> list[Problem]:
     return problems
 
 
+def check_harness_scenarios(root: Path) -> list[Problem]:
+    """Harness-lab scenarios (fixtures/scenarios/*.yaml): see toolcall.harness_grading.check_scenarios."""
+    from toolcall.harness_grading import check_scenarios  # kept local: the lab is self-contained
+    return check_scenarios(root)
+
+
 CHECKERS: list[Checker] = [check_tools, check_orders, check_outputs, check_walkthroughs, check_pairing_examples,
-                           check_lessons, check_exercises]
+                           check_lessons, check_exercises, check_harness_scenarios]
 
 
 def run_checks(root: Path) -> list[Problem]:

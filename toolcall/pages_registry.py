@@ -51,8 +51,9 @@ PAGES: tuple[Page, ...] = (
     Page("passk_lab", "🎯", "passk.nav", "home.passk_lab", tour=4, lessons=True, exercises=True),
     Page("walkthrough", "🔁", "walkthrough.nav", "home.walkthrough", tour=2, lessons=True, exercises=True),
     Page("pairing", "🔗", "pairing.nav", "home.pairing", tour=3, lessons=True),
-    Page("lessons", "📖", "lessons.nav", "home.lessons", tour=5, lessons=True),
-    Page("exercises", "✏️", "exercises.nav", "home.exercises", tour=6, exercises=True),
+    Page("harness_lab", "🔄", "harness.nav", "home.harness_lab", tour=5, lessons=True),
+    Page("lessons", "📖", "lessons.nav", "home.lessons", tour=6, lessons=True),
+    Page("exercises", "✏️", "exercises.nav", "home.exercises", tour=7, exercises=True),
 )
 
 BY_ID: dict[str, Page] = {p.id: p for p in PAGES}

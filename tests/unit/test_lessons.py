@@ -30,7 +30,7 @@ def test_a_good_lesson_parses_into_a_dataclass():
                                                                  "line '---'"]),
     ("---\nsummary: S\npage: playground\norder: 1\n---\nBody\n", ["lessons/en/03-x.md: $: 'title' is a required property"]),
     ("---\ntitle: T\nsummary: S\npage: nowhere\norder: 1\n---\nBody\n",
-     ["lessons/en/03-x.md: $.page: 'nowhere' is not one of ['playground', 'passk_lab', 'walkthrough', 'pairing', 'lessons']"]),
+     ["lessons/en/03-x.md: $.page: 'nowhere' is not one of ['playground', 'passk_lab', 'walkthrough', 'pairing', 'lessons', 'harness_lab']"]),
     ("---\ntitle: T\nsummary: S\npage: lessons\norder: one\n---\nBody\n",
      ["lessons/en/03-x.md: $.order: 'one' is not of type 'integer'"]),
     ("---\ntitle: T\nsummary: S\npage: lessons\norder: 1\n---\n\n", ["lessons/en/03-x.md: $: the lesson has no body "
@@ -171,7 +171,7 @@ def test_no_lessons_folder_means_nothing_to_check(tmp_path):
 def test_lessons_load_sorted_with_their_pages():
     lessons = load_lessons("en")
     assert lessons.problems == ()
-    assert [lesson.order for lesson in lessons.lessons] == list(range(1, 10))
+    assert [lesson.order for lesson in lessons.lessons] == list(range(1, 11))
     assert [lesson.slug for lesson in lessons.for_page("playground")] == \
         ["03-tool-definition", "06-structured-outputs", "07-errors-back"]
 
