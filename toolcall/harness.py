@@ -199,7 +199,7 @@ def _consistency(path: Path, data: dict[str, Any]) -> list[Problem]:
                             f"no recorded call {exp['call']!r} in this step's model response",
                         )
                     )
-        for j, text in enumerate(re.findall(r"\{call:([a-z0-9_]+)\}", json.dumps(step.get("answer", {})))):
+        for text in re.findall(r"\{call:([a-z0-9_]+)\}", json.dumps(step.get("answer", {}))):
             if text not in calls:
                 problems.append(
                     Problem(name, json_path(where + ["answer"]), f"placeholder {{call:{text}}} names no call")
