@@ -142,6 +142,22 @@ def test_a_changed_app_message_breaks_the_quoting_lesson(content):
     assert all(".figures[0].value: " in p and "is wrong: the app computes" in p for p in problems)
 
 
+def test_a_stale_parser_message_is_reported(content):
+    """The parser's internal message ("Unterminated string starting at") is not what the app
+    prints; a lesson that quotes it fails the check (issue 12: CI passed with such a quote)."""
+    for lang, printed in (("en", "Unterminated string (it starts at the line and column given)"),
+                          ("zh", "字符串没有结束（从这里开始）")):
+        lesson = content / "lessons" / lang / "07-errors-back.md"
+        text = lesson.read_text("utf-8")
+        assert text.count(printed) == 2  # the figure and the sentence quoting it
+        lesson.write_text(text.replace(printed, "Unterminated string starting at"), "utf-8")
+    assert [str(p) for p in check_lessons(content)] == [
+        "lessons/en/07-errors-back.md: $.figures[1].value: 'Unterminated string starting at' is wrong: "
+        "the app computes 'Unterminated string (it starts at the line and column given)'",
+        "lessons/zh/07-errors-back.md: $.figures[1].value: 'Unterminated string starting at' is wrong: "
+        "the app computes '字符串没有结束（从这里开始）'"]
+
+
 def test_an_unknown_figure_function_is_reported(content):
     _edit(content / "lessons" / "en" / "07-errors-back.md", "all_fail(", "all_fails(")
     (problem,) = check_lessons(content)
