@@ -158,6 +158,24 @@ def test_a_stale_parser_message_is_reported(content):
         "the app computes '字符串没有结束（从这里开始）'"]
 
 
+def test_sources_must_be_https_urls(content):
+    """Provider claims cite their documentation in ``sources``: a list of https URLs."""
+    _edit(content / "lessons" / "en" / "05-tool-choice.md",
+          "  - https://platform.openai.com/docs/guides/function-calling\n",
+          "  - http://platform.openai.com/docs/guides/function-calling\n  - not a url\n")
+    problems = [str(p) for p in check_lessons(content)]
+    assert [p.split(": ")[1] for p in problems] == ["$.sources[1]", "$.sources[2]"]
+    assert all(p.startswith("lessons/en/05-tool-choice.md: ") and "does not match" in p for p in problems)
+
+
+def test_the_lessons_with_provider_rules_cite_their_sources():
+    """Lessons 02, 05 and 09 state provider rules and tool-count guidance; each cites where it comes from."""
+    for lang in ("en", "zh"):
+        for name in ("02-five-steps.md", "05-tool-choice.md", "09-misconceptions.md"):
+            text = (REPO_ROOT / "lessons" / lang / name).read_text("utf-8").split("\n---", 1)[0]
+            assert "sources:\n  - https://" in text, (lang, name)
+
+
 def test_an_unknown_figure_function_is_reported(content):
     _edit(content / "lessons" / "en" / "07-errors-back.md", "all_fail(", "all_fails(")
     (problem,) = check_lessons(content)
