@@ -25,8 +25,8 @@ def test_disable_parallel_tool_use_is_at_most_one_with_auto_and_exactly_one_with
 def test_split_parallel_results_are_not_called_an_error_of_the_api():
     en, zh = t("walkthrough.explain.request_results_parallel", "en"), t("walkthrough.explain.request_results_parallel", "zh")
     assert "would be an error" not in en and "会报错" not in zh
-    assert "Anthropic documents ONE user message" in en and "Bedrock's Converse API, reject them" in en
-    assert "Bedrock 的 Converse API）会直接拒绝" in zh
+    assert "make Claude stop calling tools in parallel" in en and "Anthropic documents ONE user message" in en and "Bedrock's Converse API, reject them" in en
+    assert "Bedrock 的 Converse API）会直接拒绝" in zh and "不再并行调用工具" in zh
 
 
 def test_tool_count_guidance_is_the_courses():

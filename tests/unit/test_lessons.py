@@ -164,7 +164,7 @@ def test_sources_must_be_https_urls(content):
           "  - https://platform.openai.com/docs/guides/function-calling\n",
           "  - http://platform.openai.com/docs/guides/function-calling\n  - not a url\n")
     problems = [str(p) for p in check_lessons(content)]
-    assert [p.split(": ")[1] for p in problems] == ["$.sources[1]", "$.sources[2]"]
+    assert [p.split(": ")[1] for p in problems] == ["$.sources[2]", "$.sources[3]"]
     assert all(p.startswith("lessons/en/05-tool-choice.md: ") and "does not match" in p for p in problems)
 
 
