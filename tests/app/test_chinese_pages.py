@@ -19,7 +19,7 @@ def visible_texts(at) -> list[str]:
     for m in at.metric:
         texts += [m.label, str(m.value), m.proto.help or ""]
     for kind in ("checkbox", "button", "toggle", "number_input", "slider", "text_area", "text_input", "selectbox",
-                 "radio", "multiselect"):
+                 "radio", "multiselect", "segmented_control"):
         for w in getattr(at, kind):
             texts += [str(getattr(w, "label", "") or ""), str(getattr(w, "help", "") or "")]
             texts += [str(o) for o in getattr(w, "options", []) or []]
@@ -46,3 +46,33 @@ def test_every_page_in_chinese_has_no_english_prose(page):
     assert not at.exception
     leftovers = {run: text[:120] for text in visible_texts(at) for run in english_runs(text)}
     assert leftovers == {}
+
+
+def _leftovers(at) -> dict[str, str]:
+    return {run: text[:120] for text in visible_texts(at) for run in english_runs(text)}
+
+
+def test_every_walkthrough_variant_and_step_in_chinese_has_no_english_prose():
+    at = fresh_app("zh")
+    at.switch_page("pages/walkthrough.py").run()
+    found = {}
+    for variant in at.segmented_control(key="walkthrough_variant").options:
+        at.segmented_control(key="walkthrough_variant").set_value(variant).run()
+        for step in range(len(at.segmented_control(key="walkthrough_step").options)):
+            at.segmented_control(key="walkthrough_step").set_value(step).run()
+            assert not at.exception
+            found.update(_leftovers(at))
+    assert found == {}
+
+
+def test_every_pairing_example_in_chinese_has_no_english_prose():
+    at = fresh_app("zh")
+    at.switch_page("pages/pairing.py").run()
+    keys = [b.key for b in at.button if b.key and b.key.startswith("pairing_example_")]
+    assert len(keys) >= 3
+    found = {}
+    for key in keys:
+        at.button(key=key).click().run()
+        assert not at.exception
+        found.update(_leftovers(at))
+    assert found == {}
