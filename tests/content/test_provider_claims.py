@@ -22,6 +22,14 @@ def test_disable_parallel_tool_use_is_at_most_one_with_auto_and_exactly_one_with
     assert "课程正文说任何取值都能加" in zh and "The course chapter says any value can carry it" in en
 
 
+def test_the_tool_choice_exercise_states_the_documented_rule():
+    from toolcall.exercises import load_exercises
+    exercise = next(e for e in load_exercises().exercises if e.id == "wt_tool_choice")
+    text = exercise.explanation
+    assert "with auto the reply then holds at most one tool call, with any or tool exactly one" in text["en"]
+    assert "配 auto 时一次回复最多调一个工具，配 any 或 tool 时正好调一个" in text["zh"]
+
+
 def test_split_parallel_results_are_not_called_an_error_of_the_api():
     en, zh = t("walkthrough.explain.request_results_parallel", "en"), t("walkthrough.explain.request_results_parallel", "zh")
     assert "would be an error" not in en and "会报错" not in zh
