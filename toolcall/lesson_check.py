@@ -50,8 +50,14 @@ def _parse_error(root: Path, lang: str, output: str, field: str) -> str | int:
     return printed[_PARSE_ERROR_FIELDS[field]]
 
 
+def _tool_description(root: Path, lang: str, tool: str) -> str:
+    """The tool's description as the app shows it in ``lang`` (fixtures/tools/<tool>.json)."""
+    return load_tool(root / "fixtures" / "tools" / f"{tool}.json").description_for(lang)
+
+
 #: Figures computed by the playground core, in the lesson's language: name -> f(root, lang, **kwargs).
-PLAYGROUND_FIGURES = {"tool_result_content": _tool_result_content, "parse_error": _parse_error}
+PLAYGROUND_FIGURES = {"tool_result_content": _tool_result_content, "parse_error": _parse_error,
+                      "tool_description": _tool_description}
 
 
 def _compute_figure(source: str, root: Path, lang: str):

@@ -176,6 +176,14 @@ def test_the_lessons_with_provider_rules_cite_their_sources():
             assert "sources:\n  - https://" in text, (lang, name)
 
 
+def test_lesson_03_quotes_the_tool_description_in_its_own_language(content):
+    """Each lesson shows the definition in its language; editing the Chinese description breaks only zh."""
+    _edit(content / "fixtures" / "tools" / "refund_order.json", "退款金额不能超过实付金额。", "退款金额不得超过实付金额。")
+    problems = [str(p) for p in check_lessons(content)]
+    assert [p.split(": $.")[0] for p in problems] == ["lessons/zh/03-tool-definition.md"]
+    assert "$.figures[0].value: " in problems[0] and "退款金额不得超过实付金额。" in problems[0]
+
+
 def test_an_unknown_figure_function_is_reported(content):
     _edit(content / "lessons" / "en" / "07-errors-back.md", "all_fail(", "all_fails(")
     (problem,) = check_lessons(content)
