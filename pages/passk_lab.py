@@ -44,7 +44,7 @@ with st.expander(tr("passk.derivation_title")):
 # 2. Each sentence you cut -----------------------------------------------------------------
 st.header(tr("passk.cut_title"))
 st.markdown(tr("passk.cut_intro", m=m))
-sentences = split_sentences(tool.description)
+sentences = split_sentences(tool.description_for(lang()))
 kept = [st.checkbox(plain(s), value=True, key=f"passk_sentence_{i}") for i, s in enumerate(sentences)]
 cut = kept.count(False)
 before, after = pass_k(q, m, k, rho), pass_k(q, m + cut, k, rho)

@@ -120,8 +120,8 @@ def lookup_order(book: OrderBook, args: dict[str, Any], lang: str = "en") -> Bac
         code = ORDER_NOT_FOUND if order is None else ORDER_NOT_OWNED
         return BackendResult(False, error={"code": code, "message": t(f"backend.{code}", lang, order_id=order_id),
                                            "retryable": False})
-    return BackendResult(True, data={"order_id": order.order_id, "status": order.status, "item": order.item,
-                                     "paid_cents": order.paid_cents})
+    return BackendResult(True, data={"order_id": order.order_id, "status": order.status,
+                                     "item": order.item_for(lang), "paid_cents": order.paid_cents})
 
 
 @dataclass

@@ -216,14 +216,15 @@ def _response_id(seed: str, fmt: str) -> str:
     return f"msg_01{body}" if fmt == ANTHROPIC else f"chatcmpl-{body}"
 
 
-def _request(fx: WalkthroughFixture, fmt: str, tools: dict[str, Tool],
-             messages: list[dict[str, Any]]) -> dict[str, Any]:
-    """The request body; ``messages`` comes before ``tools`` only so a reader sees it first."""
+def _request(fx: WalkthroughFixture, fmt: str, tools: dict[str, Tool], messages: list[dict[str, Any]],
+             lang: str = "en") -> dict[str, Any]:
+    """The request body, its tool definitions in ``lang`` (what a Chinese app would send);
+    ``messages`` comes before ``tools`` only so a reader sees it first."""
     if fmt == ANTHROPIC:
         return {"model": fx.models[ANTHROPIC], "max_tokens": fx.max_tokens, "messages": copy.deepcopy(messages),
-                "tools": [tools[n].as_anthropic() for n in fx.tools]}
+                "tools": [tools[n].for_lang(lang).as_anthropic() for n in fx.tools]}
     return {"model": fx.models[OPENAI], "messages": copy.deepcopy(messages),
-            "tools": [tools[n].as_openai() for n in fx.tools]}
+            "tools": [tools[n].for_lang(lang).as_openai() for n in fx.tools]}
 
 
 def _response(fx: WalkthroughFixture, fmt: str, seed: str, request: dict[str, Any], text: str | None,
@@ -307,7 +308,7 @@ def build_transcript(fx: WalkthroughFixture, variant_id: str, fmt: str, tools: d
     steps: list[Step] = []
     for index, (attempt, cards) in enumerate(loop.rounds):
         turn = index + 1
-        request = _request(fx, fmt, tools, messages)
+        request = _request(fx, fmt, tools, messages, lang)
         steps.append(Step(REQUEST, turn, "request_first" if index == 0 else "request_retry", request))
         ids = [(card.tool_use_id, c) for card, c in zip(cards, attempt.calls)]
         text = attempt.text[lang] if attempt.text else None
@@ -328,7 +329,7 @@ def build_transcript(fx: WalkthroughFixture, variant_id: str, fmt: str, tools: d
             messages.extend(card.tool_result for card in cards)
     if loop.outcome == SUCCEEDED:
         turn = len(loop.rounds) + 1
-        request = _request(fx, fmt, tools, messages)
+        request = _request(fx, fmt, tools, messages, lang)
         steps.append(Step(REQUEST, turn, "request_results_parallel" if len(loop.rounds[-1][1]) > 1
                           else "request_results", request))
         response = _response(fx, fmt, f"{variant_id}:{fmt}:{turn}", request, (variant.final or {}).get(lang), [])

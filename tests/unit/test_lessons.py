@@ -143,6 +143,48 @@ def test_a_changed_app_message_breaks_the_quoting_lesson(content):
     assert all(".figures[0].value: " in p and "is wrong: the app computes" in p for p in problems)
 
 
+def test_a_stale_parser_message_is_reported(content):
+    """The parser's internal message ("Unterminated string starting at") is not what the app
+    prints; a lesson that quotes it fails the check (issue 12: CI passed with such a quote)."""
+    for lang, printed in (("en", "Unterminated string (it starts at the line and column given)"),
+                          ("zh", "字符串没有结束（从这里开始）")):
+        lesson = content / "lessons" / lang / "07-errors-back.md"
+        text = lesson.read_text("utf-8")
+        assert text.count(printed) == 2  # the figure and the sentence quoting it
+        lesson.write_text(text.replace(printed, "Unterminated string starting at"), "utf-8")
+    assert [str(p) for p in check_lessons(content)] == [
+        "lessons/en/07-errors-back.md: $.figures[1].value: 'Unterminated string starting at' is wrong: "
+        "the app computes 'Unterminated string (it starts at the line and column given)'",
+        "lessons/zh/07-errors-back.md: $.figures[1].value: 'Unterminated string starting at' is wrong: "
+        "the app computes '字符串没有结束（从这里开始）'"]
+
+
+def test_sources_must_be_https_urls(content):
+    """Provider claims cite their documentation in ``sources``: a list of https URLs."""
+    _edit(content / "lessons" / "en" / "05-tool-choice.md",
+          "  - https://platform.openai.com/docs/guides/function-calling\n",
+          "  - http://platform.openai.com/docs/guides/function-calling\n  - not a url\n")
+    problems = [str(p) for p in check_lessons(content)]
+    assert [p.split(": ")[1] for p in problems] == ["$.sources[2]", "$.sources[3]"]
+    assert all(p.startswith("lessons/en/05-tool-choice.md: ") and "does not match" in p for p in problems)
+
+
+def test_the_lessons_with_provider_rules_cite_their_sources():
+    """Lessons 02, 05 and 09 state provider rules and tool-count guidance; each cites where it comes from."""
+    for lang in ("en", "zh"):
+        for name in ("02-five-steps.md", "05-tool-choice.md", "09-misconceptions.md"):
+            text = (REPO_ROOT / "lessons" / lang / name).read_text("utf-8").split("\n---", 1)[0]
+            assert "sources:\n  - https://" in text, (lang, name)
+
+
+def test_lesson_03_quotes_the_tool_description_in_its_own_language(content):
+    """Each lesson shows the definition in its language; editing the Chinese description breaks only zh."""
+    _edit(content / "fixtures" / "tools" / "refund_order.json", "退款金额不能超过实付金额。", "退款金额不得超过实付金额。")
+    problems = [str(p) for p in check_lessons(content)]
+    assert [p.split(": $.")[0] for p in problems] == ["lessons/zh/03-tool-definition.md"]
+    assert "$.figures[0].value: " in problems[0] and "退款金额不得超过实付金额。" in problems[0]
+
+
 def test_an_unknown_figure_function_is_reported(content):
     _edit(content / "lessons" / "en" / "07-errors-back.md", "all_fail(", "all_fails(")
     (problem,) = check_lessons(content)
