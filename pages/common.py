@@ -6,7 +6,6 @@ Markdown or HTML.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from toolcall.fixtures import FixtureError, load_orders, load_outputs, load_tool
 from toolcall.pairing import load_examples
 from toolcall.transcripts import load_walkthrough
 from toolcall.i18n import normalize_lang, t
+from toolcall.text import HIDDEN, escape_invisible, visible_json
 from toolcall.validation import display_pointer
 
 LANG_KEY = "app_lang"
@@ -110,7 +110,7 @@ def load(kind: str, relative: str):
 
 def show_json(value: Any) -> None:
     """Pretty JSON in a copyable code block (never rendered as Markdown)."""
-    st.code(json.dumps(value, ensure_ascii=False, indent=2), language="json", wrap_lines=True)
+    st.code(visible_json(value, indent=2), language="json", wrap_lines=True)
 
 
 _MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>:$~&=\"'")
@@ -119,9 +119,9 @@ RAW_DISPLAY_LIMIT = 3000
 
 
 _CONTROL = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-# Bidirectional controls (U+202A-U+202E, U+2066-U+2069) would reverse the app's own sentence
-# around them; they are shown as their escapes instead.
-_CONTROL.update({chr(c): f"\\u{c:04x}" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))})
+# Bidirectional controls would reverse the app's own sentence around them, and invisible
+# characters hide a difference: all are shown as their escapes (the set: toolcall/text.py).
+_CONTROL.update({ch: escape_invisible(ch) for ch in HIDDEN})
 _WORD_JOINER = "\u2060"
 _AUTOLINK_WWW = re.compile(r"(?i)(www)\.")
 _MATERIAL_ICON = re.compile(r"(?i):(?=material/)")
@@ -132,7 +132,8 @@ def plain(text: str) -> str:
 
     CommonMark lets any ASCII punctuation be backslash-escaped, which defuses emphasis,
     links, images, HTML, Streamlit's ``:color[...]`` directives and ``$`` math. Newlines, tabs
-    and bidirectional controls are shown as escapes (``\\n``, ``\\t``, ``\\u202e``) so text stays
+    bidirectional controls and invisible characters are shown as escapes (``\\n``, ``\\t``,
+    ``\\u202e``, ``\\u200b``) so text stays
     on its line and in its order, and an invisible word joiner breaks what Streamlit converts
     before Markdown sees the escapes: GitHub-style autolinks (``www.`` in any case, ``http://``,
     ``a@b.c``) and ``:material/icon:`` names.

@@ -71,7 +71,20 @@ def test_user_text_is_never_markdown():
 
 def test_chosen_format_overrides_detection():
     at = open_page("en")
-    at.button(key="pairing_example_openai_orphan").click().run()
+    at.button(key="pairing_example_anthropic_orphan").click().run()
     at.radio(key="pairing_format").set_value("anthropic").run()
     assert not at.exception
-    assert any(c.value.startswith("Checked 2 messages as Anthropic.") for c in at.caption)
+    assert any(c.value.startswith("Checked 3 messages as Anthropic.") for c in at.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_transcript_in_the_other_format_is_never_green(lang):
+    """Issue 12, item 4: an Anthropic transcript (two real errors) checked as OpenAI once showed
+    "No pairing problems"; it must say it does not look like OpenAI and what it looks like."""
+    at = open_page(lang)
+    at.button(key="pairing_example_anthropic_id_mismatch").click().run()
+    at.radio(key="pairing_format").set_value("openai").run()
+    assert not at.exception and not at.success
+    assert at.error[0].value.replace("\\", "") == t("pairing.error.format_mismatch", lang,
+                                                    chosen=t("pairing.format.openai", lang),
+                                                    looks=t("pairing.format.anthropic", lang))
