@@ -26,6 +26,7 @@ from toolcall.parsing import MAX_INPUT_CHARS
 from toolcall.pairing import check_pairing
 from toolcall.playground import evaluate
 from toolcall.results import FORMATS, call_id, scrub
+from toolcall.text import visible_json
 from toolcall.validation import MAX_SCHEMA_CHARS, check_schema
 
 
@@ -55,7 +56,7 @@ def _cmd_result(args: argparse.Namespace) -> int:
         return 2
     call = args.id or call_id(raw, args.format)
     card = evaluate(raw, schema, tool.name, args.lang, args.format, call, RefundBackend(book))
-    print(json.dumps(card.tool_result, ensure_ascii=False, indent=2))
+    print(visible_json(card.tool_result, indent=2))  # invisible characters as \uXXXX: same JSON
     return 0
 
 
