@@ -22,7 +22,9 @@ The format is detected (Anthropic content blocks, or OpenAI ``tool_calls`` / rol
   content blocks must be non-empty" (https://github.com/anthropics/anthropic-sdk-python/issues/461).
 * OpenAI only: tool_without_tool_calls (a role "tool" message not right after the
   assistant's tool_calls; the API answers "messages with role 'tool' must be a response to a
-  preceding message with 'tool_calls'"), missing_tool_call_id, arguments_not_string.
+  preceding message with 'tool_calls'", quoted in
+  https://portkey.ai/error-library/invalid-parameter-error-10034), missing_tool_call_id,
+  arguments_not_string.
 
 Not a violation but a note: arguments_invalid_json (OpenAI ``function.arguments`` is not one
 JSON object). Sending such a call back is what the course prescribes when the model wrote
