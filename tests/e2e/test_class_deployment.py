@@ -168,8 +168,9 @@ def test_a_dead_process_is_restarted_while_the_others_keep_serving():
 
 
 def test_a_browser_pinned_to_a_dead_process_is_moved_and_keeps_working(browser):
-    """A real browser pinned to a process that then dies: a reload lands on the live process, with one
-    valid cookie, and the page works there (an edit reruns)."""
+    """A real browser pinned to a process that then dies: a reload is answered (by the live process
+    while the dead one restarts, or by the restarted one), the browser holds one valid cookie, and
+    the page works (an edit reruns). The move itself is pinned down over HTTP in the test above."""
     proc, port, first = _launch(2)
     url = f"http://127.0.0.1:{port}"
     err = _Lines(proc.stderr)
@@ -177,7 +178,7 @@ def test_a_browser_pinned_to_a_dead_process_is_moved_and_keeps_working(browser):
     try:
         wait_healthy(url + "/_stcore/health", proc, 120)
         page = context.new_page()
-        page.set_default_timeout(30_000)
+        page.set_default_timeout(60_000)
         page.goto(url + "/playground")
         wait_connected(page)
         pinned = next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
@@ -186,7 +187,7 @@ def test_a_browser_pinned_to_a_dead_process_is_moved_and_keeps_working(browser):
         page.reload()
         wait_connected(page)
         moved = [c["value"] for c in context.cookies() if c["name"] == COOKIE]
-        assert len(moved) == 1 and moved[0] != pinned and moved[0] in (f"127.0.0.1:{first}", f"127.0.0.1:{first + 1}")
+        assert len(moved) == 1 and moved[0] in (f"127.0.0.1:{first}", f"127.0.0.1:{first + 1}")
         page.wait_for_function("() => document.querySelector('.st-key-schema_editor textarea')?.value.length > 0")
         editor = page.locator(".st-key-schema_editor textarea")
         editor.fill(editor.input_value().replace('"additionalProperties": false', '"additionalProperties": true'))
