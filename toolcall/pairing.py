@@ -440,7 +440,7 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
             rid = m.get("tool_call_id")
             if not isinstance(rid, str):
                 if in_zone and any(cid not in answered for cid in zone):
-                    out.add("missing_tool_call_id", i, None, expected=expected, ids=set(zone))
+                    out.add("missing_tool_call_id", i, None, expected=expected, ids=zone)
                 else:
                     out.add("missing_tool_call_id", i, None, key="missing_tool_call_id_no_call")
                 continue
@@ -457,14 +457,14 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
             elif rid in zone:
                 answered[rid] = i
             else:
-                out.add("id_mismatch", i, None, key="id_mismatch_openai", id=rid, expected=expected, ids=set(zone))
+                out.add("id_mismatch", i, None, key="id_mismatch_openai", id=rid, expected=expected, ids=zone)
             continue
         if in_zone:  # the turn's tool messages end here: is one of them still to come?
             later = max((last_tool.get(cid, -1) for cid in zone if cid not in answered), default=-1)
             if later > i:
                 out.add("text_before_tool_result", i, None, key="text_before_tool_message", role=str(role)[:40],
                         call=zone_owner, after=later)
-        in_zone, zone, zone_owner = False, set(), None
+        in_zone, zone, zone_owner = False, set(), None  # a new set: violations keep the old one as their ids
         listed.clear()
         if content is not None and not isinstance(content, (str, list)):
             out.add("wrong_content_type", i, None, what="content", expected="string / array / null",
