@@ -157,8 +157,8 @@ def check_walkthroughs(root: Path) -> list[Problem]:
 
 
 def check_pairing_examples(root: Path) -> list[Problem]:
-    """Every broken example in fixtures/pairing/*.yaml is detected as its format and
-    breaks exactly the rules it lists, in that order."""
+    """Every example in fixtures/pairing/*.yaml is detected as its format, breaks exactly
+    the rules it lists, in that order, and gets exactly the notes it lists."""
     problems: list[Problem] = []
     for path in sorted((root / "fixtures" / "pairing").glob("*.y*ml")):
         try:
@@ -177,6 +177,10 @@ def check_pairing_examples(root: Path) -> list[Problem]:
             elif got != list(example.expect):
                 problems.append(Problem(display_name(path), json_path(["examples", i, "expect"]),
                                         f"expected {list(example.expect)}, the checker reports {got}"))
+            elif [n.rule for n in report.notes] != list(example.notes):
+                problems.append(Problem(display_name(path), json_path(["examples", i, "notes"]),
+                                        f"expected notes {list(example.notes)}, the checker notes "
+                                        f"{[n.rule for n in report.notes]}"))
     return problems
 
 
@@ -184,6 +188,8 @@ def check_exercises(root: Path) -> list[Problem]:
     """Every fixtures/exercises/*.yaml loads (schema-valid, both languages, ids unique,
     answers consistent); each reference answer earns full marks and each listed wrong
     answer does not."""
+    if not (root / "fixtures" / "exercises").is_dir():
+        return []
     loaded = load_exercises(root / "fixtures" / "exercises")
     problems = list(loaded.problems)
     for ex in loaded.exercises:
@@ -215,11 +221,20 @@ CHECKERS: list[Checker] = [check_tools, check_orders, check_outputs, check_walkt
                            check_lessons, check_exercises, check_harness_scenarios]
 
 
+#: The files the checkers read; a root with none of them has nothing to check.
+CONTENT_PATTERNS = ("fixtures/tools/*.json", "fixtures/orders/*.y*ml", "fixtures/outputs/*.y*ml",
+                    "fixtures/transcripts/*.y*ml", "fixtures/pairing/*.y*ml", "fixtures/exercises/*.y*ml",
+                    "lessons/*/*.md")
+
+
 def run_checks(root: Path) -> list[Problem]:
     """Run every checker on ``root``; returns all problems (empty when the content is sound).
     A folder without fixtures/ is itself a problem: checking nothing must not pass."""
     if not (Path(root) / "fixtures").is_dir():
         return [Problem(display_name(Path(root)), "$", "no fixtures/ folder here: nothing to check")]
+    if not any(next(Path(root).glob(pattern), None) for pattern in CONTENT_PATTERNS):
+        return [Problem(display_name(Path(root)), "$", "nothing to check: no fixture or lesson files "
+                        "(fixtures/<kind>/*.json|yaml, lessons/<lang>/*.md) under this folder")]
     problems: list[Problem] = []
     for checker in CHECKERS:
         problems += checker(Path(root))

@@ -14,15 +14,20 @@ from toolcall import REPO_ROOT
 from toolcall.backend import RefundBackend
 from toolcall.check import run_checks
 from toolcall.exercises import load_exercises
+from toolcall.files import ReadError, read_stream_bounded, read_text_bounded
 from toolcall.fixtures import FixtureError, load_orders, load_tool
 from toolcall.grading import grade, grading_inputs
 from toolcall.i18n import LANGS
 from toolcall.passk import EstimateInputError, estimate
-from toolcall.pairing import check_pairing
+from toolcall.grading import MAX_ANSWER_CHARS
 from toolcall.judge import evaluate
+from toolcall.pairing import MAX_CHARS as PAIRING_MAX_CHARS
+from toolcall.pairing import check_pairing
+from toolcall.parsing import MAX_INPUT_CHARS
 from toolcall.results import call_id, scrub
+from toolcall.text import visible_json
+from toolcall.validation import MAX_SCHEMA_CHARS, check_schema
 from toolcall.wire import FORMATS, PAIRING_CHOICES
-from toolcall.validation import check_schema
 
 
 def _cmd_result(args: argparse.Namespace) -> int:
@@ -35,8 +40,8 @@ def _cmd_result(args: argparse.Namespace) -> int:
     schema = tool.input_schema
     if args.schema:
         try:
-            text = Path(args.schema).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            text = read_text_bounded(args.schema, MAX_SCHEMA_CHARS)
+        except ReadError as exc:
             print(f"{args.schema}: cannot read: {exc}", file=sys.stderr)
             return 2
         checked = check_schema(text, args.lang)
@@ -44,10 +49,14 @@ def _cmd_result(args: argparse.Namespace) -> int:
             print(f"{args.schema}: {checked.message}", file=sys.stderr)
             return 2
         schema = checked.schema
-    raw = sys.stdin.read() if args.input == "-" else args.input
+    try:
+        raw = read_stream_bounded(sys.stdin, MAX_INPUT_CHARS) if args.input == "-" else args.input
+    except ReadError as exc:
+        print(f"stdin: cannot read: {exc}", file=sys.stderr)
+        return 2
     call = args.id or call_id(raw, args.format)
     card = evaluate(raw, schema, tool.name, args.lang, args.format, call, RefundBackend(book), args.assert_format)
-    print(json.dumps(card.tool_result, ensure_ascii=False, indent=2))
+    print(visible_json(card.tool_result, indent=2))  # invisible characters as \uXXXX: same JSON
     return 0
 
 
@@ -97,6 +106,10 @@ Prints {score, max_score, correct, malformed, feedback: [{level, en, zh}]}; exit
 
 def _cmd_grade(args: argparse.Namespace) -> int:
     loaded = load_exercises(Path(args.exercises) if args.exercises else None)
+    if args.exercises and not Path(args.exercises).is_dir():
+        for problem in loaded.problems:  # "no such folder": not "unknown exercise id"
+            print(problem, file=sys.stderr)
+        return 2
     exercise = loaded.by_id().get(args.exercise_id)
     if exercise is None:
         for problem in loaded.problems:
@@ -104,7 +117,11 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         known = ", ".join(sorted(loaded.by_id())) or "none"
         print(f"unknown exercise id {args.exercise_id!r}; known ids: {known}", file=sys.stderr)
         return 2
-    text = sys.stdin.read() if args.answer == "-" else args.answer
+    try:
+        text = read_stream_bounded(sys.stdin, MAX_ANSWER_CHARS) if args.answer == "-" else args.answer
+    except ReadError as exc:
+        print(f"stdin: cannot read: {exc}", file=sys.stderr)
+        return 2
     try:
         result = grade(exercise, text, grading_inputs(exercise))
     except FixtureError as exc:
@@ -130,8 +147,9 @@ def _cmd_passk(args: argparse.Namespace) -> int:
 
 def _cmd_pairing(args: argparse.Namespace) -> int:
     try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = (read_stream_bounded(sys.stdin, PAIRING_MAX_CHARS) if args.file == "-"
+                else read_text_bounded(args.file, PAIRING_MAX_CHARS))
+    except (ReadError, UnicodeDecodeError) as exc:
         print(f"{args.file}: cannot read: {exc}", file=sys.stderr)
         return 2
     report = check_pairing(text, args.format, args.lang)
@@ -139,7 +157,8 @@ def _cmd_pairing(args: argparse.Namespace) -> int:
         print(report.error, file=sys.stderr)
         return 2
     print(json.dumps({"format": report.fmt, "messages": report.messages, "more": report.more,
-                      "violations": [v.__dict__ for v in report.violations]}, ensure_ascii=False, indent=2))
+                      "violations": [v.as_json() for v in report.violations],
+                      "notes": [n.as_json() for n in report.notes]}, ensure_ascii=False, indent=2))
     return 1 if report.violations else 0
 
 

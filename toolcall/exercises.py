@@ -144,10 +144,15 @@ def load_exercise_file(path: Path, schema_path: Path = SCHEMA_PATH) -> tuple[lis
 
 def load_exercises(folder: Path | None = None, schema_path: Path = SCHEMA_PATH) -> ExerciseSet:
     """Load every ``*.yaml`` / ``*.yml`` under ``folder`` (default fixtures/exercises/), in
-    name order. A repeated id is a problem on the later exercise, which is dropped."""
+    name order. A repeated id is a problem on the later exercise, which is dropped. A missing
+    folder (or a file in its place) is one problem: "no such folder"."""
     exercises: list[Exercise] = []
     problems: list[Problem] = []
     seen: dict[str, str] = {}
+    where = Path(folder or FIXTURES_DIR / "exercises")
+    if not where.is_dir():
+        what = "not a folder" if where.exists() else "no such folder"
+        return ExerciseSet((), (Problem(display_name(where), "$", f"{what}: no exercises can be loaded from it"),))
     for path in exercise_files(folder):
         loaded, found = load_exercise_file(path, schema_path)
         problems += found

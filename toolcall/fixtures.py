@@ -16,6 +16,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from toolcall import FIXTURES_DIR, REPO_ROOT
+from toolcall.files import ReadError, read_text_bounded
 
 
 @dataclass(frozen=True)
@@ -47,8 +48,14 @@ def json_path(parts) -> str:
 
 
 def display_name(path: Path) -> str:
-    """``path`` relative to the repository (or to the current folder) when possible."""
-    path = Path(path).resolve()
+    """``path`` relative to the repository (or to the current folder) when possible. A link is
+    named by itself, not by its target (its folder is resolved); never raises, even for a
+    symlink loop."""
+    path = Path(path)
+    try:
+        path = path.parent.resolve() / path.name if path.name else path.resolve()
+    except (OSError, RuntimeError):  # a loop among the folders
+        path = path.absolute()
     for base in (REPO_ROOT, Path.cwd()):
         try:
             return str(path.relative_to(base))
@@ -58,12 +65,14 @@ def display_name(path: Path) -> str:
 
 
 def read_data(path: Path) -> Any:
-    """Read a .json, .yaml or .yml file. Raises FixtureError with the line of a syntax error."""
+    """Read a .json, .yaml or .yml file (a regular file of at most MAX_FILE_CHARS characters,
+    through ``read_text_bounded``). Raises FixtureError with the line of a syntax error, or
+    with why the file was not read (a FIFO, a device, a symlink loop, too large …)."""
     name = display_name(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FixtureError([Problem(name, "$", f"cannot read file: {exc}")]) from exc
+        text = read_text_bounded(path)
+    except ReadError as exc:
+        raise FixtureError([Problem(name, "$", f"cannot read file: {exc}")]) from None
     try:
         if Path(path).suffix == ".json":
             return json.loads(text)

@@ -33,6 +33,7 @@ from collections.abc import Callable
 import yaml
 
 from toolcall import REPO_ROOT, passk
+from toolcall.files import ReadError, read_text_bounded
 from toolcall.fixtures import Problem, schema_problems
 from toolcall.pages_registry import LESSON_PAGE_IDS
 
@@ -146,8 +147,8 @@ def load_lessons(lang: str, root: Path = REPO_ROOT) -> LessonSet:
             problems.append(Problem(file, "$", "file name must look like NN-slug.md (two digits, lowercase words)"))
             continue
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            text = read_text_bounded(path)
+        except ReadError as exc:
             problems.append(Problem(file, "$", f"cannot read file: {exc}"))
             continue
         lesson, found = parse_lesson(text, path.name, lang, file)

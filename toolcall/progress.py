@@ -59,14 +59,21 @@ def valid_learner(learner: object) -> bool:
     return isinstance(learner, str) and LEARNER_RE.fullmatch(learner) is not None
 
 
+#: Random hex digits at the end of a learner id (4 bits each).
+LEARNER_HEX_DIGITS = 10
+
+
 def new_learner_id() -> str:
-    """A random, readable learner id such as ``swift-otter-7f3a9c`` (about 36 bits)."""
-    return f"{secrets.choice(_ADJECTIVES)}-{secrets.choice(_NOUNS)}-{secrets.token_hex(3)}"
+    """A random, readable learner id such as ``swift-otter-7f3a9c41d2``. Its entropy is
+    log2(20 adjectives × 20 nouns × 16^10) ≈ 48.6 bits (the words add only 8.6 bits; with 6
+    hex digits it was 32.6 bits). The id is a name, not a password: anyone holding it sees
+    that progress."""
+    return f"{secrets.choice(_ADJECTIVES)}-{secrets.choice(_NOUNS)}-{secrets.token_hex(LEARNER_HEX_DIGITS // 2)}"
 
 
 def data_dir() -> Path:
-    """The data directory: $TOOLCALL_DATA_DIR if set, else ``<repo>/data``."""
-    return Path(os.environ.get("TOOLCALL_DATA_DIR") or REPO_ROOT / "data")
+    """The data directory: $TOOLCALL_DATA_DIR if set (``~`` expanded), else ``<repo>/data``."""
+    return Path(os.environ.get("TOOLCALL_DATA_DIR") or REPO_ROOT / "data").expanduser()
 
 
 @dataclass(frozen=True)
@@ -108,15 +115,26 @@ class ProgressStore:
     """
 
     def __init__(self, folder: Path | None = None):
-        self.folder = Path(folder or data_dir())
+        self.folder = Path(folder or data_dir()).expanduser()
         self.path = self.folder / DB_NAME
-        self.folder.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        #: True when the database exists but cannot be written (read-only file or folder):
+        #: progress is still read; every write raises sqlite3.OperationalError.
+        self.read_only = False
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")  # with WAL: safe across crashes, fsync at checkpoints
+            self._db.execute(_SCHEMA)
+        except (sqlite3.OperationalError, OSError):
+            if not self.path.is_file():
+                raise
+            self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=30,
+                                       isolation_level=None, check_same_thread=False)
+            self._db.execute("SELECT count(*) FROM progress")  # raises if even reading fails
+            self.read_only = True
         self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")  # with WAL: safe across crashes, fsync at checkpoints
-        self._db.execute(_SCHEMA)
 
     def close(self) -> None:
         """Close the connection (the store cannot be used afterwards)."""
@@ -128,6 +146,8 @@ class ProgressStore:
         """A write transaction that takes the write lock up front (BEGIN IMMEDIATE), so a
         busy database is waited for instead of failing half-way."""
         with self._lock:
+            if self.read_only:
+                raise sqlite3.OperationalError(f"{self.path} is read-only: progress is shown, not saved")
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db

@@ -41,6 +41,8 @@ def learner_sidebar() -> str:
         st.code(learner, language=None)
         if st.session_state.pop("exercises_learner_replaced", False):
             st.warning(tr("exercises.learner_replaced"))
+        if getattr(progress_store(), "read_only", False):
+            st.warning(tr("progress.read_only"))
     return learner
 
 

@@ -4,6 +4,7 @@ import csv
 import io
 import json
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -119,3 +120,52 @@ def test_csv_export_leaves_empty_cells_empty():
 
     text = to_csv([{"exercise_id": "a", "last_answer": ""}, {"exercise_id": "b", "last_answer": "=1+1"}])
     assert [row["last_answer"] for row in csv.DictReader(io.StringIO(text))] == ["", "'=1+1"]
+
+
+def test_learner_ids_carry_about_48_bits():
+    """Issue 13: the docstring said "about 36 bits"; 20 × 20 × 16^6 is 32.6 bits. Now 16^10."""
+    import math
+    import re
+    from toolcall.progress import _ADJECTIVES, _NOUNS, LEARNER_HEX_DIGITS
+    assert re.fullmatch(r"[a-z]+-[a-z]+-[0-9a-f]{10}", new_learner_id())
+    bits = math.log2(len(set(_ADJECTIVES)) * len(set(_NOUNS)) * 16 ** LEARNER_HEX_DIGITS)
+    assert round(bits, 1) == 48.6
+    assert "48.6 bits" in new_learner_id.__doc__
+
+
+def test_data_dir_expands_the_home_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", "~/progress")
+    assert data_dir() == tmp_path / "progress"
+    store = ProgressStore()
+    assert store.path == tmp_path / "progress" / "progress.sqlite3" and store.path.is_file()
+    assert not (Path.cwd() / "~").exists()
+
+
+def test_a_read_only_database_still_shows_progress(tmp_path, monkeypatch):
+    """Issue 13: a database that cannot be written still shows existing progress (read-only);
+    a save is refused with an sqlite3 error (the page turns it into a warning). Root ignores
+    file modes, so there the writable open is made to fail as SQLite fails on a read-only file."""
+    import os
+    store = ProgressStore(tmp_path)
+    store.record("alice", "pk_pass3", "0.7", 1, 1)
+    store.close()
+    for name in os.listdir(tmp_path):
+        os.chmod(tmp_path / name, 0o444)
+    os.chmod(tmp_path, 0o555)
+    if os.geteuid() == 0:
+        connect = sqlite3.connect
+
+        def writable_fails(*args, **kwargs):
+            if not kwargs.get("uri"):
+                raise sqlite3.OperationalError("attempt to write a readonly database")
+            return connect(*args, **kwargs)
+        monkeypatch.setattr("toolcall.progress.sqlite3.connect", writable_fails)
+    try:
+        ro = ProgressStore(tmp_path)
+        assert ro.read_only and ro.get("alice", "pk_pass3").best_score == 1.0
+        with pytest.raises(sqlite3.OperationalError, match="is read-only: progress is shown, not saved"):
+            ro.record("alice", "pk_pass3", "x", 0, 1)
+        ro.close()
+    finally:
+        os.chmod(tmp_path, 0o755)
