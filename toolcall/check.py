@@ -199,8 +199,23 @@ def check_exercises(root: Path) -> list[Problem]:
     return problems
 
 
+def check_selection_and_runs(root: Path) -> list[Problem]:
+    """Selection sets (fixtures/selection/*.yaml) follow the set rules; every recorded run log
+    (fixtures/eval_runs/*.jsonl) loads without a bad line."""
+    from toolcall.eval_import import read_native
+    from toolcall.selection import check_selection_files
+
+    problems = check_selection_files(root)
+    for path in sorted((root / "fixtures" / "eval_runs").glob("*.jsonl")):
+        log = read_native(path.read_bytes())
+        problems += [Problem(display_name(path), f"line {p.line}: {p.field}", p.message) for p in log.problems]
+        if not log.runs:
+            problems.append(Problem(display_name(path), "$", "no runs"))
+    return problems
+
+
 CHECKERS: list[Checker] = [check_tools, check_orders, check_outputs, check_walkthroughs, check_pairing_examples,
-                           check_lessons, check_exercises]
+                           check_lessons, check_exercises, check_selection_and_runs]
 
 
 def run_checks(root: Path) -> list[Problem]:
