@@ -20,6 +20,7 @@ pages = [
     st.Page("pages/passk_lab.py", title=tr("passk.nav"), icon="🎯", url_path="passk_lab"),
     st.Page("pages/walkthrough.py", title=tr("walkthrough.nav"), icon="🔁", url_path="walkthrough"),
     st.Page("pages/pairing.py", title=tr("pairing.nav"), icon="🔗", url_path="pairing"),
+    st.Page("pages/eval_lab.py", title=tr("eval.nav"), icon="🧭", url_path="eval_lab"),
     st.Page("pages/lessons.py", title=tr("lessons.nav"), icon="📖", url_path="lessons"),
     st.Page("pages/exercises.py", title=tr("exercises.nav"), icon="✏️", url_path="exercises"),
 ]

@@ -58,7 +58,7 @@ def lang() -> str:
 
 #: Widgets whose options are shown translated (format_func) under one key for both languages.
 RELABELLED_KEYS = ("playground_preset", "playground_format", "pairing_format", "walkthrough_variant",
-                   "walkthrough_step")
+                   "walkthrough_step", "eval_drill_version", "eval_format")
 
 
 def relabel_after_language_switch() -> None:

@@ -21,7 +21,7 @@ from toolcall.fixtures import FixtureError, Problem, display_name, json_path, re
 from toolcall.playground import PRESETS
 from toolcall.validation import check_schema
 
-PAGES: tuple[str, ...] = ("playground", "passk_lab", "walkthrough", "exercises")
+PAGES: tuple[str, ...] = ("playground", "passk_lab", "walkthrough", "exercises", "eval_lab")
 TYPES: tuple[str, ...] = ("choice", "number", "json", "schema_fix", "order", "classify")
 SCHEMA_PATH = FIXTURES_DIR / "schemas" / "exercise.schema.json"
 
