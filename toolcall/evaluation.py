@@ -178,7 +178,10 @@ def grade_run(expected: list[dict] | tuple | None, calls, schemas: dict[str, dic
     schema = schemas.get(name) or {}
     errors = validate(args, schema)[0] if schema else []
     lines = tuple(f"{e.pointer or '(root)'} {e.keyword}: {e.expected} / {e.received}" for e in errors)
-    bfcl = _bfcl_error(args, wanted_args, schema)
+    try:
+        bfcl = _bfcl_error(args, wanted_args, schema)
+    except RecursionError:
+        bfcl = ("wrong_value", None, "values nested too deeply to compare")
     if errors:
         etype, param, detail = bfcl or ("schema_invalid", None, "arguments fail the tool's schema")
         return Grade(False, name, chosen, etype, "arguments_invalid", param, detail, lines)
@@ -269,7 +272,10 @@ def _freeze(value: Any) -> bytes:
     try:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
     except (TypeError, orjson.JSONEncodeError):
-        return json.dumps(value, sort_keys=True, default=str).encode()
+        try:
+            return json.dumps(value, sort_keys=True, default=str).encode()
+        except (RecursionError, ValueError):
+            return b"unique:%d" % id(value)  # too deep to key: graded on its own
 
 
 def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, progress=None) -> Analysis:

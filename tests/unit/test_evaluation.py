@@ -142,3 +142,13 @@ def test_expectations_override_regrades():
 def test_k_must_be_positive():
     with pytest.raises(ValueError):
         analyse(_log(), 0)
+
+
+def test_deeply_nested_values_do_not_crash():
+    deep = "x"
+    for _ in range(3000):
+        deep = [deep]
+    want = [{"name": "refund_order", "arguments": {**EXPECTED[0]["arguments"], "note": [deep]}}]
+    g = grade_run(want, [Call("refund_order", arguments={"order_id": "ORD-20260917", "amount_cents": 1999,
+                                                         "reason": "damaged", "note": deep})], SCHEMAS)
+    assert not g.passed
