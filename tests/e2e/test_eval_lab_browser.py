@@ -38,7 +38,7 @@ def test_editing_the_expected_tool_changes_the_matrix(page, server):
     page.goto(server + "/eval_lab")
     wait_connected(page)
     metric = page.locator(".st-key-eval_vague_right [data-testid=stMetricValue]")
-    metric.get_by_text(before).wait_for()
+    metric.get_by_text(before).wait_for(timeout=90_000)  # a cold server on a busy machine
     grid = page.locator(".st-key-eval_set_editor_en [data-testid=stDataFrameResizable]")
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
@@ -47,6 +47,6 @@ def test_editing_the_expected_tool_changes_the_matrix(page, server):
     page.keyboard.press("ControlOrMeta+a")
     page.keyboard.type("get_order")
     page.keyboard.press("Enter")
-    metric.get_by_text(after).wait_for()
+    metric.get_by_text(after).wait_for(timeout=60_000)
     # the set check now reports the broken rules for that row
     page.locator("[data-testid=stAlertContentError]").get_by_text(f"{first.id}: get_order is both").wait_for()
