@@ -93,3 +93,17 @@ def test_upload_unreadable():
     at.file_uploader(key="eval_upload").set_value(("x.json", b"{nope", "application/json")).run()
     assert not at.exception
     assert at.error[-1].value.startswith("This file cannot be read as τ-bench / τ²-bench: not JSON")
+
+
+def test_upload_inspect_eval_zip():
+    """An Inspect .eval log: samples × epochs become runs; expected calls in metadata give a matrix."""
+    from tests.unit.test_eval_import import eval_zip, inspect_log
+
+    at = lab()
+    at.file_uploader(key="eval_upload").set_value(("run.eval", eval_zip(inspect_log()["samples"]),
+                                                   "application/zip")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert t("eval.upload_loaded", "en", runs=5, cases=2, fmt="inspect") in [s.value for s in at.success]
+    assert metric(at, t("eval.metric_right", "en"))[-1] == t("eval.metric_right_value", "en", right=2, runs=2)
+    table = at.dataframe[-1].value
+    assert list(table["case"]) == ["s1", "s2"] and list(table["n"]) == [3, 2] and list(table["c"]) == [2, 1]
