@@ -211,6 +211,26 @@ def check_exercises(root: Path) -> list[Problem]:
     return problems
 
 
+def check_selection_and_runs(root: Path) -> list[Problem]:
+    """Selection sets (fixtures/selection/*.yaml) follow the set rules; every recorded run log
+    (fixtures/eval_runs/*.jsonl) loads without a bad line."""
+    from toolcall.eval_import import MAX_BYTES, read_native
+    from toolcall.files import ReadError, read_bytes_bounded
+    from toolcall.selection import check_selection_files
+
+    problems = check_selection_files(root)
+    for path in sorted((root / "fixtures" / "eval_runs").glob("*.jsonl")):
+        try:
+            log = read_native(read_bytes_bounded(path, MAX_BYTES))
+        except ReadError as exc:
+            problems.append(Problem(display_name(path), "$", str(exc)))
+            continue
+        problems += [Problem(display_name(path), f"line {p.line}: {p.field}", p.message) for p in log.problems]
+        if not log.runs:
+            problems.append(Problem(display_name(path), "$", "no runs"))
+    return problems
+
+
 def check_harness_scenarios(root: Path) -> list[Problem]:
     """Harness-lab scenarios (fixtures/scenarios/*.yaml): see toolcall.harness_grading.check_scenarios."""
     from toolcall.harness_grading import check_scenarios  # kept local: the lab is self-contained
@@ -218,12 +238,13 @@ def check_harness_scenarios(root: Path) -> list[Problem]:
 
 
 CHECKERS: list[Checker] = [check_tools, check_orders, check_outputs, check_walkthroughs, check_pairing_examples,
-                           check_lessons, check_exercises, check_harness_scenarios]
+                           check_lessons, check_exercises, check_harness_scenarios, check_selection_and_runs]
 
 
 #: The files the checkers read; a root with none of them has nothing to check.
 CONTENT_PATTERNS = ("fixtures/tools/*.json", "fixtures/orders/*.y*ml", "fixtures/outputs/*.y*ml",
                     "fixtures/transcripts/*.y*ml", "fixtures/pairing/*.y*ml", "fixtures/exercises/*.y*ml",
+                    "fixtures/scenarios/*.y*ml", "fixtures/selection/*.y*ml", "fixtures/eval_runs/*.jsonl",
                     "lessons/*/*.md")
 
 

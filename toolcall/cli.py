@@ -1,4 +1,4 @@
-"""The command line: ``python -m toolcall {result,check,passk,pairing,grade,conformance,strict} …`` (see DESIGN.md for the contract).
+"""The command line: ``python -m toolcall {result,check,passk,pairing,grade,conformance,strict,eval} …`` (see DESIGN.md for the contract).
 
 Each subcommand is a function ``(args) -> exit code`` registered in ``_build_parser``.
 """
@@ -14,7 +14,7 @@ from toolcall import REPO_ROOT
 from toolcall.backend import RefundBackend
 from toolcall.check import run_checks
 from toolcall.exercises import load_exercises
-from toolcall.files import ReadError, read_stream_bounded, read_text_bounded
+from toolcall.files import ReadError, read_bytes_bounded, read_stream_bounded, read_text_bounded
 from toolcall.fixtures import FixtureError, load_orders, load_tool
 from toolcall.grading import grade, grading_inputs
 from toolcall.i18n import LANGS
@@ -187,6 +187,65 @@ def _cmd_strict(args: argparse.Namespace) -> int:
     return 1 if rep.refused else 0
 
 
+def _cmd_eval(args: argparse.Namespace) -> int:
+    """``eval RUNS --k K``: per-case pass^k table and confusion matrix of a run log."""
+    import csv
+    import io
+
+    from toolcall.eval_import import MAX_BYTES as MAX_LOG_BYTES
+    from toolcall.eval_import import LogTooLarge, LogUnreadable, read_log
+    from toolcall.evaluation import analyse, case_rows_json, summary_rates
+    from toolcall.selection import load_set
+
+    try:
+        data = read_bytes_bounded(sys.stdin.buffer if args.runs == "-" else args.runs, MAX_LOG_BYTES)
+        log = read_log(data, args.format, args.runs)
+        expectations = None
+        if args.selection:
+            expectations = {c.id: c.expected_calls() for c in load_set(Path(args.selection)).cases}
+    except (OSError, ReadError, LogTooLarge, LogUnreadable, FixtureError) as exc:
+        print(f"{args.runs}: {exc}", file=sys.stderr)
+        return 2
+    for problem in log.problems:
+        print(f"{args.runs}: {problem}", file=sys.stderr)
+    if not log.runs:
+        print(f"{args.runs}: no usable runs ({len(log.problems)} problem(s))", file=sys.stderr)
+        return 2
+    result = analyse(log, args.k, expectations)
+    rows = case_rows_json(result.cases)
+    if args.out == "json":
+        print(json.dumps({"format": log.fmt, "k": args.k, "runs": len(log.runs), "problems": len(log.problems),
+                          "notes": log.notes, "cases": rows, "mean": summary_rates(result.cases),
+                          "taxonomy": result.taxonomy,
+                          "confusion": {"expected": list(result.confusion.index),
+                                        "chosen": list(result.confusion.columns),
+                                        "counts": result.confusion.values.tolist()}},
+                         ensure_ascii=False, indent=2))
+        return 0
+    if args.out == "csv":
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        print(buffer.getvalue(), end="")
+        return 0
+    fmt = lambda x: "-" if x is None else f"{x:.3f}"  # noqa: E731
+    print(f"{log.fmt}: {len(log.runs)} runs, {len(rows)} cases, k = {args.k}")
+    print(f"{'case':<28} {'expected':<16} {'n':>4} {'c':>4} {'pass^k':>7} {'pass@k':>7} {'naive':>7}")
+    for r in rows:
+        tail = f"refused: {r['refused']}" if r["refused"] else f"{fmt(r['pass^k']):>7} {fmt(r['pass@k']):>7} {fmt(r['naive']):>7}"
+        print(f"{r['case_id'][:28]:<28} {str(r['expected_tool'] or '?')[:16]:<16} {r['n']:>4} {r['c']:>4} {tail}")
+    means = summary_rates(result.cases)
+    print(f"mean over cases: pass^k {fmt(means['pass^k'])}, pass@k {fmt(means['pass@k'])}, naive {fmt(means['naive'])}")
+    if not result.confusion.empty:
+        print("\nconfusion matrix (rows: expected tool, columns: chosen tool)")
+        print(result.confusion.to_string())
+        print("\nfailure taxonomy: " + ", ".join(f"{name} {count}" for name, count in result.taxonomy.items()))
+    for note in log.notes:
+        print(f"note: {note}")
+    return 0
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m toolcall", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -236,6 +295,14 @@ def _build_parser() -> argparse.ArgumentParser:
     strict.add_argument("tool", help="tool definition JSON (name, description, input_schema)")
     strict.add_argument("--provider", choices=("anthropic", "openai", "gemini"), required=True)
     strict.set_defaults(func=_cmd_strict)
+
+    eval_ = sub.add_parser("eval", help="per-case pass^k, pass@k and the confusion matrix of a run log")
+    eval_.add_argument("runs", metavar="RUNS", help="native JSONL, a τ-bench results file or an Inspect log; - reads stdin")
+    eval_.add_argument("--k", type=int, required=True, help="k (≥ 1); a case with fewer than k runs is refused")
+    eval_.add_argument("--format", choices=("auto", "native", "tau", "inspect"), default="auto")
+    eval_.add_argument("--out", choices=("table", "csv", "json"), default="table")
+    eval_.add_argument("--selection", help="a selection set YAML whose expectations replace the log's, by case id")
+    eval_.set_defaults(func=_cmd_eval)
     return parser
 
 

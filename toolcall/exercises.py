@@ -18,10 +18,12 @@ from jsonschema import Draft202012Validator
 
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import FixtureError, Problem, display_name, json_path, read_data
+from toolcall.pages_registry import EXERCISE_PAGE_IDS
 from toolcall.presets import PRESETS
 from toolcall.validation import check_schema
 
-PAGES: tuple[str, ...] = ("playground", "passk_lab", "walkthrough", "exercises")
+#: Pages an exercise may name (toolcall/pages_registry.py; a test keeps exercise.schema.json's enum equal).
+PAGES: tuple[str, ...] = EXERCISE_PAGE_IDS
 TYPES: tuple[str, ...] = ("choice", "number", "json", "schema_fix", "order", "classify")
 SCHEMA_PATH = FIXTURES_DIR / "schemas" / "exercise.schema.json"
 

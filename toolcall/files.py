@@ -14,7 +14,7 @@ import errno
 import os
 import stat
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 #: Default character limit for content files (a fixture or lesson is a few kB; 2 MB is generous).
 MAX_FILE_CHARS = 2_000_000
@@ -40,12 +40,9 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def read_text_bounded(path: Path | str, limit: int = MAX_FILE_CHARS) -> str:
-    """The UTF-8 text of the regular file at ``path`` (symlinks followed), at most ``limit``
-    characters. Raises ReadError naming the problem: missing, a symlink loop, not a regular
-    file (folder, FIFO, device, socket), larger than ``limit`` characters, not UTF-8, or the
-    OS's reason. Never blocks on a FIFO (it is refused before it is opened, and opened
-    non-blocking), never reads more than ``limit + 1`` characters."""
+def _open_regular(path: Path | str, max_bytes: int) -> int:
+    """A read-only descriptor of the regular file at ``path`` (symlinks followed), refused (ReadError,
+    naming the problem) when missing, a symlink loop, not a regular file, or over ``max_bytes``."""
     try:
         info = os.stat(path)
     except OSError as exc:
@@ -56,15 +53,27 @@ def read_text_bounded(path: Path | str, limit: int = MAX_FILE_CHARS) -> str:
         raise ReadError(exc.strerror or str(exc)) from None
     if not stat.S_ISREG(info.st_mode):
         raise ReadError(f"{_kind(info.st_mode)}, not a regular file")
-    if info.st_size > _BYTES_PER_CHAR * limit + _BYTES_PER_CHAR:
-        raise ReadError(f"too large: {info.st_size:,} bytes; the limit is {limit:,} characters")
+    if info.st_size > max_bytes:
+        raise ReadError(f"too large: {info.st_size:,} bytes; the limit is {max_bytes:,}")
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
         raise ReadError(exc.strerror or str(exc)) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between stat and open
+        kind = _kind(os.fstat(fd).st_mode)
+        os.close(fd)
+        raise ReadError(f"{kind}, not a regular file")
+    return fd
+
+
+def read_text_bounded(path: Path | str, limit: int = MAX_FILE_CHARS) -> str:
+    """The UTF-8 text of the regular file at ``path`` (symlinks followed), at most ``limit``
+    characters. Raises ReadError naming the problem: missing, a symlink loop, not a regular
+    file (folder, FIFO, device, socket), larger than ``limit`` characters, not UTF-8, or the
+    OS's reason. Never blocks on a FIFO (it is refused before it is opened, and opened
+    non-blocking), never reads more than ``limit + 1`` characters."""
+    fd = _open_regular(path, _BYTES_PER_CHAR * limit + _BYTES_PER_CHAR)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between stat and open
-            raise ReadError(f"{_kind(os.fstat(fd).st_mode)}, not a regular file")
         with os.fdopen(fd, encoding="utf-8") as fh:
             fd = -1
             text = read_stream_bounded(fh, limit)
@@ -76,6 +85,23 @@ def read_text_bounded(path: Path | str, limit: int = MAX_FILE_CHARS) -> str:
         if fd >= 0:
             os.close(fd)
     return text
+
+
+def read_bytes_bounded(source: Path | str | BinaryIO, limit: int) -> bytes:
+    """At most ``limit`` bytes of the regular file at ``source`` (refused as read_text_bounded
+    refuses), or of an open binary stream such as ``sys.stdin.buffer``. Raises ReadError "too
+    large" when there are more; never reads more than ``limit + 1`` bytes."""
+    if isinstance(source, (str, Path)):
+        try:
+            with os.fdopen(_open_regular(source, limit), "rb") as fh:
+                data = fh.read(limit + 1)
+        except OSError as exc:
+            raise ReadError(exc.strerror or str(exc)) from None
+    else:
+        data = source.read(limit + 1)
+    if len(data) > limit:
+        raise ReadError(f"too large: more than {limit:,} bytes")
+    return data
 
 
 def read_stream_bounded(stream: TextIO, limit: int) -> str:

@@ -52,8 +52,9 @@ PAGES: tuple[Page, ...] = (
     Page("walkthrough", "🔁", "walkthrough.nav", "home.walkthrough", tour=2, lessons=True, exercises=True),
     Page("pairing", "🔗", "pairing.nav", "home.pairing", tour=3, lessons=True),
     Page("harness_lab", "🔄", "harness.nav", "home.harness_lab", tour=5, lessons=True),
-    Page("lessons", "📖", "lessons.nav", "home.lessons", tour=6, lessons=True),
-    Page("exercises", "✏️", "exercises.nav", "home.exercises", tour=7, exercises=True),
+    Page("eval_lab", "📊", "eval.nav", "home.eval_lab", tour=6, lessons=True, exercises=True),
+    Page("lessons", "📖", "lessons.nav", "home.lessons", tour=7, lessons=True),
+    Page("exercises", "✏️", "exercises.nav", "home.exercises", tour=8, exercises=True),
 )
 
 BY_ID: dict[str, Page] = {p.id: p for p in PAGES}

@@ -44,7 +44,7 @@ def tr(key: str, **params: Any) -> str:
     return t(key, lang(), **params)
 
 
-def _mtime(path: Path) -> float:
+def file_mtime(path: Path) -> float:
     try:
         return path.stat().st_mtime
     except OSError:
@@ -63,7 +63,7 @@ def load(kind: str, relative: str):
     problem with its file and JSON path, then stop the page."""
     path = FIXTURES_DIR / relative
     try:
-        return _load(kind, str(path), _mtime(path))
+        return _load(kind, str(path), file_mtime(path))
     except FixtureError as exc:
         st.error(tr("app.fixture_error"))
         st.code("\n".join(map(str, exc.problems)), language=None)
