@@ -152,3 +152,18 @@ def test_a_language_switch_keeps_an_unsaved_choice():
     at.run()
     assert not at.exception
     assert at.selectbox(key="exercises_wt_tool_choice_item_chat").value == "auto"
+
+
+def test_every_exercise_type_has_its_widgets_in_a_module_of_the_same_name():
+    """ui/exercise_inputs/<m>.py pairs with toolcall/exercise_types/<m>.py, and both registries agree."""
+    import pkgutil
+
+    import toolcall.exercise_types as core
+    import ui.exercise_inputs as widgets
+    from toolcall.grading import EXERCISE_TYPES
+
+    def modules(package):
+        return sorted(m.name for m in pkgutil.iter_modules(package.__path__) if m.name != "base")
+
+    assert modules(widgets) == modules(core)
+    assert set(widgets.INPUTS) == set(EXERCISE_TYPES)
