@@ -19,9 +19,9 @@ import sqlite3
 import threading
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from toolcall import REPO_ROOT
 
@@ -102,7 +102,7 @@ class Record:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class ProgressStore:
@@ -253,7 +253,8 @@ def to_csv(rows: list[dict]) -> str:
     writer = csv.DictWriter(out, fieldnames=EXPORT_FIELDS, lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: ("'" + v if isinstance(v, str) and v[:1] != "" and v[:1] in "=+-@\t\r" else v) for k, v in row.items()})
+        writer.writerow({k: ("'" + v if isinstance(v, str) and v[:1] != "" and v[:1] in "=+-@\t\r" else v)
+                         for k, v in row.items()})
     return out.getvalue()
 
 
