@@ -13,6 +13,11 @@ cookie (``toolcall_backend``), so a student's websocket, downloads and reconnect
 the process that holds their session. Stickiness by cookie rather than by client address:
 a classroom behind one NAT address would otherwise land on a single process.
 
+More students than one machine can serve: run this on several hosts with the same
+``--database-url postgresql://…`` (or TOOLCALL_DATABASE_URL in the environment, which keeps
+the password out of ``ps``), all sharing one PostgreSQL for progress, behind a load balancer
+with sticky sessions (a Streamlit session lives in one process); README "Scaling out".
+
 Needs the ``nginx`` binary (``sudo apt-get install nginx``); no system configuration is
 touched: the generated nginx.conf, its pid file, logs and temp folders live in a private
 run folder that is removed on exit. Ctrl+C (or SIGTERM) stops nginx and every process.
@@ -168,6 +173,12 @@ def stop(procs: list[subprocess.Popen]) -> None:
             p.wait(5)
 
 
+def child_env(database_url: str) -> dict[str, str]:
+    """The environment of each Streamlit process: ours, with TOOLCALL_DATABASE_URL set to
+    ``database_url`` when it is not empty (the processes then keep progress in PostgreSQL)."""
+    return {**os.environ, **({"TOOLCALL_DATABASE_URL": database_url} if database_url else {})}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="serve_class.py", description=__doc__.splitlines()[0])
     ap.add_argument("--processes", type=int, default=4, help="Streamlit processes (default 4; 1..16)")
@@ -175,7 +186,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--port", type=int, default=8501, help="port nginx listens on (default 8501)")
     ap.add_argument("--first-backend-port", type=int, default=8601,
                     help="Streamlit processes listen on 127.0.0.1 from this port up (default 8601)")
+    ap.add_argument("--database-url", default=os.environ.get("TOOLCALL_DATABASE_URL", ""),
+                    help="postgresql://… shared by every process (and host) for progress; default "
+                         "$TOOLCALL_DATABASE_URL, else SQLite in the data folder")
     args = ap.parse_args(argv)
+    if args.database_url and args.database_url.split("://", 1)[0] not in ("postgresql", "postgres"):
+        ap.error("--database-url must start with postgresql://")
     if not 1 <= args.processes <= 16:
         ap.error("--processes must be 1..16")
     if not (0 < args.port < 65536 and 0 < args.first_backend_port
@@ -218,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
                 [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                  "--server.address", "127.0.0.1", "--server.port", str(port),
                  "--browser.gatherUsageStats", "false"], cwd=REPO, stdout=subprocess.DEVNULL,  # its banner names a private port
+                env=child_env(args.database_url),
                 start_new_session=True,  # Ctrl+C reaches only this launcher, which stops the rest in order
                 preexec_fn=_die_with_parent))
         for port, proc in zip(ports, procs):

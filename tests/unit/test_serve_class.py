@@ -73,3 +73,14 @@ def test_ports_in_use_are_named_before_anything_starts(capsys):
                      "--first-backend-port", str(port)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"already in use: 127.0.0.1:{port}, 127.0.0.1:{port}. Stop what listens there")
+
+
+def test_database_url_reaches_every_process_and_must_be_postgresql(monkeypatch, capsys):
+    from serve_class import child_env
+
+    monkeypatch.delenv("TOOLCALL_DATABASE_URL", raising=False)
+    assert "TOOLCALL_DATABASE_URL" not in child_env("")
+    assert child_env("postgresql://db.lan/class")["TOOLCALL_DATABASE_URL"] == "postgresql://db.lan/class"
+    with pytest.raises(SystemExit) as info:
+        main(["--database-url", "mysql://db.lan/class"])
+    assert info.value.code == 2 and "--database-url must start with postgresql://" in capsys.readouterr().err
