@@ -3,6 +3,7 @@
 import streamlit as st
 
 from pages.common import LANG_KEY, LANG_LABELS, relabel_after_language_switch, tr
+from pages.instructor import is_instructor
 from pages.learner import learner_sidebar
 from toolcall.i18n import LANGS, normalize_lang
 
@@ -22,5 +23,8 @@ pages = [
     st.Page("pages/pairing.py", title=tr("pairing.nav"), icon="🔗", url_path="pairing"),
     st.Page("pages/lessons.py", title=tr("lessons.nav"), icon="📖", url_path="lessons"),
     st.Page("pages/exercises.py", title=tr("exercises.nav"), icon="✏️", url_path="exercises"),
+    # Instructors only: listed once signed in; its URL alone shows the sign-in and no data.
+    st.Page("pages/dashboard.py", title=tr("dashboard.nav"), icon="📊", url_path="dashboard",
+            visibility="visible" if is_instructor() else "hidden"),
 ]
 st.navigation(pages).run()

@@ -427,11 +427,11 @@ def export_rows(learner: str, exercises: Iterable, records: dict[str, Record], l
     return rows
 
 
-def to_csv(rows: list[dict]) -> str:
-    """CSV text with a header row (EXPORT_FIELDS). A cell starting with = + - @ is prefixed
-    with ' so a spreadsheet never runs a learner's answer as a formula."""
+def to_csv(rows: list[dict], fields: tuple[str, ...] = EXPORT_FIELDS) -> str:
+    """CSV text with a header row (``fields``, default EXPORT_FIELDS). A cell starting with
+    = + - @ is prefixed with ' so a spreadsheet never runs a learner's answer as a formula."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=EXPORT_FIELDS, lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
     for row in rows:
         writer.writerow({k: ("'" + v if isinstance(v, str) and v[:1] != "" and v[:1] in "=+-@\t\r" else v) for k, v in row.items()})

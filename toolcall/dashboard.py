@@ -1,0 +1,210 @@
+"""The class dashboard's numbers, tables, chart and exports, from the progress store's
+class-wide rows (toolcall.progress: class_progress(), class_attempts()). No streamlit here.
+
+Learners appear only by their pseudonymous ids (``swift-otter-7f3a9c``) unless the instructor
+gives a display-name mapping (parse_name_map), which the caller keeps on the server.
+Counts: a learner *tried* an exercise with ≥ 1 graded try, *solved* it with full marks as
+best score, *revealed* it when the reference answer was shown; the median tries is over the
+learners who tried. A wrong answer is a graded try without full marks; wrong answers are
+grouped by their text with case and runs of spaces ignored (normalize_answer).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+import altair as alt
+import pandas as pd
+
+from toolcall.i18n import t
+from toolcall.progress import ATTEMPT_FIELDS, PROGRESS_FIELDS, to_csv, valid_learner
+
+#: Wrong answers listed per exercise; characters of an answer kept for grouping and display.
+TOP_WRONG, ANSWER_CHARS = 3, 200
+#: A display-name mapping may hold at most this many bytes and rows.
+MAX_NAME_MAP_BYTES, MAX_NAME_MAP_ROWS = 1_000_000, 20_000
+EXERCISE_FIELDS = ("exercise_id", "title", "tried", "solved", "revealed", "median_tries", "common_wrong")
+LEARNER_FIELDS = ("learner", "name", "tried", "solved", "revealed", "tries", "last_active")
+
+
+@dataclass(frozen=True)
+class ClassData:
+    """Every progress row (PROGRESS_FIELDS) and graded try (ATTEMPT_FIELDS) of a class, as frames."""
+
+    progress: pd.DataFrame
+    attempts: pd.DataFrame
+
+    @classmethod
+    def from_rows(cls, progress: list[dict], attempts: list[dict]) -> "ClassData":
+        """Frames from store rows (each list may be empty)."""
+        return cls(pd.DataFrame(progress, columns=list(PROGRESS_FIELDS)),
+                   pd.DataFrame(attempts, columns=list(ATTEMPT_FIELDS)))
+
+    @classmethod
+    def load(cls, store) -> "ClassData":
+        """Read a whole class from a progress store (StorageError if it is unusable)."""
+        return cls.from_rows(store.class_progress(), store.class_attempts())
+
+
+def normalize_answer(text: str) -> str:
+    """The grouping key of an answer: spaces collapsed, case folded, at most ANSWER_CHARS."""
+    return " ".join(str(text).split()).casefold()[:ANSWER_CHARS]
+
+
+def _parse_times(values: pd.Series) -> pd.Series:
+    return pd.to_datetime(values, utc=True, format="ISO8601", errors="coerce")
+
+
+def overview(data: ClassData, now: datetime | None = None) -> dict:
+    """``{"learners": seen, "active_last_hour": n, "attempts": n}``: learners with any row,
+    learners with a row updated or a try given in the hour before ``now`` (UTC, default now)."""
+    now = now or datetime.now(timezone.utc)
+    since = pd.Timestamp(now - timedelta(hours=1))
+    recent = set(data.progress.loc[_parse_times(data.progress["updated_at"]) >= since, "learner"])
+    recent |= set(data.attempts.loc[_parse_times(data.attempts["at"]) >= since, "learner"])
+    return {"learners": int(data.progress["learner"].nunique()), "active_last_hour": len(recent),
+            "attempts": len(data.attempts)}
+
+
+def exercise_table(data: ClassData, titles: dict[str, str]) -> list[dict]:
+    """One row per exercise (EXERCISE_FIELDS), in ``titles`` order (exercise id -> title)
+    then any other id seen: ``common_wrong`` is a list of ``{"answer", "count"}``, most
+    common first (TOP_WRONG at most; ties by answer text); ``median_tries`` is None when
+    nobody tried."""
+    p = data.progress
+    tried = p[p["tries"] > 0]
+    solved = tried[(tried["max_score"] > 0) & (tried["best_score"] >= tried["max_score"])]
+    stats = pd.DataFrame({
+        "tried": tried.groupby("exercise_id")["learner"].nunique(),
+        "solved": solved.groupby("exercise_id")["learner"].nunique(),
+        "revealed": p[p["revealed"].astype(bool)].groupby("exercise_id")["learner"].nunique(),
+        "median_tries": tried.groupby("exercise_id")["tries"].median(),
+    })
+    wrong = data.attempts[data.attempts["correct"].astype(int) == 0]
+    common: dict[str, list[dict]] = {}
+    if len(wrong):
+        counted = (wrong.assign(key=wrong["answer"].map(normalize_answer))
+                   .groupby(["exercise_id", "key"]).size().reset_index(name="count")
+                   .sort_values(["exercise_id", "count", "key"], ascending=[True, False, True]))
+        for ex_id, group in counted.groupby("exercise_id", sort=False):
+            common[ex_id] = [{"answer": k, "count": int(c)} for k, c in zip(group["key"][:TOP_WRONG],
+                                                                            group["count"][:TOP_WRONG])]
+    ids = list(titles) + sorted(set(p["exercise_id"]) - set(titles))
+    rows = []
+    for ex_id in ids:
+        s = stats.loc[ex_id] if ex_id in stats.index else None
+
+        def count(col: str) -> int:
+            return 0 if s is None or pd.isna(s[col]) else int(s[col])
+        median = None if s is None or pd.isna(s["median_tries"]) else float(s["median_tries"])
+        rows.append({"exercise_id": ex_id, "title": titles.get(ex_id, ex_id), "tried": count("tried"),
+                     "solved": count("solved"), "revealed": count("revealed"), "median_tries": median,
+                     "common_wrong": common.get(ex_id, [])})
+    return rows
+
+
+def learner_table(data: ClassData, names: dict[str, str] | None = None) -> list[dict]:
+    """One row per learner (LEARNER_FIELDS), most recently active first: exercises tried,
+    solved, revealed, total tries, last activity (UTC ISO 8601); ``name`` from ``names``
+    (the instructor's mapping) or ""."""
+    p = data.progress
+    if not len(p):
+        return []
+    p = p.assign(is_tried=p["tries"] > 0, is_solved=(p["tries"] > 0) & (p["max_score"] > 0)
+                 & (p["best_score"] >= p["max_score"]), is_revealed=p["revealed"].astype(bool))
+    g = p.groupby("learner").agg(tried=("is_tried", "sum"), solved=("is_solved", "sum"),
+                                 revealed=("is_revealed", "sum"), tries=("tries", "sum"),
+                                 last_active=("updated_at", "max"))
+    g = g.sort_values(["last_active", "learner"], ascending=[False, True])
+    names = names or {}
+    return [{"learner": who, "name": names.get(who, ""), "tried": int(r.tried), "solved": int(r.solved),
+             "revealed": int(r.revealed), "tries": int(r.tries), "last_active": r.last_active}
+            for who, r in g.iterrows()]
+
+
+def learner_detail(data: ClassData, learner: str) -> dict:
+    """One learner's rows: ``{"progress": [PROGRESS_FIELDS rows], "attempts": [ATTEMPT_FIELDS
+    rows, oldest first]}``. Raises ValueError for an invalid learner id."""
+    if not valid_learner(learner):
+        raise ValueError(f"invalid learner id {str(learner)[:80]!r}")
+    p = data.progress[data.progress["learner"] == learner]
+    a = data.attempts[data.attempts["learner"] == learner].sort_values("at")
+    return {"progress": _records(p), "attempts": _records(a)}
+
+
+def _records(frame: pd.DataFrame) -> list[dict]:
+    return [{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
+            for row in frame.to_dict(orient="records")]
+
+
+def activity_frame(data: ClassData, bucket: str = "10min") -> pd.DataFrame:
+    """Graded tries per ``bucket`` (a pandas frequency) and outcome: columns ``time`` (UTC),
+    ``outcome`` (``correct``/``wrong``), ``tries``; empty buckets are absent."""
+    a = data.attempts
+    if not len(a):
+        return pd.DataFrame({"time": pd.Series([], dtype="datetime64[ns, UTC]"), "outcome": [], "tries": []})
+    frame = pd.DataFrame({"time": _parse_times(a["at"]).dt.floor(bucket),
+                          "outcome": a["correct"].astype(int).map({1: "correct", 0: "wrong"})})
+    return frame.dropna().groupby(["time", "outcome"]).size().reset_index(name="tries")
+
+
+def activity_chart(data: ClassData, lang: str, bucket: str = "10min") -> alt.Chart:
+    """Stacked bars of graded tries over time (activity_frame), labelled in ``lang``."""
+    frame = activity_frame(data, bucket)
+    frame = frame.assign(outcome=frame["outcome"].map(lambda o: t(f"dashboard.outcome_{o}", lang)))
+    names = [t("dashboard.outcome_correct", lang), t("dashboard.outcome_wrong", lang)]
+    return (alt.Chart(frame).mark_bar()
+            .encode(x=alt.X("time:T", title=t("dashboard.chart_time", lang)),
+                    y=alt.Y("sum(tries):Q", title=t("dashboard.chart_tries", lang), stack=True),
+                    color=alt.Color("outcome:N", title=None, scale=alt.Scale(domain=names, range=["#2e7d32", "#c62828"])),
+                    tooltip=[alt.Tooltip("time:T", title=t("dashboard.chart_time", lang)),
+                             alt.Tooltip("outcome:N", title=None), alt.Tooltip("tries:Q")])
+            .properties(height=220))
+
+
+def parse_name_map(raw: bytes) -> dict[str, str]:
+    """A display-name mapping from CSV bytes (UTF-8, header ``learner,name``): learner id ->
+    name (at most 100 characters, stripped). Raises ValueError for a file over
+    MAX_NAME_MAP_BYTES or MAX_NAME_MAP_ROWS, a missing header, or an invalid learner id
+    (naming the row)."""
+    if len(raw) > MAX_NAME_MAP_BYTES:
+        raise ValueError(f"the mapping is over {MAX_NAME_MAP_BYTES:,} bytes")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError("the mapping is not UTF-8 text") from exc
+    reader = csv.DictReader(io.StringIO(text))
+    if not reader.fieldnames or not {"learner", "name"} <= {f.strip() for f in reader.fieldnames}:
+        raise ValueError("the mapping needs a header row: learner,name")
+    names: dict[str, str] = {}
+    for n, row in enumerate(reader, start=2):
+        if n - 1 > MAX_NAME_MAP_ROWS:
+            raise ValueError(f"the mapping has more than {MAX_NAME_MAP_ROWS:,} rows")
+        row = {(k or "").strip(): (v or "") for k, v in row.items()}
+        learner = row.get("learner", "").strip()
+        if not valid_learner(learner):
+            raise ValueError(f"row {n}: {learner[:80]!r} is not a learner id")
+        names[learner] = " ".join(row.get("name", "").split())[:100]
+    return names
+
+
+def export_csv(data: ClassData, names: dict[str, str] | None = None) -> str:
+    """Every progress row of the class as CSV (PROGRESS_FIELDS plus ``name``), cells that
+    start like a formula prefixed with ' (toolcall.progress.to_csv)."""
+    names = names or {}
+    rows = [{**row, "name": names.get(row["learner"], ""), "revealed": bool(row["revealed"])}
+            for row in _records(data.progress)]
+    return to_csv(rows, fields=("learner", "name") + PROGRESS_FIELDS[1:])
+
+
+def export_json(data: ClassData, titles: dict[str, str], names: dict[str, str] | None = None,
+                now: datetime | None = None) -> str:
+    """Everything as JSON text: overview, exercise_table, learner_table and every graded try."""
+    return json.dumps({"exported_at": (now or datetime.now(timezone.utc)).isoformat(timespec="seconds"),
+                       "overview": overview(data, now), "exercises": exercise_table(data, titles),
+                       "learners": learner_table(data, names), "attempts": _records(data.attempts)},
+                      ensure_ascii=False, indent=2)
