@@ -23,8 +23,9 @@ st.title(tr("dashboard.title"))
 if not sign_in():
     st.stop()
 
+store = progress_store()
 try:
-    data = ClassData.load(progress_store())
+    data = ClassData.load(store)
 except StorageError:
     st.warning(tr("dashboard.store_error"))
     st.stop()
@@ -60,11 +61,15 @@ st.dataframe([{tr("dashboard.col_learner"): r["learner"], tr("dashboard.col_name
 who = st.selectbox(tr("dashboard.drill_down"), [r["learner"] for r in learners], index=None,
                    format_func=lambda w: f"{w} · {names[w]}" if names.get(w) else w, key="dashboard_learner")
 if who:
-    detail = learner_detail(data, who)
-    st.dataframe([{tr("dashboard.col_exercise"): titles.get(r["exercise_id"], r["exercise_id"]),
-                   tr("dashboard.col_best"): f"{r['best_score']:g} / {r['max_score']:g}",
-                   tr("dashboard.col_tries"): r["tries"], tr("dashboard.col_revealed"): bool(r["revealed"]),
-                   tr("dashboard.col_last_answer"): r["last_answer"]} for r in detail["progress"]],
+    try:
+        detail = learner_detail(store, who)
+    except StorageError:
+        st.warning(tr("dashboard.store_error"))
+        st.stop()
+    st.dataframe([{tr("dashboard.col_exercise"): titles.get(r.exercise_id, r.exercise_id),
+                   tr("dashboard.col_best"): f"{r.best_score:g} / {r.max_score:g}",
+                   tr("dashboard.col_tries"): r.tries, tr("dashboard.col_revealed"): r.revealed,
+                   tr("dashboard.col_last_answer"): r.last_answer} for r in detail["progress"]],
                  hide_index=True, width="stretch", key="dashboard_detail")
     st.dataframe([{tr("dashboard.col_time"): a["at"], tr("dashboard.col_exercise"): titles.get(a["exercise_id"], a["exercise_id"]),
                    tr("dashboard.col_answer"): a["answer"], tr("dashboard.col_correct"): bool(a["correct"])}
@@ -81,7 +86,9 @@ if upload is not None:
 
 st.subheader(tr("dashboard.export_title"))
 e1, e2 = st.columns(2)
-e1.download_button(tr("dashboard.export_csv"), export_csv(data, names), file_name="class-progress.csv",
+# Built only when clicked (a callable): a large class's files cost nothing on every render.
+e1.download_button(tr("dashboard.export_csv"), lambda: export_csv(data, names), file_name="class-progress.csv",
                    mime="text/csv", key="dashboard_export_csv", width="stretch", icon="📄")
-e2.download_button(tr("dashboard.export_json"), export_json(data, titles, names), file_name="class-progress.json",
+e2.download_button(tr("dashboard.export_json"), lambda: export_json(data, titles, store.class_attempts(), names),
+                   file_name="class-progress.json",
                    mime="application/json", key="dashboard_export_json", width="stretch", icon="🧾")

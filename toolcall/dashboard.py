@@ -21,7 +21,7 @@ import altair as alt
 import pandas as pd
 
 from toolcall.i18n import t
-from toolcall.progress import ATTEMPT_FIELDS, PROGRESS_FIELDS, to_csv, valid_learner
+from toolcall.progress import PROGRESS_FIELDS, to_csv, valid_learner
 
 #: Wrong answers listed per exercise; characters of an answer kept for grouping and display.
 TOP_WRONG, ANSWER_CHARS = 3, 200
@@ -33,21 +33,37 @@ LEARNER_FIELDS = ("learner", "name", "tried", "solved", "revealed", "tries", "la
 
 @dataclass(frozen=True)
 class ClassData:
-    """Every progress row (PROGRESS_FIELDS) and graded try (ATTEMPT_FIELDS) of a class, as frames."""
+    """A class as the dashboard reads it: every progress row (``progress``, PROGRESS_FIELDS)
+    and what the graded tries add, counted by the database: ``wrong`` (exercise_id, answer,
+    count), ``activity`` (time prefix, correct, tries), learners with a try in the last hour
+    (``recent``) and the number of tries (``attempts``). Individual tries are read only for a
+    drill-down or an export."""
 
     progress: pd.DataFrame
-    attempts: pd.DataFrame
+    wrong: pd.DataFrame
+    activity: pd.DataFrame
+    recent: frozenset
+    attempts: int
+    since: str
 
     @classmethod
-    def from_rows(cls, progress: list[dict], attempts: list[dict]) -> "ClassData":
-        """Frames from store rows (each list may be empty)."""
-        return cls(pd.DataFrame(progress, columns=list(PROGRESS_FIELDS)),
-                   pd.DataFrame(attempts, columns=list(ATTEMPT_FIELDS)))
-
-    @classmethod
-    def load(cls, store) -> "ClassData":
-        """Read a whole class from a progress store (StorageError if it is unusable)."""
-        return cls.from_rows(store.class_progress(), store.class_attempts())
+    def load(cls, store, now: datetime | None = None, bucket: str = "10min") -> "ClassData":
+        """Read a whole class from a progress store (StorageError if it is unusable); "the last
+        hour" ends at ``now`` (UTC, default now); activity is counted per ``bucket`` (``10min``
+        or ``1h``; KeyError otherwise)."""
+        cut, tail = _BUCKETS[bucket]
+        since = ((now or datetime.now(timezone.utc)) - timedelta(hours=1)).astimezone(timezone.utc).isoformat(
+            timespec="seconds")
+        rows = store.class_progress(as_tuples=True)
+        summary = store.class_attempt_summary(since, cut)
+        activity = pd.DataFrame.from_records(summary["activity"], columns=["time", "correct", "tries"]) \
+            if summary["activity"] else pd.DataFrame(columns=["time", "correct", "tries"])
+        activity["time"] = activity["time"].astype(str) + tail
+        return cls(pd.DataFrame.from_records(rows, columns=list(PROGRESS_FIELDS)) if rows
+                   else pd.DataFrame(columns=list(PROGRESS_FIELDS)),
+                   pd.DataFrame.from_records(summary["wrong"], columns=["exercise_id", "answer", "count"])
+                   if summary["wrong"] else pd.DataFrame(columns=["exercise_id", "answer", "count"]),
+                   activity, frozenset(summary["recent"]), int(summary["count"]), since)
 
 
 def normalize_answer(text: str) -> str:
@@ -55,26 +71,24 @@ def normalize_answer(text: str) -> str:
     return " ".join(str(text).split()).casefold()[:ANSWER_CHARS]
 
 
-def _parse_times(values: pd.Series) -> pd.Series:
-    return pd.to_datetime(values, utc=True, format="ISO8601", errors="coerce")
+#: Times are stored as UTC ISO 8601 text, which sorts as time does: a bucket is a prefix
+#: (characters kept, what completes it into a time).
+_BUCKETS = {"10min": (15, "0:00+00:00"), "1h": (13, ":00:00+00:00")}
 
 
-def overview(data: ClassData, now: datetime | None = None) -> dict:
-    """``{"learners": seen, "active_last_hour": n, "attempts": n}``: learners with any row,
-    learners with a row updated or a try given in the hour before ``now`` (UTC, default now)."""
-    now = now or datetime.now(timezone.utc)
-    since = pd.Timestamp(now - timedelta(hours=1))
-    recent = set(data.progress.loc[_parse_times(data.progress["updated_at"]) >= since, "learner"])
-    recent |= set(data.attempts.loc[_parse_times(data.attempts["at"]) >= since, "learner"])
+def overview(data: ClassData) -> dict:
+    """``{"learners": seen, "active_last_hour": n, "attempts": n}``: learners with any row;
+    learners with a row updated or a try given since ``data.since``; graded tries."""
+    recent = set(data.progress.loc[data.progress["updated_at"] >= data.since, "learner"]) | data.recent
     return {"learners": int(data.progress["learner"].nunique()), "active_last_hour": len(recent),
-            "attempts": len(data.attempts)}
+            "attempts": data.attempts}
 
 
 def exercise_table(data: ClassData, titles: dict[str, str]) -> list[dict]:
     """One row per exercise (EXERCISE_FIELDS), in ``titles`` order (exercise id -> title)
     then any other id seen: ``common_wrong`` is a list of ``{"answer", "count"}``, most
-    common first (TOP_WRONG at most; ties by answer text); ``median_tries`` is None when
-    nobody tried."""
+    common first (TOP_WRONG at most; ties by answer text; answers grouped by
+    normalize_answer); ``median_tries`` is None when nobody tried."""
     p = data.progress
     tried = p[p["tries"] > 0]
     solved = tried[(tried["max_score"] > 0) & (tried["best_score"] >= tried["max_score"])]
@@ -84,11 +98,11 @@ def exercise_table(data: ClassData, titles: dict[str, str]) -> list[dict]:
         "revealed": p[p["revealed"].astype(bool)].groupby("exercise_id")["learner"].nunique(),
         "median_tries": tried.groupby("exercise_id")["tries"].median(),
     })
-    wrong = data.attempts[data.attempts["correct"].astype(int) == 0]
+    wrong = data.wrong
     common: dict[str, list[dict]] = {}
     if len(wrong):
-        counted = (wrong.assign(key=wrong["answer"].map(normalize_answer))
-                   .groupby(["exercise_id", "key"]).size().reset_index(name="count")
+        keys = wrong["answer"].astype(str).map(normalize_answer)
+        counted = (wrong.assign(key=keys).groupby(["exercise_id", "key"])["count"].sum().reset_index()
                    .sort_values(["exercise_id", "count", "key"], ascending=[True, False, True]))
         for ex_id, group in counted.groupby("exercise_id", sort=False):
             common[ex_id] = [{"answer": k, "count": int(c)} for k, c in zip(group["key"][:TOP_WRONG],
@@ -121,19 +135,15 @@ def learner_table(data: ClassData, names: dict[str, str] | None = None) -> list[
                                  last_active=("updated_at", "max"))
     g = g.sort_values(["last_active", "learner"], ascending=[False, True])
     names = names or {}
-    return [{"learner": who, "name": names.get(who, ""), "tried": int(r.tried), "solved": int(r.solved),
-             "revealed": int(r.revealed), "tries": int(r.tries), "last_active": r.last_active}
-            for who, r in g.iterrows()]
+    return [{"learner": who, "name": names.get(who, ""), "tried": int(r["tried"]), "solved": int(r["solved"]),
+             "revealed": int(r["revealed"]), "tries": int(r["tries"]), "last_active": r["last_active"]}
+            for who, r in zip(g.index, g.to_dict(orient="records"))]
 
 
-def learner_detail(data: ClassData, learner: str) -> dict:
-    """One learner's rows: ``{"progress": [PROGRESS_FIELDS rows], "attempts": [ATTEMPT_FIELDS
-    rows, oldest first]}``. Raises ValueError for an invalid learner id."""
-    if not valid_learner(learner):
-        raise ValueError(f"invalid learner id {str(learner)[:80]!r}")
-    p = data.progress[data.progress["learner"] == learner]
-    a = data.attempts[data.attempts["learner"] == learner].sort_values("at")
-    return {"progress": _records(p), "attempts": _records(a)}
+def learner_detail(store, learner: str) -> dict:
+    """One learner's rows from a progress store: ``{"progress": [Record], "attempts":
+    [ATTEMPT_FIELDS rows, oldest first]}``. Raises ValueError for an invalid learner id."""
+    return {"progress": list(store.all(learner).values()), "attempts": store.attempts(learner)}
 
 
 def _records(frame: pd.DataFrame) -> list[dict]:
@@ -141,20 +151,19 @@ def _records(frame: pd.DataFrame) -> list[dict]:
             for row in frame.to_dict(orient="records")]
 
 
-def activity_frame(data: ClassData, bucket: str = "10min") -> pd.DataFrame:
-    """Graded tries per ``bucket`` (a pandas frequency) and outcome: columns ``time`` (UTC),
-    ``outcome`` (``correct``/``wrong``), ``tries``; empty buckets are absent."""
-    a = data.attempts
-    if not len(a):
-        return pd.DataFrame({"time": pd.Series([], dtype="datetime64[ns, UTC]"), "outcome": [], "tries": []})
-    frame = pd.DataFrame({"time": _parse_times(a["at"]).dt.floor(bucket),
-                          "outcome": a["correct"].astype(int).map({1: "correct", 0: "wrong"})})
-    return frame.dropna().groupby(["time", "outcome"]).size().reset_index(name="tries")
+def activity_frame(data: ClassData) -> pd.DataFrame:
+    """Graded tries per time bucket (ClassData.load's) and outcome: columns ``time`` (UTC
+    start of the bucket), ``outcome`` (``correct``/``wrong``), ``tries``; empty buckets absent."""
+    a = data.activity
+    frame = pd.DataFrame({"time": pd.to_datetime(a["time"], utc=True, format="ISO8601", errors="coerce"),
+                          "outcome": a["correct"].astype(int).map({1: "correct", 0: "wrong"}),
+                          "tries": a["tries"].astype(int)})
+    return frame.dropna().reset_index(drop=True)
 
 
-def activity_chart(data: ClassData, lang: str, bucket: str = "10min") -> alt.Chart:
+def activity_chart(data: ClassData, lang: str) -> alt.Chart:
     """Stacked bars of graded tries over time (activity_frame), labelled in ``lang``."""
-    frame = activity_frame(data, bucket)
+    frame = activity_frame(data)
     frame = frame.assign(outcome=frame["outcome"].map(lambda o: t(f"dashboard.outcome_{o}", lang)))
     names = [t("dashboard.outcome_correct", lang), t("dashboard.outcome_wrong", lang)]
     return (alt.Chart(frame).mark_bar()
@@ -201,10 +210,11 @@ def export_csv(data: ClassData, names: dict[str, str] | None = None) -> str:
     return to_csv(rows, fields=("learner", "name") + PROGRESS_FIELDS[1:])
 
 
-def export_json(data: ClassData, titles: dict[str, str], names: dict[str, str] | None = None,
-                now: datetime | None = None) -> str:
-    """Everything as JSON text: overview, exercise_table, learner_table and every graded try."""
+def export_json(data: ClassData, titles: dict[str, str], attempts: list[dict],
+                names: dict[str, str] | None = None, now: datetime | None = None) -> str:
+    """Everything as JSON text: overview, exercise_table, learner_table and every graded try
+    (``attempts``: the store's class_attempts())."""
     return json.dumps({"exported_at": (now or datetime.now(timezone.utc)).isoformat(timespec="seconds"),
-                       "overview": overview(data, now), "exercises": exercise_table(data, titles),
-                       "learners": learner_table(data, names), "attempts": _records(data.attempts)},
+                       "overview": overview(data), "exercises": exercise_table(data, titles),
+                       "learners": learner_table(data, names), "attempts": attempts},
                       ensure_ascii=False, indent=2)

@@ -257,20 +257,44 @@ class SqlProgressStore:
             return _dicts(execute(f"SELECT {', '.join(ATTEMPT_FIELDS)} FROM attempts WHERE learner = ? "
                                   "ORDER BY at, attempt_id", (learner,)))
 
-    def class_progress(self) -> list[dict]:
-        """Every progress row of every learner (PROGRESS_FIELDS): for the instructors'
-        dashboard only, never for a learner's page."""
+    def class_progress(self, as_tuples: bool = False) -> list:
+        """Every progress row of every learner (dicts of PROGRESS_FIELDS, or tuples in that
+        order): for the instructors' dashboard only, never for a learner's page."""
         with self._tx() as execute:
-            return _dicts(execute(f"SELECT {', '.join(PROGRESS_FIELDS)} FROM progress "
-                                  "ORDER BY learner, exercise_id", ()))
+            cur = execute(f"SELECT {', '.join(PROGRESS_FIELDS)} FROM progress ORDER BY learner, exercise_id", ())
+            return [tuple(r) for r in cur.fetchall()] if as_tuples else _dicts(cur)
 
-    def class_attempts(self, limit: int = MAX_CLASS_ATTEMPTS) -> list[dict]:
-        """The newest ``limit`` graded tries of every learner (ATTEMPT_FIELDS), oldest
-        first: for the instructors' dashboard only."""
+    def class_attempts(self, limit: int = MAX_CLASS_ATTEMPTS, as_tuples: bool = False) -> list:
+        """The newest ``limit`` graded tries of every learner (dicts of ATTEMPT_FIELDS, or
+        tuples in that order), oldest first: for the instructors' dashboard only."""
         with self._tx() as execute:
-            rows = _dicts(execute(f"SELECT {', '.join(ATTEMPT_FIELDS)} FROM attempts "
-                                  "ORDER BY at DESC, attempt_id DESC LIMIT ?", (int(limit),)))
+            cur = execute(f"SELECT {', '.join(ATTEMPT_FIELDS)} FROM attempts "
+                          "ORDER BY at DESC, attempt_id DESC LIMIT ?", (int(limit),))
+            rows = [tuple(r) for r in cur.fetchall()] if as_tuples else _dicts(cur)
         return rows[::-1]
+
+    def class_attempt_summary(self, since: str, bucket_chars: int = 15) -> dict:
+        """What the dashboard needs from every graded try, counted by the database instead of
+        read row by row: ``{"count": n, "recent": [learners with a try at or after since (UTC
+        ISO 8601)], "wrong": [(exercise_id, answer, count)] of tries without full marks,
+        "activity": [(time prefix of bucket_chars characters, correct 0/1, count)]}``."""
+        with self._tx() as execute:
+            count = execute("SELECT COUNT(*) FROM attempts", ()).fetchone()[0]
+            recent = [r[0] for r in execute("SELECT DISTINCT learner FROM attempts WHERE at >= ?", (since,)).fetchall()]
+            wrong = [tuple(r) for r in execute("SELECT exercise_id, answer, COUNT(*) FROM attempts WHERE correct = 0 "
+                                               "GROUP BY exercise_id, answer", ()).fetchall()]
+            activity = [tuple(r) for r in execute("SELECT substr(at, 1, ?), correct, COUNT(*) FROM attempts "
+                                                  "GROUP BY substr(at, 1, ?), correct ORDER BY 1, 2",
+                                                  (int(bucket_chars), int(bucket_chars))).fetchall()]
+        return {"count": count, "recent": recent, "wrong": wrong, "activity": activity}
+
+    def class_version(self) -> tuple:
+        """A cheap stamp that changes whenever any learner's progress changes (row counts
+        and the latest times), to cache class-wide reads."""
+        with self._tx() as execute:
+            return (tuple(execute("SELECT COUNT(*), MAX(updated_at), SUM(tries + hints_shown + revealed) FROM progress",
+                                  ()).fetchone())
+                    + tuple(execute("SELECT COUNT(*), MAX(at) FROM attempts", ()).fetchone()))
 
 
 def _dicts(cursor) -> list[dict]:

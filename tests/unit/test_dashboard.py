@@ -4,6 +4,7 @@
 import csv
 import io
 import json
+import sqlite3
 from datetime import datetime, timezone
 
 import pytest
@@ -17,7 +18,7 @@ NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 
 
 @pytest.fixture
-def data(tmp_path):
+def store(tmp_path):
     store = ProgressStore(tmp_path)
     store.record("alice", "pk_pass3", "0.5", 0, 1, at="2026-11-30T11:30:00.000001+00:00")
     store.record("alice", "pk_pass3", "0.729", 1, 1, at="2026-11-30T11:31:00+00:00")
@@ -26,15 +27,22 @@ def data(tmp_path):
     store.record("bob", "pk_pass3", "0.8", 0, 1, at="2026-11-30T09:02:00+00:00")
     store.reveal("bob", "pk_pass3")
     store.show_hint("carol", "wt_order", 2)  # a hint, no try
-    rows = store.class_progress()
-    for row in rows:  # pin the activity times the store stamped "now"
-        row["updated_at"] = {"alice": "2026-11-30T11:31:00+00:00", "bob": "2026-11-30T09:02:00+00:00"}.get(
-            row["learner"], "2026-11-30T08:00:00+00:00")
-    return ClassData.from_rows(rows, store.class_attempts())
+    with sqlite3.connect(store.path) as db:  # pin the activity times the store stamped "now"
+        for who, at in (("alice", "2026-11-30T11:31:00+00:00"), ("bob", "2026-11-30T09:02:00+00:00"),
+                        ("carol", "2026-11-30T08:00:00+00:00")):
+            db.execute("UPDATE progress SET updated_at = ? WHERE learner = ?", (at, who))
+    db.close()
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def data(store):
+    return ClassData.load(store, NOW)
 
 
 def test_overview_counts_learners_and_the_last_hour(data):
-    assert overview(data, NOW) == {"learners": 3, "active_last_hour": 1, "attempts": 5}
+    assert overview(data) == {"learners": 3, "active_last_hour": 1, "attempts": 5}
 
 
 def test_exercise_table_counts_and_groups_wrong_answers(data):
@@ -48,30 +56,38 @@ def test_exercise_table_counts_and_groups_wrong_answers(data):
     assert rows["wt_order"]["tried"] == 0 and rows["wt_order"]["title"] == "wt_order"
 
 
-def test_learner_table_detail_and_names(data):
+def test_learner_table_detail_and_names(data, store):
     table = learner_table(data, {"bob": "Bob B."})
     assert [(r["learner"], r["name"], r["tried"], r["solved"], r["revealed"], r["tries"]) for r in table] == [
         ("alice", "", 1, 1, 0, 2), ("bob", "Bob B.", 1, 0, 1, 3), ("carol", "", 0, 0, 0, 0)]
-    detail = learner_detail(data, "bob")
+    detail = learner_detail(store, "bob")
     assert [a["answer"] for a in detail["attempts"]] == [" 0.5 ", "0.9", "0.8"]
-    assert {r["learner"] for r in detail["progress"]} == {"bob"}
+    assert [(r.exercise_id, r.tries, r.revealed) for r in detail["progress"]] == [("pk_pass3", 3, True)]
     with pytest.raises(ValueError, match="invalid learner id"):
-        learner_detail(data, "x' OR 1=1")
+        learner_detail(store, "x' OR 1=1")
 
 
-def test_activity_is_bucketed_by_outcome(data):
-    frame = activity_frame(data, "1h")
+def test_activity_is_bucketed_by_outcome(store):
+    frame = activity_frame(ClassData.load(store, NOW, bucket="1h"))
     assert [(str(t), o, n) for t, o, n in frame.itertuples(index=False)] == [
-        ("2026-11-30 09:00:00+00:00", "wrong", 3), ("2026-11-30 11:00:00+00:00", "correct", 1),
-        ("2026-11-30 11:00:00+00:00", "wrong", 1)]
-    assert activity_frame(ClassData.from_rows([], []), "1h").empty
+        ("2026-11-30 09:00:00+00:00", "wrong", 3), ("2026-11-30 11:00:00+00:00", "wrong", 1),
+        ("2026-11-30 11:00:00+00:00", "correct", 1)]
+    assert [str(t) for t in activity_frame(ClassData.load(store, NOW))["time"]][:2] == [
+        "2026-11-30 09:00:00+00:00", "2026-11-30 11:30:00+00:00"]
 
 
-def test_exports_hold_everything(data):
+def test_an_empty_class(tmp_path):
+    empty = ClassData.load(ProgressStore(tmp_path))
+    assert overview(empty) == {"learners": 0, "active_last_hour": 0, "attempts": 0}
+    assert activity_frame(empty).empty and learner_table(empty) == []
+    assert exercise_table(empty, {"pk_pass3": "p"})[0]["tried"] == 0
+
+
+def test_exports_hold_everything(data, store):
     rows = list(csv.DictReader(io.StringIO(export_csv(data, {"alice": "=cmd"}))))
     assert [(r["learner"], r["name"], r["tries"]) for r in rows] == [
         ("alice", "'=cmd", "2"), ("bob", "", "3"), ("carol", "", "0")]
-    doc = json.loads(export_json(data, {"pk_pass3": "pass^3"}, now=NOW))
+    doc = json.loads(export_json(data, {"pk_pass3": "pass^3"}, store.class_attempts(), now=NOW))
     assert doc["overview"]["learners"] == 3 and len(doc["attempts"]) == 5
     assert doc["exercises"][0]["common_wrong"][0] == {"answer": "0.5", "count": 2}
 
