@@ -4,7 +4,8 @@ progress kept in PostgreSQL, then every try counted in the database.
 Each simulated learner (bench/load.py's websocket client, on the Exercises page with its own
 ``?learner=``) submits the "truncated reply" exercise (a radio and a form submit) once every
 ``--period`` seconds for ``--seconds`` seconds. Latency is answer sent -> the rerun that grades
-it, saves it and shows the feedback finished. Afterwards the database must hold exactly one
+it, saves it and shows the feedback finished (server CPU per answer: summed over the
+deployment's processes, as bench/load.py's Deployment measures it). Afterwards the database must hold exactly one
 try per answer that got its feedback: lost = answered − counted (> 0: a write was lost),
 extra = counted − answered (> 0: a try counted twice, or one whose reply timed out).
 
@@ -82,9 +83,9 @@ async def run(url: str, processes: int, n: int, seconds: float, period: float) -
             await warm.close()
         sessions = [AnswerSession(deployment.host, deployment.port, i, tag) for i in range(n)]
         live, errors = await open_all(sessions)
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), deployment.cpu()
         await drive(live, seconds, 1.0 / period)
-        elapsed = time.perf_counter() - t0
+        elapsed, cpu = time.perf_counter() - t0, deployment.cpu() - cpu0
         for s in live:
             await s.close()
     finally:
@@ -104,7 +105,8 @@ async def run(url: str, processes: int, n: int, seconds: float, period: float) -
             "extra": sum(max(0, counted[k] - answered[k]) for k in answered),
             "errors": len(errors), "error_samples": errors[:5],
             "p50_ms": round(percentile(lat, 50) * 1e3, 1), "p95_ms": round(percentile(lat, 95) * 1e3, 1),
-            "max_ms": round(max(lat, default=math.nan) * 1e3, 1), "loadavg_1min": os.getloadavg()[0]}
+            "max_ms": round(max(lat, default=math.nan) * 1e3, 1),
+            "server_cpu_ms_per_answer": round(cpu / max(1, len(lat)) * 1e3, 1), "loadavg_1min": os.getloadavg()[0]}
 
 
 def main(argv: list[str] | None = None) -> int:
