@@ -35,11 +35,15 @@ def _settings() -> tuple[str, frozenset[str], str]:
     return auth_mode(oidc, emails, passphrase), emails, passphrase
 
 
+def _logged_in() -> bool:
+    return bool(st.user.get("is_logged_in", False))  # absent where no login ever ran (AppTest)
+
+
 def is_instructor() -> bool:
     """Whether this session belongs to a signed-in instructor."""
     mode, emails, _ = _settings()
     if mode == "oidc":
-        return bool(st.user.is_logged_in) and email_allowed(st.user.get("email"), emails)
+        return _logged_in() and email_allowed(st.user.get("email"), emails)
     return mode == "passphrase" and st.session_state.get(SIGNED_IN_KEY) is True
 
 
@@ -63,7 +67,7 @@ def sign_in() -> bool:
             st.rerun()
         return True
     if mode == "oidc":
-        if st.user.is_logged_in:
+        if _logged_in():
             st.error(tr("dashboard.not_an_instructor"))
             if st.button(tr("dashboard.sign_out"), key="dashboard_sign_out_other"):
                 st.logout()

@@ -105,3 +105,19 @@ def test_the_instructor_sees_the_class(monkeypatch, waits, lang, learners):
     at.selectbox(key="dashboard_learner").select("alice").run()
     answers = at.dataframe[3].value.iloc[:, 2].tolist()
     assert answers == [SECRET, "0.729"]
+
+
+@pytest.mark.parametrize("lang, button", [("en", "Sign in with your organisation"), ("zh", "用机构账号登录")])
+def test_with_an_oidc_login_configured_a_student_sees_only_its_button(monkeypatch, lang, button):
+    """[auth] in secrets plus an instructor e-mail list: st.login's button, no passphrase, no data."""
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", PASSPHRASE)  # the login wins over it
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_EMAILS", "ada@uni.example")
+    at = fresh_app(lang, {"learner": "bob"})
+    at.secrets["auth"] = {"redirect_uri": "http://localhost:8501/oauth2callback", "cookie_secret": "x" * 32,
+                          "client_id": "id", "client_secret": "secret",
+                          "server_metadata_url": "https://idp.example/.well-known/openid-configuration"}
+    at.switch_page("pages/dashboard.py").run()
+    assert not at.exception
+    assert [b.label for b in at.button] == [button]
+    assert (len(at.text_input), len(at.metric), len(at.dataframe)) == (0, 0, 0)
+    assert SECRET.casefold() not in texts(at).casefold()
