@@ -5,13 +5,13 @@ from math import comb
 
 import pytest
 
-from toolcall.exercises import load_exercises
+from tests.conftest import unit_exercises
 from toolcall.fixtures import load_outputs
 from toolcall.i18n import t
 from toolcall.grading import (MAX_ANSWER_CHARS, FeedbackItem, Grade, answer_text, answer_value, grade, grading_inputs,
                               parse_number)
 
-EX = load_exercises().by_id()
+EX = unit_exercises().by_id()
 
 
 def g(ex_id: str, text: str) -> Grade:
@@ -253,9 +253,7 @@ def test_answer_value_reads_stored_text_back():
 
 
 def test_huge_integers_and_surrogates_in_json_answers_are_malformed_not_raised():
-    from toolcall.exercises import load_exercises
-
-    ex = next(e for e in load_exercises().exercises if e.type == "choice")
+    ex = next(e for e in EX.values() if e.type == "choice")
     for text in ("1" * 5000, '"\\ud800"'):
         result = grade(ex, text, grading_inputs(ex))
         assert result.malformed and result.score == 0
