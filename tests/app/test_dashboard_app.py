@@ -27,11 +27,11 @@ def class_data(tmp_path, monkeypatch):
 @pytest.fixture
 def waits(monkeypatch):
     """The failed-try delays, recorded instead of slept."""
-    import pages.instructor
+    import ui.instructor
 
     recorded: list[float] = []
     throttle = LoginThrottle(sleep=recorded.append)
-    monkeypatch.setattr(pages.instructor, "_throttle", lambda: throttle)
+    monkeypatch.setattr(ui.instructor, "_throttle", lambda: throttle)
     return recorded
 
 
