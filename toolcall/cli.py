@@ -1,4 +1,4 @@
-"""The command line: ``python -m toolcall {result,check,passk,pairing,grade} …`` (see DESIGN.md for the contract).
+"""The command line: ``python -m toolcall {result,check,passk,pairing,grade,lint} …`` (see DESIGN.md for the contract).
 
 Each subcommand is a function ``(args) -> exit code`` registered in ``_build_parser``.
 """
@@ -20,6 +20,8 @@ from toolcall.i18n import LANGS
 from toolcall.passk import EstimateInputError, estimate
 from toolcall.pairing import check_pairing
 from toolcall.judge import evaluate
+from toolcall.lint import ERROR, grouped, lint_set, score
+from toolcall.tooldef import parse_tool_list
 from toolcall.results import call_id, scrub
 from toolcall.wire import FORMATS, PAIRING_CHOICES
 from toolcall.validation import check_schema
@@ -111,11 +113,18 @@ def _cmd_passk(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_pairing(args: argparse.Namespace) -> int:
+def _read_file(name: str) -> str | None:
+    """The text of file ``name`` (``-`` reads stdin); None after printing why it cannot be read."""
     try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        return sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        print(f"{args.file}: cannot read: {exc}", file=sys.stderr)
+        print(f"{name}: cannot read: {exc}", file=sys.stderr)
+        return None
+
+
+def _cmd_pairing(args: argparse.Namespace) -> int:
+    text = _read_file(args.file)
+    if text is None:
         return 2
     report = check_pairing(text, args.format, args.lang)
     if report.error:
@@ -124,6 +133,21 @@ def _cmd_pairing(args: argparse.Namespace) -> int:
     print(json.dumps({"format": report.fmt, "messages": report.messages, "more": report.more,
                       "violations": [v.__dict__ for v in report.violations]}, ensure_ascii=False, indent=2))
     return 1 if report.violations else 0
+
+
+def _cmd_lint(args: argparse.Namespace) -> int:
+    text = _read_file(args.file)
+    if text is None:
+        return 2
+    tools, problem = parse_tool_list(text, args.lang)
+    if problem is not None:
+        print(f"{args.file}: {problem.path}: {problem.message}", file=sys.stderr)
+        return 2
+    findings = lint_set(tools)
+    print(json.dumps({"tools": [tool.name for tool in tools], "score": score(findings),
+                      "counts": {s: len(group) for s, group in grouped(findings).items()},
+                      "findings": [f.as_dict(args.lang) for f in findings]}, ensure_ascii=False, indent=2))
+    return 1 if any(f.severity == ERROR for f in findings) else 0
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -163,6 +187,11 @@ def _build_parser() -> argparse.ArgumentParser:
     pairing.add_argument("--format", choices=PAIRING_CHOICES, default="auto")
     pairing.add_argument("--lang", choices=LANGS, default="en")
     pairing.set_defaults(func=_cmd_pairing)
+    lint = sub.add_parser("lint", help="design-review tool definitions (one or a list, course or OpenAI form); "
+                                       "print findings as JSON; exit 1 on any error-level finding, 2 if unreadable")
+    lint.add_argument("file", help="TOOLS.json: one definition or a list; - reads stdin")
+    lint.add_argument("--lang", choices=LANGS, default="en")
+    lint.set_defaults(func=_cmd_lint)
     return parser
 
 
