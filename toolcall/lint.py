@@ -40,7 +40,8 @@ VAGUE_PARAMS = frozenset({"data", "input", "params", "args", "payload", "info", 
 MODE_PARAMS = re.compile(r"(^|_)(status|type|mode|kind|category|reason|priority|sort|order_by|level|state)$")
 AMOUNT_PARAMS = re.compile(r"(amount|price|total|cost|fee|balance|duration|timeout|weight|distance|size|delay)")
 UNIT_WORDS = re.compile(r"(cents?|yuan|usd|cny|eur|dollars?|currency|seconds?|\bms\b|millis|minutes?|hours?|days?|"
-                        r"\bkg\b|grams?|bytes?|\bkb\b|\bmb\b|percent|单位|分|元|秒|分钟|小时|天|公斤|字节)", re.IGNORECASE)
+                        r"\bkg\b|grams?|bytes?|\bkb\b|\bmb\b|percent|"
+                        r"单位|分|元|秒|分钟|小时|天|公斤|字节)", re.IGNORECASE)
 DATE_PARAMS = re.compile(r"(date|time|_at$|since|until|after|before|deadline)")
 TZ_WORDS = re.compile(r"(time ?zone|utc|gmt|offset|[+-]\d\d:\d\d|iso ?8601|时区|北京时间)", re.IGNORECASE)
 APPROVAL_WORDS = re.compile(r"(approv|confirm|requires_approval|human review|审批|确认|人工)", re.IGNORECASE)
@@ -206,8 +207,8 @@ def lint_tool(tool: Tool, base: str = "$") -> list[Finding]:
         if {"number", "integer"} & set(types) and AMOUNT_PARAMS.search(name.lower()) \
                 and not UNIT_WORDS.search(name + " " + text):
             add("param_unit", where, param=name)
-        if "string" in types and (spec.get("format") in ("date-time", "date", "time") or DATE_PARAMS.search(name.lower())) \
-                and not TZ_WORDS.search(text):
+        dated = spec.get("format") in ("date-time", "date", "time") or DATE_PARAMS.search(name.lower())
+        if "string" in types and dated and not TZ_WORDS.search(text):
             add("param_timezone", where, param=name)
         if {"object"} & set(types) or (spec.get("type") == "array" and isinstance(spec.get("items"), dict)
                                        and spec["items"].get("type") == "object"):
@@ -257,7 +258,8 @@ def lint_set(tools: list[Tool]) -> list[Finding]:
         if tool.name in seen:
             out.append(Finding("set_duplicate_name", ERROR, tool.name, f"$[{i}].name", (("first", seen[tool.name]),)))
         seen.setdefault(tool.name, i)
-    first = [i for i, tl in enumerate(tools) if (p := name_parts(tl.name)) and p[0] in READ_VERBS | WRITE_VERBS | DANGEROUS_VERBS]
+    verbs = READ_VERBS | WRITE_VERBS | DANGEROUS_VERBS
+    first = [i for i, tl in enumerate(tools) if (p := name_parts(tl.name)) and p[0] in verbs]
     last = [i for i, tl in enumerate(tools) if i not in first and verb_of(tl.name) is not None
             and kind_of(tl.name) != "vague"]
     if first and last:
