@@ -71,8 +71,7 @@ def live_part() -> None:
                         st.success(tr("playground.summary_all_good"))
             else:
                 st.info(tr("workbench.no_outputs", tool=picked))
-            names = [("✅ " if c.matches else "🚨 " if c.leaked else "⚠️ ") + plain(c.output.label[lang()])
-                     for c in cards]
+            names = [plain(c.output.label[lang()]) for c in cards]  # stable labels: the open tab stays open
             for tab, canned in zip(st.tabs([*names, tr("workbench.tab_free")]), [*cards, None]):
                 with tab:
                     if canned is not None:
