@@ -117,3 +117,15 @@ def test_chinese_editor():
     assert not at.exception
     at.text_input(key="tool_name").input("退款").run()
     assert any("工具名里有 \\'退\\'" in e for e in texts(at.error))
+
+
+def test_picking_get_order_shows_its_own_canned_outputs():
+    from toolcall import FIXTURES_DIR
+    from toolcall.fixtures import load_outputs
+
+    outputs = load_outputs(FIXTURES_DIR / "outputs" / "get_order.yaml").outputs
+    at = playground()
+    at.selectbox(key="playground_tool").select("get_order").run()
+    assert not at.exception
+    assert f"**{len(outputs)} of {len(outputs)} outputs got their expected verdict.**" in texts(at.markdown)
+    assert {c["name"] for c in tool_results(at)} == {"get_order"}
