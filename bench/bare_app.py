@@ -4,7 +4,7 @@ Served by ``bench/load.py`` beside ``app.py`` so that playground / bare shows wh
 page's own work costs on top of Streamlit's per-rerun overhead. Same page config, sidebar
 selectbox, st.navigation at url path ``playground``, the same ``st.fragment`` around the
 ``schema_editor`` text area and the six cards (same elements per card as
-``pages/common.show_card``), then the business cases and the idempotency demo; the texts are
+``ui/cards.show_card``), then the business cases and the idempotency demo; the texts are
 static (English only, benchmark-only page) and nothing is validated.
 """
 
@@ -32,7 +32,7 @@ _RESULT = {"type": "tool_result", "tool_use_id": "toolu_bench", "is_error": True
 
 
 def _card(key: str, label: str, raw: str, errors: bool, leaked: bool = False) -> None:
-    """Same elements as pages/common.show_card: label+verdict, raw, alert, errors+label, two code blocks."""
+    """Same elements as ui/cards.show_card: label+verdict, raw, alert, errors+label, two code blocks."""
     with st.container(border=True, key=key):
         st.markdown(f"**{label}**  \nSchema verdict: :red-badge[rejected] · expected: :red-badge[rejected]")
         st.code(raw, language="json", wrap_lines=True)

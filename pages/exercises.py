@@ -6,9 +6,10 @@ import streamlit as st
 from ui.common import lang, tr
 from ui.exercise_widgets import exercise_set, safe_store, show_exercise, show_load_problems
 from ui.learner import current_learner, progress_store
-from toolcall.fixtures import FixtureError
-from toolcall.grading import answer_text, grade
+from toolcall.grading import answer_text, grading_inputs, max_scores, totals
+from toolcall.harness_grading import progress_entries
 from toolcall.progress import export_rows, to_csv, to_json
+from ui.harness_lab import scenario_set
 from ui.page import start
 
 start("exercises")
@@ -16,22 +17,18 @@ start("exercises")
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def _max_score_table(_exercises, answers: tuple[tuple[str, str], ...]) -> dict[str, float]:
-    """Points each exercise is worth: the max_score of its reference answer's grade (``answers``,
-    the ids with their reference answer texts, is the cache key)."""
-    table = {}
-    for ex, (_, text) in zip(_exercises, answers):
-        try:
-            table[ex.id] = grade(ex, text).max_score
-        except FixtureError:  # a broken tool file is reported on the page that uses it
-            continue
-    return table
+    """toolcall.grading.max_scores, cached: ``answers`` (the ids with their reference answer texts)
+    is the cache key."""
+    return max_scores(_exercises, grading_inputs)
 
 
 def _max_scores(loaded) -> dict[str, float]:
     return _max_score_table(loaded.exercises, tuple((ex.id, answer_text(ex, ex.answer)) for ex in loaded.exercises))
 
+
 loaded = exercise_set()
 learner = current_learner()
+harness = progress_entries(scenario_set().scenarios)  # the harness lab's scenarios: rows after the exercises
 
 st.title(tr("exercises.title"))
 st.markdown(tr("exercises.intro"))
@@ -45,9 +42,7 @@ for ex in loaded.for_page("exercises"):
 
 records = safe_store(progress_store().all, learner) or {}
 
-solved = sum(1 for ex in loaded.exercises if ex.id in records and records[ex.id].solved)
-score = sum(records[ex.id].best_score for ex in loaded.exercises if ex.id in records)
-points = sum(records[ex.id].max_score for ex in loaded.exercises if ex.id in records and records[ex.id].tries)
+solved, score, points = totals(loaded.exercises, records)
 summary.subheader(tr("exercises.all_title"))
 summary.progress(solved / max(len(loaded.exercises), 1),
                  text=tr("exercises.total", solved=solved, total=len(loaded.exercises), score=f"{score:g}",
@@ -64,7 +59,7 @@ def _status(ex_id: str) -> str:
 
 
 rows = []
-for ex in loaded.exercises:
+for ex in [*loaded.exercises, *harness]:
     rec = records.get(ex.id)
     rows.append({tr("exercises.col_page"): tr(f"exercises.page.{ex.page}"), tr("exercises.col_title"): ex.title[lang()],
                  tr("exercises.col_type"): tr(f"exercises.type.{ex.type}"),
@@ -72,7 +67,8 @@ for ex in loaded.exercises:
                  tr("exercises.col_tries"): rec.tries if rec else 0, tr("exercises.col_status"): _status(ex.id)})
 summary.dataframe(rows, hide_index=True, width="stretch", key="exercises_table", height=35 * (len(rows) + 1) + 3)
 
-export = export_rows(learner, loaded.exercises, records, lang(), _max_scores(loaded))
+export = export_rows(learner, [*loaded.exercises, *harness], records, lang(),
+                     {**_max_scores(loaded), **{h.id: h.max_score for h in harness}})
 summary.caption(tr("exercises.download_intro"))
 c1, c2 = summary.columns(2)
 c1.download_button(tr("exercises.download_csv"), to_csv(export), file_name=f"progress-{learner}.csv",

@@ -7,6 +7,7 @@ import streamlit as st
 from ui.common import lang, load, plain, tr
 from ui.lesson_widgets import show_page_lessons
 from toolcall.pairing import RULES, check_pairing
+from toolcall.text import escape_invisible
 from toolcall.wire import ANTHROPIC, OPENAI, PAIRING_CHOICES
 from toolcall.transcripts import build_transcript
 from ui.page import start
@@ -15,6 +16,15 @@ from ui.widgets import translated
 start("pairing")
 
 INPUT_KEY = "pairing_input"
+#: Problems drawn on the page at most (the report holds up to MAX_VIOLATIONS; the rest are counted).
+SHOWN_ROWS = 100
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _check(text: str, fmt: str, language: str):
+    """The report for one input, computed once: reruns (any click) reuse it. A report is small
+    (details capped by the checker), and at most 16 are kept."""
+    return check_pairing(text, fmt, language)
 
 
 def _valid_request(fmt: str) -> str:
@@ -54,7 +64,7 @@ text = st.text_area(tr("pairing.input_label"), key=INPUT_KEY, height=320)
 if not text.strip():
     st.caption(tr("pairing.empty_input"))
 else:
-    report = check_pairing(text, fmt, lang())
+    report = _check(text, fmt, lang())
     if report.error:
         st.error(plain(report.error), icon="❌")
     else:
@@ -63,17 +73,25 @@ else:
         if not report.violations:
             st.success(tr("pairing.no_violations"), icon="✅")
         else:
-            st.error(tr("pairing.violations", count=len(report.violations) + report.more), icon="🚨")
+            total = len(report.violations) + report.more
+            st.error(tr("pairing.violations", count=total), icon="🚨")
+            shown = report.violations[:SHOWN_ROWS]
             columns = {tr("pairing.col_rule"): st.column_config.TextColumn(width="medium"),
                        tr("pairing.col_message"): st.column_config.NumberColumn(width="small"),
                        tr("pairing.col_block"): st.column_config.NumberColumn(width="small"),
-                       tr("pairing.col_detail"): st.column_config.TextColumn(width="large")}
+                       tr("pairing.col_detail"): st.column_config.TextColumn(width="large"),
+                       tr("pairing.col_advice"): st.column_config.TextColumn(width="large")}
             st.dataframe([{tr("pairing.col_rule"): v.rule, tr("pairing.col_message"): v.message_index,
-                           tr("pairing.col_block"): v.block_index, tr("pairing.col_detail"): v.detail}
-                          for v in report.violations], hide_index=True, width="stretch", column_config=columns)
-            st.text("\n".join(f"messages[{v.message_index}]: {v.detail}" for v in report.violations))
-            if report.more:
-                st.caption(tr("pairing.more", more=report.more))
+                           tr("pairing.col_block"): v.block_index, tr("pairing.col_detail"): escape_invisible(v.detail),
+                           tr("pairing.col_advice"): escape_invisible(v.advice)}
+                          for v in shown], hide_index=True, width="stretch", column_config=columns)
+            st.text(escape_invisible("\n".join(f"messages[{v.message_index}]: {v.detail} {v.advice}" for v in shown)))
+            if total > len(shown):
+                st.caption(tr("pairing.shown_rows", shown=len(shown), total=total))
+        if report.notes:
+            st.info(tr("pairing.notes_title") + "\n\n" + "\n\n".join(
+                plain(f"messages[{n.message_index}]: {n.detail} {n.advice}") for n in report.notes[:SHOWN_ROWS]),
+                icon="ℹ️")
 
 with st.expander(tr("pairing.rules_title")):
     st.dataframe([{tr("pairing.col_rule"): rule, tr("pairing.col_detail"): tr(f"pairing.rule.{rule}")}

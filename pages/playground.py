@@ -8,6 +8,7 @@ from ui.common import lang, load, plain, show_json, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
 from ui.model_view import show_model_view
+from ui.strict_panel import render_strict_panel
 from ui.tool_editor import show_definition, show_editor, show_review, tool_set
 from ui.widgets import translated
 from toolcall import FIXTURES_DIR
@@ -52,7 +53,9 @@ def live_part() -> None:
             st.caption("⏳ " + tr("playground.stale"))
         outputs = _outputs(picked)
         backend_book = book if picked == "refund_order" else None
-        cards = evaluate_canned(outputs or (), tool.input_schema, tool.name, backend_book, lang(), fmt)
+        assert_format = st.toggle(tr("validator.assert_format"), key="playground_assert_format",
+                                  help=tr("validator.assert_format_help"))
+        cards = evaluate_canned(outputs or (), tool.input_schema, tool.name, backend_book, lang(), fmt, assert_format)
         summary = summarize(cards)
         tabs = st.tabs([tr("workbench.tab_outputs"), tr("workbench.tab_review"), tr("workbench.tab_definition"),
                         tr("workbench.tab_model")])
@@ -82,7 +85,7 @@ def live_part() -> None:
                                         persist_state="session")
                     if free:
                         judged = evaluate(free, tool.input_schema, tool.name, lang(), fmt, call_id("free:" + free, fmt),
-                                          RefundBackend(book) if backend_book else None)
+                                          RefundBackend(book) if backend_book else None, assert_format)
                         show_card(judged,
                                   "playground_card_free", None, None, tool.name, fmt)
                     else:
@@ -93,6 +96,7 @@ def live_part() -> None:
             show_definition(tool)
         with tabs[3]:
             show_model_view(tool_set(tool, picked))
+        render_strict_panel(tool.input_schema, tool.name, lang(), outputs=outputs or ())  # computed only when on
 
 
 live_part()

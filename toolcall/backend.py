@@ -1,4 +1,10 @@
-"""A fake refund backend: the business rules that no JSON Schema can state.
+"""The fake backends of the course's tools: the business rules that no JSON Schema can state.
+
+:data:`BACKENDS` maps a tool name to its backend's constructor (``refund_order`` → RefundBackend,
+``get_order`` → OrderLookup); every backend has ``run(args, idempotency_key, lang)`` → BackendResult,
+which toolcall.judge.evaluate calls for an accepted input.
+
+The refund service:
 
 It runs only on arguments that already passed validation, and refuses with a structured
 error (code, message, retryable) when the order does not exist, belongs to another
@@ -10,7 +16,7 @@ identical refund return the first refund instead of paying twice.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from toolcall.fixtures import OrderBook
 from toolcall.i18n import t
@@ -32,6 +38,12 @@ class BackendResult:
     error: dict[str, Any] | None = None
 
 
+class Backend(Protocol):
+    """What toolcall.judge.evaluate needs of a tool's backend."""
+
+    def run(self, args: dict[str, Any], idempotency_key: str | None = None, lang: str = "en") -> BackendResult: ...
+
+
 @dataclass
 class RefundBackend:
     """In-memory refund service over an OrderBook; one instance per student session.
@@ -48,6 +60,10 @@ class RefundBackend:
     def _error(self, code: str, lang: str, retryable: bool = False, **params: Any) -> BackendResult:
         return BackendResult(False, error={"code": code, "message": t(f"backend.{code}", lang, **params),
                                            "retryable": retryable})
+
+    def run(self, args: dict[str, Any], idempotency_key: str | None = None, lang: str = "en") -> BackendResult:
+        """The backend protocol toolcall.judge.evaluate calls: the refund below."""
+        return self.refund(args, idempotency_key, lang)
 
     def refund(self, args: dict[str, Any], idempotency_key: str | None = None, lang: str = "en") -> BackendResult:
         """Refund ``args['amount_cents']`` (int, cents) on ``args['order_id']`` for the current customer.
@@ -90,3 +106,34 @@ class RefundBackend:
         self.issued += 1
         return BackendResult(True, data={"refund_id": f"RF-{order_id[4:]}-{self.issued:03d}", "status": "submitted",
                                          "order_id": order_id, "amount_cents": amount})
+
+
+def lookup_order(book: OrderBook, args: dict[str, Any], lang: str = "en") -> BackendResult:
+    """The read-only get_order tool: ``args['order_id']`` → ``{order_id, status, item, paid_cents}``.
+
+    Refuses ORDER_NOT_FOUND, and ORDER_NOT_OWNED for another customer's order (no data
+    leaks). ``args`` must be schema-valid get_order input.
+    """
+    order_id = args["order_id"]
+    order = next((o for o in book.orders if o.order_id == order_id), None)
+    if order is None or order.customer_id != book.current_customer:
+        code = ORDER_NOT_FOUND if order is None else ORDER_NOT_OWNED
+        return BackendResult(False, error={"code": code, "message": t(f"backend.{code}", lang, order_id=order_id),
+                                           "retryable": False})
+    return BackendResult(True, data={"order_id": order.order_id, "status": order.status,
+                                     "item": order.item_for(lang), "paid_cents": order.paid_cents})
+
+
+@dataclass
+class OrderLookup:
+    """The read-only get_order service over an OrderBook (no state: reading twice is harmless)."""
+
+    book: OrderBook
+
+    def run(self, args: dict[str, Any], idempotency_key: str | None = None, lang: str = "en") -> BackendResult:
+        """lookup_order on this book; the idempotency key is not needed by a read."""
+        return lookup_order(self.book, args, lang)
+
+
+#: The fake backend of each runnable tool, by tool name: constructor(OrderBook) → backend with run().
+BACKENDS: dict[str, Any] = {"refund_order": RefundBackend, "get_order": OrderLookup}

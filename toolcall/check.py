@@ -17,7 +17,7 @@ from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, l
                                load_tool)
 from toolcall.lesson_check import check_lessons
 from toolcall.pairing import check_pairing, load_examples
-from toolcall.grading import answer_text, grade
+from toolcall.grading import answer_text, grade, grading_inputs
 from toolcall.judge import evaluate, verdict_holds
 from toolcall.results import call_id
 from toolcall.wire import FORMATS
@@ -157,8 +157,8 @@ def check_walkthroughs(root: Path) -> list[Problem]:
 
 
 def check_pairing_examples(root: Path) -> list[Problem]:
-    """Every broken example in fixtures/pairing/*.yaml is detected as its format and
-    breaks exactly the rules it lists, in that order."""
+    """Every example in fixtures/pairing/*.yaml is detected as its format, breaks exactly
+    the rules it lists, in that order, and gets exactly the notes it lists."""
     problems: list[Problem] = []
     for path in sorted((root / "fixtures" / "pairing").glob("*.y*ml")):
         try:
@@ -177,6 +177,10 @@ def check_pairing_examples(root: Path) -> list[Problem]:
             elif got != list(example.expect):
                 problems.append(Problem(display_name(path), json_path(["examples", i, "expect"]),
                                         f"expected {list(example.expect)}, the checker reports {got}"))
+            elif [n.rule for n in report.notes] != list(example.notes):
+                problems.append(Problem(display_name(path), json_path(["examples", i, "notes"]),
+                                        f"expected notes {list(example.notes)}, the checker notes "
+                                        f"{[n.rule for n in report.notes]}"))
     return problems
 
 
@@ -184,13 +188,16 @@ def check_exercises(root: Path) -> list[Problem]:
     """Every fixtures/exercises/*.yaml loads (schema-valid, both languages, ids unique,
     answers consistent); each reference answer earns full marks and each listed wrong
     answer does not."""
+    if not (root / "fixtures" / "exercises").is_dir():
+        return []
     loaded = load_exercises(root / "fixtures" / "exercises")
     problems = list(loaded.problems)
     for ex in loaded.exercises:
         where = ex.index
         try:
-            reference = grade(ex, answer_text(ex, ex.answer), root)
-            wrongs = [grade(ex, answer_text(ex, w["answer"]), root) for w in ex.wrong_answers]
+            inputs = grading_inputs(ex, root)
+            reference = grade(ex, answer_text(ex, ex.answer), inputs)
+            wrongs = [grade(ex, answer_text(ex, w["answer"]), inputs) for w in ex.wrong_answers]
         except FixtureError as exc:
             problems += exc.problems
             continue
@@ -204,8 +211,41 @@ def check_exercises(root: Path) -> list[Problem]:
     return problems
 
 
+def check_selection_and_runs(root: Path) -> list[Problem]:
+    """Selection sets (fixtures/selection/*.yaml) follow the set rules; every recorded run log
+    (fixtures/eval_runs/*.jsonl) loads without a bad line."""
+    from toolcall.eval_import import MAX_BYTES, read_native
+    from toolcall.files import ReadError, read_bytes_bounded
+    from toolcall.selection import check_selection_files
+
+    problems = check_selection_files(root)
+    for path in sorted((root / "fixtures" / "eval_runs").glob("*.jsonl")):
+        try:
+            log = read_native(read_bytes_bounded(path, MAX_BYTES))
+        except ReadError as exc:
+            problems.append(Problem(display_name(path), "$", str(exc)))
+            continue
+        problems += [Problem(display_name(path), f"line {p.line}: {p.field}", p.message) for p in log.problems]
+        if not log.runs:
+            problems.append(Problem(display_name(path), "$", "no runs"))
+    return problems
+
+
+def check_harness_scenarios(root: Path) -> list[Problem]:
+    """Harness-lab scenarios (fixtures/scenarios/*.yaml): see toolcall.harness_grading.check_scenarios."""
+    from toolcall.harness_grading import check_scenarios  # kept local: the lab is self-contained
+    return check_scenarios(root)
+
+
 CHECKERS: list[Checker] = [check_tools, check_orders, check_outputs, check_walkthroughs, check_pairing_examples,
-                           check_lessons, check_exercises]
+                           check_lessons, check_exercises, check_harness_scenarios, check_selection_and_runs]
+
+
+#: The files the checkers read; a root with none of them has nothing to check.
+CONTENT_PATTERNS = ("fixtures/tools/*.json", "fixtures/orders/*.y*ml", "fixtures/outputs/*.y*ml",
+                    "fixtures/transcripts/*.y*ml", "fixtures/pairing/*.y*ml", "fixtures/exercises/*.y*ml",
+                    "fixtures/scenarios/*.y*ml", "fixtures/selection/*.y*ml", "fixtures/eval_runs/*.jsonl",
+                    "lessons/*/*.md")
 
 
 def run_checks(root: Path) -> list[Problem]:
@@ -213,6 +253,9 @@ def run_checks(root: Path) -> list[Problem]:
     A folder without fixtures/ is itself a problem: checking nothing must not pass."""
     if not (Path(root) / "fixtures").is_dir():
         return [Problem(display_name(Path(root)), "$", "no fixtures/ folder here: nothing to check")]
+    if not any(next(Path(root).glob(pattern), None) for pattern in CONTENT_PATTERNS):
+        return [Problem(display_name(Path(root)), "$", "nothing to check: no fixture or lesson files "
+                        "(fixtures/<kind>/*.json|yaml, lessons/<lang>/*.md) under this folder")]
     problems: list[Problem] = []
     for checker in CHECKERS:
         problems += checker(Path(root))

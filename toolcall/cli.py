@@ -1,4 +1,4 @@
-"""The command line: ``python -m toolcall {result,check,passk,pairing,grade,lint} …`` (see DESIGN.md for the contract).
+"""The command line: ``python -m toolcall {result,check,passk,pairing,grade,conformance,strict,eval,lint} …`` (see DESIGN.md for the contract).
 
 Each subcommand is a function ``(args) -> exit code`` registered in ``_build_parser``.
 """
@@ -14,17 +14,20 @@ from toolcall import REPO_ROOT
 from toolcall.backend import RefundBackend
 from toolcall.check import run_checks
 from toolcall.exercises import load_exercises
+from toolcall.files import ReadError, read_bytes_bounded, read_stream_bounded, read_text_bounded
 from toolcall.fixtures import FixtureError, load_orders, load_tool
-from toolcall.grading import grade
+from toolcall.grading import grade, grading_inputs
 from toolcall.i18n import LANGS
 from toolcall.passk import EstimateInputError, estimate
-from toolcall.pairing import check_pairing
+from toolcall.grading import MAX_ANSWER_CHARS
 from toolcall.judge import evaluate
-from toolcall.lint import ERROR, grouped, lint_set, score
-from toolcall.tooldef import parse_tool_list
+from toolcall.pairing import MAX_CHARS as PAIRING_MAX_CHARS
+from toolcall.pairing import check_pairing
+from toolcall.parsing import MAX_INPUT_CHARS
 from toolcall.results import call_id, scrub
+from toolcall.text import visible_json
+from toolcall.validation import MAX_SCHEMA_CHARS, check_schema
 from toolcall.wire import FORMATS, PAIRING_CHOICES
-from toolcall.validation import check_schema
 
 
 def _cmd_result(args: argparse.Namespace) -> int:
@@ -37,8 +40,8 @@ def _cmd_result(args: argparse.Namespace) -> int:
     schema = tool.input_schema
     if args.schema:
         try:
-            text = Path(args.schema).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            text = read_text_bounded(args.schema, MAX_SCHEMA_CHARS)
+        except ReadError as exc:
             print(f"{args.schema}: cannot read: {exc}", file=sys.stderr)
             return 2
         checked = check_schema(text, args.lang)
@@ -46,10 +49,31 @@ def _cmd_result(args: argparse.Namespace) -> int:
             print(f"{args.schema}: {checked.message}", file=sys.stderr)
             return 2
         schema = checked.schema
-    raw = sys.stdin.read() if args.input == "-" else args.input
+    try:
+        raw = read_stream_bounded(sys.stdin, MAX_INPUT_CHARS) if args.input == "-" else args.input
+    except ReadError as exc:
+        print(f"stdin: cannot read: {exc}", file=sys.stderr)
+        return 2
     call = args.id or call_id(raw, args.format)
-    card = evaluate(raw, schema, tool.name, args.lang, args.format, call, RefundBackend(book))
-    print(json.dumps(card.tool_result, ensure_ascii=False, indent=2))
+    card = evaluate(raw, schema, tool.name, args.lang, args.format, call, RefundBackend(book), args.assert_format)
+    print(visible_json(card.tool_result, indent=2))  # invisible characters as \uXXXX: same JSON
+    return 0
+
+
+def _cmd_conformance(args: argparse.Namespace) -> int:
+    from toolcall.conformance import format_table, run_suite, table
+
+    try:
+        results = run_suite(Path(args.suite))
+    except (FileNotFoundError, OSError, ValueError) as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(table(results))
+    print()
+    print(format_table(results))
+    for r in results:
+        for f in r.failures:
+            print(f"FAIL {f.file}: {f.case} / {f.test}", file=sys.stderr)
     return 0
 
 
@@ -82,6 +106,10 @@ Prints {score, max_score, correct, malformed, feedback: [{level, en, zh}]}; exit
 
 def _cmd_grade(args: argparse.Namespace) -> int:
     loaded = load_exercises(Path(args.exercises) if args.exercises else None)
+    if args.exercises and not Path(args.exercises).is_dir():
+        for problem in loaded.problems:  # "no such folder": not "unknown exercise id"
+            print(problem, file=sys.stderr)
+        return 2
     exercise = loaded.by_id().get(args.exercise_id)
     if exercise is None:
         for problem in loaded.problems:
@@ -89,9 +117,13 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         known = ", ".join(sorted(loaded.by_id())) or "none"
         print(f"unknown exercise id {args.exercise_id!r}; known ids: {known}", file=sys.stderr)
         return 2
-    text = sys.stdin.read() if args.answer == "-" else args.answer
     try:
-        result = grade(exercise, text)
+        text = read_stream_bounded(sys.stdin, MAX_ANSWER_CHARS) if args.answer == "-" else args.answer
+    except ReadError as exc:
+        print(f"stdin: cannot read: {exc}", file=sys.stderr)
+        return 2
+    try:
+        result = grade(exercise, text, grading_inputs(exercise))
     except FixtureError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -113,17 +145,18 @@ def _cmd_passk(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_file(name: str) -> str | None:
-    """The text of file ``name`` (``-`` reads stdin); None after printing why it cannot be read."""
+def _read_file(name: str, limit: int) -> str | None:
+    """The text of file ``name`` (``-`` reads stdin), at most ``limit`` characters; None after printing
+    why it cannot be read."""
     try:
-        return sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        return read_stream_bounded(sys.stdin, limit) if name == "-" else read_text_bounded(name, limit)
+    except (ReadError, UnicodeDecodeError) as exc:
         print(f"{name}: cannot read: {exc}", file=sys.stderr)
         return None
 
 
 def _cmd_pairing(args: argparse.Namespace) -> int:
-    text = _read_file(args.file)
+    text = _read_file(args.file, PAIRING_MAX_CHARS)
     if text is None:
         return 2
     report = check_pairing(text, args.format, args.lang)
@@ -131,12 +164,16 @@ def _cmd_pairing(args: argparse.Namespace) -> int:
         print(report.error, file=sys.stderr)
         return 2
     print(json.dumps({"format": report.fmt, "messages": report.messages, "more": report.more,
-                      "violations": [v.__dict__ for v in report.violations]}, ensure_ascii=False, indent=2))
+                      "violations": [v.as_json() for v in report.violations],
+                      "notes": [n.as_json() for n in report.notes]}, ensure_ascii=False, indent=2))
     return 1 if report.violations else 0
 
 
 def _cmd_lint(args: argparse.Namespace) -> int:
-    text = _read_file(args.file)
+    from toolcall.lint import ERROR, grouped, lint_set, score  # imported here: other commands don't need it
+    from toolcall.tooldef import MAX_DEFINITION_CHARS, parse_tool_list
+
+    text = _read_file(args.file, MAX_DEFINITION_CHARS)
     if text is None:
         return 2
     tools, problem = parse_tool_list(text, args.lang)
@@ -148,6 +185,90 @@ def _cmd_lint(args: argparse.Namespace) -> int:
                       "counts": {s: len(group) for s, group in grouped(findings).items()},
                       "findings": [f.as_dict(args.lang) for f in findings]}, ensure_ascii=False, indent=2))
     return 1 if any(f.severity == ERROR for f in findings) else 0
+
+
+def _cmd_strict(args: argparse.Namespace) -> int:
+    from toolcall.i18n import t
+    from toolcall.strict import finding_message, report  # imported here: other commands don't need it
+
+    try:
+        tool = load_tool(Path(args.tool))
+    except FixtureError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    checked = check_schema(json.dumps(tool.input_schema), "en")
+    if not checked.ok:
+        print(f"{args.tool}: input_schema: {checked.message}", file=sys.stderr)
+        return 2
+    rep = report(checked.schema, args.provider, tool.name, tool.description)
+    notes = {f"{d.path} {d.keyword}": t(f"strict.sdk.{d.note}") for d in rep.disagreements}
+    out = {"provider": rep.provider, "refused": rep.refused,
+           "findings": [f.as_json(finding_message(f), notes.get(f"{f.path} {f.keyword}", "")) for f in rep.findings],
+           "sdk_disagreements": [{**d.__dict__, "message": t(f"strict.sdk.{d.note}")} for d in rep.disagreements],
+           "moved_by_sdk": [{"path": m.path, "keyword": m.keyword, "into": m.into} for m in rep.moved],
+           "transformed": rep.transformed, "transform_error": rep.transform_error or None,
+           "declaration": rep.declaration}
+    print(json.dumps(out, ensure_ascii=False, indent=2))
+    return 1 if rep.refused else 0
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    """``eval RUNS --k K``: per-case pass^k table and confusion matrix of a run log."""
+    import csv
+    import io
+
+    from toolcall.eval_import import MAX_BYTES as MAX_LOG_BYTES
+    from toolcall.eval_import import LogTooLarge, LogUnreadable, read_log
+    from toolcall.evaluation import analyse, case_rows_json, summary_rates
+    from toolcall.selection import load_set
+
+    try:
+        data = read_bytes_bounded(sys.stdin.buffer if args.runs == "-" else args.runs, MAX_LOG_BYTES)
+        log = read_log(data, args.format, args.runs)
+        expectations = None
+        if args.selection:
+            expectations = {c.id: c.expected_calls() for c in load_set(Path(args.selection)).cases}
+    except (OSError, ReadError, LogTooLarge, LogUnreadable, FixtureError) as exc:
+        print(f"{args.runs}: {exc}", file=sys.stderr)
+        return 2
+    for problem in log.problems:
+        print(f"{args.runs}: {problem}", file=sys.stderr)
+    if not log.runs:
+        print(f"{args.runs}: no usable runs ({len(log.problems)} problem(s))", file=sys.stderr)
+        return 2
+    result = analyse(log, args.k, expectations)
+    rows = case_rows_json(result.cases)
+    if args.out == "json":
+        print(json.dumps({"format": log.fmt, "k": args.k, "runs": len(log.runs), "problems": len(log.problems),
+                          "notes": log.notes, "cases": rows, "mean": summary_rates(result.cases),
+                          "taxonomy": result.taxonomy,
+                          "confusion": {"expected": list(result.confusion.index),
+                                        "chosen": list(result.confusion.columns),
+                                        "counts": result.confusion.values.tolist()}},
+                         ensure_ascii=False, indent=2))
+        return 0
+    if args.out == "csv":
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        print(buffer.getvalue(), end="")
+        return 0
+    fmt = lambda x: "-" if x is None else f"{x:.3f}"  # noqa: E731
+    print(f"{log.fmt}: {len(log.runs)} runs, {len(rows)} cases, k = {args.k}")
+    print(f"{'case':<28} {'expected':<16} {'n':>4} {'c':>4} {'pass^k':>7} {'pass@k':>7} {'naive':>7}")
+    for r in rows:
+        tail = f"refused: {r['refused']}" if r["refused"] else f"{fmt(r['pass^k']):>7} {fmt(r['pass@k']):>7} {fmt(r['naive']):>7}"
+        print(f"{r['case_id'][:28]:<28} {str(r['expected_tool'] or '?')[:16]:<16} {r['n']:>4} {r['c']:>4} {tail}")
+    means = summary_rates(result.cases)
+    print(f"mean over cases: pass^k {fmt(means['pass^k'])}, pass@k {fmt(means['pass@k'])}, naive {fmt(means['naive'])}")
+    if not result.confusion.empty:
+        print("\nconfusion matrix (rows: expected tool, columns: chosen tool)")
+        print(result.confusion.to_string())
+        print("\nfailure taxonomy: " + ", ".join(f"{name} {count}" for name, count in result.taxonomy.items()))
+    for note in log.notes:
+        print(f"note: {note}")
+    return 0
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -162,7 +283,14 @@ def _build_parser() -> argparse.ArgumentParser:
     result.add_argument("--id", help="tool_use_id / tool_call_id to answer (default: derived from the input)")
     result.add_argument("--lang", choices=LANGS, default="en")
     result.add_argument("--orders", help="order book YAML for the fake backend (default: the repo's)")
+    result.add_argument("--assert-format", action="store_true",
+                        help="check \"format\" (Draft 2020-12 format-assertion); by default it is an annotation")
     result.set_defaults(func=_cmd_result)
+
+    conf = sub.add_parser("conformance", help="run JSON-Schema-Test-Suite (draft 2020-12) through the validator; "
+                                              "print pass counts per file")
+    conf.add_argument("suite", metavar="SUITE_DIR", help="a JSON-Schema-Test-Suite checkout (holds tests/draft2020-12)")
+    conf.set_defaults(func=_cmd_conformance)
 
     check = sub.add_parser("check", help="validate every fixture and lesson; exit 1 on any problem")
     check.add_argument("dir", nargs="?", help="content root holding fixtures/ and lessons/ (default: this repo)")
@@ -187,6 +315,19 @@ def _build_parser() -> argparse.ArgumentParser:
     pairing.add_argument("--format", choices=PAIRING_CHOICES, default="auto")
     pairing.add_argument("--lang", choices=LANGS, default="en")
     pairing.set_defaults(func=_cmd_pairing)
+    strict = sub.add_parser("strict", help="what a provider's strict mode refuses in a tool's input_schema, and the "
+                                           "SDK's transformed schema, as JSON; exit 1 when the provider would refuse it")
+    strict.add_argument("tool", help="tool definition JSON (name, description, input_schema)")
+    strict.add_argument("--provider", choices=("anthropic", "openai", "gemini"), required=True)
+    strict.set_defaults(func=_cmd_strict)
+
+    eval_ = sub.add_parser("eval", help="per-case pass^k, pass@k and the confusion matrix of a run log")
+    eval_.add_argument("runs", metavar="RUNS", help="native JSONL, a τ-bench results file or an Inspect log; - reads stdin")
+    eval_.add_argument("--k", type=int, required=True, help="k (≥ 1); a case with fewer than k runs is refused")
+    eval_.add_argument("--format", choices=("auto", "native", "tau", "inspect"), default="auto")
+    eval_.add_argument("--out", choices=("table", "csv", "json"), default="table")
+    eval_.add_argument("--selection", help="a selection set YAML whose expectations replace the log's, by case id")
+    eval_.set_defaults(func=_cmd_eval)
     lint = sub.add_parser("lint", help="design-review tool definitions (one or a list, course or OpenAI form); "
                                        "print findings as JSON; exit 1 on any error-level finding, 2 if unreadable")
     lint.add_argument("file", help="TOOLS.json: one definition or a list; - reads stdin")

@@ -18,10 +18,12 @@ from jsonschema import Draft202012Validator
 
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import FixtureError, Problem, display_name, json_path, read_data
+from toolcall.pages_registry import EXERCISE_PAGE_IDS
 from toolcall.presets import PRESETS
 from toolcall.validation import check_schema
 
-PAGES: tuple[str, ...] = ("playground", "passk_lab", "walkthrough", "exercises")
+#: Pages an exercise may name (toolcall/pages_registry.py; a test keeps exercise.schema.json's enum equal).
+PAGES: tuple[str, ...] = EXERCISE_PAGE_IDS
 TYPES: tuple[str, ...] = ("choice", "number", "json", "schema_fix", "order", "classify")
 SCHEMA_PATH = FIXTURES_DIR / "schemas" / "exercise.schema.json"
 
@@ -144,10 +146,15 @@ def load_exercise_file(path: Path, schema_path: Path = SCHEMA_PATH) -> tuple[lis
 
 def load_exercises(folder: Path | None = None, schema_path: Path = SCHEMA_PATH) -> ExerciseSet:
     """Load every ``*.yaml`` / ``*.yml`` under ``folder`` (default fixtures/exercises/), in
-    name order. A repeated id is a problem on the later exercise, which is dropped."""
+    name order. A repeated id is a problem on the later exercise, which is dropped. A missing
+    folder (or a file in its place) is one problem: "no such folder"."""
     exercises: list[Exercise] = []
     problems: list[Problem] = []
     seen: dict[str, str] = {}
+    where = Path(folder or FIXTURES_DIR / "exercises")
+    if not where.is_dir():
+        what = "not a folder" if where.exists() else "no such folder"
+        return ExerciseSet((), (Problem(display_name(where), "$", f"{what}: no exercises can be loaded from it"),))
     for path in exercise_files(folder):
         loaded, found = load_exercise_file(path, schema_path)
         problems += found

@@ -16,6 +16,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from toolcall import FIXTURES_DIR, REPO_ROOT
+from toolcall.files import ReadError, read_text_bounded
 
 
 @dataclass(frozen=True)
@@ -47,8 +48,14 @@ def json_path(parts) -> str:
 
 
 def display_name(path: Path) -> str:
-    """``path`` relative to the repository (or to the current folder) when possible."""
-    path = Path(path).resolve()
+    """``path`` relative to the repository (or to the current folder) when possible. A link is
+    named by itself, not by its target (its folder is resolved); never raises, even for a
+    symlink loop."""
+    path = Path(path)
+    try:
+        path = path.parent.resolve() / path.name if path.name else path.resolve()
+    except (OSError, RuntimeError):  # a loop among the folders
+        path = path.absolute()
     for base in (REPO_ROOT, Path.cwd()):
         try:
             return str(path.relative_to(base))
@@ -58,12 +65,14 @@ def display_name(path: Path) -> str:
 
 
 def read_data(path: Path) -> Any:
-    """Read a .json, .yaml or .yml file. Raises FixtureError with the line of a syntax error."""
+    """Read a .json, .yaml or .yml file (a regular file of at most MAX_FILE_CHARS characters,
+    through ``read_text_bounded``). Raises FixtureError with the line of a syntax error, or
+    with why the file was not read (a FIFO, a device, a symlink loop, too large …)."""
     name = display_name(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FixtureError([Problem(name, "$", f"cannot read file: {exc}")]) from exc
+        text = read_text_bounded(path)
+    except ReadError as exc:
+        raise FixtureError([Problem(name, "$", f"cannot read file: {exc}")]) from None
     try:
         if Path(path).suffix == ".json":
             return json.loads(text)
@@ -108,13 +117,46 @@ def require_unique_ids(path: Path, data: dict[str, Any], *sections: str) -> None
 
 # --- typed views of each kind --------------------------------------------------------
 
+#: The member of a tool file that holds its translations (never sent on the wire; see Tool).
+TOOL_I18N = "x-i18n"
+
+
 @dataclass(frozen=True)
 class Tool:
-    """A tool definition as sent in a request's ``tools`` list."""
+    """A tool definition as sent in a request's ``tools`` list.
+
+    ``i18n`` holds the file's ``x-i18n`` member: per language code, a translated
+    ``description`` and ``properties`` (property name -> translated description of that
+    property of ``input_schema``). ``description``/``input_schema`` are the English wire
+    text. ``as_anthropic``/``as_openai`` build the wire shape from name, description and
+    input_schema only, so ``x-i18n`` is never sent; ``for_lang(lang)`` gives the definition
+    a student sees (and a request would carry) in ``lang``.
+    """
 
     name: str
     description: str
     input_schema: dict[str, Any]
+    i18n: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
+
+    def description_for(self, lang: str) -> str:
+        """The description in ``lang``; the English one when there is no translation."""
+        return self.i18n.get(lang, {}).get("description", self.description)
+
+    def input_schema_for(self, lang: str) -> dict[str, Any]:
+        """``input_schema`` with each top-level property's ``description`` in ``lang`` (a copy;
+        constraints unchanged, so it validates exactly like the English one)."""
+        translated = self.i18n.get(lang, {}).get("properties", {})
+        if not translated:
+            return self.input_schema
+        schema = dict(self.input_schema)
+        schema["properties"] = {name: ({**spec, "description": translated[name]}
+                                       if name in translated and isinstance(spec, dict) else spec)
+                                for name, spec in self.input_schema.get("properties", {}).items()}
+        return schema
+
+    def for_lang(self, lang: str) -> Tool:
+        """This tool as shown in ``lang``: translated description and property descriptions."""
+        return Tool(self.name, self.description_for(lang), self.input_schema_for(lang))
 
     def as_anthropic(self) -> dict[str, Any]:
         """The Anthropic Messages API shape: ``{name, description, input_schema}``."""
@@ -160,7 +202,11 @@ class Order:
     customer_id: str
     paid_cents: int
     status: str
-    item: str = ""
+    item: dict[str, str] = field(default_factory=dict)  # {en, zh}
+
+    def item_for(self, lang: str) -> str:
+        """The item's name in ``lang`` (English when untranslated; "" when there is none)."""
+        return self.item.get(lang) or self.item.get("en", "")
 
 
 @dataclass(frozen=True)
@@ -171,8 +217,16 @@ class OrderBook:
 
 def load_tool(path: Path | None = None) -> Tool:
     """Load a tool definition (default fixtures/tools/refund_order.json). Raises FixtureError."""
-    data = load_checked(path or FIXTURES_DIR / "tools" / "refund_order.json", "tool")
-    return Tool(data["name"], data["description"], data["input_schema"])
+    path = path or FIXTURES_DIR / "tools" / "refund_order.json"
+    data = load_checked(path, "tool")
+    i18n = data.get(TOOL_I18N, {})
+    names = set(data["input_schema"]["properties"]) if isinstance(data["input_schema"]["properties"], dict) else set()
+    unknown = [Problem(display_name(path), json_path([TOOL_I18N, lang, "properties", name]),
+                       f"{name!r} is not a property of input_schema")
+               for lang, tr in i18n.items() for name in tr.get("properties", {}) if name not in names]
+    if unknown:
+        raise FixtureError(unknown)
+    return Tool(data["name"], data["description"], data["input_schema"], i18n)
 
 
 def load_outputs(path: Path | None = None) -> OutputsFixture:

@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from toolcall import REPO_ROOT
 from toolcall.exercises import Exercise
-from toolcall.fixtures import OutputsFixture, Tool, load_outputs, load_tool
+from toolcall.fixtures import FixtureError, OutputsFixture, Tool, load_outputs, load_tool
 from toolcall.i18n import LANGS, t
 from toolcall.parsing import StrictJSONError, localized_detail, parse_tool_input, strict_loads
 from toolcall.judge import evaluate_canned
@@ -348,42 +348,129 @@ def grade_classify(exercise: Exercise, text: str) -> Grade:
     return Grade(right, len(items), tuple(out))
 
 
-# --- dispatch ---------------------------------------------------------------------------
+# --- the exercise-type registry --------------------------------------------------------
+
+@dataclass(frozen=True)
+class GradingInputs:
+    """What a grader may need besides the exercise and the answer: the tool and its canned outputs
+    (schema_fix). Read them with :func:`grading_inputs`; graders never read files."""
+
+    tool: Tool | None = None
+    outputs: OutputsFixture | None = None
+
+
+def _text_as_is(exercise: Exercise, value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def _number_text(exercise: Exercise, value: Any) -> str:
+    return value if isinstance(value, str) else repr(float(value))
+
+
+def _json_text(exercise: Exercise, value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _reader(read: Callable[[Exercise, str], Any]) -> Callable[[Exercise, str], Any]:
+    def safe(exercise: Exercise, text: str) -> Any:
+        try:
+            return read(exercise, text)
+        except _Malformed:
+            return None
+    return safe
+
+
+@dataclass(frozen=True)
+class ExerciseType:
+    """One exercise type, all in one object (its widgets are ui.exercise_inputs.INPUTS[name]).
+
+    ``grade(exercise, text, inputs)`` is pure (``inputs``: :class:`GradingInputs`); ``write(exercise,
+    value)`` turns a value written as data (a reference or wrong answer in a file) into answer text;
+    ``read(exercise, text)`` turns stored answer text back into what the widgets hold, or None.
+    ``needs_tool``: grading needs the tool named by the fixture block's ``tool`` and its outputs.
+    Adding a type: its graders here (or in a new module) + one entry in :data:`EXERCISE_TYPES`
+    + its fixture-schema branch + its widgets in ui/exercise_inputs.py + tests."""
+
+    name: str
+    grade: Callable[[Exercise, str, GradingInputs], Grade]
+    write: Callable[[Exercise, Any], str]
+    read: Callable[[Exercise, str], Any]
+    needs_tool: bool = False
+
+
+def _schema_fix(exercise: Exercise, text: str, inputs: GradingInputs) -> Grade:
+    if inputs.tool is None or inputs.outputs is None:
+        raise ValueError(f"{exercise.id}: schema_fix needs the tool and its outputs (grading_inputs)")
+    return grade_schema_fix(exercise, text, inputs.tool, inputs.outputs)
+
+
+def _simple(grader: Callable[[Exercise, str], Grade]) -> Callable[[Exercise, str, GradingInputs], Grade]:
+    return lambda exercise, text, inputs: grader(exercise, text)
+
+
+def _as_text(exercise: Exercise, text: str) -> str:
+    return text
+
+
+#: Every exercise type by name (the ``type`` of an exercise file's entry).
+EXERCISE_TYPES: dict[str, ExerciseType] = {t.name: t for t in (
+    ExerciseType("choice", _simple(grade_choice), _json_text, _reader(_choice_ids)),
+    ExerciseType("number", _simple(grade_number), _number_text, _as_text),
+    ExerciseType("json", _simple(grade_json), _text_as_is, _as_text),
+    ExerciseType("schema_fix", _schema_fix, _text_as_is, _as_text, needs_tool=True),
+    ExerciseType("order", _simple(grade_order), _json_text, _reader(_id_list)),
+    ExerciseType("classify", _simple(grade_classify), _json_text, _reader(_mapping)),
+)}
+
 
 def answer_text(exercise: Exercise, value: Any) -> str:
     """The answer text for ``value`` written as data (a reference or wrong answer in a file):
     strings pass through for json/schema_fix/number, everything else becomes JSON."""
-    if isinstance(value, str) and exercise.type in ("json", "schema_fix", "number"):
-        return value
-    if exercise.type in ("json", "schema_fix"):
-        return json.dumps(value, ensure_ascii=False, indent=2)
-    if exercise.type == "number":
-        return repr(float(value))
-    return json.dumps(value, ensure_ascii=False)
+    return EXERCISE_TYPES[exercise.type].write(exercise, value)
 
 
-def grade(exercise: Exercise, text: str, root: Path = REPO_ROOT) -> Grade:
-    """Grade ``text`` with the grader for the exercise's type. For schema_fix the tool and
-    its canned outputs are read from ``root``/fixtures (tools/<tool>.json,
-    outputs/<tool>.yaml); raises FixtureError if those files are broken."""
-    if exercise.type == "schema_fix":
-        name = exercise.spec["tool"]
-        tool = load_tool(Path(root) / "fixtures" / "tools" / f"{name}.json")
-        outputs = load_outputs(Path(root) / "fixtures" / "outputs" / f"{name}.yaml")
-        return grade_schema_fix(exercise, text, tool, outputs)
-    graders = {"choice": grade_choice, "number": grade_number, "json": grade_json,
-               "order": grade_order, "classify": grade_classify}
-    return graders[exercise.type](exercise, text)
+def grading_inputs(exercise: Exercise, root: Path = REPO_ROOT) -> GradingInputs:
+    """Read what grading ``exercise`` needs from ``root``/fixtures (tools/<tool>.json,
+    outputs/<tool>.yaml for schema_fix; nothing for the other types). Raises FixtureError if
+    those files are broken."""
+    if not EXERCISE_TYPES[exercise.type].needs_tool:
+        return GradingInputs()
+    name = exercise.spec["tool"]
+    return GradingInputs(load_tool(Path(root) / "fixtures" / "tools" / f"{name}.json"),
+                         load_outputs(Path(root) / "fixtures" / "outputs" / f"{name}.yaml"))
+
+
+def grade(exercise: Exercise, text: str, inputs: GradingInputs = GradingInputs()) -> Grade:
+    """Grade ``text`` with the grader for the exercise's type. Pure: what the grader needs besides
+    the answer comes in ``inputs`` (:func:`grading_inputs`); ValueError when a schema_fix exercise
+    is graded without its tool and outputs."""
+    return EXERCISE_TYPES[exercise.type].grade(exercise, text, inputs)
 
 
 def answer_value(exercise: Exercise, text: str) -> Any:
     """Read stored answer text back into what the page's widgets hold, or None when it
     cannot be read: choice → list of option ids, order → list of step ids, classify →
     ``{item: category}``, number / json / schema_fix → the text itself. Never raises."""
-    if exercise.type in ("number", "json", "schema_fix"):
-        return text
-    readers = {"choice": _choice_ids, "order": _id_list, "classify": _mapping}
-    try:
-        return readers[exercise.type](exercise, text)
-    except _Malformed:
-        return None
+    return EXERCISE_TYPES[exercise.type].read(exercise, text)
+
+
+def max_scores(exercises, inputs: Callable[[Exercise], GradingInputs]) -> dict[str, float]:
+    """Points each exercise is worth: the max_score its reference answer earns. ``inputs(exercise)``
+    gives what grading needs; an exercise whose inputs raise FixtureError is left out (the page that
+    uses the broken file reports it)."""
+    table = {}
+    for ex in exercises:
+        try:
+            table[ex.id] = grade(ex, answer_text(ex, ex.answer), inputs(ex)).max_score
+        except FixtureError:
+            continue
+    return table
+
+
+def totals(exercises, records: dict[str, Any]) -> tuple[int, float, float]:
+    """``(solved, score, points)`` over ``exercises`` for one learner's ``records`` (progress
+    records by exercise id): how many are solved, the sum of best scores, and the points of the
+    exercises tried at least once."""
+    tried = [records[ex.id] for ex in exercises if ex.id in records]
+    return (sum(1 for r in tried if r.solved), sum(r.best_score for r in tried),
+            sum(r.max_score for r in tried if r.tries))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolcall.backend import BackendResult, RefundBackend
+from toolcall.backend import Backend, BackendResult, RefundBackend
 from toolcall.fixtures import CannedOutput, OrderBook
 from toolcall.i18n import t
 from toolcall.parsing import ParsedInput, localized_detail, parse_tool_input, render_hint
@@ -71,12 +71,14 @@ class CannedJudgement:
 
 
 def evaluate(raw: str, schema: dict[str, Any], tool_name: str, lang: str = "en", fmt: str = ANTHROPIC,
-             tool_use_id: str | None = None, backend: RefundBackend | None = None) -> Judgement:
+             tool_use_id: str | None = None, backend: Backend | None = None,
+             assert_format: bool = False) -> Judgement:
     """Judge ``raw`` (the model's argument text) against ``schema`` and build its tool_result.
 
-    ``schema`` must have passed ``validation.check_schema``. When accepted and a
-    ``backend`` is given, the refund runs (idempotency key = the tool_use_id (OpenAI: tool_call_id)) and its answer,
-    success or structured error, becomes the content. Never raises for any str ``raw``.
+    ``schema`` must have passed ``validation.check_schema``. When accepted and the tool's
+    ``backend`` is given (toolcall.backend.BACKENDS), it runs with the tool_use_id (OpenAI: tool_call_id)
+    as idempotency key, and its answer, success or structured error, becomes the content.
+    ``assert_format`` checks ``format`` (see ``validation.validate``). Never raises for any str ``raw``.
     """
     call = tool_use_id or call_id(raw, fmt)
     parsed = parse_tool_input(raw)
@@ -87,7 +89,7 @@ def evaluate(raw: str, schema: dict[str, Any], tool_name: str, lang: str = "en",
         content = parse_error_content(tool_name, parsed, detail, hints, lang)
         return Judgement(raw, REJECTED, call, hints=hints, parse=parsed, parse_detail=detail,
                     tool_result=tool_result_message(fmt, call, content, True))
-    errors, notes = validate(parsed.value, schema, lang)
+    errors, notes = validate(parsed.value, schema, lang, assert_format)
     if errors:
         content = validation_error_content(tool_name, errors, lang)
         return Judgement(raw, REJECTED, call, errors=errors, notes=notes, parse=parsed,
@@ -96,7 +98,7 @@ def evaluate(raw: str, schema: dict[str, Any], tool_name: str, lang: str = "en",
     if backend is None:
         card.tool_result = tool_result_message(fmt, call, t("result.accepted_no_backend", lang), False)
         return card
-    card.backend = backend.refund(parsed.value, idempotency_key=call, lang=lang)
+    card.backend = backend.run(parsed.value, idempotency_key=call, lang=lang)
     if card.backend.ok:
         content = success_content(card.backend.data or {})
     else:
@@ -106,14 +108,14 @@ def evaluate(raw: str, schema: dict[str, Any], tool_name: str, lang: str = "en",
 
 
 def evaluate_canned(outputs, schema: dict[str, Any], tool_name: str, book: OrderBook | None,
-                    lang: str = "en", fmt: str = ANTHROPIC) -> list[CannedJudgement]:
+                    lang: str = "en", fmt: str = ANTHROPIC, assert_format: bool = False) -> list[CannedJudgement]:
     """Cards for every canned output. Each accepted output runs on its own fresh backend
     (when ``book`` is given), so the cards preview what one call would return."""
     cards = []
     for out in outputs:
         backend = RefundBackend(book) if book is not None else None
         cards.append(CannedJudgement(out, evaluate(out.raw, schema, tool_name, lang, fmt,
-                                              call_id(out.id, fmt), backend)))
+                                                   call_id(out.id, fmt), backend, assert_format)))
     return cards
 
 

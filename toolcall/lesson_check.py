@@ -8,6 +8,7 @@ it is parsed (never evaluated) and computed here, by the pass^k arithmetic in
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from toolcall.backend import RefundBackend
@@ -34,15 +35,29 @@ def _tool_result_content(root: Path, lang: str, output: str, format: str = "anth
     return _canned_card(root, lang, output, format).tool_result["content"]
 
 
+#: parse_error's ``field`` -> the member of the INVALID_JSON content the app sends back.
+_PARSE_ERROR_FIELDS = {"code": "error", "detail": "detail", "line": "line", "column": "column", "pos": "position"}
+
+
 def _parse_error(root: Path, lang: str, output: str, field: str) -> str | int:
-    parsed = _canned_card(root, lang, output).parse
-    if parsed is None or parsed.ok or field not in ("code", "detail", "line", "column", "pos"):
-        raise ValueError(f"{output!r} has no parse error field {field!r}")
-    return getattr(parsed, field)
+    """A field of the parse error exactly as the app prints it: read back from the
+    INVALID_JSON tool_result content (so in ``lang``, as translated), never from the
+    parser's internal message, which the app no longer shows."""
+    card = _canned_card(root, lang, output)
+    if card.parse is None or card.parse.ok or field not in _PARSE_ERROR_FIELDS:
+        raise ValueError(f"{output!r} has no parse error field {field!r}; fields: {sorted(_PARSE_ERROR_FIELDS)}")
+    printed = json.loads(card.tool_result["content"])
+    return printed[_PARSE_ERROR_FIELDS[field]]
+
+
+def _tool_description(root: Path, lang: str, tool: str) -> str:
+    """The tool's description as the app shows it in ``lang`` (fixtures/tools/<tool>.json)."""
+    return load_tool(root / "fixtures" / "tools" / f"{tool}.json").description_for(lang)
 
 
 #: Figures computed by the playground core, in the lesson's language: name -> f(root, lang, **kwargs).
-PLAYGROUND_FIGURES = {"tool_result_content": _tool_result_content, "parse_error": _parse_error}
+PLAYGROUND_FIGURES = {"tool_result_content": _tool_result_content, "parse_error": _parse_error,
+                      "tool_description": _tool_description}
 
 
 def _compute_figure(source: str, root: Path, lang: str):

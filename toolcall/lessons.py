@@ -33,6 +33,7 @@ from collections.abc import Callable
 import yaml
 
 from toolcall import REPO_ROOT, passk
+from toolcall.files import ReadError, read_text_bounded
 from toolcall.fixtures import Problem, schema_problems
 from toolcall.pages_registry import LESSON_PAGE_IDS
 
@@ -146,8 +147,8 @@ def load_lessons(lang: str, root: Path = REPO_ROOT) -> LessonSet:
             problems.append(Problem(file, "$", "file name must look like NN-slug.md (two digits, lowercase words)"))
             continue
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            text = read_text_bounded(path)
+        except ReadError as exc:
             problems.append(Problem(file, "$", f"cannot read file: {exc}"))
             continue
         lesson, found = parse_lesson(text, path.name, lang, file)
@@ -178,21 +179,6 @@ def pass_hat_k(n: int, c: int, k: int) -> Fraction:
     return passk.estimate(n, c, k).pass_hat_k
 
 
-def ambiguity_pass_k(q: float, m: int, k: int, correlated: bool = False) -> float:
-    """pass^k of the ambiguity model (toolcall.passk.pass_k): independent runs give q^(m·k),
-    fully correlated runs (rho = 1) give q^m. q=0.9, m=3, k=8: 8.0% to 72.9%."""
-    return passk.pass_k(q, m, k, rho=1.0 if correlated else 0.0)
-
-
-def equivalent_q(q: float, m_from: int, m_to: int) -> float:
-    """What removing one ambiguity (m_from → m_to = m_from - 1) is worth in accuracy, by
-    toolcall.passk.equivalent_q. q=0.9, 3 → 2 gives 0.9^(2/3) = 93.2%. Raises ValueError
-    unless exactly one ambiguity is removed."""
-    if m_to != m_from - 1:
-        raise ValueError(f"equivalent_q compares m with m - 1, got {m_from} -> {m_to}")
-    return passk.equivalent_q(q, m_from)
-
-
 def all_fail(p_fail: float, attempts: int) -> float:
     """The chance that ``attempts`` independent tries all fail, p_fail^attempts
     (toolcall.passk.prob_all with rho = 0). 0.2^3 = 0.8%."""
@@ -203,8 +189,8 @@ def all_fail(p_fail: float, attempts: int) -> float:
 PASSK_FIGURES: dict[str, Callable[..., Any]] = {
     "naive_pass_k": naive_pass_k,
     "pass_hat_k": pass_hat_k,
-    "ambiguity_pass_k": ambiguity_pass_k,
-    "equivalent_q": equivalent_q,
+    "pass_k": passk.pass_k,  # the ambiguity model: rho=0 gives q^(m·k), rho=1 gives q^m
+    "equivalent_q": passk.equivalent_q,
     "all_fail": all_fail,
 }
 

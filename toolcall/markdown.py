@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import re
 
+from toolcall.text import HIDDEN, escape_invisible
+
 _MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>:$~&=\"'")
 _CONTROL = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-# Bidirectional controls (U+202A-U+202E, U+2066-U+2069) would reverse the app's own sentence
-# around them; they are shown as their escapes instead.
-_CONTROL.update({chr(c): f"\\u{c:04x}" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))})
+# Bidirectional controls would reverse the app's own sentence around them, and invisible
+# characters hide a difference: all are shown as their escapes (the set: toolcall/text.py).
+_CONTROL.update({ch: escape_invisible(ch) for ch in HIDDEN})
 _WORD_JOINER = "\u2060"
 _AUTOLINK_WWW = re.compile(r"(?i)(www)\.")
 _MATERIAL_ICON = re.compile(r"(?i):(?=material/)")
@@ -22,11 +24,11 @@ def plain(text: str) -> str:
     """Make user text show literally inside Markdown (st.markdown, st.error & co).
 
     CommonMark lets any ASCII punctuation be backslash-escaped, which defuses emphasis,
-    links, images, HTML, Streamlit's ``:color[...]`` directives and ``$`` math. Newlines, tabs
-    and bidirectional controls are shown as escapes (``\\n``, ``\\t``, ``\\u202e``) so text stays
-    on its line and in its order, and an invisible word joiner breaks what Streamlit converts
-    before Markdown sees the escapes: GitHub-style autolinks (``www.`` in any case, ``http://``,
-    ``a@b.c``) and ``:material/icon:`` names.
+    links, images, HTML, Streamlit's ``:color[...]`` directives and ``$`` math. Newlines, tabs,
+    bidirectional controls and invisible characters are shown as escapes (``\\n``, ``\\t``,
+    ``\\u202e``, ``\\u200b``) so text stays on its line and in its order, and an invisible word
+    joiner breaks what Streamlit converts before Markdown sees the escapes: GitHub-style autolinks
+    (``www.`` in any case, ``http://``, ``a@b.c``) and ``:material/icon:`` names.
     """
     for ch, shown in _CONTROL.items():
         text = text.replace(ch, shown)

@@ -22,6 +22,8 @@ class Page:
     keys (the nav title; the home card's one-line pitch, ``None`` for home itself). ``tour`` is
     the card's position on the home page (``None``: no card). ``lessons`` / ``exercises``: whether
     a lesson's or an exercise's front matter may name this page (lessons then fold above it).
+    ``instructor_only``: hidden from the navigation until an instructor signs in (its URL alone
+    shows the sign-in and no data).
     """
 
     id: str
@@ -32,6 +34,7 @@ class Page:
     lessons: bool = False
     exercises: bool = False
     default: bool = False
+    instructor_only: bool = False
 
     @property
     def script(self) -> str:
@@ -51,8 +54,11 @@ PAGES: tuple[Page, ...] = (
     Page("passk_lab", "🎯", "passk.nav", "home.passk_lab", tour=4, lessons=True, exercises=True),
     Page("walkthrough", "🔁", "walkthrough.nav", "home.walkthrough", tour=2, lessons=True, exercises=True),
     Page("pairing", "🔗", "pairing.nav", "home.pairing", tour=3, lessons=True),
-    Page("lessons", "📖", "lessons.nav", "home.lessons", tour=5, lessons=True),
-    Page("exercises", "✏️", "exercises.nav", "home.exercises", tour=6, exercises=True),
+    Page("harness_lab", "🔄", "harness.nav", "home.harness_lab", tour=5, lessons=True),
+    Page("eval_lab", "📊", "eval.nav", "home.eval_lab", tour=6, lessons=True, exercises=True),
+    Page("lessons", "📖", "lessons.nav", "home.lessons", tour=7, lessons=True),
+    Page("exercises", "✏️", "exercises.nav", "home.exercises", tour=8, exercises=True),
+    Page("dashboard", "🧑‍🏫", "dashboard.nav", instructor_only=True),
 )
 
 BY_ID: dict[str, Page] = {p.id: p for p in PAGES}

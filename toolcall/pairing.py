@@ -15,12 +15,34 @@ The format is detected (Anthropic content blocks, or OpenAI ``tool_calls`` / rol
 * duplicate_result: a call answered twice.
 * wrong_content_type: a message, block or field of the wrong JSON type (e.g. ``input`` as
   a string, ``content`` as a number, tool_result in an assistant message).
+* empty_error_result (Anthropic): ``is_error: true`` with empty content; the API answers 400
+  "content cannot be empty if is_error is true" (quoted in
+  https://github.com/bytedance/trae-agent/issues/230).
+* empty_text_block (Anthropic): a text block with empty text; the API answers 400 "text
+  content blocks must be non-empty" (https://github.com/anthropics/anthropic-sdk-python/issues/461).
 * OpenAI only: tool_without_tool_calls (a role "tool" message not right after the
-  assistant's tool_calls), missing_tool_call_id, arguments_not_string,
-  arguments_invalid_json (the string is not one JSON object).
+  assistant's tool_calls; the API answers "messages with role 'tool' must be a response to a
+  preceding message with 'tool_calls'", quoted in
+  https://portkey.ai/error-library/invalid-parameter-error-10034), missing_tool_call_id,
+  arguments_not_string.
+
+Not a violation but a note: arguments_invalid_json (OpenAI ``function.arguments`` is not one
+JSON object). Sending such a call back is what the course prescribes when the model wrote
+broken arguments (answer it with an error and the raw text); only when ``finish_reason`` was
+``"length"`` is the right move a new request with a larger ``max_tokens`` instead.
+
+Every violation carries ``advice``: what to do, naming the message to change; applied, the
+advice makes that violation disappear (tests/unit/test_pairing_advice.py applies each one).
+Anthropic's ordering rules: https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls
+("tool_result blocks must immediately follow their corresponding tool_use blocks"; "in the user
+message containing tool results, the tool_result blocks must come first").
+
+Work is linear in the input: every pass visits each message and block a bounded number of
+times; details stop being built past MAX_VIOLATIONS and name at most MAX_IDS ids.
 
 ``check_pairing`` is pure and never raises for any str: text that cannot be checked
-(not JSON, too large, too deep, no messages list) yields ``Report.error`` instead.
+(not JSON, too large, too deep, no messages list, not the chosen format) yields
+``Report.error`` instead.
 """
 
 from __future__ import annotations
@@ -40,29 +62,47 @@ from toolcall.wire import ANTHROPIC, AUTO, OPENAI, PAIRING_CHOICES
 MAX_CHARS = 1_000_000
 #: Violations reported at most; the rest are counted in ``Report.more``.
 MAX_VIOLATIONS = 500
+#: Ids named at most in one detail (the rest are counted: "… and 988 more").
+MAX_IDS = 12
+#: Characters of one id (or other quoted value) shown in a detail; longer ones end in "…".
+MAX_SHOWN = 64
 
 RULES: tuple[str, ...] = (
     "tool_use_without_result", "results_split_across_messages", "text_before_tool_result", "id_mismatch",
-    "orphan_result", "duplicate_result", "wrong_content_type",
-    "tool_without_tool_calls", "missing_tool_call_id", "arguments_not_string", "arguments_invalid_json",
+    "orphan_result", "duplicate_result", "wrong_content_type", "empty_error_result", "empty_text_block",
+    "tool_without_tool_calls", "missing_tool_call_id", "arguments_not_string",
 )
+#: Things worth saying that the API does not reject.
+NOTES: tuple[str, ...] = ("arguments_invalid_json",)
 
 
 @dataclass(frozen=True)
 class Violation:
-    """One broken rule: ``rule`` (an id from RULES), where (0-based ``message_index``, and
-    ``block_index`` inside the message's content or tool_calls, or None), and ``detail``."""
+    """One broken rule: ``rule`` (an id from RULES, or NOTES for a note), where (0-based
+    ``message_index``, and ``block_index`` inside the message's content or tool_calls, or
+    None), ``detail`` (what is wrong) and ``advice`` (what to do), both in the report's
+    language. ``key`` and ``params`` are the same facts as data (ids in full), for tests."""
 
     rule: str
     message_index: int | None
     block_index: int | None
     detail: str
+    advice: str = ""
+    key: str = field(default="", compare=False)
+    params: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def as_json(self) -> dict[str, Any]:
+        """The JSON the CLI prints: rule, message_index, block_index, detail, advice."""
+        return {"rule": self.rule, "message_index": self.message_index, "block_index": self.block_index,
+                "detail": self.detail, "advice": self.advice}
 
 
 @dataclass
 class Report:
     """The checker's answer. ``error`` (a translated sentence) is set when the text could not
-    be checked at all; otherwise ``fmt`` is the format used, ``messages`` the count checked."""
+    be checked at all; otherwise ``fmt`` is the format used, ``messages`` the count checked,
+    ``violations`` at most MAX_VIOLATIONS (``more`` counts the rest), ``notes`` remarks that
+    are not violations."""
 
     fmt: str | None = None
     detected: bool = False
@@ -70,24 +110,58 @@ class Report:
     violations: list[Violation] = field(default_factory=list)
     more: int = 0
     error: str | None = None
+    notes: list[Violation] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return self.error is None and not self.violations
 
 
+def shown(value: Any) -> str:
+    """``value`` as text for a detail, cut at MAX_SHOWN characters (with "…")."""
+    text = value if isinstance(value, str) else str(value)
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + "…"
+
+
+def id_list(ids: list[str] | set[str], lang: str) -> str:
+    """At most MAX_IDS of ``ids`` (sorted, each cut by ``shown``), then "… and N more"."""
+    ordered = sorted(ids)
+    text = ", ".join(shown(i) for i in ordered[:MAX_IDS])
+    if len(ordered) > MAX_IDS:
+        text += t("pairing.ids_more", lang, count=len(ordered) - MAX_IDS)
+    return text
+
+
 class _Collector:
     def __init__(self, lang: str):
-        self.lang, self.found, self.more = lang, [], 0
+        self.lang, self.found, self.more, self.notes = lang, [], 0, []
+
+    @property
+    def full(self) -> bool:
+        return len(self.found) >= MAX_VIOLATIONS
 
     def add(self, rule: str, msg: int | None, block: int | None, key: str | None = None, **params: Any) -> None:
-        """Record a violation; its detail is ``pairing.rule_detail.<key or rule>`` filled with ``params``."""
-        if len(self.found) >= MAX_VIOLATIONS:
+        """Record a violation; its detail is ``pairing.rule_detail.<key or rule>`` and its advice
+        ``pairing.advice.<key or rule>``, filled with ``params`` (ids shortened; a callable is
+        called only now). Past MAX_VIOLATIONS only counted: no text is built."""
+        if self.full:
             self.more += 1
             return
+        self.found.append(self._build(rule, msg, block, key, params))
+
+    def note(self, rule: str, msg: int | None, block: int | None, **params: Any) -> None:
+        """Record a note (at most MAX_VIOLATIONS; the rest dropped)."""
+        if len(self.notes) < MAX_VIOLATIONS:
+            self.notes.append(self._build(rule, msg, block, None, params))
+
+    def _build(self, rule: str, msg: int | None, block: int | None, key: str | None, params: dict) -> Violation:
+        key = key or rule
+        params = {k: v() if callable(v) else v for k, v in params.items()}
+        text = {k: shown(v) if isinstance(v, str) and k not in ("expected", "detail") else v for k, v in params.items()}
         if rule == "wrong_content_type":  # our own phrases and JSON type names, in the report's language
-            params = {k: self._phrase(v) if k in ("expected", "got") else v for k, v in params.items()}
-        self.found.append(Violation(rule, msg, block, t(f"pairing.rule_detail.{key or rule}", self.lang, **params)))
+            text = {k: self._phrase(v) if k in ("expected", "got") else v for k, v in text.items()}
+        return Violation(rule, msg, block, t(f"pairing.rule_detail.{key}", self.lang, **text),
+                         t(f"pairing.advice.{key}", self.lang, **text), key, params)
 
     def _phrase(self, text: str) -> str:
         """``text`` translated when it is one of ours (``pairing.expected.*``) or a JSON type name
@@ -111,26 +185,46 @@ def _type_name(value: Any) -> str:
             type(None): "null"}.get(type(value), type(value).__name__)
 
 
-def detect_format(messages: list[Any], tools: Any = None) -> str | None:
-    """ANTHROPIC or OPENAI from the messages' shape (then from a request's ``tools``), or None
-    when nothing tells them apart (plain text only). OpenAI signs: role tool/system/developer,
-    tool_calls, tool_call_id, tools as ``{type: function, function}``; Anthropic signs:
-    tool_use / tool_result blocks, tools with ``input_schema``."""
-    for m in messages:
-        if not isinstance(m, dict):
-            continue
-        if m.get("role") in ("tool", "system", "developer") or "tool_calls" in m or "tool_call_id" in m:
-            return OPENAI
-        content = m.get("content")
-        if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") in ("tool_use", "tool_result")
-                                             for b in content):
-            return ANTHROPIC
+def _sign(m: Any) -> str | None:
+    """The format one message shows (OPENAI, ANTHROPIC) or None."""
+    if not isinstance(m, dict):
+        return None
+    if m.get("role") in ("tool", "system", "developer") or "tool_calls" in m or "tool_call_id" in m:
+        return OPENAI
+    content = m.get("content")
+    if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") in ("tool_use", "tool_result")
+                                         for b in content):
+        return ANTHROPIC
+    return None
+
+
+def _tools_sign(tools: Any) -> str | None:
     for tool in tools if isinstance(tools, list) else []:
         if isinstance(tool, dict) and "function" in tool:
             return OPENAI
         if isinstance(tool, dict) and "input_schema" in tool:
             return ANTHROPIC
     return None
+
+
+def detect_format(messages: list[Any], tools: Any = None) -> str | None:
+    """ANTHROPIC or OPENAI from the messages' shape (then from a request's ``tools``), or None
+    when nothing tells them apart (plain text only). OpenAI signs: role tool/system/developer,
+    tool_calls, tool_call_id, tools as ``{type: function, function}``; Anthropic signs:
+    tool_use / tool_result blocks, tools with ``input_schema``."""
+    for m in messages:
+        sign = _sign(m)
+        if sign:
+            return sign
+    return _tools_sign(tools)
+
+
+def _signs(messages: list[Any], tools: Any) -> set[str]:
+    """Every format that some message (or the request's tools) shows. One pass."""
+    found = {s for s in map(_sign, messages) if s}
+    if _tools_sign(tools):
+        found.add(_tools_sign(tools))
+    return found
 
 
 def _load(text: str, lang: str) -> tuple[list[Any] | None, Any, str | None]:
@@ -163,9 +257,12 @@ def _load(text: str, lang: str) -> tuple[list[Any] | None, Any, str | None]:
 def check_pairing(text: str, fmt: str = AUTO, lang: str = "en") -> Report:
     """Check transcript JSON ``text`` (a messages list or a request holding ``messages``).
 
-    ``fmt`` is AUTO (detect; plain text only counts as Anthropic), ANTHROPIC or OPENAI.
-    Details are written in ``lang``. At most MAX_VIOLATIONS are listed (``Report.more``
-    counts the rest). Never raises for a str; raises ValueError for an unknown ``fmt``.
+    ``fmt`` is AUTO (detect; plain text only counts as Anthropic), ANTHROPIC or OPENAI. A
+    chosen format the transcript shows no sign of, while it shows signs of the other, is an
+    error ("does not look like OpenAI; it looks like Anthropic"): never a green verdict for
+    input read the wrong way. Details are written in ``lang``. At most MAX_VIOLATIONS are
+    listed (``Report.more`` counts the rest). Linear time in ``len(text)``. Never raises for
+    a str; raises ValueError for an unknown ``fmt``.
     """
     if fmt not in PAIRING_CHOICES:
         raise ValueError(f"unknown format {fmt!r}; expected one of {PAIRING_CHOICES}")
@@ -175,15 +272,22 @@ def check_pairing(text: str, fmt: str = AUTO, lang: str = "en") -> Report:
     detected = fmt == AUTO
     if detected:
         fmt = detect_format(messages, tools) or ANTHROPIC
+    else:
+        signs = _signs(messages, tools)
+        if signs and fmt not in signs:
+            other = next(iter(signs))
+            return Report(error=t("pairing.error.format_mismatch", lang, chosen=t(f"pairing.format.{fmt}", lang),
+                                  looks=t(f"pairing.format.{other}", lang)))
     out = _Collector(lang)
     (_check_anthropic if fmt == ANTHROPIC else _check_openai)(messages, out)
-    return Report(fmt, detected, len(messages), out.found, out.more)
+    return Report(fmt, detected, len(messages), out.found, out.more, notes=out.notes)
 
 
 # --- Anthropic ---------------------------------------------------------------------------
 
 def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[str, Any]]]:
-    """Each message's blocks (a str content is one text block); reports wrong types."""
+    """Each message's blocks (a str content is one text block); reports wrong types and empty
+    content the API rejects."""
     blocks: list[list[dict[str, Any]]] = []
     for i, m in enumerate(messages):
         blocks.append([])
@@ -207,7 +311,9 @@ def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[st
                 blocks[-1].append({"type": None})
                 continue
             kind = b["type"]
-            if kind == "tool_use":
+            if kind == "text" and b.get("text") == "":
+                out.add("empty_text_block", i, j)
+            elif kind == "tool_use":
                 if role == "user":
                     out.add("wrong_content_type", i, j, what="tool_use", expected="assistant message", got="user")
                 if not isinstance(b.get("id"), str):
@@ -228,6 +334,13 @@ def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[st
                 if "is_error" in b and not isinstance(b["is_error"], bool):
                     out.add("wrong_content_type", i, j, what="tool_result.is_error", expected="boolean",
                             got=_type_name(b["is_error"]))
+                elif b.get("is_error") is True and c in ("", []):
+                    out.add("empty_error_result", i, j, id=b.get("tool_use_id") if isinstance(b.get("tool_use_id"), str) else "?")
+                elif isinstance(c, list):
+                    for x in c:  # text blocks inside a tool_result may not be empty either
+                        if x.get("type") == "text" and x.get("text") == "":
+                            out.add("empty_text_block", i, j)
+                            break
             blocks[-1].append(b)
     return blocks
 
@@ -236,11 +349,20 @@ def _check_anthropic(messages: list[Any], out: _Collector) -> None:
     blocks = _anthropic_blocks(messages, out)
     calls: dict[str, tuple[int, int]] = {}  # id → (message, block) of its tool_use
     answered: dict[str, tuple[int, int]] = {}
+    results_at: dict[int, int] = {}  # message of a turn's calls → first message holding a result for it
+    in_the_way: set[int] = set()  # turns whose in-between messages were reported
+    roles = [m.get("role") if isinstance(m, dict) else None for m in messages]
+    prev_ids: set[str] = set()
     for i, msg_blocks in enumerate(blocks):
-        role = messages[i].get("role") if isinstance(messages[i], dict) else None
-        prev_ids: set[str] = set()
-        if role == "user" and i and isinstance(messages[i - 1], dict) and messages[i - 1].get("role") == "assistant":
-            prev_ids = {b["id"] for b in blocks[i - 1] if b.get("type") == "tool_use" and isinstance(b.get("id"), str)}
+        role = roles[i]
+        turn_ids = prev_ids if role == "user" and i and roles[i - 1] == "assistant" else set()
+        listed: list[str] = []  # the turn's ids as text, built once per message when needed
+
+        def expected(ids=turn_ids, cache=listed) -> str:
+            if not cache:
+                cache.append(id_list(ids, out.lang))
+            return cache[0]
+
         result_positions = [j for j, b in enumerate(msg_blocks) if b.get("type") == "tool_result"]
         if result_positions:
             for j, b in enumerate(msg_blocks[: result_positions[-1]]):
@@ -248,23 +370,34 @@ def _check_anthropic(messages: list[Any], out: _Collector) -> None:
                     out.add("text_before_tool_result", i, j, kind=b.get("type") or "?")
         for j in result_positions:
             rid = msg_blocks[j].get("tool_use_id")
-            if not isinstance(rid, str) or messages[i].get("role") == "assistant":
+            if not isinstance(rid, str) or role == "assistant":
                 continue
             if rid in answered:
                 out.add("duplicate_result", i, j, id=rid, first=answered[rid][0])
-            elif rid in prev_ids:
+            elif rid in turn_ids:
                 answered[rid] = (i, j)
+                results_at.setdefault(i - 1, i)
             elif rid in calls:
                 answered[rid] = (i, j)
-                out.add("results_split_across_messages", i, j, id=rid, call=calls[rid][0], expected=calls[rid][0] + 1)
-            elif prev_ids:
-                out.add("id_mismatch", i, j, id=rid, expected=", ".join(sorted(prev_ids)))
+                call = calls[rid][0]
+                first = results_at.setdefault(call, i)
+                if first < i:  # the turn's results began in an earlier message
+                    out.add("results_split_across_messages", i, j, id=rid, call=call, expected=first)
+                elif call not in in_the_way:  # messages sit between the call and its first result
+                    in_the_way.add(call)
+                    span = f"{call + 1}" if call + 1 == i - 1 else f"{call + 1}–{i - 1}"
+                    out.add("text_before_tool_result", call + 1, None, key="message_between", span=span, call=call,
+                            result=i, id=rid, role=str(roles[call + 1])[:40])
+            elif turn_ids:
+                out.add("id_mismatch", i, j, id=rid, expected=expected, ids=turn_ids)
             else:
                 out.add("orphan_result", i, j, id=rid)
+        prev_ids = set()
         if role == "assistant":
             for j, b in enumerate(msg_blocks):
                 if b.get("type") == "tool_use" and isinstance(b.get("id"), str):
                     calls.setdefault(b["id"], (i, j))
+                    prev_ids.add(b["id"])
     for cid, (i, j) in calls.items():
         if cid not in answered:
             out.add("tool_use_without_result", i, j, id=cid, next=i + 1)
@@ -275,9 +408,21 @@ def _check_anthropic(messages: list[Any], out: _Collector) -> None:
 def _check_openai(messages: list[Any], out: _Collector) -> None:
     calls: dict[str, tuple[int, int]] = {}
     answered: dict[str, int] = {}
+    # last index of a tool message answering each id: one pass first, so no rescans later
+    last_tool: dict[str, int] = {}
+    for i, m in enumerate(messages):
+        if isinstance(m, dict) and m.get("role") == "tool" and isinstance(m.get("tool_call_id"), str):
+            last_tool[m["tool_call_id"]] = i
     zone: set[str] = set()  # ids of the assistant turn whose tool messages may follow now
     zone_owner: int | None = None
     in_zone = False
+    listed: list[str] = []
+
+    def expected() -> str:
+        if not listed:
+            listed.append(id_list(zone, out.lang))
+        return listed[0]
+
     for i, m in enumerate(messages):
         if not isinstance(m, dict):
             out.add("wrong_content_type", i, None, what="message", expected="object", got=_type_name(m))
@@ -293,7 +438,10 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
                         got=_type_name(content))
             rid = m.get("tool_call_id")
             if not isinstance(rid, str):
-                out.add("missing_tool_call_id", i, None)
+                if in_zone and any(cid not in answered for cid in zone):
+                    out.add("missing_tool_call_id", i, None, expected=expected, ids=zone)
+                else:
+                    out.add("missing_tool_call_id", i, None, key="missing_tool_call_id_no_call")
                 continue
             if not in_zone:
                 if rid in calls:
@@ -308,16 +456,15 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
             elif rid in zone:
                 answered[rid] = i
             else:
-                out.add("id_mismatch", i, None, id=rid, expected=", ".join(sorted(zone)))
+                out.add("id_mismatch", i, None, key="id_mismatch_openai", id=rid, expected=expected, ids=zone)
             continue
-        if in_zone and any(cid not in answered for cid in zone):
-            later = any(isinstance(x, dict) and x.get("role") == "tool" and isinstance(x.get("tool_call_id"), str)
-                        and x["tool_call_id"] in zone and x["tool_call_id"] not in answered
-                        for x in messages[i + 1:])
-            if later:
+        if in_zone:  # the turn's tool messages end here: is one of them still to come?
+            later = max((last_tool.get(cid, -1) for cid in zone if cid not in answered), default=-1)
+            if later > i:
                 out.add("text_before_tool_result", i, None, key="text_before_tool_message", role=str(role)[:40],
-                        call=zone_owner)
-        in_zone, zone, zone_owner = False, set(), None
+                        call=zone_owner, after=later)
+        in_zone, zone, zone_owner = False, set(), None  # a new set: violations keep the old one as their ids
+        listed.clear()
         if content is not None and not isinstance(content, (str, list)):
             out.add("wrong_content_type", i, None, what="content", expected="string / array / null",
                     got=_type_name(content))
@@ -339,26 +486,29 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
             else:
                 parsed = parse_tool_input(args)
                 if not parsed.ok:
-                    out.add("arguments_invalid_json", i, j, code=parsed.code, detail=localized_detail(parsed, out.lang))
+                    out.note("arguments_invalid_json", i, j, id=tc["id"], code=parsed.code,
+                             detail=localized_detail(parsed, out.lang))
             calls.setdefault(tc["id"], (i, j))
             zone.add(tc["id"])
         in_zone, zone_owner = True, i
     for cid, (i, j) in calls.items():
         if cid not in answered:
-            out.add("tool_use_without_result", i, j, id=cid, next=i + 1)
+            out.add("tool_use_without_result", i, j, key="tool_call_without_result", id=cid, call=i)
 
 
 # --- the broken examples ------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Example:
-    """A transcript with one mistake: ``text`` to paste, its ``fmt``, the rule ids expected in order."""
+    """A transcript to paste (``text``) in format ``fmt``: the rule ids expected in order (none
+    for a correct one) and the notes expected."""
 
     id: str
     label: dict[str, str]
     fmt: str
     expect: tuple[str, ...]
     text: str
+    notes: tuple[str, ...] = ()
 
 
 def load_examples(path: Path | None = None) -> tuple[Example, ...]:
@@ -367,4 +517,5 @@ def load_examples(path: Path | None = None) -> tuple[Example, ...]:
     path = path or FIXTURES_DIR / "pairing" / "examples.yaml"
     data = load_checked(path, "pairing")
     require_unique_ids(path, data, "examples")
-    return tuple(Example(e["id"], e["label"], e["format"], tuple(e["expect"]), e["text"]) for e in data["examples"])
+    return tuple(Example(e["id"], e["label"], e["format"], tuple(e["expect"]), e["text"], tuple(e.get("notes", ())))
+                 for e in data["examples"])

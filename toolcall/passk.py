@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from numbers import Integral, Real
 
@@ -283,11 +284,15 @@ class Estimates:
         return self.comb_n_k < 10**15
 
     def as_json(self) -> dict:
-        """Plain-JSON view (floats plus exact fractions as strings) for the CLI."""
+        """Plain-JSON view for the CLI: each estimate as a float, as a decimal string with
+        DECIMAL_DIGITS significant digits (keeps the magnitude where the float underflows to
+        0.0, e.g. "7.0798112610481729e-1506") and, under ``exact``, as a fraction when it is at
+        most EXACT_MAX_CHARS long ("7/10"), else null."""
         fields = {"pass^k": self.pass_hat_k, "pass@k": self.pass_at_k, "naive": self.naive}
         return {"n": self.n, "c": self.c, "k": self.k,
                 **{name: float(value) for name, value in fields.items()},
-                "exact": {name: str(value) for name, value in fields.items()}}
+                "decimal": {name: decimal_text(value) for name, value in fields.items()},
+                "exact": {name: exact_text(value) for name, value in fields.items()}}
 
 
 def estimate(n, c, k) -> Estimates:
@@ -302,15 +307,50 @@ def estimate(n, c, k) -> Estimates:
                      Fraction(c, n) ** k)
 
 
+#: Longest fraction (characters of "a/b") printed exactly; C(n, k) runs to thousands of digits.
+EXACT_MAX_CHARS = 40
+#: Significant digits of the decimal form (17 round-trip any float).
+DECIMAL_DIGITS = 17
+
+
+def exact_text(x: Fraction) -> str | None:
+    """``str(x)`` ("7/10", "1") when it is at most EXACT_MAX_CHARS long, else None.
+
+    Never converts a long integer to text (Python refuses past 4300 digits): the length is
+    bounded first from the bit lengths (a b-bit number has at most ⌈b·log10 2⌉ + 1 digits).
+    """
+    x = Fraction(x)
+    bound = sum(math.ceil(v.bit_length() * math.log10(2)) + 1 for v in (x.numerator, x.denominator))
+    if bound > 4 * EXACT_MAX_CHARS:
+        return None
+    text = str(x)
+    return text if len(text) <= EXACT_MAX_CHARS else None
+
+
+def decimal_text(x: Fraction | int | float, digits: int = DECIMAL_DIGITS) -> str:
+    """A probability as a decimal with ``digits`` significant digits, rounded half-even:
+    7/10 → "0.7", 1 → "1", 0 → "0", a C(c,k)/C(n,k) far below float range → "7.0798112610481729e-1506".
+    Computed with decimal.Decimal from the exact numerator and denominator (no float
+    underflow, no int-to-text conversion). Plain notation down to 1e-6, scientific below."""
+    x = Fraction(x)
+    with localcontext() as ctx:
+        ctx.prec = digits
+        ctx.Emin, ctx.Emax = -10**9, 10**9
+        value = Decimal(x.numerator) / Decimal(x.denominator)
+        value = value.normalize() if value else Decimal(0)
+        if value and abs(value) < Decimal("1e-6"):
+            return f"{value:e}".replace("E", "e")
+        return f"{value:f}"
+
+
 def percent(x: float | Fraction) -> str:
     """Format a probability as a percentage: 0.729 → '72.9%', 0.00012 → '0.012%',
     7e-49 → '7e-47%', 0 → '0%'. An exact Fraction too small for a float (C(c,k)/C(n,k) with
-    n in the thousands) is shown by its order of magnitude, '≈1e-1505%', never as 0%."""
+    n in the thousands) is shown with its magnitude, '≈7.1e-1504%', never as 0%."""
     if x == 0:
         return "0%"
     if isinstance(x, Fraction) and float(x) == 0.0:
-        exponent = math.floor(math.log10(x.numerator) - math.log10(x.denominator)) + 2
-        return f"≈1e{exponent}%"
+        return f"≈{decimal_text(x * 100, 2)}%"
     if 0 < x < 0.0005:
         return f"{100 * float(x):.2g}%"
     return f"{100 * float(x):.1f}%"

@@ -21,11 +21,16 @@ from typing import Any
 
 from toolcall.i18n import t
 from toolcall.parsing import ParsedInput, parse_tool_input
+from toolcall.text import escape_invisible
 from toolcall.validation import FieldError, display_pointer
 from toolcall.wire import ANTHROPIC, FORMATS, OPENAI
 
 #: Characters of a rejected raw input quoted back to the model.
 RAW_QUOTE_LIMIT = 2000
+#: Error lines in a schema rejection sent back at most; the rest are counted in one line.
+MAX_ERROR_LINES = 20
+#: Characters of the error lines together at most (one error can be long: nested reasons).
+MAX_ERROR_CHARS = 6000
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
 
@@ -93,14 +98,26 @@ def _line(err: FieldError, lang: str) -> str:
         line += "\n    " + t("result.error_line", lang, pointer=display_pointer(reason.pointer, lang),
                                 keyword=reason.keyword,
                                 expected=reason.expected, received=reason.received)
-    return line
+    return escape_invisible(line)
 
 
 def validation_error_content(tool_name: str, errors: list[FieldError], lang: str = "en") -> str:
     """Plain-text content for a schema rejection: one line per error, naming the field,
-    the keyword, what was expected and what was received, then a request to fix and call again."""
+    the keyword, what was expected and what was received (invisible and bidi characters
+    escaped), then a request to fix and call again. At most MAX_ERROR_LINES lines and about
+    MAX_ERROR_CHARS characters of them; the rest are counted in one line ("… and 8980 more
+    errors not listed"), so 9000 extra keys give a few kB, not megabytes."""
     lines = [t("result.validation_header", lang, tool=tool_name, count=len(errors))]
-    lines += [_line(e, lang) for e in errors]
+    used = 0
+    for k, err in enumerate(errors[:MAX_ERROR_LINES]):
+        line = _line(err, lang)
+        if k and used + len(line) > MAX_ERROR_CHARS:
+            break
+        lines.append(line if len(line) <= MAX_ERROR_CHARS else line[:MAX_ERROR_CHARS] + "…")
+        used += len(line)
+    left = len(errors) - (len(lines) - 1)
+    if left:
+        lines.append(t("result.errors_omitted", lang, count=left))
     lines.append(t("result.fix_and_retry", lang, tool=tool_name))
     return "\n".join(lines)
 

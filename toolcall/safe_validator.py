@@ -1,30 +1,44 @@
 """A Draft 2020-12 validator that a student's schema cannot use to stall or crash the server.
 
 jsonschema is the validator; this module only closes the ways an edited schema can make
-it hang or raise:
+it hang, raise or take memory, and makes its regular expressions those of ECMA-262:
 
-- regular expressions (``pattern``, ``patternProperties``, and the property matching behind
-  ``additionalProperties`` / ``unevaluatedProperties``) run on the ``regex`` engine with a
-  REGEX_TIMEOUT per search, and a pattern is refused before compiling when it is longer
-  than MAX_PATTERN_CHARS or repeats more than MAX_REPEAT times (``(?:x{65535}){200}``
-  would take gigabytes to compile);
+- regular expressions (``pattern``, ``patternProperties``, ``format: regex``, and the property
+  matching behind ``additionalProperties`` / ``unevaluatedProperties``) are ECMA-262
+  (JavaScript ``new RegExp(pattern, "u")``), as Draft 2020-12 Validation §6.3.3 and Core §6.4
+  ask, on the ``corvus-regex-ecma262`` engine: ``$`` does not match before a final newline,
+  ``\\d`` is ``[0-9]``, ``\\cC`` is a control character, Python-only syntax such as
+  ``(?P<name>…)`` or inline flags ``(?x)`` is a syntax error. Each match has REGEX_TIMEOUT,
+  which also caps the engine's backtracking memory; counted repeats are not unrolled at
+  compile time, so ``(?:x{65535}){65535}`` compiles in microseconds and a few bytes. Patterns
+  longer than MAX_PATTERN_CHARS are refused; compiled patterns are cached up to
+  PATTERN_CACHE_CHARS characters of pattern text in total (a compiled pattern's size is
+  proportional to its text on this engine: measured in tests/unit/test_memory_bounds.py);
 - a whole validation has a time budget (VALIDATION_BUDGET) checked at every subschema, so
   a ``$ref`` / ``allOf`` fan-out that is exponential in a 1 KB schema ends in a clear error;
 - ``uniqueItems`` is linear (hashing) instead of quadratic; ``multipleOf`` uses exact
   fractions, so a 999-digit integer cannot raise OverflowError;
-- no ``$ref`` is ever fetched: the registry's retrieve function refuses every URI.
+- no ``$ref`` is ever fetched: the registry's retrieve function refuses every URI; a reference
+  into the same document (``#…``, ``$anchor``, an embedded ``$id``, ``$dynamicRef``) resolves
+  as the specification says.
+
+Why this engine (measured 2026-11-30; README, "The validator, measured against the
+specification"): ``regress`` (Rust regress bindings) has ECMA-262 semantics but no match
+timeout: ``^(a|a)*$`` against 40 a's and a "!" ran for more than 100 s; the ``regex`` module
+needs a translation whose equivalence we would have to prove. corvus-regex-ecma262 decides that
+input in under 0.1 ms, stops a backreference blow-up (``^(a|a)*\\1$``) at the 50 ms limit, and
+passes the suite's ecmascript-regex tests (tests/unit/test_conformance.py).
 """
 
 from __future__ import annotations
 
-import re
 import threading
 import time
+from collections import OrderedDict
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any, Iterator
 
-import regex
+import corvus_regex_ecma262 as ecma
 from jsonschema import Draft202012Validator, FormatChecker, _utils, validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry
@@ -34,15 +48,17 @@ from referencing.exceptions import Unresolvable
 REGEX_TIMEOUT = 0.05
 #: Seconds one whole validation may take before the schema is declared too expensive.
 VALIDATION_BUDGET = 0.5
-#: Longest pattern compiled, in characters, and the largest total repetition it may ask for.
+#: Longest pattern compiled, in characters.
 MAX_PATTERN_CHARS = 1000
-MAX_REPEAT = 10_000
-
-_REPEAT = re.compile(r"\{(\d+)(?:,(\d*))?\}")
+#: Compiled patterns kept: at most this many, holding at most PATTERN_CACHE_CHARS of pattern text.
+PATTERN_CACHE_SIZE = 256
+PATTERN_CACHE_CHARS = 64_000
+#: ECMA-262 flags every pattern is compiled with: u (Unicode code points, \p{…}), as JSON Schema asks.
+FLAGS = "u"
 
 
 class UnsafePattern(ValueError):
-    """A pattern refused before compiling: too long, or it repeats too much."""
+    """A pattern refused before compiling: too long."""
 
 
 class RegexTimeout(ValidationError):
@@ -53,35 +69,92 @@ class BudgetExceeded(Exception):
     """Raised inside a validation that ran past VALIDATION_BUDGET seconds."""
 
 
-def check_pattern(pattern: str) -> None:
-    """Refuse a pattern that is too costly to compile. Raises UnsafePattern with the reason.
+#: The engine's syntax error (an ``ValueError`` subclass), for callers that report it.
+PatternError = ecma.error
 
-    The product of every ``{n}`` / ``{n,m}`` bound bounds how far nested counted repeats
-    can multiply; it over-estimates for sibling repeats, which is the safe side.
-    """
+
+class SizedCache:
+    """A least-recently-used dict bounded by entry count AND by the summed ``cost`` of entries
+    (e.g. characters of text), so a few huge entries cannot hold more than a few small ones.
+    Thread-safe; ``get``/``put`` never raise."""
+
+    def __init__(self, max_entries: int, max_cost: int):
+        self.max_entries, self.max_cost = max_entries, max_cost
+        self._data: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
+        self._cost = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        with self._lock:
+            hit = self._data.get(key)
+            if hit is None:
+                return default
+            self._data.move_to_end(key)
+            return hit[0]
+
+    def __contains__(self, key: Any) -> bool:
+        with self._lock:
+            return key in self._data
+
+    def put(self, key: Any, value: Any, cost: int) -> None:
+        if cost > self.max_cost:
+            return  # too big to keep: recomputed each time instead
+        with self._lock:
+            old = self._data.pop(key, None)
+            if old is not None:
+                self._cost -= old[1]
+            self._data[key] = (value, cost)
+            self._cost += cost
+            while len(self._data) > self.max_entries or self._cost > self.max_cost:
+                _, (_, dropped) = self._data.popitem(last=False)
+                self._cost -= dropped
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+            self._cost = 0
+
+    @property
+    def cost(self) -> int:
+        """The summed cost of what is held now."""
+        return self._cost
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+_patterns = SizedCache(PATTERN_CACHE_SIZE, PATTERN_CACHE_CHARS)
+
+
+def check_pattern(pattern: str) -> None:
+    """Refuse a pattern longer than MAX_PATTERN_CHARS. Raises UnsafePattern with the reason."""
     if len(pattern) > MAX_PATTERN_CHARS:
         raise UnsafePattern(f"pattern is {len(pattern)} characters; the limit is {MAX_PATTERN_CHARS}")
-    total = 1
-    for low, high in _REPEAT.findall(pattern):
-        bound = max(int(low), int(high) if high else 0)
-        if bound > 1:
-            total *= bound
-        if total > MAX_REPEAT:
-            raise UnsafePattern(f"pattern repeats more than {MAX_REPEAT} times in total")
 
 
-@lru_cache(maxsize=128)
-def compile_pattern(pattern: str) -> "regex.Pattern[str]":
-    """Compile with the ``regex`` engine after check_pattern. Raises UnsafePattern or regex.error."""
-    check_pattern(pattern)
-    return regex.compile(pattern)
+def compile_pattern(pattern: str) -> "ecma.Regex":
+    """Compile as ECMA-262 ``new RegExp(pattern, "u")`` with REGEX_TIMEOUT per match.
+
+    Raises UnsafePattern (too long), PatternError (not ECMA-262 syntax, or over the
+    engine's size limit) or MemoryError."""
+    compiled = _patterns.get(pattern)
+    if compiled is None:
+        check_pattern(pattern)
+        compiled = ecma.compile(pattern, FLAGS, timeout=REGEX_TIMEOUT)
+        _patterns.put(pattern, compiled, len(pattern) + 64)
+    return compiled
 
 
 def search(pattern: str, text: str) -> bool:
-    """``regex.search`` with REGEX_TIMEOUT. Raises TimeoutError when it is exceeded, and
-    UnsafePattern / regex.error for a pattern that cannot be compiled safely."""
+    """Whether ``pattern`` matches anywhere in ``text`` (ECMA-262 ``RegExp.prototype.test``).
+
+    Raises TimeoutError when one match exceeds REGEX_TIMEOUT (or the engine's backtracking
+    memory cap), and UnsafePattern / PatternError for a pattern that cannot be compiled."""
     _tick()
-    return compile_pattern(pattern).search(text, timeout=REGEX_TIMEOUT) is not None
+    try:
+        return compile_pattern(pattern).test(text)
+    except ecma.MatchLimitError as exc:
+        raise TimeoutError(str(exc)) from exc
 
 
 # --- the time budget ---------------------------------------------------------------------
@@ -100,13 +173,17 @@ class budget:
 
     def __init__(self, seconds: float = VALIDATION_BUDGET):
         self.seconds = seconds
+        self._outer: float | None = None
 
     def __enter__(self) -> "budget":
-        _budget.deadline = time.monotonic() + self.seconds
+        # Nested budgets never extend an enclosing one, and leaving one restores it.
+        self._outer = getattr(_budget, "deadline", None)
+        mine = time.monotonic() + self.seconds
+        _budget.deadline = mine if self._outer is None else min(mine, self._outer)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        _budget.deadline = None
+        _budget.deadline = self._outer
 
 
 class _SafeRe:
@@ -252,11 +329,19 @@ SafeValidator.descend = _descend_checked
 META_FORMATS = FormatChecker(formats=())
 
 
-@META_FORMATS.checks("regex", raises=(regex.error, UnsafePattern, RecursionError, OverflowError, ValueError))
+@META_FORMATS.checks("regex", raises=(PatternError, UnsafePattern, RecursionError, OverflowError, ValueError))
 def _is_regex(instance: Any) -> bool:
     if isinstance(instance, str):
         compile_pattern(instance)
     return True
+
+
+#: Format assertion (Draft 2020-12 Validation §7.2.2): jsonschema's checkers for 2020-12, each
+#: present only when its optional library is installed (requirements.txt installs
+#: jsonschema[format-nongpl]), with ``regex`` checked as ECMA-262 by the engine above.
+ASSERT_FORMATS = FormatChecker(formats=())
+ASSERT_FORMATS.checkers = dict(Draft202012Validator.FORMAT_CHECKER.checkers)
+ASSERT_FORMATS.checkers["regex"] = META_FORMATS.checkers["regex"]
 
 
 def _no_fetch(uri: str):
@@ -265,3 +350,46 @@ def _no_fetch(uri: str):
 
 #: A registry that knows no documents and fetches none: every remote ``$ref`` is unresolvable.
 REGISTRY: Registry = Registry(retrieve=_no_fetch)  # type: ignore[call-arg]
+
+
+# --- vocabularies (Draft 2020-12 Core §8.1.2) ----------------------------------------------
+
+#: The keywords each standard 2020-12 vocabulary brings (Core §8, Validation §6–§8).
+VOCABULARIES: dict[str, frozenset[str]] = {
+    "https://json-schema.org/draft/2020-12/vocab/core": frozenset({"$ref", "$dynamicRef"}),
+    "https://json-schema.org/draft/2020-12/vocab/applicator": frozenset({
+        "prefixItems", "items", "contains", "additionalProperties", "properties", "patternProperties",
+        "dependentSchemas", "propertyNames", "if", "then", "else", "allOf", "anyOf", "oneOf", "not"}),
+    "https://json-schema.org/draft/2020-12/vocab/unevaluated": frozenset({"unevaluatedItems", "unevaluatedProperties"}),
+    "https://json-schema.org/draft/2020-12/vocab/validation": frozenset({
+        "type", "const", "enum", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+        "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
+        "maxProperties", "minProperties", "required", "dependentRequired"}),
+    "https://json-schema.org/draft/2020-12/vocab/format-annotation": frozenset({"format"}),
+    "https://json-schema.org/draft/2020-12/vocab/format-assertion": frozenset({"format"}),
+}
+_classes: dict[frozenset, Any] = {}
+
+
+def validator_class(schema: Any, registry: Registry) -> Any:
+    """SafeValidator, or a copy that runs only the keywords of the vocabularies that the
+    schema's meta-schema declares in ``$vocabulary``, when ``$schema`` names a meta-schema
+    found in ``registry`` (never fetched). Unknown vocabularies add nothing."""
+    uri = schema.get("$schema") if isinstance(schema, dict) else None
+    if not isinstance(uri, str) or uri.rstrip("#") == "https://json-schema.org/draft/2020-12/schema":
+        return SafeValidator
+    try:
+        meta = registry.contents(uri.rstrip("#"))
+    except Exception:  # not in the registry: nothing is fetched, the full 2020-12 keyword set applies
+        return SafeValidator
+    declared = meta.get("$vocabulary") if isinstance(meta, dict) else None
+    if not isinstance(declared, dict):
+        return SafeValidator
+    keywords = frozenset().union(*(VOCABULARIES.get(v, frozenset()) for v in declared))
+    cls = _classes.get(keywords)
+    if cls is None:
+        cls = validators.extend(SafeValidator, {})
+        cls.VALIDATORS = {k: v for k, v in SafeValidator.VALIDATORS.items() if k in keywords}
+        cls.descend = _descend_checked
+        _classes[keywords] = cls
+    return cls

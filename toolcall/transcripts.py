@@ -29,15 +29,13 @@ from typing import Any, TypeVar
 from collections.abc import Callable, Sequence
 
 from toolcall import FIXTURES_DIR
-from toolcall.backend import ORDER_NOT_FOUND, ORDER_NOT_OWNED, BackendResult, RefundBackend
+from toolcall.backend import BACKENDS, RefundBackend
 from toolcall.fixtures import (OrderBook, Tool, load_checked,
                                load_tool, require_unique_ids)
-from toolcall.i18n import t
 from toolcall.parsing import parse_tool_input
-from toolcall.judge import ACCEPTED, Judgement, evaluate
+from toolcall.judge import Judgement, evaluate
 from toolcall.wire import ANTHROPIC, FORMATS, OPENAI
-from toolcall.results import (backend_error_content, call_id, success_content,
-                              tool_call_entry, tool_result_message)
+from toolcall.results import call_id, tool_call_entry
 
 SUCCEEDED = "succeeded"
 FAILED = "failed"
@@ -163,40 +161,17 @@ def retry_loop(attempts: Sequence[A], judge: Callable[[A, int], Sequence[Any]], 
 
 # --- running one call ---------------------------------------------------------------------
 
-def lookup_order(book: OrderBook, args: dict[str, Any], lang: str = "en") -> BackendResult:
-    """The read-only get_order tool: ``args['order_id']`` → ``{order_id, status, item, paid_cents}``.
-
-    Refuses ORDER_NOT_FOUND, and ORDER_NOT_OWNED for another customer's order (no data
-    leaks). ``args`` must be schema-valid get_order input.
-    """
-    order_id = args["order_id"]
-    order = next((o for o in book.orders if o.order_id == order_id), None)
-    if order is None or order.customer_id != book.current_customer:
-        code = ORDER_NOT_FOUND if order is None else ORDER_NOT_OWNED
-        return BackendResult(False, error={"code": code, "message": t(f"backend.{code}", lang, order_id=order_id),
-                                           "retryable": False})
-    return BackendResult(True, data={"order_id": order.order_id, "status": order.status, "item": order.item,
-                                     "paid_cents": order.paid_cents})
-
-
-#: Tools the walkthrough can run; refund_order runs through evaluate's RefundBackend.
-RUNNABLE: tuple[str, ...] = ("refund_order", "get_order")
+#: Tools the walkthrough can run (each has a fake backend in toolcall.backend.BACKENDS).
+RUNNABLE: tuple[str, ...] = tuple(BACKENDS)
 
 
 def run_call(call: Call, tool: Tool, fmt: str, cid: str, backend: RefundBackend, lang: str = "en") -> Judgement:
     """Validate ``call.raw`` against ``tool``'s schema and, if accepted, run it; returns the Judgement
     (verdict, errors, backend answer, tool_result in ``fmt``). Raises ValueError for a tool not in RUNNABLE."""
-    if tool.name == "refund_order":
-        return evaluate(call.raw, tool.input_schema, tool.name, lang, fmt, cid, backend)
-    if tool.name != "get_order":
+    if tool.name not in BACKENDS:
         raise ValueError(f"the walkthrough cannot run tool {tool.name!r}; runnable: {RUNNABLE}")
-    card = evaluate(call.raw, tool.input_schema, tool.name, lang, fmt, cid)
-    if card.verdict == ACCEPTED:
-        card.backend = lookup_order(backend.book, card.parse.value, lang)
-        content = (success_content(card.backend.data or {}) if card.backend.ok
-                   else backend_error_content(card.backend.error or {}))
-        card.tool_result = tool_result_message(fmt, cid, content, not card.backend.ok)
-    return card
+    tool_backend = backend if tool.name == "refund_order" else BACKENDS[tool.name](backend.book)
+    return evaluate(call.raw, tool.input_schema, tool.name, lang, fmt, cid, tool_backend)
 
 
 # --- building the transcript ----------------------------------------------------------------
@@ -241,14 +216,15 @@ def _response_id(seed: str, fmt: str) -> str:
     return f"msg_01{body}" if fmt == ANTHROPIC else f"chatcmpl-{body}"
 
 
-def _request(fx: WalkthroughFixture, fmt: str, tools: dict[str, Tool],
-             messages: list[dict[str, Any]]) -> dict[str, Any]:
-    """The request body; ``messages`` comes before ``tools`` only so a reader sees it first."""
+def _request(fx: WalkthroughFixture, fmt: str, tools: dict[str, Tool], messages: list[dict[str, Any]],
+             lang: str = "en") -> dict[str, Any]:
+    """The request body, its tool definitions in ``lang`` (what a Chinese app would send);
+    ``messages`` comes before ``tools`` only so a reader sees it first."""
     if fmt == ANTHROPIC:
         return {"model": fx.models[ANTHROPIC], "max_tokens": fx.max_tokens, "messages": copy.deepcopy(messages),
-                "tools": [tools[n].as_anthropic() for n in fx.tools]}
+                "tools": [tools[n].for_lang(lang).as_anthropic() for n in fx.tools]}
     return {"model": fx.models[OPENAI], "messages": copy.deepcopy(messages),
-            "tools": [tools[n].as_openai() for n in fx.tools]}
+            "tools": [tools[n].for_lang(lang).as_openai() for n in fx.tools]}
 
 
 def _response(fx: WalkthroughFixture, fmt: str, seed: str, request: dict[str, Any], text: str | None,
@@ -330,7 +306,7 @@ def build_transcript(fx: WalkthroughFixture, variant_id: str, fmt: str, tools: d
     steps: list[Step] = []
     for index, (attempt, cards) in enumerate(loop.rounds):
         turn = index + 1
-        request = _request(fx, fmt, tools, messages)
+        request = _request(fx, fmt, tools, messages, lang)
         steps.append(Step(REQUEST, turn, "request_first" if index == 0 else "request_retry", request))
         ids = [(card.tool_use_id, c) for card, c in zip(cards, attempt.calls)]
         text = attempt.text[lang] if attempt.text else None
@@ -351,7 +327,7 @@ def build_transcript(fx: WalkthroughFixture, variant_id: str, fmt: str, tools: d
             messages.extend(card.tool_result for card in cards)
     if loop.outcome == SUCCEEDED:
         turn = len(loop.rounds) + 1
-        request = _request(fx, fmt, tools, messages)
+        request = _request(fx, fmt, tools, messages, lang)
         steps.append(Step(REQUEST, turn, "request_results_parallel" if len(loop.rounds[-1][1]) > 1
                           else "request_results", request))
         response = _response(fx, fmt, f"{variant_id}:{fmt}:{turn}", request, (variant.final or {}).get(lang), [])

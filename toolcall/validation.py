@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Iterator
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry
 from referencing.exceptions import Unresolvable
+from referencing.jsonschema import DRAFT202012
+from urllib.parse import urldefrag, urljoin
 
 from toolcall.i18n import t
 from toolcall.parsing import StrictJSONError, json_type, localized_detail, strict_loads
-from toolcall.safe_validator import (META_FORMATS, REGEX_TIMEOUT, REGISTRY, VALIDATION_BUDGET, BudgetExceeded,
+from toolcall.safe_validator import (ASSERT_FORMATS, META_FORMATS, SizedCache, _no_fetch, validator_class, REGEX_TIMEOUT, REGISTRY, VALIDATION_BUDGET, BudgetExceeded,
                                      RegexTimeout, SafeValidator, budget, extra_properties)
 
 #: Largest schema text accepted, in characters, and its deepest nesting.
@@ -56,24 +58,92 @@ def pointer(parts) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
-def _remote_refs(node: Any, path: list) -> Iterator[tuple[str, str]]:
-    stack = [(node, path)]
+#: Draft 2020-12 keywords whose value is a schema, an array of schemas, or an object of schemas.
+_IN_PLACE = ("additionalProperties", "contains", "contentSchema", "else", "if", "items", "not", "propertyNames",
+             "then", "unevaluatedItems", "unevaluatedProperties")
+_ARRAYS = ("allOf", "anyOf", "oneOf", "prefixItems")
+_MAPS = ("$defs", "definitions", "dependentSchemas", "patternProperties", "properties")
+
+
+def subschemas(schema: Any, path: list | None = None) -> Iterator[tuple[dict, list]]:
+    """Every object subschema of ``schema`` with its path (keys/indices), the root first.
+
+    Walks only keyword positions that hold schemas (so an ``enum`` or ``const`` value that
+    happens to contain ``"$ref"`` or ``"format"`` is data, not a keyword). Iterative."""
+    stack = [(schema, path or [])]
     while stack:
-        node, path = stack.pop()
-        if isinstance(node, dict):
-            for key, value in node.items():
-                if key in ("$ref", "$dynamicRef") and isinstance(value, str) and not value.startswith("#"):
-                    yield pointer(path + [key]), value
-                stack.append((value, path + [key]))
-        elif isinstance(node, list):
-            stack.extend((v, path + [i]) for i, v in enumerate(node))
+        node, where = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        yield node, where
+        for key in _IN_PLACE:
+            if key in node:
+                stack.append((node[key], where + [key]))
+        for key in _ARRAYS:
+            if isinstance(node.get(key), list):
+                stack.extend((v, where + [key, i]) for i, v in enumerate(node[key]))
+        for key in _MAPS:
+            if isinstance(node.get(key), dict):
+                stack.extend((v, where + [key, k]) for k, v in node[key].items())
+
+
+def remote_refs(schema: dict) -> Iterator[tuple[str, str, str]]:
+    """References that would need a document this schema does not contain.
+
+    Yields ``(pointer, keyword, uri)``: the JSON pointer of the ``$ref`` / ``$dynamicRef``,
+    the keyword, and the absolute URI of the document it would have fetched. References to
+    ``#…``, to a ``$anchor``, to an embedded ``$id`` (relative or absolute, resolved against
+    the enclosing ``$id`` as RFC 3986 §5 says) and to ``$dynamicAnchor`` targets resolve in
+    the document and are not yielded. Nothing is fetched. Raises nothing for a checked schema.
+    """
+    root = DRAFT202012.create_resource(schema)
+    registry = Registry(retrieve=_no_fetch).with_resource(root.id() or "", root).crawl()  # type: ignore[call-arg]
+    top = registry.resolver(base_uri=root.id() or "")
+    # subschemas() yields parents before children; each resolver follows the embedded $id above it.
+    resolvers: dict[tuple, Any] = {}
+    for node, where in subschemas(schema):
+        parent = resolvers.get(tuple(_parent_schema_path(where)), top) if where else top
+        resolver = parent
+        if isinstance(node.get("$id"), str):
+            resolver = parent.in_subresource(DRAFT202012.create_resource(node))
+        resolvers[tuple(where)] = resolver
+        for key in ("$ref", "$dynamicRef"):
+            ref = node.get(key)
+            if not isinstance(ref, str):
+                continue
+            target = urljoin(str(resolver._base_uri), ref)
+            document = urldefrag(target)[0]
+            if document in registry:
+                continue  # in this document: a dangling fragment is reported when validating
+            try:
+                resolver.lookup(ref)
+            except Unresolvable:
+                yield pointer(where + [key]), key, document
+            except Exception:  # a malformed URI: it still names no local document
+                yield pointer(where + [key]), key, document
+
+
+def _parent_schema_path(where: list) -> list:
+    """The path of the schema that holds the subschema at ``where``."""
+    if len(where) >= 2 and where[-2] in _ARRAYS + _MAPS:
+        return where[:-2]
+    return where[:-1]
 
 
 def check_schema(text: str, lang: str = "en") -> SchemaCheck:
     """Parse and check schema text (str) as a Draft 2020-12 input_schema for a tool.
 
-    Never raises for any str. A remote ``$ref`` is refused, not fetched.
+    Never raises for any str (MemoryError included: it becomes a SCHEMA_INVALID refusal).
+    A ``$ref`` / ``$dynamicRef`` that would need a document outside the schema is refused
+    (SCHEMA_REMOTE_REF, naming the URI it would have fetched), never fetched.
     """
+    try:
+        return _check_schema(text, lang)
+    except MemoryError:
+        return SchemaCheck(False, code="SCHEMA_INVALID", message=t("schema.out_of_memory", lang))
+
+
+def _check_schema(text: str, lang: str) -> SchemaCheck:
     if len(text) > MAX_SCHEMA_CHARS:
         return SchemaCheck(False, code="SCHEMA_TOO_LARGE",
                            message=t("schema.too_large", lang, size=len(text), limit=MAX_SCHEMA_CHARS))
@@ -107,9 +177,9 @@ def check_schema(text: str, lang: str = "en") -> SchemaCheck:
             detail = t("schema.invalid_detail", lang, expected=explained.expected, received=explained.received)
         return SchemaCheck(False, code="SCHEMA_INVALID", keyword=str(keyword), path=where,
                            message=t("schema.invalid", lang, path=where, keyword=keyword, detail=detail))
-    for where, ref in _remote_refs(schema, []):
-        return SchemaCheck(False, code="SCHEMA_REMOTE_REF", keyword="$ref", path=where,
-                           message=t("schema.remote_ref", lang, path=where, ref=_short(ref)))
+    for where, keyword, uri in remote_refs(schema):
+        return SchemaCheck(False, code="SCHEMA_REMOTE_REF", keyword=keyword, path=where,
+                           message=t("schema.remote_ref_uri", lang, path=where, keyword=keyword, uri=_short(uri)))
     return SchemaCheck(True, schema=schema)
 
 
@@ -175,6 +245,18 @@ def _expected(err: ValidationError, lang: str) -> str:
         return t(f"expected.{kw}", lang, count=len(val))
     if kw == "not":
         return t("expected.not", lang, schema=_js(val))
+    if kw == "format":
+        return t("expected.format", lang, value=_js(val))
+    if kw == "contains":
+        return t("expected.contains", lang, schema=_js(val))
+    if kw in ("minContains", "maxContains"):
+        return t(f"expected.{kw}", lang, value=_js(val), schema=_js(err.schema.get("contains", True)))
+    if kw == "uniqueItems":
+        return t("expected.uniqueItems", lang)
+    if kw == "items" and val is False:
+        return t("expected.no_more_items", lang, count=len(err.schema.get("prefixItems", [])))
+    if kw == "unevaluatedItems" and val is False:
+        return t("expected.no_unevaluated_items", lang)
     if kw is None or val is False:
         return t("expected.false", lang)
     return t("expected.generic", lang, keyword=kw, value=_js(val))
@@ -182,7 +264,9 @@ def _expected(err: ValidationError, lang: str) -> str:
 
 def _hints(err: ValidationError, lang: str) -> list[str]:
     kw, val, inst = err.validator, err.validator_value, err.instance
-    hints: list[str] = []
+    hints: list[str] = _branches(err, lang)
+    if kw == "not":
+        hints.append(t("hint.not_matched", lang))
     if isinstance(err, RegexTimeout):
         hints.append(t("hint.regex_timeout", lang, limit=int(REGEX_TIMEOUT * 1000)))
     if kw == "type":
@@ -205,12 +289,47 @@ def _hints(err: ValidationError, lang: str) -> list[str]:
     return hints
 
 
-def _explain_one(err: ValidationError, lang: str) -> list[FieldError]:
+def _branches(err: ValidationError, lang: str) -> list[str]:
+    """Which conditional branches led to ``err``: if→then / else, dependentSchemas, allOf,
+    propertyNames, read from its schema path (outermost first)."""
+    hints: list[str] = []
+    parts = list(err.absolute_schema_path)
+    for i, part in enumerate(parts[:-1]):
+        following = parts[i + 1]
+        keyword_position = i == 0 or parts[i - 1] not in _MAPS  # not a property that happens to be named so
+        if part in ("then", "else") and keyword_position:  # jsonschema leaves "if" out of the path
+            hints.append(t(f"hint.if_{part}", lang))
+        elif part == "dependentSchemas":
+            hints.append(t("hint.dependent_schema", lang, field=_short(str(following))))
+        elif part == "allOf" and isinstance(following, int):
+            hints.append(t("hint.all_of", lang, n=following + 1))
+        elif part == "propertyNames" and isinstance(err.instance, str):
+            hints.append(t("hint.property_name", lang, name=_js(err.instance)))
+    return hints
+
+
+def _matching(validator: Any, subschema: Any, values: list) -> list[int]:
+    """Indices of ``values`` valid under ``subschema`` (resolved from the validator's root)."""
+    if validator is None:
+        return []
+    check = validator.evolve(schema=subschema)
+    return [i for i, v in enumerate(values) if check.is_valid(v)]
+
+
+def _explain_one(err: ValidationError, lang: str, validator: Any = None) -> list[FieldError]:
+    """FieldErrors for one jsonschema error; ``validator`` (the one that raised it) lets
+    oneOf and contains say which alternatives or items matched."""
     path = list(err.absolute_path)
     kw = err.validator if err.validator is not None else "false"
+    if kw == "dependentRequired" and isinstance(err.instance, dict):
+        return [FieldError(pointer(path + [name]), str(name), "dependentRequired",
+                           t("expected.dependentRequired", lang, trigger=_js(trigger)), t("received.missing", lang),
+                           _branches(err, lang))
+                for trigger, needed in err.validator_value.items() if trigger in err.instance
+                for name in needed if name not in err.instance]
     if kw == "required" and isinstance(err.instance, dict):
         return [FieldError(pointer(path + [name]), str(name), "required", t("expected.required", lang),
-                           t("received.missing", lang))
+                           t("received.missing", lang), _branches(err, lang))
                 for name in err.validator_value if name not in err.instance]
     if kw == "additionalProperties" and isinstance(err.instance, dict) and not isinstance(err, RegexTimeout):
         names = list(err.schema.get("properties", {}))
@@ -219,41 +338,74 @@ def _explain_one(err: ValidationError, lang: str) -> list[FieldError]:
             allowed += t("word.more", lang, count=len(names) - MAX_LISTED)
         return [FieldError(pointer(path + [name]), str(name), "additionalProperties",
                            t("expected.no_extra", lang, allowed=allowed), describe(err.instance[name], lang),
-                           [t("hint.extra_field", lang)])
+                           _branches(err, lang) + [t("hint.extra_field", lang)])
                 for name in extra_properties(err.instance, err.schema)[0]]
     if kw == "unevaluatedProperties" and err.validator_value is False and isinstance(err.instance, dict):
         evaluated = _evaluated_keys(err)
         if evaluated is not None:
             return [FieldError(pointer(path + [name]), str(name), "unevaluatedProperties",
-                               t("expected.no_unevaluated", lang), describe(err.instance[name], lang))
+                               t("expected.no_unevaluated", lang), describe(err.instance[name], lang),
+                               _branches(err, lang))
                     for name in err.instance if name not in evaluated]
+    if kw == "unevaluatedItems" and err.validator_value is False and isinstance(err.instance, list):
+        evaluated = _evaluated_keys(err, items=True)
+        if evaluated is not None:
+            return [FieldError(pointer(path + [i]), str(i), "unevaluatedItems", t("expected.no_unevaluated_item", lang),
+                               describe(item, lang), _branches(err, lang))
+                    for i, item in enumerate(err.instance) if i not in evaluated]
     reasons: list[FieldError] = []
     if kw in ("anyOf", "oneOf") and err.context:
         for sub in sorted(err.context, key=lambda e: (list(e.schema_path)[:1], list(map(str, e.path)))):
-            for fe in _explain_one(sub, lang):
+            for fe in _explain_one(sub, lang, validator):
                 alt = sub.schema_path[0] if sub.schema_path else 0
                 fe.expected = t("expected.alternative", lang, n=int(alt) + 1, expected=fe.expected)
                 reasons.append(fe)
     if kw == "oneOf" and not err.context:
         reasons = []
     field_name = str(path[-1]) if path else t("word.root", lang)
+    if "propertyNames" in err.absolute_schema_path and isinstance(err.instance, str):
+        field_name = err.instance
     received = describe(err.instance, lang)
     if kw == "oneOf" and not err.context:
-        received = t("received.several", lang, value=received)
+        which = [i + 1 for i, sub in enumerate(err.validator_value) if _matching(validator, sub, [err.instance])]
+        received = (t("received.matches_alternatives", lang, value=received, which=", ".join(map(str, which)))
+                    if which else t("received.several", lang, value=received))
+    if kw == "uniqueItems" and isinstance(err.instance, list):
+        pair = duplicate_pair(err.instance)
+        if pair:
+            received = t("received.duplicates", lang, value=received, first=pair[0], second=pair[1])
+    if kw in ("minContains", "maxContains") and isinstance(err.instance, list) and validator is not None:
+        count = len(_matching(validator, err.schema.get("contains", True), err.instance))
+        received = t("received.matching_items", lang, value=received, count=count)
     return [FieldError(pointer(path), field_name, str(kw), _expected(err, lang), received,
                        _hints(err, lang), reasons)]
 
 
-def _evaluated_keys(err: ValidationError) -> set[str] | None:
-    """The keys of ``err.instance`` that the rest of its schema evaluates (jsonschema's own
-    helper, so unevaluatedProperties errors can name each unevaluated field)."""
-    from jsonschema._utils import find_evaluated_property_keys_by_schema
+def duplicate_pair(items: list) -> tuple[int, int] | None:
+    """The first two indices whose items are equal as JSON Schema compares them (1 == 1.0,
+    true != 1), or None. Linear: hashing, as in safe_validator's uniqueItems."""
+    from toolcall.safe_validator import _frozen
 
+    seen: dict = {}
+    for i, item in enumerate(items):
+        key = _frozen(item)
+        if key in seen:
+            return seen[key], i
+        seen[key] = i
+    return None
+
+
+def _evaluated_keys(err: ValidationError, items: bool = False) -> set | None:
+    """The keys (or, with ``items``, the indices) of ``err.instance`` that the rest of its
+    schema evaluates (jsonschema's own helpers, so unevaluatedProperties / unevaluatedItems
+    errors can name each unevaluated field or item); None when that cannot be decided."""
+    from jsonschema._utils import find_evaluated_item_indexes_by_schema, find_evaluated_property_keys_by_schema
+
+    find = find_evaluated_item_indexes_by_schema if items else find_evaluated_property_keys_by_schema
     try:
         with budget():
-            return set(find_evaluated_property_keys_by_schema(SafeValidator(err.schema, registry=REGISTRY),
-                                                              err.instance, err.schema))
-    except Exception:  # any failure: fall back to one error for the whole object
+            return set(find(SafeValidator(err.schema, registry=REGISTRY), err.instance, err.schema))
+    except Exception:  # any failure: fall back to one error for the whole object or array
         return None
 
 
@@ -269,31 +421,58 @@ def _integral_floats(value: Any, path: list) -> Iterator[str]:
             stack.extend((v, where + [i]) for i, v in enumerate(node))
 
 
-@lru_cache(maxsize=64)
-def _validator_for(schema_json: str) -> Any:
-    return SafeValidator(json.loads(schema_json), registry=REGISTRY)
+#: Validators kept per (schema text, format assertion): at most 64, holding at most
+#: VALIDATOR_CACHE_CHARS characters of schema text in total.
+VALIDATOR_CACHE_CHARS = 2_000_000
+_validators = SizedCache(64, VALIDATOR_CACHE_CHARS)
+#: Schemas (as JSON text) that already ran past the validation budget: refused at once after.
+_too_expensive = SizedCache(64, VALIDATOR_CACHE_CHARS)
 
 
-def validate(instance: Any, schema: dict[str, Any], lang: str = "en") -> tuple[list[FieldError], list[str]]:
+def _validator_for(schema_json: str, assert_format: bool) -> Any:
+    key = (schema_json, assert_format)
+    validator = _validators.get(key)
+    if validator is None:
+        validator = SafeValidator(json.loads(schema_json), registry=REGISTRY,
+                                  format_checker=ASSERT_FORMATS if assert_format else None)
+        _validators.put(key, validator, len(schema_json))
+    return validator
+
+
+def formats_used(schema: Any) -> list[str]:
+    """The ``format`` values a schema uses (in keyword positions only), sorted, unique."""
+    return sorted({node["format"] for node, _ in subschemas(schema) if isinstance(node.get("format"), str)})
+
+
+def validate(instance: Any, schema: dict[str, Any], lang: str = "en", assert_format: bool = False,
+             registry: Any = None) -> tuple[list[FieldError], list[str]]:
     """Validate ``instance`` against ``schema`` and explain every error.
 
     ``schema`` must already have passed ``check_schema``. Returns ``(errors, notes)``:
     every error, sorted by pointer then keyword, and notes that are not errors (an
-    integral float such as 1999.0 counts as an integer). A self-referencing schema that
-    recurses forever, or a ``$ref`` that cannot be resolved, becomes one ``$ref`` error.
-    Raises nothing for any JSON value.
+    integral float such as 1999.0 counts as an integer; a ``format`` left unchecked).
+    ``assert_format``: check ``format`` with jsonschema's format checkers (Draft 2020-12
+    Validation §7.2.2, format-assertion); off, ``format`` is an annotation (§7.2.1) and a
+    note says it was not checked. ``registry``: a ``referencing.Registry`` of extra
+    documents (tests only: the JSON-Schema-Test-Suite's remotes); the app never passes one,
+    and no registry ever fetches. A self-referencing schema that recurses forever, or a
+    ``$ref`` that cannot be resolved, becomes one ``$ref`` error; running out of memory
+    becomes one ``$memory`` error. Raises nothing for any JSON value.
     """
     key = json.dumps(schema)
     if key in _too_expensive:
         return [_budget_error(lang)], []
-    validator = _validator_for(key)
     try:
+        if registry is None:
+            validator = _validator_for(key, assert_format)
+        else:
+            registry = registry.combine(REGISTRY)
+            validator = validator_class(schema, registry)(schema, registry=registry,
+                                                          format_checker=ASSERT_FORMATS if assert_format else None)
         with budget():
             raw_errors = list(validator.iter_errors(instance))
     except BudgetExceeded:
-        _too_expensive[key] = None
-        while len(_too_expensive) > 64:
-            _too_expensive.pop(next(iter(_too_expensive)))
+        _too_expensive.put(key, None, len(key))
         return [_budget_error(lang)], []
     except RegexTimeout:
         return [FieldError("", t("word.root", lang), "pattern", t("expected.regex_in_time", lang,
@@ -306,23 +485,37 @@ def validate(instance: Any, schema: dict[str, Any], lang: str = "en") -> tuple[l
     except Unresolvable as exc:
         return [FieldError("", t("word.root", lang), "$ref", t("expected.resolvable_ref", lang),
                            _short(str(exc)))], []
+    except MemoryError:
+        _too_expensive.put(key, None, len(key))
+        return [_memory_error(lang)], []
     errors: list[FieldError] = []
     seen: set[tuple[str, str]] = set()
-    for err in raw_errors:
-        for explained in _explain_one(err, lang):
-            # jsonschema reports `required` once per missing name, each listing them all.
-            if (explained.pointer, explained.keyword) in seen and explained.keyword == "required":
-                continue
-            seen.add((explained.pointer, explained.keyword))
-            errors.append(explained)
+    try:
+        with budget():
+            for err in raw_errors:
+                for explained in _explain_one(err, lang, validator):
+                    # jsonschema reports `required` once per missing name, each listing them all.
+                    if (explained.pointer, explained.keyword) in seen and explained.keyword in (
+                            "required", "dependentRequired"):
+                        continue
+                    seen.add((explained.pointer, explained.keyword))
+                    errors.append(explained)
+    except (BudgetExceeded, RecursionError, Unresolvable, RegexTimeout):
+        pass  # the explanations so far stand; the verdict (rejected) is already decided
+    except MemoryError:
+        return [_memory_error(lang)], []
     errors.sort(key=lambda e: (e.pointer, e.keyword))
     notes = [t("note.integral_float", lang, pointer=p, value=_short(_resolve(instance, p)))
              for p in sorted(_integral_floats(instance, []))]
+    if not assert_format:
+        used = formats_used(schema)
+        if used:
+            notes.append(t("note.format_not_checked", lang, formats=", ".join(_short(f, 40) for f in used[:MAX_LISTED])))
     return errors, notes
 
 
-#: Schemas (as JSON text) that already ran past the validation budget: refused at once after.
-_too_expensive: dict[str, None] = {}
+def _memory_error(lang: str) -> FieldError:
+    return FieldError("", t("word.root", lang), "$memory", t("expected.memory", lang), t("received.out_of_memory", lang))
 
 
 def _budget_error(lang: str) -> FieldError:

@@ -6,7 +6,6 @@ Markdown or HTML.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from toolcall.i18n import normalize_lang, t
 from toolcall.pairing import load_examples
 from toolcall.transcripts import load_walkthrough
 from toolcall.markdown import plain  # noqa: F401  (re-exported for the pages)
+from toolcall.text import visible_json
 
 LANG_KEY = "app_lang"
 
@@ -44,7 +44,7 @@ def tr(key: str, **params: Any) -> str:
     return t(key, lang(), **params)
 
 
-def _mtime(path: Path) -> float:
+def file_mtime(path: Path) -> float:
     try:
         return path.stat().st_mtime
     except OSError:
@@ -63,7 +63,7 @@ def load(kind: str, relative: str):
     problem with its file and JSON path, then stop the page."""
     path = FIXTURES_DIR / relative
     try:
-        return _load(kind, str(path), _mtime(path))
+        return _load(kind, str(path), file_mtime(path))
     except FixtureError as exc:
         st.error(tr("app.fixture_error"))
         st.code("\n".join(map(str, exc.problems)), language=None)
@@ -72,7 +72,7 @@ def load(kind: str, relative: str):
 
 def show_json(value: Any) -> None:
     """Pretty JSON in a copyable code block (never rendered as Markdown)."""
-    st.code(json.dumps(value, ensure_ascii=False, indent=2), language="json", wrap_lines=True)
+    st.code(visible_json(value, indent=2), language="json", wrap_lines=True)
 
 
 #: Characters of a raw output shown on a card; the rest is summarised.

@@ -6,15 +6,15 @@ below it. Grading is toolcall.grading; progress is saved per learner in the stor
 
 from __future__ import annotations
 
-import sqlite3
 import streamlit as st
 
-from ui.common import lang, plain, show_json, tr
-from ui.exercise_inputs import answer, draw, key, prefill
-from ui.learner import current_learner, progress_store
+from ui.common import lang, plain, tr
+from ui.common import load as load_fixture
+from ui.exercise_inputs import answer, draw, key, prefill, show_reference
+from ui.learner import current_learner, progress_store, save_answer
 from toolcall.exercises import Exercise, ExerciseSet, exercise_files, load_exercises
-from toolcall.grading import MAX_ANSWER_CHARS, Grade, grade
-from toolcall.progress import REVEAL_AFTER
+from toolcall.grading import MAX_ANSWER_CHARS, EXERCISE_TYPES, Grade, GradingInputs, grade
+from toolcall.progress import REVEAL_AFTER, StorageError
 
 _SHOW = {"ok": st.success, "wrong": st.error, "info": st.info, "error": st.warning}
 
@@ -27,6 +27,15 @@ def _load(stamp: tuple[tuple[str, float], ...]) -> ExerciseSet:
 def exercise_set() -> ExerciseSet:
     """Every exercise (cached until an exercise file changes)."""
     return _load(tuple((str(p), p.stat().st_mtime) for p in exercise_files()))
+
+
+def inputs(ex: Exercise) -> GradingInputs:
+    """What grading ``ex`` needs (its tool and canned outputs for schema_fix), from the cached
+    fixtures; a broken file raises FixtureError."""
+    if not EXERCISE_TYPES[ex.type].needs_tool:
+        return GradingInputs()
+    name = ex.spec["tool"]
+    return GradingInputs(load_fixture("tool", f"tools/{name}.json"), load_fixture("outputs", f"outputs/{name}.yaml"))
 
 
 def show_load_problems(loaded: ExerciseSet) -> None:
@@ -48,8 +57,8 @@ def safe_store(call, *args):
     """Run a store call; on a storage failure warn and return None (grading goes on)."""
     try:
         return call(*args)
-    except (sqlite3.Error, OSError) as exc:
-        st.warning(tr("exercises.store_error", detail=type(exc).__name__))
+    except StorageError:
+        st.warning(tr("exercises.store_error", detail=tr("progress.unreachable")))
         return None
 
 
@@ -67,11 +76,10 @@ def show_exercise(ex: Exercise, learner: str) -> None:
             submitted = st.form_submit_button(tr("exercises.submit"), key=key(ex, "submit"), type="primary")
         if submitted:
             text = answer(ex)
-            result = grade(ex, text)
+            result = grade(ex, text, inputs(ex))
             st.session_state[key(ex, "grade")] = result
             if not result.malformed:  # an empty or unreadable answer is not a try: it must not unlock the answer
-                rec = safe_store(store.record, learner, ex.id, text[:MAX_ANSWER_CHARS], result.score,
-                                 result.max_score) or rec
+                rec = save_answer(learner, ex.id, text[:MAX_ANSWER_CHARS], result.score, result.max_score) or rec
         if key(ex, "grade") in st.session_state:
             _show_grade(st.session_state[key(ex, "grade")])
             if st.session_state[key(ex, "grade")].correct:
@@ -95,22 +103,9 @@ def show_exercise(ex: Exercise, learner: str) -> None:
 
 
 def _show_reference(ex: Exercise) -> None:
-    L = lang()
     st.markdown(f"**{tr('exercises.reference')}**")
-    if ex.type in ("json", "schema_fix"):
-        show_json(ex.answer)
-    elif ex.type == "number":
-        st.code(f"{ex.answer:g}", language=None)
-    else:
-        kinds = {"choice": "options", "order": "steps"}
-        if ex.type == "classify":
-            items, cats = ex.labels("items"), ex.labels("categories")
-            st.dataframe([{"": items[i][L], tr("exercises.classify_label"): cats[c][L]} for i, c in ex.answer.items()],
-                         hide_index=True, width="stretch")
-        else:
-            labels = ex.labels(kinds[ex.type])
-            st.markdown("\n".join(f"{n + 1}. {labels[a][L]}" for n, a in enumerate(ex.answer)))
-    st.info(ex.explanation[L], icon="💡")
+    show_reference(ex)
+    st.info(ex.explanation[lang()], icon="💡")
 
 
 def show_page_exercises(page_id: str) -> None:

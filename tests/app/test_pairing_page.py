@@ -71,7 +71,44 @@ def test_user_text_is_never_markdown():
 
 def test_chosen_format_overrides_detection():
     at = open_page("en")
-    at.button(key="pairing_example_openai_orphan").click().run()
+    at.button(key="pairing_example_anthropic_orphan").click().run()
     at.radio(key="pairing_format").set_value("anthropic").run()
     assert not at.exception
-    assert any(c.value.startswith("Checked 2 messages as Anthropic.") for c in at.caption)
+    assert any(c.value.startswith("Checked 3 messages as Anthropic.") for c in at.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_transcript_in_the_other_format_is_never_green(lang):
+    """Issue 12, item 4: an Anthropic transcript (two real errors) checked as OpenAI once showed
+    "No pairing problems"; it must say it does not look like OpenAI and what it looks like."""
+    at = open_page(lang)
+    at.button(key="pairing_example_anthropic_id_mismatch").click().run()
+    at.radio(key="pairing_format").set_value("openai").run()
+    assert not at.exception and not at.success
+    assert at.error[0].value.replace("\\", "") == t("pairing.error.format_mismatch", lang,
+                                                    chosen=t("pairing.format.openai", lang),
+                                                    looks=t("pairing.format.anthropic", lang))
+
+
+def test_a_flood_is_checked_once_and_the_page_sends_a_capped_table(monkeypatch):
+    """Issue 13: a 960 KB paste (10 000 calls, 7 000 unmatched results) once sent 89 MB per rerun
+    and was rechecked on every click. Now at most 100 rows are drawn and the report is cached."""
+    import json
+    import toolcall.pairing as pairing
+
+    uses = [{"type": "tool_use", "id": f"toolu_{k:05d}", "name": "f", "input": {}} for k in range(10_000)]
+    results = [{"type": "tool_result", "tool_use_id": f"flood{k:05d}"} for k in range(7_000)]
+    text = json.dumps([{"role": "user", "content": "go"}, {"role": "assistant", "content": uses},
+                       {"role": "user", "content": results}], separators=(",", ":"))
+    calls = []
+    real = pairing.check_pairing
+    monkeypatch.setattr(pairing, "check_pairing", lambda *a, **k: calls.append(1) or real(*a, **k))
+    at = open_page("en")
+    at.text_area(key="pairing_input").input(text).run()
+    assert not at.exception
+    assert len(at.dataframe[0].value) == 100
+    assert any(c.value == t("pairing.shown_rows", "en", shown=100, total=17_000) for c in at.caption)
+    assert len(at.text[0].value) < 100 * 2000
+    at.radio(key="pairing_format").set_value("auto").run()  # another rerun, same input
+    at.run()
+    assert len(calls) == 1

@@ -3,9 +3,12 @@
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from toolcall import REPO_ROOT
+from toolcall.passk import N_MAX, estimate, percent
 
 PAGE = "pages/passk_lab.py"
 
@@ -108,5 +111,39 @@ def test_chinese(at):
     assert at.title[0].value == "pass^k 实验室：歧义越多，可靠性掉得越快"
     assert metric(at, "各次独立") == "8.0%"
     assert "从 **90.0%** 提到 **93.2%**" in markdown(at)
+    # the description simulation cuts the Chinese description's five sentences
+    assert [c.label for c in at.checkbox if c.key.startswith("passk_sentence_")] == [
+        "给已签收的订单发起全额或部分退款。", "只在用户明确要求退款、并给出订单号时调用。", "取消未发货的订单请用 cancel\\_order。",
+        "金额单位是分：19\\.99 元写作 1999。", "退款金额不能超过实付金额。"]
     at.number_input(key="passk_est_k").set_value(12).run()
     assert at.error[0].value.startswith("k = 12 大于 n = 10")
+
+
+def _estimate_shown(at: AppTest, n: int, c: int, k: int) -> None:
+    for key, value in (("passk_n", n), ("passk_c", c), ("passk_est_k", k)):
+        at.number_input(key=key).set_value(value).run()
+    assert not at.exception and not at.error
+
+
+@pytest.mark.parametrize("n, c, k, hat, naive", [
+    (1500, 1499, 1400, "6.7%", "39.3%"),        # the case that crashed the CLI
+    (10000, 5000, 5000, "≈6.3e-3007%", "≈7.1e-1504%"),  # far below float range: magnitude, never 0%
+    (10000, 10000, 10000, "100.0%", "100.0%"),
+    (1, 0, 1, "0%", "0%"),
+])
+def test_estimator_extremes_of_the_documented_range(at, n, c, k, hat, naive):
+    _estimate_shown(at, n, c, k)
+    assert metric(at, "pass^k, unbiased") == hat and metric(at, "Naive plug-in") == naive
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_estimator_section_over_the_documented_range(at, data):
+    """Any n in 1..N_MAX, c in 0..n, k in 1..n: the three metrics show, none is "0%" unless it is 0."""
+    n = data.draw(st.integers(1, N_MAX))
+    c, k = data.draw(st.integers(0, n)), data.draw(st.integers(1, n))
+    _estimate_shown(at, n, c, k)
+    est = estimate(n, c, k)
+    assert metric(at, "pass^k, unbiased") == percent(est.pass_hat_k)
+    assert metric(at, "pass@k, unbiased") == percent(est.pass_at_k)
+    assert metric(at, "Naive plug-in") == percent(est.naive)

@@ -3,6 +3,9 @@
 import json
 
 from tests.app.conftest import fresh_app
+from toolcall.fixtures import load_outputs
+
+N = len(load_outputs().outputs)
 
 
 def playground(lang="en"):
@@ -14,10 +17,10 @@ def texts(elements):
     return [e.value for e in elements]
 
 
-def test_reference_schema_all_six_as_expected():
+def test_reference_schema_all_as_expected():
     at = playground()
     assert not at.exception
-    assert "**6 of 6 outputs got their expected verdict.**" in texts(at.markdown)
+    assert f"**{N} of {N} outputs got their expected verdict.**" in texts(at.markdown)
     assert "No bad output leaks through this schema." in texts(at.success)
 
 
@@ -27,7 +30,7 @@ def test_no_additional_properties_preset_flags_extra_field_leaked():
     at.button(key="playground_apply_preset").click().run()
     assert not at.exception
     assert '"additionalProperties"' not in at.text_area(key="schema_editor").value
-    assert "**5 of 6 outputs got their expected verdict.**" in texts(at.markdown)
+    assert f"**{N - 1} of {N} outputs got their expected verdict.**" in texts(at.markdown)
     errors = texts(at.error)
     assert "Leaked \\(bad output accepted\\)\\: Extra field the schema does not define\\." in errors
     assert ("LEAKED\\: this bad output passes the edited schema\\. \\\"additionalProperties\\\" would have "
@@ -39,10 +42,10 @@ def test_editing_the_schema_by_hand_changes_the_summary_and_reset_restores():
     schema = json.loads(at.text_area(key="schema_editor").value)
     del schema["required"]
     at.text_area(key="schema_editor").input(json.dumps(schema)).run()
-    assert "**5 of 6 outputs got their expected verdict.**" in texts(at.markdown)
+    assert f"**{N - 1} of {N} outputs got their expected verdict.**" in texts(at.markdown)
     assert "Leaked \\(bad output accepted\\)\\: Missing a required field\\." in texts(at.error)
     at.button(key="playground_reset").click().run()
-    assert "**6 of 6 outputs got their expected verdict.**" in texts(at.markdown)
+    assert f"**{N} of {N} outputs got their expected verdict.**" in texts(at.markdown)
 
 
 def test_invalid_json_in_editor_shows_error_and_keeps_last_good_result():
@@ -54,7 +57,7 @@ def test_invalid_json_in_editor_shows_error_and_keeps_last_good_result():
     assert "Not JSON\\: line 2, column 17\\: Expecting value\\." in texts(at.error)
     assert any("stale" in w for w in texts(at.warning))
     # the cards still show the last good (enum removed) schema's verdicts
-    assert "**5 of 6 outputs got their expected verdict.**" in texts(at.markdown)
+    assert f"**{N - 1} of {N} outputs got their expected verdict.**" in texts(at.markdown)
 
 
 def test_not_a_schema_names_keyword_and_path():
@@ -79,7 +82,7 @@ def test_chinese_page():
     at = playground("zh")
     assert not at.exception
     assert at.title[0].value == "Schema 练习场"
-    assert "**6 个输出中有 6 个得到了预期的结论。**" in texts(at.markdown)
+    assert f"**{N} 个输出中有 {N} 个得到了预期的结论。**" in texts(at.markdown)
 
 
 def test_chinese_page_switches_format_and_preset():
@@ -90,7 +93,7 @@ def test_chinese_page_switches_format_and_preset():
     at.button(key="playground_apply_preset").click().run()
     assert not at.exception
     assert at.radio(key="playground_format").value == "openai"
-    assert "**6 个输出中有 5 个得到了预期的结论。**" in texts(at.markdown)
+    assert f"**{N} 个输出中有 {N - 1} 个得到了预期的结论。**" in texts(at.markdown)
 
 
 def test_choosing_a_preset_applies_it_at_once():
@@ -134,3 +137,19 @@ def test_a_key_ending_in_a_space_is_still_bold():
         '{"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged", "a ": 1}').run()
     md = "\n".join(texts(at.markdown))
     assert "- **/a \u2060**" not in md and "**\u2060/a \u2060**" in md
+
+
+def test_format_toggle_asserts_format_in_the_free_box():
+    at = playground()
+    schema = json.loads(at.text_area(key="schema_editor").value)
+    schema["properties"]["note"]["format"] = "email"
+    at.text_area(key="schema_editor").set_value(json.dumps(schema)).run()
+    at.text_area(key="playground_free_input").set_value(
+        '{"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged", "note": "not an email"}').run()
+    assert not at.exception
+    shown = " ".join(texts(at.markdown) + texts(at.caption) + texts(at.info))
+    assert "it was not checked" in shown
+    at.toggle(key="playground_assert_format").set_value(True).run()
+    assert not at.exception
+    shown = " ".join(texts(at.markdown) + texts(at.caption) + texts(at.info) + texts(at.error))
+    assert 'a string in the format \\"email\\"' in shown or 'a string in the format "email"' in shown

@@ -6,7 +6,7 @@ from math import comb
 from toolcall import REPO_ROOT
 from toolcall.check import check_exercises
 from toolcall.exercises import PAGES, TYPES, load_exercises
-from toolcall.grading import answer_text, grade
+from toolcall.grading import answer_text, grade, grading_inputs
 
 LOADED = load_exercises()
 
@@ -34,4 +34,4 @@ def test_pass_k_answers_match_math_comb():
 
 def test_reference_answers_round_trip_through_the_answer_text():
     for ex in LOADED.exercises:
-        assert grade(ex, answer_text(ex, ex.answer)).correct, ex.id
+        assert grade(ex, answer_text(ex, ex.answer), grading_inputs(ex)).correct, ex.id

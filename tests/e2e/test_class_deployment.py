@@ -4,6 +4,7 @@ import os
 import re
 import shutil
 import signal
+import threading
 import subprocess
 import sys
 import time
@@ -106,6 +107,107 @@ def test_load_client_through_the_proxy(deployment):
                           "--sessions", "2", "--seconds", "3"], cwd=REPO, capture_output=True, text=True, timeout=240)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "playground sessions per process (pinned by the proxy's cookie): 1/1" in run.stdout
+
+
+class _Lines:
+    """Every line a pipe has written so far, read by a thread (the launcher logs on stderr)."""
+
+    def __init__(self, pipe):
+        self.lines: list[str] = []
+        threading.Thread(target=lambda: self.lines.extend(iter(pipe.readline, "")), daemon=True).start()
+
+    def wait_for(self, needle: str, timeout: float) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = [line for line in list(self.lines) if needle in line]
+            if found:
+                return found[0]
+            time.sleep(0.2)
+        raise AssertionError(f"no line with {needle!r} within {timeout} s:\n" + "".join(self.lines))
+
+
+def _backend_pid(launcher: subprocess.Popen, port: int) -> int:
+    """The Streamlit process the launcher started on ``port``."""
+    for c in psutil.Process(launcher.pid).children():
+        if f"--server.port {port}" in " ".join(c.cmdline()):
+            return c.pid
+    raise AssertionError(f"no Streamlit process on port {port}")
+
+
+def test_a_dead_process_is_restarted_while_the_others_keep_serving():
+    """Kill one of two Streamlit processes: the launcher logs it and starts it again on its port; the
+    browser pinned to the live one never notices (200, cookie kept); the one pinned to the dead one is
+    answered by the live one and re-pinned there with ONE valid address (not "a, b"); new visitors
+    too; once restarted, the process serves its pinned browsers again."""
+    proc, port, first = _launch(2)
+    url = f"http://127.0.0.1:{port}"
+    dead, live = f"127.0.0.1:{first}", f"127.0.0.1:{first + 1}"
+    err = _Lines(proc.stderr)
+    try:
+        wait_healthy(url + "/_stcore/health", proc, 120)
+        victim = _backend_pid(proc, first)
+        os.kill(victim, signal.SIGKILL)
+        err.wait_for(f"Streamlit process on {dead} exited (code -9); restarting it; the other processes keep serving",
+                     10)
+        for i in range(5):  # while it is down (and just after): nobody sees an error
+            assert _get(url + "/", f"{COOKIE}={live}") == (200, [])
+            status, cookies = _get(url + "/", f"{COOKIE}={dead}")
+            assert status == 200
+            if cookies or i == 0:  # moved (at once: Streamlit takes seconds to start): one cookie, one live backend
+                assert cookies == [f"{COOKIE}={live}; Path=/; HttpOnly; SameSite=Lax"]
+            status, cookies = _get(url + "/")
+            assert status == 200 and len(cookies) == 1
+            assert re.fullmatch(rf"{COOKIE}=127\.0\.0\.1:\d+; Path=/; HttpOnly; SameSite=Lax", cookies[0])
+        err.wait_for(f"Streamlit process on {dead}: started again (restart 1)", 10)
+        err.wait_for(f"Streamlit process on {dead}: serving again", 120)
+        assert proc.poll() is None  # the launcher never stopped
+        assert _backend_pid(proc, first) != victim
+        assert wait_until(lambda: _get(url + "/", f"{COOKIE}={dead}") == (200, []), 30)  # nginx uses it again
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+
+
+def test_a_browser_pinned_to_a_dead_process_is_moved_and_keeps_working(browser):
+    """A real browser pinned to a process that then dies: a reload is answered (by the live process
+    while the dead one restarts, or by the restarted one), the browser holds one valid cookie, and
+    the page works (an edit reruns). The move itself is pinned down over HTTP in the test above."""
+    proc, port, first = _launch(2)
+    url = f"http://127.0.0.1:{port}"
+    err = _Lines(proc.stderr)
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    try:
+        wait_healthy(url + "/_stcore/health", proc, 120)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(url + "/playground")
+        wait_connected(page)
+        pinned = next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
+        os.kill(_backend_pid(proc, int(pinned.rsplit(":", 1)[1])), signal.SIGKILL)
+        err.wait_for(f"Streamlit process on {pinned} exited", 10)
+        page.reload()
+        wait_connected(page)
+        moved = [c["value"] for c in context.cookies() if c["name"] == COOKIE]
+        assert len(moved) == 1 and moved[0] in (f"127.0.0.1:{first}", f"127.0.0.1:{first + 1}")
+        page.wait_for_function("() => document.querySelector('.st-key-schema_editor textarea')?.value.length > 0")
+        editor = page.locator(".st-key-schema_editor textarea")
+        editor.fill(editor.input_value().replace('"additionalProperties": false', '"additionalProperties": true'))
+        editor.press("Control+Enter")
+        page.locator(".st-key-playground_card_extra_field").get_by_text("LEAKED").wait_for()
+    finally:
+        context.close()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+
+
+def wait_until(predicate, timeout: float) -> bool:
+    """True once ``predicate()`` holds (polled every 0.5 s), False after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.5)
+    return False
 
 
 def _one_process_launcher() -> subprocess.Popen:

@@ -9,9 +9,10 @@ pytestmark = pytest.mark.e2e
 
 @pytest.mark.parametrize("path, heading", [("playground", "Schema playground"), ("passk_lab", "pass^k lab"),
                                            ("walkthrough", "One tool call, step by step"), ("pairing", "Pairing checker"),
-                                           ("lessons", "Lessons"), ("exercises", "Exercises")])
+                                           ("lessons", "Lessons"), ("exercises", "Exercises"),
+                                           ("harness_lab", "Be the loop: a harness lab")])
 def test_first_visit_by_deep_link_gets_the_whole_app(browser, path, heading):
-    """Streamlit's legacy pages/ mode would run the page alone, listing pages/common.py as a page."""
+    """Streamlit's legacy pages/ mode would run the page alone, listing every file in pages/ as a page."""
     with fresh_server() as url:
         context = browser.new_context(locale="en-US")
         page = context.new_page()

@@ -14,6 +14,7 @@ def test_prints_the_three_estimates_as_json(capsys):
     assert main(["passk", "--n", "10", "--c", "9", "--k", "3"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out == {"n": 10, "c": 9, "k": 3, "pass^k": 0.7, "pass@k": 1.0, "naive": 0.729,
+                   "decimal": {"pass^k": "0.7", "pass@k": "1", "naive": "0.729"},
                    "exact": {"pass^k": "7/10", "pass@k": "1", "naive": "729/1000"}}
 
 

@@ -6,15 +6,16 @@ from math import comb
 import pytest
 
 from toolcall.exercises import load_exercises
+from toolcall.fixtures import load_outputs
 from toolcall.i18n import t
-from toolcall.grading import (MAX_ANSWER_CHARS, FeedbackItem, Grade, answer_text, answer_value, grade,
+from toolcall.grading import (MAX_ANSWER_CHARS, FeedbackItem, Grade, answer_text, answer_value, grade, grading_inputs,
                               parse_number)
 
 EX = load_exercises().by_id()
 
 
 def g(ex_id: str, text: str) -> Grade:
-    return grade(EX[ex_id], text)
+    return grade(EX[ex_id], text, grading_inputs(EX[ex_id]))
 
 
 def levels(result: Grade) -> list[str]:
@@ -158,44 +159,47 @@ def test_a_5_mb_paste_is_refused_with_a_message():
 
 def test_parallel_results_need_both_in_order():
     ref = EX["wt_parallel_results"]
-    assert grade(ref, answer_text(ref, ref.answer)).correct
+    assert grade(ref, answer_text(ref, ref.answer), grading_inputs(ref)).correct
     swapped = {"role": "user", "content": list(reversed(ref.answer["content"]))}
-    result = grade(ref, json.dumps(swapped))
+    result = grade(ref, json.dumps(swapped), grading_inputs(ref))
     assert result.score == 0
     assert "/content/0/tool_use_id: expected exactly \"toolu_01A\"; received string \"toolu_01B\"." in english(result)
 
 
 # --- schema_fix ------------------------------------------------------------------------
 
+N_CANNED = len(load_outputs().outputs)
+
 def test_schema_fix_reference_scores_every_canned_output():
     ex = EX["pg_fix_schema"]
-    result = grade(ex, answer_text(ex, ex.answer))
-    assert (result.score, result.max_score) == (6, 6)
-    assert english(result) == ["6 of 6 canned outputs get their expected verdict."]
+    result = grade(ex, answer_text(ex, ex.answer), grading_inputs(ex))
+    assert (result.score, result.max_score) == (N_CANNED, N_CANNED)
+    assert english(result) == [f"{N_CANNED} of {N_CANNED} canned outputs get their expected verdict."]
 
 
-def test_schema_fix_starter_leaks_four_outputs():
+def test_schema_fix_starter_leaks_every_bad_output_the_schema_must_catch():
     from toolcall.fixtures import load_tool
     from toolcall.presets import apply_preset, schema_text
     starter = schema_text(apply_preset(load_tool().input_schema, "all_constraints_stripped"))
     result = g("pg_fix_schema", starter)
-    assert (result.score, result.max_score) == (2, 6)
-    assert english(result)[0] == "2 of 6 canned outputs get their expected verdict."
+    schema_caught = [o for o in load_outputs().outputs if o.expected == "rejected" and o.catches != "INVALID_JSON"]
+    assert (result.score, result.max_score) == (N_CANNED - len(schema_caught), N_CANNED)
+    assert english(result)[0] == f"{N_CANNED - len(schema_caught)} of {N_CANNED} canned outputs get their expected verdict."
     assert english(result)[1] == 'Leaked: "Missing a required field" is accepted, but it should be rejected.'
-    assert len(result.feedback) == 5
+    assert len(result.feedback) == 1 + len(schema_caught)
 
 
 def test_schema_fix_over_rejection_is_reported():
     schema = dict(EX["pg_fix_schema"].answer, maxProperties=2)
     result = g("pg_fix_schema", json.dumps(schema))
-    assert (result.score, result.max_score) == (5, 6)  # every bad output is still rejected
+    assert (result.score, result.max_score) == (N_CANNED - 1, N_CANNED)  # every bad output is still rejected
     assert 'Over-rejected: "Valid call" is valid, but your schema rejects it.' in english(result)
 
 
 @pytest.mark.parametrize("text", ["", "{not json", "[]", '{"type": 12}'])
 def test_schema_fix_malformed(text):
     result = g("pg_fix_schema", text)
-    assert (result.score, result.max_score, result.malformed) == (0, 6, True)
+    assert (result.score, result.max_score, result.malformed) == (0, N_CANNED, True)
 
 
 # --- order -----------------------------------------------------------------------------
@@ -253,7 +257,7 @@ def test_huge_integers_and_surrogates_in_json_answers_are_malformed_not_raised()
 
     ex = next(e for e in load_exercises().exercises if e.type == "choice")
     for text in ("1" * 5000, '"\\ud800"'):
-        result = grade(ex, text)
+        result = grade(ex, text, grading_inputs(ex))
         assert result.malformed and result.score == 0
 
 
@@ -266,3 +270,31 @@ def test_malformed_json_feedback_is_in_chinese_on_the_chinese_page():
     choice = g("pg_enum_case", "[silent")
     assert "Expecting" not in choice.feedback[0].render("zh")
     assert "Expecting" in choice.feedback[0].render("en")
+
+
+def test_every_exercise_type_is_one_registry_entry_and_the_schema_enum_agrees():
+    from toolcall.exercises import SCHEMA_PATH
+    from toolcall.grading import EXERCISE_TYPES
+
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    assert list(EXERCISE_TYPES) == schema["properties"]["exercises"]["items"]["properties"]["type"]["enum"]
+    assert [name for name, kind in EXERCISE_TYPES.items() if kind.needs_tool] == ["schema_fix"]
+
+
+def test_grade_is_pure_a_schema_fix_without_its_tool_is_refused():
+    (ex,) = [e for e in EX.values() if e.type == "schema_fix"][:1]
+    with pytest.raises(ValueError, match="schema_fix needs the tool"):
+        grade(ex, "{}")
+
+
+def test_totals_and_max_scores_come_from_the_core():
+    from types import SimpleNamespace
+
+    from toolcall.grading import max_scores, totals
+
+    exercises = list(EX.values())[:3]
+    records = {exercises[0].id: SimpleNamespace(solved=True, best_score=2.0, max_score=2.0, tries=1),
+               exercises[1].id: SimpleNamespace(solved=False, best_score=0.5, max_score=3.0, tries=2)}
+    assert totals(exercises, records) == (1, 2.5, 5.0)
+    table = max_scores(exercises, grading_inputs)
+    assert table == {ex.id: grade(ex, answer_text(ex, ex.answer), grading_inputs(ex)).max_score for ex in exercises}

@@ -8,7 +8,8 @@ import pytest
 
 from toolcall import REPO_ROOT
 from toolcall.lesson_check import check_lessons
-from toolcall.lessons import (all_fail, ambiguity_pass_k, equivalent_q, load_lessons, naive_pass_k, parse_lesson,
+from toolcall.passk import equivalent_q, pass_k
+from toolcall.lessons import (all_fail, load_lessons, naive_pass_k, parse_lesson,
                               parse_source, pass_hat_k, quoted_in, split_front_matter, value_problem)
 
 GOOD = "---\ntitle: T\nsummary: S\npage: playground\norder: 1\n---\nBody 72.9%.\n"
@@ -29,7 +30,7 @@ def test_a_good_lesson_parses_into_a_dataclass():
                                                                  "line '---'"]),
     ("---\nsummary: S\npage: playground\norder: 1\n---\nBody\n", ["lessons/en/03-x.md: $: 'title' is a required property"]),
     ("---\ntitle: T\nsummary: S\npage: nowhere\norder: 1\n---\nBody\n",
-     ["lessons/en/03-x.md: $.page: 'nowhere' is not one of ['playground', 'passk_lab', 'walkthrough', 'pairing', 'lessons']"]),
+     ["lessons/en/03-x.md: $.page: 'nowhere' is not one of ['playground', 'passk_lab', 'walkthrough', 'pairing', 'lessons', 'harness_lab']"]),
     ("---\ntitle: T\nsummary: S\npage: lessons\norder: one\n---\nBody\n",
      ["lessons/en/03-x.md: $.order: 'one' is not of type 'integer'"]),
     ("---\ntitle: T\nsummary: S\npage: lessons\norder: 1\n---\n\n", ["lessons/en/03-x.md: $: the lesson has no body "
@@ -70,10 +71,10 @@ def test_pass_k_figures_are_exact():
     assert naive_pass_k(0.9, 3) == Fraction(729, 1000)
     assert pass_hat_k(10, 9, 3) == Fraction(84, 120)
     # the ambiguity model is toolcall.passk's float arithmetic: equal to 1e-12
-    assert ambiguity_pass_k(0.9, 3, 8, correlated=True) == pytest.approx(0.729, abs=1e-12)
-    assert ambiguity_pass_k(0.9, 3, 8) == pytest.approx(0.9 ** 24, abs=1e-12)
-    assert value_problem("8.0%", ambiguity_pass_k(0.9, 3, 8)) is None
-    assert round(equivalent_q(0.9, 3, 2), 6) == 0.932170
+    assert pass_k(0.9, 3, 8, rho=1) == pytest.approx(0.729, abs=1e-12)
+    assert pass_k(0.9, 3, 8) == pytest.approx(0.9 ** 24, abs=1e-12)
+    assert value_problem("8.0%", pass_k(0.9, 3, 8)) is None
+    assert round(equivalent_q(0.9, 3), 6) == 0.932170
     assert all_fail(0.2, 3) == pytest.approx(0.008, abs=1e-12)
 
 
@@ -142,6 +143,48 @@ def test_a_changed_app_message_breaks_the_quoting_lesson(content):
     assert all(".figures[0].value: " in p and "is wrong: the app computes" in p for p in problems)
 
 
+def test_a_stale_parser_message_is_reported(content):
+    """The parser's internal message ("Unterminated string starting at") is not what the app
+    prints; a lesson that quotes it fails the check (issue 12: CI passed with such a quote)."""
+    for lang, printed in (("en", "Unterminated string (it starts at the line and column given)"),
+                          ("zh", "字符串没有结束（从这里开始）")):
+        lesson = content / "lessons" / lang / "07-errors-back.md"
+        text = lesson.read_text("utf-8")
+        assert text.count(printed) == 2  # the figure and the sentence quoting it
+        lesson.write_text(text.replace(printed, "Unterminated string starting at"), "utf-8")
+    assert [str(p) for p in check_lessons(content)] == [
+        "lessons/en/07-errors-back.md: $.figures[1].value: 'Unterminated string starting at' is wrong: "
+        "the app computes 'Unterminated string (it starts at the line and column given)'",
+        "lessons/zh/07-errors-back.md: $.figures[1].value: 'Unterminated string starting at' is wrong: "
+        "the app computes '字符串没有结束（从这里开始）'"]
+
+
+def test_sources_must_be_https_urls(content):
+    """Provider claims cite their documentation in ``sources``: a list of https URLs."""
+    _edit(content / "lessons" / "en" / "05-tool-choice.md",
+          "  - https://platform.openai.com/docs/guides/function-calling\n",
+          "  - http://platform.openai.com/docs/guides/function-calling\n  - not a url\n")
+    problems = [str(p) for p in check_lessons(content)]
+    assert [p.split(": ")[1] for p in problems] == ["$.sources[2]", "$.sources[3]"]
+    assert all(p.startswith("lessons/en/05-tool-choice.md: ") and "does not match" in p for p in problems)
+
+
+def test_the_lessons_with_provider_rules_cite_their_sources():
+    """Lessons 02, 05 and 09 state provider rules and tool-count guidance; each cites where it comes from."""
+    for lang in ("en", "zh"):
+        for name in ("02-five-steps.md", "05-tool-choice.md", "09-misconceptions.md"):
+            text = (REPO_ROOT / "lessons" / lang / name).read_text("utf-8").split("\n---", 1)[0]
+            assert "sources:\n  - https://" in text, (lang, name)
+
+
+def test_lesson_03_quotes_the_tool_description_in_its_own_language(content):
+    """Each lesson shows the definition in its language; editing the Chinese description breaks only zh."""
+    _edit(content / "fixtures" / "tools" / "refund_order.json", "退款金额不能超过实付金额。", "退款金额不得超过实付金额。")
+    problems = [str(p) for p in check_lessons(content)]
+    assert [p.split(": $.")[0] for p in problems] == ["lessons/zh/03-tool-definition.md"]
+    assert "$.figures[0].value: " in problems[0] and "退款金额不得超过实付金额。" in problems[0]
+
+
 def test_an_unknown_figure_function_is_reported(content):
     _edit(content / "lessons" / "en" / "07-errors-back.md", "all_fail(", "all_fails(")
     (problem,) = check_lessons(content)
@@ -170,7 +213,7 @@ def test_no_lessons_folder_means_nothing_to_check(tmp_path):
 def test_lessons_load_sorted_with_their_pages():
     lessons = load_lessons("en")
     assert lessons.problems == ()
-    assert [lesson.order for lesson in lessons.lessons] == list(range(1, 10))
+    assert [lesson.order for lesson in lessons.lessons] == list(range(1, 11))
     assert [lesson.slug for lesson in lessons.for_page("playground")] == \
         ["03-tool-definition", "06-structured-outputs", "07-errors-back"]
 

@@ -8,7 +8,7 @@ GitHub-style autolinks) are checked on the escaped text itself.
 import html
 import re
 
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -35,6 +35,7 @@ def visible(rendered: str) -> tuple[list[str], str]:
     return tags, html.unescape(re.sub(r"<[^>]*>", "", rendered)).replace(_WORD_JOINER, "").rstrip("\n")
 
 
+@settings(deadline=None)  # a CommonMark render per example; the machine may be busy
 @given(TEXT)
 @example("")
 def test_any_text_renders_as_itself_and_as_nothing_else(text):
@@ -57,6 +58,7 @@ def _unescaped_specials(out: str) -> list[str]:
     return found
 
 
+@settings(deadline=None)
 @given(TEXT)
 def test_nothing_streamlit_converts_survives(text):
     for sample in [text, *NASTY]:

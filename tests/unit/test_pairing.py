@@ -144,8 +144,12 @@ def test_openai_arguments_not_a_string():
 
 
 @pytest.mark.parametrize("args", ['{"order_id": "ORD-20260917", "amo', "[1, 2]", '"{\\"a\\": 1}"', ""])
-def test_openai_arguments_not_one_json_object(args):
-    assert rules([USER, calls(call(args=args)), tool()]) == [("arguments_invalid_json", 1, 0)]
+def test_openai_arguments_not_one_json_object_is_a_note_not_a_violation(args):
+    """Answering broken arguments with an error is what the course prescribes (issue 12, item 5)."""
+    assert rules([USER, calls(call(args=args)), tool()]) == []
+    report = check_pairing(json.dumps([USER, calls(call(args=args)), tool()]))
+    assert [(n.rule, n.message_index, n.block_index) for n in report.notes] == [("arguments_invalid_json", 1, 0)]
+    assert 'finish_reason was "length"' in report.notes[0].advice and report.ok
 
 
 def test_openai_content_of_the_wrong_type():
@@ -244,7 +248,10 @@ def test_command_line_reports_violations_and_exit_codes(capsys, tmp_path):
     out = json.loads(capsys.readouterr().out)
     assert out["format"] == "anthropic" and out["messages"] == 2
     assert out["violations"] == [{"rule": "tool_use_without_result", "message_index": 1, "block_index": 0,
-                                  "detail": "Call toolu_A gets no result. messages[2] must answer it."}]
+                                  "detail": "Call toolu_A gets no result. messages[2] must answer it.",
+                                  "advice": "Answer it: put a tool_result block with tool_use_id toolu_A first in "
+                                            "messages[2], the user message right after the call (add that user "
+                                            "message if there is none)."}]
     clean = tmp_path / "clean.json"
     clean.write_text(json.dumps([USER, calls(call()), tool()]), encoding="utf-8")
     assert main(["pairing", str(clean)]) == 0
@@ -277,8 +284,8 @@ def test_a_byte_order_mark_is_tolerated():
 def test_invalid_arguments_detail_is_in_the_report_language():
     """The parser's message inside the rule detail is translated, not Python's English."""
     text = json.dumps([USER, calls(call(args='{"order_id": "ORD-2026')), tool()])
-    zh = check_pairing(text, "auto", "zh").violations[0].detail
-    en = check_pairing(text, "auto", "en").violations[0].detail
+    zh = check_pairing(text, "auto", "zh").notes[0].detail
+    en = check_pairing(text, "auto", "en").notes[0].detail
     assert "字符串没有结束（从这里开始）" in zh and "Unterminated" not in zh
     assert "Unterminated string (it starts at the line and column given)" in en
 

@@ -156,7 +156,8 @@ def test_worked_example_n10_c9_k3():
     assert est.pass_at_k == 1
     assert est.naive == Fraction(729, 1000) and percent(float(est.naive)) == "72.9%"
     assert est.as_json() == {"n": 10, "c": 9, "k": 3, "pass^k": 0.7, "pass@k": 1.0, "naive": 0.729,
-                             "exact": {"pass^k": "7/10", "pass@k": "1", "naive": "729/1000"}}
+                             "decimal": {"pass^k": "0.7", "pass@k": "1", "naive": "0.729"},
+                   "exact": {"pass^k": "7/10", "pass@k": "1", "naive": "729/1000"}}
 
 
 def test_no_passes_and_all_passes():

@@ -8,13 +8,13 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "deploy"))
-from serve_class import COOKIE, main, nginx_conf  # noqa: E402
+from serve_class import COOKIE, bind_problem, listen_address, main, nginx_conf, upstream_name  # noqa: E402
 
 BACKENDS = ["127.0.0.1:8601", "127.0.0.1:8602", "127.0.0.1:8603"]
 
 
 def _map(conf: str, variable: str) -> dict[str, str]:
-    body = re.search(r"map \$cookie_" + COOKIE + r" \$" + variable + r" \{(.*?)\n    \}", conf, re.S).group(1)
+    body = re.search(r"map \S+ \$" + variable + r" \{(.*?)\n    \}", conf, re.S).group(1)
     return dict(re.findall(r'^\s+("?[^\s"]*"?)\s+(.+?);$', body, re.M))
 
 
@@ -27,16 +27,32 @@ def test_pool_lists_every_backend_once():
     assert "user nobody" not in conf
 
 
-def test_cookie_pins_only_known_backends():
+def test_cookie_pins_only_known_backends_each_with_the_others_as_backups():
     conf = nginx_conf("127.0.0.1:8501", BACKENDS, Path("/run/x"), as_root=True)
     pin = _map(conf, "toolcall_backend")
-    assert pin == {"default": "toolcall_pool", **{f'"{b}"': b for b in BACKENDS}}
-    set_cookie = _map(conf, "toolcall_set_cookie")
-    assert set_cookie["default"] == f'"{COOKIE}=$upstream_addr; Path=/; HttpOnly; SameSite=Lax"'
-    assert all(set_cookie[f'"{b}"'] == '""' for b in BACKENDS)
+    assert pin == {"default": "toolcall_pool", **{f'"{b}"': upstream_name(i) for i, b in enumerate(BACKENDS)}}
+    for i, b in enumerate(BACKENDS):  # the pinned process first; the others only while it is down
+        block = re.search(r"upstream " + upstream_name(i) + r" \{(.*?)\}", conf, re.S).group(1)
+        assert re.findall(r"server (\S+?)( backup)?;", block) == [(b, "")] + [(o, " backup") for o in BACKENDS if o != b]
+    assert "proxy_next_upstream error timeout http_502 http_503;" in conf
     assert "user nobody nogroup;" in conf
     assert "proxy_pass http://$toolcall_backend;" in conf
     assert "proxy_set_header Upgrade $http_upgrade;" in conf
+
+
+def test_the_cookie_names_only_the_last_address_tried():
+    """After a retry nginx's $upstream_addr is "a, b": the cookie must hold b alone."""
+    conf = nginx_conf("127.0.0.1:8501", BACKENDS, Path("/run/x"), as_root=False)
+    answered = _map(conf, "toolcall_answered")
+    regex = answered['"~(?<last>[0-9.]+:[0-9]+)$"']
+    assert regex == "$last"
+    pattern = re.compile(r"(?P<last>[0-9.]+:[0-9]+)$")
+    assert pattern.search("127.0.0.1:8601, 127.0.0.1:8602").group("last") == "127.0.0.1:8602"
+    assert pattern.search("127.0.0.1:8601, 127.0.0.1:8602 : 127.0.0.1:8603").group("last") == "127.0.0.1:8603"
+    set_cookie = _map(conf, "toolcall_set_cookie")
+    assert set_cookie["default"] == f'"{COOKIE}=$toolcall_answered; Path=/; HttpOnly; SameSite=Lax"'
+    assert set_cookie['"~\\|$"'] == '""'  # nothing answered: no cookie
+    assert all(set_cookie[f'"{b}|{b}"'] == '""' for b in BACKENDS)  # already pinned where it was answered
 
 
 def test_no_backend_is_an_error():
@@ -57,7 +73,7 @@ def test_bad_arguments_are_refused_before_anything_starts(argv, message, capsys)
 
 def test_missing_nginx_says_how_to_install(monkeypatch, capsys):
     monkeypatch.setattr("serve_class.find_nginx", lambda: None)
-    monkeypatch.setattr("serve_class.port_in_use", lambda address, port: False)
+    monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
     assert main(["--processes", "1"]) == 2
     err = capsys.readouterr().err
     assert "sudo apt-get install nginx" in err and "streamlit run app.py" in err
@@ -73,3 +89,69 @@ def test_ports_in_use_are_named_before_anything_starts(capsys):
                      "--first-backend-port", str(port)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"already in use: 127.0.0.1:{port}, 127.0.0.1:{port}. Stop what listens there")
+
+
+@pytest.mark.parametrize("address", ["0", "0.0.0.0", "::", "[::]", "0.0", "000.0.0.0", "::ffff:0.0.0.0"])
+def test_every_interface_is_refused_without_public(address, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--address", address, "--processes", "1"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--address {address!r} means every network interface" in err and "Add --public" in err
+    assert "already in use" not in err
+
+
+def test_public_means_every_interface_and_keeps_an_explicit_address():
+    assert listen_address("0", public=True) == "0.0.0.0"
+    assert listen_address("[::]", public=True) == "::"
+    assert listen_address("127.0.0.1", public=False) == "127.0.0.1"
+    assert listen_address("[::1]", public=False) == "::1"
+
+
+@pytest.mark.parametrize("address", ["300.1.1.1", "not an address", "127.0.0.1:8501"])
+def test_an_invalid_address_is_named_as_invalid_not_busy(address, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--address", address, "--processes", "1"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--address {address!r} is not an IP address or a host name this machine can resolve" in err
+    assert "already in use" not in err
+
+
+def test_an_address_of_another_machine_is_named_as_such(capsys):
+    assert bind_problem("192.0.2.1", 8501) == "not an address of this machine"  # TEST-NET-1: never local
+    assert main(["--address", "192.0.2.1", "--processes", "1", "--first-backend-port", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "192.0.2.1:8501: not an address of this machine" in err and "already in use" not in err
+
+
+def test_a_process_that_dies_before_serving_is_restarted_with_growing_delays(capsys):
+    """A crash loop (dies before its health check ever answers) waits 2, 4 … s between restarts;
+    a process that had been serving is restarted at once. Every step is logged."""
+    from serve_class import Child
+    child = Child("test process", [sys.executable, "-c", "raise SystemExit(3)"], "http://127.0.0.1:1/")
+    child.start().wait(30)
+    child.supervise(100.0)
+    assert child.restart_at == 102.0
+    child.supervise(102.0)
+    assert child.restarts == 1
+    child.proc.wait(30)
+    child.supervise(200.0)
+    assert child.restart_at == 204.0
+    err = capsys.readouterr().err
+    assert "test process exited (code 3); restarting it in 2 s (it keeps dying at start)" in err
+    assert "test process: started again (restart 1)" in err
+    assert "restarting it in 4 s" in err
+    child.waiting_health = False  # as if it had answered: the next death restarts at once
+    child.restart_at = None
+    child.supervise(300.0)
+    assert child.restart_at == 300.0 and child.quick_exits == 0
+def test_database_url_reaches_every_process_and_must_be_postgresql(monkeypatch, capsys):
+    from serve_class import child_env
+
+    monkeypatch.delenv("TOOLCALL_DATABASE_URL", raising=False)
+    assert "TOOLCALL_DATABASE_URL" not in child_env("")
+    assert child_env("postgresql://db.lan/class")["TOOLCALL_DATABASE_URL"] == "postgresql://db.lan/class"
+    with pytest.raises(SystemExit) as info:
+        main(["--database-url", "mysql://db.lan/class"])
+    assert info.value.code == 2 and "--database-url must start with postgresql://" in capsys.readouterr().err

@@ -7,7 +7,8 @@ import pytest
 
 from toolcall.fixtures import load_orders
 from toolcall.transcripts import (FAILED, SUCCEEDED, build_side_by_side, build_transcript, load_tools,
-                                  load_walkthrough, lookup_order, retry_loop)
+                                  load_walkthrough, retry_loop)
+from toolcall.backend import lookup_order
 
 FIXTURE = load_walkthrough()
 TOOLS = load_tools(FIXTURE.tools)

@@ -133,17 +133,26 @@ def test_any_of_reasons_are_expanded_from_context():
 def test_one_of_matching_several_says_so():
     schema = {"properties": {"n": {"oneOf": [{"type": "integer"}, {"minimum": 0}]}}}
     errors, _ = validate({"n": 5}, schema)
-    assert errors[0].received == "integer 5, which matches more than one alternative"
+    assert errors[0].received == "integer 5, which matches alternatives 1, 2"
 
 
 def test_hostile_pattern_is_bounded_and_reported():
-    """^(a|a)*$ against 40 a's and a b backtracks exponentially in a naive engine."""
-    schema = {"properties": {"order_id": {"type": "string", "pattern": "^(a|a)*$"}}}
+    """^(a|a)*\\1$ against 40 a's and a b backtracks exponentially (the backreference defeats
+    the ECMA-262 engine's memoisation, which decides plain ^(a|a)*$ at once: see below)."""
+    schema = {"properties": {"order_id": {"type": "string", "pattern": "^(a|a)*\\1$"}}}
     start = time.perf_counter()
     errors, _ = validate({"order_id": "a" * 40 + "b"}, schema)
     assert time.perf_counter() - start < 2
     assert [e.keyword for e in errors] == ["pattern"]
     assert "took longer than 50 ms" in errors[0].hints[0]
+
+
+def test_classic_redos_pattern_is_now_decided_not_timed_out():
+    schema = {"properties": {"order_id": {"type": "string", "pattern": "^(a|a)*$"}}}
+    start = time.perf_counter()
+    errors, _ = validate({"order_id": "a" * 40 + "b"}, schema)
+    assert time.perf_counter() - start < 0.05
+    assert [(e.keyword, e.expected) for e in errors] == [("pattern", "a string matching ^(a|a)*$")]
 
 
 def test_self_referencing_schema_becomes_one_error():

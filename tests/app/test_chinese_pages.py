@@ -1,0 +1,78 @@
+"""Every page, rendered in Chinese, shows no English prose (issue 12, "Chinese without English left in").
+
+The text a student reads (titles, headers, Markdown, captions, alerts, metric labels and values,
+widget labels, options and help) is checked with tests/zh_prose.py's heuristic. Code blocks,
+JSON views and the schema editor's text are code, not prose, and are not read.
+"""
+
+import pytest
+
+from tests.app.conftest import PAGES, fresh_app
+from tests.zh_prose import english_runs
+
+
+def visible_texts(at) -> list[str]:
+    """Every string a student reads on the page, code and JSON views excepted."""
+    texts: list[str] = []
+    for kind in ("title", "header", "subheader", "markdown", "caption", "text", "info", "warning", "error", "success"):
+        texts += [str(el.value) for el in getattr(at, kind)]
+    for m in at.metric:
+        texts += [m.label, str(m.value), m.proto.help or ""]
+    for kind in ("checkbox", "button", "toggle", "number_input", "slider", "text_area", "text_input", "selectbox",
+                 "radio", "multiselect", "segmented_control"):
+        for w in getattr(at, kind):
+            texts += [str(getattr(w, "label", "") or ""), str(getattr(w, "help", "") or "")]
+            texts += [str(o) for o in getattr(w, "options", []) or []]
+    texts += [e.label for e in at.expander] + [t.label for t in at.tabs]
+    return [t for t in texts if t]
+
+
+@pytest.mark.parametrize("english, found", [
+    ("Refund a delivered order, in full or in part.", ["Refund a delivered order", "in full or in part"]),
+    ("给已签收的订单退款。", []),
+    ("见 *Building effective agents*（Erik Schluntz）。", []),
+    ("调用 `refund_order` 的参数 ```json\n{\"a\": \"three words here\"}\n```", []),
+    ("pass^k 和 pass@k 不同；tool_use 与 tool_result 成对。", []),
+    ("用 stop_reason 判断", []),
+])
+def test_the_heuristic(english, found):
+    assert english_runs(english) == found
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_in_chinese_has_no_english_prose(page):
+    at = fresh_app("zh")
+    at.switch_page(page).run()
+    assert not at.exception
+    leftovers = {run: text[:120] for text in visible_texts(at) for run in english_runs(text)}
+    assert leftovers == {}
+
+
+def _leftovers(at) -> dict[str, str]:
+    return {run: text[:120] for text in visible_texts(at) for run in english_runs(text)}
+
+
+def test_every_walkthrough_variant_and_step_in_chinese_has_no_english_prose():
+    at = fresh_app("zh")
+    at.switch_page("pages/walkthrough.py").run()
+    found = {}
+    for variant in at.segmented_control(key="walkthrough_variant").options:
+        at.segmented_control(key="walkthrough_variant").set_value(variant).run()
+        for step in range(len(at.segmented_control(key="walkthrough_step").options)):
+            at.segmented_control(key="walkthrough_step").set_value(step).run()
+            assert not at.exception
+            found.update(_leftovers(at))
+    assert found == {}
+
+
+def test_every_pairing_example_in_chinese_has_no_english_prose():
+    at = fresh_app("zh")
+    at.switch_page("pages/pairing.py").run()
+    keys = [b.key for b in at.button if b.key and b.key.startswith("pairing_example_")]
+    assert len(keys) >= 3
+    found = {}
+    for key in keys:
+        at.button(key=key).click().run()
+        assert not at.exception
+        found.update(_leftovers(at))
+    assert found == {}

@@ -1,0 +1,109 @@
+"""The selection lab under AppTest: the shipped set passes its checks, both versions are
+graded, the drill-down shows raw arguments, and a log uploaded through the file uploader is read."""
+
+import json
+
+import pytest
+
+from tests.app.conftest import fresh_app
+from toolcall import FIXTURES_DIR
+from toolcall.eval_import import read_native
+from toolcall.evaluation import analyse
+from toolcall.i18n import t
+
+PAGE = "pages/eval_lab.py"
+
+
+def lab(lang="en"):
+    at = fresh_app(lang)
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def metric(at, label):
+    return [m.value for m in at.metric if m.label == label]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_set_checks_and_both_versions(lang):
+    at = lab(lang)
+    assert at.success[0].value == t("eval.set_ok", lang, cases=31, need=5)
+    expected = []
+    for version in ("vague", "good"):
+        result = analyse(read_native((FIXTURES_DIR / "eval_runs" / f"shop_{version}.{lang}.jsonl").read_bytes()), 3)
+        right = sum(int(result.confusion.loc[n, n]) for n in result.confusion.index)
+        expected.append(t("eval.metric_right_value", lang, right=right, runs=310))
+    assert metric(at, t("eval.metric_right", lang)) == expected
+    assert "simulated" in at.info[0].value or "模拟" in at.info[0].value
+
+
+def test_k_above_n_is_refused_per_case():
+    """k = 5 on a log with 3 trials per task: every case is refused, and says why."""
+    at = lab()
+    at.file_uploader(key="eval_upload").set_value(("results.json", tau_file(), "application/json")).run()
+    at.slider(key="eval_k").set_value(5).run()
+    assert not at.exception
+    table = at.dataframe[-1].value
+    assert list(table["pass^5"]) == ["—", "—"]
+    assert table["note"][0].startswith("refused: k = 5 is larger than n = 3")
+    assert metric(at, "Mean pass^5 over cases")[-1] == "—"
+
+
+def test_drill_down_shows_raw_arguments():
+    at = lab()
+    assert at.radio(key="eval_drill_version").value == "vague"
+    at.selectbox(key="eval_drill_case").set_value("ro_wrong_item").run()
+    runs = next(d.value for d in at.dataframe if "raw arguments" in d.value.columns)
+    assert len(runs) == 10 and int(runs["passed"].sum()) == 6
+    assert set(runs["error type"]) - {""} <= {"wrong_type", "schema_invalid"}
+
+
+def tau_file() -> bytes:
+    rewards = {"t1": [1.0, 1.0, 0.0], "t2": [1.0, 1.0, 1.0]}
+    return json.dumps([{"task_id": task, "trial": i, "reward": r, "info": {}, "traj": []}
+                       for task, rs in rewards.items() for i, r in enumerate(rs)]).encode()
+
+
+def test_upload_tau_bench_results():
+    """An instructor drops a τ-bench results file: pass^k per task, no confusion matrix."""
+    at = lab()
+    at.file_uploader(key="eval_upload").set_value(("results.json", tau_file(), "application/json")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert t("eval.upload_loaded", "en", runs=6, cases=2, fmt="tau") in [s.value for s in at.success]
+    assert t("eval.upload_no_matrix", "en") in [i.value for i in at.info]
+    table = at.dataframe[-1].value
+    assert list(table["case"]) == ["t1", "t2"] and list(table["pass^3"]) == ["0%", "100.0%"]
+
+
+def test_upload_native_with_a_bad_line_in_chinese():
+    lines = (FIXTURES_DIR / "eval_runs" / "shop_good.zh.jsonl").read_text(encoding="utf-8").splitlines()[:20]
+    lines.insert(5, '{"case_id": 3}')
+    at = lab("zh")
+    at.file_uploader(key="eval_upload").set_value(("mine.jsonl", "\n".join(lines).encode(), "text/plain")).run()
+    assert not at.exception
+    assert at.warning[0].value == t("eval.upload_problems", "zh", count=1)
+    assert any("line 6: $.run: required field missing" in c.value for c in at.code)
+    assert t("eval.upload_loaded", "zh", runs=20, cases=2, fmt="native") in [s.value for s in at.success]
+
+
+def test_upload_unreadable():
+    at = lab()
+    at.selectbox(key="eval_format").set_value("tau").run()
+    at.file_uploader(key="eval_upload").set_value(("x.json", b"{nope", "application/json")).run()
+    assert not at.exception
+    assert at.error[-1].value.startswith("This file cannot be read as τ-bench / τ²-bench: not JSON")
+
+
+def test_upload_inspect_eval_zip():
+    """An Inspect .eval log: samples × epochs become runs; expected calls in metadata give a matrix."""
+    from tests.unit.test_eval_import import eval_zip, inspect_log
+
+    at = lab()
+    at.file_uploader(key="eval_upload").set_value(("run.eval", eval_zip(inspect_log()["samples"]),
+                                                   "application/zip")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert t("eval.upload_loaded", "en", runs=5, cases=2, fmt="inspect") in [s.value for s in at.success]
+    assert metric(at, t("eval.metric_right", "en"))[-1] == t("eval.metric_right_value", "en", right=2, runs=2)
+    table = at.dataframe[-1].value
+    assert list(table["case"]) == ["s1", "s2"] and list(table["n"]) == [3, 2] and list(table["c"]) == [2, 1]

@@ -1,0 +1,122 @@
+"""The harness lab page through AppTest: for every scenario fixture, a wrong move shows its
+consequence and lets the student go on; the reference moves finish the scenario and save the score."""
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from toolcall import REPO_ROOT
+from toolcall.harness import load_scenarios, move_text, reference_move, wrong_moves
+from toolcall.i18n import t
+from toolcall.progress import ProgressStore
+
+SCENARIOS = load_scenarios().scenarios
+#: (language, wire format) pairs a scenario is played in: each language once, each format once.
+PLAYS = [("en", "anthropic"), ("zh", "openai")]
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def open_lab(lang, fmt, scenario_id):
+    at = AppTest.from_file(str(REPO_ROOT / "app.py"), default_timeout=60)
+    at.query_params["learner"] = "lab-tester"
+    at.session_state["app_lang"] = lang
+    at.session_state["harness_format"] = fmt
+    at.session_state["harness_scenario"] = scenario_id
+    at.run()
+    at.switch_page("pages/harness_lab.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def make_move(at, scenario, step, fmt, lang, move):
+    suffix = f"{scenario.id}_{fmt}_{step.id}_{lang}"
+    if step.kind == "choice":
+        at.radio(key=f"harness_choice_{suffix}").set_value(move)
+    else:
+        at.text_area(key=f"harness_json_{scenario.id}_{fmt}_{step.id}").input(move_text(step, move))
+    at.button(key=f"harness_submit_{suffix}").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+@pytest.mark.parametrize("lang, fmt", PLAYS)
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
+def test_wrong_then_right_path_through_a_scenario(scenario, lang, fmt, data_dir):
+    at = open_lab(lang, fmt, scenario.id)
+    steps = scenario.steps_for(fmt)
+    assert at.title[0].value == t("harness.title", lang)
+    assert at.get("progress")[0].proto.text == t("harness.step_title", lang, n=1, total=len(steps))
+
+    wrong, codes = wrong_moves(scenario, steps[0], fmt, lang)[0]
+    make_move(at, scenario, steps[0], fmt, lang, wrong)
+    shown = " ".join(e.value for e in at.error)
+    option = next((o for o in steps[0].options if o.id == wrong), None)
+    if option is not None:  # the consequence, in the page's language, and the fixture's words
+        assert t(f"harness.consequence.{option.consequence}", lang) in shown and option.feedback[lang] in shown
+    else:
+        assert all(c in shown for c in codes)
+    assert at.get("progress")[0].proto.text == t("harness.step_title", lang, n=1, total=len(steps))
+
+    for step in steps:
+        make_move(at, scenario, step, fmt, lang, reference_move(scenario, step, fmt, lang))
+    done = t("harness.done", lang, score=f"{len(steps) - 0.5:g}", max=f"{len(steps):g}")
+    assert any(s.value.startswith(done) for s in at.success)
+    rec = ProgressStore(data_dir).get("lab-tester", scenario.progress_id)
+    assert (rec.best_score, rec.max_score, rec.tries) == (len(steps) - 0.5, len(steps), 1)
+    assert json.loads(rec.last_answer)["format"] == fmt
+
+
+def test_plain_call_shipped_texts_and_restart():
+    """Exact texts for the shipped plain_call scenario; restart starts it over."""
+    at = open_lab("en", "anthropic", "plain_call")
+    at.radio(key="harness_choice_plain_call_anthropic_tool_use_arrives_en").set_value("validate_run_return")
+    at.button(key="harness_submit_plain_call_anthropic_tool_use_arrives_en").click().run()
+    assert at.success[0].value.startswith("Right: the model proposes, your code validates and runs.")
+    editor = at.text_area(key="harness_json_plain_call_anthropic_write_followup")
+    assert json.loads(editor.value)["messages"] == [
+        {"role": "user", "content": "My cup from order ORD-20260917 arrived broken, refund me 19.99."}]
+    editor.input('{"max_tokens": 1024, "messages": [}')
+    at.button(key="harness_submit_plain_call_anthropic_write_followup_en").click().run()
+    assert "parse:INVALID_JSON" in at.error[0].value
+    at.button(key="harness_restart_plain_call_anthropic_en").click().run()
+    assert at.get("progress")[0].proto.text == "Step 1 of 3"
+
+
+def test_a_json_move_that_breaks_pairing_says_400():
+    at = open_lab("zh", "openai", "plain_call")
+    at.radio(key="harness_choice_plain_call_openai_tool_use_arrives_zh").set_value("validate_run_return")
+    at.button(key="harness_submit_plain_call_openai_tool_use_arrives_zh").click().run()
+    at.text_area(key="harness_json_plain_call_openai_write_followup").input(
+        '{"messages": [{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "call_1", "content": "ok"}]}')
+    at.button(key="harness_submit_plain_call_openai_write_followup_zh").click().run()
+    text = at.error[0].value
+    assert t("harness.http_400", "zh") in text and "`pairing:tool_without_tool_calls`" in text
+    assert "`expect:history`" in text
+
+
+def test_a_finished_scenario_is_listed_with_the_exercises(data_dir):
+    """Same store, same table as the exercises: a scenario's row shows its best score and tries."""
+    ProgressStore(data_dir).record("lab-tester", "harness:plain_call", '{"format": "openai"}', 2.5, 3)
+    at = open_lab("en", "anthropic", "plain_call")
+    at.switch_page("pages/exercises.py").run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    row = table[table["Exercise"] == "Plain call"].iloc[0]
+    assert (row["Page"], row["Type"], row["Best score"], row["Tries"]) == ("Be the loop", "Harness scenario", "2.5 / 3", 1)
+    assert len(table[table["Type"] == "Harness scenario"]) == len(SCENARIOS)
+
+
+def test_switching_language_keeps_the_step_and_translates_the_feedback():
+    at = open_lab("en", "anthropic", "side_effects")
+    at.radio(key="harness_choice_side_effects_anthropic_dry_run_first_en").set_value("run_for_real")
+    at.button(key="harness_submit_side_effects_anthropic_dry_run_first_en").click().run()
+    assert at.error[0].value.startswith("**⚠️ An unsafe action runs.**")
+    at.selectbox(key="app_lang").set_value("zh").run()
+    assert not at.exception
+    assert at.error[0].value.startswith("**⚠️ 执行了不安全的操作**：")
+    assert at.get("progress")[0].proto.text == "第 1 步，共 4 步"

@@ -1,0 +1,70 @@
+"""Every Chinese string in the content (UI catalogue, lessons, fixtures' zh fields, tool
+translations, order items) is Chinese prose: no English sentence fragment left in (see
+tests/zh_prose.py), and one term for "prompt", the course's 提示词."""
+
+import json
+import re
+
+import yaml
+
+from tests.zh_prose import english_runs
+from toolcall import FIXTURES_DIR, REPO_ROOT
+
+
+def _zh_values(node, where):
+    """(where, text) for every value under a ``zh`` key (and every string below it)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "zh":
+                yield from _strings(value, f"{where}.zh")
+            else:
+                yield from _zh_values(value, f"{where}.{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _zh_values(value, f"{where}[{i}]")
+
+
+def _strings(node, where):
+    if isinstance(node, str):
+        yield where, node
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            yield from _strings(value, f"{where}.{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _strings(value, f"{where}[{i}]")
+
+
+def chinese_texts():
+    out = []
+    for path in sorted((REPO_ROOT / "toolcall" / "locales").rglob("*.yaml")):
+        rel = path.relative_to(REPO_ROOT)
+        if path.name == "zh.yaml" or "zh" in path.parent.name:
+            out += _strings(yaml.safe_load(path.read_text("utf-8")), str(rel))
+    for path in sorted((REPO_ROOT / "lessons" / "zh").glob("*.md")):
+        out.append((str(path.relative_to(REPO_ROOT)), path.read_text("utf-8").split("\n---", 1)[-1]))
+    for path in sorted(FIXTURES_DIR.rglob("*.yaml")):
+        out += _zh_values(yaml.safe_load(path.read_text("utf-8")), str(path.relative_to(REPO_ROOT)))
+    for path in sorted((FIXTURES_DIR / "tools").glob("*.json")):
+        out += _zh_values(json.loads(path.read_text("utf-8")), str(path.relative_to(REPO_ROOT)))
+    return out
+
+
+TEXTS = chinese_texts()
+
+
+def test_there_is_chinese_content_to_check():
+    assert len(TEXTS) > 500
+    assert any(where.startswith("fixtures/tools/refund_order.json") for where, _ in TEXTS)
+    assert any(where.startswith("fixtures/orders/orders.yaml") for where, _ in TEXTS)
+
+
+def test_no_english_sentence_fragment_in_chinese_content():
+    leftovers = {where: runs for where, text in TEXTS if (runs := english_runs(text))}
+    assert leftovers == {}
+
+
+def test_prompt_is_called_tishici_as_in_the_course():
+    """The course calls it 提示词 (and the lessons do); "prompt" as an English word in Chinese text is inconsistent."""
+    found = [where for where, text in TEXTS if re.search(r"(?<![\w`])prompts?(?![\w`])", re.sub(r"`[^`]*`", "", text))]
+    assert found == []

@@ -1,0 +1,52 @@
+"""Real browser: editing the selection set in the table regrades the recorded runs, and the
+confusion matrix (its diagonal count) changes."""
+
+import pytest
+
+from tests.e2e.conftest import wait_connected
+from toolcall import FIXTURES_DIR
+from toolcall.eval_import import read_native
+from toolcall.evaluation import analyse
+from toolcall.i18n import t
+from toolcall.selection import load_set
+
+pytestmark = pytest.mark.e2e
+pytest.importorskip("playwright.sync_api")
+
+ROW_HEIGHT = 35          # st.data_editor's default row and header height, in CSS pixels
+ID_WIDTH, TOOL_WIDTH = 130, 150  # ui/eval_lab.py's column widths for id and expected_tool
+
+
+def right_text(expectations: dict) -> str:
+    log = read_native((FIXTURES_DIR / "eval_runs" / "shop_vague.en.jsonl").read_bytes())
+    table = analyse(log, 3, expectations).confusion
+    right = sum(int(table.loc[n, n]) for n in table.index if n in table.columns)
+    return t("eval.metric_right_value", "en", right=right, runs=310)
+
+
+def test_editing_the_expected_tool_changes_the_matrix(page, server):
+    cases = load_set(FIXTURES_DIR / "selection" / "shop.en.yaml").cases
+    before = right_text({c.id: c.expected_calls() for c in cases})
+    first = cases[0]
+    edited = {c.id: c.expected_calls() for c in cases}
+    edited[first.id] = ({"name": "get_order", "arguments": {k: list(v) for k, v in first.expected_arguments.items()}},)
+    after = right_text(edited)
+    assert before != after
+
+    page.goto(server + "/")
+    wait_connected(page)
+    page.goto(server + "/eval_lab")
+    wait_connected(page)
+    metric = page.locator(".st-key-eval_vague_right [data-testid=stMetricValue]")
+    metric.get_by_text(before).wait_for(timeout=90_000)  # a cold server on a busy machine
+    grid = page.locator(".st-key-eval_set_editor_en [data-testid=stDataFrameResizable]")
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    x, y = box["x"] + ID_WIDTH + TOOL_WIDTH / 2, box["y"] + ROW_HEIGHT * 1.5
+    page.mouse.dblclick(x, y)
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.type("get_order")
+    page.keyboard.press("Enter")
+    metric.get_by_text(after).wait_for(timeout=60_000)
+    # the set check now reports the broken rules for that row
+    page.locator("[data-testid=stAlertContentError]").get_by_text(f"{first.id}: get_order is both").wait_for()

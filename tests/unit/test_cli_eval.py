@@ -1,0 +1,56 @@
+"""python -m toolcall eval: per-case table, confusion matrix, CSV/JSON, errors."""
+
+import json
+import subprocess
+import sys
+
+from toolcall import FIXTURES_DIR, REPO_ROOT
+
+GOOD = FIXTURES_DIR / "eval_runs" / "shop_good.en.jsonl"
+
+
+def run(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "toolcall", "eval", *args], capture_output=True, text=True,
+                          cwd=REPO_ROOT, input=stdin, timeout=120)
+
+
+def test_table_and_matrix():
+    out = run(str(GOOD), "--k", "3")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("native: 310 runs, 31 cases, k = 3")
+    assert "confusion matrix (rows: expected tool, columns: chosen tool)" in out.stdout
+    assert "failure taxonomy: called_when_should_not" in out.stdout
+
+
+def test_json_matches_the_core():
+    from toolcall.eval_import import read_log
+    from toolcall.evaluation import analyse
+
+    data = json.loads(run(str(GOOD), "--k", "2", "--out", "json").stdout)
+    core = analyse(read_log(GOOD.read_bytes()), 2)
+    assert [c["pass^k"] for c in data["cases"]] == [c.pass_hat_k for c in core.cases]
+    assert data["confusion"]["counts"] == core.confusion.values.tolist() and data["taxonomy"] == core.taxonomy
+
+
+def test_k_above_n_refused_per_case_and_csv():
+    out = run(str(GOOD), "--k", "11", "--out", "csv")
+    header, first = out.stdout.splitlines()[:2]
+    assert header == "case_id,expected_tool,n,c,k,pass^k,pass@k,naive,refused"
+    assert first.endswith(",,,,k = 11 is larger than n = 10: the unbiased estimators need at least k runs; "
+                          "run the case 1 more time(s) or lower k")
+
+
+def test_bad_lines_to_stderr_and_unreadable_exit_2(tmp_path):
+    text = GOOD.read_text().splitlines()
+    bad = tmp_path / "runs.jsonl"
+    bad.write_text("\n".join(text[:3] + ["{oops"] + text[3:10]))
+    out = run(str(bad), "--k", "1")
+    assert out.returncode == 0 and "line 4: $: not JSON" in out.stderr
+    assert run(str(tmp_path / "missing.jsonl"), "--k", "1").returncode == 2
+    assert run("-", "--k", "1", "--format", "tau", stdin="{nope").returncode == 2
+
+
+def test_selection_override():
+    out = run(str(GOOD), "--k", "1", "--out", "json", "--selection",
+              str(FIXTURES_DIR / "selection" / "shop.en.yaml"))
+    assert out.returncode == 0 and json.loads(out.stdout)["runs"] == 310

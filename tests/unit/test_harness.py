@@ -1,0 +1,216 @@
+"""The harness lab's core: loading, the fake model, the step grader and runs (cases from the fixtures)."""
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from toolcall.fixtures import FixtureError
+from toolcall.harness import (build_request, load_scenario, load_scenarios, model_response, move_text,
+                              reference_move, wrong_moves)
+from toolcall.harness_grading import MAX_MOVE_CHARS, check_scenarios, grade_move, new_run, play, step_points
+from toolcall.i18n import LANGS, t
+from toolcall.wire import FORMATS
+
+LOADED = load_scenarios()
+SCENARIOS = {s.id: s for s in LOADED.scenarios}
+STEP_CASES = [(s.id, step.id, fmt) for s in LOADED.scenarios for fmt in FORMATS for step in s.steps_for(fmt)]
+
+
+def step_of(scenario_id, step_id):
+    return next(st for st in SCENARIOS[scenario_id].steps if st.id == step_id)
+
+
+SHIPPED = ["plain_call", "parallel_partial", "stop_reasons", "tool_choice", "retries_cap", "side_effects",
+           "return_values"]
+
+
+def test_every_scenario_loads():
+    """Every file loads; the shipped scenarios come in their order (an added file may sit anywhere)."""
+    assert LOADED.problems == ()
+    assert [s.id for s in LOADED.scenarios if s.id in SHIPPED] == SHIPPED
+
+
+@pytest.mark.parametrize("scenario_id, step_id, fmt", STEP_CASES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_reference_move_is_right_and_wrong_moves_are_wrong(scenario_id, step_id, fmt, lang):
+    """Each step's reference move earns the step; each listed wrong move fails with its codes."""
+    s, step = SCENARIOS[scenario_id], step_of(scenario_id, step_id)
+    right = grade_move(s, step, fmt, move_text(step, reference_move(s, step, fmt, lang)), lang)
+    assert right.correct and right.findings == ()
+    for move, codes in wrong_moves(s, step, fmt, lang):
+        g = grade_move(s, step, fmt, move_text(step, move), lang)
+        assert not g.correct
+        assert set(codes) <= set(g.codes)
+
+
+def test_plain_call_wrong_choice_names_its_consequence():
+    s = SCENARIOS["plain_call"]
+    g = grade_move(s, s.steps[0], "anthropic", "resend_same", "en")
+    assert (g.correct, g.consequence, g.codes) == (False, "stuck_loop", ("choice:stuck_loop",))
+    assert g.feedback.startswith("The model cannot run anything.")
+    assert g.findings[0].http_400 is False
+
+
+def test_parallel_only_success_is_a_400():
+    s = SCENARIOS["parallel_partial"]
+    g = grade_move(s, s.steps[0], "openai", "only_success", "zh")
+    assert g.codes == ("choice:http_400",) and g.findings[0].http_400
+
+
+def test_plain_call_exact_findings_for_a_result_without_the_echo():
+    """The exact codes, in order: pairing first (HTTP 400), then the expectations."""
+    s = SCENARIOS["plain_call"]
+    step = s.steps[1]
+    move, _ = wrong_moves(s, step, "anthropic", "en")[0]
+    g = grade_move(s, step, "anthropic", json.dumps(move), "en")
+    assert g.codes == ("pairing:orphan_result", "expect:echo", "expect:result", "expect:result_first")
+    assert [f.http_400 for f in g.findings] == [True, False, False, False]
+    assert g.findings[1].message == t("harness.expect.echo", "en", index=1)
+
+
+def test_parallel_timeout_without_retryable_fails_is_error_only():
+    s = SCENARIOS["parallel_partial"]
+    step = s.steps[1]
+    move, _ = wrong_moves(s, step, "openai", "en")[1]
+    g = grade_move(s, step, "openai", json.dumps(move), "en")
+    assert g.codes == ("expect:is_error",)
+    assert "retryable" in g.findings[0].message
+
+
+def test_parallel_results_in_completion_order_still_pair():
+    """The reference answers the timed-out call first (completion order): pairing is by id."""
+    s = SCENARIOS["parallel_partial"]
+    step = s.steps[1]
+    ref = reference_move(s, step, "anthropic", "en")
+    ids = [b["tool_use_id"] for b in ref["messages"][2]["content"]]
+    calls = [b["id"] for b in ref["messages"][1]["content"] if b["type"] == "tool_use"]
+    assert ids == list(reversed(calls))
+    assert grade_move(s, step, "anthropic", json.dumps(ref), "en").correct
+
+
+def test_pause_turn_exists_in_anthropic_only():
+    s = SCENARIOS["stop_reasons"]
+    assert [st.id for st in s.steps_for("anthropic")] == ["max_tokens_mid_call", "refusal", "end_turn_text", "pause_turn"]
+    assert [st.id for st in s.steps_for("openai")] == ["max_tokens_mid_call", "refusal", "end_turn_text"]
+
+
+def test_fake_model_maps_stop_reasons_to_openai():
+    s = SCENARIOS["stop_reasons"]
+    cut = model_response(s, s.steps[0], "openai", "en")
+    assert cut["choices"][0]["finish_reason"] == "length"
+    assert cut["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] == \
+        '{"order_id": "ORD-20260917", "amount_cents": 19'
+    refused = model_response(s, s.steps[1], "openai", "zh")["choices"][0]
+    assert (refused["finish_reason"], refused["message"]["content"], refused["message"]["refusal"]) == \
+        ("stop", None, "这个请求我无法协助。")
+    assert model_response(s, s.steps[1], "anthropic", "en")["stop_reason"] == "refusal"
+
+
+@pytest.mark.parametrize("text, code", [("", "parse:EMPTY"), ("{", "parse:INVALID_JSON"), ("[]", "parse:NOT_A_REQUEST"),
+                                        ('{"messages": [], "messages": []}', "parse:DUPLICATE_KEYS"),
+                                        ('{"messages": [NaN]}', "parse:INVALID_JSON"),
+                                        ("{" + " " * MAX_MOVE_CHARS + "}", "parse:TOO_LARGE")])
+def test_unreadable_json_moves(text, code):
+    s = SCENARIOS["plain_call"]
+    g = grade_move(s, s.steps[1], "anthropic", text, "en")
+    assert g.codes == (code,) and g.request is None
+
+
+def test_run_scores_and_unreadable_moves_do_not_count():
+    s = SCENARIOS["plain_call"]
+    run = new_run(s, "openai")
+    assert not play(s, run, "tell_user_done").correct
+    assert play(s, run, "validate_run_return").correct
+    assert play(s, run, "{oops", "en").codes == ("parse:INVALID_JSON",)
+    assert play(s, run, move_text(s.steps[1], reference_move(s, s.steps[1], "openai", "en"))).correct
+    assert play(s, run, "show_and_stop").correct
+    assert run.done(s) and run.wrong == [1, 0, 0]
+    assert run.score(s) == (2.5, 3.0)
+    assert [step_points(n) for n in range(4)] == [1.0, 0.5, 0.0, 0.0]
+
+
+def test_new_run_refuses_unknown_format():
+    with pytest.raises(ValueError):
+        new_run(SCENARIOS["plain_call"], "gemini")
+
+
+def test_build_request_keeps_model_and_tools_from_the_harness():
+    s = SCENARIOS["plain_call"]
+    req = build_request(s, "openai", {"messages": [], "tools": "student value", "model": "x"})
+    assert req["model"] == "x" and req["tools"][0]["function"]["name"] == "refund_order"
+
+
+def copy_scenarios(tmp_path, edit):
+    folder = tmp_path / "fixtures" / "scenarios"
+    folder.mkdir(parents=True)
+    src = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios" / "01-plain-call.yaml"
+    data = yaml.safe_load(src.read_text(encoding="utf-8"))
+    edit(data)
+    (folder / "01-plain-call.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return tmp_path
+
+
+def test_check_reports_two_right_options(tmp_path):
+    def edit(data):
+        data["steps"][0]["options"][0]["correct"] = True
+    root = copy_scenarios(tmp_path, edit)
+    problems = check_scenarios(root)
+    assert [(p.path, p.message) for p in problems] == [
+        ("$.steps[0].options", "a choice step needs exactly one correct option, found 2")]
+
+
+def test_check_reports_a_wrong_move_that_passes(tmp_path):
+    def edit(data):
+        data["steps"][1]["wrong_moves"][0]["move"] = data["steps"][1]["answer"]["anthropic"]
+    root = copy_scenarios(tmp_path, edit)
+    problems = check_scenarios(root)
+    assert {p.path for p in problems} == {"$.steps[1].wrong_moves"}
+    assert len(problems) == 2  # once per language
+
+
+def test_loader_names_the_json_path_of_a_typo(tmp_path):
+    root = copy_scenarios(tmp_path, lambda d: d["steps"][0].update(kind="radio"))
+    with pytest.raises(FixtureError) as exc:
+        load_scenario(root / "fixtures" / "scenarios" / "01-plain-call.yaml")
+    assert exc.value.problems[0].path == "$.steps[0].kind"
+
+
+def test_scenarios_export_like_exercises(tmp_path):
+    """A scenario's row in the instructor's export: id harness:<id>, page harness_lab, its points."""
+    from toolcall.harness_grading import progress_entries
+    from toolcall.progress import ProgressStore, export_rows
+
+    store = ProgressStore(tmp_path)
+    store.record("ann", "harness:stop_reasons", '{"format": "openai"}', 2.5, 3)
+    entries = progress_entries(LOADED.scenarios)
+    rows = {r["exercise_id"]: r for r in export_rows("ann", entries, store.all("ann"), "zh",
+                                                      {e.id: e.max_score for e in entries})}
+    assert list(rows) == [f"harness:{s.id}" for s in LOADED.scenarios]
+    done = rows["harness:stop_reasons"]
+    assert (done["page"], done["type"], done["title"], done["best_score"], done["max_score"], done["tries"]) == \
+        ("harness_lab", "harness", "停止原因", 2.5, 3.0, 1)
+    assert (rows["harness:plain_call"]["max_score"], rows["harness:plain_call"]["tries"]) == (3.0, 0)
+    assert next(e for e in entries if e.id == "harness:stop_reasons").max_score == 4.0
+    store.close()
+
+
+def test_an_openai_echo_copied_with_null_fields_still_counts():
+    """Students copy the response's message as shown, "refusal": null included."""
+    s = SCENARIOS["plain_call"]
+    step = s.steps[1]
+    move = reference_move(s, step, "openai", "en")
+    move["messages"][1] = dict(model_response(s, step, "openai", "en")["choices"][0]["message"])
+    assert move["messages"][1]["refusal"] is None
+    assert grade_move(s, step, "openai", json.dumps(move), "en").correct
+    move["messages"][1]["content"] = "changed"
+    assert grade_move(s, step, "openai", json.dumps(move), "en").codes == ("expect:echo",)
+
+
+def test_check_requires_pause_turn_to_be_anthropic_only(tmp_path):
+    def edit(data):
+        data["steps"][2]["model"]["stop_reason"] = "pause_turn"
+    root = copy_scenarios(tmp_path, edit)
+    assert [(p.path, p.message) for p in check_scenarios(root)] == [
+        ("$.steps[2].formats", "pause_turn exists in the Anthropic API only: list formats: [anthropic]")]

@@ -1,0 +1,149 @@
+"""Run the official JSON-Schema-Test-Suite (draft 2020-12) through ``validation.validate``.
+
+The suite (https://github.com/json-schema-org/JSON-Schema-Test-Suite, MIT) is read from a
+folder given by the caller; the project keeps a copy beside the repository in
+``../shared/JSON-Schema-Test-Suite``. Its ``remotes/`` documents are preloaded into a
+``referencing`` registry under ``http://localhost:1234/`` (the base URI the suite's README
+names) and passed to ``validate`` for these tests only; nothing is ever fetched.
+
+Groups: ``required`` (``tests/draft2020-12/*.json``), ``ecmascript-regex``
+(``optional/ecmascript-regex.json``) and ``format`` (``optional/format/*.json``, run with
+format assertion on).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from collections.abc import Iterator
+
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012, specification_with
+
+from toolcall.validation import validate
+
+#: Base URI of the suite's remotes/ folder (its README: "http://localhost:1234").
+REMOTES_BASE = "http://localhost:1234/"
+
+#: Formats jsonschema cannot check with the non-GPL format extras installed (requirements.txt),
+#: with the reason; their optional/format files are reported, not required to pass.
+UNSUPPORTED_FORMATS: dict[str, str] = {
+    "date-time": "rfc3339-validator refuses leap seconds (…T23:59:60Z) and accepts a trailing newline",
+    "duration": "isoduration accepts fractions, signs, exponents, commas and weeks mixed with other units",
+    "email": "jsonschema's own check only looks for an \"@\" (no RFC 5321 parser among its extras)",
+    "hostname": "fqdn accepts a trailing dot and a trailing newline, and checks no IDNA A-label rules",
+    "idn-hostname": "idna accepts trailing dots (ASCII and ideographic) and a digit-first Bidi label",
+    "iri": ("rfc3987-syntax refuses compressed IPv6 hosts, IPvFuture with an uppercase v, "
+            "supplementary-plane characters"),
+    "relative-json-pointer": "jsonschema's check accepts non-ASCII digits and a leading zero in the prefix",
+    "time": "built on the date-time check: refuses leap seconds",
+    "uri": "rfc3986-validator accepts a leading zero in an embedded IPv4 address",
+    "uri-reference": "rfc3986-validator accepts a leading zero in the IPv4 part of an IPv6 literal",
+    "uri-template": ("uri-template's validate() disagrees with RFC 6570 on 9 edge cases "
+                     "(prefix lengths, literals, varspecs)"),
+    "uuid": "Python's UUID() accepts a trailing hyphen, non-ASCII digits and underscores",
+}
+
+
+@dataclass
+class CaseResult:
+    """One suite test: where it is, and whether validate() agreed with ``valid``."""
+
+    file: str
+    group: str
+    case: str
+    test: str
+    passed: bool
+
+
+@dataclass
+class FileResult:
+    """Pass counts for one suite file."""
+
+    file: str
+    group: str
+    passed: int = 0
+    total: int = 0
+    failures: list[CaseResult] = field(default_factory=list)
+
+
+def remotes_registry(suite: Path) -> Registry:
+    """Every JSON document under ``suite/remotes`` as a resource at REMOTES_BASE + its path.
+
+    A document's ``$schema`` picks its specification (draft 2020-12 when it has none)."""
+    resources = []
+    root = suite / "remotes"
+    for path in sorted(root.rglob("*.json")):
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        spec = specification_with(contents.get("$schema", ""), default=DRAFT202012) if isinstance(contents, dict) \
+            else DRAFT202012
+        resources.append((REMOTES_BASE + path.relative_to(root).as_posix(), Resource(contents, spec)))
+    return Registry().with_resources(resources)
+
+
+def suite_files(suite: Path) -> Iterator[tuple[str, Path]]:
+    """``(group, path)`` for every 2020-12 file the project runs, in a stable order."""
+    base = suite / "tests" / "draft2020-12"
+    for path in sorted(base.glob("*.json")):
+        yield "required", path
+    yield "ecmascript-regex", base / "optional" / "ecmascript-regex.json"
+    for path in sorted((base / "optional" / "format").glob("*.json")):
+        yield "format", path
+
+
+def run_file(group: str, path: Path, registry: Registry, suite: Path) -> FileResult:
+    """Run every test in one suite file; format files run with format assertion on."""
+    name = path.relative_to(suite / "tests" / "draft2020-12").as_posix()
+    result = FileResult(name, group)
+    for case in json.loads(path.read_text(encoding="utf-8")):
+        for test in case["tests"]:
+            errors, _ = validate(test["data"], case["schema"], "en", assert_format=group == "format",
+                                 registry=registry)
+            passed = (not errors) == test["valid"]
+            result.total += 1
+            result.passed += passed
+            if not passed:
+                result.failures.append(CaseResult(name, group, case["description"], test["description"], False))
+    return result
+
+
+def run_suite(suite: Path) -> list[FileResult]:
+    """Results for every file of suite_files. Raises FileNotFoundError when ``suite`` has no
+    ``tests/draft2020-12`` folder."""
+    if not (suite / "tests" / "draft2020-12").is_dir():
+        raise FileNotFoundError(f"{suite}: no tests/draft2020-12 folder (is this JSON-Schema-Test-Suite?)")
+    registry = remotes_registry(suite)
+    return [run_file(group, path, registry, suite) for group, path in suite_files(suite)]
+
+
+def table(results: list[FileResult]) -> str:
+    """A Markdown table: file, group, passed/total, then one total line per group."""
+    lines = ["| file | group | passed | total |", "| --- | --- | ---: | ---: |"]
+    for r in results:
+        lines.append(f"| {r.file} | {r.group} | {r.passed} | {r.total} |")
+    for group in ("required", "ecmascript-regex", "format"):
+        rs = [r for r in results if r.group == group]
+        passed, total = sum(r.passed for r in rs), sum(r.total for r in rs)
+        pct = 100 * passed / total if total else 0
+        lines.append(f"| **all {group}** | | {passed} | {total} ({pct:.1f} %) |")
+    return "\n".join(lines)
+
+
+def format_name(result: FileResult) -> str | None:
+    """The format an ``optional/format/<name>.json`` file tests, else None."""
+    if result.group != "format":
+        return None
+    return result.file.rsplit("/", 1)[-1].removesuffix(".json")
+
+
+def format_table(results: list[FileResult]) -> str:
+    """A Markdown table of the format files: format, passed/total, checked or why not."""
+    lines = ["| format | passed | total | status |", "| --- | ---: | ---: | --- |"]
+    for r in results:
+        name = format_name(r)
+        if name is None:
+            continue
+        status = f"partly checked: {UNSUPPORTED_FORMATS[name]}" if name in UNSUPPORTED_FORMATS else "checked"
+        lines.append(f"| {name} | {r.passed} | {r.total} | {status} |")
+    return "\n".join(lines)

@@ -1,0 +1,467 @@
+"""Read run logs into toolcall.evaluation.RunLog: our native JSONL, τ-bench / τ²-bench result
+files, and Inspect AI logs (``.json`` and the zipped ``.eval``).
+
+Every reader is pure and bounded: the input is refused above ``limit`` bytes (and a ``.eval``
+above MAX_UNCOMPRESSED bytes unpacked, or MAX_RUNS records), one bad record becomes a
+LineProblem naming its line (or record number) and field, and every other record still loads.
+
+* **native** (``fixtures/schemas/eval_runs.schema.json``): one JSON object per line and per
+  case × run: ``case_id``, ``run``, ``model``, ``tools`` (``[{name, description, input_schema}]``;
+  may be left out after the first line, the last list given applies), ``expected_calls``
+  (``[]`` = must not call, else one ``{name, arguments: {param: [acceptable values]}}``),
+  ``actual_calls`` (``[{name, arguments?, raw_arguments?}]``), optional ``passed`` and ``request``.
+* **tau**: τ-bench's results file, a JSON list of ``{task_id, trial, reward, info, traj}``
+  (sierra-research/tau-bench, tau_bench/run.py, ``display_metrics``), or τ²-bench's
+  ``Results`` object ``{info: {num_trials}, tasks, simulations: [{task_id, trial,
+  termination_reason, reward_info: {reward}}]}`` (sierra-research/tau2-bench,
+  src/tau2/data_model/simulation.py; metrics in src/tau2/metrics/agent_metrics.py). A trial
+  passes when 1 - 1e-6 ≤ reward ≤ 1 + 1e-6, their ``is_successful``; τ²-bench's
+  infrastructure_error simulations are left out, as its ``get_metrics_df`` does. pass^k per
+  task is then C(c, k) / C(n, k), their ``pass_hat_k``.
+* **inspect**: an EvalLog (UKGovernmentBEIS/inspect_ai, src/inspect_ai/log/_log.py); ``.eval``
+  is a zip of ``header.json`` or ``start.json`` plus ``samples/<id>_epoch_<n>.json``
+  (src/inspect_ai/log/_recorders/eval.py). A sample is one case × epoch; its calls are the
+  ``tool_calls`` of the first assistant message (``ToolCall``: id, function, arguments,
+  parse_error); tool schemas come from the first model event's ``tools``. Expected calls come
+  from ``metadata.expected_calls`` (our native form) when present; otherwise the sample's
+  first score decides pass, converted like Inspect's ``value_to_float`` and passing at ≥ 1.0,
+  which is the default threshold of its ``pass_k`` reducer (C(correct, k) / C(total, k),
+  src/inspect_ai/scorer/_reducer/reducer.py).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from typing import Any
+from collections.abc import Iterator
+
+import orjson
+
+from toolcall.evaluation import Call, LineProblem, Run, RunLog
+
+#: Default size limit of an input, in bytes.
+MAX_BYTES = 50_000_000
+#: Most records read from one input; the rest is one problem.
+MAX_RUNS = 200_000
+#: Longest native line, in characters.
+MAX_LINE_CHARS = 1_000_000
+#: Most bytes a ``.eval`` may unpack to, and most members it may hold.
+MAX_UNCOMPRESSED = 400_000_000
+MAX_MEMBERS = MAX_RUNS + 100
+FORMATS = ("auto", "native", "tau", "inspect")
+
+
+class LogTooLarge(ValueError):
+    """The input is over a size limit; ``size`` and ``limit`` in bytes (or members)."""
+
+    def __init__(self, what: str, size: int, limit: int):
+        super().__init__(f"{what} is {size:,} bytes; the limit is {limit:,}")
+        self.size, self.limit = size, limit
+
+
+class LogUnreadable(ValueError):
+    """The input as a whole cannot be read in the chosen format (not JSON, not a zip, …)."""
+
+
+def detect_format(data: bytes, name: str = "") -> str:
+    """Guess ``native``, ``tau`` or ``inspect`` from the file name and the first bytes."""
+    if name.endswith(".eval") or data[:2] == b"PK":
+        return "inspect"
+    head = data[:4096].lstrip()
+    if head.startswith(b"["):
+        return "tau"
+    if head.startswith(b"{"):
+        first_line = data.split(b"\n", 1)[0]
+        if b'"case_id"' in first_line:
+            return "native"
+        if b'"simulations"' in data[:200_000]:
+            return "tau"
+        return "inspect"
+    return "native"
+
+
+def read_log(data: bytes, fmt: str = "auto", name: str = "", limit: int = MAX_BYTES) -> RunLog:
+    """Read ``data`` (bytes of a file) in ``fmt`` (one of FORMATS).
+
+    Raises LogTooLarge above ``limit`` bytes, LogUnreadable when the whole input is unusable,
+    ValueError for an unknown format. Bad records are listed in ``RunLog.problems``.
+    """
+    if len(data) > limit:
+        raise LogTooLarge("the log", len(data), limit)
+    if fmt == "auto":
+        fmt = detect_format(data, name)
+    if fmt == "native":
+        return read_native(data)
+    if fmt == "tau":
+        return read_tau(data)
+    if fmt == "inspect":
+        return read_inspect(data)
+    raise ValueError(f"unknown format {fmt!r}; expected one of {FORMATS}")
+
+
+# --- native ----------------------------------------------------------------------------
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _tools_problem(tools: Any) -> tuple[str, str] | None:
+    if not isinstance(tools, list):
+        return "$.tools", "must be a list of tool definitions"
+    for i, tool in enumerate(tools):
+        if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
+            return f"$.tools[{i}].name", "each tool needs a name (string)"
+        if not isinstance(tool.get("input_schema"), dict):
+            return f"$.tools[{i}].input_schema", "each tool needs an input_schema (object)"
+    return None
+
+
+def _native_problem(rec: Any) -> tuple[str, str] | None:
+    """The first thing wrong with one native record, as (JSON path, message); None if sound.
+    Mirrors fixtures/schemas/eval_runs.schema.json (a test holds the two together)."""
+    if not isinstance(rec, dict):
+        return "$", "each line must be a JSON object"
+    for key in ("case_id", "run", "model", "expected_calls", "actual_calls"):
+        if key not in rec:
+            return f"$.{key}", "required field missing"
+    if not isinstance(rec["case_id"], str) or not 1 <= len(rec["case_id"]) <= 200:
+        return "$.case_id", "must be a string of 1 to 200 characters"
+    if not _is_int(rec["run"]) or rec["run"] < 0:
+        return "$.run", "must be a whole number ≥ 0"
+    if not isinstance(rec["model"], str):
+        return "$.model", "must be a string"
+    if "tools" in rec and (found := _tools_problem(rec["tools"])):
+        return found
+    expected = rec["expected_calls"]
+    if not isinstance(expected, list) or len(expected) > 1:
+        return "$.expected_calls", "must be a list of at most one expected call ([] = must not call)"
+    for i, call in enumerate(expected):
+        if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+            return f"$.expected_calls[{i}].name", "must be a string"
+        args = call.get("arguments", {})
+        if not isinstance(args, dict) or not all(isinstance(v, list) and v for v in args.values()):
+            return (
+                f"$.expected_calls[{i}].arguments",
+                "must map each parameter to a non-empty list of acceptable values",
+            )
+    if not isinstance(rec["actual_calls"], list):
+        return "$.actual_calls", "must be a list of calls ([] = no call)"
+    for i, call in enumerate(rec["actual_calls"]):
+        if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+            return f"$.actual_calls[{i}].name", "must be a string"
+        if "raw_arguments" in call and not isinstance(call["raw_arguments"], str):
+            return f"$.actual_calls[{i}].raw_arguments", "must be a string (the model's argument text)"
+        if "raw_arguments" not in call and "arguments" not in call:
+            return f"$.actual_calls[{i}]", "needs arguments or raw_arguments"
+    if "passed" in rec and not isinstance(rec["passed"], bool):
+        return "$.passed", "must be true or false"
+    return None
+
+
+_REQUIRED = frozenset(("case_id", "run", "model", "expected_calls", "actual_calls"))
+
+
+def _native_ok(rec: Any) -> bool:
+    """The common case of _native_problem, fast: True when ``rec`` is certainly sound."""
+    if type(rec) is not dict or not _REQUIRED <= rec.keys() or "tools" in rec or "passed" in rec:
+        return False
+    cid, run, expected, actual = rec["case_id"], rec["run"], rec["expected_calls"], rec["actual_calls"]
+    if type(cid) is not str or not 0 < len(cid) <= 200 or type(run) is not int or run < 0:
+        return False
+    if type(rec["model"]) is not str or type(expected) is not list or len(expected) > 1 or type(actual) is not list:
+        return False
+    for call in expected:
+        if type(call) is not dict or type(call.get("name")) is not str:
+            return False
+        args = call.get("arguments", {})
+        if type(args) is not dict or not all(type(v) is list and v for v in args.values()):
+            return False
+    for call in actual:
+        if (
+            type(call) is not dict
+            or type(call.get("name")) is not str
+            or type(call.get("raw_arguments", "")) is not str
+        ):
+            return False
+        if "raw_arguments" not in call and "arguments" not in call:
+            return False
+    return True
+
+
+def _lines(data: bytes) -> Iterator[tuple[int, bytes]]:
+    start, number = 0, 0
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        number += 1
+        yield number, data[start:end]
+        start = end + 1
+
+
+def read_native(data: bytes) -> RunLog:
+    """Read native JSONL (see the module docstring). Blank lines are skipped."""
+    log = RunLog([], tool_sets=[], fmt="native")
+    tool_index: dict[str, int] = {}
+    current = -1
+    for number, raw in _lines(data):
+        if not raw.strip():
+            continue
+        if len(log.runs) >= MAX_RUNS:
+            log.problems.append(LineProblem(number, "$", f"more than {MAX_RUNS:,} runs; the rest is not read"))
+            break
+        if len(raw) > MAX_LINE_CHARS:
+            log.problems.append(
+                LineProblem(number, "$", f"line of {len(raw):,} bytes; the limit is {MAX_LINE_CHARS:,}")
+            )
+            continue
+        try:
+            rec = orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            log.problems.append(LineProblem(number, "$", f"not JSON: {str(exc)[:120]}"))
+            continue
+        found = None if _native_ok(rec) else _native_problem(rec)
+        if found:
+            log.problems.append(LineProblem(number, *found))
+            continue
+        if "tools" in rec:
+            key = json.dumps(rec["tools"], sort_keys=True)
+            if key not in tool_index:
+                tool_index[key] = len(log.tool_sets)
+                log.tool_sets.append({t["name"]: t["input_schema"] for t in rec["tools"]})
+            current = tool_index[key]
+        elif current < 0:
+            log.problems.append(LineProblem(number, "$.tools", "the first run must list the tools the model saw"))
+            continue
+        calls = tuple(Call(c["name"], c.get("arguments"), c.get("raw_arguments")) for c in rec["actual_calls"])
+        log.runs.append(
+            Run(
+                rec["case_id"],
+                rec["run"],
+                rec["model"],
+                tuple(rec["expected_calls"]),
+                calls,
+                current,
+                rec.get("passed"),
+                number,
+            )
+        )
+    if not log.tool_sets:
+        log.tool_sets.append({})
+    return log
+
+
+# --- τ-bench / τ²-bench ----------------------------------------------------------------------
+
+
+def tau_success(reward: float) -> bool:
+    """τ-bench's ``is_successful``: 1 - 1e-6 ≤ reward ≤ 1 + 1e-6."""
+    return (1 - 1e-6) <= reward <= (1 + 1e-6)
+
+
+def read_tau(data: bytes) -> RunLog:
+    """Read a τ-bench results list or a τ²-bench Results object (see the module docstring)."""
+    try:
+        doc = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise LogUnreadable(f"not JSON: {str(exc)[:120]}") from None
+    log = RunLog([], fmt="tau")
+    if isinstance(doc, dict) and isinstance(doc.get("simulations"), list):
+        records, prefix, model = doc["simulations"], "$.simulations", _tau2_model(doc)
+        log.notes.append("τ²-bench Results: reward from reward_info.reward; infrastructure_error runs left out")
+    elif isinstance(doc, list):
+        records, prefix, model = doc, "$", ""
+        log.notes.append("τ-bench results list: reward per (task_id, trial)")
+    else:
+        raise LogUnreadable("expected a τ-bench results list or a τ²-bench object with simulations")
+    trials: set[Any] = set()
+    for i, rec in enumerate(records[:MAX_RUNS]):
+        where = f"{prefix}[{i}]"
+        if not isinstance(rec, dict):
+            log.problems.append(LineProblem(i + 1, where, "each result must be an object"))
+            continue
+        if rec.get("termination_reason") == "infrastructure_error":
+            continue
+        reward = rec["reward_info"].get("reward") if isinstance(rec.get("reward_info"), dict) else rec.get("reward")
+        if not isinstance(rec.get("task_id"), (str, int)) or isinstance(rec.get("task_id"), bool):
+            log.problems.append(LineProblem(i + 1, f"{where}.task_id", "required: a string or a whole number"))
+        elif not isinstance(reward, (int, float)) or isinstance(reward, bool):
+            field = f"{where}.reward_info.reward" if "reward_info" in rec else f"{where}.reward"
+            log.problems.append(LineProblem(i + 1, field, "required: a number"))
+        else:
+            trial = rec.get("trial") if _is_int(rec.get("trial")) else i
+            trials.add(trial)
+            log.runs.append(Run(str(rec["task_id"]), trial, model, None, (), 0, tau_success(reward), i + 1))
+    if len(records) > MAX_RUNS:
+        log.problems.append(LineProblem(MAX_RUNS + 1, prefix, f"more than {MAX_RUNS:,} results; the rest is not read"))
+    per_task: dict[str, int] = {}
+    for run in log.runs:
+        per_task[run.case_id] = per_task.get(run.case_id, 0) + 1
+    if per_task and min(per_task.values()) < len(trials):
+        log.notes.append(
+            f"some tasks have fewer than the {len(trials)} trials seen; n is counted per task "
+            "(τ-bench's display_metrics divides by C(num_trials, k) for every task)"
+        )
+    return log
+
+
+def _tau2_model(doc: dict) -> str:
+    info = doc.get("info")
+    agent = info.get("agent_info") if isinstance(info, dict) else None
+    return str(agent.get("llm") or "") if isinstance(agent, dict) else ""
+
+
+# --- Inspect AI ------------------------------------------------------------------------
+
+
+def value_to_float(value: Any) -> float:
+    """Inspect's default ``value_to_float``: C → 1, P → 0.5, I and N → 0, booleans and numbers
+    as numbers, "yes"/"true" → 1, "no"/"false" → 0, a numeric string as its number, else 0."""
+    if isinstance(value, bool):
+        return 1.0 if value else 0.0
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        text = value.strip()
+        table = {"C": 1.0, "P": 0.5, "I": 0.0, "N": 0.0}
+        if text in table:
+            return table[text]
+        if text.lower() in ("yes", "true"):
+            return 1.0
+        if text.lower() in ("no", "false"):
+            return 0.0
+        try:
+            return float(text)
+        except ValueError:
+            return 0.0
+    return 0.0
+
+
+def _inspect_samples(data: bytes) -> tuple[str, Iterator[tuple[str, Any]]]:
+    """(model, iterator of (where, sample or an exception)) for a .json or .eval log."""
+    if data[:2] != b"PK":
+        try:
+            doc = orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            raise LogUnreadable(f"not JSON: {str(exc)[:120]}") from None
+        if not isinstance(doc, dict) or not isinstance(doc.get("samples", []), list):
+            raise LogUnreadable("expected an Inspect EvalLog object with a samples list")
+        model = str((doc.get("eval") or {}).get("model") or "") if isinstance(doc.get("eval"), dict) else ""
+        return model, ((f"$.samples[{i}]", s) for i, s in enumerate(doc.get("samples") or []))
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+        infos = zf.infolist()
+    except (zipfile.BadZipFile, ValueError) as exc:
+        raise LogUnreadable(f"not a readable .eval (zip) file: {exc}") from None
+    if len(infos) > MAX_MEMBERS:
+        raise LogTooLarge("the .eval member count", len(infos), MAX_MEMBERS)
+    unpacked = sum(i.file_size for i in infos)
+    if unpacked > MAX_UNCOMPRESSED:
+        raise LogTooLarge("the unpacked .eval", unpacked, MAX_UNCOMPRESSED)
+    names = {i.filename for i in infos}
+    model = ""
+    for head in ("header.json", "_journal/start.json", "start.json"):
+        if head in names:
+            try:
+                spec = json.loads(zf.read(head)).get("eval") or {}
+                model = str(spec.get("model") or "")
+            except (ValueError, AttributeError, zipfile.BadZipFile):
+                pass
+            break
+
+    def samples() -> Iterator[tuple[str, Any]]:
+        for info in sorted(infos, key=lambda i: i.filename):
+            if info.filename.startswith("samples/") and info.filename.endswith(".json"):
+                try:
+                    yield info.filename, orjson.loads(zf.read(info))
+                except (orjson.JSONDecodeError, zipfile.BadZipFile, OSError) as exc:
+                    yield info.filename, exc
+
+    return model, samples()
+
+
+def _inspect_tools(sample: dict) -> dict[str, dict]:
+    for event in sample.get("events") or []:
+        if isinstance(event, dict) and event.get("event") == "model" and isinstance(event.get("tools"), list):
+            return {
+                t["name"]: t.get("parameters") or {}
+                for t in event["tools"]
+                if isinstance(t, dict) and isinstance(t.get("name"), str)
+            }
+    return {}
+
+
+def _inspect_calls(sample: dict) -> tuple[Call, ...]:
+    for message in sample.get("messages") or []:
+        if isinstance(message, dict) and message.get("role") == "assistant":
+            calls = []
+            for call in message.get("tool_calls") or []:
+                if isinstance(call, dict) and isinstance(call.get("function"), str):
+                    calls.append(Call(call["function"], call.get("arguments"), None, call.get("parse_error")))
+            return tuple(calls)
+    return ()
+
+
+def read_inspect(data: bytes) -> RunLog:
+    """Read an Inspect AI log, ``.json`` text or ``.eval`` zip bytes (see the module docstring)."""
+    model, samples = _inspect_samples(data)
+    log = RunLog([], tool_sets=[], fmt="inspect")
+    tool_index: dict[str, int] = {}
+    scorer_seen = None
+    for number, (where, sample) in enumerate(samples, start=1):
+        if len(log.runs) >= MAX_RUNS:
+            log.problems.append(LineProblem(number, where, f"more than {MAX_RUNS:,} samples; the rest is not read"))
+            break
+        if isinstance(sample, Exception):
+            log.problems.append(LineProblem(number, where, f"not JSON: {str(sample)[:120]}"))
+            continue
+        if not isinstance(sample, dict) or not isinstance(sample.get("id"), (str, int)):
+            log.problems.append(LineProblem(number, f"{where}.id", "each sample needs an id"))
+            continue
+        if not _is_int(sample.get("epoch")):
+            log.problems.append(LineProblem(number, f"{where}.epoch", "each sample needs an epoch (whole number)"))
+            continue
+        meta = sample.get("metadata") if isinstance(sample.get("metadata"), dict) else {}
+        expected = meta.get("expected_calls")
+        if expected is not None and _native_problem(
+            {"case_id": "x", "run": 0, "model": "", "expected_calls": expected, "actual_calls": []}
+        ):
+            log.problems.append(
+                LineProblem(
+                    number, f"{where}.metadata.expected_calls", "must be a list of at most one {name, arguments} call"
+                )
+            )
+            continue
+        scores = sample.get("scores") if isinstance(sample.get("scores"), dict) else {}
+        passed = None
+        if scores:
+            scorer_seen = scorer_seen or next(iter(scores))
+            first = scores.get(scorer_seen) or next(iter(scores.values()))
+            if isinstance(first, dict) and "value" in first:
+                passed = value_to_float(first["value"]) >= 1.0
+        tools = _inspect_tools(sample)
+        key = json.dumps(tools, sort_keys=True)
+        if key not in tool_index:
+            tool_index[key] = len(log.tool_sets)
+            log.tool_sets.append(tools)
+        log.runs.append(
+            Run(
+                str(sample["id"]),
+                sample["epoch"],
+                model,
+                tuple(expected) if expected is not None else None,
+                _inspect_calls(sample),
+                tool_index[key],
+                passed,
+                number,
+            )
+        )
+    if scorer_seen:
+        log.notes.append(
+            f"pass from score {scorer_seen!r} (≥ 1.0 after value_to_float) when a sample has no metadata.expected_calls"
+        )
+    if not log.tool_sets:
+        log.tool_sets.append({})
+    return log

@@ -1,0 +1,452 @@
+"""Grade recorded tool calls the way the Berkeley Function Calling Leaderboard does, sort each
+miss into the course's failure taxonomy, and estimate pass^k per case.
+
+Grading follows BFCL's AST checker (gorilla/berkeley-function-call-leaderboard,
+bfcl/eval_checker/ast_eval/ast_checker.py, ``simple_function_checker``), in its order:
+
+1. the function name must match (BFCL ``wrong_func_name``);
+2. every parameter the tool's schema requires must be present (``missing_required``);
+3. every parameter given must be in the schema *and* in the expected answer
+   (``unexpected_param``), have the schema's type (``type_error``) and one of the
+   acceptable values (``value_error``);
+4. every expected parameter not given must list ``""`` (may be omitted), else BFCL's
+   ``missing_optional``.
+
+Strings are compared after BFCL's ``standardize_string``: the characters space , . / - _ * ^
+are removed, the text is lower-cased, and ' becomes ". So "12 Garden Road, Hangzhou" equals
+"12 garden road hangzhou"; Chinese punctuation is left as it is. Numbers compare by value
+(1999 == 1999.0), booleans never equal numbers, lists element by element, objects key by key.
+Types follow JSON Schema (our validator): an integer is a valid number, 1999.0 a valid integer.
+
+For a should-not-call case BFCL's irrelevance rule applies (``relevance_file_runner``): no
+call at all is ``correctly_declined``, any call is ``called_anyway``. A case with more calls
+than expected fails as BFCL's ``wrong_count``.
+
+The taxonomy is decided separately, in a fixed order (course chapter, "failures in layers"):
+called when it should not; did not call when it should; wrong tool (also wrong_count);
+arguments invalid (the raw text does not parse, or toolcall.validation rejects it against the
+tool's input_schema); arguments valid but a value is wrong. So a run can be BFCL
+``value_error`` *and* "arguments invalid" (amount_cents 0 breaks ``minimum``), or pass BFCL's
+lenient string match yet fail the schema ("Damaged" is not in the enum): that run's error
+type is ``schema_invalid``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import orjson
+
+from toolcall.parsing import json_type, parse_tool_input
+from toolcall.passk import EstimateInputError, estimate
+from toolcall.selection import NO_TOOL, OMIT
+from toolcall.validation import validate
+
+#: The failure taxonomy, in its fixed order.
+TAXONOMY: tuple[str, ...] = ("called_when_should_not", "did_not_call", "wrong_tool", "arguments_invalid", "wrong_value")
+#: Stable error types, BFCL's names in our words (wrong_count, missing_optional kept as BFCL's).
+ERROR_TYPES: tuple[str, ...] = (
+    "correctly_declined",
+    "called_anyway",
+    "did_not_call",
+    "wrong_tool_name",
+    "wrong_count",
+    "unparsable_arguments",
+    "missing_required",
+    "unexpected_parameter",
+    "wrong_type",
+    "wrong_value",
+    "missing_optional",
+    "schema_invalid",
+)
+_STRIP = re.compile(r"[ ,./\-_*^]")
+
+
+def normalize_string(text: str) -> str:
+    """BFCL's ``standardize_string``: drop space , . / - _ * ^, lower-case, ' → "."""
+    return _STRIP.sub("", text).lower().replace("'", '"')
+
+
+def values_equal(actual: Any, wanted: Any) -> bool:
+    """Whether ``actual`` matches one acceptable value (see the module docstring)."""
+    if isinstance(actual, bool) or isinstance(wanted, bool):
+        return isinstance(actual, bool) and isinstance(wanted, bool) and actual == wanted
+    if isinstance(actual, (int, float)) and isinstance(wanted, (int, float)):
+        return actual == wanted
+    if isinstance(actual, str) and isinstance(wanted, str):
+        return normalize_string(actual) == normalize_string(wanted)
+    if isinstance(actual, list) and isinstance(wanted, list):
+        return len(actual) == len(wanted) and all(values_equal(a, w) for a, w in zip(actual, wanted))
+    if isinstance(actual, dict) and isinstance(wanted, dict):
+        return actual.keys() == wanted.keys() and all(values_equal(actual[k], wanted[k]) for k in actual)
+    return actual is None and wanted is None
+
+
+def type_matches(value: Any, prop_schema: Any) -> bool:
+    """True when ``value``'s JSON type is one ``prop_schema['type']`` allows (or it names none)."""
+    wanted = prop_schema.get("type") if isinstance(prop_schema, dict) else None
+    if wanted is None:
+        return True
+    wanted = wanted if isinstance(wanted, list) else [wanted]
+    kind = json_type(value)
+    if kind == "number" and isinstance(value, float) and value.is_integer():
+        kind = "integer"
+    return kind in wanted or (kind == "integer" and "number" in wanted)
+
+
+class Call(NamedTuple):
+    """One tool call as logged: ``name``; ``raw_arguments`` (the model's text, graded when
+    present) and/or ``arguments`` (already decoded); ``parse_error`` when the log says the
+    text did not parse (Inspect's ToolCall.parse_error). A NamedTuple: 100 000 are cheap."""
+
+    name: str
+    arguments: Any = None
+    raw_arguments: str | None = None
+    parse_error: str | None = None
+
+
+@dataclass(frozen=True)
+class Grade:
+    """The verdict on one run. ``error_type`` is one of ERROR_TYPES (``correctly_declined``
+    or None when it passed); ``taxonomy`` one of TAXONOMY (None when passed or not gradable);
+    ``param`` the parameter a BFCL error is about; ``detail`` an English sentence;
+    ``validation`` our validator's errors as ``pointer keyword: expected / received`` lines."""
+
+    passed: bool
+    expected_tool: str
+    chosen_tool: str
+    error_type: str | None = None
+    taxonomy: str | None = None
+    param: str | None = None
+    detail: str = ""
+    validation: tuple[str, ...] = ()
+
+
+def _bfcl_error(args: dict[str, Any], expected: dict[str, list], schema: dict[str, Any]) -> tuple[str, str, str] | None:
+    props = schema.get("properties", {}) if isinstance(schema.get("properties"), dict) else {}
+    for name in schema.get("required", []) or []:
+        if name not in args:
+            return "missing_required", name, f"missing required parameter {name!r}"
+    for name, value in args.items():
+        if name not in props or name not in expected:
+            return "unexpected_parameter", name, f"unexpected parameter {name!r}"
+        if not type_matches(value, props[name]):
+            return "wrong_type", name, f"{name!r} should be {props[name].get('type')}, got {json_type(value)}"
+        if not any(values_equal(value, w) for w in expected[name] if w != OMIT):
+            shown = json.dumps(value, ensure_ascii=False)[:60]
+            return "wrong_value", name, f"{name!r} = {shown} is not one of {expected[name]}"
+    for name, values in expected.items():
+        if name not in args and OMIT not in values:
+            return "missing_optional", name, f"parameter {name!r} is expected but was not given"
+    return None
+
+
+def grade_run(expected: list[dict] | tuple | None, calls, schemas: dict[str, dict]) -> Grade:
+    """Grade one run.
+
+    ``expected``: ``[]`` for a should-not-call case, ``[{name, arguments: {param: [values]}}]``
+    otherwise, None when the log has no expectation (returns an ungraded Grade, passed False,
+    taxonomy None). ``calls``: the run's Calls in order. ``schemas``: ``{tool name:
+    input_schema}`` the model saw; a called tool missing from it is graded by name only.
+    Raises nothing for any JSON input.
+    """
+    calls = list(calls)
+    chosen = calls[0].name if calls else NO_TOOL
+    if expected is None:
+        return Grade(False, NO_TOOL, chosen, detail="no expected call in the log")
+    if not expected:
+        if not calls:
+            return Grade(True, NO_TOOL, NO_TOOL, "correctly_declined", detail="correctly declined")
+        return Grade(
+            False,
+            NO_TOOL,
+            chosen,
+            "called_anyway",
+            "called_when_should_not",
+            detail=f"called {chosen} although no tool should be called",
+        )
+    want = expected[0]
+    name, wanted_args = want["name"], want.get("arguments") or {}
+    if not calls:
+        return Grade(False, name, NO_TOOL, "did_not_call", "did_not_call", detail=f"{name} was not called")
+    if chosen != name:
+        return Grade(False, name, chosen, "wrong_tool_name", "wrong_tool", detail=f"called {chosen} instead of {name}")
+    if len(calls) > len(expected):
+        return Grade(
+            False,
+            name,
+            chosen,
+            "wrong_count",
+            "wrong_tool",
+            detail=f"{len(calls)} calls where {len(expected)} was expected",
+        )
+    call = calls[0]
+    if call.parse_error or call.raw_arguments is not None:
+        parsed = parse_tool_input(call.raw_arguments) if call.raw_arguments is not None else None
+        if call.parse_error or not parsed.ok:
+            why = call.parse_error or f"{parsed.code}: {parsed.detail}"
+            return Grade(
+                False,
+                name,
+                chosen,
+                "unparsable_arguments",
+                "arguments_invalid",
+                detail=f"arguments do not parse ({why})",
+            )
+        args = parsed.value
+    else:
+        args = call.arguments
+        if not isinstance(args, dict):
+            return Grade(
+                False,
+                name,
+                chosen,
+                "unparsable_arguments",
+                "arguments_invalid",
+                detail=f"arguments are {json_type(args)}, not an object",
+            )
+    schema = schemas.get(name) or {}
+    errors = validate(args, schema)[0] if schema else []
+    lines = tuple(f"{e.pointer or '(root)'} {e.keyword}: {e.expected} / {e.received}" for e in errors)
+    try:
+        bfcl = _bfcl_error(args, wanted_args, schema)
+    except RecursionError:
+        bfcl = ("wrong_value", None, "values nested too deeply to compare")
+    if errors:
+        etype, param, detail = bfcl or ("schema_invalid", None, "arguments fail the tool's schema")
+        return Grade(False, name, chosen, etype, "arguments_invalid", param, detail, lines)
+    if bfcl:
+        return Grade(False, name, chosen, bfcl[0], "wrong_value", bfcl[1], bfcl[2])
+    return Grade(True, name, chosen, detail="correct")
+
+
+# --- a whole log -----------------------------------------------------------------------
+
+
+class Run(NamedTuple):
+    """One case × run from any importer. ``expected`` None when the log states no expected
+    call (τ-bench, Inspect without metadata); ``logged_passed`` the log's own verdict (τ's
+    reward == 1, Inspect's score, native ``passed``); ``tools`` an index into
+    RunLog.tool_sets; ``line`` where it came from (1-based line, or sample number)."""
+
+    case_id: str
+    run: int
+    model: str
+    expected: tuple | None
+    calls: tuple[Call, ...]
+    tools: int = 0
+    logged_passed: bool | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class LineProblem:
+    """A record that could not be used: 1-based ``line`` (or sample number), the ``field``
+    (JSON path such as ``$.actual_calls[0].name``) and an English ``message``."""
+
+    line: int
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.field}: {self.message}"
+
+
+@dataclass
+class RunLog:
+    """What an importer returns: the runs, the tool sets they saw (``[{name: input_schema}]``),
+    every problem (the rest still loaded), the format, and notes on how pass was decided."""
+
+    runs: list[Run]
+    tool_sets: list[dict[str, dict]] = field(default_factory=lambda: [{}])
+    problems: list[LineProblem] = field(default_factory=list)
+    fmt: str = "native"
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CaseRow:
+    """Per case: n runs, c passed, and for k: the unbiased pass^k and pass@k and the naive
+    (c/n)^k (floats), or ``refused`` (an English reason, e.g. k > n) with those None.
+    ``expected_tool`` is NO_TOOL for should-not-call and None when the log states none."""
+
+    case_id: str
+    expected_tool: str | None
+    n: int
+    c: int
+    k: int
+    pass_hat_k: float | None
+    pass_at_k: float | None
+    naive: float | None
+    refused: str | None = None
+
+
+@dataclass
+class Analysis:
+    """Everything the lab and the CLI show. ``graded``: one row per run (case_id, run,
+    expected_tool, chosen_tool, passed, error_type, taxonomy, detail, line) as a pandas
+    DataFrame; ``cases``: CaseRows in first-seen order; ``confusion``: a DataFrame of run
+    counts, expected tool (rows) × chosen tool (columns), NO_TOOL included, runs without an
+    expectation left out; ``taxonomy``: ``{class: runs}`` for every class in TAXONOMY order;
+    ``disagreements``: runs whose logged ``passed`` differs from our grade."""
+
+    graded: Any
+    cases: list[CaseRow]
+    confusion: Any
+    taxonomy: dict[str, int]
+    disagreements: int
+    ungraded: int
+
+
+def _freeze(value: Any) -> bytes:
+    """A hashable, order-independent key for a JSON value (cache keys)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    except (TypeError, orjson.JSONEncodeError):
+        try:
+            return json.dumps(value, sort_keys=True, default=str).encode()
+        except (RecursionError, ValueError):
+            return b"unique:%d" % id(value)  # too deep to key: graded on its own
+
+
+def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, progress=None) -> Analysis:
+    """Grade every run of ``log`` and summarise it for ``k`` (≥ 1).
+
+    ``expectations`` (``{case_id: expected calls}``, e.g. from a student's selection set)
+    replace the log's own for those cases. pass counts our grade when the run has an
+    expectation, else the log's verdict (a run with neither counts as failed and is
+    counted in ``ungraded``). Identical calls are graded once (cached by tool schema,
+    expectation and call), so 100 000 runs of a few hundred distinct calls take seconds.
+    ``progress``: optional callable(done_fraction) called every 5 000 runs.
+    Raises ValueError for k < 1.
+    """
+    import pandas as pd
+
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"k must be a whole number ≥ 1, got {k!r}")
+    import numpy as np
+
+    cache: dict[tuple, int] = {}
+    grades: list[Grade] = []
+    index: list[int] = []
+    has_expected: list[bool] = []
+    frozen = {case: _freeze(list(value)) for case, value in (expectations or {}).items()}
+    total = len(log.runs)
+    for i, run in enumerate(log.runs):
+        if run.case_id in frozen:
+            expected, expected_key = expectations[run.case_id], frozen[run.case_id]
+        else:
+            expected, expected_key = run.expected, _freeze(run.expected)
+        key = (run.tools, expected_key, _freeze([list(c) for c in run.calls]) if run.calls else b"")
+        j = cache.get(key)
+        if j is None:
+            j = cache[key] = len(grades)
+            grades.append(
+                grade_run(expected, run.calls, log.tool_sets[run.tools] if run.tools < len(log.tool_sets) else {})
+            )
+        index.append(j)
+        has_expected.append(expected is not None)
+        if progress and i % 5000 == 4999:
+            progress((i + 1) / total)
+    take = np.asarray(index, dtype=np.int64)
+    column = lambda name: np.asarray([getattr(g, name) for g in grades] or [None], dtype=object)[take]  # noqa: E731
+    known = np.asarray(has_expected, dtype=bool)
+    logged = np.asarray([r.logged_passed for r in log.runs], dtype=object)
+    ours = np.asarray([g.passed for g in grades] or [False], dtype=bool)[take]
+    passed = np.where(known, ours, logged == True)  # noqa: E712  (None counts as failed)
+    graded = pd.DataFrame(
+        {
+            "case_id": [r.case_id for r in log.runs],
+            "run": [r.run for r in log.runs],
+            "expected_tool": np.where(known, column("expected_tool"), None),
+            "chosen_tool": column("chosen_tool"),
+            "passed": passed.astype(bool),
+            "error_type": column("error_type"),
+            "taxonomy": column("taxonomy"),
+            "detail": column("detail"),
+            "line": [r.line for r in log.runs],
+        }
+    )
+    has_log = np.asarray([v is not None for v in logged], dtype=bool)
+    disagreements = int((known & has_log & (ours != (logged == True))).sum())  # noqa: E712
+    ungraded = int((~known & ~has_log).sum())
+    return Analysis(
+        graded, case_table(graded, k), confusion_matrix(graded), taxonomy_counts(graded), disagreements, ungraded
+    )
+
+
+def case_table(graded, k: int) -> list[CaseRow]:
+    """Per-case n, c and the estimates for ``k`` from a graded-runs DataFrame (see Analysis);
+    k > n is refused per case with toolcall.passk's message."""
+    out: list[CaseRow] = []
+    if graded.empty:
+        return out
+    grouped = graded.groupby("case_id", sort=False).agg(
+        n=("passed", "size"), c=("passed", "sum"), expected_tool=("expected_tool", "first")
+    )
+    for case_id, row in grouped.iterrows():
+        n, c = int(row["n"]), int(row["c"])
+        tool = row["expected_tool"] if isinstance(row["expected_tool"], str) else None
+        try:
+            est = estimate(n, c, k)
+        except EstimateInputError as exc:
+            out.append(CaseRow(str(case_id), tool, n, c, k, None, None, None, str(exc)))
+            continue
+        out.append(CaseRow(str(case_id), tool, n, c, k, float(est.pass_hat_k), float(est.pass_at_k), float(est.naive)))
+    return out
+
+
+def confusion_matrix(graded):
+    """Runs per (expected tool, chosen tool), runs without an expectation left out; rows and
+    columns sorted with NO_TOOL last. An empty DataFrame when nothing is graded."""
+    import pandas as pd
+
+    known = graded[graded["expected_tool"].notna()]
+    if known.empty:
+        return pd.DataFrame()
+    table = pd.crosstab(known["expected_tool"], known["chosen_tool"])
+    order = lambda names: sorted(names, key=lambda n: (n == NO_TOOL, n))  # noqa: E731
+    return table.reindex(index=order(table.index), columns=order(table.columns), fill_value=0)
+
+
+def taxonomy_counts(graded) -> dict[str, int]:
+    """``{class: runs}`` for every class in TAXONOMY, in order (zeros included)."""
+    counts = graded["taxonomy"].value_counts()
+    return {name: int(counts.get(name, 0)) for name in TAXONOMY}
+
+
+def summary_rates(cases: list[CaseRow]) -> dict[str, float | None]:
+    """Mean pass^k, pass@k and naive over the cases that were not refused (τ-bench averages
+    pass^k over tasks the same way); None when every case was refused."""
+    ok = [c for c in cases if c.refused is None]
+    if not ok:
+        return {"pass^k": None, "pass@k": None, "naive": None}
+    mean = lambda xs: math.fsum(xs) / len(xs)  # noqa: E731
+    return {
+        "pass^k": mean([c.pass_hat_k for c in ok]),
+        "pass@k": mean([c.pass_at_k for c in ok]),
+        "naive": mean([c.naive for c in ok]),
+    }
+
+
+def case_rows_json(cases: list[CaseRow]) -> list[dict[str, Any]]:
+    """CaseRows as plain dicts (for JSON and CSV output): pass^k, pass@k, naive as floats or
+    None, ``refused`` the reason or None."""
+    return [
+        {
+            "case_id": c.case_id,
+            "expected_tool": c.expected_tool,
+            "n": c.n,
+            "c": c.c,
+            "k": c.k,
+            "pass^k": c.pass_hat_k,
+            "pass@k": c.pass_at_k,
+            "naive": c.naive,
+            "refused": c.refused,
+        }
+        for c in cases
+    ]

@@ -1,0 +1,298 @@
+"""Selection test sets: typical requests, the tool each one should call (or none), and the
+arguments it should fill, in the Berkeley Function Calling Leaderboard's answer form.
+
+A set is data (``fixtures/selection/*.yaml``, schema ``fixtures/schemas/selection.schema.json``)
+and the same rows a student edits in the lab's table. ``check_set`` holds a set to the
+course's rules: every tool has at least MIN_PER_TOOL should-call and MIN_PER_TOOL
+should-not-call samples, no request appears twice, every expected tool exists and every
+expected argument is valid against that tool's input_schema (our validator).
+
+Expected arguments follow BFCL's possible-answer form (``possible_answer`` files, checked by
+``simple_function_checker`` in gorilla/berkeley-function-call-leaderboard,
+bfcl/eval_checker/ast_eval/ast_checker.py): each parameter maps to a list of acceptable
+values, and the empty string ``""`` in that list means the parameter may be omitted.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolcall.fixtures import FixtureError, Problem, display_name, json_path, load_checked, load_tool
+from toolcall.i18n import t
+from toolcall.validation import validate
+
+#: The course's rule: five "should call" and five "should not call" samples per tool.
+MIN_PER_TOOL = 5
+#: Largest set accepted (rows), and longest request text.
+MAX_CASES = 500
+MAX_REQUEST_CHARS = 2_000
+#: Shown for "no tool" in tables and charts (expected or chosen).
+NO_TOOL = "(no tool)"
+OMIT = ""
+
+
+@dataclass(frozen=True)
+class SelectionCase:
+    """One request. ``expected_tool`` None means the model must call no tool;
+    ``expected_arguments`` maps a parameter to its acceptable values (``""`` = may be
+    omitted); ``should_not_call`` lists the tools this request is a near miss for."""
+
+    id: str
+    request: str
+    expected_tool: str | None
+    expected_arguments: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    should_not_call: tuple[str, ...] = ()
+
+    def expected_calls(self) -> tuple[dict[str, Any], ...]:
+        """The native-log form: ``()`` for no tool, else one ``{name, arguments}``."""
+        if self.expected_tool is None:
+            return ()
+        return ({"name": self.expected_tool, "arguments": {k: list(v) for k, v in self.expected_arguments.items()}},)
+
+
+@dataclass(frozen=True)
+class SelectionSet:
+    """A set as loaded: its language, the tool names it covers, its cases."""
+
+    lang: str
+    title: str
+    tools: tuple[str, ...]
+    cases: tuple[SelectionCase, ...]
+
+
+@dataclass(frozen=True)
+class SetProblem:
+    """One broken rule. ``code`` is stable (too_few_should_call, too_few_should_not_call,
+    duplicate_request, duplicate_id, unknown_tool, unknown_parameter, bad_values,
+    omitted_required, missing_required, invalid_value, self_contradiction, empty_request,
+    bad_json); ``case`` the case id (or None for a tool-level rule); ``params`` fill the
+    translated message ``eval.set.<code>``."""
+
+    code: str
+    case: str | None
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def message(self, lang: str = "en") -> str:
+        """The problem in ``lang``."""
+        return t(f"eval.set.{self.code}", lang, **self.params)
+
+
+def _case(raw: dict[str, Any]) -> SelectionCase:
+    args = {str(k): tuple(v) for k, v in (raw.get("expected_arguments") or {}).items()}
+    return SelectionCase(
+        raw["id"], raw["request"], raw.get("expected_tool"), args, tuple(raw.get("should_not_call") or ())
+    )
+
+
+def load_set(path: Path) -> SelectionSet:
+    """Load a selection set file (schema ``selection``). Raises FixtureError."""
+    data = load_checked(path, "selection")
+    return SelectionSet(data["lang"], data["title"], tuple(data["tools"]), tuple(_case(c) for c in data["cases"]))
+
+
+def load_tool_schemas(names, tools_dir: Path) -> dict[str, dict]:
+    """``{name: input_schema}`` for every tool name that has ``tools_dir/<name>.json``;
+    a name without a file is simply absent (check_set reports it as unknown_tool)."""
+    schemas = {}
+    for name in names:
+        path = Path(tools_dir) / f"{name}.json"
+        if re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", name) and path.is_file():
+            schemas[name] = load_tool(path).input_schema
+    return schemas
+
+
+def _norm_request(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _base_arguments(args: dict[str, tuple[Any, ...]]) -> dict[str, Any]:
+    """The first acceptable non-omitted value of every parameter: one complete call."""
+    base = {}
+    for name, values in args.items():
+        present = [v for v in values if v != OMIT]
+        if present:
+            base[name] = present[0]
+    return base
+
+
+def _argument_problems(case: SelectionCase, schema: dict[str, Any]) -> list[SetProblem]:
+    problems: list[SetProblem] = []
+    props = schema.get("properties", {}) if isinstance(schema.get("properties"), dict) else {}
+    required = [r for r in schema.get("required", []) if isinstance(r, str)]
+    for name, values in case.expected_arguments.items():
+        if name not in props:
+            problems.append(
+                SetProblem("unknown_parameter", case.id, {"case": case.id, "param": name, "tool": case.expected_tool})
+            )
+        elif not values:
+            problems.append(SetProblem("bad_values", case.id, {"case": case.id, "param": name}))
+        elif OMIT in values and name in required:
+            problems.append(SetProblem("omitted_required", case.id, {"case": case.id, "param": name}))
+    for name in required:
+        if name not in case.expected_arguments:
+            problems.append(SetProblem("missing_required", case.id, {"case": case.id, "param": name}))
+    if problems:
+        return problems
+    base = _base_arguments(case.expected_arguments)
+    seen: set[tuple[str, str]] = set()
+    for name, values in case.expected_arguments.items():
+        for value in values:
+            if value == OMIT:
+                continue
+            errors, _ = validate({**base, name: value}, schema)
+            mine = "/" + name.replace("~", "~0").replace("/", "~1")
+            for err in (e for e in errors if e.pointer == mine or e.pointer.startswith(mine + "/")):
+                key = (err.pointer, json.dumps(value, ensure_ascii=False))
+                if key not in seen:
+                    seen.add(key)
+                    problems.append(
+                        SetProblem(
+                            "invalid_value",
+                            case.id,
+                            {
+                                "case": case.id,
+                                "param": name,
+                                "value": json.dumps(value, ensure_ascii=False)[:80],
+                                "pointer": err.pointer or "/",
+                                "keyword": err.keyword,
+                                "expected": err.expected,
+                            },
+                        )
+                    )
+    return problems
+
+
+def check_set(cases, schemas: dict[str, dict], tools=None) -> list[SetProblem]:
+    """Every rule the set breaks, in a stable order (per-case problems in case order, then
+    the per-tool counts in tool order).
+
+    ``cases``: SelectionCases; ``schemas``: ``{tool name: input_schema}`` of the tools that
+    exist; ``tools``: the names the set covers (default: every name in ``schemas``), each
+    needing MIN_PER_TOOL should-call cases (expected_tool == name) and MIN_PER_TOOL
+    should-not-call cases (name listed in should_not_call). Raises nothing.
+    """
+    tools = tuple(schemas) if tools is None else tuple(tools)
+    problems: list[SetProblem] = []
+    seen_requests: dict[str, str] = {}
+    seen_ids: set[str] = set()
+    for case in cases:
+        if case.id in seen_ids:
+            problems.append(SetProblem("duplicate_id", case.id, {"case": case.id}))
+        seen_ids.add(case.id)
+        if not case.request.strip():
+            problems.append(SetProblem("empty_request", case.id, {"case": case.id}))
+        else:
+            key = _norm_request(case.request)
+            if key in seen_requests:
+                problems.append(
+                    SetProblem("duplicate_request", case.id, {"case": case.id, "other": seen_requests[key]})
+                )
+            else:
+                seen_requests[key] = case.id
+        for name in ([case.expected_tool] if case.expected_tool else []) + list(case.should_not_call):
+            if name not in schemas:
+                problems.append(SetProblem("unknown_tool", case.id, {"case": case.id, "tool": name}))
+        if case.expected_tool and case.expected_tool in case.should_not_call:
+            problems.append(SetProblem("self_contradiction", case.id, {"case": case.id, "tool": case.expected_tool}))
+        if case.expected_tool is None and case.expected_arguments:
+            problems.append(
+                SetProblem(
+                    "unknown_parameter",
+                    case.id,
+                    {"case": case.id, "tool": NO_TOOL, "param": next(iter(case.expected_arguments))},
+                )
+            )
+        elif case.expected_tool in schemas:
+            problems += _argument_problems(case, schemas[case.expected_tool])
+    for tool in tools:
+        calls = sum(1 for c in cases if c.expected_tool == tool)
+        declines = sum(1 for c in cases if tool in c.should_not_call)
+        if calls < MIN_PER_TOOL:
+            problems.append(
+                SetProblem("too_few_should_call", None, {"tool": tool, "count": calls, "need": MIN_PER_TOOL})
+            )
+        if declines < MIN_PER_TOOL:
+            problems.append(
+                SetProblem("too_few_should_not_call", None, {"tool": tool, "count": declines, "need": MIN_PER_TOOL})
+            )
+    return problems
+
+
+# --- the editable table ----------------------------------------------------------------
+
+#: Columns of the table a student edits, in order.
+COLUMNS = ("id", "request", "expected_tool", "expected_arguments", "should_not_call")
+
+
+def to_rows(cases) -> list[dict[str, str]]:
+    """Cases as table rows of plain strings: expected_tool NO_TOOL for none, arguments as
+    compact JSON, should_not_call comma-separated."""
+    return [
+        {
+            "id": c.id,
+            "request": c.request,
+            "expected_tool": c.expected_tool or NO_TOOL,
+            "expected_arguments": json.dumps({k: list(v) for k, v in c.expected_arguments.items()}, ensure_ascii=False)
+            if c.expected_tool
+            else "",
+            "should_not_call": ", ".join(c.should_not_call),
+        }
+        for c in cases
+    ]
+
+
+def from_rows(rows) -> tuple[list[SelectionCase], list[SetProblem]]:
+    """Read edited table rows back into cases. A row whose arguments are not a JSON object of
+    lists becomes a ``bad_json`` problem and is kept with no arguments; an empty id gets
+    ``row<N>``. At most MAX_CASES rows are read (the rest is one ``too_many`` problem);
+    requests are cut at MAX_REQUEST_CHARS. Raises nothing."""
+    cases: list[SelectionCase] = []
+    problems: list[SetProblem] = []
+    rows = list(rows)
+    if len(rows) > MAX_CASES:
+        problems.append(SetProblem("too_many", None, {"count": len(rows), "limit": MAX_CASES}))
+        rows = rows[:MAX_CASES]
+    for i, row in enumerate(rows):
+        cid = str(row.get("id") or "").strip() or f"row{i + 1}"
+        tool = str(row.get("expected_tool") or "").strip()
+        tool = None if tool in ("", NO_TOOL) else tool
+        text = str(row.get("expected_arguments") or "").strip()
+        args: dict[str, tuple] = {}
+        if text:
+            try:
+                parsed = json.loads(text[:20_000])
+                if not isinstance(parsed, dict) or not all(isinstance(v, list) for v in parsed.values()):
+                    raise ValueError("not an object of lists")
+                args = {str(k): tuple(v) for k, v in parsed.items()}
+            except (ValueError, RecursionError):
+                problems.append(SetProblem("bad_json", cid, {"case": cid}))
+        avoid = tuple(s.strip() for s in str(row.get("should_not_call") or "").split(",") if s.strip())
+        cases.append(SelectionCase(cid, str(row.get("request") or "")[:MAX_REQUEST_CHARS], tool, args, avoid))
+    return cases, problems
+
+
+def check_selection_files(root: Path) -> list[Problem]:
+    """``python -m toolcall check``: every fixtures/selection/*.yaml loads and passes check_set
+    against fixtures/tools (messages in English, path ``$.cases[i]`` or ``$.tools``)."""
+    problems: list[Problem] = []
+    for path in sorted((Path(root) / "fixtures" / "selection").glob("*.y*ml")):
+        try:
+            sset = load_set(path)
+            schemas = load_tool_schemas(
+                sset.tools
+                + tuple(c.expected_tool for c in sset.cases if c.expected_tool)
+                + tuple(n for c in sset.cases for n in c.should_not_call),
+                Path(root) / "fixtures" / "tools",
+            )
+        except FixtureError as exc:
+            problems += exc.problems
+            continue
+        index = {c.id: i for i, c in enumerate(sset.cases)}
+        for p in check_set(sset.cases, schemas, sset.tools):
+            where = json_path(["cases", index[p.case]]) if p.case in index else "$.tools"
+            problems.append(Problem(display_name(path), where, p.message("en")))
+    return problems

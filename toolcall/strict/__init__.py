@@ -1,0 +1,272 @@
+"""Strict mode per provider: what each would refuse in a schema, what the SDK helpers rewrite,
+and which constraints then leak (issue 15).
+
+- ``report(schema, provider)``: findings (rules.py), the SDK transform (transforms.py), the
+  request's tool declaration, and where the SDK and the docs disagree;
+- ``leak_matrix(schema, outputs)``: canned outputs, plus one probe per constraint a transform
+  moved into a description, validated against the original schema and each transformed one;
+- ``openai_fix``: a schema OpenAI strict mode accepts, with its diff.
+
+Pure core: no streamlit. Sources are cited in rules.py and transforms.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolcall.i18n import t
+from toolcall.parsing import parse_tool_input
+from toolcall.strict.rules import (ANTHROPIC_SUPPORTED, OPENAI_MOVE, PROVIDERS, Finding, findings)
+from toolcall.strict.transforms import (Moved, OpenAIFix, TransformError, anthropic_transform, openai_fix as _fix,
+                                        openai_transform, schema_diff)
+from toolcall.validation import validate
+
+__all__ = ["PROVIDERS", "Finding", "Moved", "OpenAIFix", "ProviderReport", "LeakMatrix", "LeakRow", "Verdict",
+           "report", "leak_matrix", "openai_fix", "finding_message", "schema_diff", "COLUMNS"]
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """The docs and the SDK helper treat ``keyword`` at ``path`` differently; ``note`` is the
+    i18n key suffix ``strict.sdk.<note>`` saying how."""
+
+    path: str
+    keyword: str
+    note: str
+
+
+@dataclass
+class ProviderReport:
+    """Everything the panel and the CLI show for one provider.
+
+    ``findings`` (sorted by path); ``refused`` True when any finding's effect is ``"400"``;
+    ``transformed`` the SDK helper's output (Anthropic ``transform_schema``, OpenAI
+    ``to_strict_json_schema``; for Gemini the schema unchanged) or None with
+    ``transform_error`` when the helper raises; ``moved`` the keywords the helper took out;
+    ``declaration`` the tool as the request would carry it; ``disagreements`` docs vs SDK.
+    """
+
+    provider: str
+    findings: list[Finding]
+    refused: bool
+    transformed: dict[str, Any] | None
+    transform_error: str = ""
+    moved: list[Moved] = field(default_factory=list)
+    declaration: dict[str, Any] = field(default_factory=dict)
+    disagreements: list[Disagreement] = field(default_factory=list)
+
+
+def finding_message(f: Finding, lang: str = "en") -> str:
+    """The finding in words, from ``strict.rule.<rule id>`` with its params (values as JSON)."""
+    params = {k: v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for k, v in f.params.items()}
+    return t(f"strict.rule.{f.rule}", lang, keyword=f.keyword, path=f.path or "/", **params)
+
+
+def report(schema: dict[str, Any], provider: str, name: str = "tool", description: str = "") -> ProviderReport:
+    """Findings, SDK transform and declaration of ``schema`` for ``provider`` (one of PROVIDERS).
+
+    ``schema`` must have passed validation.check_schema. Raises ValueError for an unknown provider.
+    """
+    found = findings(schema, provider)
+    refused = any(f.effect == "400" for f in found)
+    transformed, error, moved = None, "", []
+    disagreements: list[Disagreement] = []
+    try:
+        if provider == "anthropic":
+            transformed, moved = anthropic_transform(schema)
+        elif provider == "openai":
+            transformed, moved = openai_transform(schema)
+        else:
+            transformed = schema
+    except TransformError as exc:
+        error = str(exc)
+    if provider == "anthropic":
+        disagreements = [Disagreement(m.path, m.keyword, "anthropic_moves_supported") for m in moved
+                         if m.into == "description" and m.keyword in ANTHROPIC_SUPPORTED]
+        declaration = {"name": name, "description": description, "strict": True,
+                       "input_schema": transformed if transformed is not None else schema}
+    elif provider == "openai":
+        if transformed is not None:
+            disagreements = [Disagreement(f.path, f.keyword, "openai_keeps") for f in findings(transformed, "openai")
+                             if f.effect == "400"]
+        disagreements += [Disagreement(f.path, f.keyword, "openai_required_no_null") for f in found
+                          if f.rule == "openai.required"]
+        declaration = {"type": "function", "function": {
+            "name": name, "description": description, "strict": True,
+            "parameters": transformed if transformed is not None else schema}}
+    else:
+        key = "parametersJsonSchema" if refused else "parameters"
+        declaration = {"name": name, "description": description, key: schema}
+    return ProviderReport(provider, found, refused, transformed, error, moved, declaration, disagreements)
+
+
+def openai_fix(schema: dict[str, Any]) -> OpenAIFix:
+    """A schema OpenAI strict mode accepts (see transforms.OpenAIFix), with the diff."""
+    return _fix(schema, OPENAI_MOVE)
+
+
+# --- the leak matrix --------------------------------------------------------------------
+
+#: Columns of the leak matrix: the schema your code validates with, then what each provider enforces.
+COLUMNS = ("original", "anthropic", "openai", "openai_fix")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One output against one schema: ``accepted``, or the failing ``keywords``; ``parse`` the
+    parse error code (INVALID_JSON …) when the text is not a JSON object; None when that
+    column has no schema (the SDK helper raised)."""
+
+    accepted: bool
+    keywords: tuple[str, ...] = ()
+    parse: str = ""
+
+
+@dataclass
+class LeakRow:
+    """One output (canned, free or probe) across the COLUMNS.
+
+    ``leaks`` the columns that accept what the original schema rejects (a constraint that is
+    only text there: your code must validate again); ``overrejects`` the columns that reject
+    what the original accepts (e.g. the call without ``note`` once ``note`` is required).
+    ``moved`` names the moved keyword a probe tests (``"minimum"``), ``""`` for other rows.
+    """
+
+    id: str
+    label: str
+    raw: str
+    verdicts: dict[str, Verdict | None]
+    leaks: list[str] = field(default_factory=list)
+    overrejects: list[str] = field(default_factory=list)
+    moved: str = ""
+
+
+@dataclass
+class LeakMatrix:
+    """Rows of the leak matrix and the schema of each column (None when its helper raised)."""
+
+    schemas: dict[str, dict[str, Any] | None]
+    rows: list[LeakRow]
+
+
+def _verdict(raw: str, schema: dict[str, Any] | None) -> Verdict | None:
+    if schema is None:
+        return None
+    parsed = parse_tool_input(raw)
+    if not parsed.ok:
+        return Verdict(False, (), parsed.code or "INVALID_JSON")
+    errors, _ = validate(parsed.value, schema)
+    return Verdict(not errors, tuple(sorted({e.keyword for e in errors})))
+
+
+def _instance_path(schema_path: list[str]) -> list[str] | None:
+    """``['properties', 'a', 'properties', 'b', 'minimum']`` → ``['a', 'b']``; None for other paths."""
+    keys = schema_path[:-1]
+    if len(keys) % 2 or any(k != "properties" for k in keys[::2]):
+        return None
+    return keys[1::2]
+
+
+_PATTERN_TRIES = ("", "x", "0", "A-0", "zz", " ")
+
+
+def violation(keyword: str, value: Any, node: dict[str, Any]) -> tuple[bool, Any]:
+    """A value that breaks only ``keyword: value`` in ``node`` (``(False, None)`` when none is made):
+    ``minimum: 1`` → 0, ``maxLength: 200`` → 201 ``x``, ``pattern`` → the first of a few short
+    strings that does not match."""
+    integer = "integer" in (node.get("type") if isinstance(node.get("type"), list) else [node.get("type")])
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if keyword == "minimum" and number:
+        return True, value - 1
+    if keyword == "maximum" and number:
+        return True, value + 1
+    if keyword in ("exclusiveMinimum", "exclusiveMaximum") and number:
+        return True, value
+    if keyword == "multipleOf" and number and value > 0:
+        return (True, value + 1) if integer and value > 1 else ((False, None) if integer else (True, value * 1.5))
+    if keyword == "minLength" and isinstance(value, int) and 0 < value <= 10_000:
+        return True, "x" * (value - 1)
+    if keyword == "maxLength" and isinstance(value, int) and 0 <= value < 10_000:
+        return True, "x" * (value + 1)
+    if keyword == "pattern" and isinstance(value, str):
+        try:
+            rx = re.compile(value)
+        except re.error:
+            return False, None
+        for text in _PATTERN_TRIES:  # short strings: no pattern can take long on them
+            if not rx.search(text):
+                return True, text
+    return False, None
+
+
+def _probes(schema: dict[str, Any], base: dict[str, Any], moved: list[Moved]) -> list[tuple[str, str, str, str]]:
+    """``(id, label, raw, keyword)`` for each moved constraint on a (nested) property of ``base``."""
+    out, seen = [], set()
+    for m in moved:
+        if m.into != "description" or m.path in seen:
+            continue
+        parts = [p.replace("~1", "/").replace("~0", "~") for p in m.path.split("/")[1:]]
+        where = _instance_path(parts)
+        if not where:
+            continue
+        node: Any = schema
+        for p in parts[:-1]:
+            node = node.get(p) if isinstance(node, dict) else None
+        made, bad = violation(m.keyword, m.value, node if isinstance(node, dict) else {})
+        if not made:
+            continue
+        instance = json.loads(json.dumps(base))
+        target = instance
+        for key in where[:-1]:
+            target = target.setdefault(key, {}) if isinstance(target, dict) else None
+        if not isinstance(target, dict):
+            continue
+        target[where[-1]] = bad
+        seen.add(m.path)
+        shown = json.dumps(bad, ensure_ascii=False)
+        shown = shown if len(shown) <= 24 else shown[:20] + "…\""
+        out.append((f"probe:{m.path}", f"{'.'.join(where)}: {shown}", json.dumps(instance, ensure_ascii=False),
+                    m.keyword))
+    return out
+
+
+def leak_matrix(schema: dict[str, Any], outputs, extra: list[tuple[str, str, str]] = ()) -> LeakMatrix:
+    """Validate ``outputs`` (CannedOutput-like: ``id``, ``label`` {lang: text}, ``raw``, ``expected``),
+    ``extra`` ``(id, label, raw)`` rows (the free box), and one probe per constraint that a
+    transform moved into a description, against the original schema and each COLUMN.
+
+    Probes start from the first output expected "accepted" that parses: e.g. with
+    ``minimum: 1`` on ``amount_cents`` the probe sends ``amount_cents: 0``. Labels are English
+    for canned rows (``label["en"]``); the page relabels. Never raises for a checked schema.
+    """
+    schemas: dict[str, dict[str, Any] | None] = {"original": schema}
+    moved: list[Moved] = []
+    try:
+        schemas["anthropic"], moved_a = anthropic_transform(schema)
+        moved += moved_a
+    except TransformError:
+        schemas["anthropic"] = None
+    try:
+        schemas["openai"], _ = openai_transform(schema)
+    except TransformError:
+        schemas["openai"] = None
+    fixed = openai_fix(schema)
+    schemas["openai_fix"] = fixed.schema
+    moved += fixed.moved
+    rows_in = [(o.id, o.label.get("en", o.id), o.raw, "") for o in outputs]
+    rows_in += [(i, label, raw, "") for i, label, raw in extra]
+    base = next((parse_tool_input(o.raw).value for o in outputs
+                 if o.expected == "accepted" and parse_tool_input(o.raw).ok), None)
+    if isinstance(base, dict):
+        rows_in += _probes(schema, base, moved)
+    rows = []
+    for row_id, label, raw, keyword in rows_in:
+        verdicts = {c: _verdict(raw, schemas[c]) for c in COLUMNS}
+        local = verdicts["original"]
+        leaks = [c for c in COLUMNS[1:] if verdicts[c] and verdicts[c].accepted and not local.accepted]
+        over = [c for c in COLUMNS[1:] if verdicts[c] and not verdicts[c].accepted and local.accepted]
+        rows.append(LeakRow(row_id, label, raw, verdicts, leaks, over, keyword))
+    return LeakMatrix(schemas, rows)

@@ -1,0 +1,1 @@
+"""Streamlit-side shared rendering (the pages import from here)."""

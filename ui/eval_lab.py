@@ -1,0 +1,290 @@
+"""Rendering of the selection lab (pages/eval_lab.py): the editable selection set and its
+checks, the recorded runs for vague vs good descriptions, a drill-down, and uploads.
+
+Everything computed here comes from the core (toolcall.selection, toolcall.evaluation,
+toolcall.eval_import, toolcall.eval_charts); this module only reads widgets and draws.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from ui.common import file_mtime, lang, plain, tr  # file_mtime: the fixture cache key pages use
+from ui.exercise_widgets import show_page_exercises
+from toolcall import FIXTURES_DIR
+from toolcall.eval_charts import confusion_chart, taxonomy_chart
+from toolcall.eval_import import LogTooLarge, LogUnreadable, read_log, read_native
+from toolcall.evaluation import Analysis, RunLog, analyse, grade_run, summary_rates
+from toolcall.passk import percent
+from toolcall.selection import MIN_PER_TOOL, NO_TOOL, check_set, from_rows, load_set, load_tool_schemas, to_rows
+
+VERSIONS = ("vague", "good")
+#: Largest upload accepted, in MB.
+UPLOAD_LIMIT_MB = 20
+K_MAX = 10
+EDITOR_ORDER = ["id", "expected_tool", "request", "expected_arguments", "should_not_call"]
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _selection(language: str, mtime: float):
+    sset = load_set(FIXTURES_DIR / "selection" / f"shop.{language}.yaml")
+    return sset, load_tool_schemas(sset.tools, FIXTURES_DIR / "tools")
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _recorded(version: str, language: str, mtime: float) -> RunLog:
+    return read_native((FIXTURES_DIR / "eval_runs" / f"shop_{version}.{language}.jsonl").read_bytes())
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _analysed(version: str, language: str, k: int, expectations_json: str, mtime: float) -> Analysis:
+    expectations = {case: tuple(calls) for case, calls in json.loads(expectations_json).items()}
+    return analyse(_recorded(version, language, mtime), k, expectations)
+
+
+def _runs_path(version: str, language: str) -> Path:
+    return FIXTURES_DIR / "eval_runs" / f"shop_{version}.{language}.jsonl"
+
+
+def _tool_label(name: str | None) -> str:
+    return tr("eval.no_tool") if name == NO_TOOL else (name or "?")
+
+
+# --- 1. the set ----------------------------------------------------------------------
+
+
+def selection_editor():
+    """The editable selection set and its checks; returns ``{case id: expected calls}``."""
+    language = lang()
+    sset, schemas = _selection(language, file_mtime(FIXTURES_DIR / "selection" / f"shop.{language}.yaml"))
+    st.header(tr("eval.set_title"))
+    st.markdown(tr("eval.set_intro"))
+    base = pd.DataFrame(to_rows(sset.cases))[EDITOR_ORDER]
+    config = {
+        "id": st.column_config.TextColumn(tr("eval.col_id"), width=130),
+        "expected_tool": st.column_config.TextColumn(
+            tr("eval.col_tool"), width=150, help=tr("eval.col_tool_help", tools=", ".join(sset.tools))
+        ),
+        "request": st.column_config.TextColumn(tr("eval.col_request"), width=380),
+        "expected_arguments": st.column_config.TextColumn(tr("eval.col_args"), width=380),
+        "should_not_call": st.column_config.TextColumn(tr("eval.col_avoid"), width=200),
+    }
+    edited = st.data_editor(
+        base,
+        key=f"eval_set_editor_{language}",
+        num_rows="dynamic",
+        hide_index=True,
+        column_config=config,
+        width="stretch",
+    )
+    cases, problems = from_rows(edited.astype(object).where(edited.notna(), "").to_dict("records"))
+    problems += check_set(cases, schemas, sset.tools)
+    if problems:
+        st.error(
+            tr("eval.set_problems", count=len(problems))
+            + "\n\n"
+            + "\n".join(f"- {plain(p.message(language))}" for p in problems[:30])
+        )
+    else:
+        st.success(tr("eval.set_ok", cases=len(cases), need=MIN_PER_TOOL))
+    with st.expander(tr("eval.set_counts")):
+        counts = pd.DataFrame(
+            {
+                "tool": list(sset.tools),
+                "should_call": [sum(c.expected_tool == t for c in cases) for t in sset.tools],
+                "should_not_call": [sum(t in c.should_not_call for c in cases) for t in sset.tools],
+            }
+        )
+        st.dataframe(counts, hide_index=True)
+    return {c.id: c.expected_calls() for c in cases}
+
+
+# --- 2. the recorded runs ------------------------------------------------------------------
+
+
+def _right_runs(result: Analysis) -> tuple[int, int]:
+    table = result.confusion
+    if table.empty:
+        return 0, 0
+    right = sum(int(table.loc[name, name]) for name in table.index if name in table.columns)
+    return right, int(table.values.sum())
+
+
+def _case_frame(result: Analysis, k: int) -> pd.DataFrame:
+    rows = []
+    for c in result.cases:
+        cell = (lambda x: percent(x)) if c.refused is None else (lambda x: "—")
+        rows.append(
+            {
+                tr("eval.col_case"): c.case_id,
+                tr("eval.col_expected"): _tool_label(c.expected_tool),
+                tr("eval.col_n"): c.n,
+                tr("eval.col_c"): c.c,
+                tr("eval.col_passk", k=k): cell(c.pass_hat_k),
+                tr("eval.col_naive", k=k): cell(c.naive),
+                tr("eval.col_passat", k=k): cell(c.pass_at_k),
+                tr("eval.col_note"): tr("eval.case_refused", reason=c.refused) if c.refused else "",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def show_analysis(result: Analysis, k: int, key: str) -> None:
+    """Metrics, confusion heatmap, taxonomy bars and the per-case table of one analysis."""
+    right, runs = _right_runs(result)
+    means = summary_rates(result.cases)
+    cols = st.columns(4)
+    if runs:
+        with cols[0].container(key=f"{key}_right"):
+            st.metric(tr("eval.metric_right"), tr("eval.metric_right_value", right=right, runs=runs))
+    show = lambda x: "—" if x is None else percent(x)  # noqa: E731
+    cols[1].metric(tr("eval.metric_passk", k=k), show(means["pass^k"]))
+    cols[2].metric(tr("eval.metric_naive", k=k), show(means["naive"]))
+    cols[3].metric(tr("eval.metric_passat", k=k), show(means["pass@k"]))
+    if runs:
+        st.subheader(tr("eval.matrix_title"))
+        st.altair_chart(confusion_chart(result.confusion, lang()), width="stretch")
+        st.subheader(tr("eval.taxonomy_title"))
+        st.altair_chart(taxonomy_chart(result.taxonomy, lang()), width="stretch")
+        st.caption(tr("eval.taxonomy_fix"))
+    st.subheader(tr("eval.cases_title"))
+    st.dataframe(_case_frame(result, k), hide_index=True, width="stretch")
+
+
+def _descriptions(version: str, language: str) -> None:
+    first = json.loads(_runs_path(version, language).read_text(encoding="utf-8").split("\n", 1)[0])
+    with st.expander(tr("eval.descriptions")):
+        for tool in first.get("tools", []):
+            st.markdown(f"**{plain(tool['name'])}**: {plain(tool.get('description', ''))}")
+
+
+def recorded_runs(expectations: dict) -> int:
+    """The two versions side by side (tabs); returns the chosen k."""
+    st.header(tr("eval.runs_title"))
+    st.info(tr("eval.simulated"))
+    k = st.slider(tr("eval.k_label"), 1, K_MAX, 3, key="eval_k", help=tr("eval.k_help"))
+    language = lang()
+    frozen = json.dumps({c: list(v) for c, v in expectations.items()}, sort_keys=True, ensure_ascii=False)
+    tabs = st.tabs([tr(f"eval.version_{v}") for v in VERSIONS])
+    for tab, version in zip(tabs, VERSIONS):
+        with tab:
+            _descriptions(version, language)
+            result = _analysed(version, language, k, frozen, file_mtime(_runs_path(version, language)))
+            show_analysis(result, k, f"eval_{version}")
+    drill_down(expectations)
+    return k
+
+
+def drill_down(expectations: dict) -> None:
+    """Every run of one case: the chosen tool, the raw arguments, the grade and our validator's errors."""
+    st.subheader(tr("eval.drill_title"))
+    language = lang()
+    c1, c2 = st.columns([1, 2])
+    labels = {v: tr(f"eval.version_{v}") for v in VERSIONS}  # captured now: AppTest formats outside the run
+    version = c1.radio(
+        tr("eval.drill_version"), VERSIONS, key="eval_drill_version", horizontal=True, format_func=labels.__getitem__
+    )
+    log = _recorded(version, language, file_mtime(_runs_path(version, language)))
+    ids = list(dict.fromkeys(r.case_id for r in log.runs))
+    case = c2.selectbox(tr("eval.drill_case"), ids, key="eval_drill_case")
+    runs = [r for r in log.runs if r.case_id == case]
+    request = (
+        json.loads(_runs_path(version, language).read_text(encoding="utf-8").splitlines()[runs[0].line - 1]).get(
+            "request", ""
+        )
+        if runs
+        else ""
+    )
+    if request:
+        st.markdown(tr("eval.drill_request", request=plain(request)))
+    rows = []
+    for run in runs:
+        expected = expectations.get(run.case_id, run.expected)
+        g = grade_run(expected, run.calls, log.tool_sets[run.tools])
+        call = run.calls[0] if run.calls else None
+        raw = (
+            ""
+            if call is None
+            else (
+                call.raw_arguments if call.raw_arguments is not None else json.dumps(call.arguments, ensure_ascii=False)
+            )
+        )
+        rows.append(
+            {
+                tr("eval.col_run"): run.run,
+                tr("eval.passed"): g.passed,
+                tr("eval.col_chosen"): _tool_label(g.chosen_tool),
+                tr("eval.col_raw"): raw,
+                tr("eval.col_error"): g.error_type or "",
+                tr("eval.col_taxonomy"): tr(f"eval.taxonomy.{g.taxonomy}") if g.taxonomy else "",
+                tr("eval.col_detail"): g.detail,
+                tr("eval.col_validation"): "; ".join(g.validation),
+            }
+        )
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+# --- 3. uploads --------------------------------------------------------------------------
+
+
+def upload_section(k: int) -> None:
+    """st.file_uploader for the student's own log, size-capped; the same report for it."""
+    st.header(tr("eval.upload_title"))
+    st.markdown(tr("eval.upload_intro", limit=UPLOAD_LIMIT_MB))
+    c1, c2 = st.columns([3, 1])
+    labels = {f: tr(f"eval.format_{f}") for f in ("auto", "native", "tau", "inspect")}
+    fmt = c2.selectbox(tr("eval.format_label"), tuple(labels), key="eval_format", format_func=labels.__getitem__)
+    uploaded = c1.file_uploader(tr("eval.upload_label"), type=["jsonl", "json", "eval"], key="eval_upload")
+    if uploaded is None:
+        return
+    if uploaded.size > UPLOAD_LIMIT_MB * 1_000_000:
+        st.error(tr("eval.upload_too_large", size=f"{uploaded.size / 1e6:.1f}", limit=UPLOAD_LIMIT_MB))
+        return
+    data = uploaded.getvalue()
+    digest = hashlib.sha256(data).hexdigest()
+    cached = st.session_state.get("eval_upload_result")
+    if not cached or cached[0] != (digest, fmt, k):
+        try:
+            log = read_log(data, fmt, uploaded.name, UPLOAD_LIMIT_MB * 1_000_000)
+        except (LogTooLarge, LogUnreadable, ValueError) as exc:
+            st.error(tr("eval.upload_unreadable", format=tr(f"eval.format_{fmt}"), detail=plain(str(exc))))
+            return
+        bar = st.progress(0.0, text=tr("eval.upload_progress"))
+        result = (
+            analyse(log, k, progress=lambda f: bar.progress(f, text=tr("eval.upload_progress"))) if log.runs else None
+        )
+        bar.empty()
+        cached = ((digest, fmt, k), log.fmt, len(log.runs), log.problems[:20], len(log.problems), log.notes, result)
+        st.session_state["eval_upload_result"] = cached
+    _, found_fmt, runs, problems, problem_count, notes, result = cached
+    if problem_count:
+        st.warning(tr("eval.upload_problems", count=problem_count))
+        st.code("\n".join(str(p) for p in problems), language=None)
+    if result is None:
+        st.error(tr("eval.upload_empty"))
+        return
+    st.success(tr("eval.upload_loaded", runs=runs, cases=len(result.cases), fmt=found_fmt))
+    for note in notes:
+        st.caption(tr("eval.note", note=plain(note)))
+    if result.confusion.empty:
+        st.info(tr("eval.upload_no_matrix"))
+    if result.disagreements:
+        st.caption(tr("eval.upload_disagree", count=result.disagreements))
+    show_analysis(result, k, "eval_upload")
+
+
+def render() -> None:
+    """The whole page."""
+    st.title(tr("eval.title"))
+    st.markdown(tr("eval.intro"))
+    expectations = selection_editor()
+    k = recorded_runs(expectations)
+    upload_section(k)
+    st.divider()
+    st.header(tr("exercises.section_title"))
+    show_page_exercises("eval_lab")

@@ -1,0 +1,263 @@
+"""Rendering of the harness lab (pages/harness_lab.py): one step of one scenario per screen.
+
+State: ``st.session_state["harness_runs"]`` maps (scenario id, format) to a toolcall.harness.Run.
+Widget keys carry the language, so a language switch draws fresh widgets in the new language
+instead of keeping the old labels (the run itself, with the step reached, is kept).
+Scenario texts are instructor content (trusted Markdown); what a student types is only shown
+in code blocks, never as Markdown or HTML.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import streamlit as st
+
+from ui.common import lang, plain, show_json, tr
+from ui.learner import current_learner, progress_store
+from toolcall.harness import Scenario, ScenarioSet, load_scenarios, model_response, scenario_files, starter
+from toolcall.harness_grading import MAX_MOVE_CHARS, Run, new_run, play, run_summary
+from toolcall.wire import FORMATS
+
+RUNS_KEY = "harness_runs"
+SCENARIO_KEY, FORMAT_KEY = "harness_scenario", "harness_format"
+_ICONS = {
+    "http_400": "🛑",
+    "double_refund": "💸",
+    "stuck_loop": "🔁",
+    "lost_result": "🕳️",
+    "wrong_answer": "❌",
+    "crash": "💥",
+    "unsafe": "⚠️",
+    "context_blowup": "🎈",
+}
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _load(stamp: tuple[tuple[str, float], ...]) -> ScenarioSet:
+    return load_scenarios()
+
+
+def scenario_set() -> ScenarioSet:
+    """Every scenario, cached until a scenario file is added, removed or edited."""
+    return _load(tuple((str(p), p.stat().st_mtime) for p in scenario_files()))
+
+
+def _key(name: str, *parts: str) -> str:
+    return "_".join(("harness", name, *parts, lang()))
+
+
+def pick_scenario(loaded: ScenarioSet) -> tuple[Scenario, str]:
+    """The scenario and wire-format pickers; returns the chosen (scenario, format)."""
+    L, state = lang(), st.session_state
+    ids = [s.id for s in loaded.scenarios]
+    if state.get(SCENARIO_KEY) not in ids:
+        state[SCENARIO_KEY] = ids[0]
+    if state.get(FORMAT_KEY) not in FORMATS:
+        state[FORMAT_KEY] = FORMATS[0]
+    titles = {s.id: f"{s.order}. {s.title[L]}" for s in loaded.scenarios}
+    left, right = st.columns([3, 2])
+    left.selectbox(
+        tr("harness.scenario_label"),
+        ids,
+        index=ids.index(state[SCENARIO_KEY]),
+        key=_key("pick"),
+        format_func=titles.__getitem__,
+        on_change=_copy,
+        args=(_key("pick"), SCENARIO_KEY),
+    )
+    right.segmented_control(
+        tr("harness.format_label"),
+        FORMATS,
+        default=state[FORMAT_KEY],
+        key=_key("fmt"),
+        format_func=lambda f: tr(f"harness.format.{f}"),
+        on_change=_copy,
+        args=(_key("fmt"), FORMAT_KEY),
+    )
+    scenario = loaded.by_id(state[SCENARIO_KEY])
+    fmt = state[FORMAT_KEY] if scenario.steps_for(state[FORMAT_KEY]) else FORMATS[0]
+    return scenario, fmt
+
+
+def _copy(widget_key: str, target: str) -> None:
+    value = st.session_state.get(widget_key)
+    if value is not None:  # a segmented control can be clicked off: keep the last choice
+        st.session_state[target] = value
+
+
+def current_run(scenario: Scenario, fmt: str) -> Run:
+    """This session's run of (scenario, fmt), created on first use."""
+    runs = st.session_state.setdefault(RUNS_KEY, {})
+    if (scenario.id, fmt) not in runs:
+        runs[(scenario.id, fmt)] = new_run(scenario, fmt)
+    return runs[(scenario.id, fmt)]
+
+
+def _restart(scenario: Scenario, fmt: str) -> None:
+    st.session_state.setdefault(RUNS_KEY, {})[(scenario.id, fmt)] = new_run(scenario, fmt)
+    for k in [k for k in st.session_state if isinstance(k, str) and k.startswith(f"harness_json_{scenario.id}_")]:
+        del st.session_state[k]
+
+
+def show_last(g) -> None:
+    """The grade of the last move: the consequence of a wrong one, the feedback of a right one."""
+    if g is None:
+        return
+    if g.correct:
+        st.success(g.feedback or tr("harness.right"), icon="✅")
+        return
+    if g.consequence:
+        st.error(
+            tr(
+                "harness.consequence_line",
+                icon=_ICONS[g.consequence],
+                what=tr("harness.consequence." + g.consequence),
+                feedback=g.feedback,
+            )
+        )
+        return
+    lines = [f"**{tr('harness.wrong')}**"]
+    if any(f.http_400 for f in g.findings):
+        lines.append(tr("harness.http_400"))
+    lines += [f"- `{f.code}` · {plain(f.message)}" for f in g.findings]
+    st.error("\n".join(lines), icon="🛑")
+
+
+def show_step(scenario: Scenario, run: Run) -> None:
+    """The current step: the model's response and the world on the left, the move on the right."""
+    L, fmt = lang(), run.fmt
+    steps = scenario.steps_for(fmt)
+    step = steps[run.step]
+    st.progress(run.step / len(steps), text=tr("harness.step_title", n=run.step + 1, total=len(steps)))
+    left, right = st.columns(2, gap="medium")
+    with left:
+        st.markdown(f"**{tr('harness.model_said')}**")
+        response = model_response(scenario, step, fmt, L)
+        if response is None:
+            st.caption(tr("harness.no_model"))
+        else:
+            st.code(json.dumps(response, ensure_ascii=False, indent=2), language="json", height=340, wrap_lines=True)
+        if step.formats != FORMATS:
+            st.caption(tr("harness.only_format"))
+    with right:
+        if step.world:
+            st.info(tr("harness.world", text=step.world[L]), icon="🌍")
+        st.markdown(tr("harness.your_move", text=step.prompt[L]))
+        if step.kind == "choice":
+            _choice_form(scenario, run, step)
+        else:
+            _json_form(scenario, run, step)
+    last = run.last_grade(scenario, L)
+    if last is not None and not last.correct:
+        show_last(last)
+        if last.request is not None:
+            with st.expander(tr("harness.built_request")):
+                show_json(last.request)
+
+
+def _choice_form(scenario: Scenario, run: Run, step) -> None:
+    L = lang()
+    ids = [o.id for o in step.options]
+    labels = {o.id: o.label[L] for o in step.options}
+    with st.form(_key("form", scenario.id, run.fmt, step.id), border=False):
+        picked = st.radio(
+            tr("harness.choice_label"),
+            ids,
+            index=None,
+            format_func=labels.__getitem__,
+            captions=[f"`{o.code[run.fmt]}`" if run.fmt in o.code else "" for o in step.options],
+            key=_key("choice", scenario.id, run.fmt, step.id),
+        )
+        if (
+            st.form_submit_button(
+                tr("harness.submit"), type="primary", key=_key("submit", scenario.id, run.fmt, step.id)
+            )
+            and picked is not None
+        ):
+            _play(scenario, run, picked)
+
+
+def _json_form(scenario: Scenario, run: Run, step) -> None:
+    L = lang()
+    key = f"harness_json_{scenario.id}_{run.fmt}_{step.id}"  # one editor for both languages: the text is the student's
+    if key not in st.session_state:
+        st.session_state[key] = starter(scenario, step, run.fmt, L)
+    # our own style: JSON lines up in a monospace font, so "line 12, column 7" is findable
+    st.html(
+        "<style>[class*='st-key-harness_json_'] textarea "
+        "{ font-family: 'Source Code Pro', ui-monospace, monospace; }</style>"
+    )
+    if step.explain:
+        with st.expander(tr("harness.hint"), icon="💡"):
+            st.markdown(step.explain[L])
+    with st.form(_key("form", scenario.id, run.fmt, step.id), border=False):
+        st.text_area(tr("harness.json_label"), key=key, height=240, max_chars=MAX_MOVE_CHARS)
+        if st.form_submit_button(
+            tr("harness.submit"), type="primary", key=_key("submit", scenario.id, run.fmt, step.id)
+        ):
+            _play(scenario, run, st.session_state[key])
+    if st.button(tr("harness.reset_editor"), key=_key("reset", scenario.id, run.fmt, step.id)):
+        st.session_state[key] = starter(scenario, step, run.fmt, L)
+        st.rerun()
+
+
+def _play(scenario: Scenario, run: Run, move: str) -> None:
+    play(scenario, run, move, lang())
+    if run.done(scenario):
+        _save(scenario, run)
+    st.rerun()
+
+
+def _save(scenario: Scenario, run: Run) -> None:
+    score, points = run.score(scenario)
+    try:
+        progress_store().record(current_learner(), scenario.progress_id, run_summary(scenario, run), score, points)
+    except (sqlite3.Error, OSError) as exc:
+        st.session_state["harness_store_error"] = type(exc).__name__
+
+
+def show_done(scenario: Scenario, run: Run) -> None:
+    """The end of a run: the score, where it was saved, the best so far."""
+    score, points = run.score(scenario)
+    st.success(
+        tr("harness.done", score=f"{score:g}", max=f"{points:g}")
+        + " "
+        + tr("harness.done_saved", id=scenario.progress_id),
+        icon="🏁",
+    )
+    if st.session_state.get("harness_store_error"):
+        st.warning(tr("exercises.store_error", detail=st.session_state["harness_store_error"]))
+    try:
+        rec = progress_store().get(current_learner(), scenario.progress_id)
+    except (sqlite3.Error, OSError):
+        rec = None
+    if rec is not None:
+        st.caption(tr("harness.progress_line", best=f"{rec.best_score:g}", max=f"{rec.max_score:g}", tries=rec.tries))
+
+
+def show_lab() -> None:
+    """The whole lab below the page title: pickers, the current step (or the result), restart."""
+    loaded = scenario_set()
+    if loaded.problems:
+        st.warning(tr("harness.load_problems"))
+        st.code("\n".join(map(str, loaded.problems)), language=None)
+    if not loaded.scenarios:
+        st.stop()
+    scenario, fmt = pick_scenario(loaded)
+    st.caption(scenario.summary[lang()])
+    st.markdown(f"**{tr('walkthrough.user_said')}**")
+    st.code(scenario.user[lang()], language=None, wrap_lines=True)
+    run = current_run(scenario, fmt)
+    last = run.last_grade(scenario, lang())
+    if last is not None and last.correct:
+        show_last(last)
+    if run.done(scenario):
+        show_done(scenario, run)
+    else:
+        show_step(scenario, run)
+    st.button(tr("harness.restart"), key=_key("restart", scenario.id, fmt), on_click=_restart, args=(scenario, fmt))
+    st.caption(tr("harness.score_rule"))
+    if scenario.sources:
+        st.caption(tr("harness.sources") + ": " + " · ".join(scenario.sources))

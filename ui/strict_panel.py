@@ -1,0 +1,164 @@
+"""The playground's strict-mode panel: findings per provider, the SDK transforms beside the
+original, the leak matrix and the OpenAI fix, for the schema in the editor.
+
+Everything is computed only while the panel's toggle is on, so the edit loop stays as fast
+as before. User-derived text (property names, values, labels) goes into dataframes,
+``st.code`` or ``st.text``, never into Markdown. The core is ``toolcall.strict``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import streamlit as st
+
+from toolcall.fixtures import load_outputs
+from toolcall.i18n import t
+from toolcall.strict import COLUMNS, finding_message, leak_matrix, openai_fix, report, schema_diff
+from toolcall.strict.rules import PROVIDERS
+
+PREFIX = "playground_strict"
+
+
+@st.cache_data(show_spinner=False)
+def _outputs(_marker: str = "refund_order"):
+    return load_outputs().outputs
+
+
+def _js(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def _apply_fixed(text: str) -> None:
+    st.session_state["schema_editor"] = text
+
+
+def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) -> None:
+    name = t(f"strict.panel.provider_{provider}", lang)
+    rep = report(schema, provider, tool_name)
+    if rep.refused:
+        st.error(t("strict.panel.refused", lang, provider=name), icon="🚫")
+    else:
+        st.success(t("strict.panel.accepted", lang, provider=name), icon="✅")
+    if provider == "gemini" and rep.refused:
+        st.info(t("strict.panel.gemini_note", lang))
+    st.markdown("**" + t("strict.panel.findings_title", lang) + "**")
+    notes = {(d.path, d.keyword): t(f"strict.sdk.{d.note}", lang) for d in rep.disagreements}
+    if rep.findings:
+        st.dataframe([{t("strict.panel.col_path", lang): f.path or "/",
+                       t("strict.panel.col_keyword", lang): f.keyword,
+                       t("strict.panel.col_effect", lang): t(f"strict.effect.{f.effect}", lang),
+                       t("strict.panel.col_message", lang): finding_message(f, lang).replace("`", ""),
+                       t("strict.panel.col_sdk", lang): notes.get((f.path, f.keyword), ""),
+                       t("strict.panel.col_source", lang): f.source} for f in rep.findings],
+                     hide_index=True, width="stretch", key=f"{PREFIX}_findings")
+    else:
+        st.caption(t("strict.panel.no_findings", lang))
+    others = [d for d in rep.disagreements if not any((f.path, f.keyword) == (d.path, d.keyword) for f in rep.findings)]
+    if others:
+        st.markdown("**" + t("strict.panel.disagreements_title", lang) + "**")
+        st.dataframe([{t("strict.panel.col_path", lang): d.path, t("strict.panel.col_keyword", lang): d.keyword,
+                       t("strict.panel.col_sdk", lang): t(f"strict.sdk.{d.note}", lang)} for d in others],
+                     hide_index=True, width="stretch", key=f"{PREFIX}_disagreements")
+    st.markdown("**" + t("strict.panel.transforms_title", lang) + "**")
+    left, right = st.columns(2)
+    with left:
+        st.caption(t("strict.panel.original", lang))
+        st.code(_js(schema), language="json")
+    with right:
+        st.caption(t(f"strict.panel.{provider}_sdk", lang) if provider != "gemini" else name)
+        if rep.transform_error:
+            st.text(t("strict.panel.transform_failed", lang, error=rep.transform_error))
+        else:
+            st.code(_js(rep.transformed if provider != "gemini" else rep.declaration), language="json")
+    if rep.transformed is not None and provider != "gemini":
+        st.caption(t("strict.panel.diff_caption", lang))
+        st.code(schema_diff(schema, rep.transformed, ("original", provider)) or "=", language="diff")
+        described = sorted({m.keyword for m in rep.moved if m.into == "description"})
+        if described:
+            st.text(t("strict.panel.moved_caption", lang, keywords=", ".join(described)))
+
+
+def _cell(verdict, lang: str) -> str:
+    if verdict is None:
+        return t("strict.panel.cell_none", lang)
+    if verdict.accepted:
+        return t("strict.panel.cell_accepted", lang)
+    return t("strict.panel.cell_rejected", lang, keywords=", ".join(verdict.keywords) or verdict.parse)
+
+
+def _leaks(schema: dict[str, Any], outputs, lang: str) -> None:
+    st.markdown("**" + t("strict.panel.leaks_title", lang) + "**")
+    st.caption(t("strict.panel.leaks_intro", lang))
+    free = st.session_state.get("playground_free_input") or ""
+    extra = [("free", t("playground.free_title", lang), free)] if free.strip() else []
+    matrix = leak_matrix(schema, outputs, extra)
+    labels = {o.id: o.label.get(lang, o.label.get("en", o.id)) for o in outputs}
+    probe = t("strict.panel.probe", lang)
+
+    def label(row) -> str:
+        return labels.get(row.id) or (f"{probe}: {row.label}" if row.moved else row.label)
+
+    st.dataframe([{t("strict.panel.col_output", lang): label(row),
+                   **{t(f"strict.panel.col_{c}", lang): _cell(row.verdicts[c], lang) for c in COLUMNS}}
+                  for row in matrix.rows], hide_index=True, width="stretch", key=f"{PREFIX}_matrix")
+    names = {c: t(f"strict.panel.col_{c}", lang) for c in COLUMNS}
+    lines = [t("strict.panel.leak_line", lang, label=label(r), columns=", ".join(names[c] for c in r.leaks),
+               keywords=", ".join(r.verdicts["original"].keywords)) for r in matrix.rows if r.leaks]
+    lines += [t("strict.panel.overreject_line", lang, label=label(r),
+                columns=", ".join(names[c] for c in r.overrejects))
+              for r in matrix.rows if r.overrejects]
+    if lines:
+        st.text("\n".join(lines))
+    else:
+        st.caption(t("strict.panel.no_leaks", lang))
+
+
+def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
+    st.markdown("**" + t("strict.panel.fix_title", lang) + "**")
+    st.caption(t("strict.panel.fix_intro", lang))
+    if st.button(t("strict.panel.fix_button", lang), key=f"{PREFIX}_fix"):
+        st.session_state[f"{PREFIX}_fix_shown"] = True
+    if not st.session_state.get(f"{PREFIX}_fix_shown"):
+        return
+    fixed = openai_fix(schema)
+    if not fixed.diff:
+        st.caption(t("strict.panel.fix_none", lang))
+        return
+    st.code(fixed.diff, language="diff")
+    fields = [p.rsplit("/", 1)[-1] for p in fixed.made_nullable]
+    lines = [t("strict.panel.fix_nullable", lang, fields=", ".join(fields))] if fields else []
+    matrix = leak_matrix(schema, outputs)
+    for row in matrix.rows:
+        if "openai_fix" in row.overrejects and row.verdicts["openai_fix"].keywords == ("required",):
+            missing = [f for f in fields if f not in json.loads(row.raw)]
+            if missing:
+                label = next((o.label.get(lang, o.id) for o in outputs if o.id == row.id), row.label)
+                lines.append(t("strict.panel.fix_valid_now_invalid", lang, label=label, fields=", ".join(missing),
+                               first=missing[0]))
+    if lines:
+        st.text("\n".join(lines))
+    st.button(t("strict.panel.fix_apply", lang), key=f"{PREFIX}_fix_apply", on_click=_apply_fixed,
+              args=(json.dumps(fixed.schema, ensure_ascii=False, indent=2),))
+
+
+def render_strict_panel(schema: dict[str, Any], tool_name: str, lang: str, outputs=None) -> None:
+    """Draw the panel for ``schema`` (an input_schema that passed check_schema) behind a toggle.
+
+    ``outputs`` are the canned outputs (default: fixtures/outputs/refund_order.yaml). Nothing
+    is computed while the toggle (key ``playground_strict_open``) is off.
+    """
+    if not st.toggle(t("strict.panel.toggle", lang), key=f"{PREFIX}_open"):
+        return
+    outputs = outputs if outputs is not None else _outputs()
+    with st.container(border=True, key=f"{PREFIX}_panel"):
+        st.caption(t("strict.panel.intro", lang))
+        names = {p: t(f"strict.panel.provider_{p}", lang) for p in PROVIDERS}
+        provider = st.radio(t("strict.panel.provider", lang), PROVIDERS, horizontal=True, key=f"{PREFIX}_provider",
+                            format_func=names.__getitem__)
+        _findings(schema, provider, tool_name, lang)
+        st.divider()
+        _leaks(schema, outputs, lang)
+        st.divider()
+        _fix(schema, outputs, lang)
