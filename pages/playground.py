@@ -107,7 +107,7 @@ st.divider()
 st.subheader(tr("playground.business_title"))
 st.markdown(tr("playground.business_intro"))
 st.caption(tr("playground.orders_caption", customer=book.current_customer))
-st.dataframe([o.__dict__ for o in book.orders], hide_index=True, width="stretch")
+st.dataframe([{**o.__dict__, "item": o.item_for(lang())} for o in book.orders], hide_index=True, width="stretch")
 cols = st.columns(2)
 for i, case in enumerate(refund.business_cases):
     with cols[i % 2]:

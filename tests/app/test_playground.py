@@ -154,3 +154,13 @@ def test_format_toggle_asserts_format_in_the_free_box():
     assert not at.exception
     shown = " ".join(texts(at.markdown) + texts(at.caption) + texts(at.info) + texts(at.error))
     assert 'a string in the format \\"email\\"' in shown or 'a string in the format "email"' in shown
+
+
+def test_the_order_book_names_items_in_the_page_language():
+    """The order book's item column shows the item in the session's language, never the {en, zh} record."""
+    from toolcall.fixtures import load_orders
+    book = load_orders()
+    for lang in ("en", "zh"):
+        at = playground(lang)
+        table = next(df.value for df in at.dataframe if "item" in df.value.columns and "order_id" in df.value.columns)
+        assert table["item"].tolist() == [o.item_for(lang) for o in book.orders]
