@@ -3,18 +3,19 @@
 import streamlit as st
 
 from ui.cards import show_card
-from ui.common import lang, load, plain, show_json, tr
+from ui.common import lang, load, plain, tr
 from ui.widgets import translated
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
-from toolcall.backend import RefundBackend
-from toolcall.judge import evaluate, evaluate_canned, summarize
+from toolcall.backend import backend_for
+from toolcall.judge import STOP_REASONS, evaluate, evaluate_canned, summarize
 from toolcall.presets import PRESETS, apply_preset, schema_text
 from toolcall.results import call_id
 from toolcall.wire import FORMATS
 from toolcall.validation import check_schema
 from ui.page import start
 from ui.strict_panel import render_strict_panel
+from ui.replay import show_replay
 
 start("playground")
 # The schema editor shows JSON: a monospace font lines up nesting and makes "line 35, column 27" findable.
@@ -83,7 +84,8 @@ def live_part() -> None:
             st.rerun(scope="app")  # the business cases below show the wire format too
         assert_format = st.toggle(tr("validator.assert_format"), key="playground_assert_format",
                                   help=tr("validator.assert_format_help"))
-        cards = evaluate_canned(fixture.outputs, schema, tool.name, book, lang(), fmt, assert_format)
+        cards = evaluate_canned(fixture.outputs, schema, tool.name, book, lang(), fmt, assert_format,
+                                fixture.max_tokens)
         summary = summarize(cards)
         with st.container(border=True, key="playground_summary"):
             st.markdown("**" + tr("playground.summary", matched=summary.matched, total=summary.total) + "**")
@@ -100,15 +102,19 @@ def live_part() -> None:
         if not checked.ok:
             st.caption(tr("playground.stale"))
         for canned in cards:
-            show_card(canned.card, f"playground_card_{canned.output.id}", canned.output.label[lang()], canned)
+            show_card(canned.card, f"playground_card_{canned.output.id}", canned.output.label[lang()], canned, fmt,
+                      tool.name)
 
     st.divider()
     st.subheader(tr("playground.free_title"))
     free = st.text_area(tr("playground.free_label"), key="playground_free_input", height=140, persist_state="session")
+    stop = translated("radio", tr("truncation.stop_label"), STOP_REASONS,
+                      {r: tr(f"truncation.stop.{r}") for r in STOP_REASONS}, key="playground_free_stop_reason",
+                      horizontal=True)
     if free:
-        show_card(evaluate(free, schema, tool.name, lang(), fmt, call_id("free:" + free, fmt), RefundBackend(book),
-                           assert_format),
-                  "playground_card_free")
+        show_card(evaluate(free, schema, tool.name, lang(), fmt, call_id("free:" + free, fmt),
+                           backend_for(tool.name, book), assert_format, stop, fixture.max_tokens),
+                  "playground_card_free", fmt=fmt, tool_name=tool.name)
     else:
         st.caption(tr("playground.free_empty"))
     render_strict_panel(schema, tool.name, lang(), outputs=fixture.outputs)  # computed only when its toggle is on
@@ -125,25 +131,12 @@ st.dataframe([o.__dict__ for o in book.orders], hide_index=True, width="stretch"
 cols = st.columns(2)
 for i, case in enumerate(fixture.business_cases):
     with cols[i % 2]:
-        card = evaluate(case.raw, tool.input_schema, tool.name, lang(), fmt, call_id(case.id, fmt), RefundBackend(book))
-        show_card(card, f"playground_business_{case.id}", case.label[lang()])
+        card = evaluate(case.raw, tool.input_schema, tool.name, lang(), fmt, call_id(case.id, fmt),
+                        backend_for(tool.name, book))
+        show_card(card, f"playground_business_{case.id}", case.label[lang()], fmt=fmt, tool_name=tool.name)
 
-st.subheader(tr("playground.idempotency_title"))
-st.markdown(tr("playground.idempotency_intro"))
 valid = next((o for o in fixture.outputs if o.expected == "accepted"), fixture.outputs[0])
-replay_backend = RefundBackend(book)
-replay_call = call_id("replay:" + valid.id, fmt)
-first = evaluate(valid.raw, tool.input_schema, tool.name, lang(), fmt, replay_call, replay_backend)
-again = evaluate(valid.raw, tool.input_schema, tool.name, lang(), fmt, replay_call, replay_backend)
-c1, c2 = st.columns(2)
-with c1:
-    st.caption(tr("playground.first_call"))
-    show_json(first.tool_result)
-with c2:
-    st.caption(tr("playground.replayed_call"))
-    show_json(again.tool_result)
-for order_id, cents in replay_backend.refunded.items():
-    st.info(tr("playground.refunded_total", order_id=order_id, cents=cents, double=2 * cents), icon="🔁")
+show_replay(fixture.replay_raw or valid.raw, tool.input_schema, tool.name, book, fmt)
 
 st.divider()
 st.header(tr("exercises.section_title"))
