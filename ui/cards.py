@@ -6,8 +6,9 @@ Drawn by pages/playground.py for each canned output and for the free box.
 from __future__ import annotations
 
 from toolcall.judge import FINISH_REASON, MAX_TOKENS_FIELD, STOP_TOOL_USE, no_backend_message
-from toolcall.validation import display_pointer
+from toolcall.results import tool_call_entry
 from toolcall.wire import ANTHROPIC, OPENAI
+from toolcall.validation import display_pointer
 from toolcall.markdown import boldable, plain
 from ui.common import lang, show_json, show_raw, tr
 
@@ -20,15 +21,16 @@ def badge(verdict: str) -> str:
     return f":{colour}-badge[{tr('playground.' + verdict)}]"
 
 
-def show_card(card, key: str, label: str | None = None, canned=None, fmt: str = ANTHROPIC,
-              tool_name: str | None = None) -> None:
+def show_card(card, key: str, label: str | None = None, canned=None, tool_name: str | None = None,
+              fmt: str | None = None) -> None:
     """Render one playground Card: label and verdict, raw text, problems, the tool_result.
+
+    With ``tool_name`` and ``fmt``, the card also shows the model's side of the call as the provider
+    sends it (a ``tool_use`` block or a ``tool_calls`` entry) carrying that (edited) name.
 
     Each card reruns with every schema edit, and Streamlit's cost is about a fifth of a
     millisecond per element (bench/README.md), so related lines share one element: the label
     with the verdict, all hints in one box, the error list with the label of the message below.
-    ``fmt`` names the wire format's fields in the max_tokens box; ``tool_name`` is named when the
-    tool has no backend.
     """
     with st.container(border=True, key=key):
         line = tr("playground.verdict", verdict=badge(card.verdict))
@@ -36,6 +38,9 @@ def show_card(card, key: str, label: str | None = None, canned=None, fmt: str = 
             line += " · " + tr("playground.expected", expected=badge(canned.output.expected))
         st.markdown(f"**{plain(label)}**  \n{line}" if label else line)
         show_raw(card.raw)
+        if tool_name is not None and fmt is not None:
+            st.caption(tr("workbench.model_call"))
+            show_json(tool_call_entry(fmt, card.tool_use_id, tool_name, card.raw))
         if canned is not None and canned.leaked:
             catches = canned.output.catches
             st.error(plain(tr("playground.leaked", keyword=catches) if catches else tr("playground.leaked_parse")),
@@ -66,7 +71,7 @@ def show_card(card, key: str, label: str | None = None, canned=None, fmt: str = 
         if tail:
             st.markdown("\n".join(tail))
         if action is not None:
-            _show_harness_action(card, fmt)
+            _show_harness_action(card, fmt or ANTHROPIC)
         if card.no_backend:
             st.info(plain(no_backend_message(tool_name or "?", lang())), icon="🧪")
         if card.tool_result:
