@@ -118,7 +118,7 @@ for i, case in enumerate(refund.business_cases):
     with cols[i % 2]:
         card = evaluate(case.raw, reference_tool.input_schema, reference_tool.name, lang(), fmt, call_id(case.id, fmt),
                         backend_for(reference_tool.name, book))
-        show_card(card, f"playground_business_{case.id}", case.label[lang()], tool_name=reference_tool.name, fmt=fmt)
+        show_card(card, f"playground_business_{case.id}", case.label[lang()])
 
 valid = next((o for o in refund.outputs if o.expected == "accepted"), refund.outputs[0])
 show_replay(refund.replay_raw or valid.raw, reference_tool.input_schema, reference_tool.name, book, fmt)
