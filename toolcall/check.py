@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from collections.abc import Callable
 
-from toolcall.backend import RefundBackend
+from toolcall.backend import backend_for
 from toolcall.exercises import load_exercises
 from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, load_orders, load_outputs,
                                load_tool)
@@ -94,7 +94,7 @@ def check_outputs(root: Path) -> list[Problem]:
             if book is None:
                 break
             card = evaluate(case.raw, tool.input_schema, tool.name, tool_use_id=call_id(case.id),
-                            backend=RefundBackend(book))
+                            backend=backend_for(tool.name, book))
             code = card.backend.error.get("code") if card.backend and card.backend.error else None
             if card.verdict != "accepted":
                 problems.append(Problem(name, json_path(["business_cases", i, "raw"]),

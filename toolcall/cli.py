@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from toolcall import REPO_ROOT
-from toolcall.backend import RefundBackend
+from toolcall.backend import backend_for
 from toolcall.check import run_checks
 from toolcall.exercises import load_exercises
 from toolcall.files import ReadError, read_bytes_bounded, read_stream_bounded, read_text_bounded
@@ -21,7 +21,7 @@ from toolcall.grading import grade, grading_inputs
 from toolcall.i18n import LANGS
 from toolcall.passk import EstimateInputError, estimate
 from toolcall.grading import MAX_ANSWER_CHARS
-from toolcall.judge import evaluate
+from toolcall.judge import STOP_REASONS, STOP_TOOL_USE, evaluate, no_backend_message
 from toolcall.pairing import MAX_CHARS as PAIRING_MAX_CHARS
 from toolcall.pairing import check_pairing
 from toolcall.parsing import MAX_INPUT_CHARS
@@ -55,8 +55,25 @@ def _cmd_result(args: argparse.Namespace) -> int:
     except ReadError as exc:
         print(f"stdin: cannot read: {exc}", file=sys.stderr)
         return 2
+    if args.max_tokens < 1:
+        print(f"--max-tokens must be at least 1, not {args.max_tokens}", file=sys.stderr)
+        return 2
     call = args.id or call_id(raw, args.format)
-    card = evaluate(raw, schema, tool.name, args.lang, args.format, call, RefundBackend(book), args.assert_format)
+    card = evaluate(raw, schema, tool.name, args.lang, args.format, call, backend_for(tool.name, book),
+                    args.assert_format, args.stop_reason, args.max_tokens)
+    if card.harness_action is not None:  # no tool_result is sent after a max_tokens stop
+        action = card.harness_action
+        out = {"stop_reason": action.stop_reason, "tool_result": None,
+               "harness_action": {"action": action.kind, "max_tokens": action.max_tokens,
+                                  "next_max_tokens": action.next_max_tokens,
+                                  "request_fields": action.request_fields(args.format)},
+               "tool_result_if_stop_reason_tool_use": card.tool_result or None}
+        print(visible_json(out, indent=2))
+        return 0
+    if card.no_backend:  # schema verdict only: never a made-up result
+        print(visible_json({"verdict": card.verdict, "tool_result": None,
+                            "no_backend": no_backend_message(tool.name, args.lang)}, indent=2))
+        return 0
     print(visible_json(card.tool_result, indent=2))  # invisible characters as \uXXXX: same JSON
     return 0
 
@@ -285,6 +302,10 @@ def _build_parser() -> argparse.ArgumentParser:
     result.add_argument("--id", help="tool_use_id / tool_call_id to answer (default: derived from the input)")
     result.add_argument("--lang", choices=LANGS, default="en")
     result.add_argument("--orders", help="order book YAML for the fake backend (default: the repo's)")
+    result.add_argument("--stop-reason", choices=STOP_REASONS, default=STOP_TOOL_USE,
+                        help="the response's stop_reason; max_tokens prints the harness's re-request instead "
+                             "of a tool_result")
+    result.add_argument("--max-tokens", type=int, default=1024, help="the request's max_tokens (default 1024)")
     result.add_argument("--assert-format", action="store_true",
                         help="check \"format\" (Draft 2020-12 format-assertion); by default it is an annotation")
     result.set_defaults(func=_cmd_result)

@@ -177,6 +177,7 @@ class CannedOutput:
     raw: str
     catches: str | None
     expected: str
+    stop_reason: str = "tool_use"  # the response's stop_reason: "max_tokens" when the limit cut the output
 
 
 @dataclass(frozen=True)
@@ -191,9 +192,14 @@ class BusinessCase:
 
 @dataclass(frozen=True)
 class OutputsFixture:
+    """The canned outputs of one tool; ``max_tokens`` is the limit of the request they answer;
+    ``replay_raw`` the refund the replay demo sends three times (None: the first accepted output)."""
+
     tool: str
     outputs: tuple[CannedOutput, ...]
     business_cases: tuple[BusinessCase, ...] = field(default_factory=tuple)
+    max_tokens: int = 1024
+    replay_raw: str | None = None
 
 
 @dataclass(frozen=True)
@@ -239,6 +245,8 @@ def load_outputs(path: Path | None = None) -> OutputsFixture:
         data["tool"],
         tuple(CannedOutput(**o) for o in data["outputs"]),
         tuple(BusinessCase(**b) for b in data.get("business_cases", [])),
+        data.get("max_tokens", 1024),
+        data.get("replay_raw"),
     )
 
 

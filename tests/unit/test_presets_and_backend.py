@@ -64,19 +64,20 @@ def test_unshipped_order_points_to_cancel_order(book):
 def test_replayed_refund_returns_the_first_refund_never_a_second(book):
     backend = RefundBackend(book)
     args = {"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged"}
-    first = backend.refund(args, idempotency_key="toolu_01A")
-    again = backend.refund(dict(args), idempotency_key="toolu_01A")
+    first = backend.refund(args, tool_use_id="toolu_01A")
+    again = backend.refund(dict(args), tool_use_id="toolu_01A")
     assert first.data == {"refund_id": "RF-20260917-001", "status": "submitted", "order_id": "ORD-20260917",
                           "amount_cents": 1999}
     assert again.data == {**first.data, "replayed": True}
     assert backend.refunded == {"ORD-20260917": 1999}
 
 
-def test_same_key_different_arguments_is_a_conflict(book):
+def test_same_explicit_key_different_arguments_is_a_conflict(book):
     backend = RefundBackend(book)
-    backend.refund({"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged"}, idempotency_key="k")
-    result = backend.refund({"order_id": "ORD-20260917", "amount_cents": 500, "reason": "damaged"}, idempotency_key="k")
-    assert result.error["code"] == "IDEMPOTENCY_CONFLICT"
+    backend.refund({"order_id": "ORD-20260917", "amount_cents": 1999, "idempotency_key": "k"})
+    result = backend.refund({"order_id": "ORD-20260917", "amount_cents": 500, "idempotency_key": "k"})
+    assert result.error == {"code": "IDEMPOTENCY_CONFLICT", "retryable": False,
+                            "message": "Idempotency key idem:k was already used with different arguments."}
     assert backend.refunded == {"ORD-20260917": 1999}
 
 
