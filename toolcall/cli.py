@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from toolcall import REPO_ROOT
+from toolcall import CONTENT_ROOT
 from toolcall.backend import RefundBackend
 from toolcall.check import run_checks
 from toolcall.exercises import load_exercises
@@ -78,7 +78,7 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    root = Path(args.dir) if args.dir else REPO_ROOT
+    root = Path(args.dir) if args.dir else CONTENT_ROOT
     if not root.is_dir():
         print(f"{root}: not a folder", file=sys.stderr)
         return 2

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Callable
 
-from toolcall import REPO_ROOT
+from toolcall import CONTENT_ROOT
 from toolcall.exercises import Exercise
 from toolcall.fixtures import FixtureError, OutputsFixture, Tool, load_outputs, load_tool
 from toolcall.i18n import LANGS, t
@@ -429,7 +429,7 @@ def answer_text(exercise: Exercise, value: Any) -> str:
     return EXERCISE_TYPES[exercise.type].write(exercise, value)
 
 
-def grading_inputs(exercise: Exercise, root: Path = REPO_ROOT) -> GradingInputs:
+def grading_inputs(exercise: Exercise, root: Path = CONTENT_ROOT) -> GradingInputs:
     """Read what grading ``exercise`` needs from ``root``/fixtures (tools/<tool>.json,
     outputs/<tool>.yaml for schema_fix; nothing for the other types). Raises FixtureError if
     those files are broken."""
