@@ -29,9 +29,21 @@ MODULES = [
 
 
 def _append(path, key, entry):
-    data = yaml.safe_load(path.read_text("utf-8"))
-    data[key].append(entry)
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+    """Append ``entry`` to the list ``key`` as text, keeping the file's own formatting (other tests
+    edit the shipped text by search and replace)."""
+    text = path.read_text("utf-8")
+    block = yaml.safe_dump([entry], allow_unicode=True, sort_keys=False, width=1000)
+    block = "".join("  " + line for line in block.splitlines(keepends=True))
+    data = yaml.safe_load(text)
+    if list(data)[-1] == key:
+        text = text.rstrip("\n") + "\n" + block
+    else:  # insert before the next top-level key
+        after = list(data)[list(data).index(key) + 1]
+        head, sep, tail = text.partition(f"\n{after}:")
+        head = head[:head.rfind("\n#")] if head.rstrip().split("\n")[-1].startswith("#") else head
+        text = head.rstrip("\n") + "\n" + block + text[len(head.rstrip("\n")) + 1:]
+    assert yaml.safe_load(text)[key][-1] == entry
+    path.write_text(text, "utf-8")
 
 
 def add_one_of_each(root):
@@ -55,7 +67,7 @@ def add_one_of_each(root):
         "hints": [{"en": "Who holds the database?", "zh": "数据库在谁手里？"}],
         "explanation": {"en": "Your code runs every tool.", "zh": "每个工具都由你的代码执行。"}})
     for lang, title, body in (("en", "An added lesson", "The model writes the request; your code runs it. " * 60),
-                              ("zh", "新增的一课", "模型只写申请单，执行的是你的代码。" * 30)):
+                              ("zh", "新增的一课", "模型只写申请单，执行的是你的代码。" * 40)):
         (root / "lessons" / lang / "99-added.md").write_text(
             f"---\ntitle: {title}\nsummary: {title}.\npage: lessons\norder: 99\n---\n{body}\n", "utf-8")
     pairing = yaml.safe_load((fx / "pairing" / "examples.yaml").read_text("utf-8"))
