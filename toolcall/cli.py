@@ -1,5 +1,5 @@
 """The command line: ``python -m toolcall {result,check,passk,pairing,grade,conformance,strict,eval,lint} …``
-(see DESIGN.md for the contract).
+(README.md, section "Command line").
 
 Each subcommand is a function ``(args) -> exit code`` registered in ``_build_parser``.
 """
@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
-from toolcall import REPO_ROOT
+from toolcall import CONTENT_ROOT
 from toolcall.backend import backend_for
 from toolcall.check import run_checks
 from toolcall.exercises import load_exercises
@@ -51,7 +52,7 @@ def _cmd_result(args: argparse.Namespace) -> int:
             return 2
         schema = checked.schema
     try:
-        raw = read_stream_bounded(sys.stdin, MAX_INPUT_CHARS) if args.input == "-" else args.input
+        raw = strip_shell_newline(read_stream_bounded(sys.stdin, MAX_INPUT_CHARS)) if args.input == "-" else args.input
     except ReadError as exc:
         print(f"stdin: cannot read: {exc}", file=sys.stderr)
         return 2
@@ -96,7 +97,7 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    root = Path(args.dir) if args.dir else REPO_ROOT
+    root = Path(args.dir) if args.dir else CONTENT_ROOT
     if not root.is_dir():
         print(f"{root}: not a folder", file=sys.stderr)
         return 2
@@ -361,7 +362,26 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def strip_shell_newline(text: str) -> str:
+    """``text`` without the one line end (``\\n`` or ``\\r\\n``) that ``echo`` or a here-string adds,
+    so ``echo '{"rea' | … --input -`` reads the same text as ``printf '{"rea'``. Only one: a model
+    output that itself ends in newlines keeps the others."""
+    for end in ("\r\n", "\n"):
+        if text.endswith(end):
+            return text[: -len(end)]
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line with ``argv`` (default sys.argv[1:]); returns the exit code."""
+    """Run the command line with ``argv`` (default sys.argv[1:]); returns the exit code. Output piped
+    into a reader that stops early (``| head``) ends quietly with the code so far (no traceback)."""
     args = _build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        code = args.func(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # https://docs.python.org/3/library/signal.html#note-on-sigpipe: stop writing to the closed pipe
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    return code

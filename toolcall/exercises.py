@@ -19,7 +19,7 @@ from jsonschema import Draft202012Validator
 from toolcall import FIXTURES_DIR
 from toolcall.exercise_types import EXERCISE_TYPES
 from toolcall.exercise_types.base import Fault
-from toolcall.fixtures import FixtureError, Problem, display_name, json_path, read_data
+from toolcall.fixtures import FixtureError, Problem, display_name, first_introduced, json_path, read_data
 
 #: Exercise types (toolcall/exercise_types/; a test keeps exercise.schema.json's enum equal).
 TYPES: tuple[str, ...] = tuple(EXERCISE_TYPES)
@@ -117,16 +117,21 @@ def load_exercises(folder: Path | None = None, schema_path: Path = SCHEMA_PATH) 
     if not where.is_dir():
         what = "not a folder" if where.exists() else "no such folder"
         return ExerciseSet((), (Problem(display_name(where), "$", f"{what}: no exercises can be loaded from it"),))
-    for path in exercise_files(folder):
-        loaded, found = load_exercise_file(path, schema_path)
+    files = exercise_files(folder)
+    per_file = {}
+    for path in files:
+        per_file[path], found = load_exercise_file(path, schema_path)
         problems += found
-        for ex in loaded:
+    kept: set[tuple[str, int]] = set()
+    for path in first_introduced(files):  # the file that introduced a duplicate is blamed for it
+        for ex in per_file[path]:
             if ex.id in seen:
                 problems.append(Problem(ex.file, json_path(["exercises", ex.index, "id"]),
                                         f"duplicate exercise id {ex.id!r} (first in {seen[ex.id]})"))
                 continue
             seen[ex.id] = ex.file
-            exercises.append(ex)
+            kept.add((ex.file, ex.index))
+    exercises = [ex for path in files for ex in per_file[path] if (ex.file, ex.index) in kept]
     return ExerciseSet(tuple(exercises), tuple(problems))
 
 

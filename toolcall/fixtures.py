@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 from jsonschema import Draft202012Validator
 
-from toolcall import FIXTURES_DIR, REPO_ROOT
+from toolcall import CONTENT_ROOT, FIXTURES_DIR, REPO_ROOT
 from toolcall.files import ReadError, read_text_bounded
 
 
@@ -56,7 +56,7 @@ def display_name(path: Path) -> str:
         path = path.parent.resolve() / path.name if path.name else path.resolve()
     except (OSError, RuntimeError):  # a loop among the folders
         path = path.absolute()
-    for base in (REPO_ROOT, Path.cwd()):
+    for base in (REPO_ROOT, CONTENT_ROOT, Path.cwd()):
         try:
             return str(path.relative_to(base))
         except ValueError:
@@ -99,6 +99,17 @@ def load_checked(path: Path, kind: str) -> Any:
     if problems:
         raise FixtureError(problems)
     return data
+
+
+def first_introduced(paths) -> list[Path]:
+    """``paths`` oldest first by modification time, then by name: when two files claim one id, the
+    later in this order (the file just edited, which introduced the duplicate) is the one blamed."""
+    def key(path: Path):
+        try:
+            return (Path(path).stat().st_mtime_ns, str(path))
+        except OSError:
+            return (0, str(path))
+    return sorted(paths, key=key)
 
 
 def require_unique_ids(path: Path, data: dict[str, Any], *sections: str) -> None:

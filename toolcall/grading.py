@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from toolcall import REPO_ROOT
+from toolcall import CONTENT_ROOT
 from toolcall.exercise_types import EXERCISE_TYPES
 from toolcall.exercise_types.base import (MAX_ANSWER_CHARS, ExerciseType, FeedbackItem, Grade, GradingInputs,
                                           Loader)
@@ -46,14 +46,14 @@ def answer_text(exercise: Exercise, value: Any) -> str:
     return EXERCISE_TYPES[exercise.type].write(exercise, value)
 
 
-def fixture_loader(root: Path = REPO_ROOT) -> Loader:
+def fixture_loader(root: Path = CONTENT_ROOT) -> Loader:
     """``load(kind, relative)`` reading ``root``/fixtures/``relative`` uncached (kind: tool, outputs).
     Raises FixtureError if the file is broken."""
     readers = {"tool": load_tool, "outputs": load_outputs}
     return lambda kind, relative: readers[kind](Path(root) / "fixtures" / relative)
 
 
-def grading_inputs(exercise: Exercise, root: Path = REPO_ROOT) -> GradingInputs:
+def grading_inputs(exercise: Exercise, root: Path = CONTENT_ROOT) -> GradingInputs:
     """Read what grading ``exercise`` needs from ``root``/fixtures (tools/<tool>.json,
     outputs/<tool>.yaml for schema_fix; nothing for the other types). Raises FixtureError if
     those files are broken."""

@@ -77,7 +77,10 @@ def _figure_problems(lesson: Lesson, root: Path) -> list[Problem]:
         try:
             computed = _compute_figure(figure.source, root, lesson.lang)
             wrong = value_problem(figure.value, computed)
-        except (ValueError, TypeError, ArithmeticError, FixtureError) as exc:
+        except FixtureError as exc:  # the fixture's own problem, at its root (run_checks reports it once)
+            problems += exc.problems
+            continue
+        except (ValueError, TypeError, ArithmeticError) as exc:
             problems.append(Problem(lesson.file, where + ".source", f"{figure.source}: {exc}"))
             continue
         if wrong:

@@ -483,9 +483,24 @@ def to_csv(rows: list[dict], fields: tuple[str, ...] = EXPORT_FIELDS) -> str:
     writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: ("'" + v if isinstance(v, str) and v[:1] != "" and v[:1] in "=+-@\t\r" else v)
-                         for k, v in row.items()})
+        writer.writerow({k: _csv_cell(v) for k, v in row.items()})
     return out.getvalue()
+
+
+def _csv_cell(value):
+    """A cell: booleans as ``true``/``false`` (as the JSON export writes them); a text starting like
+    a formula (= + - @ tab CR) prefixed with '."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str) and value[:1] != "" and value[:1] in "=+-@\t\r":
+        return "'" + value
+    return value
+
+
+def to_csv_bytes(rows: list[dict], fields: tuple[str, ...] = EXPORT_FIELDS) -> bytes:
+    """``to_csv`` as the download: UTF-8 with a BOM, so Excel reads Chinese titles as UTF-8
+    (without it Excel assumes the system code page and shows mojibake)."""
+    return ("\ufeff" + to_csv(rows, fields)).encode("utf-8")
 
 
 def to_json(learner: str, rows: list[dict]) -> str:
