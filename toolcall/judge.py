@@ -8,6 +8,7 @@ The schema presets the playground loosens live in toolcall/presets.py.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,8 +16,8 @@ from toolcall.backend import Backend, BackendResult, RefundBackend
 from toolcall.fixtures import CannedOutput, OrderBook
 from toolcall.i18n import t
 from toolcall.parsing import ParsedInput, localized_detail, parse_tool_input, render_hint
-from toolcall.wire import ANTHROPIC
-from toolcall.results import (backend_error_content, call_id, parse_error_content, scrub,
+from toolcall.wire import ANTHROPIC, MCP
+from toolcall.results import (backend_error_content, call_id, jsonrpc_error, landing, parse_error_content, scrub,
                               success_content, tool_result_message, validation_error_content)
 from toolcall.validation import FieldError, validate
 
@@ -33,7 +34,8 @@ class Judgement:
     INVALID_JSON), with ``parse_detail`` (in the judgement's language) and ``hints``; ``backend`` holds
     the backend's answer for an accepted input when a backend was given; ``tool_use_id`` is the id the
     tool_result answers (Anthropic's ``tool_use_id``, OpenAI's ``tool_call_id``); ``tool_result`` is
-    the wire message.
+    the wire message; ``fmt`` its wire format; ``output_errors`` the mismatches of an MCP result's
+    ``structuredContent`` against the tool's ``outputSchema`` (none when it declares none).
     """
 
     raw: str
@@ -46,11 +48,18 @@ class Judgement:
     parse_detail: str = ""
     backend: BackendResult | None = None
     tool_result: dict[str, Any] = field(default_factory=dict)
+    fmt: str = ANTHROPIC
+    output_errors: list[FieldError] = field(default_factory=list)
 
     @property
     def is_error(self) -> bool:
         """True when the tool_result carries an error (rejected, or refused by the backend)."""
         return self.verdict == REJECTED or (self.backend is not None and not self.backend.ok)
+
+    @property
+    def lands(self) -> str:
+        """Where the result lands in its wire form (``results.landing``), e.g. ``mcp_jsonrpc_error``."""
+        return landing(self.fmt, self.tool_result, self.is_error)
 
 
 @dataclass
@@ -72,8 +81,14 @@ class CannedJudgement:
 
 def evaluate(raw: str, schema: dict[str, Any], tool_name: str, lang: str = "en", fmt: str = ANTHROPIC,
              tool_use_id: str | None = None, backend: Backend | None = None,
-             assert_format: bool = False) -> Judgement:
-    """Judge ``raw`` (the model's argument text) against ``schema`` and build its tool_result.
+             assert_format: bool = False, output_schema: dict[str, Any] | None = None) -> Judgement:
+    """Judge ``raw`` (the model's argument text) against ``schema`` and build its tool_result in ``fmt``.
+
+    MCP: text that is not a JSON object cannot be sent as ``params.arguments`` (an object), so it
+    lands as a JSON-RPC ``-32602`` error; schema rejections and backend refusals land in a
+    CallToolResult with ``isError: true`` (spec 2025-11-25, SEP-1303). When ``output_schema`` (the
+    tool's MCP ``outputSchema``) is given, a successful result carries ``structuredContent``, checked
+    against it with our validator (mismatches in ``output_errors``).
 
     ``schema`` must have passed ``validation.check_schema``. When accepted and the tool's
     ``backend`` is given (toolcall.backend.BACKENDS), it runs with the tool_use_id (OpenAI: tool_call_id)
@@ -87,24 +102,46 @@ def evaluate(raw: str, schema: dict[str, Any], tool_name: str, lang: str = "en",
         hints = [render_hint(h, lang) for h in parsed.hints]
         detail = localized_detail(parsed, lang)
         content = parse_error_content(tool_name, parsed, detail, hints, lang)
+        message = (jsonrpc_error(call, t("wire.mcp_not_object", lang, tool=tool_name), _json(content)) if fmt == MCP
+                   else tool_result_message(fmt, call, content, True, tool_name))
         return Judgement(raw, REJECTED, call, hints=hints, parse=parsed, parse_detail=detail,
-                    tool_result=tool_result_message(fmt, call, content, True))
+                         tool_result=message, fmt=fmt)
     errors, notes = validate(parsed.value, schema, lang, assert_format)
     if errors:
         content = validation_error_content(tool_name, errors, lang)
         return Judgement(raw, REJECTED, call, errors=errors, notes=notes, parse=parsed,
-                    tool_result=tool_result_message(fmt, call, content, True))
-    card = Judgement(raw, ACCEPTED, call, notes=notes, parse=parsed)
+                         tool_result=tool_result_message(fmt, call, content, True, tool_name), fmt=fmt)
+    card = Judgement(raw, ACCEPTED, call, notes=notes, parse=parsed, fmt=fmt)
     if backend is None:
-        card.tool_result = tool_result_message(fmt, call, t("result.accepted_no_backend", lang), False)
+        card.tool_result = tool_result_message(fmt, call, t("result.accepted_no_backend", lang), False, tool_name)
         return card
     card.backend = backend.run(parsed.value, idempotency_key=call, lang=lang)
+    structured = None
     if card.backend.ok:
         content = success_content(card.backend.data or {})
+        if fmt == MCP and output_schema is not None:
+            structured = card.backend.data or {}
+            card.output_errors, _ = validate(structured, output_schema, lang)
     else:
         content = backend_error_content(card.backend.error or {})
-    card.tool_result = tool_result_message(fmt, call, content, not card.backend.ok)
+    card.tool_result = tool_result_message(fmt, call, content, not card.backend.ok, tool_name, structured)
     return card
+
+
+def _json(text: str) -> Any:
+    return json.loads(text)
+
+
+def unknown_tool(name: str, call: str, fmt: str, known: list[str], lang: str = "en") -> dict[str, Any]:
+    """The answer to a call of tool ``name`` that does not exist (``known``: the tools that do).
+
+    MCP: a JSON-RPC ``-32602`` error ("Unknown tool", the spec's own example): the request could not
+    be dispatched. Every other form: an error result the model reads, naming the tools it can call.
+    """
+    text = t("wire.unknown_tool", lang, tool=name, known=", ".join(known))
+    if fmt == MCP:
+        return jsonrpc_error(call, text)
+    return tool_result_message(fmt, call, text, True, name)
 
 
 def evaluate_canned(outputs, schema: dict[str, Any], tool_name: str, book: OrderBook | None,

@@ -34,7 +34,8 @@ from toolcall.fixtures import (OrderBook, Tool, load_checked,
                                load_tool, require_unique_ids)
 from toolcall.parsing import parse_tool_input
 from toolcall.judge import Judgement, evaluate
-from toolcall.wire import ANTHROPIC, FORMATS, OPENAI
+from toolcall.wire import ANTHROPIC, OPENAI
+from toolcall.wire import STEP_FORMATS as FORMATS
 from toolcall.results import (call_id)
 
 SUCCEEDED = "succeeded"

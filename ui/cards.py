@@ -5,6 +5,7 @@ Drawn by pages/playground.py for each canned output and for the free box.
 
 from __future__ import annotations
 
+from toolcall.results import result_text
 from toolcall.validation import display_pointer
 from toolcall.markdown import boldable, plain
 from ui.common import lang, show_json, show_raw, tr
@@ -58,8 +59,12 @@ def show_card(card, key: str, label: str | None = None, canned=None) -> None:
         tail.append(":small[" + tr("playground.send_back") + "]")  # looks like the caption below
         st.markdown("\n".join(tail))
         show_json(card.tool_result)
+        st.caption(tr("wire.lands_label") + ": " + tr(f"wire.lands.{card.lands}"))
+        if card.output_errors:
+            st.warning(tr("wire.output_mismatch", count=len(card.output_errors)) + "\n\n"
+                       + "\n".join(_error_lines(card.output_errors)), icon="📐")
         st.caption(tr("playground.content_as_read"))
-        st.code(card.tool_result["content"], language=None, wrap_lines=True)
+        st.code(result_text(card.fmt, card.tool_result), language=None, wrap_lines=True)
 
 
 def _error_lines(errors, depth: int = 0) -> list[str]:

@@ -18,7 +18,7 @@ from ui.common import lang, plain, show_json, tr
 from ui.learner import current_learner, progress_store
 from toolcall.harness import Scenario, ScenarioSet, load_scenarios, model_response, scenario_files, starter
 from toolcall.harness_grading import MAX_MOVE_CHARS, Run, new_run, play, run_summary
-from toolcall.wire import FORMATS
+from toolcall.wire import HARNESS_FORMATS as FORMATS
 
 RUNS_KEY = "harness_runs"
 SCENARIO_KEY, FORMAT_KEY = "harness_scenario", "harness_format"
