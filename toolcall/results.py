@@ -128,7 +128,8 @@ def tool_result_message(fmt: str, call: str, content: str, is_error: bool, tool_
         value = _as_object(content)
         if is_error and isinstance(value, dict) and list(value) == ["error"]:
             value = value["error"]
-        return {"functionResponse": {"id": call, "name": tool_name, "response": {"error" if is_error else "output": value}}}
+        response = {"error" if is_error else "output": value}
+        return {"functionResponse": {"id": call, "name": tool_name, "response": response}}
     raise ValueError(f"unknown format {fmt!r}; expected one of {FORMATS}")
 
 
