@@ -284,6 +284,13 @@ def _load(text: str, lang: str) -> tuple[list[Any] | None, Any, str | None]:
     return data, tools, None
 
 
+def read_transcript(text: str, lang: str = "en") -> tuple[list[Any] | None, str | None]:
+    """The messages list of transcript JSON ``text`` (a list, or a request holding ``messages``,
+    ``input`` or ``contents``), bounded as ``check_pairing`` reads it, or (None, a sentence in ``lang``)."""
+    messages, _, error = _load(text, lang)
+    return messages, error
+
+
 def check_pairing(text: str, fmt: str = AUTO, lang: str = "en") -> Report:
     """Check transcript JSON ``text`` (a messages list or a request holding ``messages``).
 
