@@ -6,6 +6,7 @@ import streamlit as st
 
 from toolcall.i18n import LANGS, normalize_lang
 from ui.common import LANG_KEY, LANG_LABELS, tr
+from ui.instructor import is_instructor
 from ui.learner import learner_sidebar
 from ui.page import navigation_pages
 
@@ -16,4 +17,4 @@ st.set_page_config(page_title="Tool calling, hands on", page_icon="🛠️", lay
 st.sidebar.selectbox(tr("app.language"), LANGS, index=LANGS.index(normalize_lang(st.context.locale)), key=LANG_KEY,
                      bind="query-params", format_func=LANG_LABELS.__getitem__)
 learner_sidebar()
-st.navigation(navigation_pages()).run()
+st.navigation(navigation_pages(instructor=is_instructor())).run()

@@ -200,7 +200,11 @@ class SessionStats:
 
 
 class Session:
-    """One simulated browser tab on the playground page."""
+    """One simulated browser tab on the playground page (a subclass sets ``page``, ``query``
+    and ``see`` for another page: bench/progress_load.py)."""
+
+    page = PAGE
+    query = ""
 
     def __init__(self, host: str, port: int, name: int):
         self.url = f"ws://{host}:{port}/_stcore/stream"
@@ -217,12 +221,12 @@ class Session:
 
     def _client_state(self, back: BackMsg) -> None:
         state = back.rerun_script
-        state.query_string = ""
-        state.page_name = PAGE if not self.page_hash else ""
+        state.query_string = self.query
+        state.page_name = self.page if not self.page_hash else ""
         state.page_script_hash = self.page_hash
         state.context_info.CopyFrom(ContextInfo(timezone="UTC", timezone_offset=0, locale="en-US",
                                                 url=self.url.replace("ws://", "http://").split("/_stcore")[0]
-                                                + "/" + PAGE, is_embedded=False, color_scheme="light"))
+                                                + "/" + self.page, is_embedded=False, color_scheme="light"))
         state.cached_message_hashes.extend(sorted(self.cached))
 
     async def _run(self, back: BackMsg) -> float:
@@ -248,7 +252,7 @@ class Session:
                     return time.perf_counter() - sent
                 if kind == "navigation":
                     for page in msg.navigation.app_pages:
-                        if page.url_pathname == PAGE:
+                        if page.url_pathname == self.page:
                             self.page_hash = page.page_script_hash
                 elif kind == "page_not_found":
                     raise RuntimeError("page not found: " + msg.page_not_found.page_name)
@@ -257,12 +261,16 @@ class Session:
                     which = element.WhichOneof("type")
                     if which == "exception":
                         raise RuntimeError("exception on the page: " + element.exception.message)
-                    if which == "text_area" and element.text_area.id.endswith("-" + EDITOR_KEY):
-                        self.widget_id = element.text_area.id
-                        self.fragment_id = msg.delta.fragment_id
-                        if not self.reference:
-                            self.reference = element.text_area.value or element.text_area.default
+                    self.see(msg.delta, element, which)
             raise RuntimeError(f"no script_finished within {MAX_MSGS_PER_RUN} messages")
+
+    def see(self, delta, element, which: str) -> None:
+        """Learn what this session needs from one new element of the page (here: the editor)."""
+        if which == "text_area" and element.text_area.id.endswith("-" + EDITOR_KEY):
+            self.widget_id = element.text_area.id
+            self.fragment_id = delta.fragment_id
+            if not self.reference:
+                self.reference = element.text_area.value or element.text_area.default
 
     async def open(self) -> None:
         """Fetch the page over HTTP (keeping any cookie, as a browser does: the class deployment's
@@ -277,7 +285,7 @@ class Session:
         self._client_state(back)
         await self._run(back)
         if not self.widget_id or not self.page_hash:
-            raise RuntimeError(f"page gave no {EDITOR_KEY} text_area or no page hash")
+            raise RuntimeError(f"page {self.page} gave no widget to drive or no page hash")
 
     def edit_text(self, i: int) -> str:
         """The i-th committed schema: alternately the reference and the one that lets
@@ -295,6 +303,18 @@ class Session:
     async def close(self) -> None:
         if self.ws is not None:
             await self.ws.close()
+
+
+async def open_all(sessions: list[Session]) -> tuple[list[Session], list[str]]:
+    """Open the sessions one by one, as a class arriving; returns (the live ones, errors)."""
+    errors: list[str] = []
+    for s in sessions:
+        try:
+            await s.open()
+        except Exception as exc:
+            errors.append(f"open: {type(exc).__name__}: {exc}")
+            s.ws = None
+    return [s for s in sessions if s.ws is not None], errors
 
 
 async def drive(sessions: list[Session], seconds: float, rate: float) -> None:
@@ -381,14 +401,7 @@ async def measure(servers: list[Server], page: str, n: int, seconds: float, rate
     await asyncio.sleep(1.0)
     rss_base = rss()
     sessions = [Session(servers[i % len(servers)].host, servers[i % len(servers)].port, i) for i in range(n)]
-    errors: list[str] = []
-    for s in sessions:  # one by one, as a class arriving
-        try:
-            await s.open()
-        except Exception as exc:
-            errors.append(f"open: {type(exc).__name__}: {exc}")
-            s.ws = None
-    live = [s for s in sessions if s.ws is not None]
+    live, errors = await open_all(sessions)
     await asyncio.sleep(2.0)
     rss_idle = rss()
 

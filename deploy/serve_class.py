@@ -21,6 +21,10 @@ on disk, so its students lose only their in-memory page state), the others keep 
 and each restart is logged on stderr. While a process is down, nginx sends its browsers to a
 live one and re-pins them there (one cookie, one address). Only the operator's signal stops
 everything.
+More students than one machine can serve: run this on several hosts with the same
+``--database-url postgresql://…`` (or TOOLCALL_DATABASE_URL in the environment, which keeps
+the password out of ``ps``), all sharing one PostgreSQL for progress, behind a load balancer
+with sticky sessions (a Streamlit session lives in one process); README "Scaling out".
 
 Needs the ``nginx`` binary (``sudo apt-get install nginx``); no system configuration is
 touched: the generated nginx.conf, its pid file, logs and temp folders live in a private
@@ -247,8 +251,8 @@ def log(text: str) -> None:
 class Child:
     """One supervised process: ``start()`` (re)starts it; ``name`` is what the log calls it."""
 
-    def __init__(self, name: str, argv: list[str], health: str | None):
-        self.name, self.argv, self.health = name, argv, health
+    def __init__(self, name: str, argv: list[str], health: str | None, env: dict[str, str] | None = None):
+        self.name, self.argv, self.health, self.env = name, argv, health, env
         self.proc: subprocess.Popen | None = None
         self.restarts = 0
         self.quick_exits = 0  # consecutive exits before answering the health check
@@ -257,6 +261,7 @@ class Child:
 
     def start(self) -> subprocess.Popen:
         self.proc = subprocess.Popen(self.argv, cwd=REPO, stdout=subprocess.DEVNULL,  # its banner names a private port
+                                     env=self.env,
                                      start_new_session=True,  # Ctrl+C reaches only the launcher, which stops the rest
                                      preexec_fn=_die_with_parent)
         self.waiting_health = self.health is not None
@@ -285,6 +290,10 @@ class Child:
             + (f" in {delay:.0f} s (it keeps dying at start)" if delay else "")
             + "; the other processes keep serving")
         self.restart_at = now + delay
+def child_env(database_url: str) -> dict[str, str]:
+    """The environment of each Streamlit process: ours, with TOOLCALL_DATABASE_URL set to
+    ``database_url`` when it is not empty (the processes then keep progress in PostgreSQL)."""
+    return {**os.environ, **({"TOOLCALL_DATABASE_URL": database_url} if database_url else {})}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -296,7 +305,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--port", type=int, default=8501, help="port nginx listens on (default 8501)")
     ap.add_argument("--first-backend-port", type=int, default=8601,
                     help="Streamlit processes listen on 127.0.0.1 from this port up (default 8601)")
+    ap.add_argument("--database-url", default=os.environ.get("TOOLCALL_DATABASE_URL", ""),
+                    help="postgresql://… shared by every process (and host) for progress; default "
+                         "$TOOLCALL_DATABASE_URL, else SQLite in the data folder")
     args = ap.parse_args(argv)
+    if args.database_url and args.database_url.split("://", 1)[0] not in ("postgresql", "postgres"):
+        ap.error("--database-url must start with postgresql://")
     if not 1 <= args.processes <= 16:
         ap.error("--processes must be 1..16")
     if not (0 < args.port < 65536 and 0 < args.first_backend_port
@@ -340,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
                       [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                        "--server.address", "127.0.0.1", "--server.port", str(port),
                        "--browser.gatherUsageStats", "false"],
-                      f"http://127.0.0.1:{port}/_stcore/health") for port in ports]
+                      f"http://127.0.0.1:{port}/_stcore/health", env=child_env(args.database_url)) for port in ports]
 
     def procs() -> list[subprocess.Popen]:
         return [c.proc for c in children if c.proc is not None]

@@ -22,6 +22,8 @@ class Page:
     keys (the nav title; the home card's one-line pitch, ``None`` for home itself). ``tour`` is
     the card's position on the home page (``None``: no card). ``lessons`` / ``exercises``: whether
     a lesson's or an exercise's front matter may name this page (lessons then fold above it).
+    ``instructor_only``: hidden from the navigation until an instructor signs in (its URL alone
+    shows the sign-in and no data).
     """
 
     id: str
@@ -32,6 +34,7 @@ class Page:
     lessons: bool = False
     exercises: bool = False
     default: bool = False
+    instructor_only: bool = False
 
     @property
     def script(self) -> str:
@@ -55,6 +58,7 @@ PAGES: tuple[Page, ...] = (
     Page("eval_lab", "📊", "eval.nav", "home.eval_lab", tour=6, lessons=True, exercises=True),
     Page("lessons", "📖", "lessons.nav", "home.lessons", tour=7, lessons=True),
     Page("exercises", "✏️", "exercises.nav", "home.exercises", tour=8, exercises=True),
+    Page("dashboard", "🧑‍🏫", "dashboard.nav", instructor_only=True),
 )
 
 BY_ID: dict[str, Page] = {p.id: p for p in PAGES}

@@ -1,8 +1,10 @@
-"""Learners' exercise progress in SQLite (stdlib sqlite3, WAL), keyed by learner id.
+"""Learners' exercise progress, keyed by learner id: SQLite (stdlib sqlite3, WAL) by default,
+PostgreSQL (toolcall.progress_pg) when TOOLCALL_DATABASE_URL says so; see open_store().
 
 One row per (learner, exercise): latest answer text, latest and best score, tries,
 failed tries, hints shown, whether the answer was revealed, first and last timestamps.
-The database lives in the data directory (``<repo>/data/`` unless TOOLCALL_DATA_DIR is
+Every graded try is also kept (table ``attempts``) for the class dashboard. The SQLite
+database lives in the data directory (``<repo>/data/`` unless TOOLCALL_DATA_DIR is
 set), so a page refresh or a server restart loses nothing. Every query is parameterised
 and filtered by learner id: one learner's rows are never read for another.
 """
@@ -34,25 +36,6 @@ _ADJECTIVES = ("amber", "brave", "calm", "clever", "eager", "gentle", "happy", "
                "merry", "nimble", "quiet", "rapid", "steady", "sunny", "swift", "tidy", "vivid", "witty")
 _NOUNS = ("otter", "falcon", "panda", "heron", "lynx", "koala", "finch", "badger", "dolphin", "fox",
           "gecko", "ibis", "marten", "owl", "puffin", "robin", "seal", "tapir", "wren", "yak")
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS progress (
-    learner      TEXT NOT NULL,
-    exercise_id  TEXT NOT NULL,
-    last_answer  TEXT NOT NULL DEFAULT '',
-    last_score   REAL NOT NULL DEFAULT 0,
-    best_score   REAL NOT NULL DEFAULT 0,
-    max_score    REAL NOT NULL DEFAULT 0,
-    tries        INTEGER NOT NULL DEFAULT 0,
-    failed_tries INTEGER NOT NULL DEFAULT 0,
-    hints_shown  INTEGER NOT NULL DEFAULT 0,
-    revealed     INTEGER NOT NULL DEFAULT 0,
-    first_at     TEXT NOT NULL,
-    updated_at   TEXT NOT NULL,
-    PRIMARY KEY (learner, exercise_id)
-)
-"""
-
 
 def valid_learner(learner: object) -> bool:
     """True for 1–64 characters of ``A–Z a–z 0–9 _ -``."""
@@ -101,124 +84,370 @@ class Record:
         return self.max_score > 0 and self.best_score >= self.max_score
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+def _now(timespec: str = "seconds") -> str:
+    return datetime.now(timezone.utc).isoformat(timespec=timespec)
 
 
-class ProgressStore:
-    """Progress for every learner in one SQLite file (``folder``/progress.sqlite3).
+class StorageError(RuntimeError):
+    """The progress database cannot be used right now (unreachable, locked too long, disk
+    full…). The message names the driver's error type only, never a password or a query."""
 
-    One store holds one connection, shared by every Streamlit session thread behind a
-    lock (opening a connection per call costs a WAL checkpoint each time the last one
-    closes: ~35 ms per save, measured). Other processes may use the same file: writes
-    take the lock up front and wait up to 30 s. Raises ValueError for an invalid learner id.
+
+#: Schema migrations, in order: (version, statements). Version 1 is the table of the first
+#: release (a file from it has no schema_version table and is upgraded from there, never
+#: dropped); version 2 adds one row per graded try, for the class dashboard, and makes a
+#: retried save idempotent (attempt_id). ``{real}`` is each database's double-precision type.
+MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
+    (1, ("""CREATE TABLE IF NOT EXISTS progress (
+    learner      TEXT NOT NULL,
+    exercise_id  TEXT NOT NULL,
+    last_answer  TEXT NOT NULL DEFAULT '',
+    last_score   {real} NOT NULL DEFAULT 0,
+    best_score   {real} NOT NULL DEFAULT 0,
+    max_score    {real} NOT NULL DEFAULT 0,
+    tries        INTEGER NOT NULL DEFAULT 0,
+    failed_tries INTEGER NOT NULL DEFAULT 0,
+    hints_shown  INTEGER NOT NULL DEFAULT 0,
+    revealed     INTEGER NOT NULL DEFAULT 0,
+    first_at     TEXT NOT NULL,
+    updated_at   TEXT NOT NULL,
+    PRIMARY KEY (learner, exercise_id)
+)""",)),
+    (2, ("""CREATE TABLE IF NOT EXISTS attempts (
+    attempt_id   TEXT PRIMARY KEY,
+    learner      TEXT NOT NULL,
+    exercise_id  TEXT NOT NULL,
+    answer       TEXT NOT NULL,
+    score        {real} NOT NULL,
+    max_score    {real} NOT NULL,
+    correct      INTEGER NOT NULL,
+    at           TEXT NOT NULL
+)""",
+         "CREATE INDEX IF NOT EXISTS attempts_by_learner ON attempts (learner, exercise_id)",
+         "CREATE INDEX IF NOT EXISTS attempts_by_time ON attempts (at)")),
+)
+#: The schema version this code writes.
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+ATTEMPT_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+#: Class-wide reads (the dashboard) stop after this many attempt rows, newest first.
+MAX_CLASS_ATTEMPTS = 500_000
+ATTEMPT_FIELDS = ("attempt_id", "learner", "exercise_id", "answer", "score", "max_score", "correct", "at")
+PROGRESS_FIELDS = ("learner",) + tuple(Record.__dataclass_fields__)
+
+
+class SqlProgressStore:
+    """What both back ends share: the SQL of every read and write, written once.
+
+    A subclass provides ``_tx()`` (a context manager giving ``execute(sql, params) -> cursor``
+    inside one transaction, with ``?`` placeholders; it raises StorageError when the database
+    cannot be used), ``_lock_schema(execute)`` and the SQL names below. Every public method
+    raises ValueError for an invalid learner id and StorageError when the database is unusable.
     """
 
-    def __init__(self, folder: Path | None = None):
-        self.folder = Path(folder or data_dir()).expanduser()
-        self.path = self.folder / DB_NAME
-        self._lock = threading.RLock()
-        #: True when the database exists but cannot be written (read-only file or folder):
-        #: progress is still read; every write raises sqlite3.OperationalError.
-        self.read_only = False
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")  # with WAL: safe across crashes, fsync at checkpoints
-            self._db.execute(_SCHEMA)
-        except (sqlite3.OperationalError, OSError):
-            if not self.path.is_file():
-                raise
-            self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=30,
-                                       isolation_level=None, check_same_thread=False)
-            self._db.execute("SELECT count(*) FROM progress")  # raises if even reading fails
-            self.read_only = True
-        self._db.row_factory = sqlite3.Row
+    _greatest, _least, _real = "MAX", "MIN", "REAL"
+    #: True when progress can be read but not written (see ProgressStore).
+    read_only = False
 
-    def close(self) -> None:
-        """Close the connection (the store cannot be used afterwards)."""
-        with self._lock:
-            self._db.close()
+    def _tx(self):  # pragma: no cover - abstract
+        raise NotImplementedError
 
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction that takes the write lock up front (BEGIN IMMEDIATE), so a
-        busy database is waited for instead of failing half-way."""
-        with self._lock:
-            if self.read_only:
-                raise sqlite3.OperationalError(f"{self.path} is read-only: progress is shown, not saved")
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+    def _lock_schema(self, execute) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
 
-    def _read(self, sql: str, params: tuple) -> list[sqlite3.Row]:
-        with self._lock:
-            return self._db.execute(sql, params).fetchall()
+    def _schema_tx(self):
+        return self._tx()
+
+    def close(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def migrate(self) -> int:
+        """Bring the schema to SCHEMA_VERSION (in one transaction, one migrator at a time);
+        returns the version found before (0: an empty database or a first-release file)."""
+        with self._schema_tx() as execute:
+            self._lock_schema(execute)
+            execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", ())
+            row = execute("SELECT MAX(version) FROM schema_version", ()).fetchone()
+            found = (row[0] if row and row[0] is not None else 0)
+            for version, statements in MIGRATIONS:
+                if version > found:
+                    for sql in statements:
+                        execute(sql.format(real=self._real), ())
+            if found < SCHEMA_VERSION:
+                execute("DELETE FROM schema_version", ())
+                execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
+        return found
+
+    def schema_version(self) -> int:
+        """The version recorded in the database (0 before the first migration)."""
+        with self._tx() as execute:
+            return execute("SELECT MAX(version) FROM schema_version", ()).fetchone()[0] or 0
 
     @staticmethod
     def _check(learner: str) -> None:
         if not valid_learner(learner):
             raise ValueError(f"invalid learner id {str(learner)[:80]!r}")
 
-    def _touch(self, db: sqlite3.Connection, learner: str, exercise_id: str, now: str) -> None:
-        db.execute("INSERT OR IGNORE INTO progress (learner, exercise_id, first_at, updated_at) VALUES (?, ?, ?, ?)",
-                   (learner, exercise_id, now, now))
+    def _touch(self, execute, learner: str, exercise_id: str, now: str) -> None:
+        execute("INSERT INTO progress (learner, exercise_id, first_at, updated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (learner, exercise_id) DO NOTHING", (learner, exercise_id, now, now))
 
-    def record(self, learner: str, exercise_id: str, answer: str, score: float, max_score: float) -> Record:
-        """Store one graded try (the answer text and its score) and return the updated row."""
+    def record(self, learner: str, exercise_id: str, answer: str, score: float, max_score: float,
+               attempt_id: str | None = None, at: str | None = None) -> Record:
+        """Store one graded try (the answer text and its score) and return the updated row.
+
+        One transaction: the try's row in ``attempts`` and the counters in ``progress``
+        (tries + 1, failed_tries + 1 unless full marks, best score) are written together or
+        not at all, and the counters are updated in place (``tries = tries + 1``), so two
+        tabs saving at once both count. ``attempt_id`` (8–64 of ``A–Z a–z 0–9 _ -``; a new
+        random one if None) makes a retried save count once: a second record() with the same
+        id changes nothing. ``at`` (UTC ISO 8601, microseconds) is when the answer was given;
+        default now.
+        """
         self._check(learner)
-        now, failed = _now(), int(not (max_score > 0 and score >= max_score))
-        with self._write() as db:
-            self._touch(db, learner, exercise_id, now)
-            db.execute("UPDATE progress SET last_answer = ?, last_score = ?, best_score = MAX(best_score, ?), "
-                       "max_score = ?, tries = tries + 1, failed_tries = failed_tries + ?, updated_at = ? "
-                       "WHERE learner = ? AND exercise_id = ?",
-                       (answer, score, score, max_score, failed, now, learner, exercise_id))
-        return self.get(learner, exercise_id)  # type: ignore[return-value]
+        attempt_id = attempt_id or secrets.token_hex(16)
+        if not ATTEMPT_ID_RE.fullmatch(attempt_id):
+            raise ValueError(f"invalid attempt id {attempt_id[:80]!r}")
+        now, at, correct = _now(), at or _now("microseconds"), int(max_score > 0 and score >= max_score)
+        with self._tx() as execute:
+            new = execute("INSERT INTO attempts (attempt_id, learner, exercise_id, answer, score, max_score, correct, at) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (attempt_id) DO NOTHING",
+                          (attempt_id, learner, exercise_id, answer, score, max_score, correct, at)).rowcount
+            if new:
+                self._touch(execute, learner, exercise_id, now)
+                execute(f"UPDATE progress SET last_answer = ?, last_score = ?, best_score = {self._greatest}(best_score, ?), "
+                        "max_score = ?, tries = tries + 1, failed_tries = failed_tries + ?, updated_at = ? "
+                        "WHERE learner = ? AND exercise_id = ?",
+                        (answer, score, score, max_score, 1 - correct, now, learner, exercise_id))
+            return self._get(execute, learner, exercise_id)  # type: ignore[return-value]
 
     def show_hint(self, learner: str, exercise_id: str, available: int) -> Record:
         """Show one more hint (at most ``available``); returns the updated row."""
         self._check(learner)
         now = _now()
-        with self._write() as db:
-            self._touch(db, learner, exercise_id, now)
-            db.execute("UPDATE progress SET hints_shown = MIN(hints_shown + 1, ?), updated_at = ? "
-                       "WHERE learner = ? AND exercise_id = ?", (available, now, learner, exercise_id))
-        return self.get(learner, exercise_id)  # type: ignore[return-value]
+        with self._tx() as execute:
+            self._touch(execute, learner, exercise_id, now)
+            execute(f"UPDATE progress SET hints_shown = {self._least}(hints_shown + 1, ?), updated_at = ? "
+                    "WHERE learner = ? AND exercise_id = ?", (available, now, learner, exercise_id))
+            return self._get(execute, learner, exercise_id)  # type: ignore[return-value]
 
     def reveal(self, learner: str, exercise_id: str) -> bool:
         """Mark the answer revealed, allowed only after REVEAL_AFTER failed tries; returns
         whether it is (now) revealed."""
         self._check(learner)
-        with self._write() as db:
-            db.execute("UPDATE progress SET revealed = 1, updated_at = ? "
-                       "WHERE learner = ? AND exercise_id = ? AND failed_tries >= ?",
-                       (_now(), learner, exercise_id, REVEAL_AFTER))
-        rec = self.get(learner, exercise_id)
+        with self._tx() as execute:
+            execute("UPDATE progress SET revealed = 1, updated_at = ? "
+                    "WHERE learner = ? AND exercise_id = ? AND failed_tries >= ?",
+                    (_now(), learner, exercise_id, REVEAL_AFTER))
+            rec = self._get(execute, learner, exercise_id)
         return bool(rec and rec.revealed)
+
+    def _get(self, execute, learner: str, exercise_id: str) -> Record | None:
+        cur = execute("SELECT * FROM progress WHERE learner = ? AND exercise_id = ?", (learner, exercise_id))
+        rows = _dicts(cur)
+        return _record(rows[0]) if rows else None
 
     def get(self, learner: str, exercise_id: str) -> Record | None:
         """The row for (learner, exercise), or None before the first try or hint."""
         self._check(learner)
-        rows = self._read("SELECT * FROM progress WHERE learner = ? AND exercise_id = ?", (learner, exercise_id))
-        return _record(rows[0]) if rows else None
+        with self._tx() as execute:
+            return self._get(execute, learner, exercise_id)
 
     def all(self, learner: str) -> dict[str, Record]:
         """Every row of ``learner``, by exercise id."""
         self._check(learner)
-        rows = self._read("SELECT * FROM progress WHERE learner = ? ORDER BY exercise_id", (learner,))
+        with self._tx() as execute:
+            rows = _dicts(execute("SELECT * FROM progress WHERE learner = ? ORDER BY exercise_id", (learner,)))
         return {row["exercise_id"]: _record(row) for row in rows}
 
+    def attempts(self, learner: str) -> list[dict]:
+        """Every graded try of ``learner`` (ATTEMPT_FIELDS), oldest first."""
+        self._check(learner)
+        with self._tx() as execute:
+            return _dicts(execute(f"SELECT {', '.join(ATTEMPT_FIELDS)} FROM attempts WHERE learner = ? "
+                                  "ORDER BY at, attempt_id", (learner,)))
 
-def _record(row: sqlite3.Row) -> Record:
-    data = {k: row[k] for k in row.keys() if k != "learner"}
+    def class_progress(self, as_tuples: bool = False) -> list:
+        """Every progress row of every learner (dicts of PROGRESS_FIELDS, or tuples in that
+        order): for the instructors' dashboard only, never for a learner's page."""
+        with self._tx() as execute:
+            cur = execute(f"SELECT {', '.join(PROGRESS_FIELDS)} FROM progress ORDER BY learner, exercise_id", ())
+            return [tuple(r) for r in cur.fetchall()] if as_tuples else _dicts(cur)
+
+    def class_attempts(self, limit: int = MAX_CLASS_ATTEMPTS, as_tuples: bool = False) -> list:
+        """The newest ``limit`` graded tries of every learner (dicts of ATTEMPT_FIELDS, or
+        tuples in that order), oldest first: for the instructors' dashboard only."""
+        with self._tx() as execute:
+            cur = execute(f"SELECT {', '.join(ATTEMPT_FIELDS)} FROM attempts "
+                          "ORDER BY at DESC, attempt_id DESC LIMIT ?", (int(limit),))
+            rows = [tuple(r) for r in cur.fetchall()] if as_tuples else _dicts(cur)
+        return rows[::-1]
+
+    def class_attempt_summary(self, since: str, bucket_chars: int = 15) -> dict:
+        """What the dashboard needs from every graded try, counted by the database instead of
+        read row by row: ``{"count": n, "recent": [learners with a try at or after since (UTC
+        ISO 8601)], "wrong": [(exercise_id, answer, count)] of tries without full marks,
+        "activity": [(time prefix of bucket_chars characters, correct 0/1, count)]}``."""
+        with self._tx() as execute:
+            count = execute("SELECT COUNT(*) FROM attempts", ()).fetchone()[0]
+            recent = [r[0] for r in execute("SELECT DISTINCT learner FROM attempts WHERE at >= ?", (since,)).fetchall()]
+            wrong = [tuple(r) for r in execute("SELECT exercise_id, answer, COUNT(*) FROM attempts WHERE correct = 0 "
+                                               "GROUP BY exercise_id, answer", ()).fetchall()]
+            activity = [tuple(r) for r in execute("SELECT substr(at, 1, ?), correct, COUNT(*) FROM attempts "
+                                                  "GROUP BY substr(at, 1, ?), correct ORDER BY 1, 2",
+                                                  (int(bucket_chars), int(bucket_chars))).fetchall()]
+        return {"count": count, "recent": recent, "wrong": wrong, "activity": activity}
+
+    def class_version(self) -> tuple:
+        """A cheap stamp that changes whenever any learner's progress changes (row counts
+        and the latest times), to cache class-wide reads."""
+        with self._tx() as execute:
+            return (tuple(execute("SELECT COUNT(*), MAX(updated_at), SUM(tries + hints_shown + revealed) FROM progress",
+                                  ()).fetchone())
+                    + tuple(execute("SELECT COUNT(*), MAX(at) FROM attempts", ()).fetchone()))
+
+
+def _dicts(cursor) -> list[dict]:
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+
+def _record(row: dict) -> Record:
+    data = {k: row[k] for k in Record.__dataclass_fields__}
     data["revealed"] = bool(data["revealed"])
     return Record(**data)
+
+
+class ProgressStore(SqlProgressStore):
+    """Progress for every learner in one SQLite file (``folder``/progress.sqlite3): the
+    default back end, nothing to configure.
+
+    One store holds one connection, shared by every Streamlit session thread behind a
+    lock (opening a connection per call costs a WAL checkpoint each time the last one
+    closes: ~35 ms per save, measured). Other processes may use the same file: every
+    transaction takes the write lock up front (BEGIN IMMEDIATE) and waits up to 30 s.
+    The schema is migrated when the store opens (an older file is upgraded in place).
+    An existing file that cannot be written (read-only file or folder) is opened read-only:
+    ``read_only`` is then True, progress is still read, and every write raises StorageError.
+    Raises StorageError if the file cannot be opened (or, writable, migrated).
+    """
+
+    def __init__(self, folder: Path | None = None):
+        self.folder = Path(folder or data_dir()).expanduser()
+        self.path = self.folder / DB_NAME
+        self._lock = threading.RLock()
+        self.read_only = False
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")  # with WAL: safe across crashes, fsync at checkpoints
+            self.migrate()
+        except (sqlite3.Error, OSError, StorageError) as exc:
+            if not self.path.is_file():
+                raise StorageError(f"cannot open the progress database ({type(exc).__name__})") from exc
+            try:
+                self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=30,
+                                           isolation_level=None, check_same_thread=False)
+                self._db.execute("SELECT count(*) FROM progress")  # raises if even reading fails
+            except sqlite3.Error as exc2:
+                raise StorageError(f"cannot open the progress database ({type(exc2).__name__})") from exc2
+            self.read_only = True
+
+    def close(self) -> None:
+        """Close the connection (the store cannot be used afterwards)."""
+        with self._lock:
+            self._db.close()
+
+    def _lock_schema(self, execute) -> None:
+        pass  # BEGIN IMMEDIATE already holds the database's write lock
+
+    @contextmanager
+    def _tx(self) -> Iterator:
+        with self._lock:
+            try:
+                # A read-only file cannot take the write lock: reads run in a plain transaction,
+                # and a write then fails inside it (StorageError).
+                self._db.execute("BEGIN" if self.read_only else "BEGIN IMMEDIATE")
+                try:
+                    yield self._db.execute
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                self._db.execute("COMMIT")
+            except (sqlite3.Error, OSError) as exc:
+                if self.read_only:
+                    raise StorageError(f"{self.path} is read-only: progress is shown, not saved") from exc
+                raise StorageError(f"the progress database failed ({type(exc).__name__})") from exc
+
+
+def open_store(database_url: str | None = None, folder: Path | None = None) -> SqlProgressStore:
+    """The progress store to use: PostgreSQL when ``database_url`` (else $TOOLCALL_DATABASE_URL)
+    is a ``postgresql://`` or ``postgres://`` URL, else SQLite in ``folder`` (default
+    data_dir()). Raises ValueError for any other non-empty URL (the message does not repeat
+    it: it may hold a password), StorageError when SQLite cannot be opened."""
+    url = (database_url if database_url is not None else os.environ.get("TOOLCALL_DATABASE_URL", "")).strip()
+    if not url:
+        return ProgressStore(folder)
+    if url.split("://", 1)[0] in ("postgresql", "postgres"):
+        from toolcall.progress_pg import PostgresProgressStore
+        return PostgresProgressStore(url)
+    raise ValueError("TOOLCALL_DATABASE_URL must start with postgresql:// (or be empty for SQLite)")
+
+
+class PendingAnswers:
+    """Graded answers that could not be saved yet (the database was unreachable), kept in a
+    learner's session and saved, in order and each exactly once, by flush().
+
+    Each answer keeps the attempt id and time it was given, so a flush that is retried after
+    a save whose reply was lost counts nothing twice. At most ``limit`` answers are kept
+    (add() returns False beyond that: the page says so).
+    """
+
+    def __init__(self, limit: int = 500):
+        self.limit = limit
+        self.items: list[dict] = []
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def add(self, learner: str, exercise_id: str, answer: str, score: float, max_score: float) -> bool:
+        """Queue one graded try; False if the queue is full."""
+        with self._lock:
+            if len(self.items) >= self.limit:
+                return False
+            self.items.append({"learner": learner, "exercise_id": exercise_id, "answer": answer, "score": score,
+                               "max_score": max_score, "attempt_id": secrets.token_hex(16), "at": _now("microseconds")})
+            return True
+
+    def save(self, store: SqlProgressStore, learner: str, exercise_id: str, answer: str, score: float,
+             max_score: float) -> Record | None:
+        """Save one graded try after the queued ones; if the database is unusable, queue it
+        and return None (the caller says progress is not being saved). Never raises StorageError."""
+        self.add(learner, exercise_id, answer, score, max_score)
+        self.flush(store)
+        with self._lock:
+            if self.items:
+                return None
+        try:
+            return store.get(learner, exercise_id)
+        except StorageError:
+            return None
+
+    def flush(self, store: SqlProgressStore) -> int:
+        """Save the queued answers, oldest first, stopping at the first StorageError; returns
+        how many were saved."""
+        saved = 0
+        with self._lock:
+            while self.items:
+                item = self.items[0]
+                try:
+                    store.record(**item)
+                except StorageError:
+                    break
+                self.items.pop(0)
+                saved += 1
+        return saved
 
 
 EXPORT_FIELDS = ("learner", "exercise_id", "page", "type", "title", "best_score", "max_score", "last_score",
@@ -246,11 +475,11 @@ def export_rows(learner: str, exercises: Iterable, records: dict[str, Record], l
     return rows
 
 
-def to_csv(rows: list[dict]) -> str:
-    """CSV text with a header row (EXPORT_FIELDS). A cell starting with = + - @ is prefixed
-    with ' so a spreadsheet never runs a learner's answer as a formula."""
+def to_csv(rows: list[dict], fields: tuple[str, ...] = EXPORT_FIELDS) -> str:
+    """CSV text with a header row (``fields``, default EXPORT_FIELDS). A cell starting with
+    = + - @ is prefixed with ' so a spreadsheet never runs a learner's answer as a formula."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=EXPORT_FIELDS, lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
     for row in rows:
         writer.writerow({k: ("'" + v if isinstance(v, str) and v[:1] != "" and v[:1] in "=+-@\t\r" else v) for k, v in row.items()})

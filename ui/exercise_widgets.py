@@ -6,16 +6,15 @@ below it. Grading is toolcall.grading; progress is saved per learner in the stor
 
 from __future__ import annotations
 
-import sqlite3
 import streamlit as st
 
 from ui.common import lang, plain, tr
 from ui.common import load as load_fixture
 from ui.exercise_inputs import answer, draw, key, prefill, show_reference
-from ui.learner import current_learner, progress_store
+from ui.learner import current_learner, progress_store, save_answer
 from toolcall.exercises import Exercise, ExerciseSet, exercise_files, load_exercises
 from toolcall.grading import MAX_ANSWER_CHARS, EXERCISE_TYPES, Grade, GradingInputs, grade
-from toolcall.progress import REVEAL_AFTER
+from toolcall.progress import REVEAL_AFTER, StorageError
 
 _SHOW = {"ok": st.success, "wrong": st.error, "info": st.info, "error": st.warning}
 
@@ -58,8 +57,8 @@ def safe_store(call, *args):
     """Run a store call; on a storage failure warn and return None (grading goes on)."""
     try:
         return call(*args)
-    except (sqlite3.Error, OSError) as exc:
-        st.warning(tr("exercises.store_error", detail=type(exc).__name__))
+    except StorageError:
+        st.warning(tr("exercises.store_error", detail=tr("progress.unreachable")))
         return None
 
 
@@ -80,8 +79,7 @@ def show_exercise(ex: Exercise, learner: str) -> None:
             result = grade(ex, text, inputs(ex))
             st.session_state[key(ex, "grade")] = result
             if not result.malformed:  # an empty or unreadable answer is not a try: it must not unlock the answer
-                rec = safe_store(store.record, learner, ex.id, text[:MAX_ANSWER_CHARS], result.score,
-                                 result.max_score) or rec
+                rec = save_answer(learner, ex.id, text[:MAX_ANSWER_CHARS], result.score, result.max_score) or rec
         if key(ex, "grade") in st.session_state:
             _show_grade(st.session_state[key(ex, "grade")])
             if st.session_state[key(ex, "grade")].correct:

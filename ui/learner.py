@@ -6,13 +6,14 @@ state so a page switch that drops query parameters keeps it too.
 
 from __future__ import annotations
 
-import sqlite3
+import os
 from pathlib import Path
 
 import streamlit as st
 
 from ui.common import tr
-from toolcall.progress import ProgressStore, data_dir, new_learner_id, valid_learner
+from toolcall.progress import (PendingAnswers, Record, SqlProgressStore, StorageError, data_dir, new_learner_id,
+                               open_store, valid_learner)
 
 LEARNER_KEY = "exercises_learner"
 
@@ -34,7 +35,8 @@ def current_learner() -> str:
 
 
 def learner_sidebar() -> str:
-    """Show the learner id in the sidebar (read-only text) and return it."""
+    """Show the learner id in the sidebar (read-only text) and return it; save any answers
+    this session kept while the database was unreachable."""
     learner = current_learner()
     with st.sidebar:
         st.caption(tr("exercises.learner_label"), help=tr("exercises.learner_help"))
@@ -43,12 +45,24 @@ def learner_sidebar() -> str:
             st.warning(tr("exercises.learner_replaced"))
         if getattr(progress_store(), "read_only", False):
             st.warning(tr("progress.read_only"))
+        flush_pending()
     return learner
 
 
 @st.cache_resource(show_spinner=False)
-def _store(folder: str) -> ProgressStore:
-    return ProgressStore(Path(folder))
+def _store(folder: str, database_url: str) -> SqlProgressStore:
+    return open_store(database_url, Path(folder))
+
+
+def database_url() -> str:
+    """TOOLCALL_DATABASE_URL from the environment, else from Streamlit secrets, else "" (SQLite)."""
+    url = os.environ.get("TOOLCALL_DATABASE_URL", "")
+    if not url:
+        try:
+            url = str(st.secrets.get("TOOLCALL_DATABASE_URL", "") or "")
+        except Exception:  # no secrets file: nothing configured
+            url = ""
+    return url
 
 
 class _UnavailableStore:
@@ -64,11 +78,35 @@ class _UnavailableStore:
         return fail
 
 
-def progress_store() -> ProgressStore | _UnavailableStore:
-    """The shared progress store in the data directory (TOOLCALL_DATA_DIR or <repo>/data).
-    When the directory or database cannot be used, a stand-in whose calls raise OSError /
-    sqlite3.Error, so each page warns instead of crashing."""
+def progress_store() -> SqlProgressStore | _UnavailableStore:
+    """The shared progress store: PostgreSQL when TOOLCALL_DATABASE_URL (environment or
+    secrets) is set, else SQLite in the data directory (TOOLCALL_DATA_DIR or <repo>/data).
+    When it cannot be opened, a stand-in whose calls raise StorageError, so each page warns
+    instead of crashing (and the next run tries again)."""
     try:
-        return _store(str(data_dir()))
-    except (sqlite3.Error, OSError) as exc:
-        return _UnavailableStore(exc)
+        return _store(str(data_dir()), database_url())
+    except (StorageError, ValueError, OSError) as exc:
+        return _UnavailableStore(StorageError(str(exc)))
+
+
+def pending_answers() -> PendingAnswers:
+    """This session's answers not saved yet (the database was unreachable)."""
+    return st.session_state.setdefault("exercises_pending", PendingAnswers())
+
+
+def save_answer(learner: str, exercise_id: str, answer: str, score: float, max_score: float) -> Record | None:
+    """Save a graded try after any queued ones; None (and a warning) when it is kept in the
+    session because the database is unreachable."""
+    rec = pending_answers().save(progress_store(), learner, exercise_id, answer, score, max_score)
+    if rec is None:
+        st.warning(tr("progress.not_saved", n=len(pending_answers())))
+    return rec
+
+
+def flush_pending() -> None:
+    """Save this session's queued answers if the database is back; warn while some remain."""
+    pending = pending_answers()
+    if len(pending):
+        pending.flush(progress_store())
+        if len(pending):
+            st.warning(tr("progress.not_saved", n=len(pending)))

@@ -13,9 +13,12 @@ from toolcall.pages_registry import PAGES, Page, page
 from ui.common import tr
 
 
-def navigation_pages() -> list:
-    """One st.Page per registry entry, in navigation order (titles in the session's language)."""
+def navigation_pages(instructor: bool = False) -> list:
+    """One st.Page per registry entry, in navigation order (titles in the session's language);
+    instructor-only pages are listed only when ``instructor`` (they stay reachable by URL, where
+    the page itself asks for the sign-in)."""
     return [st.Page(p.script, title=tr(p.title_key), icon=p.icon, default=p.default,
+                    visibility="hidden" if p.instructor_only and not instructor else "visible",
                     **({} if p.default else {"url_path": p.url_path})) for p in PAGES]
 
 

@@ -47,3 +47,10 @@ def run_app_py_on_every_rerun(monkeypatch):
         PagesManager.uses_pages_directory = False
 
     monkeypatch.setattr(PagesManager, "__init__", init)
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    """A private progress folder for this test (TOOLCALL_DATA_DIR), returned as a Path."""
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", str(tmp_path))
+    return tmp_path

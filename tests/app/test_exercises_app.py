@@ -12,9 +12,9 @@ from toolcall.progress import ProgressStore
 
 
 @pytest.fixture(autouse=True)
-def data_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("TOOLCALL_DATA_DIR", str(tmp_path))
-    return tmp_path
+def _private_progress(data_dir):
+    """Every test here keeps progress in its own folder (the data_dir fixture of conftest)."""
+    return data_dir
 
 
 def open_exercises(learner: str | None = "alice", lang: str = "en") -> AppTest:

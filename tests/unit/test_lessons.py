@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from toolcall.pages_registry import LESSON_PAGE_IDS
+
 from toolcall import REPO_ROOT
 from toolcall.lesson_check import check_lessons
 from toolcall.passk import equivalent_q, pass_k
@@ -30,7 +32,7 @@ def test_a_good_lesson_parses_into_a_dataclass():
                                                                  "line '---'"]),
     ("---\nsummary: S\npage: playground\norder: 1\n---\nBody\n", ["lessons/en/03-x.md: $: 'title' is a required property"]),
     ("---\ntitle: T\nsummary: S\npage: nowhere\norder: 1\n---\nBody\n",
-     ["lessons/en/03-x.md: $.page: 'nowhere' is not one of ['playground', 'passk_lab', 'walkthrough', 'pairing', 'lessons', 'harness_lab']"]),
+     [f"lessons/en/03-x.md: $.page: 'nowhere' is not one of {list(LESSON_PAGE_IDS)}"]),
     ("---\ntitle: T\nsummary: S\npage: lessons\norder: one\n---\nBody\n",
      ["lessons/en/03-x.md: $.order: 'one' is not of type 'integer'"]),
     ("---\ntitle: T\nsummary: S\npage: lessons\norder: 1\n---\n\n", ["lessons/en/03-x.md: $: the lesson has no body "

@@ -1,20 +1,71 @@
-"""The SQLite progress store: survives a new store (a restart), keeps learners apart."""
+"""The progress store, on both back ends (SQLite, PostgreSQL): survives a new store (a restart),
+keeps learners apart, counts every try exactly once under concurrent writers, migrates old
+databases, and keeps answers in the session while the database is unreachable."""
 
 import csv
 import io
 import json
+import multiprocessing
 import sqlite3
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
+from tests.pg import fresh_schema
 from toolcall.exercises import load_exercises
-from toolcall.progress import (EXPORT_FIELDS, ProgressStore, data_dir, export_rows, new_learner_id, to_csv, to_json,
-                               valid_learner)
+from toolcall.progress import (EXPORT_FIELDS, SCHEMA_VERSION, PendingAnswers, ProgressStore, StorageError, data_dir,
+                               export_rows, new_learner_id, open_store, to_csv, to_json, valid_learner)
+
+#: The table of the first release (toolcall/progress.py before schema versions), copied as it was.
+FIRST_RELEASE_DDL = """
+CREATE TABLE IF NOT EXISTS progress (
+    learner      TEXT NOT NULL,
+    exercise_id  TEXT NOT NULL,
+    last_answer  TEXT NOT NULL DEFAULT '',
+    last_score   REAL NOT NULL DEFAULT 0,
+    best_score   REAL NOT NULL DEFAULT 0,
+    max_score    REAL NOT NULL DEFAULT 0,
+    tries        INTEGER NOT NULL DEFAULT 0,
+    failed_tries INTEGER NOT NULL DEFAULT 0,
+    hints_shown  INTEGER NOT NULL DEFAULT 0,
+    revealed     INTEGER NOT NULL DEFAULT 0,
+    first_at     TEXT NOT NULL,
+    updated_at   TEXT NOT NULL,
+    PRIMARY KEY (learner, exercise_id)
+)
+"""
+OLD_ROW = ("alice", "pk_pass3", "0.7", 1.0, 1.0, 1.0, 3, 2, 1, 1, "2026-01-05T10:00:00+00:00",
+           "2026-01-05T10:05:00+00:00")
 
 
-def test_tries_best_score_and_reveal_survive_a_restart(tmp_path):
-    store = ProgressStore(tmp_path)
+@pytest.fixture(params=["sqlite", "postgresql"])
+def location(request, tmp_path):
+    """Where a store keeps its data: a folder (SQLite) or a URL (PostgreSQL, fresh schema)."""
+    if request.param == "sqlite":
+        yield tmp_path
+    else:
+        with fresh_schema() as url:
+            yield url
+
+
+@pytest.fixture
+def make_store(location):
+    """make_store() opens a new store on the test's database (a second call: a restart)."""
+    stores = []
+
+    def make():
+        store = open_store(location) if isinstance(location, str) else ProgressStore(location)
+        stores.append(store)
+        return store
+    yield make
+    for store in stores:
+        store.close()
+
+
+def test_tries_best_score_and_reveal_survive_a_restart(make_store):
+    store = make_store()
     first = store.record("alice", "pk_pass3", "0.729", 0, 1)
     assert (first.tries, first.failed_tries, first.best_score, first.can_reveal) == (1, 1, 0, False)
     assert store.reveal("alice", "pk_pass3") is False  # one failed try is not enough
@@ -22,32 +73,127 @@ def test_tries_best_score_and_reveal_survive_a_restart(tmp_path):
     assert store.reveal("alice", "pk_pass3") is True
     store.record("alice", "pk_pass3", "84/120", 1, 1)
     store.record("alice", "pk_pass3", "0.1", 0, 1)
-    again = ProgressStore(tmp_path).get("alice", "pk_pass3")  # a new store: a server restart
+    again = make_store().get("alice", "pk_pass3")  # a new store: a server restart
     assert (again.last_answer, again.last_score, again.best_score, again.max_score) == ("0.1", 0, 1, 1)
     assert (again.tries, again.failed_tries, again.revealed, again.solved) == (4, 3, True, True)
+    assert [(a["answer"], a["correct"]) for a in store.attempts("alice")] == [
+        ("0.729", 0), ("0.5", 0), ("84/120", 1), ("0.1", 0)]
 
 
-def test_hints_are_capped_and_kept(tmp_path):
-    store = ProgressStore(tmp_path)
+def test_scores_keep_full_precision(make_store):
+    assert make_store().record("alice", "pk_pass3", "x", 0.7290000001, 1).best_score == 0.7290000001
+
+
+def test_hints_are_capped_and_kept(make_store):
+    store = make_store()
     for _ in range(5):
         rec = store.show_hint("bob", "wt_order", 2)
     assert (rec.hints_shown, rec.tries) == (2, 0)
 
 
-def test_two_learners_never_see_each_other(tmp_path):
-    store = ProgressStore(tmp_path)
+def test_two_learners_never_see_each_other(make_store):
+    store = make_store()
     store.record("alice", "pk_pass3", "0.7", 1, 1)
     store.record("bob", "pk_retries", "0.04", 0, 1)
     assert list(store.all("alice")) == ["pk_pass3"]
     assert list(store.all("bob")) == ["pk_retries"]
     assert store.get("bob", "pk_pass3") is None
+    assert [a["answer"] for a in store.attempts("bob")] == ["0.04"]
+    assert sorted(r["learner"] for r in store.class_progress()) == ["alice", "bob"]  # the instructors' read
 
 
 @pytest.mark.parametrize("learner", ["", "a" * 65, "alice' OR '1'='1", "../etc", "名字", None, 12])
-def test_invalid_learner_ids_are_refused(tmp_path, learner):
+def test_invalid_learner_ids_are_refused(make_store, learner):
     assert not valid_learner(learner)
-    with pytest.raises(ValueError):
-        ProgressStore(tmp_path).all(learner)
+    store = make_store()
+    for call in (store.all, store.attempts, lambda who: store.record(who, "pk_pass3", "1", 1, 1)):
+        with pytest.raises(ValueError, match="invalid learner id"):
+            call(learner)
+
+
+def test_a_retried_save_counts_once(make_store):
+    """The same attempt id saved twice (a reply lost, the save retried) is one try."""
+    store = make_store()
+    store.record("alice", "pk_pass3", "0.5", 0, 1, attempt_id="try-0001")
+    again = store.record("alice", "pk_pass3", "0.5", 0, 1, attempt_id="try-0001")
+    assert (again.tries, again.failed_tries, len(store.attempts("alice"))) == (1, 1, 1)
+    with pytest.raises(ValueError, match="invalid attempt id"):
+        store.record("alice", "pk_pass3", "0.5", 0, 1, attempt_id="x' OR 1=1")
+
+
+def test_concurrent_tabs_of_one_learner_count_every_try_once(make_store):
+    """Sixteen sessions (threads, as Streamlit runs them) answering the same exercise of the
+    same learner at once: 16 × 25 tries, no error, none lost, none counted twice."""
+    store, errors = make_store(), []
+
+    def work(n: int) -> None:
+        try:
+            for i in range(25):
+                store.record("alice", "pk_pass3", f"{n}.{i}", 1 if i == 24 else 0, 1)
+        except StorageError as exc:  # pragma: no cover - the failure being guarded against
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    rec = store.get("alice", "pk_pass3")
+    assert (rec.tries, rec.failed_tries, rec.best_score) == (400, 384, 1)
+    assert len(store.attempts("alice")) == 400
+
+
+def _write_from_a_process(location, n: int) -> None:
+    store = open_store(location) if isinstance(location, str) else ProgressStore(location)
+    for i in range(20):
+        store.record("alice", "pk_pass3", f"{n}.{i}", 0, 1)
+        store.show_hint("alice", "pk_pass3", 1000)
+    store.close()
+
+
+def test_concurrent_processes_count_every_try_once(make_store, location):
+    """Four processes (four app hosts) writing one learner's row at once."""
+    make_store()  # migrated before the writers start, as a deployment's first host does
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_write_from_a_process, args=(location, n)) for n in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+    assert [p.exitcode for p in procs] == [0, 0, 0, 0]
+    rec = make_store().get("alice", "pk_pass3")
+    assert (rec.tries, rec.failed_tries, rec.hints_shown) == (80, 80, 80)
+
+
+def test_a_first_release_sqlite_file_is_upgraded_not_dropped(tmp_path):
+    with sqlite3.connect(tmp_path / "progress.sqlite3") as db:
+        db.execute(FIRST_RELEASE_DDL)
+        db.execute("INSERT INTO progress VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", OLD_ROW)
+    db.close()
+    store = ProgressStore(tmp_path)
+    assert store.schema_version() == SCHEMA_VERSION == 2
+    old = store.get("alice", "pk_pass3")
+    assert (old.last_answer, old.tries, old.failed_tries, old.revealed, old.first_at) == (
+        "0.7", 3, 2, True, "2026-01-05T10:00:00+00:00")
+    assert store.record("alice", "pk_pass3", "0.9", 1, 1).tries == 4
+    assert store.migrate() == 2  # a second start finds it current and changes nothing
+    assert store.get("alice", "pk_pass3").tries == 4
+
+
+def test_a_first_release_postgres_table_is_upgraded_not_dropped():
+    import psycopg
+
+    with fresh_schema() as url:
+        with psycopg.connect(url, autocommit=True) as db:
+            db.execute(FIRST_RELEASE_DDL)
+            db.execute("INSERT INTO progress VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", OLD_ROW)
+        store = open_store(url)
+        try:
+            assert store.schema_version() == 2
+            assert (store.get("alice", "pk_pass3").tries, store.record("alice", "pk_pass3", "1", 1, 1).tries) == (3, 4)
+        finally:
+            store.close()
 
 
 def test_new_ids_are_valid_and_distinct():
@@ -65,8 +211,79 @@ def test_wal_mode_and_data_dir(tmp_path, monkeypatch):
     assert data_dir().name == "data"
 
 
-def test_export_lists_every_exercise_as_csv_and_json(tmp_path):
-    store = ProgressStore(tmp_path)
+def test_open_store_picks_the_back_end(tmp_path, monkeypatch):
+    monkeypatch.delenv("TOOLCALL_DATABASE_URL", raising=False)
+    assert type(open_store(folder=tmp_path)).__name__ == "ProgressStore"
+    monkeypatch.setenv("TOOLCALL_DATABASE_URL", "mysql://root:hunter2@db/x")
+    with pytest.raises(ValueError) as info:
+        open_store(folder=tmp_path)
+    assert "hunter2" not in str(info.value) and "postgresql://" in str(info.value)
+    monkeypatch.setenv("TOOLCALL_DATABASE_URL", "postgresql://u:hunter2@/nodb?host=/nonexistent&port=1")
+    store = open_store(folder=tmp_path)
+    try:
+        assert type(store).__name__ == "PostgresProgressStore"
+    finally:
+        store.close()
+
+
+def test_an_unreachable_postgres_fails_fast_without_the_password():
+    from toolcall.progress_pg import PostgresProgressStore
+
+    store = PostgresProgressStore("postgresql://u:hunter2@/nodb?host=/nonexistent&port=1", timeout=0.5)
+    try:
+        start = time.monotonic()
+        with pytest.raises(StorageError) as info:
+            store.get("alice", "pk_pass3")
+        with pytest.raises(StorageError, match="unreachable"):
+            store.record("alice", "pk_pass3", "1", 1, 1)  # within retry_after: at once
+        assert time.monotonic() - start < 2.5
+        assert "hunter2" not in str(info.value)
+    finally:
+        store.close()
+
+
+class _Flaky:
+    """A store that is down until told otherwise; ``lose_reply`` saves but reports a failure."""
+
+    def __init__(self, store):
+        self.store, self.down, self.lose_reply = store, True, False
+
+    def record(self, *args, **kwargs):
+        if self.down:
+            raise StorageError("the progress database is unreachable (test)")
+        result = self.store.record(*args, **kwargs)
+        if self.lose_reply:
+            self.lose_reply = False
+            raise StorageError("the reply was lost (test)")
+        return result
+
+    def get(self, *args):
+        if self.down:
+            raise StorageError("down (test)")
+        return self.store.get(*args)
+
+
+def test_answers_given_while_the_database_is_down_are_saved_once_when_it_is_back(make_store):
+    store = make_store()
+    flaky, pending = _Flaky(store), PendingAnswers()
+    assert pending.save(flaky, "alice", "pk_pass3", "0.5", 0, 1) is None
+    assert pending.save(flaky, "alice", "pk_pass3", "0.6", 0, 1) is None
+    assert (len(pending), store.get("alice", "pk_pass3")) == (2, None)
+    flaky.down, flaky.lose_reply = False, True  # back, but the first save's reply is lost
+    assert pending.flush(flaky) == 0 and len(pending) == 2
+    rec = pending.save(flaky, "alice", "pk_pass3", "1", 1, 1)
+    assert (len(pending), rec.tries, rec.failed_tries, rec.last_answer) == (0, 3, 2, "1")
+    assert [a["answer"] for a in store.attempts("alice")] == ["0.5", "0.6", "1"]
+    assert pending.flush(flaky) == 0
+
+
+def test_the_session_queue_is_bounded():
+    pending = PendingAnswers(limit=2)
+    assert [pending.add("alice", "pk_pass3", "1", 1, 1) for _ in range(3)] == [True, True, False]
+
+
+def test_export_lists_every_exercise_as_csv_and_json(make_store):
+    store = make_store()
     store.record("alice", "pk_pass3", "=HYPERLINK(\"x\")", 0, 1)
     exercises = load_exercises().exercises
     rows = export_rows("alice", exercises, store.all("alice"))
@@ -79,7 +296,7 @@ def test_export_lists_every_exercise_as_csv_and_json(tmp_path):
     assert data["learner"] == "alice" and data["exercises"] == rows
 
 
-def test_export_in_chinese_with_max_scores_for_untried_exercises(tmp_path):
+def test_export_in_chinese_with_max_scores_for_untried_exercises():
     exercises = load_exercises().exercises
     rows = export_rows("alice", exercises, {}, "zh", {"pk_pass3": 1, "pk_metric": 1})
     row = next(r for r in rows if r["exercise_id"] == "pk_pass3")
@@ -88,36 +305,8 @@ def test_export_in_chinese_with_max_scores_for_untried_exercises(tmp_path):
     assert next(r for r in rows if r["exercise_id"] == "pk_retries")["max_score"] is None  # not given
 
 
-def test_concurrent_sessions_all_get_written(tmp_path):
-    """Sixteen sessions saving at once (threads, as Streamlit runs them): no write is lost
-    and none fails with 'database is locked'."""
-    import threading
-
-    store, errors = ProgressStore(tmp_path), []
-
-    def work(n: int) -> None:
-        try:
-            for _ in range(25):
-                store.record(f"learner{n}", "pk_pass3", "0.5", 0, 1)
-        except sqlite3.Error as exc:  # pragma: no cover - the failure being guarded against
-            errors.append(exc)
-
-    threads = [threading.Thread(target=work, args=(n,)) for n in range(16)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
-    assert [store.get(f"learner{n}", "pk_pass3").tries for n in range(16)] == [25] * 16
-
-
 def test_csv_export_leaves_empty_cells_empty():
     """Only cells that start like a formula get the leading apostrophe."""
-    import csv
-    import io
-
-    from toolcall.progress import to_csv
-
     text = to_csv([{"exercise_id": "a", "last_answer": ""}, {"exercise_id": "b", "last_answer": "=1+1"}])
     assert [row["last_answer"] for row in csv.DictReader(io.StringIO(text))] == ["", "'=1+1"]
 
@@ -164,7 +353,7 @@ def test_a_read_only_database_still_shows_progress(tmp_path, monkeypatch):
     try:
         ro = ProgressStore(tmp_path)
         assert ro.read_only and ro.get("alice", "pk_pass3").best_score == 1.0
-        with pytest.raises(sqlite3.OperationalError, match="is read-only: progress is shown, not saved"):
+        with pytest.raises(StorageError, match="is read-only: progress is shown, not saved"):
             ro.record("alice", "pk_pass3", "x", 0, 1)
         ro.close()
     finally:

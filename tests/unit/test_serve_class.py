@@ -146,3 +146,12 @@ def test_a_process_that_dies_before_serving_is_restarted_with_growing_delays(cap
     child.restart_at = None
     child.supervise(300.0)
     assert child.restart_at == 300.0 and child.quick_exits == 0
+def test_database_url_reaches_every_process_and_must_be_postgresql(monkeypatch, capsys):
+    from serve_class import child_env
+
+    monkeypatch.delenv("TOOLCALL_DATABASE_URL", raising=False)
+    assert "TOOLCALL_DATABASE_URL" not in child_env("")
+    assert child_env("postgresql://db.lan/class")["TOOLCALL_DATABASE_URL"] == "postgresql://db.lan/class"
+    with pytest.raises(SystemExit) as info:
+        main(["--database-url", "mysql://db.lan/class"])
+    assert info.value.code == 2 and "--database-url must start with postgresql://" in capsys.readouterr().err

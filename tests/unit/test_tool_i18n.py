@@ -9,7 +9,8 @@ from toolcall import FIXTURES_DIR
 from toolcall.fixtures import FixtureError, load_orders, load_tool
 from toolcall.i18n import LANGS
 from toolcall.passk import split_sentences
-from toolcall.transcripts import build_transcript, load_tools, load_walkthrough, lookup_order
+from toolcall.backend import lookup_order
+from toolcall.transcripts import build_transcript, load_tools, load_walkthrough
 from toolcall.validation import validate
 
 TOOLS = sorted((FIXTURES_DIR / "tools").glob("*.json"))

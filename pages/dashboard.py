@@ -1,0 +1,167 @@
+"""The class dashboard, for instructors only (ui/instructor.py signs them in): the class at
+a glance, each exercise, each learner, activity over time, CSV and JSON of everything.
+
+Numbers come from toolcall.dashboard. Learners are shown by their pseudonymous ids; an
+uploaded name mapping stays in this session on the server (never in the URL). Everything a
+learner typed is shown in st.dataframe cells, never as Markdown.
+"""
+
+import streamlit as st
+
+from ui.common import lang, tr
+from ui.exercise_widgets import exercise_set
+from ui.instructor import sign_in
+from ui.learner import progress_store
+from toolcall.dashboard import (
+    ClassData,
+    activity_chart,
+    exercise_table,
+    export_csv,
+    export_json,
+    learner_detail,
+    learner_table,
+    overview,
+    parse_name_map,
+)
+from toolcall.progress import StorageError
+from ui.page import start
+
+start("dashboard")
+NAMES_KEY = "dashboard_names"
+
+st.title(tr("dashboard.title"))
+if not sign_in():
+    st.stop()
+
+store = progress_store()
+try:
+    data = ClassData.load(store)
+except StorageError:
+    st.warning(tr("dashboard.store_error"))
+    st.stop()
+
+L = lang()
+titles = {ex.id: ex.title.get(L) or ex.title["en"] for ex in exercise_set().exercises}
+names: dict[str, str] = st.session_state.get(NAMES_KEY, {})
+
+ov = overview(data)
+c1, c2, c3 = st.columns(3)
+c1.metric(tr("dashboard.learners"), ov["learners"])
+c2.metric(tr("dashboard.active_last_hour"), ov["active_last_hour"])
+c3.metric(tr("dashboard.attempts"), ov["attempts"])
+
+st.subheader(tr("dashboard.exercises_title"))
+st.dataframe(
+    [
+        {
+            tr("dashboard.col_exercise"): r["title"],
+            tr("dashboard.col_tried"): r["tried"],
+            tr("dashboard.col_solved"): r["solved"],
+            tr("dashboard.col_revealed"): r["revealed"],
+            tr("dashboard.col_median_tries"): r["median_tries"],
+            tr("dashboard.col_common_wrong"): " · ".join(f"{w['answer']} (×{w['count']})" for w in r["common_wrong"]),
+        }
+        for r in exercise_table(data, titles)
+    ],
+    hide_index=True,
+    width="stretch",
+    key="dashboard_exercises",
+)
+
+st.subheader(tr("dashboard.activity_title"))
+st.altair_chart(activity_chart(data, L), width="stretch")
+
+st.subheader(tr("dashboard.learners_title"))
+learners = learner_table(data, names)
+st.dataframe(
+    [
+        {
+            tr("dashboard.col_learner"): r["learner"],
+            tr("dashboard.col_name"): r["name"],
+            tr("dashboard.col_tried"): r["tried"],
+            tr("dashboard.col_solved"): r["solved"],
+            tr("dashboard.col_revealed"): r["revealed"],
+            tr("dashboard.col_tries"): r["tries"],
+            tr("dashboard.col_last_active"): r["last_active"],
+        }
+        for r in learners
+    ],
+    hide_index=True,
+    width="stretch",
+    key="dashboard_learners",
+    height=min(35 * (len(learners) + 1) + 3, 400),
+)
+
+who = st.selectbox(
+    tr("dashboard.drill_down"),
+    [r["learner"] for r in learners],
+    index=None,
+    format_func=lambda w: f"{w} · {names[w]}" if names.get(w) else w,
+    key="dashboard_learner",
+)
+if who:
+    try:
+        detail = learner_detail(store, who)
+    except StorageError:
+        st.warning(tr("dashboard.store_error"))
+        st.stop()
+    st.dataframe(
+        [
+            {
+                tr("dashboard.col_exercise"): titles.get(r.exercise_id, r.exercise_id),
+                tr("dashboard.col_best"): f"{r.best_score:g} / {r.max_score:g}",
+                tr("dashboard.col_tries"): r.tries,
+                tr("dashboard.col_revealed"): r.revealed,
+                tr("dashboard.col_last_answer"): r.last_answer,
+            }
+            for r in detail["progress"]
+        ],
+        hide_index=True,
+        width="stretch",
+        key="dashboard_detail",
+    )
+    st.dataframe(
+        [
+            {
+                tr("dashboard.col_time"): a["at"],
+                tr("dashboard.col_exercise"): titles.get(a["exercise_id"], a["exercise_id"]),
+                tr("dashboard.col_answer"): a["answer"],
+                tr("dashboard.col_correct"): bool(a["correct"]),
+            }
+            for a in detail["attempts"]
+        ],
+        hide_index=True,
+        width="stretch",
+        key="dashboard_detail_attempts",
+    )
+
+st.subheader(tr("dashboard.names_title"))
+st.caption(tr("dashboard.names_help"))
+upload = st.file_uploader(tr("dashboard.names_upload"), type=["csv"], key="dashboard_names_file", max_upload_size=1)
+if upload is not None:
+    try:
+        st.session_state[NAMES_KEY] = parse_name_map(upload.getvalue())
+    except ValueError as exc:
+        st.error(tr("dashboard.names_error", detail=str(exc)))
+
+st.subheader(tr("dashboard.export_title"))
+e1, e2 = st.columns(2)
+# Built only when clicked (a callable): a large class's files cost nothing on every render.
+e1.download_button(
+    tr("dashboard.export_csv"),
+    lambda: export_csv(data, names),
+    file_name="class-progress.csv",
+    mime="text/csv",
+    key="dashboard_export_csv",
+    width="stretch",
+    icon="📄",
+)
+e2.download_button(
+    tr("dashboard.export_json"),
+    lambda: export_json(data, titles, store.class_attempts(), names),
+    file_name="class-progress.json",
+    mime="application/json",
+    key="dashboard_export_json",
+    width="stretch",
+    icon="🧾",
+)

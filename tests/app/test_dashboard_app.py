@@ -1,0 +1,125 @@
+"""The class dashboard's access control through AppTest, in both languages: no data without
+an instructor's sign-in, from any page or URL parameter; the signed-in view shows the class."""
+
+import pytest
+
+from tests.app.conftest import PAGES, fresh_app
+from toolcall.exercises import load_exercises
+from toolcall.instructor import LoginThrottle
+from toolcall.progress import ProgressStore
+
+PASSPHRASE = "correct horse battery staple"
+SECRET = "alice-private-answer-42"
+
+
+@pytest.fixture(autouse=True)
+def class_data(tmp_path, monkeypatch):
+    """A class of two in a fresh data folder; no instructor settings unless a test adds them."""
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", str(tmp_path))
+    for name in ("TOOLCALL_DATABASE_URL", "TOOLCALL_INSTRUCTOR_PASSPHRASE", "TOOLCALL_INSTRUCTOR_EMAILS"):
+        monkeypatch.delenv(name, raising=False)
+    store = ProgressStore(tmp_path)
+    store.record("alice", "pk_pass3", SECRET, 0, 1)
+    store.record("alice", "pk_pass3", "0.729", 1, 1)
+    store.record("bob", "pk_pass3", SECRET.upper(), 0, 1)
+    store.close()
+
+
+@pytest.fixture
+def waits(monkeypatch):
+    """The failed-try delays, recorded instead of slept."""
+    import ui.instructor
+
+    recorded: list[float] = []
+    throttle = LoginThrottle(sleep=recorded.append)
+    monkeypatch.setattr(ui.instructor, "_throttle", lambda: throttle)
+    return recorded
+
+
+def texts(at) -> str:
+    """Everything the session shows, as one string (data frames as CSV)."""
+    parts = []
+    for kind in ("markdown", "code", "text", "caption", "info", "warning", "error", "success", "title", "subheader",
+                 "metric", "selectbox", "json", "table"):
+        for element in at.get(kind):
+            parts.append(str(getattr(element, "value", "")) + str(getattr(element, "options", "")))
+    parts += [df.value.to_csv() for df in at.dataframe]
+    return "\n".join(parts)
+
+
+def open_dashboard(lang: str, query: dict | None = None):
+    at = fresh_app(lang, query)
+    at.switch_page("pages/dashboard.py").run()
+    assert not at.exception
+    return at
+
+
+@pytest.mark.parametrize("lang, needle", [("en", "TOOLCALL_INSTRUCTOR_PASSPHRASE"), ("zh", "教师口令")])
+def test_without_settings_the_page_explains_and_shows_nothing(lang, needle):
+    at = open_dashboard(lang, {"learner": "alice"})
+    assert needle in at.info[0].value and "TOOLCALL_INSTRUCTOR_PASSPHRASE" in at.info[0].value
+    assert (len(at.metric), len(at.dataframe), len(at.text_input)) == (0, 0, 0)
+    assert SECRET.casefold() not in texts(at).casefold()
+
+
+@pytest.mark.parametrize("lang, wrong", [("en", "That is not the instructor passphrase"), ("zh", "口令不对")])
+def test_a_student_sees_only_the_sign_in_and_wrong_tries_wait_longer(monkeypatch, waits, lang, wrong):
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", PASSPHRASE)
+    at = open_dashboard(lang, {"learner": "bob", "dashboard_learner": "alice", "dashboard_instructor": "true"})
+    assert at.text_input(key="dashboard_passphrase").proto.type == 1  # TextInput.PASSWORD: typed text hidden
+    assert (len(at.metric), len(at.dataframe)) == (0, 0)
+    for guess in ("password", PASSPHRASE + " "):
+        at.text_input(key="dashboard_passphrase").input(guess)
+        at.button[0].click().run()
+        assert wrong in at.error[0].value
+        assert (len(at.metric), len(at.dataframe)) == (0, 0)
+    assert waits == [1.0, 2.0]
+    assert "dashboard_passphrase" not in at.session_state  # the typed text is not kept
+    assert SECRET.casefold() not in texts(at).casefold()
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_no_page_or_url_parameter_shows_another_learners_data(monkeypatch, page):
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", PASSPHRASE)
+    query = {"learner": "carol", "dashboard_learner": "alice", "dashboard_instructor": "True",
+             "exercises_learner": "alice", "app_lang": "English"}
+    at = fresh_app("en", query)
+    at.switch_page(page).run()
+    assert not at.exception
+    assert SECRET.casefold() not in texts(at).casefold()
+    assert "alice" not in texts(at)
+
+
+@pytest.mark.parametrize("lang, learners", [("en", "Learners seen"), ("zh", "出现过的学生")])
+def test_the_instructor_sees_the_class(monkeypatch, waits, lang, learners):
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", PASSPHRASE)
+    at = open_dashboard(lang)
+    at.text_input(key="dashboard_passphrase").input(PASSPHRASE)
+    at.button[0].click().run()
+    assert not at.exception and waits == []
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics[learners] == "2"
+    exercises = at.dataframe[0].value
+    title = load_exercises().by_id()["pk_pass3"].title[lang]
+    row = exercises[exercises.iloc[:, 0] == title].iloc[0]
+    assert list(row.iloc[1:5]) == [2, 1, 0, 1.5]  # tried, solved, revealed, median tries
+    assert row.iloc[5] == f"{SECRET.casefold()} (×2)"  # alice's and BOB's: grouped ignoring case
+    at.selectbox(key="dashboard_learner").select("alice").run()
+    answers = at.dataframe[3].value.iloc[:, 2].tolist()
+    assert answers == [SECRET, "0.729"]
+
+
+@pytest.mark.parametrize("lang, button", [("en", "Sign in with your organisation"), ("zh", "用机构账号登录")])
+def test_with_an_oidc_login_configured_a_student_sees_only_its_button(monkeypatch, lang, button):
+    """[auth] in secrets plus an instructor e-mail list: st.login's button, no passphrase, no data."""
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", PASSPHRASE)  # the login wins over it
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_EMAILS", "ada@uni.example")
+    at = fresh_app(lang, {"learner": "bob"})
+    at.secrets["auth"] = {"redirect_uri": "http://localhost:8501/oauth2callback", "cookie_secret": "x" * 32,
+                          "client_id": "id", "client_secret": "secret",
+                          "server_metadata_url": "https://idp.example/.well-known/openid-configuration"}
+    at.switch_page("pages/dashboard.py").run()
+    assert not at.exception
+    assert [b.label for b in at.button] == [button]
+    assert (len(at.text_input), len(at.metric), len(at.dataframe)) == (0, 0, 0)
+    assert SECRET.casefold() not in texts(at).casefold()

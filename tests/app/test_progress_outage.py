@@ -1,0 +1,32 @@
+"""The database goes away: the page says progress is not being saved, keeps the answers in the
+session, and saves each exactly once when a database is reachable again. No traceback."""
+
+import pytest
+
+from tests.app.test_exercises_app import open_exercises
+from toolcall.i18n import t
+from toolcall.progress import ProgressStore
+
+DOWN = "postgresql://u:hunter2@/nodb?host=/nonexistent&port=1&connect_timeout=1"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_answers_wait_in_the_session_until_the_database_is_back(monkeypatch, data_dir, lang):
+    monkeypatch.setenv("TOOLCALL_DATABASE_URL", DOWN)
+    at = open_exercises("alice", lang)
+    at.radio(key="exercises_ex_truncated_answer").set_value("ask_retry")
+    at.button(key="exercises_ex_truncated_submit").click().run()
+    at.button(key="exercises_ex_truncated_submit").click().run()
+    assert not at.exception
+    assert len(at.error) == 1  # the grade ("not this one") is still shown
+    assert t("progress.not_saved", lang, n=2) in [w.value for w in at.warning]  # two answers kept
+    assert all("hunter2" not in w.value for w in at.warning)
+
+    monkeypatch.delenv("TOOLCALL_DATABASE_URL")  # a reachable database again (SQLite here)
+    at.run()
+    assert not at.exception
+    assert not [w.value for w in at.warning if w.value.startswith(t("progress.not_saved", lang, n=0)[:12])]
+    rec = ProgressStore(data_dir).get("alice", "ex_truncated")
+    assert (rec.tries, rec.failed_tries, rec.last_answer) == (2, 2, '["ask_retry"]')
+    at.run()
+    assert ProgressStore(data_dir).get("alice", "ex_truncated").tries == 2  # saved once, not again

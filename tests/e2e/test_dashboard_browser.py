@@ -1,0 +1,42 @@
+"""The class dashboard in a real browser: hidden from students' navigation, its URL shows only
+the sign-in, and the passphrase opens it without ever reaching the URL."""
+
+import pytest
+
+from tests.e2e.conftest import fresh_server, wait_connected
+from toolcall.progress import ProgressStore
+
+pytestmark = pytest.mark.e2e
+PASSPHRASE = "browser test passphrase"
+
+
+def settle(page):
+    wait_connected(page)
+    page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached", timeout=60000)
+
+
+def test_students_never_see_it_and_the_passphrase_stays_out_of_the_url(page, tmp_path):
+    store = ProgressStore(tmp_path)
+    store.record("alice", "pk_pass3", "alice-private-answer", 0, 1)
+    store.close()
+    page.set_default_timeout(90_000)
+    with fresh_server(env={"TOOLCALL_DATA_DIR": str(tmp_path), "TOOLCALL_INSTRUCTOR_PASSPHRASE": PASSPHRASE}) as url:
+        page.goto(f"{url}/home?learner=student-1")
+        settle(page)
+        nav = page.locator('[data-testid="stSidebarNav"]').inner_text()
+        assert "Exercises" in nav and "Class dashboard" not in nav
+
+        page.goto(f"{url}/dashboard?learner=student-1")
+        page.wait_for_selector(".st-key-dashboard_passphrase input[type=password]")
+        settle(page)
+        body = page.locator('[data-testid="stMain"]').inner_text()
+        assert "Enter the instructor passphrase" in body
+        assert "Learners seen" not in body and "alice" not in body
+
+        page.locator(".st-key-dashboard_passphrase input").fill(PASSPHRASE)
+        page.get_by_role("button", name="Sign in").click()
+        page.wait_for_selector('[data-testid="stMetric"]')
+        settle(page)
+        assert "Learners seen" in page.locator('[data-testid="stMain"]').inner_text()
+        assert "Class dashboard" in page.locator('[data-testid="stSidebarNav"]').inner_text()
+        assert PASSPHRASE.split()[0] not in page.url and "passphrase" not in page.url

@@ -1,0 +1,125 @@
+"""The class dashboard's numbers (toolcall.dashboard) and the instructor sign-in rules
+(toolcall.instructor), from a real store."""
+
+import csv
+import io
+import json
+import sqlite3
+from datetime import datetime, UTC
+
+import pytest
+
+from toolcall.dashboard import (ClassData, activity_frame, exercise_table, export_csv, export_json, learner_detail,
+                                learner_table, normalize_answer, overview, parse_name_map)
+from toolcall.instructor import LoginThrottle, auth_mode, email_allowed, parse_emails, passphrase_matches
+from toolcall.progress import ProgressStore
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def store(tmp_path):
+    store = ProgressStore(tmp_path)
+    store.record("alice", "pk_pass3", "0.5", 0, 1, at="2026-11-30T11:30:00.000001+00:00")
+    store.record("alice", "pk_pass3", "0.729", 1, 1, at="2026-11-30T11:31:00+00:00")
+    store.record("bob", "pk_pass3", " 0.5 ", 0, 1, at="2026-11-30T09:00:00+00:00")
+    store.record("bob", "pk_pass3", "0.9", 0, 1, at="2026-11-30T09:01:00+00:00")
+    store.record("bob", "pk_pass3", "0.8", 0, 1, at="2026-11-30T09:02:00+00:00")
+    store.reveal("bob", "pk_pass3")
+    store.show_hint("carol", "wt_order", 2)  # a hint, no try
+    with sqlite3.connect(store.path) as db:  # pin the activity times the store stamped "now"
+        for who, at in (("alice", "2026-11-30T11:31:00+00:00"), ("bob", "2026-11-30T09:02:00+00:00"),
+                        ("carol", "2026-11-30T08:00:00+00:00")):
+            db.execute("UPDATE progress SET updated_at = ? WHERE learner = ?", (at, who))
+    db.close()
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def data(store):
+    return ClassData.load(store, NOW)
+
+
+def test_overview_counts_learners_and_the_last_hour(data):
+    assert overview(data) == {"learners": 3, "active_last_hour": 1, "attempts": 5}
+
+
+def test_exercise_table_counts_and_groups_wrong_answers(data):
+    rows = {r["exercise_id"]: r for r in exercise_table(data, {"pk_pass3": "pass^3", "pk_metric": "metric"})}
+    assert list(rows) == ["pk_pass3", "pk_metric", "wt_order"]
+    p = rows["pk_pass3"]
+    assert (p["title"], p["tried"], p["solved"], p["revealed"], p["median_tries"]) == ("pass^3", 2, 1, 1, 2.5)
+    assert p["common_wrong"] == [{"answer": "0.5", "count": 2}, {"answer": "0.8", "count": 1},
+                                 {"answer": "0.9", "count": 1}]
+    assert (rows["pk_metric"]["tried"], rows["pk_metric"]["median_tries"]) == (0, None)
+    assert rows["wt_order"]["tried"] == 0 and rows["wt_order"]["title"] == "wt_order"
+
+
+def test_learner_table_detail_and_names(data, store):
+    table = learner_table(data, {"bob": "Bob B."})
+    assert [(r["learner"], r["name"], r["tried"], r["solved"], r["revealed"], r["tries"]) for r in table] == [
+        ("alice", "", 1, 1, 0, 2), ("bob", "Bob B.", 1, 0, 1, 3), ("carol", "", 0, 0, 0, 0)]
+    detail = learner_detail(store, "bob")
+    assert [a["answer"] for a in detail["attempts"]] == [" 0.5 ", "0.9", "0.8"]
+    assert [(r.exercise_id, r.tries, r.revealed) for r in detail["progress"]] == [("pk_pass3", 3, True)]
+    with pytest.raises(ValueError, match="invalid learner id"):
+        learner_detail(store, "x' OR 1=1")
+
+
+def test_activity_is_bucketed_by_outcome(store):
+    frame = activity_frame(ClassData.load(store, NOW, bucket="1h"))
+    assert [(str(t), o, n) for t, o, n in frame.itertuples(index=False)] == [
+        ("2026-11-30 09:00:00+00:00", "wrong", 3), ("2026-11-30 11:00:00+00:00", "wrong", 1),
+        ("2026-11-30 11:00:00+00:00", "correct", 1)]
+    assert [str(t) for t in activity_frame(ClassData.load(store, NOW))["time"]][:2] == [
+        "2026-11-30 09:00:00+00:00", "2026-11-30 11:30:00+00:00"]
+
+
+def test_an_empty_class(tmp_path):
+    empty = ClassData.load(ProgressStore(tmp_path))
+    assert overview(empty) == {"learners": 0, "active_last_hour": 0, "attempts": 0}
+    assert activity_frame(empty).empty and learner_table(empty) == []
+    assert exercise_table(empty, {"pk_pass3": "p"})[0]["tried"] == 0
+
+
+def test_exports_hold_everything(data, store):
+    rows = list(csv.DictReader(io.StringIO(export_csv(data, {"alice": "=cmd"}))))
+    assert [(r["learner"], r["name"], r["tries"]) for r in rows] == [
+        ("alice", "'=cmd", "2"), ("bob", "", "3"), ("carol", "", "0")]
+    doc = json.loads(export_json(data, {"pk_pass3": "pass^3"}, store.class_attempts(), now=NOW))
+    assert doc["overview"]["learners"] == 3 and len(doc["attempts"]) == 5
+    assert doc["exercises"][0]["common_wrong"][0] == {"answer": "0.5", "count": 2}
+
+
+def test_name_map_is_checked_and_bounded():
+    assert parse_name_map(b"learner,name\nalice, Alice  A. \n") == {"alice": "Alice A."}
+    with pytest.raises(ValueError, match="row 3: '../x' is not a learner id"):
+        parse_name_map(b"learner,name\nalice,A\n../x,B\n")
+    with pytest.raises(ValueError, match="header row"):
+        parse_name_map(b"id,who\nalice,A\n")
+    with pytest.raises(ValueError, match="over 1,000,000 bytes"):
+        parse_name_map(b"learner,name\n" + b"a,b\n" * 300_000)
+    assert normalize_answer("  Ask  RETRY ") == "ask retry"
+
+
+def test_sign_in_rules():
+    emails = parse_emails("Ada@uni.edu, bob@uni.edu ,")
+    assert emails == {"ada@uni.edu", "bob@uni.edu"} and parse_emails(["x@y.z"]) == {"x@y.z"}
+    assert parse_emails(None) == frozenset()
+    assert auth_mode(True, emails, "") == "oidc"
+    assert auth_mode(True, frozenset(), "a" * 12) == "passphrase"  # no e-mail list: st.login alone is not enough
+    assert auth_mode(False, emails, "a" * 11) == "none"  # too short to count as configured
+    assert email_allowed(" ADA@uni.edu", emails) and not email_allowed(None, emails)
+    assert passphrase_matches("open sesame 1", "open sesame 1")
+    assert not passphrase_matches("open sesame", "open sesame 1") and not passphrase_matches("", "")
+
+
+def test_throttle_doubles_up_to_the_cap_and_resets():
+    waits = []
+    throttle = LoginThrottle(base=1, cap=5, sleep=waits.append)
+    for _ in range(5):
+        throttle.failed()
+    throttle.succeeded()
+    throttle.failed()
+    assert waits == [1, 2, 4, 5, 5, 1]

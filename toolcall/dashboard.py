@@ -1,0 +1,292 @@
+"""The class dashboard's numbers, tables, chart and exports, from the progress store's
+class-wide rows (toolcall.progress: class_progress(), class_attempts()). No streamlit here.
+
+Learners appear only by their pseudonymous ids (``swift-otter-7f3a9c``) unless the instructor
+gives a display-name mapping (parse_name_map), which the caller keeps on the server.
+Counts: a learner *tried* an exercise with ≥ 1 graded try, *solved* it with full marks as
+best score, *revealed* it when the reference answer was shown; the median tries is over the
+learners who tried. A wrong answer is a graded try without full marks; wrong answers are
+grouped by their text with case and runs of spaces ignored (normalize_answer).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta, UTC
+
+import altair as alt
+import pandas as pd
+
+from toolcall.i18n import t
+from toolcall.progress import PROGRESS_FIELDS, to_csv, valid_learner
+
+#: Wrong answers listed per exercise; characters of an answer kept for grouping and display.
+TOP_WRONG, ANSWER_CHARS = 3, 200
+#: A display-name mapping may hold at most this many bytes and rows.
+MAX_NAME_MAP_BYTES, MAX_NAME_MAP_ROWS = 1_000_000, 20_000
+EXERCISE_FIELDS = ("exercise_id", "title", "tried", "solved", "revealed", "median_tries", "common_wrong")
+LEARNER_FIELDS = ("learner", "name", "tried", "solved", "revealed", "tries", "last_active")
+
+
+@dataclass(frozen=True)
+class ClassData:
+    """A class as the dashboard reads it: every progress row (``progress``, PROGRESS_FIELDS)
+    and what the graded tries add, counted by the database: ``wrong`` (exercise_id, answer,
+    count), ``activity`` (time prefix, correct, tries), learners with a try in the last hour
+    (``recent``) and the number of tries (``attempts``). Individual tries are read only for a
+    drill-down or an export."""
+
+    progress: pd.DataFrame
+    wrong: pd.DataFrame
+    activity: pd.DataFrame
+    recent: frozenset
+    attempts: int
+    since: str
+
+    @classmethod
+    def load(cls, store, now: datetime | None = None, bucket: str = "10min") -> ClassData:
+        """Read a whole class from a progress store (StorageError if it is unusable); "the last
+        hour" ends at ``now`` (UTC, default now); activity is counted per ``bucket`` (``10min``
+        or ``1h``; KeyError otherwise)."""
+        cut, tail = _BUCKETS[bucket]
+        since = ((now or datetime.now(UTC)) - timedelta(hours=1)).astimezone(UTC).isoformat(timespec="seconds")
+        rows = store.class_progress(as_tuples=True)
+        summary = store.class_attempt_summary(since, cut)
+        activity = (
+            pd.DataFrame.from_records(summary["activity"], columns=["time", "correct", "tries"])
+            if summary["activity"]
+            else pd.DataFrame(columns=["time", "correct", "tries"])
+        )
+        activity["time"] = activity["time"].astype(str) + tail
+        return cls(
+            pd.DataFrame.from_records(rows, columns=list(PROGRESS_FIELDS))
+            if rows
+            else pd.DataFrame(columns=list(PROGRESS_FIELDS)),
+            pd.DataFrame.from_records(summary["wrong"], columns=["exercise_id", "answer", "count"])
+            if summary["wrong"]
+            else pd.DataFrame(columns=["exercise_id", "answer", "count"]),
+            activity,
+            frozenset(summary["recent"]),
+            int(summary["count"]),
+            since,
+        )
+
+
+def normalize_answer(text: str) -> str:
+    """The grouping key of an answer: spaces collapsed, case folded, at most ANSWER_CHARS."""
+    return " ".join(str(text).split()).casefold()[:ANSWER_CHARS]
+
+
+#: Times are stored as UTC ISO 8601 text, which sorts as time does: a bucket is a prefix
+#: (characters kept, what completes it into a time).
+_BUCKETS = {"10min": (15, "0:00+00:00"), "1h": (13, ":00:00+00:00")}
+
+
+def overview(data: ClassData) -> dict:
+    """``{"learners": seen, "active_last_hour": n, "attempts": n}``: learners with any row;
+    learners with a row updated or a try given since ``data.since``; graded tries."""
+    recent = set(data.progress.loc[data.progress["updated_at"] >= data.since, "learner"]) | data.recent
+    return {
+        "learners": int(data.progress["learner"].nunique()),
+        "active_last_hour": len(recent),
+        "attempts": data.attempts,
+    }
+
+
+def exercise_table(data: ClassData, titles: dict[str, str]) -> list[dict]:
+    """One row per exercise (EXERCISE_FIELDS), in ``titles`` order (exercise id -> title)
+    then any other id seen: ``common_wrong`` is a list of ``{"answer", "count"}``, most
+    common first (TOP_WRONG at most; ties by answer text; answers grouped by
+    normalize_answer); ``median_tries`` is None when nobody tried."""
+    p = data.progress
+    tried = p[p["tries"] > 0]
+    solved = tried[(tried["max_score"] > 0) & (tried["best_score"] >= tried["max_score"])]
+    stats = pd.DataFrame(
+        {
+            "tried": tried.groupby("exercise_id")["learner"].nunique(),
+            "solved": solved.groupby("exercise_id")["learner"].nunique(),
+            "revealed": p[p["revealed"].astype(bool)].groupby("exercise_id")["learner"].nunique(),
+            "median_tries": tried.groupby("exercise_id")["tries"].median(),
+        }
+    )
+    wrong = data.wrong
+    common: dict[str, list[dict]] = {}
+    if len(wrong):
+        keys = wrong["answer"].astype(str).map(normalize_answer)
+        counted = (
+            wrong.assign(key=keys)
+            .groupby(["exercise_id", "key"])["count"]
+            .sum()
+            .reset_index()
+            .sort_values(["exercise_id", "count", "key"], ascending=[True, False, True])
+        )
+        for ex_id, group in counted.groupby("exercise_id", sort=False):
+            common[ex_id] = [
+                {"answer": k, "count": int(c)} for k, c in zip(group["key"][:TOP_WRONG], group["count"][:TOP_WRONG])
+            ]
+    ids = list(titles) + sorted(set(p["exercise_id"]) - set(titles))
+    rows = []
+    for ex_id in ids:
+        s = stats.loc[ex_id] if ex_id in stats.index else None
+
+        def count(col: str, s=s) -> int:
+            return 0 if s is None or pd.isna(s[col]) else int(s[col])
+
+        median = None if s is None or pd.isna(s["median_tries"]) else float(s["median_tries"])
+        rows.append(
+            {
+                "exercise_id": ex_id,
+                "title": titles.get(ex_id, ex_id),
+                "tried": count("tried"),
+                "solved": count("solved"),
+                "revealed": count("revealed"),
+                "median_tries": median,
+                "common_wrong": common.get(ex_id, []),
+            }
+        )
+    return rows
+
+
+def learner_table(data: ClassData, names: dict[str, str] | None = None) -> list[dict]:
+    """One row per learner (LEARNER_FIELDS), most recently active first: exercises tried,
+    solved, revealed, total tries, last activity (UTC ISO 8601); ``name`` from ``names``
+    (the instructor's mapping) or ""."""
+    p = data.progress
+    if not len(p):
+        return []
+    p = p.assign(
+        is_tried=p["tries"] > 0,
+        is_solved=(p["tries"] > 0) & (p["max_score"] > 0) & (p["best_score"] >= p["max_score"]),
+        is_revealed=p["revealed"].astype(bool),
+    )
+    g = p.groupby("learner").agg(
+        tried=("is_tried", "sum"),
+        solved=("is_solved", "sum"),
+        revealed=("is_revealed", "sum"),
+        tries=("tries", "sum"),
+        last_active=("updated_at", "max"),
+    )
+    g = g.sort_values(["last_active", "learner"], ascending=[False, True])
+    names = names or {}
+    return [
+        {
+            "learner": who,
+            "name": names.get(who, ""),
+            "tried": int(r["tried"]),
+            "solved": int(r["solved"]),
+            "revealed": int(r["revealed"]),
+            "tries": int(r["tries"]),
+            "last_active": r["last_active"],
+        }
+        for who, r in zip(g.index, g.to_dict(orient="records"))
+    ]
+
+
+def learner_detail(store, learner: str) -> dict:
+    """One learner's rows from a progress store: ``{"progress": [Record], "attempts":
+    [ATTEMPT_FIELDS rows, oldest first]}``. Raises ValueError for an invalid learner id."""
+    return {"progress": list(store.all(learner).values()), "attempts": store.attempts(learner)}
+
+
+def _records(frame: pd.DataFrame) -> list[dict]:
+    return [
+        {k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()} for row in frame.to_dict(orient="records")
+    ]
+
+
+def activity_frame(data: ClassData) -> pd.DataFrame:
+    """Graded tries per time bucket (ClassData.load's) and outcome: columns ``time`` (UTC
+    start of the bucket), ``outcome`` (``correct``/``wrong``), ``tries``; empty buckets absent."""
+    a = data.activity
+    frame = pd.DataFrame(
+        {
+            "time": pd.to_datetime(a["time"], utc=True, format="ISO8601", errors="coerce"),
+            "outcome": a["correct"].astype(int).map({1: "correct", 0: "wrong"}),
+            "tries": a["tries"].astype(int),
+        }
+    )
+    return frame.dropna().reset_index(drop=True)
+
+
+def activity_chart(data: ClassData, lang: str) -> alt.Chart:
+    """Stacked bars of graded tries over time (activity_frame), labelled in ``lang``."""
+    frame = activity_frame(data)
+    frame = frame.assign(outcome=frame["outcome"].map(lambda o: t(f"dashboard.outcome_{o}", lang)))
+    names = [t("dashboard.outcome_correct", lang), t("dashboard.outcome_wrong", lang)]
+    return (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            x=alt.X("time:T", title=t("dashboard.chart_time", lang)),
+            y=alt.Y("sum(tries):Q", title=t("dashboard.chart_tries", lang), stack=True),
+            color=alt.Color("outcome:N", title=None, scale=alt.Scale(domain=names, range=["#2e7d32", "#c62828"])),
+            tooltip=[
+                alt.Tooltip("time:T", title=t("dashboard.chart_time", lang)),
+                alt.Tooltip("outcome:N", title=None),
+                alt.Tooltip("tries:Q"),
+            ],
+        )
+        .properties(height=220)
+    )
+
+
+def parse_name_map(raw: bytes) -> dict[str, str]:
+    """A display-name mapping from CSV bytes (UTF-8, header ``learner,name``): learner id ->
+    name (at most 100 characters, stripped). Raises ValueError for a file over
+    MAX_NAME_MAP_BYTES or MAX_NAME_MAP_ROWS, a missing header, or an invalid learner id
+    (naming the row)."""
+    if len(raw) > MAX_NAME_MAP_BYTES:
+        raise ValueError(f"the mapping is over {MAX_NAME_MAP_BYTES:,} bytes")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError("the mapping is not UTF-8 text") from exc
+    reader = csv.DictReader(io.StringIO(text))
+    if not reader.fieldnames or not {"learner", "name"} <= {f.strip() for f in reader.fieldnames}:
+        raise ValueError("the mapping needs a header row: learner,name")
+    names: dict[str, str] = {}
+    for n, row in enumerate(reader, start=2):
+        if n - 1 > MAX_NAME_MAP_ROWS:
+            raise ValueError(f"the mapping has more than {MAX_NAME_MAP_ROWS:,} rows")
+        row = {(k or "").strip(): (v or "") for k, v in row.items()}
+        learner = row.get("learner", "").strip()
+        if not valid_learner(learner):
+            raise ValueError(f"row {n}: {learner[:80]!r} is not a learner id")
+        names[learner] = " ".join(row.get("name", "").split())[:100]
+    return names
+
+
+def export_csv(data: ClassData, names: dict[str, str] | None = None) -> str:
+    """Every progress row of the class as CSV (PROGRESS_FIELDS plus ``name``), cells that
+    start like a formula prefixed with ' (toolcall.progress.to_csv)."""
+    names = names or {}
+    rows = [
+        {**row, "name": names.get(row["learner"], ""), "revealed": bool(row["revealed"])}
+        for row in _records(data.progress)
+    ]
+    return to_csv(rows, fields=("learner", "name") + PROGRESS_FIELDS[1:])
+
+
+def export_json(
+    data: ClassData,
+    titles: dict[str, str],
+    attempts: list[dict],
+    names: dict[str, str] | None = None,
+    now: datetime | None = None,
+) -> str:
+    """Everything as JSON text: overview, exercise_table, learner_table and every graded try
+    (``attempts``: the store's class_attempts())."""
+    return json.dumps(
+        {
+            "exported_at": (now or datetime.now(UTC)).isoformat(timespec="seconds"),
+            "overview": overview(data),
+            "exercises": exercise_table(data, titles),
+            "learners": learner_table(data, names),
+            "attempts": attempts,
+        },
+        ensure_ascii=False,
+        indent=2,
+    )

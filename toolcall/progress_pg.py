@@ -1,0 +1,104 @@
+"""Learners' progress in PostgreSQL, for a class served by several app hosts.
+
+Selected by ``TOOLCALL_DATABASE_URL=postgresql://…`` (see toolcall.progress.open_store).
+The SQL is toolcall.progress.SqlProgressStore's, shared with SQLite; this module adds the
+connection pool (psycopg 3 + psycopg_pool) and the PostgreSQL spellings. Every answer is
+one transaction whose counters are updated in place (``tries = tries + 1`` under the row
+lock an UPDATE takes), so two hosts saving one learner's answers at once both count.
+
+psycopg 3 pool: https://www.psycopg.org/psycopg3/docs/advanced/pool.html
+Advisory locks: https://www.postgresql.org/docs/current/explicit-locking.html#ADVISORY-LOCKS
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from contextlib import contextmanager
+from collections.abc import Iterator
+
+import psycopg
+import psycopg_pool
+
+from toolcall.progress import SqlProgressStore, StorageError
+
+#: pg_advisory_xact_lock key held while migrating, so two hosts starting at once migrate once.
+_MIGRATION_LOCK = 0x746F6F6C  # "tool"
+
+
+class PostgresProgressStore(SqlProgressStore):
+    """Progress for every learner in one PostgreSQL database (tables ``progress``,
+    ``attempts``, ``schema_version`` in the connection's search_path).
+
+    ``url`` is a libpq URL (``postgresql://user:pass@host:5432/db``). The pool holds 1 to
+    ``max_size`` connections; a call waits at most ``timeout`` seconds for one, then raises
+    StorageError (as does any database error), so a page never hangs on a dead server; for
+    ``retry_after`` seconds after such a failure calls fail at once instead of each waiting.
+    Creating the store never fails for an unreachable server: the schema is migrated on the
+    first call that reaches it, and every call until then raises StorageError.
+    """
+
+    _greatest, _least, _real = "GREATEST", "LEAST", "DOUBLE PRECISION"
+
+    def __init__(self, url: str, max_size: int = 10, timeout: float = 3.0, retry_after: float = 2.0):
+        self._migrated, self._down_since, self.retry_after = False, None, retry_after
+        self._migrate_lock = threading.Lock()
+        self._pool = psycopg_pool.ConnectionPool(
+            url,
+            min_size=1,
+            max_size=max_size,
+            timeout=timeout,
+            open=False,
+            check=psycopg_pool.ConnectionPool.check_connection,
+            reconnect_timeout=0,
+            name="toolcall-progress",
+        )
+        try:
+            self._pool.open(wait=False)
+        except psycopg.Error as exc:
+            raise StorageError(f"cannot use the progress database URL ({type(exc).__name__})") from exc
+        try:
+            self._ensure_schema()
+        except StorageError:
+            pass  # unreachable now: the first call that reaches the server migrates
+
+    def close(self) -> None:
+        """Close every pooled connection (the store cannot be used afterwards)."""
+        self._pool.close()
+
+    def _lock_schema(self, execute) -> None:
+        execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
+
+    def _ensure_schema(self) -> None:
+        with self._migrate_lock:
+            if not self._migrated:
+                self.migrate()
+                self._migrated = True
+
+    @contextmanager
+    def _raw_tx(self) -> Iterator:
+        down = self._down_since
+        if down is not None and time.monotonic() - down < self.retry_after:
+            raise StorageError("the progress database is unreachable (retrying shortly)")
+        try:
+            with self._pool.connection() as conn, conn.cursor() as cur:
+
+                def execute(sql: str, params: tuple):
+                    cur.execute(sql.replace("?", "%s"), params)
+                    return cur
+
+                yield execute
+            self._down_since = None
+        except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as exc:
+            self._down_since = time.monotonic()
+            raise StorageError(f"the progress database is unreachable ({type(exc).__name__})") from exc
+        except psycopg.Error as exc:
+            raise StorageError(f"the progress database failed ({type(exc).__name__})") from exc
+
+    def _schema_tx(self):
+        return self._raw_tx()
+
+    def _tx(self):
+        if not self._migrated:
+            self._ensure_schema()
+        return self._raw_tx()
