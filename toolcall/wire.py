@@ -39,9 +39,10 @@ PAIRING_CHOICES: tuple[str, ...] = (AUTO, *FORMATS)
 #: The harness lab's scenarios are written for these two only (their steps are per format in
 #: fixtures/harness/*.yaml); the other forms are taught on the playground, walkthrough and pairing pages.
 HARNESS_FORMATS: tuple[str, ...] = (ANTHROPIC, OPENAI)
-#: The step-through (toolcall/transcripts.py, the walkthrough page, ``check``'s transcript checks) is
-#: built for these two so far; the other forms show there as their result messages only.
-STEP_FORMATS: tuple[str, ...] = (ANTHROPIC, OPENAI)
+#: The step-through (toolcall/transcripts.py, the walkthrough page, ``check``'s transcript checks): every
+#: form that talks to a model. MCP does not (it is the host ↔ tool-server leg); its messages are shown on
+#: the playground's cards, the pairing page and the converter.
+STEP_FORMATS: tuple[str, ...] = (ANTHROPIC, OPENAI, RESPONSES, GEMINI)
 #: Forms whose ids are named ``call_id`` / ``tool_call_id`` / ``id`` and carry no error flag
 #: (the error is said in the content text).
 NO_ERROR_FLAG: tuple[str, ...] = (OPENAI, RESPONSES)
