@@ -260,7 +260,8 @@ def _response(fx: WalkthroughFixture, fmt: str, seed: str, request: dict[str, An
         return _responses_response(fx, seed, request, text, calls)
     if fmt == GEMINI:
         parts: list[dict[str, Any]] = [{"text": text}] if text else []
-        parts += [{"functionCall": {"id": cid, "name": c.tool, "args": parse_tool_input(c.raw).value}} for cid, c in calls]
+        parts += [{"functionCall": {"id": cid, "name": c.tool, "args": parse_tool_input(c.raw).value}}
+                  for cid, c in calls]
         prompt, completion = estimate_tokens(request), estimate_tokens(parts)
         return {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
                 "usageMetadata": {"promptTokenCount": prompt, "candidatesTokenCount": completion,
@@ -292,8 +293,9 @@ def _responses_response(fx: WalkthroughFixture, seed: str, request: dict[str, An
     prompt, completion = estimate_tokens(request), estimate_tokens(output)
     return {"id": f"resp_{body}", "object": "response", "created_at": fx.created, "status": "completed",
             "model": _model(fx, RESPONSES), "output": output,
-            "usage": {"input_tokens": prompt, "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0}, "output_tokens": completion,
-                      "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": prompt + completion}}
+            "usage": {"input_tokens": prompt, "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+                      "output_tokens": completion, "output_tokens_details": {"reasoning_tokens": 0},
+                      "total_tokens": prompt + completion}}
 
 
 def _echo(fmt: str, response: dict[str, Any]) -> dict[str, Any] | list[dict[str, Any]]:
