@@ -34,6 +34,7 @@ from typing import Any
 
 from toolcall.fixtures import Tool
 from toolcall.parsing import parse_tool_input
+from toolcall.results import tool_call_entry
 from toolcall.wire import ANTHROPIC, FORMATS, GEMINI, MCP, OPENAI, RESPONSES
 
 #: The tool_choice intents every form can say (MCP none of them: see the module docstring).
@@ -53,19 +54,11 @@ def call_message(fmt: str, call: str, name: str, raw: str) -> dict[str, Any]:
     hold broken arguments). Raises ValueError for an unknown ``fmt``.
     """
     _check(fmt)
-    if fmt == OPENAI:
-        return {"id": call, "type": "function", "function": {"name": name, "arguments": raw}}
-    if fmt == RESPONSES:
-        return {"type": "function_call", "call_id": call, "name": name, "arguments": raw}
-    parsed = parse_tool_input(raw)
-    if not parsed.ok:
-        raise ValueError(f"{fmt} carries arguments as an object; {raw[:60]!r} is not a JSON object ({parsed.code})")
-    if fmt == ANTHROPIC:
-        return {"type": "tool_use", "id": call, "name": name, "input": parsed.value}
-    if fmt == MCP:
-        params = {"name": name, "arguments": parsed.value}
-        return {"jsonrpc": "2.0", "id": call, "method": "tools/call", "params": params}
-    return {"functionCall": {"id": call, "name": name, "args": parsed.value}}
+    if fmt not in (OPENAI, RESPONSES):
+        parsed = parse_tool_input(raw)
+        if not parsed.ok:
+            raise ValueError(f"{fmt} carries arguments as an object; {raw[:60]!r} is not a JSON object ({parsed.code})")
+    return tool_call_entry(fmt, call, name, raw)
 
 
 def tool_definition(fmt: str, tool: Tool, output_schema: dict[str, Any] | None = None) -> dict[str, Any]:

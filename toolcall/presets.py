@@ -53,3 +53,24 @@ def apply_preset(reference: dict[str, Any], preset: str) -> dict[str, Any]:
 def schema_text(schema: dict[str, Any]) -> str:
     """Pretty JSON for the schema editor (2-space indent, non-ASCII kept)."""
     return json.dumps(schema, indent=2, ensure_ascii=False)
+
+
+#: Presets that change the name or the description (the playground's selectbox lists them after PRESETS).
+DEFINITION_PRESETS: tuple[str, ...] = ("description_removed", "no_when_not_to_use", "vague_name")
+
+
+def apply_definition_preset(name: str, description: str, preset: str) -> tuple[str, str]:
+    """The (name, description) a definition preset writes; each teaches one lesson of the course's
+    tool-design chapter. description_removed: description ""; no_when_not_to_use: the sentences
+    stating when not to use the tool (``points.WHEN_NOT``) removed; vague_name: the name becomes the
+    course's ``do_stuff``. Raises ValueError for an unknown preset."""
+    from toolcall.points import WHEN_NOT, description_points
+
+    if preset == "description_removed":
+        return name, ""
+    if preset == "no_when_not_to_use":
+        kept = [s.text for s in description_points(description) if WHEN_NOT not in s.points]
+        return name, "".join(s if s[-1] in "。！？" else s + " " for s in kept).strip()
+    if preset == "vague_name":
+        return "do_stuff", description
+    raise ValueError(f"unknown preset {preset!r}; expected one of {DEFINITION_PRESETS}")

@@ -38,7 +38,7 @@ import re
 from typing import Any
 
 from toolcall.i18n import t
-from toolcall.parsing import ParsedInput
+from toolcall.parsing import ParsedInput, parse_tool_input
 from toolcall.text import escape_invisible
 from toolcall.validation import FieldError, display_pointer
 from toolcall.wire import ANTHROPIC, FORMATS, GEMINI, MCP, OPENAI, RESPONSES
@@ -77,6 +77,26 @@ def call_id(seed: str, fmt: str = ANTHROPIC) -> str:
     if fmt == ANTHROPIC:
         return f"toolu_01{body}"
     return f"req_{body[:16]}" if fmt == MCP else f"call_{body}"
+
+
+def tool_call_entry(fmt: str, call: str, name: str, raw: str) -> dict[str, Any]:
+    """The model's side of one call, as the provider sends it: Anthropic's ``tool_use`` content block,
+    one entry of OpenAI's ``tool_calls``, a Responses ``function_call`` item, an MCP ``tools/call``
+    request or a Gemini ``functionCall`` part. Chat Completions and Responses carry ``raw`` as the
+    text; the other forms carry the parsed object (None when ``raw`` is not a JSON object: those APIs
+    only ever send objects). Raises ValueError for an unknown ``fmt``."""
+    if fmt == OPENAI:
+        return {"id": call, "type": "function", "function": {"name": name, "arguments": raw}}
+    if fmt == RESPONSES:
+        return {"type": "function_call", "call_id": call, "name": name, "arguments": raw}
+    value = parse_tool_input(raw).value
+    if fmt == ANTHROPIC:
+        return {"type": "tool_use", "id": call, "name": name, "input": value}
+    if fmt == MCP:
+        return {"jsonrpc": "2.0", "id": call, "method": "tools/call", "params": {"name": name, "arguments": value}}
+    if fmt == GEMINI:
+        return {"functionCall": {"id": call, "name": name, "args": value}}
+    raise ValueError(f"unknown format {fmt!r}; expected one of {FORMATS}")
 
 
 #: JSON-RPC 2.0 "Invalid params": MCP's code for an unknown tool or a request that fails

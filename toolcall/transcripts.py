@@ -37,7 +37,7 @@ from toolcall.judge import Judgement, evaluate
 from toolcall.forms import tool_definition
 from toolcall.wire import ANTHROPIC, GEMINI, OPENAI, RESPONSES
 from toolcall.wire import STEP_FORMATS as FORMATS
-from toolcall.results import (call_id)
+from toolcall.results import call_id, tool_call_entry
 
 SUCCEEDED = "succeeded"
 FAILED = "failed"
@@ -251,8 +251,7 @@ def _response(fx: WalkthroughFixture, fmt: str, seed: str, request: dict[str, An
     """The provider's response to ``request``: optional text, then the calls (id, Call); no calls = end of turn."""
     if fmt == ANTHROPIC:
         content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
-        content += [{"type": "tool_use", "id": cid, "name": c.tool, "input": parse_tool_input(c.raw).value}
-                    for cid, c in calls]
+        content += [tool_call_entry(fmt, cid, c.tool, c.raw) for cid, c in calls]
         return {"id": _response_id(seed, fmt), "type": "message", "role": "assistant", "model": fx.models[ANTHROPIC],
                 "content": content, "stop_reason": "tool_use" if calls else "end_turn", "stop_sequence": None,
                 "usage": {"input_tokens": estimate_tokens(request), "output_tokens": estimate_tokens(content)}}
@@ -260,8 +259,7 @@ def _response(fx: WalkthroughFixture, fmt: str, seed: str, request: dict[str, An
         return _responses_response(fx, seed, request, text, calls)
     if fmt == GEMINI:
         parts: list[dict[str, Any]] = [{"text": text}] if text else []
-        parts += [{"functionCall": {"id": cid, "name": c.tool, "args": parse_tool_input(c.raw).value}}
-                  for cid, c in calls]
+        parts += [tool_call_entry(fmt, cid, c.tool, c.raw) for cid, c in calls]
         prompt, completion = estimate_tokens(request), estimate_tokens(parts)
         return {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
                 "usageMetadata": {"promptTokenCount": prompt, "candidatesTokenCount": completion,
@@ -269,8 +267,7 @@ def _response(fx: WalkthroughFixture, fmt: str, seed: str, request: dict[str, An
                 "modelVersion": _model(fx, fmt), "responseId": _response_id(seed, fmt)}
     message: dict[str, Any] = {"role": "assistant", "content": text, "refusal": None}
     if calls:
-        message["tool_calls"] = [{"id": cid, "type": "function", "function": {"name": c.tool, "arguments": c.raw}}
-                                 for cid, c in calls]
+        message["tool_calls"] = [tool_call_entry(fmt, cid, c.tool, c.raw) for cid, c in calls]
     prompt, completion = estimate_tokens(request), estimate_tokens(message)
     return {"id": _response_id(seed, fmt), "object": "chat.completion", "created": fx.created,
             "model": fx.models[OPENAI],

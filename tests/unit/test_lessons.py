@@ -215,9 +215,10 @@ def test_no_lessons_folder_means_nothing_to_check(tmp_path):
 def test_lessons_load_sorted_with_their_pages():
     lessons = load_lessons("en")
     assert lessons.problems == ()
-    assert [lesson.order for lesson in lessons.lessons] == list(range(1, 11))
-    assert [lesson.slug for lesson in lessons.for_page("playground")] == \
-        ["03-tool-definition", "06-structured-outputs", "07-errors-back"]
+    orders = [lesson.order for lesson in lessons.lessons]
+    assert orders == sorted(orders) and len(set(orders)) == len(orders)
+    shipped = ["03-tool-definition", "06-structured-outputs", "07-errors-back"]  # pinned by slug; others may join
+    assert [s for s in (lesson.slug for lesson in lessons.for_page("playground")) if s in shipped] == shipped
 
 
 @pytest.mark.parametrize("source", ["naive_pass_k(p=0.9, k=10000000)", "naive_pass_k(p=0.9, k=[3])"])
