@@ -153,3 +153,21 @@ def test_format_toggle_asserts_format_in_the_free_box():
     assert not at.exception
     shown = " ".join(texts(at.markdown) + texts(at.caption) + texts(at.info) + texts(at.error))
     assert 'a string in the format \\"email\\"' in shown or 'a string in the format "email"' in shown
+
+
+def test_every_card_says_where_its_result_lands_in_mcp():
+    """Issue 21: truncated JSON lands as a JSON-RPC -32602 error, a schema refusal as a CallToolResult
+    with isError; each card says so in the page's language."""
+    from toolcall.i18n import t
+
+    for lang in ("en", "zh"):
+        at = playground(lang)
+        at.radio(key="playground_format").set_value("mcp").run()
+        assert not at.exception
+        captions = texts(at.caption)
+        label = t("wire.lands_label", lang) + ": "
+        assert label + t("wire.lands.mcp_jsonrpc_error", lang) in captions
+        assert label + t("wire.lands.mcp_is_error", lang) in captions
+        rpc = [json.loads(c.value) for c in at.code if c.language == "json" and '"jsonrpc"' in c.value]
+        assert any(m.get("error", {}).get("code") == -32602 for m in rpc)
+        assert any(m.get("result", {}).get("isError") is True for m in rpc)
