@@ -76,6 +76,7 @@ def pick_scenario(loaded: ScenarioSet) -> tuple[Scenario, str]:
         on_change=_copy,
         args=(_key("fmt"), FORMAT_KEY),
     )
+    right.caption(tr("harness.formats_only"))
     scenario = loaded.by_id(state[SCENARIO_KEY])
     fmt = state[FORMAT_KEY] if scenario.steps_for(state[FORMAT_KEY]) else FORMATS[0]
     return scenario, fmt

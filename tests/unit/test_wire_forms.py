@@ -190,3 +190,15 @@ def test_gemini_messages_match_the_google_genai_sdk():
     genai.Tool.model_validate(tool_definition(GEMINI, TOOL))
     for intent in CHOICES:
         genai.ToolConfig.model_validate(tool_choice(GEMINI, intent, "refund_order"))
+
+
+@pytest.mark.parametrize("fmt", [RESPONSES, MCP, GEMINI])
+def test_cli_pairing_checks_each_new_form(fmt, tmp_path, capsys):
+    from toolcall.pairing import load_examples
+
+    for example in [e for e in load_examples() if e.fmt == fmt]:
+        path = tmp_path / f"{example.id}.json"
+        path.write_text(example.text, encoding="utf-8")
+        assert main(["pairing", str(path), "--format", fmt]) == (1 if example.expect else 0)
+        printed = json.loads(capsys.readouterr().out)
+        assert (printed["format"], [v["rule"] for v in printed["violations"]]) == (fmt, list(example.expect))
