@@ -1,4 +1,5 @@
-"""The command line: ``python -m toolcall {result,check,passk,pairing,grade,conformance,strict,eval,lint} …`` (see DESIGN.md for the contract).
+"""The command line: ``python -m toolcall {result,check,passk,pairing,grade,conformance,strict,eval,lint} …``
+(see DESIGN.md for the contract).
 
 Each subcommand is a function ``(args) -> exit code`` registered in ``_build_parser``.
 """
@@ -163,7 +164,7 @@ def _cmd_pairing(args: argparse.Namespace) -> int:
     if report.error:
         print(report.error, file=sys.stderr)
         return 2
-    print(json.dumps({"format": report.fmt, "messages": report.messages, "more": report.more,
+    print(json.dumps({"format": report.fmt, "messages": report.message_count, "more": report.more,
                       "violations": [v.as_json() for v in report.violations],
                       "notes": [n.as_json() for n in report.notes]}, ensure_ascii=False, indent=2))
     return 1 if report.violations else 0
@@ -258,7 +259,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     print(f"{log.fmt}: {len(log.runs)} runs, {len(rows)} cases, k = {args.k}")
     print(f"{'case':<28} {'expected':<16} {'n':>4} {'c':>4} {'pass^k':>7} {'pass@k':>7} {'naive':>7}")
     for r in rows:
-        tail = f"refused: {r['refused']}" if r["refused"] else f"{fmt(r['pass^k']):>7} {fmt(r['pass@k']):>7} {fmt(r['naive']):>7}"
+        tail = (f"refused: {r['refused']}" if r["refused"]
+                else f"{fmt(r['pass^k']):>7} {fmt(r['pass@k']):>7} {fmt(r['naive']):>7}")
         print(f"{r['case_id'][:28]:<28} {str(r['expected_tool'] or '?')[:16]:<16} {r['n']:>4} {r['c']:>4} {tail}")
     means = summary_rates(result.cases)
     print(f"mean over cases: pass^k {fmt(means['pass^k'])}, pass@k {fmt(means['pass@k'])}, naive {fmt(means['naive'])}")
@@ -316,13 +318,15 @@ def _build_parser() -> argparse.ArgumentParser:
     pairing.add_argument("--lang", choices=LANGS, default="en")
     pairing.set_defaults(func=_cmd_pairing)
     strict = sub.add_parser("strict", help="what a provider's strict mode refuses in a tool's input_schema, and the "
-                                           "SDK's transformed schema, as JSON; exit 1 when the provider would refuse it")
+                                           "SDK's transformed schema, as JSON; exit 1 when the provider would "
+                                           "refuse it")
     strict.add_argument("tool", help="tool definition JSON (name, description, input_schema)")
     strict.add_argument("--provider", choices=("anthropic", "openai", "gemini"), required=True)
     strict.set_defaults(func=_cmd_strict)
 
     eval_ = sub.add_parser("eval", help="per-case pass^k, pass@k and the confusion matrix of a run log")
-    eval_.add_argument("runs", metavar="RUNS", help="native JSONL, a τ-bench results file or an Inspect log; - reads stdin")
+    eval_.add_argument("runs", metavar="RUNS",
+                       help="native JSONL, a τ-bench results file or an Inspect log; - reads stdin")
     eval_.add_argument("--k", type=int, required=True, help="k (≥ 1); a case with fewer than k runs is refused")
     eval_.add_argument("--format", choices=("auto", "native", "tau", "inspect"), default="auto")
     eval_.add_argument("--out", choices=("table", "csv", "json"), default="table")

@@ -4,6 +4,7 @@ import json
 
 from tests.app.conftest import fresh_app
 from toolcall.fixtures import load_outputs
+from toolcall.i18n import t
 
 N = len(load_outputs().outputs)
 
@@ -81,7 +82,7 @@ def test_free_box_judges_pasted_output_in_openai_format():
 def test_chinese_page():
     at = playground("zh")
     assert not at.exception
-    assert at.title[0].value == "Schema 练习场"
+    assert at.title[0].value == t("playground.title", "zh")
     assert f"**{N} 个输出中有 {N} 个得到了预期的结论。**" in texts(at.markdown)
 
 
