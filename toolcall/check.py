@@ -21,7 +21,7 @@ from toolcall.pairing import check_pairing, load_examples
 from toolcall.grading import answer_text, grade, grading_inputs
 from toolcall.judge import evaluate, verdict_holds
 from toolcall.results import call_id
-from toolcall.wire import FORMATS
+from toolcall.wire import STEP_FORMATS as FORMATS
 from toolcall.i18n import LANGS
 from toolcall.transcripts import RUNNABLE, build_transcript, load_walkthrough
 from toolcall.validation import check_schema

@@ -31,7 +31,8 @@ from toolcall import FIXTURES_DIR
 from toolcall.fixtures import (FixtureError, Problem, display_name, first_introduced, json_path, load_checked,
                                require_unique_ids)
 from toolcall.results import call_id
-from toolcall.wire import ANTHROPIC, FORMATS, OPENAI
+from toolcall.wire import ANTHROPIC, OPENAI
+from toolcall.wire import HARNESS_FORMATS as FORMATS
 
 SCENARIOS_DIR = FIXTURES_DIR / "scenarios"
 #: Prefix of the progress-store ids of scenario results (``harness:plain_call``).

@@ -31,7 +31,8 @@ from toolcall.harness import (
 from toolcall.i18n import LANGS, t
 from toolcall.pairing import check_pairing
 from toolcall.parsing import MAX_DEPTH, StrictJSONError, localized_detail, strict_loads
-from toolcall.wire import ANTHROPIC, FORMATS, OPENAI
+from toolcall.wire import ANTHROPIC, OPENAI
+from toolcall.wire import HARNESS_FORMATS as FORMATS
 
 #: Largest JSON move accepted, in characters (a whole follow-up request is a few thousand).
 MAX_MOVE_CHARS = 20_000

@@ -8,6 +8,7 @@ The schema presets the playground loosens live in toolcall/presets.py.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,8 +17,8 @@ from toolcall.backend import (BACKENDS, KEY_BY_BUSINESS, KEY_BY_CALL_ID, Backend
 from toolcall.fixtures import CannedOutput, OrderBook
 from toolcall.i18n import t
 from toolcall.parsing import ParsedInput, localized_detail, parse_tool_input, render_hint
-from toolcall.wire import ANTHROPIC, OPENAI
-from toolcall.results import (backend_error_content, call_id, parse_error_content, scrub,
+from toolcall.wire import ANTHROPIC, GEMINI, MCP, OPENAI, RESPONSES
+from toolcall.results import (backend_error_content, call_id, jsonrpc_error, landing, parse_error_content, scrub,
                               success_content, tool_result_message, validation_error_content)
 from toolcall.validation import FieldError, validate
 
@@ -31,7 +32,20 @@ STOP_REASONS: tuple[str, ...] = (STOP_TOOL_USE, STOP_MAX_TOKENS)
 #: OpenAI Chat Completions' names: finish_reason "length" for a max_tokens stop, and the request field
 #: max_completion_tokens (https://platform.openai.com/docs/api-reference/chat/create).
 FINISH_REASON = {STOP_TOOL_USE: "tool_calls", STOP_MAX_TOKENS: "length"}
-MAX_TOKENS_FIELD = {ANTHROPIC: "max_tokens", OPENAI: "max_completion_tokens"}
+#: How each model API names the stop (field, value) and the request's output limit. Responses:
+#: ``status``/``incomplete_details.reason`` and ``max_output_tokens``
+#: (https://platform.openai.com/docs/api-reference/responses/create); Gemini: ``finishReason`` and
+#: ``generationConfig.maxOutputTokens`` (https://ai.google.dev/api/generate-content). MCP is the leg
+#: between the app and a tool server, not a model API: its cards use the Anthropic names.
+STOP_WORDS: dict[str, dict[str, tuple[str, str]]] = {
+    ANTHROPIC: {STOP_TOOL_USE: ("stop_reason", "tool_use"), STOP_MAX_TOKENS: ("stop_reason", "max_tokens")},
+    OPENAI: {STOP_TOOL_USE: ("finish_reason", "tool_calls"), STOP_MAX_TOKENS: ("finish_reason", "length")},
+    RESPONSES: {STOP_TOOL_USE: ("status", "completed"),
+                STOP_MAX_TOKENS: ("incomplete_details.reason", "max_output_tokens")},
+    GEMINI: {STOP_TOOL_USE: ("finishReason", "STOP"), STOP_MAX_TOKENS: ("finishReason", "MAX_TOKENS")},
+}
+MAX_TOKENS_FIELD = {ANTHROPIC: "max_tokens", OPENAI: "max_completion_tokens", RESPONSES: "max_output_tokens",
+                    GEMINI: "maxOutputTokens"}
 #: How much room a re-sent request gets after a max_tokens stop: twice the old max_tokens (our choice:
 #: the course and Anthropic's docs say "larger" / "raise max_tokens" without a figure; doubling
 #: reaches any needed size in a few rounds, up to the model's own output limit).
@@ -60,10 +74,13 @@ class HarnessAction:
     max_tokens: int
     next_max_tokens: int
 
-    def request_fields(self, fmt: str) -> dict[str, int]:
+    def request_fields(self, fmt: str) -> dict[str, Any]:
         """The field that changes in the re-sent request, in ``fmt``'s name: ``{"max_tokens": 128}``
-        (Anthropic) or ``{"max_completion_tokens": 128}`` (OpenAI). KeyError for an unknown format."""
-        return {MAX_TOKENS_FIELD[fmt]: self.next_max_tokens}
+        (Anthropic), ``{"max_completion_tokens": 128}`` (OpenAI), ``{"max_output_tokens": 128}``
+        (Responses), ``{"generationConfig": {"maxOutputTokens": 128}}`` (Gemini); MCP uses Anthropic's."""
+        if fmt == GEMINI:
+            return {"generationConfig": {MAX_TOKENS_FIELD[GEMINI]: self.next_max_tokens}}
+        return {MAX_TOKENS_FIELD.get(fmt, MAX_TOKENS_FIELD[ANTHROPIC]): self.next_max_tokens}
 
 
 def harness_action_for(stop_reason: str, max_tokens: int) -> HarnessAction | None:
@@ -87,7 +104,9 @@ class Judgement:
     INVALID_JSON), with ``parse_detail`` (in the judgement's language) and ``hints``; ``backend`` holds
     the backend's answer for an accepted input when a backend was given; ``tool_use_id`` is the id the
     tool_result answers (Anthropic's ``tool_use_id``, OpenAI's ``tool_call_id``); ``tool_result`` is
-    the wire message ({} when there is nothing honest to send: an accepted input with ``no_backend``).
+    the wire message ({} when there is nothing honest to send: an accepted input with ``no_backend``);
+    ``fmt`` its wire format; ``output_errors`` the mismatches of an MCP result's ``structuredContent``
+    against the tool's ``outputSchema`` (none when it declares none).
     ``harness_action`` is set after a max_tokens stop: then NO tool_result is sent, and ``tool_result``
     is only what would be sent had the response stopped with "tool_use" (the JSON broken, or not, for
     another reason); ``sends_tool_result`` says which.
@@ -105,6 +124,8 @@ class Judgement:
     tool_result: dict[str, Any] = field(default_factory=dict)
     harness_action: HarnessAction | None = None
     no_backend: bool = False
+    fmt: str = ANTHROPIC
+    output_errors: list[FieldError] = field(default_factory=list)
 
     @property
     def sends_tool_result(self) -> bool:
@@ -115,6 +136,11 @@ class Judgement:
     def is_error(self) -> bool:
         """True when the tool_result carries an error (rejected, or refused by the backend)."""
         return self.verdict == REJECTED or (self.backend is not None and not self.backend.ok)
+
+    @property
+    def lands(self) -> str:
+        """Where the result lands in its wire form (``results.landing``), e.g. ``mcp_jsonrpc_error``."""
+        return landing(self.fmt, self.tool_result, self.is_error)
 
 
 @dataclass
@@ -136,8 +162,15 @@ class CannedJudgement:
 
 def evaluate(raw: str, schema: dict[str, Any], tool_name: str, lang: str = "en", fmt: str = ANTHROPIC,
              tool_use_id: str | None = None, backend: Backend | None = None,
-             assert_format: bool = False, stop_reason: str = STOP_TOOL_USE, max_tokens: int = 1024) -> Judgement:
-    """Judge ``raw`` (the model's argument text) against ``schema`` and build its tool_result.
+             assert_format: bool = False, stop_reason: str = STOP_TOOL_USE, max_tokens: int = 1024,
+             output_schema: dict[str, Any] | None = None) -> Judgement:
+    """Judge ``raw`` (the model's argument text) against ``schema`` and build its tool_result in ``fmt``.
+
+    MCP: text that is not a JSON object cannot be sent as ``params.arguments`` (an object), so it
+    lands as a JSON-RPC ``-32602`` error; schema rejections and backend refusals land in a
+    CallToolResult with ``isError: true`` (spec 2025-11-25, SEP-1303). When ``output_schema`` (the
+    tool's MCP ``outputSchema``) is given, a successful result carries ``structuredContent``, checked
+    against it with our validator (mismatches in ``output_errors``).
 
     ``schema`` must have passed ``validation.check_schema``. When accepted and the tool's
     ``backend`` is given (toolcall.backend.backend_for), it runs with the tool_use_id (OpenAI:
@@ -157,26 +190,49 @@ def evaluate(raw: str, schema: dict[str, Any], tool_name: str, lang: str = "en",
         detail = localized_detail(parsed, lang)
         to_model = [render_hint(h, lang, for_model=True) for h in parsed.hints]
         content = parse_error_content(tool_name, parsed, detail, to_model, lang)
+        message = (jsonrpc_error(call, t("wire.mcp_not_object", lang, tool=tool_name), _json(content)) if fmt == MCP
+                   else tool_result_message(fmt, call, content, True, tool_name))
         return Judgement(raw, REJECTED, call, hints=hints, parse=parsed, parse_detail=detail,
-                         tool_result=tool_result_message(fmt, call, content, True), harness_action=action)
+                         tool_result=message, harness_action=action, fmt=fmt)
     errors, notes = validate(parsed.value, schema, lang, assert_format)
     if errors:
         content = validation_error_content(tool_name, errors, lang)
         return Judgement(raw, REJECTED, call, errors=errors, notes=notes, parse=parsed,
-                         tool_result=tool_result_message(fmt, call, content, True), harness_action=action)
-    card = Judgement(raw, ACCEPTED, call, notes=notes, parse=parsed, harness_action=action)
+                         tool_result=tool_result_message(fmt, call, content, True, tool_name), harness_action=action,
+                         fmt=fmt)
+    card = Judgement(raw, ACCEPTED, call, notes=notes, parse=parsed, harness_action=action, fmt=fmt)
     if backend is None:
         card.no_backend = True
         return card
     if action is not None:  # cut off by the limit: a call that parses is still never run
         return card
     card.backend = backend.run(parsed.value, tool_use_id=call, lang=lang)
+    structured = None
     if card.backend.ok:
         content = success_content(card.backend.data or {})
+        if fmt == MCP and output_schema is not None:
+            structured = card.backend.data or {}
+            card.output_errors, _ = validate(structured, output_schema, lang)
     else:
         content = backend_error_content(card.backend.error or {})
-    card.tool_result = tool_result_message(fmt, call, content, not card.backend.ok)
+    card.tool_result = tool_result_message(fmt, call, content, not card.backend.ok, tool_name, structured)
     return card
+
+
+def _json(text: str) -> Any:
+    return json.loads(text)
+
+
+def unknown_tool_message(name: str, call: str, fmt: str, known: list[str], lang: str = "en") -> dict[str, Any]:
+    """The answer to a call of tool ``name`` that does not exist (``known``: the tools that do).
+
+    MCP: a JSON-RPC ``-32602`` error ("Unknown tool", the spec's own example): the request could not
+    be dispatched. Every other form: an error result the model reads, naming the tools it can call.
+    """
+    text = t("wire.unknown_tool", lang, tool=name, known=", ".join(known))
+    if fmt == MCP:
+        return jsonrpc_error(call, text)
+    return tool_result_message(fmt, call, text, True, name)
 
 
 def no_backend_message(tool_name: str, lang: str = "en") -> str:
@@ -188,12 +244,15 @@ def unknown_tool(tool_name: str, known: list[str] | tuple[str, ...], lang: str =
                  tool_use_id: str | None = None, raw: str = "") -> Judgement:
     """The Judgement of a call to ``tool_name``, which is none of the ``known`` tools the request
     defined: rejected, nothing runs, and the is_error tool_result says so and lists the known tools
-    (``{"error": {"code": "UNKNOWN_TOOL", "message": …, "retryable": false}}``). Never another tool's answer."""
+    (``{"error": {"code": "UNKNOWN_TOOL", "message": …, "retryable": false}}``; MCP: the JSON-RPC
+    error of :func:`unknown_tool_message`). Never another tool's answer."""
     call = tool_use_id or call_id(f"{tool_name}:{raw}", fmt)
     error = {"code": UNKNOWN_TOOL, "message": t("backend.UNKNOWN_TOOL", lang, name=tool_name, known=", ".join(known)),
              "retryable": False}
-    return Judgement(scrub(raw), REJECTED, call, backend=BackendResult(False, error=error),
-                     tool_result=tool_result_message(fmt, call, backend_error_content(error), True))
+    message = (unknown_tool_message(tool_name, call, fmt, list(known), lang) if fmt == MCP
+               else tool_result_message(fmt, call, backend_error_content(error), True, tool_name))
+    return Judgement(scrub(raw), REJECTED, call, backend=BackendResult(False, error=error), tool_result=message,
+                     fmt=fmt)
 
 
 def judge_call(tool_name: str, raw: str, tools: dict[str, Any], book: OrderBook, lang: str = "en",

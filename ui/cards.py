@@ -5,9 +5,9 @@ Drawn by pages/playground.py for each canned output and for the free box.
 
 from __future__ import annotations
 
-from toolcall.judge import FINISH_REASON, MAX_TOKENS_FIELD, STOP_TOOL_USE, no_backend_message
-from toolcall.results import tool_call_entry
-from toolcall.wire import ANTHROPIC, OPENAI
+from toolcall.judge import MAX_TOKENS_FIELD, STOP_TOOL_USE, STOP_WORDS, no_backend_message
+from toolcall.results import result_text, tool_call_entry
+from toolcall.wire import ANTHROPIC
 from toolcall.validation import display_pointer
 from toolcall.markdown import boldable, plain
 from ui.common import lang, show_json, show_raw, tr
@@ -76,22 +76,26 @@ def show_card(card, key: str, label: str | None = None, canned=None, tool_name: 
             st.info(plain(no_backend_message(tool_name or "?", lang())), icon="🧪")
         if card.tool_result:
             show_json(card.tool_result)
+            st.caption(tr("wire.lands_label") + ": " + tr(f"wire.lands.{card.lands}"))
+            if card.output_errors:
+                st.warning(tr("wire.output_mismatch", count=len(card.output_errors)) + "\n\n"
+                           + "\n".join(_error_lines(card.output_errors)), icon="📐")
             st.caption(tr("playground.content_as_read"))
-            st.code(card.tool_result["content"], language=None, wrap_lines=True)
+            st.code(result_text(card.fmt, card.tool_result), language=None, wrap_lines=True)
 
 
 def _stop_text(stop_reason: str, fmt: str) -> str:
-    """How the stop reason reads in ``fmt``: ``stop_reason "max_tokens"`` or ``finish_reason "length"``."""
-    if fmt == OPENAI:
-        return f'`finish_reason` "{FINISH_REASON[stop_reason]}"'
-    return f'`stop_reason` "{stop_reason}"'
+    """How the stop reason reads in ``fmt``: ``stop_reason "max_tokens"``, ``finish_reason "length"``…"""
+    name, value = STOP_WORDS.get(fmt, STOP_WORDS[ANTHROPIC])[stop_reason]
+    return f'`{name}` "{value}"'
 
 
 def _show_harness_action(card, fmt: str) -> None:
     """After a max_tokens stop: the re-request the harness sends (no tool_result), then what the
     tool_result would be had the response stopped with tool_use."""
     action = card.harness_action
-    st.warning(tr("truncation.harness", stop=_stop_text(action.stop_reason, fmt), field=f"`{MAX_TOKENS_FIELD[fmt]}`",
+    limit = MAX_TOKENS_FIELD.get(fmt, MAX_TOKENS_FIELD[ANTHROPIC])
+    st.warning(tr("truncation.harness", stop=_stop_text(action.stop_reason, fmt), field=f"`{limit}`",
                   was=action.max_tokens, now=action.next_max_tokens), icon="✂️")
     show_json(action.request_fields(fmt))
     if card.tool_result:

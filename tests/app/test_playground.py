@@ -164,6 +164,8 @@ def test_the_order_book_names_items_in_the_page_language():
         at = playground(lang)
         table = next(df.value for df in at.dataframe if "item" in df.value.columns and "order_id" in df.value.columns)
         assert table["item"].tolist() == [o.item_for(lang) for o in book.orders]
+
+
 def test_truncated_card_shows_the_re_request_and_the_free_box_asks_the_stop_reason():
     """Issue 12 item 1: max_tokens → no tool_result, max_tokens 64 → 128; the free box lets the student pick."""
     at = playground()
@@ -190,3 +192,21 @@ def test_replay_table_shows_the_re_issue_paid_twice_only_when_keyed_by_id():
         "first refund returned (RF-20260917-001), nothing paid"] * 2
     assert "Keyed by tool_use id: 2 refunds paid, 2000 cents in total." in texts(at.error)
     assert "Keyed by order id + amount: 1 refund paid, 1000 cents in total." in texts(at.success)
+
+
+def test_every_card_says_where_its_result_lands_in_mcp():
+    """Issue 21: truncated JSON lands as a JSON-RPC -32602 error, a schema refusal as a CallToolResult
+    with isError; each card says so in the page's language."""
+    from toolcall.i18n import t
+
+    for lang in ("en", "zh"):
+        at = playground(lang)
+        at.radio(key="playground_format").set_value("mcp").run()
+        assert not at.exception
+        captions = texts(at.caption)
+        label = t("wire.lands_label", lang) + ": "
+        assert label + t("wire.lands.mcp_jsonrpc_error", lang) in captions
+        assert label + t("wire.lands.mcp_is_error", lang) in captions
+        rpc = [json.loads(c.value) for c in at.code if c.language == "json" and '"jsonrpc"' in c.value]
+        assert any(m.get("error", {}).get("code") == -32602 for m in rpc)
+        assert any(m.get("result", {}).get("isError") is True for m in rpc)

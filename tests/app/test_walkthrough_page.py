@@ -86,3 +86,14 @@ def test_parallel_variant_step_four_has_both_results_in_one_user_message():
     last = anthropic["messages"][-1]
     assert last["role"] == "user" and [b["type"] for b in last["content"]] == ["tool_result", "tool_result"]
     assert [m["role"] for m in openai["messages"][-2:]] == ["tool", "tool"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("form, key", [("responses", "input"), ("gemini", "contents")])
+def test_the_same_step_in_another_form(lang, form, key):
+    """Issue 21: the first request also shown as Responses (input items) or Gemini (contents)."""
+    at = open_page(lang)
+    at.segmented_control(key="walkthrough_other_form").set_value(form).run()
+    assert not at.exception
+    assert t(f"pairing.format.{form}", lang) in [s.value for s in at.subheader]
+    assert key in shown_json(at)[-1]

@@ -191,7 +191,7 @@ def test_format_is_detected_or_chosen():
     chosen = check_pairing(json.dumps([USER]), "openai")
     assert (chosen.fmt, chosen.detected) == ("openai", False)
     with pytest.raises(ValueError):
-        check_pairing("[]", "gemini")
+        check_pairing("[]", "bedrock")
 
 
 json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
