@@ -8,11 +8,12 @@ from ui.widgets import translated
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
 from toolcall.backend import RefundBackend
-from toolcall.judge import evaluate, evaluate_canned, summarize
-from toolcall.presets import PRESETS, apply_preset, schema_text
+from toolcall.judge import evaluate, evaluate_canned_cached, summarize
+from toolcall.presets import PRESETS, preset_text, schema_text
 from toolcall.results import call_id
+from toolcall.markdown import table
 from toolcall.wire import FORMATS
-from toolcall.validation import check_schema
+from toolcall.validation import check_schema_cached
 from ui.page import start
 from ui.strict_panel import render_strict_panel
 
@@ -31,7 +32,7 @@ if "schema_editor" not in st.session_state:
 
 def _preset_text(preset: str) -> str:
     """The editor text a preset writes (the reference schema's text for "reference")."""
-    return schema_text(apply_preset(tool.input_schema, preset))
+    return preset_text(reference, preset)
 
 
 def _apply_preset() -> None:
@@ -65,7 +66,7 @@ def live_part() -> None:
                       width="stretch")
             st.button(tr("playground.reset"), key="playground_reset", on_click=_reset, width="stretch")
         # the verdict on the schema sits above the tall editor, where a student sees it
-        checked = check_schema(st.session_state["schema_editor"], lang())
+        checked = check_schema_cached(st.session_state["schema_editor"], lang())
         if checked.ok:
             st.session_state["playground_last_good"] = checked.schema
             st.success(tr("playground.schema_ok"), icon="✅")
@@ -83,7 +84,7 @@ def live_part() -> None:
             st.rerun(scope="app")  # the business cases below show the wire format too
         assert_format = st.toggle(tr("validator.assert_format"), key="playground_assert_format",
                                   help=tr("validator.assert_format_help"))
-        cards = evaluate_canned(fixture.outputs, schema, tool.name, book, lang(), fmt, assert_format)
+        cards = evaluate_canned_cached(fixture.outputs, schema, tool.name, book, lang(), fmt, assert_format)
         summary = summarize(cards)
         with st.container(border=True, key="playground_summary"):
             st.markdown("**" + tr("playground.summary", matched=summary.matched, total=summary.total) + "**")
@@ -121,7 +122,9 @@ st.divider()
 st.subheader(tr("playground.business_title"))
 st.markdown(tr("playground.business_intro"))
 st.caption(tr("playground.orders_caption", customer=book.current_customer))
-st.dataframe([o.__dict__ for o in book.orders], hide_index=True, width="stretch")
+ORDER_COLUMNS = ("order_id", "customer_id", "paid_cents", "status", "item")
+st.markdown(table(list(ORDER_COLUMNS), [[o.order_id, o.customer_id, o.paid_cents, o.status, o.item_for(lang())]
+                                        for o in book.orders]))  # Markdown, not st.dataframe: no pandas on this page
 cols = st.columns(2)
 for i, case in enumerate(fixture.business_cases):
     with cols[i % 2]:

@@ -4,6 +4,7 @@ selectbox and the schema-fix exercises' starting schemas)."""
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from typing import Any
 
@@ -53,3 +54,12 @@ def apply_preset(reference: dict[str, Any], preset: str) -> dict[str, Any]:
 def schema_text(schema: dict[str, Any]) -> str:
     """Pretty JSON for the schema editor (2-space indent, non-ASCII kept)."""
     return json.dumps(schema, indent=2, ensure_ascii=False)
+
+
+@functools.lru_cache(maxsize=64)
+def preset_text(reference_text: str, preset: str) -> str:
+    """The editor text of ``preset`` applied to the schema whose JSON text is ``reference_text``
+    (``schema_text(apply_preset(json.loads(reference_text), preset))``), remembered for the last 64
+    (reference, preset) pairs: the playground compares the editor with it on every rerun. Raises
+    ValueError for an unknown preset, json.JSONDecodeError for text that is not JSON."""
+    return schema_text(apply_preset(json.loads(reference_text), preset))

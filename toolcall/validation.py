@@ -143,6 +143,26 @@ def check_schema(text: str, lang: str = "en") -> SchemaCheck:
         return SchemaCheck(False, code="SCHEMA_INVALID", message=t("schema.out_of_memory", lang))
 
 
+#: Schema checks kept per (text, language): the playground checks the editor's text on every
+#: rerun, and most reruns (a format switch, a toggle, another student on the same preset) bring
+#: text already checked. At most 256 results, holding at most CHECK_CACHE_CHARS of text in total.
+CHECK_CACHE_CHARS = 2_000_000
+_checks = SizedCache(256, CHECK_CACHE_CHARS)
+
+
+def check_schema_cached(text: str, lang: str = "en") -> SchemaCheck:
+    """:func:`check_schema`, remembered per (``text``, ``lang``) in a bounded cache shared by every
+    session of the process. The result (and its ``schema`` dict) is shared: read it, never change it.
+    Same refusals and limits as check_schema (MAX_SCHEMA_CHARS, the validation budget); text longer
+    than CHECK_CACHE_CHARS is checked every time."""
+    key = (text, lang)
+    hit = _checks.get(key)
+    if hit is None:
+        hit = check_schema(text, lang)
+        _checks.put(key, hit, len(text))
+    return hit
+
+
 def _check_schema(text: str, lang: str) -> SchemaCheck:
     if len(text) > MAX_SCHEMA_CHARS:
         return SchemaCheck(False, code="SCHEMA_TOO_LARGE",
