@@ -148,6 +148,9 @@ def check_schema(text: str, lang: str = "en") -> SchemaCheck:
 #: text already checked. At most 256 results, holding at most CHECK_CACHE_CHARS of text in total.
 CHECK_CACHE_CHARS = 2_000_000
 _checks = SizedCache(256, CHECK_CACHE_CHARS)
+#: Meta-schema verdicts kept per (parsed schema as JSON, language), same bounds: a refusal for
+#: running past the validation budget is kept too, so a costly schema is not re-run each rerun.
+_meta_checks = SizedCache(256, CHECK_CACHE_CHARS)
 
 
 def check_schema_cached(text: str, lang: str = "en") -> SchemaCheck:
@@ -178,6 +181,18 @@ def _check_schema(text: str, lang: str) -> SchemaCheck:
     if not isinstance(schema, dict):
         return SchemaCheck(False, code="SCHEMA_NOT_OBJECT",
                            message=t("schema.not_object", lang, type=t(f"type.{json_type(schema)}", lang)))
+    # The verdict depends on the parsed schema, not on its spacing: an edit that only moves
+    # whitespace (or a schema another session already wrote) is not checked again.
+    key = (json.dumps(schema, ensure_ascii=False), lang)
+    verdict = _meta_checks.get(key)
+    if verdict is None:
+        verdict = _meta_check(schema, lang)
+        _meta_checks.put(key, verdict, len(key[0]))
+    return verdict
+
+
+def _meta_check(schema: dict[str, Any], lang: str) -> SchemaCheck:
+    """The Draft 2020-12 meta-schema check and the remote-reference refusal of a parsed schema."""
     try:
         meta = Draft202012Validator(Draft202012Validator.META_SCHEMA, format_checker=META_FORMATS)
         with budget():

@@ -98,3 +98,14 @@ def test_preset_text_is_apply_preset_then_schema_text(schema):
 def test_markdown_table_escapes_every_cell():
     assert table(["id", "note"], [["o-1", "a|b"], [2, "*x*\nnew"]]).splitlines() == [
         "| id | note |", "|---|---|", "| o\\-1 | a\\|b |", "| 2 | \\*x\\*\\\\nnew |"]  # the newline shows as \\n
+
+
+def test_a_whitespace_only_edit_reuses_the_meta_schema_verdict(schema):
+    text = schema_text(schema)
+    first = check_schema(text, "en")
+    assert first.ok and check_schema(text + "\n\n", "en") is first
+    spaced = '{ "type": "object",  "properties": {"a": {"type": "strin"}} }'
+    refused = check_schema(spaced, "zh")
+    assert refused.code == "SCHEMA_INVALID" and refused.path == "/properties/a/type"
+    assert check_schema(spaced.replace(" ", ""), "zh") is refused
+    assert check_schema(spaced, "en") is not refused  # the language is part of the key
