@@ -44,6 +44,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -243,6 +244,44 @@ def stop(procs: list[subprocess.Popen]) -> None:
             p.wait(5)
 
 
+#: Seconds the warm-up visit of a fresh process may take (its first page: imports, fixtures, lessons).
+WARM_TIMEOUT = 90.0
+
+
+def warm_process(port: int, timeout: float = WARM_TIMEOUT) -> bool:
+    """Visit the playground of the Streamlit process on 127.0.0.1:``port`` once, headless, over
+    its websocket (Streamlit's own BackMsg / ForwardMsg protos, the ``websockets`` package that
+    Streamlit depends on), so the process imports the app, loads fixtures and lessons and starts
+    its background warm-up (toolcall/warmup.py) before the first student arrives instead of while
+    the first student waits. Returns True when the page ran to the end; never raises (a process
+    that was not warmed still serves, only its first visitor waits longer)."""
+    try:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+        from streamlit.proto.ClientState_pb2 import ContextInfo
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+        from websockets.sync.client import connect
+    except ImportError:
+        return False
+    back = BackMsg()
+    back.rerun_script.page_name = "playground"
+    back.rerun_script.context_info.CopyFrom(ContextInfo(timezone="UTC", timezone_offset=0, locale="en-US",
+                                                        url=f"http://127.0.0.1:{port}/playground"))
+    deadline = time.monotonic() + timeout
+    try:
+        with connect(f"ws://127.0.0.1:{port}/_stcore/stream", subprotocols=["streamlit"], open_timeout=timeout,
+                     max_size=None, compression=None) as ws:
+            ws.send(back.SerializeToString())
+            for _ in range(10_000):  # every message of one page run, bounded
+                msg = ForwardMsg()
+                msg.ParseFromString(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+                if msg.WhichOneof("type") == "script_finished" \
+                        and msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    return msg.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY
+    except Exception:  # TimeoutError, a closed socket, a refused connection: not warmed, still serving
+        return False
+    return False
+
+
 def log(text: str) -> None:
     """One line on stderr, with the UTC time: what the supervisor did."""
     print(f"[{time.strftime('%H:%M:%S', time.gmtime())}] {text}", file=sys.stderr, flush=True)
@@ -251,8 +290,10 @@ def log(text: str) -> None:
 class Child:
     """One supervised process: ``start()`` (re)starts it; ``name`` is what the log calls it."""
 
-    def __init__(self, name: str, argv: list[str], health: str | None, env: dict[str, str] | None = None):
+    def __init__(self, name: str, argv: list[str], health: str | None, env: dict[str, str] | None = None,
+                 warm_port: int | None = None):
         self.name, self.argv, self.health, self.env = name, argv, health, env
+        self.warm_port = warm_port  # a Streamlit process: visited once (warm_process) when it serves again
         self.proc: subprocess.Popen | None = None
         self.restarts = 0
         self.quick_exits = 0  # consecutive exits before answering the health check
@@ -283,6 +324,8 @@ class Child:
                 self.waiting_health = False
                 if self.restarts:
                     log(f"{self.name}: serving again")
+                    if self.warm_port is not None:
+                        threading.Thread(target=warm_process, args=(self.warm_port,), daemon=True).start()
             return
         self.quick_exits = self.quick_exits + 1 if self.waiting_health else 0
         delay = min(MAX_BACKOFF, 2.0 ** self.quick_exits) if self.quick_exits else 0.0
@@ -354,7 +397,8 @@ def main(argv: list[str] | None = None) -> int:
                       [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                        "--server.address", "127.0.0.1", "--server.port", str(port),
                        "--browser.gatherUsageStats", "false"],
-                      f"http://127.0.0.1:{port}/_stcore/health", env=child_env(args.database_url)) for port in ports]
+                      f"http://127.0.0.1:{port}/_stcore/health", env=child_env(args.database_url), warm_port=port)
+                for port in ports]
 
     def procs() -> list[subprocess.Popen]:
         return [c.proc for c in children if c.proc is not None]
@@ -370,6 +414,11 @@ def main(argv: list[str] | None = None) -> int:
         for child in children:
             wait_healthy(child.health, child.proc, STARTUP_TIMEOUT)
             child.waiting_health = False
+        warmers = [threading.Thread(target=warm_process, args=(port,), daemon=True) for port in ports]
+        for warmer in warmers:  # one visit per process, all at once, before nginx lets students in
+            warmer.start()
+        for warmer in warmers:
+            warmer.join(WARM_TIMEOUT)
         host = f"[{args.address}]" if ":" in args.address else args.address  # IPv6 in brackets, in URLs too
         listen = f"{host}:{args.port}"
         conf = run_dir / "nginx.conf"
