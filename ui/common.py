@@ -95,5 +95,7 @@ def show_chart(chart) -> None:
     chart; bench/README.md, section G) and verifies our own chart code, not anything a student
     typed, so the unit tests run it instead (tests/unit/test_charts.py, test_eval_charts.py and
     test_dashboard.py call ``chart.to_dict()``, which validates)."""
-    chart.to_dict = functools.partial(type(chart).to_dict, chart, validate=False)  # Streamlit calls to_dict()
+    # Streamlit calls chart.to_dict(); object.__setattr__ because Altair's own __setattr__ would
+    # take "to_dict" for a chart property
+    object.__setattr__(chart, "to_dict", functools.partial(type(chart).to_dict, chart, validate=False))
     st.altair_chart(chart, width="stretch")
