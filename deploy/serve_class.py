@@ -5,7 +5,7 @@ it uses about one core and its latency climbs as edits queue behind each other. 
 students editing once a second, four processes on a 2-core machine kept p95 under 300 ms
 where one process reached 1.7 s (bench/README.md has the runs).
 
-    python deploy/serve_class.py --public             # 4 processes, http://<this machine>:8501
+    python deploy/serve_class.py --public             # 2 per core (4 on 2 cores), http://<this machine>:8501
     python deploy/serve_class.py --processes 3 --port 8080   # this machine only (127.0.0.1)
 
 Without ``--public`` it listens on 127.0.0.1 only; an all-interfaces address (``0.0.0.0``,
@@ -244,6 +244,19 @@ def stop(procs: list[subprocess.Popen]) -> None:
             p.wait(5)
 
 
+def default_processes(cores: int | None = None) -> int:
+    """Streamlit processes for this machine: two per usable core (``cores``, default
+    ``len(os.sched_getaffinity(0))``), at least 2, at most 16. One process uses about one core (one
+    GIL); a second per core keeps one student's burst from holding up the others on that core, and
+    more than that only adds ≈ 165 MB each for a p95 within noise (bench/README.md, sections D and G)."""
+    if cores is None:
+        try:
+            cores = len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):  # not Linux
+            cores = os.cpu_count() or 1
+    return max(2, min(16, 2 * cores))
+
+
 #: Seconds the warm-up visit of a fresh process may take (its first page: imports, fixtures, lessons).
 WARM_TIMEOUT = 90.0
 
@@ -341,7 +354,8 @@ def child_env(database_url: str) -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="serve_class.py", description=__doc__.splitlines()[0])
-    ap.add_argument("--processes", type=int, default=4, help="Streamlit processes (default 4; 1..16)")
+    ap.add_argument("--processes", type=int, default=default_processes(),
+                    help=f"Streamlit processes (default 2 per core: {default_processes()} here; 1..16)")
     ap.add_argument("--public", action="store_true",
                     help="serve the whole network: listen on every interface (0.0.0.0) unless --address says otherwise")
     ap.add_argument("--address", help="address nginx listens on (default 127.0.0.1; 0.0.0.0 with --public)")
