@@ -5,17 +5,19 @@ Drawn by pages/playground.py for each canned output and for the free box.
 
 from __future__ import annotations
 
+from toolcall.i18n import t
 from toolcall.validation import display_pointer
 from toolcall.markdown import boldable, plain
-from ui.common import lang, show_json, show_raw, tr
+from ui.common import lang, show_json, show_raw
 
 import streamlit as st
 
 
-def badge(verdict: str) -> str:
-    """A coloured badge for ``accepted`` / ``rejected`` (our own text only)."""
+def badge(verdict: str, lang_: str | None = None) -> str:
+    """A coloured badge for ``accepted`` / ``rejected`` (our own text only), in ``lang_``
+    (default: the session's language)."""
     colour = "green" if verdict == "accepted" else "red"
-    return f":{colour}-badge[{tr('playground.' + verdict)}]"
+    return f":{colour}-badge[{t('playground.' + verdict, lang_ or lang())}]"
 
 
 def show_card(card, key: str, label: str | None = None, canned=None) -> None:
@@ -24,11 +26,17 @@ def show_card(card, key: str, label: str | None = None, canned=None) -> None:
     Each card reruns with every schema edit, and Streamlit's cost is about a fifth of a
     millisecond per element (bench/README.md), so related lines share one element: the label
     with the verdict, all hints in one box, the error list with the label of the message below.
+    The session's language is read once per card (each read of st.session_state costs tens of µs).
     """
+    L = lang()
+
+    def tr(key: str, **params) -> str:
+        return t(key, L, **params)
+
     with st.container(border=True, key=key):
-        line = tr("playground.verdict", verdict=badge(card.verdict))
+        line = tr("playground.verdict", verdict=badge(card.verdict, L))
         if canned is not None:
-            line += " · " + tr("playground.expected", expected=badge(canned.output.expected))
+            line += " · " + tr("playground.expected", expected=badge(canned.output.expected, L))
         st.markdown(f"**{plain(label)}**  \n{line}" if label else line)
         show_raw(card.raw)
         if canned is not None and canned.leaked:
@@ -54,7 +62,7 @@ def show_card(card, key: str, label: str | None = None, canned=None) -> None:
         tail = []
         if card.errors:
             tail += ["**" + tr("playground.errors", count=len(card.errors)) + "**", ""]
-            tail += _error_lines(card.errors) + [""]
+            tail += _error_lines(card.errors, L) + [""]
         tail.append(":small[" + tr("playground.send_back") + "]")  # looks like the caption below
         st.markdown("\n".join(tail))
         show_json(card.tool_result)
@@ -62,15 +70,15 @@ def show_card(card, key: str, label: str | None = None, canned=None) -> None:
         st.code(card.tool_result["content"], language=None, wrap_lines=True)
 
 
-def _error_lines(errors, depth: int = 0) -> list[str]:
-    """Markdown bullets for FieldErrors; every piece that may come from user input is escaped."""
+def _error_lines(errors, lang_: str, depth: int = 0) -> list[str]:
+    """Markdown bullets for FieldErrors in ``lang_``; every piece that may come from user input is escaped."""
     lines = []
     for err in errors:
         indent = "    " * depth
-        pointer = boldable(plain(display_pointer(err.pointer, lang())))
-        lines.append(indent + "- " + tr("playground.error_item", pointer=pointer,
-                                         keyword=plain(err.keyword), expected=plain(err.expected),
-                                         received=plain(err.received)))
+        pointer = boldable(plain(display_pointer(err.pointer, lang_)))
+        lines.append(indent + "- " + t("playground.error_item", lang_, pointer=pointer,
+                                       keyword=plain(err.keyword), expected=plain(err.expected),
+                                       received=plain(err.received)))
         lines += [indent + "    - 💡 " + plain(hint) for hint in err.hints]
-        lines += _error_lines(err.reasons, depth + 1)
+        lines += _error_lines(err.reasons, lang_, depth + 1)
     return lines
