@@ -7,7 +7,9 @@ from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
 from toolcall.charts import passk_chart, retry_chart
 from toolcall.passk import (K_MAX, N_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, percent,
-                            prob_all, simulate, split_sentences)
+                            prob_all, simulate)
+from toolcall.points import description_points, missing_points
+from ui.tool_editor import lab_description, points_text
 from ui.page import start
 
 start("passk_lab")
@@ -43,10 +45,18 @@ with st.expander(tr("passk.derivation_title")):
 
 # 2. Each sentence you cut -----------------------------------------------------------------
 st.header(tr("passk.cut_title"))
-st.markdown(tr("passk.cut_intro", m=m))
-sentences = split_sentences(tool.description_for(lang()))
-kept = [st.checkbox(plain(s), value=True, key=f"passk_sentence_{i}") for i, s in enumerate(sentences)]
-cut = kept.count(False)
+description, expected, edited = lab_description(tool)
+st.markdown(tr("workbench.lab_intro_edited" if edited else "workbench.lab_intro", m=m))
+sentences = description_points(description)
+if st.session_state.get("passk_sentences_for") != description:  # a new description: every sentence starts kept
+    for key in [k for k in st.session_state if str(k).startswith("passk_sentence_")]:
+        del st.session_state[key]
+    st.session_state["passk_sentences_for"] = description
+kept = [st.checkbox(plain(s.text), value=True, key=f"passk_sentence_{i}",
+                    help=tr("workbench.lab_states", points=points_text(s.points))) for i, s in enumerate(sentences)]
+missing = missing_points(expected, sentences, kept)
+cut = len(missing)
+st.caption(tr("workbench.lab_missing", points=points_text(missing)) if missing else tr("workbench.lab_none_missing"))
 before, after = pass_k(q, m, k, rho), pass_k(q, m + cut, k, rho)
 c1, c2, c3 = st.columns(3)
 c1.metric(tr("passk.cut_m"), m + cut, delta=cut or None, delta_color="inverse")
@@ -54,6 +64,8 @@ c2.metric(tr("passk.cut_pass", k=k, rho=f"{rho:.2f}"), percent(after), delta=poi
 c3.metric(tr("passk.cut_fell"), percent(0 if before == 0 else (before - after) / before),
           help=tr("passk.cut_fell_help"))
 st.caption(tr("passk.cut_band", low=percent(pass_k(q, m + cut, k, 0.0)), high=percent(pass_k(q, m + cut, k, 1.0))))
+with st.expander(tr("workbench.lab_mapping_title")):
+    st.markdown(tr("workbench.lab_mapping"))
 
 # 3. Equivalences worth seeing ------------------------------------------------------------
 st.header(tr("passk.equiv_title"))

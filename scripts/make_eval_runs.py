@@ -100,14 +100,14 @@ def outcome_call(outcome: str, case, tools: dict) -> dict | None:
     return {"name": name, "raw_arguments": raw}
 
 
-def tool_list(version: str, spec: dict, names) -> list[dict]:
-    """The tools as the model saw them: the fixtures (good), or the same schemas with the
-    vague one-line descriptions and no parameter descriptions (vague)."""
+def tool_list(version: str, spec: dict, names, lang: str = "en") -> list[dict]:
+    """The tools as the model saw them, in ``lang``: the fixtures (good), or the same schemas
+    with the vague one-line descriptions and no parameter descriptions (vague)."""
     tools = []
     for name in names:
-        tool = load_tool(REPO / "fixtures" / "tools" / f"{name}.json").as_anthropic()
+        tool = load_tool(REPO / "fixtures" / "tools" / f"{name}.json").for_lang(lang).as_anthropic()
         if version == "vague":
-            tool["description"] = spec["vague_descriptions"][name]
+            tool["description"] = spec["vague_descriptions"][name][lang]
             schema = json.loads(json.dumps(tool["input_schema"]))
             for prop in schema["properties"].values():
                 prop.pop("description", None)
@@ -123,7 +123,7 @@ def generate_lines(
     new ids (``<id>__<n>``) for benchmarks; ``runs`` and ``seed`` default to the spec's."""
     spec = yaml.safe_load(SPEC.read_text(encoding="utf-8"))
     sset = load_set(REPO / "fixtures" / "selection" / f"shop.{lang}.yaml")
-    tools = tool_list(version, spec, sset.tools)
+    tools = tool_list(version, spec, sset.tools, lang)
     schemas = {t["name"]: t["input_schema"] for t in tools}
     rng = np.random.default_rng([spec["seed"] if seed is None else seed, spec["versions"].index(version)])
     runs = runs or spec["runs_per_case"]

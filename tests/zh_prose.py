@@ -13,7 +13,7 @@ ALLOWED = sorted([
     "Building effective agents", "Prompt engineering your tools", "agent-computer interface",
     "Writing effective tools for agents", "Erik Schluntz", "Barry Zhang", "JSON Schema", "Chat Completions",
     "Messages API", "Converse API", "Responses API", "Claude Opus", "Claude Sonnet", "Structured Outputs",
-    "Function calling", "Tool use",
+    "Function calling", "Tool use", "Gemini Developer API",
 ], key=len, reverse=True)
 
 _FENCED = re.compile(r"```.*?```", re.S)

@@ -1,4 +1,4 @@
-"""The command line: ``python -m toolcall {result,check,passk,pairing,grade,conformance,strict,eval} …`` (see DESIGN.md for the contract).
+"""The command line: ``python -m toolcall {result,check,passk,pairing,grade,conformance,strict,eval,lint} …`` (see DESIGN.md for the contract).
 
 Each subcommand is a function ``(args) -> exit code`` registered in ``_build_parser``.
 """
@@ -145,12 +145,19 @@ def _cmd_passk(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_pairing(args: argparse.Namespace) -> int:
+def _read_file(name: str, limit: int) -> str | None:
+    """The text of file ``name`` (``-`` reads stdin), at most ``limit`` characters; None after printing
+    why it cannot be read."""
     try:
-        text = (read_stream_bounded(sys.stdin, PAIRING_MAX_CHARS) if args.file == "-"
-                else read_text_bounded(args.file, PAIRING_MAX_CHARS))
+        return read_stream_bounded(sys.stdin, limit) if name == "-" else read_text_bounded(name, limit)
     except (ReadError, UnicodeDecodeError) as exc:
-        print(f"{args.file}: cannot read: {exc}", file=sys.stderr)
+        print(f"{name}: cannot read: {exc}", file=sys.stderr)
+        return None
+
+
+def _cmd_pairing(args: argparse.Namespace) -> int:
+    text = _read_file(args.file, PAIRING_MAX_CHARS)
+    if text is None:
         return 2
     report = check_pairing(text, args.format, args.lang)
     if report.error:
@@ -160,6 +167,24 @@ def _cmd_pairing(args: argparse.Namespace) -> int:
                       "violations": [v.as_json() for v in report.violations],
                       "notes": [n.as_json() for n in report.notes]}, ensure_ascii=False, indent=2))
     return 1 if report.violations else 0
+
+
+def _cmd_lint(args: argparse.Namespace) -> int:
+    from toolcall.lint import ERROR, grouped, lint_set, score  # imported here: other commands don't need it
+    from toolcall.tooldef import MAX_DEFINITION_CHARS, parse_tool_list
+
+    text = _read_file(args.file, MAX_DEFINITION_CHARS)
+    if text is None:
+        return 2
+    tools, problem = parse_tool_list(text, args.lang)
+    if problem is not None:
+        print(f"{args.file}: {problem.path}: {problem.message}", file=sys.stderr)
+        return 2
+    findings = lint_set(tools)
+    print(json.dumps({"tools": [tool.name for tool in tools], "score": score(findings),
+                      "counts": {s: len(group) for s, group in grouped(findings).items()},
+                      "findings": [f.as_dict(args.lang) for f in findings]}, ensure_ascii=False, indent=2))
+    return 1 if any(f.severity == ERROR for f in findings) else 0
 
 
 def _cmd_strict(args: argparse.Namespace) -> int:
@@ -303,6 +328,11 @@ def _build_parser() -> argparse.ArgumentParser:
     eval_.add_argument("--out", choices=("table", "csv", "json"), default="table")
     eval_.add_argument("--selection", help="a selection set YAML whose expectations replace the log's, by case id")
     eval_.set_defaults(func=_cmd_eval)
+    lint = sub.add_parser("lint", help="design-review tool definitions (one or a list, course or OpenAI form); "
+                                       "print findings as JSON; exit 1 on any error-level finding, 2 if unreadable")
+    lint.add_argument("file", help="TOOLS.json: one definition or a list; - reads stdin")
+    lint.add_argument("--lang", choices=LANGS, default="en")
+    lint.set_defaults(func=_cmd_lint)
     return parser
 
 

@@ -40,9 +40,10 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _open_regular(path: Path | str, max_bytes: int) -> int:
+def _open_regular(path: Path | str, max_bytes: int, limit_text: str) -> int:
     """A read-only descriptor of the regular file at ``path`` (symlinks followed), refused (ReadError,
-    naming the problem) when missing, a symlink loop, not a regular file, or over ``max_bytes``."""
+    naming the problem) when missing, a symlink loop, not a regular file, or over ``max_bytes``
+    (the message then says ``limit_text``, e.g. "2,000,000 characters")."""
     try:
         info = os.stat(path)
     except OSError as exc:
@@ -54,7 +55,7 @@ def _open_regular(path: Path | str, max_bytes: int) -> int:
     if not stat.S_ISREG(info.st_mode):
         raise ReadError(f"{_kind(info.st_mode)}, not a regular file")
     if info.st_size > max_bytes:
-        raise ReadError(f"too large: {info.st_size:,} bytes; the limit is {max_bytes:,}")
+        raise ReadError(f"too large: {info.st_size:,} bytes; the limit is {limit_text}")
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
@@ -72,7 +73,7 @@ def read_text_bounded(path: Path | str, limit: int = MAX_FILE_CHARS) -> str:
     file (folder, FIFO, device, socket), larger than ``limit`` characters, not UTF-8, or the
     OS's reason. Never blocks on a FIFO (it is refused before it is opened, and opened
     non-blocking), never reads more than ``limit + 1`` characters."""
-    fd = _open_regular(path, _BYTES_PER_CHAR * limit + _BYTES_PER_CHAR)
+    fd = _open_regular(path, _BYTES_PER_CHAR * limit + _BYTES_PER_CHAR, f"{limit:,} characters")
     try:
         with os.fdopen(fd, encoding="utf-8") as fh:
             fd = -1
@@ -93,7 +94,7 @@ def read_bytes_bounded(source: Path | str | BinaryIO, limit: int) -> bytes:
     large" when there are more; never reads more than ``limit + 1`` bytes."""
     if isinstance(source, (str, Path)):
         try:
-            with os.fdopen(_open_regular(source, limit), "rb") as fh:
+            with os.fdopen(_open_regular(source, limit, f"{limit:,} bytes"), "rb") as fh:
                 data = fh.read(limit + 1)
         except OSError as exc:
             raise ReadError(exc.strerror or str(exc)) from None

@@ -4,7 +4,6 @@ selectbox and the schema-fix exercises' starting schemas)."""
 from __future__ import annotations
 
 import copy
-import functools
 import json
 from typing import Any
 
@@ -56,10 +55,22 @@ def schema_text(schema: dict[str, Any]) -> str:
     return json.dumps(schema, indent=2, ensure_ascii=False)
 
 
-@functools.lru_cache(maxsize=64)
-def preset_text(reference_text: str, preset: str) -> str:
-    """The editor text of ``preset`` applied to the schema whose JSON text is ``reference_text``
-    (``schema_text(apply_preset(json.loads(reference_text), preset))``), remembered for the last 64
-    (reference, preset) pairs: the playground compares the editor with it on every rerun. Raises
-    ValueError for an unknown preset, json.JSONDecodeError for text that is not JSON."""
-    return schema_text(apply_preset(json.loads(reference_text), preset))
+#: Presets that change the name or the description (the playground's selectbox lists them after PRESETS).
+DEFINITION_PRESETS: tuple[str, ...] = ("description_removed", "no_when_not_to_use", "vague_name")
+
+
+def apply_definition_preset(name: str, description: str, preset: str) -> tuple[str, str]:
+    """The (name, description) a definition preset writes; each teaches one lesson of the course's
+    tool-design chapter. description_removed: description ""; no_when_not_to_use: the sentences
+    stating when not to use the tool (``points.WHEN_NOT``) removed; vague_name: the name becomes the
+    course's ``do_stuff``. Raises ValueError for an unknown preset."""
+    from toolcall.points import WHEN_NOT, description_points
+
+    if preset == "description_removed":
+        return name, ""
+    if preset == "no_when_not_to_use":
+        kept = [s.text for s in description_points(description) if WHEN_NOT not in s.points]
+        return name, "".join(s if s[-1] in "。！？" else s + " " for s in kept).strip()
+    if preset == "vague_name":
+        return "do_stuff", description
+    raise ValueError(f"unknown preset {preset!r}; expected one of {DEFINITION_PRESETS}")

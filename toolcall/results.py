@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from toolcall.i18n import t
-from toolcall.parsing import ParsedInput
+from toolcall.parsing import ParsedInput, parse_tool_input
 from toolcall.text import escape_invisible
 from toolcall.validation import FieldError, display_pointer
 from toolcall.wire import ANTHROPIC, FORMATS, OPENAI
@@ -55,6 +55,18 @@ def call_id(seed: str, fmt: str = ANTHROPIC) -> str:
         chars.append(_ALPHABET[r])
     body = "".join(chars)
     return f"toolu_01{body}" if fmt == ANTHROPIC else f"call_{body}"
+
+
+def tool_call_entry(fmt: str, call: str, name: str, raw: str) -> dict[str, Any]:
+    """The model's side of one call, as the provider sends it: Anthropic's ``tool_use`` content block
+    (``input`` is the parsed object, or None when ``raw`` is not a JSON object; the API itself only
+    ever sends objects) or one entry of OpenAI's ``tool_calls`` (``arguments`` is the raw text).
+    Raises ValueError for an unknown ``fmt``."""
+    if fmt == ANTHROPIC:
+        return {"type": "tool_use", "id": call, "name": name, "input": parse_tool_input(raw).value}
+    if fmt == OPENAI:
+        return {"id": call, "type": "function", "function": {"name": name, "arguments": raw}}
+    raise ValueError(f"unknown format {fmt!r}; expected one of {FORMATS}")
 
 
 def tool_result_message(fmt: str, call: str, content: str, is_error: bool) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from toolcall.fixtures import (OrderBook, Tool, load_checked,
 from toolcall.parsing import parse_tool_input
 from toolcall.judge import Judgement, evaluate
 from toolcall.wire import ANTHROPIC, FORMATS, OPENAI
-from toolcall.results import (call_id)
+from toolcall.results import call_id, tool_call_entry
 
 SUCCEEDED = "succeeded"
 FAILED = "failed"
@@ -232,15 +232,13 @@ def _response(fx: WalkthroughFixture, fmt: str, seed: str, request: dict[str, An
     """The provider's response to ``request``: optional text, then the calls (id, Call); no calls = end of turn."""
     if fmt == ANTHROPIC:
         content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
-        content += [{"type": "tool_use", "id": cid, "name": c.tool, "input": parse_tool_input(c.raw).value}
-                    for cid, c in calls]
+        content += [tool_call_entry(fmt, cid, c.tool, c.raw) for cid, c in calls]
         return {"id": _response_id(seed, fmt), "type": "message", "role": "assistant", "model": fx.models[ANTHROPIC],
                 "content": content, "stop_reason": "tool_use" if calls else "end_turn", "stop_sequence": None,
                 "usage": {"input_tokens": estimate_tokens(request), "output_tokens": estimate_tokens(content)}}
     message: dict[str, Any] = {"role": "assistant", "content": text, "refusal": None}
     if calls:
-        message["tool_calls"] = [{"id": cid, "type": "function", "function": {"name": c.tool, "arguments": c.raw}}
-                                 for cid, c in calls]
+        message["tool_calls"] = [tool_call_entry(fmt, cid, c.tool, c.raw) for cid, c in calls]
     prompt, completion = estimate_tokens(request), estimate_tokens(message)
     return {"id": _response_id(seed, fmt), "object": "chat.completion", "created": fx.created,
             "model": fx.models[OPENAI],

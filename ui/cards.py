@@ -6,6 +6,7 @@ Drawn by pages/playground.py for each canned output and for the free box.
 from __future__ import annotations
 
 from toolcall.i18n import t
+from toolcall.results import tool_call_entry
 from toolcall.validation import display_pointer
 from toolcall.markdown import boldable, plain
 from ui.common import lang, show_json, show_raw
@@ -20,8 +21,12 @@ def badge(verdict: str, lang_: str | None = None) -> str:
     return f":{colour}-badge[{t('playground.' + verdict, lang_ or lang())}]"
 
 
-def show_card(card, key: str, label: str | None = None, canned=None) -> None:
+def show_card(card, key: str, label: str | None = None, canned=None, tool_name: str | None = None,
+              fmt: str | None = None) -> None:
     """Render one playground Card: label and verdict, raw text, problems, the tool_result.
+
+    With ``tool_name`` and ``fmt``, the card also shows the model's side of the call as the provider
+    sends it (a ``tool_use`` block or a ``tool_calls`` entry) carrying that (edited) name.
 
     Each card reruns with every schema edit, and Streamlit's cost is about a fifth of a
     millisecond per element (bench/README.md), so related lines share one element: the label
@@ -39,6 +44,9 @@ def show_card(card, key: str, label: str | None = None, canned=None) -> None:
             line += " · " + tr("playground.expected", expected=badge(canned.output.expected, L))
         st.markdown(f"**{plain(label)}**  \n{line}" if label else line)
         show_raw(card.raw)
+        if tool_name is not None and fmt is not None:
+            st.caption(tr("workbench.model_call"))
+            show_json(tool_call_entry(fmt, card.tool_use_id, tool_name, card.raw))
         if canned is not None and canned.leaked:
             catches = canned.output.catches
             st.error(plain(tr("playground.leaked", keyword=catches) if catches else tr("playground.leaked_parse")),

@@ -4,6 +4,7 @@ an instructor's sign-in, from any page or URL parameter; the signed-in view show
 import pytest
 
 from tests.app.conftest import PAGES, fresh_app
+from toolcall.exercises import load_exercises
 from toolcall.instructor import LoginThrottle
 from toolcall.progress import ProgressStore
 
@@ -27,11 +28,11 @@ def class_data(tmp_path, monkeypatch):
 @pytest.fixture
 def waits(monkeypatch):
     """The failed-try delays, recorded instead of slept."""
-    import pages.instructor
+    import ui.instructor
 
     recorded: list[float] = []
     throttle = LoginThrottle(sleep=recorded.append)
-    monkeypatch.setattr(pages.instructor, "_throttle", lambda: throttle)
+    monkeypatch.setattr(ui.instructor, "_throttle", lambda: throttle)
     return recorded
 
 
@@ -99,7 +100,8 @@ def test_the_instructor_sees_the_class(monkeypatch, waits, lang, learners):
     metrics = {m.label: m.value for m in at.metric}
     assert metrics[learners] == "2"
     exercises = at.dataframe[0].value
-    row = exercises[exercises.iloc[:, 0].str.contains("pass^3", regex=False)].iloc[0]
+    title = load_exercises().by_id()["pk_pass3"].title[lang]
+    row = exercises[exercises.iloc[:, 0] == title].iloc[0]
     assert list(row.iloc[1:5]) == [2, 1, 0, 1.5]  # tried, solved, revealed, median tries
     assert row.iloc[5] == f"{SECRET.casefold()} (×2)"  # alice's and BOB's: grouped ignoring case
     at.selectbox(key="dashboard_learner").select("alice").run()

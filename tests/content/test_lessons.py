@@ -14,7 +14,7 @@ NAMES = {lang: [p.name for p in lesson_files(lang)] for lang in LANGS}
 
 
 def test_there_are_lessons_and_both_languages_have_the_same_files():
-    assert 8 <= len(NAMES["en"]) <= 10
+    assert NAMES["en"], "no lessons found"  # how many is the instructors' choice: a new pair needs no test change
     assert NAMES["en"] == NAMES["zh"]
     assert all(FILE_NAME.match(name) for name in NAMES["en"])
 

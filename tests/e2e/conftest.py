@@ -97,3 +97,11 @@ def wait_connected(page) -> None:
     """Wait until the app is connected and app.py's sidebar (the language switch) is drawn."""
     page.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]')
     page.wait_for_selector(".st-key-app_lang")
+
+
+def open_output_tab(page, name: str) -> None:
+    """Click the playground's output tab whose label contains ``name`` (a canned output's label, or
+    the free box's "Your own output"): only the open tab's card is visible."""
+    import re
+
+    page.get_by_role("tab", name=re.compile(re.escape(name))).first.click()

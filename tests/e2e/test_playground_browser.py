@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tests.e2e.conftest import wait_connected
+from tests.e2e.conftest import open_output_tab, wait_connected
 from toolcall.fixtures import load_outputs
 
 pytestmark = pytest.mark.e2e
@@ -14,6 +14,7 @@ def test_editing_schema_in_browser_changes_a_verdict(server, page):
     """Delete additionalProperties in the editor, commit with Ctrl+Enter: the extra-field card shows LEAKED."""
     page.goto(server + "/playground")
     wait_connected(page)
+    open_output_tab(page, "Extra field")
     card = page.locator(".st-key-playground_card_extra_field")
     card.get_by_text("Verdict:").wait_for()
     assert "LEAKED" not in card.inner_text()
@@ -37,6 +38,8 @@ def _commit_on_fresh_page(page, server, key: str, text: str) -> None:
     """Open the playground, type ``text`` into the text area with ``key`` and commit it (Ctrl+Enter)."""
     page.goto(server + "/playground")
     wait_connected(page)
+    if key == "playground_free_input":
+        open_output_tab(page, "Your own output")
     box = page.locator(f".st-key-{key} textarea")
     box.fill(text)
     box.press("Control+Enter")

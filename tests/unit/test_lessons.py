@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from toolcall.pages_registry import LESSON_PAGE_IDS
+
 from toolcall import REPO_ROOT
 from toolcall.lesson_check import check_lessons
 from toolcall.passk import equivalent_q, pass_k
@@ -30,7 +32,7 @@ def test_a_good_lesson_parses_into_a_dataclass():
                                                                  "line '---'"]),
     ("---\nsummary: S\npage: playground\norder: 1\n---\nBody\n", ["lessons/en/03-x.md: $: 'title' is a required property"]),
     ("---\ntitle: T\nsummary: S\npage: nowhere\norder: 1\n---\nBody\n",
-     ["lessons/en/03-x.md: $.page: 'nowhere' is not one of ['playground', 'passk_lab', 'walkthrough', 'pairing', 'lessons', 'harness_lab']"]),
+     [f"lessons/en/03-x.md: $.page: 'nowhere' is not one of {list(LESSON_PAGE_IDS)}"]),
     ("---\ntitle: T\nsummary: S\npage: lessons\norder: one\n---\nBody\n",
      ["lessons/en/03-x.md: $.order: 'one' is not of type 'integer'"]),
     ("---\ntitle: T\nsummary: S\npage: lessons\norder: 1\n---\n\n", ["lessons/en/03-x.md: $: the lesson has no body "
@@ -213,9 +215,10 @@ def test_no_lessons_folder_means_nothing_to_check(tmp_path):
 def test_lessons_load_sorted_with_their_pages():
     lessons = load_lessons("en")
     assert lessons.problems == ()
-    assert [lesson.order for lesson in lessons.lessons] == list(range(1, 11))
-    assert [lesson.slug for lesson in lessons.for_page("playground")] == \
-        ["03-tool-definition", "06-structured-outputs", "07-errors-back"]
+    orders = [lesson.order for lesson in lessons.lessons]
+    assert orders == sorted(orders) and len(set(orders)) == len(orders)
+    shipped = ["03-tool-definition", "06-structured-outputs", "07-errors-back"]  # pinned by slug; others may join
+    assert [s for s in (lesson.slug for lesson in lessons.for_page("playground")) if s in shipped] == shipped
 
 
 @pytest.mark.parametrize("source", ["naive_pass_k(p=0.9, k=10000000)", "naive_pass_k(p=0.9, k=[3])"])

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from toolcall.cli import main
 from toolcall.exercises import load_exercises
-from toolcall.grading import grade
+from toolcall.grading import grade, grading_inputs
 from toolcall.passk import EXACT_MAX_CHARS, N_MAX, decimal_text, estimate, exact_text, percent
 
 
@@ -120,5 +120,6 @@ def test_grade_a_fraction_is_right_exactly_when_it_is_within_tolerance(top, bott
 @given(exercise_id=st.sampled_from(sorted(load_exercises().by_id())),
        text=st.text(max_size=300) | st.integers().map(str) | st.builds(lambda d: "[" + "9" * d + "]", st.integers(1, 6000)))
 def test_grade_any_text_never_raises(exercise_id, text):
-    result = grade(load_exercises().by_id()[exercise_id], text)
+    exercise = load_exercises().by_id()[exercise_id]
+    result = grade(exercise, text, grading_inputs(exercise))
     assert result.max_score > 0 and 0 <= result.score <= result.max_score

@@ -7,7 +7,7 @@ import sys
 from toolcall import REPO_ROOT, lazy
 from toolcall.judge import _canned, evaluate_canned, evaluate_canned_cached, summarize
 from toolcall.markdown import table
-from toolcall.presets import PRESETS, apply_preset, preset_text, schema_text
+from toolcall.presets import PRESETS, apply_preset, schema_text
 from toolcall.validation import CHECK_CACHE_CHARS, _checks, check_schema, check_schema_cached
 from toolcall.wire import FORMATS
 
@@ -87,12 +87,6 @@ def test_canned_cache_key_tells_languages_formats_and_schemas_apart(outputs, sch
     assert len({id(en), id(zh), id(other), id(loose)}) == 4
     assert summarize(loose).leaked == ("enum_violation",) and summarize(en).leaked == ()
     assert _canned.max_entries == 128
-
-
-def test_preset_text_is_apply_preset_then_schema_text(schema):
-    reference = schema_text(schema)
-    for preset in PRESETS:
-        assert preset_text(reference, preset) == schema_text(apply_preset(schema, preset))
 
 
 def test_markdown_table_escapes_every_cell():

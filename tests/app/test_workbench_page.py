@@ -1,0 +1,133 @@
+"""The playground's whole-definition editor through AppTest: name and description edits reach the
+cards, the review and the pass^k lab; bad definitions keep the last good state; share links."""
+
+import json
+
+from tests.app.conftest import fresh_app
+from toolcall.fixtures import load_outputs, load_tool
+from toolcall.tooldef import share_token
+
+
+def playground(lang="en", query=None):
+    return fresh_app(lang, query).switch_page("pages/playground.py").run()
+
+
+def texts(elements):
+    return [e.value for e in elements]
+
+
+def tool_results(at):
+    return [json.loads(c.value) for c in at.code if c.language == "json" and '"tool_use"' in c.value]
+
+
+def test_editing_the_name_reaches_every_tool_use_and_tool_result():
+    at = playground()
+    at.text_input(key="tool_name").input("issue_refund").run()
+    assert not at.exception
+    assert "Definition OK: a name both providers accept and a valid Draft 2020-12 input_schema." in texts(at.success)
+    outputs = load_outputs().outputs
+    calls = tool_results(at)
+    assert len(calls) == len(outputs) and {c["name"] for c in calls} == {"issue_refund"}   # one per canned card
+    contents = [c.value for c in at.code if c.language in (None, "plaintext") and "input_schema" in c.value]
+    # every card the schema rejects names the tool (text that is not JSON is answered without the schema)
+    assert len(contents) == sum(o.expected == "rejected" and o.catches != "INVALID_JSON" for o in outputs)
+    assert all("against the issue_refund input_schema" in v and "call issue_refund again" in v for v in contents)
+
+
+def test_a_refused_name_is_an_error_at_the_editor_and_the_cards_go_stale():
+    at = playground()
+    at.text_input(key="tool_name").input("refund order").run()
+    assert not at.exception
+    assert ("\\$\\.name\\: The tool name contains \\' \\'\\: providers accept only letters a\\-z, A\\-Z, digits, \\_ and "
+            "\\-\\.") in texts(at.error)
+    assert any("stale" in w for w in texts(at.warning))
+    assert {c["name"] for c in tool_results(at)} == {"refund_order"}   # last good definition
+
+
+def test_removing_when_not_to_use_shows_in_the_review_and_in_the_lab():
+    at = playground()
+    description = at.text_area(key="tool_description").value
+    cut = description.replace(" If the order has not shipped yet, use cancel_order instead.", "")
+    assert cut != description
+    at.text_area(key="tool_description").input(cut).run()
+    assert not at.exception
+    warnings = "\n".join(texts(at.warning))
+    assert "does not say when NOT to use it" in warnings
+    at.switch_page("pages/passk_lab.py").run()
+    assert not at.exception
+    assert len(at.checkbox) == 4
+    assert [m.value for m in at.metric if m.label == "m, ambiguities now"] == ["4"]
+    assert any(c.value == "With these cuts pass^k lies between 3.4% (independent runs) and 65.6% (fully correlated)."
+               for c in at.caption)
+
+
+def test_lab_alone_uses_the_reference_description():
+    at = fresh_app().switch_page("pages/passk_lab.py").run()
+    assert [m.value for m in at.metric if m.label == "m, ambiguities now"] == ["3"]
+    assert any(c.value == "With these cuts pass^k lies between 8.0% (independent runs) and 72.9% (fully correlated)."
+               for c in at.caption)
+
+
+def test_description_presets_and_picking_do_stuff():
+    at = playground()
+    at.selectbox(key="playground_preset").select("vague_name").run()
+    assert at.text_input(key="tool_name").value == "do_stuff"
+    assert any("do\\_stuff" in e and "vague verb" in e for e in texts(at.error))
+    at.selectbox(key="playground_preset").select("description_removed").run()
+    assert at.text_area(key="tool_description").value == ""
+    assert any("No description" in e for e in texts(at.error))
+    at.selectbox(key="playground_tool").select("do_stuff").run()
+    assert not at.exception
+    assert at.text_input(key="tool_name").value == "do_stuff"
+    assert any("No canned outputs exist for do_stuff" in i for i in texts(at.info))
+    at.text_area(key="playground_free_input").input('{"data": "ORD-20260917"}').run()
+    assert not at.exception and tool_results(at)[-1]["name"] == "do_stuff"
+
+
+def test_huge_description_and_pasted_definitions_never_crash():
+    at = playground()
+    at.text_area(key="tool_description").input("x" * 5_000_000).run()
+    assert not at.exception
+    assert any(e.startswith("\\$\\.description\\: The description has 5000000 characters") for e in texts(at.error))
+    at.button(key="playground_reset").click().run()
+    assert texts(at.success)[0].startswith("Definition OK")
+    at.text_area(key="workbench_definition_text").input('{"name": "get_order"}').run()
+    at.button(key="workbench_apply_definition").click().run()
+    assert "\\$\\: The definition has no input\\_schema \\(OpenAI\\'s form calls it parameters\\)\\." in texts(at.error)
+    openai = json.dumps({"type": "function", "function": {"name": "lookup", "description": "Look up.",
+                                                         "parameters": {"type": "object", "properties": {}}}})
+    at.text_area(key="workbench_definition_text").input(openai).run()
+    at.button(key="workbench_apply_definition").click().run()
+    assert not at.exception
+    assert at.text_input(key="tool_name").value == "lookup"
+
+
+def test_share_link_opens_that_definition_and_a_broken_one_says_so():
+    tool = load_tool()
+    edited = type(tool)("refund_it", "Refund it.", tool.input_schema)
+    at = playground(query={"tool": share_token(edited)})
+    assert not at.exception
+    assert at.text_input(key="tool_name").value == "refund_it"
+    broken = playground(query={"tool": "eNrLSM3JyVcozy/KSQEAGgQEXQ"[:-5]})
+    assert not broken.exception
+    assert any("damaged" in e for e in texts(broken.error))
+    assert broken.text_input(key="tool_name").value == "refund_order"
+
+
+def test_chinese_editor():
+    at = playground("zh")
+    assert not at.exception
+    at.text_input(key="tool_name").input("退款").run()
+    assert any("工具名里有 \\'退\\'" in e for e in texts(at.error))
+
+
+def test_picking_get_order_shows_its_own_canned_outputs():
+    from toolcall import FIXTURES_DIR
+    from toolcall.fixtures import load_outputs
+
+    outputs = load_outputs(FIXTURES_DIR / "outputs" / "get_order.yaml").outputs
+    at = playground()
+    at.selectbox(key="playground_tool").select("get_order").run()
+    assert not at.exception
+    assert f"**{len(outputs)} of {len(outputs)} outputs got their expected verdict.**" in texts(at.markdown)
+    assert {c["name"] for c in tool_results(at)} == {"get_order"}

@@ -1,0 +1,84 @@
+"""What a tool definition costs in the prompt: token counts per tool and per set, and what each
+provider documents about the text it adds.
+
+Counts: the definition's compact JSON tokenized with OpenAI's ``o200k_base`` encoding, offline,
+by the ``bpe-openai`` package (a Rust port that ships the encoding inside the wheel; tiktoken would
+download it at run time). That count is exact *for that text*; neither provider documents the exact
+text the tools are rendered into, so the billed count differs:
+
+- OpenAI: "Tools and schemas add tokens that are hard to count locally" (token-counting guide,
+  https://developers.openai.com/api/docs/guides/token-counting); nothing about the rendered form is
+  documented, so the panel shows only the JSON.
+- Anthropic: "When you use tools, we also automatically include a special system prompt for the model
+  which enables tool use", with its token count per model and tool_choice
+  (https://docs.anthropic.com/zh-CN/docs/tool-use-pricing-and-tokens, also in Spanish at
+  https://docs.anthropic.com/es/docs/tool-use-pricing-and-tokens): :data:`ANTHROPIC_TOOL_PROMPT`.
+  The prompt's text is not published, and Claude's tokenizer is not public: Claude counts here are
+  the o200k_base count, labelled an estimate.
+
+When ``bpe-openai`` is missing, :func:`count` falls back to ``ceil(UTF-8 bytes / 4)``, labelled as such.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from toolcall.fixtures import Tool
+
+#: Documented tool-use system prompt tokens: (model, tool_choice) -> tokens (source in the module docstring).
+ANTHROPIC_TOOL_PROMPT: tuple[tuple[str, str, int], ...] = (
+    ("Claude 3 Opus", "auto", 530), ("Claude 3 Opus", "any, tool", 281),
+    ("Claude 3 Sonnet", "auto", 159), ("Claude 3 Sonnet", "any, tool", 235),
+    ("Claude 3 Haiku", "auto", 264), ("Claude 3 Haiku", "any, tool", 340),
+)
+#: The course's tool-count guidance: comfortable range, and the count past which to regroup.
+COMFORTABLE = (5, 15)
+REGROUP_ABOVE = 20
+#: Longest text tokenized (characters); longer text is counted by the byte estimate.
+MAX_TOKENIZED = 200_000
+
+O200K = "o200k_base"
+BYTES_ESTIMATE = "bytes/4"
+
+
+@lru_cache(maxsize=1)
+def _encoding():
+    try:
+        import bpe_openai
+    except ImportError:
+        return None
+    return bpe_openai.get_encoding(O200K)
+
+
+@dataclass(frozen=True)
+class Count:
+    """Tokens of one text and the ``method``: O200K (exact for this text) or BYTES_ESTIMATE."""
+
+    tokens: int
+    method: str
+
+
+def count(text: str) -> Count:
+    """Tokens of ``text`` with o200k_base, or ``ceil(len(utf-8 bytes) / 4)`` without the package."""
+    encoding = _encoding()
+    if encoding is None or len(text) > MAX_TOKENIZED:
+        return Count(math.ceil(len(text.encode("utf-8", "replace")) / 4), BYTES_ESTIMATE)
+    return Count(len(encoding.encode(text)), O200K)
+
+
+def wire_json(tool: Tool, provider: str) -> str:
+    """The definition's compact JSON as it travels in a request's ``tools`` list (``anthropic`` or ``openai``)."""
+    value = tool.as_openai() if provider == "openai" else tool.as_anthropic()
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def tool_count_zone(n: int) -> str:
+    """``few`` (< 5 tools), ``comfortable`` (5–15), ``crowded`` (16–20) or ``regroup`` (> 20)."""
+    if n > REGROUP_ABOVE:
+        return "regroup"
+    if n > COMFORTABLE[1]:
+        return "crowded"
+    return "comfortable" if n >= COMFORTABLE[0] else "few"

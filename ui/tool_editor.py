@@ -1,0 +1,227 @@
+"""The playground's whole-definition editor: pick a tool, edit its name, description and input_schema,
+see the design review, the full definition in both forms, and what the model sees.
+
+Session state (keys fixed by DESIGN.md and issue 19): ``playground_tool`` (picked tool id or
+``custom``), ``tool_name``, ``tool_description``, ``schema_editor`` (the input_schema text),
+``playground_preset``; ``playground_last_good`` holds the last definition that passed every check
+(a Tool), which the cards follow while the editor shows an error. ``workbench_description`` and
+``workbench_reference`` mirror the description and the picked tool's reference description for
+the pass^k lab (widget state does not survive a page change; these plain keys do).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from toolcall import FIXTURES_DIR
+from toolcall.fixtures import Tool
+from toolcall.lint import CHECKLIST, SEVERITIES, grouped, lint_set, lint_tool, score
+from toolcall.markdown import plain
+from toolcall.points import POINTS, TEMPLATE_POINTS, description_points, stated
+from toolcall.presets import DEFINITION_PRESETS, PRESETS, apply_definition_preset, apply_preset, schema_text
+from toolcall.tooldef import FORMS, from_fields, parse_definition, read_share_token, render, share_token
+from ui.common import lang, load, tr
+from ui.widgets import translated
+
+CUSTOM = "custom"
+#: The query parameter that carries a shared definition.
+SHARE_PARAM = "tool"
+_ICONS = {"error": "❌", "warning": "⚠️", "info": "💡"}
+
+
+def tool_ids() -> list[str]:
+    """Every tool in fixtures/tools/, refund_order first, then by name."""
+    ids = sorted(p.stem for p in (FIXTURES_DIR / "tools").glob("*.json"))
+    return sorted(ids, key=lambda i: (i != "refund_order", i))
+
+
+def localized(tool: Tool, language: str) -> Tool:
+    """The tool as a student of ``language`` reads it (translated description, when the fixture has one)."""
+    for_lang = getattr(tool, "for_lang", None)
+    return for_lang(language) if for_lang else tool
+
+
+def reference(tool_id: str) -> Tool:
+    """The picked fixture tool in the session's language (``refund_order`` for ``custom``)."""
+    return localized(load("tool", f"tools/{tool_id if tool_id != CUSTOM else 'refund_order'}.json"), lang())
+
+
+def _fill(tool: Tool) -> None:
+    state = st.session_state
+    state["tool_name"], state["tool_description"], state["schema_editor"] = (
+        tool.name, tool.description, schema_text(tool.input_schema))
+
+
+def _pick() -> None:
+    picked = st.session_state["playground_tool"]
+    st.session_state["playground_preset"] = "reference"
+    if picked != CUSTOM:
+        _fill(reference(picked))
+
+
+def _apply_preset() -> None:
+    ref = reference(st.session_state.get("playground_tool", "refund_order"))
+    preset = st.session_state["playground_preset"]
+    _fill(_preset_tool(ref, preset))
+
+
+def _preset_tool(ref: Tool, preset: str) -> Tool:
+    """The definition a preset writes for the reference tool ``ref``."""
+    if preset in DEFINITION_PRESETS:
+        name, description = apply_definition_preset(ref.name, ref.description, preset)
+        return Tool(name, description, ref.input_schema)
+    return Tool(ref.name, ref.description, apply_preset(ref.input_schema, preset))
+
+
+def error_text(checked) -> str:
+    """A failed DefinitionCheck for the editor: schema messages already say where; others get their path."""
+    return checked.message if checked.path.startswith("$.input_schema") else \
+        tr("workbench.error_at", path=checked.path, message=checked.message)
+
+
+def _reset() -> None:
+    st.session_state["playground_preset"] = "reference"
+    _apply_preset()
+
+
+def init_state() -> None:
+    """First run of a session: the fields from a share link (``?tool=…``) when it reads, else
+    refund_order in the session's language; a damaged link leaves a message for the editor."""
+    state = st.session_state
+    if "tool_name" in state:
+        return
+    state.setdefault("playground_tool", "refund_order")
+    token = st.query_params.get(SHARE_PARAM)
+    if token:
+        shared = read_share_token(token, lang())
+        if shared.ok:
+            state["playground_tool"] = CUSTOM
+            _fill(shared.tool)
+            return
+        state["workbench_link_error"] = shared.message
+    previous = state.get("playground_last_good")
+    _fill(previous if isinstance(previous, Tool) else reference(state["playground_tool"]))
+
+
+def show_editor() -> tuple[Tool, bool]:
+    """Draw the picker, presets and the three fields; return (the definition the cards follow, stale).
+
+    ``stale`` is True when the fields do not pass (the message is shown above the fields) and the
+    cards keep the last good definition."""
+    state = st.session_state
+    init_state()
+    if "workbench_link_error" in state:
+        st.error(plain(state.pop("workbench_link_error")), icon="🔗")
+    ids = tool_ids()
+    picked = translated("selectbox", tr("workbench.pick_label"), [*ids, CUSTOM],
+                        {i: (tr("workbench.pick_custom") if i == CUSTOM else i) for i in [*ids, CUSTOM]},
+                        key="playground_tool", on_change=_pick)
+    ref = reference(picked)
+    options = [*PRESETS, *DEFINITION_PRESETS]
+    preset = translated("selectbox", tr("playground.preset_label"), options,
+                        {p: tr(f"playground.preset.{p}") if p in PRESETS else tr(f"workbench.preset.{p}")
+                         for p in options}, key="playground_preset", on_change=_apply_preset)
+    lesson = tr(f"playground.preset_lesson.{preset}") if preset in PRESETS else tr(f"workbench.preset_lesson.{preset}")
+    wrote = _preset_tool(ref, preset)
+    edited = (state["tool_name"], state["tool_description"], state["schema_editor"]) != (
+        wrote.name, wrote.description, schema_text(wrote.input_schema))
+    st.caption(tr("playground.preset_edited") if edited and picked != CUSTOM else lesson)
+    with st.container(horizontal=True):
+        st.button(tr("playground.preset_apply"), key="playground_apply_preset", on_click=_apply_preset, width="stretch")
+        st.button(tr("playground.reset"), key="playground_reset", on_click=_reset, width="stretch")
+    checked = from_fields(state["tool_name"], state["tool_description"], state["schema_editor"], lang())
+    if checked.ok:
+        state["playground_last_good"] = checked.tool
+        st.success(tr("workbench.definition_ok"), icon="✅")
+    else:
+        st.error(plain(error_text(checked)), icon="❌")
+        st.warning(tr("playground.stale"), icon="⏳")
+    st.text_input(tr("workbench.name_label"), key="tool_name", persist_state="session")
+    st.text_area(tr("workbench.description_label"), key="tool_description", height=130, persist_state="session")
+    st.text_area(tr("playground.editor_label"), key="schema_editor", height=380, persist_state="session")
+    state["workbench_description"] = state["tool_description"]
+    state["workbench_reference"] = ref.description
+    good = state.get("playground_last_good")
+    return (good if isinstance(good, Tool) else ref), not checked.ok
+
+
+def tool_set(tool: Tool, picked: str) -> list[Tool]:
+    """The set the edited tool belongs to: it, then every other fixture tool except the course's bad
+    do_stuff (the edited tool replaces the fixture it was picked from)."""
+    others = [localized(load("tool", f"tools/{i}.json"), lang()) for i in tool_ids() if i not in (picked, "do_stuff")]
+    return [tool, *[o for o in others if o.name != tool.name or picked == CUSTOM]]
+
+
+def show_review(tool: Tool, tools: list[Tool]) -> None:
+    """Findings for the edited tool (and the set rules that concern it), grouped by severity, with
+    the score, each pointing at its JSON path; then the judgment checklist."""
+    findings = lint_tool(tool) + [f for f in lint_set(tools) if f.rule.startswith("set_")]
+    groups = grouped(findings)
+    st.markdown("**" + tr("workbench.review_score", score=score(findings), errors=len(groups["error"]),
+                          warnings=len(groups["warning"]), infos=len(groups["info"])) + "**")
+    if not findings:
+        st.success(tr("workbench.review_clean"))
+    for severity in SEVERITIES:
+        if groups[severity]:
+            lines = [f"- `{plain(f.path)}` {plain(f.reason(lang()))} :small[({plain(f.source(lang()))})]"
+                     for f in groups[severity]]
+            box = {"error": st.error, "warning": st.warning, "info": st.info}[severity]
+            box(f"**{tr(f'workbench.severity.{severity}')}**\n\n" + "\n".join(lines), icon=_ICONS[severity])
+    st.markdown("**" + tr("workbench.checklist_title") + "**")
+    st.caption(tr("workbench.checklist_intro"))
+    for item in CHECKLIST:
+        st.checkbox(tr(f"workbench.check.{item}"), key=f"workbench_check_{item}")
+
+
+def _apply_definition() -> None:
+    checked = parse_definition(st.session_state["workbench_definition_text"], lang())
+    if checked.ok:
+        st.session_state["playground_tool"] = CUSTOM if st.session_state.get("playground_tool") not in tool_ids() \
+            else st.session_state["playground_tool"]
+        _fill(checked.tool)
+        st.session_state.pop("workbench_definition_error", None)
+    else:
+        st.session_state["workbench_definition_error"] = error_text(checked)
+
+
+def show_definition(tool: Tool) -> None:
+    """The full definition in the course's or OpenAI's form: copy it (the code block's copy button), or
+    edit it here and apply it to the three fields; and the share link."""
+    form = translated("radio", tr("workbench.form_label"), FORMS, {f: tr(f"workbench.form.{f}") for f in FORMS},
+                      key="workbench_form", horizontal=True)
+    text = render(tool, form)
+    st.code(text, language="json", wrap_lines=True)
+    with st.expander(tr("workbench.edit_definition")):
+        if st.session_state.get("workbench_definition_shown") != text:
+            st.session_state["workbench_definition_text"] = text  # follows the fields until applied
+            st.session_state["workbench_definition_shown"] = text
+        st.text_area(tr("workbench.definition_label"), key="workbench_definition_text", height=260)
+        st.button(tr("workbench.apply_definition"), key="workbench_apply_definition", on_click=_apply_definition)
+        if "workbench_definition_error" in st.session_state:
+            st.error(plain(st.session_state["workbench_definition_error"]), icon="❌")
+    token = share_token(tool)
+    if token is None:
+        st.warning(tr("workbench.share_too_long"))
+    else:
+        st.caption(tr("workbench.share_caption"))
+        st.code(f"/playground?{SHARE_PARAM}={token}", language=None, wrap_lines=True)
+
+
+
+def lab_description(fallback: Tool) -> tuple[str, frozenset[str], bool]:
+    """For the pass^k lab: (the description to split, the points it is expected to state, whether it
+    comes from the playground's editor). Without a visit to the playground: ``fallback``'s description
+    in the session's language, expected to state what it states."""
+    state = st.session_state
+    reference_text = state.get("workbench_reference")
+    if "workbench_description" in state and reference_text is not None:
+        expected = stated(description_points(reference_text)) if state.get("playground_tool") != CUSTOM \
+            else TEMPLATE_POINTS
+        return state["workbench_description"], expected, True
+    text = localized(fallback, lang()).description
+    return text, stated(description_points(text)), False
+
+
+def points_text(points) -> str:
+    """Points in POINTS order, translated, joined with the list separator."""
+    return tr("word.list_sep").join(tr(f"workbench.point.{p}") for p in POINTS if p in points)
