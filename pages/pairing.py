@@ -69,7 +69,8 @@ else:
         st.error(plain(report.error), icon="❌")
     else:
         name = names[report.fmt]
-        st.caption(tr("pairing.detected" if report.detected else "pairing.chosen", count=report.messages, fmt=name))
+        st.caption(tr("pairing.detected" if report.detected else "pairing.chosen", count=report.message_count,
+                      fmt=name))
         if not report.violations:
             st.success(tr("pairing.no_violations"), icon="✅")
         else:

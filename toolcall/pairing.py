@@ -100,13 +100,13 @@ class Violation:
 @dataclass
 class Report:
     """The checker's answer. ``error`` (a translated sentence) is set when the text could not
-    be checked at all; otherwise ``fmt`` is the format used, ``messages`` the count checked,
+    be checked at all; otherwise ``fmt`` is the format used, ``message_count`` the number of messages checked,
     ``violations`` at most MAX_VIOLATIONS (``more`` counts the rest), ``notes`` remarks that
     are not violations."""
 
     fmt: str | None = None
     detected: bool = False
-    messages: int = 0
+    message_count: int = 0
     violations: list[Violation] = field(default_factory=list)
     more: int = 0
     error: str | None = None
@@ -177,7 +177,8 @@ _JSON_TYPES = ("object", "array", "string", "boolean", "number", "null")
 #: The "expected" phrases of wrong_content_type, by their key under pairing.expected.
 _EXPECTED_KEYS = {"object with a type": "object_with_type", "assistant message": "assistant_message",
                   "user message": "user_message", "string / array": "string_or_array",
-                  "string / array of blocks": "string_or_blocks", "string / array of text parts": "string_or_text_parts"}
+                  "string / array of blocks": "string_or_blocks",
+                  "string / array of text parts": "string_or_text_parts"}
 
 
 def _type_name(value: Any) -> str:
@@ -317,7 +318,8 @@ def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[st
                 if role == "user":
                     out.add("wrong_content_type", i, j, what="tool_use", expected="assistant message", got="user")
                 if not isinstance(b.get("id"), str):
-                    out.add("wrong_content_type", i, j, what="tool_use.id", expected="string", got=_type_name(b.get("id")))
+                    out.add("wrong_content_type", i, j, what="tool_use.id", expected="string",
+                            got=_type_name(b.get("id")))
                 if not isinstance(b.get("input"), dict):
                     out.add("wrong_content_type", i, j, what="tool_use.input", expected="object",
                             got=_type_name(b.get("input")))
@@ -335,7 +337,8 @@ def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[st
                     out.add("wrong_content_type", i, j, what="tool_result.is_error", expected="boolean",
                             got=_type_name(b["is_error"]))
                 elif b.get("is_error") is True and c in ("", []):
-                    out.add("empty_error_result", i, j, id=b.get("tool_use_id") if isinstance(b.get("tool_use_id"), str) else "?")
+                    tool_use_id = b.get("tool_use_id")
+                    out.add("empty_error_result", i, j, id=tool_use_id if isinstance(tool_use_id, str) else "?")
                 elif isinstance(c, list):
                     for x in c:  # text blocks inside a tool_result may not be empty either
                         if x.get("type") == "text" and x.get("text") == "":
@@ -433,7 +436,8 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
             out.add("wrong_content_type", i, None, what="role", expected='"system" / "user" / "assistant" / "tool"',
                     got=json.dumps(role, ensure_ascii=False)[:40])
         if role == "tool":
-            if not isinstance(content, str) and not (isinstance(content, list) and all(isinstance(x, dict) for x in content)):
+            parts = isinstance(content, list) and all(isinstance(x, dict) for x in content)
+            if not isinstance(content, str) and not parts:
                 out.add("wrong_content_type", i, None, what="content", expected="string / array of text parts",
                         got=_type_name(content))
             rid = m.get("tool_call_id")

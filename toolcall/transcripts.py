@@ -33,7 +33,7 @@ from toolcall.backend import BACKENDS, RefundBackend
 from toolcall.fixtures import (OrderBook, Tool, load_checked,
                                load_tool, require_unique_ids)
 from toolcall.parsing import parse_tool_input
-from toolcall.judge import Judgement, evaluate
+from toolcall.judge import Judgement, judge_call
 from toolcall.wire import ANTHROPIC, FORMATS, OPENAI
 from toolcall.results import call_id, tool_call_entry
 
@@ -165,13 +165,15 @@ def retry_loop(attempts: Sequence[A], judge: Callable[[A, int], Sequence[Any]], 
 RUNNABLE: tuple[str, ...] = tuple(BACKENDS)
 
 
-def run_call(call: Call, tool: Tool, fmt: str, cid: str, backend: RefundBackend, lang: str = "en") -> Judgement:
-    """Validate ``call.raw`` against ``tool``'s schema and, if accepted, run it; returns the Judgement
-    (verdict, errors, backend answer, tool_result in ``fmt``). Raises ValueError for a tool not in RUNNABLE."""
-    if tool.name not in BACKENDS:
-        raise ValueError(f"the walkthrough cannot run tool {tool.name!r}; runnable: {RUNNABLE}")
-    tool_backend = backend if tool.name == "refund_order" else BACKENDS[tool.name](backend.book)
-    return evaluate(call.raw, tool.input_schema, tool.name, lang, fmt, cid, tool_backend)
+def run_call(call: Call, tools: dict[str, Tool], fmt: str, cid: str, backend: RefundBackend,
+             lang: str = "en") -> Judgement:
+    """Judge ``call`` by its tool's name (toolcall.judge.judge_call): validated against that tool's own
+    schema and run on the backend registered for that name (the refunds on ``backend``, so they add up
+    across the conversation). A name not in ``tools`` gets an UNKNOWN_TOOL is_error result, never another
+    tool's answer; a defined tool with no backend raises ValueError (the walkthrough must run every call)."""
+    if call.tool in tools and call.tool not in BACKENDS:
+        raise ValueError(f"the walkthrough cannot run tool {call.tool!r}; runnable: {RUNNABLE}")
+    return judge_call(call.tool, call.raw, tools, backend.book, lang, fmt, cid, {"refund_order": backend})
 
 
 # --- building the transcript ----------------------------------------------------------------
@@ -298,7 +300,7 @@ def build_transcript(fx: WalkthroughFixture, variant_id: str, fmt: str, tools: d
     backend = RefundBackend(book)
 
     def judge(attempt: Attempt, index: int) -> list[Judgement]:
-        return [run_call(c, tools[c.tool], fmt, call_id(f"{variant_id}:{index + 1}:{j + 1}", fmt), backend, lang)
+        return [run_call(c, tools, fmt, call_id(f"{variant_id}:{index + 1}:{j + 1}", fmt), backend, lang)
                 for j, c in enumerate(attempt.calls)]
 
     loop = retry_loop(variant.attempts, judge, fx.max_retries)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
@@ -21,8 +22,9 @@ from urllib.parse import urldefrag, urljoin
 
 from toolcall.i18n import t
 from toolcall.parsing import StrictJSONError, json_type, localized_detail, strict_loads
-from toolcall.safe_validator import (ASSERT_FORMATS, META_FORMATS, SizedCache, _no_fetch, validator_class, REGEX_TIMEOUT, REGISTRY, VALIDATION_BUDGET, BudgetExceeded,
-                                     RegexTimeout, SafeValidator, budget, extra_properties)
+from toolcall.safe_validator import (ASSERT_FORMATS, META_FORMATS, REGEX_TIMEOUT, REGISTRY, VALIDATION_BUDGET,
+                                     BudgetExceeded, RegexTimeout, SafeValidator, SizedCache, _no_fetch, budget,
+                                     extra_properties, validator_class)
 
 #: Largest schema text accepted, in characters, and its deepest nesting.
 MAX_SCHEMA_CHARS = 200_000
@@ -205,7 +207,8 @@ def _meta_check(schema: dict[str, Any], lang: str) -> SchemaCheck:
         keys = [p for p in err.absolute_path if isinstance(p, str)]
         keyword = keys[-1] if keys else str(err.validator)
         if err.validator == "format" and err.cause is not None:
-            detail = t("schema.bad_regex", lang, value=_short(err.instance), cause=_short(str(err.cause) or type(err.cause).__name__))
+            detail = t("schema.bad_regex", lang, value=_short(err.instance),
+                       cause=_short(str(err.cause) or type(err.cause).__name__))
         else:
             inner = (best_match(err.context) if err.context else None) or err
             explained = _explain_one(inner, lang)[0]
@@ -237,7 +240,7 @@ class FieldError:
     expected: str
     received: str
     hints: list[str] = field(default_factory=list)
-    reasons: list["FieldError"] = field(default_factory=list)
+    reasons: list[FieldError] = field(default_factory=list)
 
 
 def _short(value: Any, limit: int = 80) -> str:
@@ -545,12 +548,14 @@ def validate(instance: Any, schema: dict[str, Any], lang: str = "en", assert_for
     if not assert_format:
         used = formats_used(schema)
         if used:
-            notes.append(t("note.format_not_checked", lang, formats=", ".join(_short(f, 40) for f in used[:MAX_LISTED])))
+            listed = ", ".join(_short(f, 40) for f in used[:MAX_LISTED])
+            notes.append(t("note.format_not_checked", lang, formats=listed))
     return errors, notes
 
 
 def _memory_error(lang: str) -> FieldError:
-    return FieldError("", t("word.root", lang), "$memory", t("expected.memory", lang), t("received.out_of_memory", lang))
+    return FieldError("", t("word.root", lang), "$memory", t("expected.memory", lang),
+                      t("received.out_of_memory", lang))
 
 
 def _budget_error(lang: str) -> FieldError:

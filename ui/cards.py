@@ -5,20 +5,20 @@ Drawn by pages/playground.py for each canned output and for the free box.
 
 from __future__ import annotations
 
-from toolcall.i18n import t
+from toolcall.judge import FINISH_REASON, MAX_TOKENS_FIELD, STOP_TOOL_USE, no_backend_message
 from toolcall.results import tool_call_entry
+from toolcall.wire import ANTHROPIC, OPENAI
 from toolcall.validation import display_pointer
 from toolcall.markdown import boldable, plain
-from ui.common import lang, show_json, show_raw
+from ui.common import lang, show_json, show_raw, tr
 
 import streamlit as st
 
 
-def badge(verdict: str, lang_: str | None = None) -> str:
-    """A coloured badge for ``accepted`` / ``rejected`` (our own text only), in ``lang_``
-    (default: the session's language)."""
+def badge(verdict: str) -> str:
+    """A coloured badge for ``accepted`` / ``rejected`` (our own text only)."""
     colour = "green" if verdict == "accepted" else "red"
-    return f":{colour}-badge[{t('playground.' + verdict, lang_ or lang())}]"
+    return f":{colour}-badge[{tr('playground.' + verdict)}]"
 
 
 def show_card(card, key: str, label: str | None = None, canned=None, tool_name: str | None = None,
@@ -31,17 +31,11 @@ def show_card(card, key: str, label: str | None = None, canned=None, tool_name: 
     Each card reruns with every schema edit, and Streamlit's cost is about a fifth of a
     millisecond per element (bench/README.md), so related lines share one element: the label
     with the verdict, all hints in one box, the error list with the label of the message below.
-    The session's language is read once per card (each read of st.session_state costs tens of µs).
     """
-    L = lang()
-
-    def tr(key: str, **params) -> str:
-        return t(key, L, **params)
-
     with st.container(border=True, key=key):
-        line = tr("playground.verdict", verdict=badge(card.verdict, L))
+        line = tr("playground.verdict", verdict=badge(card.verdict))
         if canned is not None:
-            line += " · " + tr("playground.expected", expected=badge(canned.output.expected, L))
+            line += " · " + tr("playground.expected", expected=badge(canned.output.expected))
         st.markdown(f"**{plain(label)}**  \n{line}" if label else line)
         show_raw(card.raw)
         if tool_name is not None and fmt is not None:
@@ -70,23 +64,49 @@ def show_card(card, key: str, label: str | None = None, canned=None, tool_name: 
         tail = []
         if card.errors:
             tail += ["**" + tr("playground.errors", count=len(card.errors)) + "**", ""]
-            tail += _error_lines(card.errors, L) + [""]
-        tail.append(":small[" + tr("playground.send_back") + "]")  # looks like the caption below
-        st.markdown("\n".join(tail))
-        show_json(card.tool_result)
-        st.caption(tr("playground.content_as_read"))
-        st.code(card.tool_result["content"], language=None, wrap_lines=True)
+            tail += _error_lines(card.errors) + [""]
+        action = card.harness_action
+        if action is None and card.tool_result:
+            tail.append(":small[" + tr("playground.send_back") + "]")  # looks like the caption below
+        if tail:
+            st.markdown("\n".join(tail))
+        if action is not None:
+            _show_harness_action(card, fmt or ANTHROPIC)
+        if card.no_backend:
+            st.info(plain(no_backend_message(tool_name or "?", lang())), icon="🧪")
+        if card.tool_result:
+            show_json(card.tool_result)
+            st.caption(tr("playground.content_as_read"))
+            st.code(card.tool_result["content"], language=None, wrap_lines=True)
 
 
-def _error_lines(errors, lang_: str, depth: int = 0) -> list[str]:
-    """Markdown bullets for FieldErrors in ``lang_``; every piece that may come from user input is escaped."""
+def _stop_text(stop_reason: str, fmt: str) -> str:
+    """How the stop reason reads in ``fmt``: ``stop_reason "max_tokens"`` or ``finish_reason "length"``."""
+    if fmt == OPENAI:
+        return f'`finish_reason` "{FINISH_REASON[stop_reason]}"'
+    return f'`stop_reason` "{stop_reason}"'
+
+
+def _show_harness_action(card, fmt: str) -> None:
+    """After a max_tokens stop: the re-request the harness sends (no tool_result), then what the
+    tool_result would be had the response stopped with tool_use."""
+    action = card.harness_action
+    st.warning(tr("truncation.harness", stop=_stop_text(action.stop_reason, fmt), field=f"`{MAX_TOKENS_FIELD[fmt]}`",
+                  was=action.max_tokens, now=action.next_max_tokens), icon="✂️")
+    show_json(action.request_fields(fmt))
+    if card.tool_result:
+        st.caption(tr("truncation.otherwise", stop=_stop_text(STOP_TOOL_USE, fmt)))
+
+
+def _error_lines(errors, depth: int = 0) -> list[str]:
+    """Markdown bullets for FieldErrors; every piece that may come from user input is escaped."""
     lines = []
     for err in errors:
         indent = "    " * depth
-        pointer = boldable(plain(display_pointer(err.pointer, lang_)))
-        lines.append(indent + "- " + t("playground.error_item", lang_, pointer=pointer,
-                                       keyword=plain(err.keyword), expected=plain(err.expected),
-                                       received=plain(err.received)))
+        pointer = boldable(plain(display_pointer(err.pointer, lang())))
+        lines.append(indent + "- " + tr("playground.error_item", pointer=pointer,
+                                         keyword=plain(err.keyword), expected=plain(err.expected),
+                                         received=plain(err.received)))
         lines += [indent + "    - 💡 " + plain(hint) for hint in err.hints]
-        lines += _error_lines(err.reasons, lang_, depth + 1)
+        lines += _error_lines(err.reasons, depth + 1)
     return lines

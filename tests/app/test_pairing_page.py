@@ -1,20 +1,14 @@
 """AppTest for the pairing checker page, in both languages."""
 
 import pytest
-from streamlit.testing.v1 import AppTest
+from tests.app.conftest import fresh_app
 
-from toolcall import REPO_ROOT
 from toolcall.i18n import t
 from toolcall.pairing import load_examples
 
 
 def open_page(lang):
-    at = AppTest.from_file(str(REPO_ROOT / "app.py"), default_timeout=30)
-    at.session_state["app_lang"] = lang
-    at.run()
-    at.switch_page("pages/pairing.py").run()
-    assert not at.exception
-    return at
+    return fresh_app(lang, page="pages/pairing.py")
 
 
 def rules_shown(at, lang="en"):
@@ -66,7 +60,7 @@ def test_user_text_is_never_markdown():
                                             '"tool_use_id": "[x](http://evil.example) **b**", "content": "c"}]}]').run()
     assert not at.exception
     assert rules_shown(at) == ["orphan_result"]
-    assert all("evil" not in m.value for m in at.markdown)
+    assert at.markdown and all("evil" not in m.value for m in at.markdown)
 
 
 def test_chosen_format_overrides_detection():

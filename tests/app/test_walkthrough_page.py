@@ -3,9 +3,8 @@
 import json
 
 import pytest
-from streamlit.testing.v1 import AppTest
+from tests.app.conftest import fresh_app
 
-from toolcall import REPO_ROOT
 from toolcall.i18n import t
 
 SENTENCE = {"en": "My cup from order ORD-20260917 arrived broken, refund me 19.99.",
@@ -13,12 +12,7 @@ SENTENCE = {"en": "My cup from order ORD-20260917 arrived broken, refund me 19.9
 
 
 def open_page(lang):
-    at = AppTest.from_file(str(REPO_ROOT / "app.py"), default_timeout=30)
-    at.session_state["app_lang"] = lang
-    at.run()
-    at.switch_page("pages/walkthrough.py").run()
-    assert not at.exception
-    return at
+    return fresh_app(lang, page="pages/walkthrough.py")
 
 
 def shown_json(at):

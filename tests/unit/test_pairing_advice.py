@@ -13,41 +13,10 @@ import time
 
 import pytest
 
+from tests.transcript_builders import INPUT, USER, assistant, call, calls, result, tool, use, user
 from toolcall.cli import main
 from toolcall.i18n import catalogue
 from toolcall.pairing import MAX_IDS, MAX_VIOLATIONS, check_pairing, load_examples
-
-USER = {"role": "user", "content": "refund ORD-20260917"}
-INPUT = {"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged"}
-ARGS = json.dumps(INPUT)
-
-
-def use(i="toolu_A"):
-    return {"type": "tool_use", "id": i, "name": "refund_order", "input": INPUT}
-
-
-def result(i="toolu_A", content="ok", **extra):
-    return {"type": "tool_result", "tool_use_id": i, "content": content, **extra}
-
-
-def assistant(*blocks):
-    return {"role": "assistant", "content": list(blocks)}
-
-
-def user(*blocks):
-    return {"role": "user", "content": list(blocks)}
-
-
-def call(i="call_A", args=ARGS):
-    return {"id": i, "type": "function", "function": {"name": "refund_order", "arguments": args}}
-
-
-def calls(*items):
-    return {"role": "assistant", "content": None, "tool_calls": list(items)}
-
-
-def tool(i="call_A", content="ok"):
-    return {"role": "tool", "tool_call_id": i, "content": content}
 
 
 # --- following the advice ----------------------------------------------------------------------
