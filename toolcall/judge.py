@@ -240,7 +240,8 @@ def evaluate_canned_cached(outputs, schema: dict[str, Any], tool_name: str, book
     the process: a rerun that changes none of the inputs (a keystroke that leaves the schema as it
     was, a reset, thirty students on the same preset) judges nothing. The key holds every output's
     repr (id, text, expected verdict, stop_reason …), the schema as canonical JSON, the tool name, the
-    order book's repr, ``lang``, ``fmt``, ``assert_format`` and ``max_tokens``. The judgements are shared: read them, never change them.
+    order book's repr, ``lang``, ``fmt``, ``assert_format`` and ``max_tokens``.
+    The judgements are shared: read them, never change them.
     Each judgement ran under the same limits as :func:`evaluate` (regex time bound, validation budget)."""
     outputs = tuple(outputs)
     key = (tuple(repr(o) for o in outputs), json.dumps(schema, sort_keys=True, ensure_ascii=False), tool_name,
