@@ -44,12 +44,3 @@ def boldable(text: str) -> str:
     "a "): CommonMark will not close emphasis next to whitespace, so a word joiner stands guard."""
     return _WORD_JOINER + text + _WORD_JOINER if text[:1].isspace() or text[-1:].isspace() else text
 
-
-def table(header: list[str], rows: list[list[object]]) -> str:
-    """A GitHub-flavoured Markdown table (``header``: column titles; ``rows``: one list of cells
-    per row, each cell shown as ``str(cell)``) with every cell escaped by :func:`plain` (so ``|``
-    and newlines stay inside their cell). For small tables a page draws on every rerun: one
-    Markdown element, without loading pandas and pyarrow as ``st.dataframe`` does on first use."""
-    def line(cells) -> str:
-        return "| " + " | ".join(plain(str(c)) for c in cells) + " |"
-    return "\n".join([line(header), "|" + "---|" * len(header)] + [line(r) for r in rows])

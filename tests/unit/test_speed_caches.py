@@ -6,7 +6,6 @@ import sys
 
 from toolcall import REPO_ROOT, lazy
 from toolcall.judge import _canned, evaluate_canned, evaluate_canned_cached, summarize
-from toolcall.markdown import table
 from toolcall.presets import PRESETS, apply_preset, schema_text
 from toolcall.validation import CHECK_CACHE_CHARS, _checks, check_schema, check_schema_cached
 from toolcall.wire import FORMATS
@@ -38,7 +37,7 @@ def test_the_stand_in_is_not_loaded_by_dunder_lookups():
     assert isinstance(stub.__file__, str) and stub.__file__.endswith("__init__.py")
 
 
-def test_the_playground_page_no_longer_imports_numpy_pandas_or_pyarrow():
+def test_the_playground_modules_import_no_numpy_pandas_pyarrow_or_altair():
     code = ("import sys; sys.argv = ['x']; import ui.cards, ui.common, ui.lesson_widgets, ui.exercise_widgets, "
             "ui.strict_panel, toolcall.judge, toolcall.presets, toolcall.validation, toolcall.markdown;"
             "print(sorted(m for m in ('numpy', 'pandas', 'pyarrow', 'altair') if m in sys.modules))")
@@ -87,11 +86,6 @@ def test_canned_cache_key_tells_languages_formats_and_schemas_apart(outputs, sch
     assert len({id(en), id(zh), id(other), id(loose)}) == 4
     assert summarize(loose).leaked == ("enum_violation",) and summarize(en).leaked == ()
     assert _canned.max_entries == 128
-
-
-def test_markdown_table_escapes_every_cell():
-    assert table(["id", "note"], [["o-1", "a|b"], [2, "*x*\nnew"]]).splitlines() == [
-        "| id | note |", "|---|---|", "| o\\-1 | a\\|b |", "| 2 | \\*x\\*\\\\nnew |"]  # the newline shows as \\n
 
 
 def test_a_whitespace_only_edit_reuses_the_meta_schema_verdict(schema):
