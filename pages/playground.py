@@ -14,7 +14,7 @@ from ui.tool_editor import show_definition, show_editor, show_review, tool_set
 from ui.widgets import translated
 from toolcall import FIXTURES_DIR
 from toolcall.backend import backend_for
-from toolcall.judge import STOP_REASONS, evaluate, evaluate_canned, summarize
+from toolcall.judge import STOP_REASONS, evaluate, evaluate_canned_cached, summarize
 from toolcall.results import call_id
 from toolcall.wire import FORMATS
 from ui.page import start
@@ -56,8 +56,8 @@ def live_part() -> None:
         backend_book = book if picked == "refund_order" else None
         assert_format = st.toggle(tr("validator.assert_format"), key="playground_assert_format",
                                   help=tr("validator.assert_format_help"))
-        cards = evaluate_canned(outputs or (), tool.input_schema, tool.name, backend_book, lang(), fmt, assert_format,
-                                refund.max_tokens)
+        cards = evaluate_canned_cached(outputs or (), tool.input_schema, tool.name, backend_book, lang(), fmt,
+                                       assert_format, refund.max_tokens)
         summary = summarize(cards)
         tabs = st.tabs([tr("workbench.tab_outputs"), tr("workbench.tab_review"), tr("workbench.tab_definition"),
                         tr("workbench.tab_model")])

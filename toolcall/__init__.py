@@ -6,6 +6,10 @@ Nothing in this package imports streamlit; pages are thin glue over these module
 import os
 from pathlib import Path
 
+from toolcall.lazy import defer_rfc3987_syntax
+
+defer_rfc3987_syntax()  # before anything imports jsonschema: see toolcall/lazy.py
+
 #: Repository root (the folder that holds app.py, toolcall/ and the default content).
 REPO_ROOT = Path(__file__).resolve().parent.parent
 #: The folder holding the course content (fixtures/ and lessons/): the repository, or

@@ -20,6 +20,7 @@ from toolcall.parsing import ParsedInput, localized_detail, parse_tool_input, re
 from toolcall.wire import ANTHROPIC, GEMINI, MCP, OPENAI, RESPONSES
 from toolcall.results import (backend_error_content, call_id, jsonrpc_error, landing, parse_error_content, scrub,
                               success_content, tool_result_message, validation_error_content)
+from toolcall.safe_validator import SizedCache
 from toolcall.validation import FieldError, validate
 
 ACCEPTED = "accepted"
@@ -282,6 +283,33 @@ def evaluate_canned(outputs, schema: dict[str, Any], tool_name: str, book: Order
         cards.append(CannedJudgement(out, evaluate(out.raw, schema, tool_name, lang, fmt, call_id(out.id, fmt),
                                                    backend, assert_format, out.stop_reason, max_tokens)))
     return cards
+
+
+#: Canned judgements kept per (outputs, schema, tool, order book, language, format, format assertion):
+#: at most 128 entries, costed by the characters of the schema key and of the cards' tool_results.
+CANNED_CACHE_CHARS = 4_000_000
+_canned = SizedCache(128, CANNED_CACHE_CHARS)
+
+
+def evaluate_canned_cached(outputs, schema: dict[str, Any], tool_name: str, book: OrderBook | None,
+                           lang: str = "en", fmt: str = ANTHROPIC, assert_format: bool = False,
+                           max_tokens: int = 1024) -> list[CannedJudgement]:
+    """:func:`evaluate_canned`, remembered by content in a bounded cache shared by every session of
+    the process: a rerun that changes none of the inputs (a keystroke that leaves the schema as it
+    was, a reset, thirty students on the same preset) judges nothing. The key holds every output's
+    repr (id, text, expected verdict, stop_reason …), the schema as canonical JSON, the tool name, the
+    order book's repr, ``lang``, ``fmt``, ``assert_format`` and ``max_tokens``.
+    The judgements are shared: read them, never change them.
+    Each judgement ran under the same limits as :func:`evaluate` (regex time bound, validation budget)."""
+    outputs = tuple(outputs)
+    key = (tuple(repr(o) for o in outputs), json.dumps(schema, sort_keys=True, ensure_ascii=False), tool_name,
+           repr(book), lang, fmt, assert_format, max_tokens)
+    hit = _canned.get(key)
+    if hit is None:
+        hit = evaluate_canned(outputs, schema, tool_name, book, lang, fmt, assert_format, max_tokens)
+        cost = len(key[1]) + sum(len(o.raw) + len(str(c.card.tool_result)) for o, c in zip(outputs, hit))
+        _canned.put(key, hit, cost)
+    return hit
 
 
 @dataclass(frozen=True)

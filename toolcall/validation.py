@@ -145,6 +145,29 @@ def check_schema(text: str, lang: str = "en") -> SchemaCheck:
         return SchemaCheck(False, code="SCHEMA_INVALID", message=t("schema.out_of_memory", lang))
 
 
+#: Schema checks kept per (text, language): the playground checks the editor's text on every
+#: rerun, and most reruns (a format switch, a toggle, another student on the same preset) bring
+#: text already checked. At most 256 results, holding at most CHECK_CACHE_CHARS of text in total.
+CHECK_CACHE_CHARS = 2_000_000
+_checks = SizedCache(256, CHECK_CACHE_CHARS)
+#: Meta-schema verdicts kept per (parsed schema as JSON, language), same bounds: a refusal for
+#: running past the validation budget is kept too, so a costly schema is not re-run each rerun.
+_meta_checks = SizedCache(256, CHECK_CACHE_CHARS)
+
+
+def check_schema_cached(text: str, lang: str = "en") -> SchemaCheck:
+    """:func:`check_schema`, remembered per (``text``, ``lang``) in a bounded cache shared by every
+    session of the process. The result (and its ``schema`` dict) is shared: read it, never change it.
+    Same refusals and limits as check_schema (MAX_SCHEMA_CHARS, the validation budget); text longer
+    than CHECK_CACHE_CHARS is checked every time."""
+    key = (text, lang)
+    hit = _checks.get(key)
+    if hit is None:
+        hit = check_schema(text, lang)
+        _checks.put(key, hit, len(text))
+    return hit
+
+
 def _check_schema(text: str, lang: str) -> SchemaCheck:
     if len(text) > MAX_SCHEMA_CHARS:
         return SchemaCheck(False, code="SCHEMA_TOO_LARGE",
@@ -160,6 +183,18 @@ def _check_schema(text: str, lang: str) -> SchemaCheck:
     if not isinstance(schema, dict):
         return SchemaCheck(False, code="SCHEMA_NOT_OBJECT",
                            message=t("schema.not_object", lang, type=t(f"type.{json_type(schema)}", lang)))
+    # The verdict depends on the parsed schema, not on its spacing: an edit that only moves
+    # whitespace (or a schema another session already wrote) is not checked again.
+    key = (json.dumps(schema, ensure_ascii=False), lang)
+    verdict = _meta_checks.get(key)
+    if verdict is None:
+        verdict = _meta_check(schema, lang)
+        _meta_checks.put(key, verdict, len(key[0]))
+    return verdict
+
+
+def _meta_check(schema: dict[str, Any], lang: str) -> SchemaCheck:
+    """The Draft 2020-12 meta-schema check and the remote-reference refusal of a parsed schema."""
     try:
         meta = Draft202012Validator(Draft202012Validator.META_SCHEMA, format_checker=META_FORMATS)
         with budget():
