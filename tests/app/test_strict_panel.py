@@ -17,6 +17,13 @@ def frames(at):
     return [d.value for d in at.dataframe]
 
 
+def findings(at, lang="en"):
+    """The strict panel's findings table (found by its column, not its position on the page)."""
+    from toolcall.i18n import t
+    return next(f for f in frames(at) if t("strict.panel.col_keyword", lang) in f.columns
+                and t("strict.panel.col_path", lang) in f.columns)
+
+
 def test_panel_is_closed_and_computes_nothing_by_default():
     at = fresh_app().switch_page("pages/playground.py").run()
     assert not at.exception
@@ -28,9 +35,9 @@ def test_anthropic_findings_and_the_amount_zero_leak():
     at = panel()
     assert at.radio(key="playground_strict_provider").value == "anthropic"
     assert "Anthropic (strict tools, JSON outputs) would refuse this schema." in [e.value for e in at.error]
-    findings = frames(at)[0]
-    assert list(findings["Keyword"]) == ["minimum", "maxLength"]
-    assert set(findings["What the provider does"]) == {"refused (400)"}
+    table = findings(at)
+    assert list(table["Keyword"]) == ["minimum", "maxLength"]
+    assert set(table["What the provider does"]) == {"refused (400)"}
     matrix = next(f for f in frames(at) if "Output" in f.columns)
     zero = matrix[matrix["Output"] == "probe: amount_cents: 0"].iloc[0]
     assert zero["Anthropic (SDK transform)"] == "accepted"
@@ -44,8 +51,8 @@ def test_openai_findings_and_the_fix():
     at = panel()
     at.radio(key="playground_strict_provider").set_value("openai").run()
     assert not at.exception
-    findings = frames(at)[0]
-    assert list(findings["JSON path"])[0] == "/properties/note" and list(findings["Keyword"])[0] == "required"
+    table = findings(at)
+    assert list(table["JSON path"])[0] == "/properties/note" and list(table["Keyword"])[0] == "required"
     at.button(key="playground_strict_fix").click().run()
     assert not at.exception
     diff = next(c.value for c in at.code if c.value.startswith("--- original\n+++ fixed"))
@@ -62,7 +69,7 @@ def test_gemini_and_chinese():
     at.radio(key="playground_strict_provider").set_value("gemini").run()
     assert not at.exception
     assert "Gemini（函数声明）会拒绝这个 schema。" in [e.value for e in at.error]
-    assert list(frames(at)[0]["关键字"]) == ["additionalProperties"]
+    assert list(findings(at, "zh")["关键字"]) == ["additionalProperties"]
     assert any('"parametersJsonSchema"' in c.value for c in at.code)
 
 

@@ -24,8 +24,9 @@ def _has_cjk(text: str) -> bool:
 def test_every_shipped_tool_is_translated_and_the_wire_shape_has_no_translations(path):
     tool = load_tool(path)
     assert not _has_cjk(tool.description) and _has_cjk(tool.description_for("zh"))
-    for name, spec in tool.input_schema_for("zh")["properties"].items():
-        assert _has_cjk(spec["description"]), name
+    described = [n for n, spec in tool.input_schema.get("properties", {}).items() if "description" in spec]
+    for name in described:  # a property the tool leaves undescribed (do_stuff's bad example) has nothing to translate
+        assert _has_cjk(tool.input_schema_for("zh")["properties"][name]["description"]), name
     for lang in LANGS:
         shown = tool.for_lang(lang)
         assert shown.input_schema_for(lang) == shown.input_schema  # nothing left to translate
