@@ -219,7 +219,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
     from toolcall.eval_import import MAX_BYTES as MAX_LOG_BYTES
     from toolcall.eval_import import LogTooLarge, LogUnreadable, read_log
-    from toolcall.evaluation import analyse, case_rows_json, summary_rates
+    from toolcall.evaluation import ANALYSIS_BUDGET, analyse, case_rows_json, summary_rates
     from toolcall.selection import load_set
 
     try:
@@ -237,6 +237,9 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         print(f"{args.runs}: no usable runs ({len(log.problems)} problem(s))", file=sys.stderr)
         return 2
     result = analyse(log, args.k, expectations)
+    if result.not_graded:
+        print(f"{args.runs}: {result.not_graded} run(s) not graded: the grading time ({ANALYSIS_BUDGET:g} s) was "
+              "spent; they count by the log's own verdict, or as failed", file=sys.stderr)
     rows = case_rows_json(result.cases)
     if args.out == "json":
         print(json.dumps({"format": log.fmt, "k": args.k, "runs": len(log.runs), "problems": len(log.problems),

@@ -55,6 +55,9 @@ MAX_JSON_BYTES = 20_000_000
 #: Most JSON values (bounded by counting ``,`` ``[`` ``{`` bytes) one document may hold before
 #: it is parsed: an empty object costs ~64 bytes of memory for its 3 bytes of text.
 MAX_JSON_VALUES = 2_000_000
+#: Most distinct tool lists (schemas) one input may bring: each costs validator builds and
+#: regex runs, so a line with yet another list is one problem.
+MAX_TOOL_SETS = 20
 #: Most bytes a ``.eval`` may unpack to, and most members it may hold.
 MAX_UNCOMPRESSED = 400_000_000
 MAX_MEMBERS = MAX_RUNS + 100
@@ -71,6 +74,9 @@ class LogTooLarge(ValueError):
 
 class LogUnreadable(ValueError):
     """The input as a whole cannot be read in the chosen format (not JSON, not a zip, …)."""
+
+
+_TOO_MANY_TOOL_SETS = f"more than {MAX_TOOL_SETS} distinct tool lists in one log; this record is not read"
 
 
 def _json_doc(data: bytes, what: str = "the JSON document") -> Any:
@@ -261,6 +267,9 @@ def read_native(data: bytes) -> RunLog:
             continue
         if "tools" in rec:
             key = json.dumps(rec["tools"], sort_keys=True)
+            if key not in tool_index and len(log.tool_sets) >= MAX_TOOL_SETS:
+                log.problems.append(LineProblem(number, "$.tools", _TOO_MANY_TOOL_SETS))
+                continue
             if key not in tool_index:
                 tool_index[key] = len(log.tool_sets)
                 log.tool_sets.append({t["name"]: t["input_schema"] for t in rec["tools"]})
@@ -482,6 +491,9 @@ def read_inspect(data: bytes) -> RunLog:
                 passed = value_to_float(first["value"]) >= 1.0
         tools = _inspect_tools(sample)
         key = json.dumps(tools, sort_keys=True)
+        if key not in tool_index and len(log.tool_sets) >= MAX_TOOL_SETS:
+            log.problems.append(LineProblem(number, f"{where}.events", _TOO_MANY_TOOL_SETS))
+            continue
         if key not in tool_index:
             tool_index[key] = len(log.tool_sets)
             log.tool_sets.append(tools)

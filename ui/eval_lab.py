@@ -18,6 +18,7 @@ from ui.common import file_mtime, lang, plain, tr  # file_mtime: the fixture cac
 from ui.exercise_widgets import show_page_exercises
 from toolcall import FIXTURES_DIR
 from toolcall.eval_charts import confusion_chart, taxonomy_chart
+from toolcall.evaluation import ANALYSIS_BUDGET
 from toolcall.eval_import import LogTooLarge, LogUnreadable, read_log, read_native
 from toolcall.evaluation import Analysis, RunLog, analyse, grade_run, summary_rates
 from toolcall.passk import percent
@@ -275,6 +276,8 @@ def upload_section(k: int) -> None:
         st.info(tr("eval.upload_no_matrix"))
     if result.disagreements:
         st.caption(tr("eval.upload_disagree", count=result.disagreements))
+    if result.not_graded:
+        st.warning(tr("eval.upload_not_graded", count=result.not_graded, seconds=int(ANALYSIS_BUDGET)))
     show_analysis(result, k, "eval_upload")
 
 

@@ -300,3 +300,15 @@ def test_records_are_capped_good_or_bad(monkeypatch):
     log = read_native(b"\n".join([good, b"x", good, b"x", good, b"x", good, good]))
     assert (len(log.runs), len(log.problems)) == (3, 4)
     assert log.problems[-1].message == "more than 6 records; the rest is not read" and log.problems[-1].line == 7
+
+
+def test_distinct_tool_lists_are_capped_per_log(monkeypatch):
+    """Each new tool list costs schema work: past MAX_TOOL_SETS the line is a problem."""
+    import toolcall.eval_import as imp
+
+    monkeypatch.setattr(imp, "MAX_TOOL_SETS", 2)
+    monkeypatch.setattr(imp, "_TOO_MANY_TOOL_SETS", "too many")
+    lines = [json.dumps(line(run=i, tools=[{**TOOL, "description": str(i % 3)}])) for i in range(6)]
+    log = read_native("\n".join(lines).encode())
+    assert [r.run for r in log.runs] == [0, 1, 3, 4] and len(log.tool_sets) == 2
+    assert [(p.line, p.field, p.message) for p in log.problems] == [(3, "$.tools", "too many"), (6, "$.tools", "too many")]
