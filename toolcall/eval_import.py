@@ -316,6 +316,7 @@ def read_tau(data: bytes) -> RunLog:
     else:
         raise LogUnreadable("expected a τ-bench results list or a τ²-bench object with simulations")
     trials: set[Any] = set()
+    position: dict[str, int] = {}
     for i, rec in enumerate(records):
         where = f"{prefix}[{i}]"
         if _stop(log, i + 1, where):
@@ -332,7 +333,9 @@ def read_tau(data: bytes) -> RunLog:
             field = f"{where}.reward_info.reward" if "reward_info" in rec else f"{where}.reward"
             log.problems.append(LineProblem(i + 1, field, "required: a number"))
         else:
-            trial = rec.get("trial") if _is_int(rec.get("trial")) else i
+            task = str(rec["task_id"])
+            position[task] = position.get(task, 0) + 1  # without a trial field: the task's own count
+            trial = rec.get("trial") if _is_int(rec.get("trial")) else position[task] - 1
             trials.add(trial)
             log.runs.append(Run(str(rec["task_id"]), trial, model, None, (), 0, tau_success(reward), i + 1))
     per_task: dict[str, int] = {}

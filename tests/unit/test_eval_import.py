@@ -312,3 +312,14 @@ def test_distinct_tool_lists_are_capped_per_log(monkeypatch):
     log = read_native("\n".join(lines).encode())
     assert [r.run for r in log.runs] == [0, 1, 3, 4] and len(log.tool_sets) == 2
     assert [(p.line, p.field, p.message) for p in log.problems] == [(3, "$.tools", "too many"), (6, "$.tools", "too many")]
+
+
+def test_tau_records_without_trial_are_numbered_per_task():
+    """Without ``trial`` the trial is the task's own count, not the position in the file: two
+    tasks of two results each is 2 trials seen, so no "fewer than" note."""
+    doc = [{"task_id": t, "reward": 1.0} for t in (1, 2, 1, 2)]
+    log = read_tau(json.dumps(doc).encode())
+    assert [(r.case_id, r.run) for r in log.runs] == [("1", 0), ("2", 0), ("1", 1), ("2", 1)]
+    assert not any("fewer than" in n for n in log.notes)
+    log = read_tau(json.dumps(doc + [{"task_id": 1, "reward": 0.0}]).encode())
+    assert any("fewer than the 3 trials seen" in n for n in log.notes)
