@@ -4,6 +4,7 @@ The pages are listed once, in toolcall/pages_registry.py."""
 
 import streamlit as st
 
+from toolcall import warmup
 from toolcall.i18n import LANGS, normalize_lang
 from ui.common import LANG_KEY, LANG_LABELS, tr
 from ui.instructor import is_instructor
@@ -18,3 +19,13 @@ st.sidebar.selectbox(tr("app.language"), LANGS, index=LANGS.index(normalize_lang
                      bind="query-params", format_func=LANG_LABELS.__getitem__)
 learner_sidebar()
 st.navigation(navigation_pages(instructor=is_instructor())).run()
+
+
+@st.cache_resource(show_spinner=False)
+def _warm_up():
+    """Once per server process, after its first page is drawn: import the other pages' libraries and
+    fill the playground's caches in a background thread (toolcall/warmup.py)."""
+    return warmup.start_background()
+
+
+_warm_up()

@@ -461,6 +461,8 @@ def report(results: list[Result]) -> str:
         lines.append(f"ratio playground/bare server CPU per rerun: "
                      f"{pg.server_cpu_ms_per_rerun / bare.server_cpu_ms_per_rerun:.2f}")
     for r in results:
+        # the load client shares the machine's cores: its own CPU says whether it was the bottleneck
+        lines.append(f"{r.page} load client CPU: {r.client_cpu_ms_per_rerun:.2f} ms per rerun")
         if r.sessions_per_process:
             lines.append(f"{r.page} sessions per process (pinned by the proxy's cookie): "
                          + "/".join(map(str, r.sessions_per_process)))

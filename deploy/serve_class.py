@@ -5,7 +5,7 @@ it uses about one core and its latency climbs as edits queue behind each other. 
 students editing once a second, four processes on a 2-core machine kept p95 under 300 ms
 where one process reached 1.7 s (bench/README.md has the runs).
 
-    python deploy/serve_class.py --public             # 4 processes, http://<this machine>:8501
+    python deploy/serve_class.py --public             # 2 per core (4 on 2 cores), http://<this machine>:8501
     python deploy/serve_class.py --processes 3 --port 8080   # this machine only (127.0.0.1)
 
 Without ``--public`` it listens on 127.0.0.1 only; an all-interfaces address (``0.0.0.0``,
@@ -44,6 +44,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -243,6 +244,57 @@ def stop(procs: list[subprocess.Popen]) -> None:
             p.wait(5)
 
 
+def default_processes(cores: int | None = None) -> int:
+    """Streamlit processes for this machine: two per usable core (``cores``, default
+    ``len(os.sched_getaffinity(0))``), at least 2, at most 16. One process uses about one core (one
+    GIL); a second per core keeps one student's burst from holding up the others on that core, and
+    more than that only adds ≈ 165 MB each for a p95 within noise (bench/README.md, sections D and G)."""
+    if cores is None:
+        try:
+            cores = len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):  # not Linux
+            cores = os.cpu_count() or 1
+    return max(2, min(16, 2 * cores))
+
+
+#: Seconds the warm-up visit of a fresh process may take (its first page: imports, fixtures, lessons).
+WARM_TIMEOUT = 90.0
+
+
+def warm_process(port: int, timeout: float = WARM_TIMEOUT) -> bool:
+    """Visit the playground of the Streamlit process on 127.0.0.1:``port`` once, headless, over
+    its websocket (Streamlit's own BackMsg / ForwardMsg protos, the ``websockets`` package that
+    Streamlit depends on), so the process imports the app, loads fixtures and lessons and starts
+    its background warm-up (toolcall/warmup.py) before the first student arrives instead of while
+    the first student waits. Returns True when the page ran to the end; never raises (a process
+    that was not warmed still serves, only its first visitor waits longer)."""
+    try:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+        from streamlit.proto.ClientState_pb2 import ContextInfo
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+        from websockets.sync.client import connect
+    except ImportError:
+        return False
+    back = BackMsg()
+    back.rerun_script.page_name = "playground"
+    back.rerun_script.context_info.CopyFrom(ContextInfo(timezone="UTC", timezone_offset=0, locale="en-US",
+                                                        url=f"http://127.0.0.1:{port}/playground"))
+    deadline = time.monotonic() + timeout
+    try:
+        with connect(f"ws://127.0.0.1:{port}/_stcore/stream", subprotocols=["streamlit"], open_timeout=timeout,
+                     max_size=None, compression=None) as ws:
+            ws.send(back.SerializeToString())
+            for _ in range(10_000):  # every message of one page run, bounded
+                msg = ForwardMsg()
+                msg.ParseFromString(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+                if msg.WhichOneof("type") == "script_finished" \
+                        and msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    return msg.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY
+    except Exception:  # TimeoutError, a closed socket, a refused connection: not warmed, still serving
+        return False
+    return False
+
+
 def log(text: str) -> None:
     """One line on stderr, with the UTC time: what the supervisor did."""
     print(f"[{time.strftime('%H:%M:%S', time.gmtime())}] {text}", file=sys.stderr, flush=True)
@@ -251,8 +303,10 @@ def log(text: str) -> None:
 class Child:
     """One supervised process: ``start()`` (re)starts it; ``name`` is what the log calls it."""
 
-    def __init__(self, name: str, argv: list[str], health: str | None, env: dict[str, str] | None = None):
+    def __init__(self, name: str, argv: list[str], health: str | None, env: dict[str, str] | None = None,
+                 warm_port: int | None = None):
         self.name, self.argv, self.health, self.env = name, argv, health, env
+        self.warm_port = warm_port  # a Streamlit process: visited once (warm_process) when it serves again
         self.proc: subprocess.Popen | None = None
         self.restarts = 0
         self.quick_exits = 0  # consecutive exits before answering the health check
@@ -283,6 +337,8 @@ class Child:
                 self.waiting_health = False
                 if self.restarts:
                     log(f"{self.name}: serving again")
+                    if self.warm_port is not None:
+                        threading.Thread(target=warm_process, args=(self.warm_port,), daemon=True).start()
             return
         self.quick_exits = self.quick_exits + 1 if self.waiting_health else 0
         delay = min(MAX_BACKOFF, 2.0 ** self.quick_exits) if self.quick_exits else 0.0
@@ -298,7 +354,8 @@ def child_env(database_url: str) -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="serve_class.py", description=__doc__.splitlines()[0])
-    ap.add_argument("--processes", type=int, default=4, help="Streamlit processes (default 4; 1..16)")
+    ap.add_argument("--processes", type=int, default=default_processes(),
+                    help=f"Streamlit processes (default 2 per core: {default_processes()} here; 1..16)")
     ap.add_argument("--public", action="store_true",
                     help="serve the whole network: listen on every interface (0.0.0.0) unless --address says otherwise")
     ap.add_argument("--address", help="address nginx listens on (default 127.0.0.1; 0.0.0.0 with --public)")
@@ -354,7 +411,8 @@ def main(argv: list[str] | None = None) -> int:
                       [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                        "--server.address", "127.0.0.1", "--server.port", str(port),
                        "--browser.gatherUsageStats", "false"],
-                      f"http://127.0.0.1:{port}/_stcore/health", env=child_env(args.database_url)) for port in ports]
+                      f"http://127.0.0.1:{port}/_stcore/health", env=child_env(args.database_url), warm_port=port)
+                for port in ports]
 
     def procs() -> list[subprocess.Popen]:
         return [c.proc for c in children if c.proc is not None]
@@ -370,6 +428,11 @@ def main(argv: list[str] | None = None) -> int:
         for child in children:
             wait_healthy(child.health, child.proc, STARTUP_TIMEOUT)
             child.waiting_health = False
+        warmers = [threading.Thread(target=warm_process, args=(port,), daemon=True) for port in ports]
+        for warmer in warmers:  # one visit per process, all at once, before nginx lets students in
+            warmer.start()
+        for warmer in warmers:
+            warmer.join(WARM_TIMEOUT)
         host = f"[{args.address}]" if ":" in args.address else args.address  # IPv6 in brackets, in URLs too
         listen = f"{host}:{args.port}"
         conf = run_dir / "nginx.conf"

@@ -8,7 +8,7 @@ learner typed is shown in st.dataframe cells, never as Markdown.
 
 import streamlit as st
 
-from ui.common import lang, tr
+from ui.common import lang, show_chart, tr
 from ui.exercise_widgets import exercise_set
 from ui.instructor import sign_in
 from ui.learner import progress_store
@@ -69,7 +69,7 @@ st.dataframe(
 )
 
 st.subheader(tr("dashboard.activity_title"))
-st.altair_chart(activity_chart(data, L), width="stretch")
+show_chart(activity_chart(data, L))
 
 st.subheader(tr("dashboard.learners_title"))
 learners = learner_table(data, names)

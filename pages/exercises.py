@@ -8,7 +8,7 @@ from ui.exercise_widgets import exercise_set, safe_store, show_exercise, show_lo
 from ui.learner import current_learner, progress_store
 from toolcall.grading import answer_text, grading_inputs, max_scores, totals
 from toolcall.harness_grading import progress_entries
-from toolcall.progress import export_rows, to_csv, to_json
+from toolcall.progress import export_rows, to_csv_bytes, to_json
 from ui.harness_lab import scenario_set
 from ui.page import start
 
@@ -71,7 +71,7 @@ export = export_rows(learner, [*loaded.exercises, *harness], records, lang(),
                      {**_max_scores(loaded), **{h.id: h.max_score for h in harness}})
 summary.caption(tr("exercises.download_intro"))
 c1, c2 = summary.columns(2)
-c1.download_button(tr("exercises.download_csv"), to_csv(export), file_name=f"progress-{learner}.csv",
+c1.download_button(tr("exercises.download_csv"), to_csv_bytes(export), file_name=f"progress-{learner}.csv",
                    mime="text/csv", key="exercises_download_csv", width="stretch", icon="📄")
 c2.download_button(tr("exercises.download_json"), to_json(learner, export), file_name=f"progress-{learner}.json",
                    mime="application/json", key="exercises_download_json", width="stretch", icon="🧾")

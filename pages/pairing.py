@@ -4,11 +4,12 @@ import json
 
 import streamlit as st
 
-from ui.common import lang, load, plain, tr
+from ui.common import lang, load, plain, show_json, tr
 from ui.lesson_widgets import show_page_lessons
-from toolcall.pairing import RULES, check_pairing
+from toolcall.convert import convert
+from toolcall.pairing import RULES, check_pairing, read_transcript
 from toolcall.text import escape_invisible
-from toolcall.wire import ANTHROPIC, OPENAI, PAIRING_CHOICES
+from toolcall.wire import ANTHROPIC, FORMATS, OPENAI, PAIRING_CHOICES
 from toolcall.transcripts import build_transcript
 from ui.page import start
 from ui.widgets import translated
@@ -69,7 +70,8 @@ else:
         st.error(plain(report.error), icon="❌")
     else:
         name = names[report.fmt]
-        st.caption(tr("pairing.detected" if report.detected else "pairing.chosen", count=report.messages, fmt=name))
+        st.caption(tr("pairing.detected" if report.detected else "pairing.chosen", count=report.message_count,
+                      fmt=name))
         if not report.violations:
             st.success(tr("pairing.no_violations"), icon="✅")
         else:
@@ -96,3 +98,27 @@ else:
 with st.expander(tr("pairing.rules_title")):
     st.dataframe([{tr("pairing.col_rule"): rule, tr("pairing.col_detail"): tr(f"pairing.rule.{rule}")}
                   for rule in RULES], hide_index=True, width="stretch")
+
+st.divider()
+st.subheader(tr("convert.title"))
+st.markdown(tr("convert.intro"))
+form_names = {f: tr(f"pairing.format.{f}") for f in FORMATS}
+left, right = st.columns(2)
+with left:
+    source = translated("selectbox", tr("convert.source_label"), FORMATS, form_names, key="convert_source")
+with right:
+    target = translated("selectbox", tr("convert.target_label"), FORMATS, form_names, key="convert_target")
+convert_text = st.text_area(tr("convert.input_label"), key="convert_input", height=200)
+if convert_text.strip():
+    messages, error = read_transcript(convert_text, lang())
+    if error:
+        st.error(plain(error), icon="❌")
+    else:
+        converted, losses = convert(messages, source, target)
+        show_json(converted)
+        if losses:
+            st.warning(tr("convert.losses_title") + "\n\n" + "\n\n".join(
+                plain(tr("convert.loss_line", index=loss.index, text=tr(f"convert.loss.{loss.code}")))
+                for loss in losses[:SHOWN_ROWS]), icon="⚠️")
+        else:
+            st.success(tr("convert.no_loss"), icon="✅")

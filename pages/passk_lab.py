@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui.common import lang, load, plain, tr
+from ui.common import lang, load, plain, show_chart, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
 from toolcall.charts import passk_chart, retry_chart
@@ -33,7 +33,7 @@ q = c2.slider(tr("passk.q_label"), 0.50, 0.99, 0.90, 0.01, key="passk_q", help=t
 k = c3.slider(tr("passk.k_label"), 1, K_MAX, 8, key="passk_k", help=tr("passk.k_help"))
 rho = c4.slider(tr("passk.rho_label"), 0.0, 1.0, 0.5, 0.05, key="passk_rho", help=tr("passk.rho_help"))
 lines, sim = curve(q, m, rho), simulate(q, m, rho)
-st.altair_chart(passk_chart(lines, sim, rho, lang()), width="stretch")
+show_chart(passk_chart(lines, sim, rho, lang()))
 cols = st.columns(4)
 cols[0].metric(tr("passk.metric_independent", k=k), percent(lines.independent[k - 1]))
 cols[1].metric(tr("passk.metric_exact", k=k, rho=f"{rho:.2f}"), percent(lines.exact[k - 1]))
@@ -113,7 +113,7 @@ c1, c2, c3 = st.columns(3)
 c1.metric(tr("passk.retry_independent", attempts=attempts), percent(prob_all(fail, attempts, 0.0)))
 c2.metric(tr("passk.retry_at_rho", rho=f"{retry_rho:.2f}"), percent(prob_all(fail, attempts, retry_rho)))
 c3.metric(tr("passk.retry_single"), percent(fail))
-st.altair_chart(retry_chart(fail, attempts, retry_rho, lang()), width="stretch")
+show_chart(retry_chart(fail, attempts, retry_rho, lang()))
 st.markdown(tr("passk.retry_outro"))
 
 st.divider()

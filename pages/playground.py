@@ -4,16 +4,17 @@ model outputs, the design review and the model's view follow it."""
 import streamlit as st
 
 from ui.cards import show_card
-from ui.common import lang, load, plain, show_json, tr
+from ui.common import lang, load, plain, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
 from ui.model_view import show_model_view
 from ui.strict_panel import render_strict_panel
+from ui.replay import show_replay
 from ui.tool_editor import show_definition, show_editor, show_review, tool_set
 from ui.widgets import translated
 from toolcall import FIXTURES_DIR
-from toolcall.backend import RefundBackend
-from toolcall.judge import evaluate, evaluate_canned, summarize
+from toolcall.backend import backend_for
+from toolcall.judge import STOP_REASONS, evaluate, evaluate_canned_cached, summarize
 from toolcall.results import call_id
 from toolcall.wire import FORMATS
 from ui.page import start
@@ -55,7 +56,8 @@ def live_part() -> None:
         backend_book = book if picked == "refund_order" else None
         assert_format = st.toggle(tr("validator.assert_format"), key="playground_assert_format",
                                   help=tr("validator.assert_format_help"))
-        cards = evaluate_canned(outputs or (), tool.input_schema, tool.name, backend_book, lang(), fmt, assert_format)
+        cards = evaluate_canned_cached(outputs or (), tool.input_schema, tool.name, backend_book, lang(), fmt,
+                                       assert_format, refund.max_tokens)
         summary = summarize(cards)
         tabs = st.tabs([tr("workbench.tab_outputs"), tr("workbench.tab_review"), tr("workbench.tab_definition"),
                         tr("workbench.tab_model")])
@@ -83,9 +85,12 @@ def live_part() -> None:
                         continue
                     free = st.text_area(tr("playground.free_label"), key="playground_free_input", height=120,
                                         persist_state="session")
+                    stop = translated("radio", tr("truncation.stop_label"), STOP_REASONS,
+                                      {r: tr(f"truncation.stop.{r}") for r in STOP_REASONS},
+                                      key="playground_free_stop_reason", horizontal=True)
                     if free:
                         judged = evaluate(free, tool.input_schema, tool.name, lang(), fmt, call_id("free:" + free, fmt),
-                                          RefundBackend(book) if backend_book else None, assert_format)
+                                          backend_for(tool.name, book), assert_format, stop, refund.max_tokens)
                         show_card(judged,
                                   "playground_card_free", None, None, tool.name, fmt)
                     else:
@@ -107,30 +112,16 @@ st.divider()
 st.subheader(tr("playground.business_title"))
 st.markdown(tr("playground.business_intro"))
 st.caption(tr("playground.orders_caption", customer=book.current_customer))
-st.dataframe([o.__dict__ for o in book.orders], hide_index=True, width="stretch")
+st.dataframe([{**o.__dict__, "item": o.item_for(lang())} for o in book.orders], hide_index=True, width="stretch")
 cols = st.columns(2)
 for i, case in enumerate(refund.business_cases):
     with cols[i % 2]:
         card = evaluate(case.raw, reference_tool.input_schema, reference_tool.name, lang(), fmt, call_id(case.id, fmt),
-                        RefundBackend(book))
+                        backend_for(reference_tool.name, book))
         show_card(card, f"playground_business_{case.id}", case.label[lang()])
 
-st.subheader(tr("playground.idempotency_title"))
-st.markdown(tr("playground.idempotency_intro"))
 valid = next((o for o in refund.outputs if o.expected == "accepted"), refund.outputs[0])
-replay_backend = RefundBackend(book)
-replay_call = call_id("replay:" + valid.id, fmt)
-first = evaluate(valid.raw, reference_tool.input_schema, reference_tool.name, lang(), fmt, replay_call, replay_backend)
-again = evaluate(valid.raw, reference_tool.input_schema, reference_tool.name, lang(), fmt, replay_call, replay_backend)
-c1, c2 = st.columns(2)
-with c1:
-    st.caption(tr("playground.first_call"))
-    show_json(first.tool_result)
-with c2:
-    st.caption(tr("playground.replayed_call"))
-    show_json(again.tool_result)
-for order_id, cents in replay_backend.refunded.items():
-    st.info(tr("playground.refunded_total", order_id=order_id, cents=cents, double=2 * cents), icon="🔁")
+show_replay(refund.replay_raw or valid.raw, reference_tool.input_schema, reference_tool.name, book, fmt)
 
 st.divider()
 st.header(tr("exercises.section_title"))

@@ -6,7 +6,8 @@ import streamlit as st
 from ui.common import lang, load, show_json, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
-from toolcall.transcripts import SUCCEEDED, build_side_by_side
+from toolcall.transcripts import SUCCEEDED, build_side_by_side, build_transcript
+from toolcall.wire import ANTHROPIC, OPENAI, STEP_FORMATS
 from ui.page import start
 from ui.widgets import translated
 
@@ -79,6 +80,13 @@ with col_a:
 with col_o:
     st.subheader(tr("walkthrough.col_openai"))
     show_json(o_step.payload)
+
+others = [f for f in STEP_FORMATS if f not in (ANTHROPIC, OPENAI)]
+other = translated("segmented_control", tr("walkthrough.other_form_label"), others,
+                   {f: tr(f"pairing.format.{f}") for f in others}, key="walkthrough_other_form")
+if other:
+    st.subheader(tr(f"pairing.format.{other}"))
+    show_json(build_transcript(fixture, variant.id, other, tools, book, language).steps[index].payload)
 
 if index == len(steps) - 1:
     ok = pair.anthropic.outcome == SUCCEEDED

@@ -1,8 +1,24 @@
-"""Shared fixtures: the repository's own tool, canned outputs and order book."""
+"""Shared fixtures: the repository's own tool, canned outputs and order book, and the unit tests'
+own exercises."""
+
+from functools import cache
+from pathlib import Path
 
 import pytest
 
+from toolcall.exercises import ExerciseSet, load_exercises
 from toolcall.fixtures import load_orders, load_outputs, load_tool
+
+#: Exercises owned by the tests (one or more of each type), so no unit test reads an instructor's file.
+TEST_EXERCISES_DIR = Path(__file__).resolve().parent / "fixtures" / "exercises"
+
+
+@cache
+def unit_exercises() -> ExerciseSet:
+    """The exercises under tests/fixtures/exercises/ (loaded once; they load without problems)."""
+    loaded = load_exercises(TEST_EXERCISES_DIR)
+    assert loaded.exercises and not loaded.problems, loaded.problems
+    return loaded
 
 
 @pytest.fixture(scope="session")

@@ -3,9 +3,18 @@
 Nothing in this package imports streamlit; pages are thin glue over these modules.
 """
 
+import os
 from pathlib import Path
 
-#: Repository root (the folder that holds app.py, fixtures/ and lessons/).
+from toolcall.lazy import defer_rfc3987_syntax
+
+defer_rfc3987_syntax()  # before anything imports jsonschema: see toolcall/lazy.py
+
+#: Repository root (the folder that holds app.py, toolcall/ and the default content).
 REPO_ROOT = Path(__file__).resolve().parent.parent
-FIXTURES_DIR = REPO_ROOT / "fixtures"
-LESSONS_DIR = REPO_ROOT / "lessons"
+#: The folder holding the course content (fixtures/ and lessons/): the repository, or
+#: ``TOOLCALL_CONTENT_ROOT`` when set (an instructor's copy; the tests that prove that adding an
+#: entry of each kind needs no code change run against such a copy).
+CONTENT_ROOT = Path(os.environ.get("TOOLCALL_CONTENT_ROOT") or REPO_ROOT).expanduser().resolve()
+FIXTURES_DIR = CONTENT_ROOT / "fixtures"
+LESSONS_DIR = CONTENT_ROOT / "lessons"

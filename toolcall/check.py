@@ -7,11 +7,12 @@ function to ``CHECKERS``.
 
 from __future__ import annotations
 
+import difflib
 import json
 from pathlib import Path
 from collections.abc import Callable
 
-from toolcall.backend import RefundBackend
+from toolcall.backend import backend_for
 from toolcall.exercises import load_exercises
 from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, load_orders, load_outputs,
                                load_tool)
@@ -20,7 +21,7 @@ from toolcall.pairing import check_pairing, load_examples
 from toolcall.grading import answer_text, grade, grading_inputs
 from toolcall.judge import evaluate, verdict_holds
 from toolcall.results import call_id
-from toolcall.wire import FORMATS
+from toolcall.wire import STEP_FORMATS as FORMATS
 from toolcall.i18n import LANGS
 from toolcall.transcripts import RUNNABLE, build_transcript, load_walkthrough
 from toolcall.validation import check_schema
@@ -65,6 +66,24 @@ def check_orders(root: Path) -> list[Problem]:
     return problems
 
 
+#: What a canned output's ``catches`` may name: INVALID_JSON (it never parses) or a JSON Schema
+#: keyword that can reject an instance (Draft 2020-12 validation and applicator keywords).
+CATCHABLE = ("INVALID_JSON", "type", "enum", "const", "required", "additionalProperties", "properties",
+             "patternProperties", "propertyNames", "dependentRequired", "dependentSchemas", "minProperties",
+             "maxProperties", "unevaluatedProperties", "pattern", "minLength", "maxLength", "format", "minimum",
+             "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "items", "prefixItems", "contains",
+             "minItems", "maxItems", "uniqueItems", "minContains", "maxContains", "unevaluatedItems", "allOf",
+             "anyOf", "oneOf", "not", "if", "then", "else", "$ref", "$dynamicRef", "false")
+
+
+def unknown_keyword(word: str) -> str:
+    """The message for a ``catches`` that names no keyword: with "did you mean …?" when one is
+    close (difflib, cutoff 0.6), else the list of what it may name."""
+    close = difflib.get_close_matches(word, CATCHABLE, n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]}?" if close else f"expected one of {', '.join(CATCHABLE)}"
+    return f"{word!r} is not a keyword that can reject an output: {hint}"
+
+
 def check_outputs(root: Path) -> list[Problem]:
     """Every canned output gets its expected verdict, caught by the keyword it names, under
     its tool's reference schema; every business case is schema-valid and refused with its
@@ -83,6 +102,9 @@ def check_outputs(root: Path) -> list[Problem]:
         except FixtureError:
             book = None  # reported by check_orders
         for i, out in enumerate(fixture.outputs):
+            if out.catches is not None and out.catches not in CATCHABLE:
+                problems.append(Problem(name, json_path(["outputs", i, "catches"]), unknown_keyword(out.catches)))
+                continue
             card = evaluate(out.raw, tool.input_schema, tool.name, tool_use_id=call_id(out.id))
             if not verdict_holds(out, card):
                 parse_failed = card.parse and not card.parse.ok
@@ -94,7 +116,7 @@ def check_outputs(root: Path) -> list[Problem]:
             if book is None:
                 break
             card = evaluate(case.raw, tool.input_schema, tool.name, tool_use_id=call_id(case.id),
-                            backend=RefundBackend(book))
+                            backend=backend_for(tool.name, book))
             code = card.backend.error.get("code") if card.backend and card.backend.error else None
             if card.verdict != "accepted":
                 problems.append(Problem(name, json_path(["business_cases", i, "raw"]),
@@ -259,4 +281,4 @@ def run_checks(root: Path) -> list[Problem]:
     problems: list[Problem] = []
     for checker in CHECKERS:
         problems += checker(Path(root))
-    return problems
+    return list(dict.fromkeys(problems))  # a fixture problem met through a lesson or an exercise: once

@@ -1,4 +1,5 @@
-"""The command line: ``python -m toolcall {result,check,passk,pairing,grade,conformance,strict,eval,lint} …`` (see DESIGN.md for the contract).
+"""The command line: ``python -m toolcall {result,check,passk,pairing,grade,conformance,strict,eval,lint} …``
+(README.md, section "Command line").
 
 Each subcommand is a function ``(args) -> exit code`` registered in ``_build_parser``.
 """
@@ -7,12 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from toolcall import REPO_ROOT
-from toolcall.backend import RefundBackend
+from toolcall import CONTENT_ROOT
+from toolcall.backend import backend_for
 from toolcall.check import run_checks
 from toolcall.exercises import load_exercises
 from toolcall.files import ReadError, read_bytes_bounded, read_stream_bounded, read_text_bounded
@@ -21,7 +23,7 @@ from toolcall.grading import grade, grading_inputs
 from toolcall.i18n import LANGS
 from toolcall.passk import N_MAX, EstimateInputError, estimate
 from toolcall.grading import MAX_ANSWER_CHARS
-from toolcall.judge import evaluate
+from toolcall.judge import STOP_REASONS, STOP_TOOL_USE, evaluate, no_backend_message
 from toolcall.pairing import MAX_CHARS as PAIRING_MAX_CHARS
 from toolcall.pairing import check_pairing
 from toolcall.parsing import MAX_INPUT_CHARS
@@ -51,12 +53,29 @@ def _cmd_result(args: argparse.Namespace) -> int:
             return 2
         schema = checked.schema
     try:
-        raw = read_stream_bounded(sys.stdin, MAX_INPUT_CHARS) if args.input == "-" else args.input
+        raw = strip_shell_newline(read_stream_bounded(sys.stdin, MAX_INPUT_CHARS)) if args.input == "-" else args.input
     except ReadError as exc:
         print(f"stdin: cannot read: {exc}", file=sys.stderr)
         return 2
+    if args.max_tokens < 1:
+        print(f"--max-tokens must be at least 1, not {args.max_tokens}", file=sys.stderr)
+        return 2
     call = args.id or call_id(raw, args.format)
-    card = evaluate(raw, schema, tool.name, args.lang, args.format, call, RefundBackend(book), args.assert_format)
+    card = evaluate(raw, schema, tool.name, args.lang, args.format, call, backend_for(tool.name, book),
+                    args.assert_format, args.stop_reason, args.max_tokens)
+    if card.harness_action is not None:  # no tool_result is sent after a max_tokens stop
+        action = card.harness_action
+        out = {"stop_reason": action.stop_reason, "tool_result": None,
+               "harness_action": {"action": action.kind, "max_tokens": action.max_tokens,
+                                  "next_max_tokens": action.next_max_tokens,
+                                  "request_fields": action.request_fields(args.format)},
+               "tool_result_if_stop_reason_tool_use": card.tool_result or None}
+        print(visible_json(out, indent=2))
+        return 0
+    if card.no_backend:  # schema verdict only: never a made-up result
+        print(visible_json({"verdict": card.verdict, "tool_result": None,
+                            "no_backend": no_backend_message(tool.name, args.lang)}, indent=2))
+        return 0
     print(visible_json(card.tool_result, indent=2))  # invisible characters as \uXXXX: same JSON
     return 0
 
@@ -79,7 +98,7 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    root = Path(args.dir) if args.dir else REPO_ROOT
+    root = Path(args.dir) if args.dir else CONTENT_ROOT
     if not root.is_dir():
         print(f"{root}: not a folder", file=sys.stderr)
         return 2
@@ -164,7 +183,7 @@ def _cmd_pairing(args: argparse.Namespace) -> int:
     if report.error:
         print(report.error, file=sys.stderr)
         return 2
-    print(json.dumps({"format": report.fmt, "messages": report.messages, "more": report.more,
+    print(json.dumps({"format": report.fmt, "messages": report.message_count, "more": report.more,
                       "violations": [v.as_json() for v in report.violations],
                       "notes": [n.as_json() for n in report.notes]}, ensure_ascii=False, indent=2))
     return 1 if report.violations else 0
@@ -265,7 +284,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     print(f"{log.fmt}: {len(log.runs)} runs, {len(rows)} cases, k = {args.k}")
     print(f"{'case':<28} {'expected':<16} {'n':>4} {'c':>4} {'pass^k':>7} {'pass@k':>7} {'naive':>7}")
     for r in rows:
-        tail = f"refused: {r['refused']}" if r["refused"] else f"{fmt(r['pass^k']):>7} {fmt(r['pass@k']):>7} {fmt(r['naive']):>7}"
+        tail = (f"refused: {r['refused']}" if r["refused"]
+                else f"{fmt(r['pass^k']):>7} {fmt(r['pass@k']):>7} {fmt(r['naive']):>7}")
         print(f"{r['case_id'][:28]:<28} {str(r['expected_tool'] or '?')[:16]:<16} {r['n']:>4} {r['c']:>4} {tail}")
     means = summary_rates(result.cases)
     print(f"mean over cases: pass^k {fmt(means['pass^k'])}, pass@k {fmt(means['pass@k'])}, naive {fmt(means['naive'])}")
@@ -290,6 +310,10 @@ def _build_parser() -> argparse.ArgumentParser:
     result.add_argument("--id", help="tool_use_id / tool_call_id to answer (default: derived from the input)")
     result.add_argument("--lang", choices=LANGS, default="en")
     result.add_argument("--orders", help="order book YAML for the fake backend (default: the repo's)")
+    result.add_argument("--stop-reason", choices=STOP_REASONS, default=STOP_TOOL_USE,
+                        help="the response's stop_reason; max_tokens prints the harness's re-request instead "
+                             "of a tool_result")
+    result.add_argument("--max-tokens", type=int, default=1024, help="the request's max_tokens (default 1024)")
     result.add_argument("--assert-format", action="store_true",
                         help="check \"format\" (Draft 2020-12 format-assertion); by default it is an annotation")
     result.set_defaults(func=_cmd_result)
@@ -323,7 +347,8 @@ def _build_parser() -> argparse.ArgumentParser:
     pairing.add_argument("--lang", choices=LANGS, default="en")
     pairing.set_defaults(func=_cmd_pairing)
     strict = sub.add_parser("strict", help="what a provider's strict mode refuses in a tool's input_schema, and the "
-                                           "SDK's transformed schema, as JSON; exit 1 when the provider would refuse it")
+                                           "SDK's transformed schema, as JSON; exit 1 when the provider would "
+                                           "refuse it")
     strict.add_argument("tool", help="tool definition JSON (name, description, input_schema)")
     strict.add_argument("--provider", choices=("anthropic", "openai", "gemini"), required=True)
     strict.set_defaults(func=_cmd_strict)
@@ -332,9 +357,11 @@ def _build_parser() -> argparse.ArgumentParser:
                            epilog="exit 0 when at least one case was estimated; 1 when every case was refused "
                                   "(e.g. k larger than every case's n); 2 when the input or --selection cannot "
                                   "be used or the arguments are wrong")
-    eval_.add_argument("runs", metavar="RUNS", help="native JSONL, a τ-bench results file or an Inspect log; - reads stdin")
+    eval_.add_argument("runs", metavar="RUNS",
+                       help="native JSONL, a τ-bench results file or an Inspect log; - reads stdin")
     eval_.add_argument("--k", type=_k_arg, required=True,
-                       help=f"k (1 to {N_MAX}, the passk command's largest n); a case with fewer than k runs is refused")
+                       help=f"k (1 to {N_MAX}, the passk command's largest n); a case with fewer than k runs is "
+                            "refused")
     eval_.add_argument("--format", choices=("auto", "native", "tau", "inspect"), default="auto")
     eval_.add_argument("--out", choices=("table", "csv", "json"), default="table")
     eval_.add_argument("--selection", help="a selection set YAML whose expectations replace the log's, by case id")
@@ -372,13 +399,31 @@ class _TerminalSafe:
         return getattr(self._inner, name)
 
 
+def strip_shell_newline(text: str) -> str:
+    """``text`` without the one line end (``\\n`` or ``\\r\\n``) that ``echo`` or a here-string adds,
+    so ``echo '{"rea' | … --input -`` reads the same text as ``printf '{"rea'``. Only one: a model
+    output that itself ends in newlines keeps the others."""
+    for end in ("\r\n", "\n"):
+        if text.endswith(end):
+            return text[: -len(end)]
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line with ``argv`` (default sys.argv[1:]); returns the exit code. All
-    text output, argparse's errors included, goes through toolcall.text.escape_terminal."""
+    """Run the command line with ``argv`` (default sys.argv[1:]); returns the exit code. All text
+    output, argparse's errors included, goes through toolcall.text.escape_terminal. Output piped
+    into a reader that stops early (``| head``) ends quietly with the code so far (no traceback)."""
     out, err = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = _TerminalSafe(out), _TerminalSafe(err)
     try:
         args = _build_parser().parse_args(argv)
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # https://docs.python.org/3/library/signal.html#note-on-sigpipe: stop writing to the closed pipe
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, out.fileno())
+        return 0
     finally:
         sys.stdout, sys.stderr = out, err
+    return code

@@ -61,7 +61,7 @@ MAX_TOOL_SETS = 20
 #: Most bytes a ``.eval`` may unpack to, and most members it may hold.
 MAX_UNCOMPRESSED = 400_000_000
 MAX_MEMBERS = MAX_RUNS + 100
-FORMATS = ("auto", "native", "tau", "inspect")
+LOG_FORMATS = ("auto", "native", "tau", "inspect")
 
 
 class LogTooLarge(ValueError):
@@ -105,7 +105,7 @@ def _stop(log: RunLog, number: int, where: str) -> bool:
     return False
 
 
-def detect_format(data: bytes, name: str = "") -> str:
+def detect_log_format(data: bytes, name: str = "") -> str:
     """Guess ``native``, ``tau`` or ``inspect`` from the file name and the first bytes."""
     if name.endswith(".eval") or data[:2] == b"PK":
         return "inspect"
@@ -123,7 +123,7 @@ def detect_format(data: bytes, name: str = "") -> str:
 
 
 def read_log(data: bytes, fmt: str = "auto", name: str = "", limit: int = MAX_BYTES) -> RunLog:
-    """Read ``data`` (bytes of a file) in ``fmt`` (one of FORMATS).
+    """Read ``data`` (bytes of a file) in ``fmt`` (one of LOG_FORMATS).
 
     Raises LogTooLarge above ``limit`` bytes, LogUnreadable when the whole input is unusable,
     ValueError for an unknown format. Bad records are listed in ``RunLog.problems``.
@@ -131,14 +131,14 @@ def read_log(data: bytes, fmt: str = "auto", name: str = "", limit: int = MAX_BY
     if len(data) > limit:
         raise LogTooLarge("the log", len(data), limit)
     if fmt == "auto":
-        fmt = detect_format(data, name)
+        fmt = detect_log_format(data, name)
     if fmt == "native":
         return read_native(data)
     if fmt == "tau":
         return read_tau(data)
     if fmt == "inspect":
         return read_inspect(data)
-    raise ValueError(f"unknown format {fmt!r}; expected one of {FORMATS}")
+    raise ValueError(f"unknown format {fmt!r}; expected one of {LOG_FORMATS}")
 
 
 # --- native ----------------------------------------------------------------------------

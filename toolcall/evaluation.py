@@ -115,7 +115,7 @@ class Call(NamedTuple):
 
 
 @dataclass(frozen=True)
-class Grade:
+class Verdict:
     """The verdict on one run. ``error_type`` is one of ERROR_TYPES (``correctly_declined``
     or None when it passed); ``taxonomy`` one of TAXONOMY (None when passed or not gradable);
     ``param`` the parameter a BFCL error is about; ``detail`` an English sentence;
@@ -129,6 +129,11 @@ class Grade:
     param: str | None = None
     detail: str = ""
     validation: tuple[str, ...] = ()
+
+
+def _unparsable(name: str, chosen: str, detail: str) -> Verdict:
+    """A failed run whose arguments cannot be read as an object."""
+    return Verdict(False, name, chosen, "unparsable_arguments", "arguments_invalid", detail=detail)
 
 
 def _bfcl_error(args: dict[str, Any], expected: dict[str, list], schema: dict[str, Any]) -> tuple[str, str, str] | None:
@@ -150,11 +155,11 @@ def _bfcl_error(args: dict[str, Any], expected: dict[str, list], schema: dict[st
     return None
 
 
-def grade_run(expected: list[dict] | tuple | None, calls, schemas: dict[str, dict]) -> Grade:
+def grade_run(expected: list[dict] | tuple | None, calls, schemas: dict[str, dict]) -> Verdict:
     """Grade one run.
 
     ``expected``: ``[]`` for a should-not-call case, ``[{name, arguments: {param: [values]}}]``
-    otherwise, None when the log has no expectation (returns an ungraded Grade, passed False,
+    otherwise, None when the log has no expectation (returns an ungraded Verdict, passed False,
     taxonomy None). ``calls``: the run's Calls in order. ``schemas``: ``{tool name:
     input_schema}`` the model saw; a called tool missing from it is graded by name only.
     Raises nothing for any JSON input.
@@ -162,11 +167,11 @@ def grade_run(expected: list[dict] | tuple | None, calls, schemas: dict[str, dic
     calls = list(calls)
     chosen = calls[0].name if calls else NO_TOOL
     if expected is None:
-        return Grade(False, NO_TOOL, chosen, detail="no expected call in the log")
+        return Verdict(False, NO_TOOL, chosen, detail="no expected call in the log")
     if not expected:
         if not calls:
-            return Grade(True, NO_TOOL, NO_TOOL, "correctly_declined", detail="correctly declined")
-        return Grade(
+            return Verdict(True, NO_TOOL, NO_TOOL, "correctly_declined", detail="correctly declined")
+        return Verdict(
             False,
             NO_TOOL,
             chosen,
@@ -177,11 +182,12 @@ def grade_run(expected: list[dict] | tuple | None, calls, schemas: dict[str, dic
     want = expected[0]
     name, wanted_args = want["name"], want.get("arguments") or {}
     if not calls:
-        return Grade(False, name, NO_TOOL, "did_not_call", "did_not_call", detail=f"{name} was not called")
+        return Verdict(False, name, NO_TOOL, "did_not_call", "did_not_call", detail=f"{name} was not called")
     if chosen != name:
-        return Grade(False, name, chosen, "wrong_tool_name", "wrong_tool", detail=f"called {chosen} instead of {name}")
+        return Verdict(False, name, chosen, "wrong_tool_name", "wrong_tool",
+                       detail=f"called {chosen} instead of {name}")
     if len(calls) > len(expected):
-        return Grade(
+        return Verdict(
             False,
             name,
             chosen,
@@ -194,26 +200,12 @@ def grade_run(expected: list[dict] | tuple | None, calls, schemas: dict[str, dic
         parsed = parse_tool_input(call.raw_arguments) if call.raw_arguments is not None else None
         if call.parse_error or not parsed.ok:
             why = call.parse_error or f"{parsed.code}: {parsed.detail}"
-            return Grade(
-                False,
-                name,
-                chosen,
-                "unparsable_arguments",
-                "arguments_invalid",
-                detail=f"arguments do not parse ({why})",
-            )
+            return _unparsable(name, chosen, f"arguments do not parse ({why})")
         args = parsed.value
     else:
         args = call.arguments
         if not isinstance(args, dict):
-            return Grade(
-                False,
-                name,
-                chosen,
-                "unparsable_arguments",
-                "arguments_invalid",
-                detail=f"arguments are {json_type(args)}, not an object",
-            )
+            return _unparsable(name, chosen, f"arguments are {json_type(args)}, not an object")
     schema = schemas.get(name) or {}
     errors = validate(args, schema)[0] if schema else []
     lines = tuple(f"{e.pointer or '(root)'} {e.keyword}: {e.expected} / {e.received}" for e in errors)
@@ -223,10 +215,10 @@ def grade_run(expected: list[dict] | tuple | None, calls, schemas: dict[str, dic
         bfcl = ("wrong_value", None, "values nested too deeply to compare")
     if errors:
         etype, param, detail = bfcl or ("schema_invalid", None, "arguments fail the tool's schema")
-        return Grade(False, name, chosen, etype, "arguments_invalid", param, detail, lines)
+        return Verdict(False, name, chosen, etype, "arguments_invalid", param, detail, lines)
     if bfcl:
-        return Grade(False, name, chosen, bfcl[0], "wrong_value", bfcl[1], bfcl[2])
-    return Grade(True, name, chosen, detail="correct")
+        return Verdict(False, name, chosen, bfcl[0], "wrong_value", bfcl[1], bfcl[2])
+    return Verdict(True, name, chosen, detail="correct")
 
 
 # --- a whole log -----------------------------------------------------------------------
@@ -340,7 +332,7 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
     import numpy as np
 
     cache: dict[tuple, int] = {}
-    grades: list[Grade] = []
+    grades: list[Verdict] = []
     index: list[int] = []
     has_expected: list[bool] = []
     frozen = {case: _freeze(list(value)) for case, value in (expectations or {}).items()}
@@ -359,7 +351,7 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
             skipped = cache.get(("not graded", chosen))
             if skipped is None:
                 skipped = cache[("not graded", chosen)] = len(grades)
-                grades.append(Grade(False, NO_TOOL, chosen, detail="not graded: the time budget was spent"))
+                grades.append(Verdict(False, NO_TOOL, chosen, detail="not graded: the time budget was spent"))
             index.append(skipped)
             has_expected.append(False)
             continue

@@ -2,7 +2,7 @@
 
 Every file is validated against fixtures/schemas/exercise.schema.json, then each
 exercise is checked for consistency (its answer names real options, steps, items and
-categories; a json exercise's schema is a usable schema). A problem in one exercise drops
+categories; a json exercise's schema is a usable schema: each type's ``check``). A problem in one exercise drops
 that exercise only, a problem with the file as a whole drops the file; everything else
 still loads, and each problem reads ``fixtures/exercises/x.yaml: $.exercises[2].answer: …``.
 """
@@ -17,14 +17,12 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from toolcall import FIXTURES_DIR
-from toolcall.fixtures import FixtureError, Problem, display_name, json_path, read_data
-from toolcall.pages_registry import EXERCISE_PAGE_IDS
-from toolcall.presets import PRESETS
-from toolcall.validation import check_schema
+from toolcall.exercise_types import EXERCISE_TYPES
+from toolcall.exercise_types.base import Fault
+from toolcall.fixtures import FixtureError, Problem, display_name, first_introduced, json_path, read_data
 
-#: Pages an exercise may name (toolcall/pages_registry.py; a test keeps exercise.schema.json's enum equal).
-PAGES: tuple[str, ...] = EXERCISE_PAGE_IDS
-TYPES: tuple[str, ...] = ("choice", "number", "json", "schema_fix", "order", "classify")
+#: Exercise types (toolcall/exercise_types/; a test keeps exercise.schema.json's enum equal).
+TYPES: tuple[str, ...] = tuple(EXERCISE_TYPES)
 SCHEMA_PATH = FIXTURES_DIR / "schemas" / "exercise.schema.json"
 
 
@@ -69,46 +67,10 @@ class ExerciseSet:
         return [ex for ex in self.exercises if ex.page == page]
 
 
-def _ids(entries: list[dict[str, Any]]) -> list[str]:
-    return [entry["id"] for entry in entries]
-
-
-def _consistency(item: dict[str, Any]) -> list[tuple[list, str]]:
+def _consistency(item: dict[str, Any]) -> list[Fault]:
     """``(path inside the exercise, message)`` for an exercise that passed the schema but
-    contradicts itself."""
-    kind, answer, found = item["type"], item["answer"], []
-
-    def unique(kind_: str) -> None:
-        ids = _ids(item.get(kind_, []))
-        if len(set(ids)) != len(ids):
-            found.append(([kind_], f"duplicate {kind_} ids"))
-
-    if kind == "choice":
-        unique("options")
-        unknown = sorted(set(answer) - set(_ids(item["options"])))
-        if unknown:
-            found.append((["answer"], f"unknown option ids {unknown}"))
-        if not item["multiple"] and len(answer) != 1:
-            found.append((["answer"], "a single-choice exercise needs exactly one correct option"))
-    elif kind == "order":
-        unique("steps")
-        if sorted(answer) != sorted(_ids(item["steps"])):
-            found.append((["answer"], "the answer must list every step id exactly once"))
-    elif kind == "classify":
-        unique("items")
-        unique("categories")
-        if set(answer) != set(_ids(item["items"])):
-            found.append((["answer"], "the answer must sort every item, and only those"))
-        bad = sorted(set(answer.values()) - set(_ids(item["categories"])))
-        if bad:
-            found.append((["answer"], f"unknown category ids {bad}"))
-    elif kind == "json":
-        checked = check_schema(json.dumps(item["schema"]))
-        if not checked.ok:
-            found.append((["schema"], checked.message))
-    elif kind == "schema_fix" and item["starter_preset"] not in PRESETS:
-        found.append((["starter_preset"], f"unknown preset; expected one of {list(PRESETS)}"))
-    return found
+    contradicts itself: its type's own check (toolcall/exercise_types/<type>.py)."""
+    return EXERCISE_TYPES[item["type"]].check(item)
 
 
 def load_exercise_file(path: Path, schema_path: Path = SCHEMA_PATH) -> tuple[list[Exercise], list[Problem]]:
@@ -155,16 +117,21 @@ def load_exercises(folder: Path | None = None, schema_path: Path = SCHEMA_PATH) 
     if not where.is_dir():
         what = "not a folder" if where.exists() else "no such folder"
         return ExerciseSet((), (Problem(display_name(where), "$", f"{what}: no exercises can be loaded from it"),))
-    for path in exercise_files(folder):
-        loaded, found = load_exercise_file(path, schema_path)
+    files = exercise_files(folder)
+    per_file = {}
+    for path in files:
+        per_file[path], found = load_exercise_file(path, schema_path)
         problems += found
-        for ex in loaded:
+    kept: set[tuple[str, int]] = set()
+    for path in first_introduced(files):  # the file that introduced a duplicate is blamed for it
+        for ex in per_file[path]:
             if ex.id in seen:
                 problems.append(Problem(ex.file, json_path(["exercises", ex.index, "id"]),
                                         f"duplicate exercise id {ex.id!r} (first in {seen[ex.id]})"))
                 continue
             seen[ex.id] = ex.file
-            exercises.append(ex)
+            kept.add((ex.file, ex.index))
+    exercises = [ex for path in files for ex in per_file[path] if (ex.file, ex.index) in kept]
     return ExerciseSet(tuple(exercises), tuple(problems))
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 from jsonschema import Draft202012Validator
 
-from toolcall import FIXTURES_DIR, REPO_ROOT
+from toolcall import CONTENT_ROOT, FIXTURES_DIR, REPO_ROOT
 from toolcall.files import ReadError, read_text_bounded
 
 
@@ -56,7 +56,7 @@ def display_name(path: Path) -> str:
         path = path.parent.resolve() / path.name if path.name else path.resolve()
     except (OSError, RuntimeError):  # a loop among the folders
         path = path.absolute()
-    for base in (REPO_ROOT, Path.cwd()):
+    for base in (REPO_ROOT, CONTENT_ROOT, Path.cwd()):
         try:
             return str(path.relative_to(base))
         except ValueError:
@@ -99,6 +99,17 @@ def load_checked(path: Path, kind: str) -> Any:
     if problems:
         raise FixtureError(problems)
     return data
+
+
+def first_introduced(paths) -> list[Path]:
+    """``paths`` oldest first by modification time, then by name: when two files claim one id, the
+    later in this order (the file just edited, which introduced the duplicate) is the one blamed."""
+    def key(path: Path):
+        try:
+            return (Path(path).stat().st_mtime_ns, str(path))
+        except OSError:
+            return (0, str(path))
+    return sorted(paths, key=key)
 
 
 def require_unique_ids(path: Path, data: dict[str, Any], *sections: str) -> None:
@@ -177,6 +188,7 @@ class CannedOutput:
     raw: str
     catches: str | None
     expected: str
+    stop_reason: str = "tool_use"  # the response's stop_reason: "max_tokens" when the limit cut the output
 
 
 @dataclass(frozen=True)
@@ -191,9 +203,14 @@ class BusinessCase:
 
 @dataclass(frozen=True)
 class OutputsFixture:
+    """The canned outputs of one tool; ``max_tokens`` is the limit of the request they answer;
+    ``replay_raw`` the refund the replay demo sends three times (None: the first accepted output)."""
+
     tool: str
     outputs: tuple[CannedOutput, ...]
     business_cases: tuple[BusinessCase, ...] = field(default_factory=tuple)
+    max_tokens: int = 1024
+    replay_raw: str | None = None
 
 
 @dataclass(frozen=True)
@@ -239,6 +256,8 @@ def load_outputs(path: Path | None = None) -> OutputsFixture:
         data["tool"],
         tuple(CannedOutput(**o) for o in data["outputs"]),
         tuple(BusinessCase(**b) for b in data.get("business_cases", [])),
+        data.get("max_tokens", 1024),
+        data.get("replay_raw"),
     )
 
 

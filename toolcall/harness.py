@@ -28,9 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from toolcall import FIXTURES_DIR
-from toolcall.fixtures import FixtureError, Problem, display_name, json_path, load_checked, require_unique_ids
+from toolcall.fixtures import (FixtureError, Problem, display_name, first_introduced, json_path, load_checked,
+                               require_unique_ids)
 from toolcall.results import call_id
-from toolcall.wire import ANTHROPIC, FORMATS, OPENAI
+from toolcall.wire import ANTHROPIC, OPENAI
+from toolcall.wire import HARNESS_FORMATS as FORMATS
 
 SCENARIOS_DIR = FIXTURES_DIR / "scenarios"
 #: Prefix of the progress-store ids of scenario results (``harness:plain_call``).
@@ -257,9 +259,10 @@ def scenario_files(folder: Path | None = None) -> list[Path]:
 
 def load_scenarios(folder: Path | None = None) -> ScenarioSet:
     """Load every scenario file; a broken file is left out and its problems listed. Two files
-    with the same ``id`` is a problem of the second."""
+    with the same ``id`` is a problem of the one that introduced it (the later modified;
+    ``first_introduced``)."""
     loaded, problems, seen = [], [], set()
-    for path in scenario_files(folder):
+    for path in first_introduced(scenario_files(folder)):
         try:
             s = load_scenario(path)
         except FixtureError as exc:

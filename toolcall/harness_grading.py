@@ -31,7 +31,8 @@ from toolcall.harness import (
 from toolcall.i18n import LANGS, t
 from toolcall.pairing import check_pairing
 from toolcall.parsing import MAX_DEPTH, StrictJSONError, localized_detail, strict_loads
-from toolcall.wire import ANTHROPIC, FORMATS, OPENAI
+from toolcall.wire import ANTHROPIC, OPENAI
+from toolcall.wire import HARNESS_FORMATS as FORMATS
 
 #: Largest JSON move accepted, in characters (a whole follow-up request is a few thousand).
 MAX_MOVE_CHARS = 20_000
@@ -68,7 +69,7 @@ class MoveGrade:
         return tuple(f.code for f in self.findings)
 
 
-def grade_choice(step: Step, option_id: str, lang: str) -> MoveGrade:
+def grade_choice_move(step: Step, option_id: str, lang: str) -> MoveGrade:
     """Grade a choice. Raises KeyError for an option the step does not have."""
     option = next((o for o in step.options if o.id == option_id), None)
     if option is None:
@@ -219,7 +220,7 @@ EXPECTATIONS = (
 )
 
 
-def grade_json(scenario: Scenario, step: Step, fmt: str, text: str, lang: str) -> MoveGrade:
+def grade_json_move(scenario: Scenario, step: Step, fmt: str, text: str, lang: str) -> MoveGrade:
     """Grade a json move (the request fields the student wrote, as text). Findings, in order:
     the parse (stop there), our pairing rules on the whole request (each an HTTP 400 the API
     would send), then the step's expectations."""
@@ -257,8 +258,8 @@ def grade_json(scenario: Scenario, step: Step, fmt: str, text: str, lang: str) -
 def grade_move(scenario: Scenario, step: Step, fmt: str, move: str, lang: str = "en") -> MoveGrade:
     """Grade one move at ``step``: an option id (choice step) or JSON text (json step)."""
     if step.kind == "choice":
-        return grade_choice(step, move, lang)
-    return grade_json(scenario, step, fmt, move, lang)
+        return grade_choice_move(step, move, lang)
+    return grade_json_move(scenario, step, fmt, move, lang)
 
 
 # --- a run through one scenario --------------------------------------------------------------

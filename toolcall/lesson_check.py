@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from toolcall.backend import RefundBackend
+from toolcall.backend import backend_for
 from toolcall.fixtures import FixtureError, Problem, json_path, load_orders, load_outputs, load_tool
 from toolcall.i18n import LANGS
 from toolcall.lessons import PASSK_FIGURES, Lesson, lesson_files, load_lessons, parse_source, quoted_in, value_problem
@@ -28,7 +28,8 @@ def _canned_card(root: Path, lang: str, output: str, fmt: str = "anthropic"):
     raws = {o.id: o.raw for o in fixture.outputs} | {b.id: b.raw for b in fixture.business_cases}
     if output not in raws:
         raise ValueError(f"no canned output or business case {output!r}")
-    return evaluate(raws[output], tool.input_schema, tool.name, lang, fmt, call_id(output, fmt), RefundBackend(book))
+    return evaluate(raws[output], tool.input_schema, tool.name, lang, fmt, call_id(output, fmt),
+                    backend_for(tool.name, book))
 
 
 def _tool_result_content(root: Path, lang: str, output: str, format: str = "anthropic") -> str:
@@ -76,7 +77,10 @@ def _figure_problems(lesson: Lesson, root: Path) -> list[Problem]:
         try:
             computed = _compute_figure(figure.source, root, lesson.lang)
             wrong = value_problem(figure.value, computed)
-        except (ValueError, TypeError, ArithmeticError, FixtureError) as exc:
+        except FixtureError as exc:  # the fixture's own problem, at its root (run_checks reports it once)
+            problems += exc.problems
+            continue
+        except (ValueError, TypeError, ArithmeticError) as exc:
             problems.append(Problem(lesson.file, where + ".source", f"{figure.source}: {exc}"))
             continue
         if wrong:

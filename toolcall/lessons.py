@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 import yaml
 
-from toolcall import REPO_ROOT, passk
+from toolcall import CONTENT_ROOT, passk
 from toolcall.files import ReadError, read_text_bounded
 from toolcall.fixtures import Problem, schema_problems
 from toolcall.pages_registry import LESSON_PAGE_IDS
@@ -85,7 +85,7 @@ class LessonSet:
         return tuple(lesson for lesson in self.lessons if lesson.page == page)
 
 
-def lesson_files(lang: str, root: Path = REPO_ROOT) -> list[Path]:
+def lesson_files(lang: str, root: Path = CONTENT_ROOT) -> list[Path]:
     """The ``*.md`` files under ``root/lessons/<lang>/``, sorted by name (empty if the folder is missing)."""
     folder = Path(root) / "lessons" / lang
     return sorted(folder.glob("*.md")) if folder.is_dir() else []
@@ -133,7 +133,7 @@ def parse_lesson(text: str, name: str, lang: str, file: str) -> tuple[Lesson | N
                   body.strip() + "\n", figures), []
 
 
-def load_lessons(lang: str, root: Path = REPO_ROOT) -> LessonSet:
+def load_lessons(lang: str, root: Path = CONTENT_ROOT) -> LessonSet:
     """Load every lesson of ``lang`` under ``root/lessons/<lang>/``.
 
     A file that cannot be read, has a badly named file, or malformed front matter is left

@@ -43,3 +43,4 @@ def boldable(text: str) -> str:
     """``text`` that still closes ``**…**`` when it starts or ends with a space (a key such as
     "a "): CommonMark will not close emphasis next to whitespace, so a word joiner stands guard."""
     return _WORD_JOINER + text + _WORD_JOINER if text[:1].isspace() or text[-1:].isspace() else text
+

@@ -26,6 +26,14 @@ The format is detected (Anthropic content blocks, or OpenAI ``tool_calls`` / rol
   https://portkey.ai/error-library/invalid-parameter-error-10034), missing_tool_call_id,
   arguments_not_string.
 
+OpenAI Responses (a list of ``input`` items, or a request holding ``input``): function_call_without_output
+(tool_use_without_result), duplicate_output (duplicate_result), output_before_call, unknown_call_id.
+MCP (a list of JSON-RPC 2.0 messages, spec 2025-11-25): request_without_response (tool_use_without_result),
+duplicate_response (duplicate_result), response_id_unknown, result_and_error (both or neither).
+Gemini (``contents``, or a request holding it): function_call_without_response (tool_use_without_result),
+orphan_function_response (orphan_result), duplicate_function_response (duplicate_result), name_mismatch,
+response_not_object. Sources in each checker's docstring.
+
 Not a violation but a note: arguments_invalid_json (OpenAI ``function.arguments`` is not one
 JSON object). Sending such a call back is what the course prescribes when the model wrote
 broken arguments (answer it with an error and the raw text); only when ``finish_reason`` was
@@ -56,7 +64,7 @@ from toolcall import FIXTURES_DIR
 from toolcall.fixtures import load_checked, require_unique_ids
 from toolcall.i18n import t
 from toolcall.parsing import MAX_DEPTH, StrictJSONError, localized_detail, max_depth, parse_tool_input, strict_loads
-from toolcall.wire import ANTHROPIC, AUTO, OPENAI, PAIRING_CHOICES
+from toolcall.wire import ANTHROPIC, AUTO, GEMINI, MCP, OPENAI, PAIRING_CHOICES, RESPONSES
 
 #: Largest transcript accepted, in characters (a long real conversation is well under this).
 MAX_CHARS = 1_000_000
@@ -71,6 +79,9 @@ RULES: tuple[str, ...] = (
     "tool_use_without_result", "results_split_across_messages", "text_before_tool_result", "id_mismatch",
     "orphan_result", "duplicate_result", "wrong_content_type", "empty_error_result", "empty_text_block",
     "tool_without_tool_calls", "missing_tool_call_id", "arguments_not_string",
+    # OpenAI Responses, MCP, Gemini (issue 21)
+    "output_before_call", "unknown_call_id", "response_id_unknown", "result_and_error", "name_mismatch",
+    "response_not_object",
 )
 #: Things worth saying that the API does not reject.
 NOTES: tuple[str, ...] = ("arguments_invalid_json",)
@@ -100,13 +111,13 @@ class Violation:
 @dataclass
 class Report:
     """The checker's answer. ``error`` (a translated sentence) is set when the text could not
-    be checked at all; otherwise ``fmt`` is the format used, ``messages`` the count checked,
+    be checked at all; otherwise ``fmt`` is the format used, ``message_count`` the number of messages checked,
     ``violations`` at most MAX_VIOLATIONS (``more`` counts the rest), ``notes`` remarks that
     are not violations."""
 
     fmt: str | None = None
     detected: bool = False
-    messages: int = 0
+    message_count: int = 0
     violations: list[Violation] = field(default_factory=list)
     more: int = 0
     error: str | None = None
@@ -177,7 +188,8 @@ _JSON_TYPES = ("object", "array", "string", "boolean", "number", "null")
 #: The "expected" phrases of wrong_content_type, by their key under pairing.expected.
 _EXPECTED_KEYS = {"object with a type": "object_with_type", "assistant message": "assistant_message",
                   "user message": "user_message", "string / array": "string_or_array",
-                  "string / array of blocks": "string_or_blocks", "string / array of text parts": "string_or_text_parts"}
+                  "string / array of blocks": "string_or_blocks",
+                  "string / array of text parts": "string_or_text_parts", "string / number": "string_or_number"}
 
 
 def _type_name(value: Any) -> str:
@@ -186,9 +198,16 @@ def _type_name(value: Any) -> str:
 
 
 def _sign(m: Any) -> str | None:
-    """The format one message shows (OPENAI, ANTHROPIC) or None."""
+    """The format one message shows (a format name) or None: ``jsonrpc`` → MCP, ``parts`` → Gemini,
+    a ``function_call`` / ``function_call_output`` item → Responses, then OpenAI and Anthropic signs."""
     if not isinstance(m, dict):
         return None
+    if "jsonrpc" in m:
+        return MCP
+    if "parts" in m or m.get("role") == "model":
+        return GEMINI
+    if m.get("type") in ("function_call", "function_call_output"):
+        return RESPONSES
     if m.get("role") in ("tool", "system", "developer") or "tool_calls" in m or "tool_call_id" in m:
         return OPENAI
     content = m.get("content")
@@ -200,6 +219,12 @@ def _sign(m: Any) -> str | None:
 
 def _tools_sign(tools: Any) -> str | None:
     for tool in tools if isinstance(tools, list) else []:
+        if isinstance(tool, dict) and "functionDeclarations" in tool:
+            return GEMINI
+        if isinstance(tool, dict) and "inputSchema" in tool:
+            return MCP
+        if isinstance(tool, dict) and tool.get("type") == "function" and "name" in tool:
+            return RESPONSES
         if isinstance(tool, dict) and "function" in tool:
             return OPENAI
         if isinstance(tool, dict) and "input_schema" in tool:
@@ -208,10 +233,14 @@ def _tools_sign(tools: Any) -> str | None:
 
 
 def detect_format(messages: list[Any], tools: Any = None) -> str | None:
-    """ANTHROPIC or OPENAI from the messages' shape (then from a request's ``tools``), or None
-    when nothing tells them apart (plain text only). OpenAI signs: role tool/system/developer,
-    tool_calls, tool_call_id, tools as ``{type: function, function}``; Anthropic signs:
-    tool_use / tool_result blocks, tools with ``input_schema``."""
+    """The format the messages' shape shows (then a request's ``tools``), or None when nothing tells
+    them apart (plain text only). A sign only one form has wins: ``jsonrpc`` (MCP), ``parts`` / role
+    ``model`` (Gemini), ``function_call`` items (Responses); then the first OpenAI sign (role
+    tool/system/developer, tool_calls, tool_call_id) or Anthropic sign (tool_use / tool_result blocks)."""
+    signs = _signs(messages, None)
+    for fmt in (MCP, GEMINI, RESPONSES):
+        if fmt in signs:
+            return fmt
     for m in messages:
         sign = _sign(m)
         if sign:
@@ -245,19 +274,27 @@ def _load(text: str, lang: str) -> tuple[list[Any] | None, Any, str | None]:
                                  detail=localized_detail(exc, lang))
         return None, None, t("pairing.error.not_json_value", lang, detail=localized_detail(exc, lang))
     tools = None
-    if isinstance(data, dict):
-        if "messages" not in data:
+    if isinstance(data, dict):  # a request: messages (Anthropic, OpenAI), input (Responses), contents (Gemini)
+        key = next((k for k in ("messages", "input", "contents") if k in data), None)
+        if key is None:
             return None, None, t("pairing.error.no_messages", lang)
-        data, tools = data["messages"], data.get("tools")
+        data, tools = data[key], data.get("tools")
     if not isinstance(data, list):
         return None, None, t("pairing.error.not_list", lang, type=_type_name(data))
     return data, tools, None
 
 
+def read_transcript(text: str, lang: str = "en") -> tuple[list[Any] | None, str | None]:
+    """The messages list of transcript JSON ``text`` (a list, or a request holding ``messages``,
+    ``input`` or ``contents``), bounded as ``check_pairing`` reads it, or (None, a sentence in ``lang``)."""
+    messages, _, error = _load(text, lang)
+    return messages, error
+
+
 def check_pairing(text: str, fmt: str = AUTO, lang: str = "en") -> Report:
     """Check transcript JSON ``text`` (a messages list or a request holding ``messages``).
 
-    ``fmt`` is AUTO (detect; plain text only counts as Anthropic), ANTHROPIC or OPENAI. A
+    ``fmt`` is AUTO (detect; plain text only counts as Anthropic) or one of wire.FORMATS. A
     chosen format the transcript shows no sign of, while it shows signs of the other, is an
     error ("does not look like OpenAI; it looks like Anthropic"): never a green verdict for
     input read the wrong way. Details are written in ``lang``. At most MAX_VIOLATIONS are
@@ -279,7 +316,8 @@ def check_pairing(text: str, fmt: str = AUTO, lang: str = "en") -> Report:
             return Report(error=t("pairing.error.format_mismatch", lang, chosen=t(f"pairing.format.{fmt}", lang),
                                   looks=t(f"pairing.format.{other}", lang)))
     out = _Collector(lang)
-    (_check_anthropic if fmt == ANTHROPIC else _check_openai)(messages, out)
+    {ANTHROPIC: _check_anthropic, OPENAI: _check_openai, RESPONSES: _check_responses, MCP: _check_mcp,
+     GEMINI: _check_gemini}[fmt](messages, out)
     return Report(fmt, detected, len(messages), out.found, out.more, notes=out.notes)
 
 
@@ -317,7 +355,8 @@ def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[st
                 if role == "user":
                     out.add("wrong_content_type", i, j, what="tool_use", expected="assistant message", got="user")
                 if not isinstance(b.get("id"), str):
-                    out.add("wrong_content_type", i, j, what="tool_use.id", expected="string", got=_type_name(b.get("id")))
+                    out.add("wrong_content_type", i, j, what="tool_use.id", expected="string",
+                            got=_type_name(b.get("id")))
                 if not isinstance(b.get("input"), dict):
                     out.add("wrong_content_type", i, j, what="tool_use.input", expected="object",
                             got=_type_name(b.get("input")))
@@ -335,7 +374,8 @@ def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[st
                     out.add("wrong_content_type", i, j, what="tool_result.is_error", expected="boolean",
                             got=_type_name(b["is_error"]))
                 elif b.get("is_error") is True and c in ("", []):
-                    out.add("empty_error_result", i, j, id=b.get("tool_use_id") if isinstance(b.get("tool_use_id"), str) else "?")
+                    tool_use_id = b.get("tool_use_id")
+                    out.add("empty_error_result", i, j, id=tool_use_id if isinstance(tool_use_id, str) else "?")
                 elif isinstance(c, list):
                     for x in c:  # text blocks inside a tool_result may not be empty either
                         if x.get("type") == "text" and x.get("text") == "":
@@ -433,7 +473,8 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
             out.add("wrong_content_type", i, None, what="role", expected='"system" / "user" / "assistant" / "tool"',
                     got=json.dumps(role, ensure_ascii=False)[:40])
         if role == "tool":
-            if not isinstance(content, str) and not (isinstance(content, list) and all(isinstance(x, dict) for x in content)):
+            parts = isinstance(content, list) and all(isinstance(x, dict) for x in content)
+            if not isinstance(content, str) and not parts:
                 out.add("wrong_content_type", i, None, what="content", expected="string / array of text parts",
                         got=_type_name(content))
             rid = m.get("tool_call_id")
@@ -519,3 +560,151 @@ def load_examples(path: Path | None = None) -> tuple[Example, ...]:
     require_unique_ids(path, data, "examples")
     return tuple(Example(e["id"], e["label"], e["format"], tuple(e["expect"]), e["text"], tuple(e.get("notes", ())))
                  for e in data["examples"])
+
+
+# --- OpenAI Responses ------------------------------------------------------------------------
+
+def _check_responses(items: list[Any], out: _Collector) -> None:
+    """Responses ``input`` items: every ``function_call`` (by ``call_id``) answered by exactly one
+    ``function_call_output`` after it; an output naming no call is an error. Messages (``role``
+    items) may sit anywhere: Responses pairs by ``call_id`` alone
+    (https://platform.openai.com/docs/guides/function-calling?api-mode=responses)."""
+    first_call: dict[str, int] = {}  # one pass first: where each call_id is called
+    for i, it in enumerate(items):
+        if isinstance(it, dict) and it.get("type") == "function_call" and isinstance(it.get("call_id"), str):
+            first_call.setdefault(it["call_id"], i)
+    calls: dict[str, int] = {}
+    answered: dict[str, int] = {}
+    for i, it in enumerate(items):
+        if not isinstance(it, dict):
+            out.add("wrong_content_type", i, None, what="item", expected="object", got=_type_name(it))
+            continue
+        kind, cid = it.get("type"), it.get("call_id")
+        if kind not in ("function_call", "function_call_output"):
+            continue
+        if not isinstance(cid, str):
+            out.add("wrong_content_type", i, None, what="call_id", expected="string", got=_type_name(cid))
+            continue
+        if kind == "function_call":
+            if not isinstance(it.get("arguments"), str):
+                out.add("arguments_not_string", i, None, key="function_call_arguments_not_string",
+                        got=_type_name(it.get("arguments")))
+            calls.setdefault(cid, i)
+            continue
+        if not isinstance(it.get("output"), (str, list)):
+            out.add("wrong_content_type", i, None, what="output", expected="string", got=_type_name(it.get("output")))
+        if cid in answered:
+            out.add("duplicate_result", i, None, key="duplicate_output", id=cid, first=answered[cid])
+        elif cid in calls:
+            answered[cid] = i
+        elif cid in first_call:
+            answered[cid] = i
+            out.add("output_before_call", i, None, id=cid, call=first_call[cid])
+        else:
+            out.add("unknown_call_id", i, None, id=cid)
+    for cid, i in calls.items():
+        if cid not in answered:
+            out.add("tool_use_without_result", i, None, key="function_call_without_output", id=cid, call=i)
+
+
+# --- MCP (JSON-RPC 2.0) ----------------------------------------------------------------------
+
+def _rpc_id(value: Any) -> str | None:
+    """A JSON-RPC id as a comparable key (``7`` and ``"7"`` differ), or None when it is not a string or number."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return None
+    return json.dumps(value)
+
+
+def _check_mcp(messages: list[Any], out: _Collector) -> None:
+    """A log of JSON-RPC 2.0 messages between an MCP client and server
+    (https://modelcontextprotocol.io/specification/2025-11-25/basic): a request (``method`` and ``id``)
+    gets exactly one response with the same ``id``; a response holds ``result`` or ``error``, never both
+    (https://www.jsonrpc.org/specification#response_object); notifications (no ``id``) get none."""
+    requests: dict[str, tuple[int, Any]] = {}
+    answered: dict[str, int] = {}
+    for i, m in enumerate(messages):
+        if not isinstance(m, dict):
+            out.add("wrong_content_type", i, None, what="message", expected="object", got=_type_name(m))
+            continue
+        if m.get("jsonrpc") != "2.0":
+            out.add("wrong_content_type", i, None, what="jsonrpc", expected='"2.0"',
+                    got=json.dumps(m.get("jsonrpc"), ensure_ascii=False)[:40])
+        key = _rpc_id(m.get("id"))
+        if "method" in m:
+            if key is not None:
+                requests.setdefault(key, (i, m["id"]))
+            continue
+        has_result, has_error = "result" in m, "error" in m
+        if has_result == has_error:
+            out.add("result_and_error", i, None, key="result_and_error" if has_result else "neither_result_nor_error")
+        if key is None:
+            out.add("wrong_content_type", i, None, what="id", expected="string / number", got=_type_name(m.get("id")))
+        elif key in answered:
+            out.add("duplicate_result", i, None, key="duplicate_response", id=key, first=answered[key], rid=m["id"])
+        elif key in requests:
+            answered[key] = i
+        else:
+            out.add("response_id_unknown", i, None, id=key, rid=m["id"])
+    for key, (i, rid) in requests.items():
+        if key not in answered:
+            out.add("tool_use_without_result", i, None, key="request_without_response", id=key, call=i, rid=rid)
+
+
+# --- Gemini ----------------------------------------------------------------------------------
+
+def _check_gemini(contents: list[Any], out: _Collector) -> None:
+    """Gemini ``contents``: every ``functionCall`` part of a model turn is answered by a
+    ``functionResponse`` part in the turn right after it, with the same ``name`` (and ``id`` when the
+    call has one), and its ``response`` is a JSON object (https://ai.google.dev/gemini-api/docs/function-calling,
+    https://googleapis.github.io/js-genai/classes/types.FunctionResponse.html)."""
+    pending: list[tuple[int, int, str, Any]] = []  # the previous model turn's calls: (i, j, name, id)
+    answered: set[tuple[int, int]] = set()
+    every: list[tuple[int, int, str, Any]] = []
+    for i, m in enumerate(contents):
+        if not isinstance(m, dict) or not isinstance(m.get("parts"), list):
+            what, value = ("content", m) if not isinstance(m, dict) else ("parts", m.get("parts"))
+            out.add("wrong_content_type", i, None, what=what, expected="object" if what == "content" else "array",
+                    got=_type_name(value))
+            pending = []
+            continue
+        role = m.get("role")
+        turn: list[tuple[int, int, str, Any]] = []
+        waiting = pending if role in ("user", "function") else []
+        for j, part in enumerate(m["parts"]):
+            if not isinstance(part, dict):
+                out.add("wrong_content_type", i, j, what="part", expected="object", got=_type_name(part))
+                continue
+            if isinstance(part.get("functionCall"), dict):
+                fc = part["functionCall"]
+                turn.append((i, j, str(fc.get("name")), fc.get("id")))
+            if isinstance(part.get("functionResponse"), dict):
+                _gemini_response(i, j, part["functionResponse"], waiting, answered, out)
+        if role == "model":
+            every += turn
+        pending = turn if role == "model" else []
+    for i, j, name, cid in every:
+        if (i, j) not in answered:
+            out.add("tool_use_without_result", i, j, key="function_call_without_response", name=name,
+                    id=cid if cid is not None else "-", next=i + 1)
+
+
+def _gemini_response(i: int, j: int, fr: dict[str, Any], waiting: list[tuple[int, int, str, Any]],
+                     answered: set[tuple[int, int]], out: _Collector) -> None:
+    name, rid = fr.get("name"), fr.get("id")
+    if not isinstance(fr.get("response"), dict):
+        out.add("response_not_object", i, j, got=_type_name(fr.get("response")))
+    if not waiting:
+        out.add("orphan_result", i, j, key="orphan_function_response", name=str(name))
+        return
+    matches = [c for c in waiting if c[2] == name and (rid is None or c[3] is None or c[3] == rid)]
+    free = [c for c in matches if (c[0], c[1]) not in answered]
+    if free:
+        answered.add((free[0][0], free[0][1]))
+    elif matches:
+        out.add("duplicate_result", i, j, key="duplicate_function_response", id=str(name), first=matches[0][0] + 1)
+    else:
+        open_calls = [c for c in waiting if (c[0], c[1]) not in answered] or waiting
+        label = [f"{c[2]} ({c[3]})" if c[3] is not None else c[2] for c in open_calls[:MAX_IDS]]
+        out.add("name_mismatch", i, j, name=str(name), rid=str(rid), expected=", ".join(label), fix=label[0],
+                fix_name=open_calls[0][2], fix_id=open_calls[0][3])

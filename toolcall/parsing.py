@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolcall.i18n import t
+from toolcall.i18n import DEFAULT_LANG, catalogue, t
 
 #: Largest raw input accepted, in characters. Real tool inputs are a few hundred.
 MAX_INPUT_CHARS = 100_000
@@ -288,9 +288,15 @@ def localized_detail(parsed: ParsedInput | StrictJSONError, lang: str) -> str:
     return parsed.detail
 
 
-def render_hint(hint: Hint, lang: str) -> str:
-    """A Hint in ``lang``; a ``type`` parameter is translated too (``string`` → ``字符串``)."""
-    return t(f"hint.{hint.key}", lang, **_localized_params(hint.params, lang))
+def render_hint(hint: Hint, lang: str, for_model: bool = False) -> str:
+    """A Hint in ``lang``; a ``type`` parameter is translated too (``string`` → ``字符串``).
+
+    ``for_model``: the wording sent to the model in a tool_result, where a hint written for the
+    developer has one (``hint_model.<key>``: the truncation hint tells the model to send the whole
+    object, not the developer to raise max_tokens); the student's wording otherwise."""
+    key = f"hint_model.{hint.key}" if for_model and f"hint_model.{hint.key}" in catalogue(DEFAULT_LANG) \
+        else f"hint.{hint.key}"
+    return t(key, lang, **_localized_params(hint.params, lang))
 
 
 def _localized_params(params: dict[str, Any], lang: str) -> dict[str, Any]:

@@ -49,8 +49,6 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 from numbers import Integral, Real
 
-import numpy as np
-
 #: Range of the ambiguity model's inputs accepted by the functions below.
 K_MAX = 20
 
@@ -157,6 +155,8 @@ def simulate(q: float, m: int, rho: float, k_max: int = K_MAX, trials: int = 400
     """
     q, rho = _check_prob("q", q), _check_prob("rho", rho)
     m, k_max, trials = _check_count("m", m), _check_count("k_max", k_max, 1), _check_count("trials", trials, 1)
+    import numpy as np  # here, not at the top: pages that only quote the exact estimators never load numpy
+
     rng = np.random.default_rng(seed)
     shared = rng.random((trials, 1, m)) < q
     copies = rng.random((trials, k_max, m)) < rho

@@ -21,9 +21,9 @@ import sqlite3
 import threading
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from toolcall import REPO_ROOT
 
@@ -85,7 +85,7 @@ class Record:
 
 
 def _now(timespec: str = "seconds") -> str:
-    return datetime.now(timezone.utc).isoformat(timespec=timespec)
+    return datetime.now(UTC).isoformat(timespec=timespec)
 
 
 class StorageError(RuntimeError):
@@ -209,12 +209,13 @@ class SqlProgressStore:
             raise ValueError(f"invalid attempt id {attempt_id[:80]!r}")
         now, at, correct = _now(), at or _now("microseconds"), int(max_score > 0 and score >= max_score)
         with self._tx() as execute:
-            new = execute("INSERT INTO attempts (attempt_id, learner, exercise_id, answer, score, max_score, correct, at) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (attempt_id) DO NOTHING",
+            new = execute("INSERT INTO attempts (attempt_id, learner, exercise_id, answer, score, max_score, "
+                          "correct, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (attempt_id) DO NOTHING",
                           (attempt_id, learner, exercise_id, answer, score, max_score, correct, at)).rowcount
             if new:
                 self._touch(execute, learner, exercise_id, now)
-                execute(f"UPDATE progress SET last_answer = ?, last_score = ?, best_score = {self._greatest}(best_score, ?), "
+                execute("UPDATE progress SET last_answer = ?, last_score = ?, "
+                        f"best_score = {self._greatest}(best_score, ?), "
                         "max_score = ?, tries = tries + 1, failed_tries = failed_tries + ?, updated_at = ? "
                         "WHERE learner = ? AND exercise_id = ?",
                         (answer, score, score, max_score, 1 - correct, now, learner, exercise_id))
@@ -482,8 +483,24 @@ def to_csv(rows: list[dict], fields: tuple[str, ...] = EXPORT_FIELDS) -> str:
     writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: ("'" + v if isinstance(v, str) and v[:1] != "" and v[:1] in "=+-@\t\r" else v) for k, v in row.items()})
+        writer.writerow({k: _csv_cell(v) for k, v in row.items()})
     return out.getvalue()
+
+
+def _csv_cell(value):
+    """A cell: booleans as ``true``/``false`` (as the JSON export writes them); a text starting like
+    a formula (= + - @ tab CR) prefixed with '."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str) and value[:1] != "" and value[:1] in "=+-@\t\r":
+        return "'" + value
+    return value
+
+
+def to_csv_bytes(rows: list[dict], fields: tuple[str, ...] = EXPORT_FIELDS) -> bytes:
+    """``to_csv`` as the download: UTF-8 with a BOM, so Excel reads Chinese titles as UTF-8
+    (without it Excel assumes the system code page and shows mojibake)."""
+    return ("\ufeff" + to_csv(rows, fields)).encode("utf-8")
 
 
 def to_json(learner: str, rows: list[dict]) -> str:

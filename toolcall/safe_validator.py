@@ -36,7 +36,8 @@ import threading
 import time
 from collections import OrderedDict
 from fractions import Fraction
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import corvus_regex_ecma262 as ecma
 from jsonschema import Draft202012Validator, FormatChecker, _utils, validators
@@ -132,7 +133,7 @@ def check_pattern(pattern: str) -> None:
         raise UnsafePattern(f"pattern is {len(pattern)} characters; the limit is {MAX_PATTERN_CHARS}")
 
 
-def compile_pattern(pattern: str) -> "ecma.Regex":
+def compile_pattern(pattern: str) -> ecma.Regex:
     """Compile as ECMA-262 ``new RegExp(pattern, "u")`` with REGEX_TIMEOUT per match.
 
     Raises UnsafePattern (too long), PatternError (not ECMA-262 syntax, or over the
@@ -175,7 +176,7 @@ class budget:
         self.seconds = seconds
         self._outer: float | None = None
 
-    def __enter__(self) -> "budget":
+    def __enter__(self) -> budget:
         # Nested budgets never extend an enclosing one, and leaving one restores it.
         self._outer = getattr(_budget, "deadline", None)
         mine = time.monotonic() + self.seconds

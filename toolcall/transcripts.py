@@ -33,8 +33,10 @@ from toolcall.backend import BACKENDS, RefundBackend
 from toolcall.fixtures import (OrderBook, Tool, load_checked,
                                load_tool, require_unique_ids)
 from toolcall.parsing import parse_tool_input
-from toolcall.judge import Judgement, evaluate
-from toolcall.wire import ANTHROPIC, FORMATS, OPENAI
+from toolcall.judge import Judgement, judge_call
+from toolcall.forms import tool_definition
+from toolcall.wire import ANTHROPIC, GEMINI, OPENAI, RESPONSES
+from toolcall.wire import STEP_FORMATS as FORMATS
 from toolcall.results import call_id, tool_call_entry
 
 SUCCEEDED = "succeeded"
@@ -165,13 +167,15 @@ def retry_loop(attempts: Sequence[A], judge: Callable[[A, int], Sequence[Any]], 
 RUNNABLE: tuple[str, ...] = tuple(BACKENDS)
 
 
-def run_call(call: Call, tool: Tool, fmt: str, cid: str, backend: RefundBackend, lang: str = "en") -> Judgement:
-    """Validate ``call.raw`` against ``tool``'s schema and, if accepted, run it; returns the Judgement
-    (verdict, errors, backend answer, tool_result in ``fmt``). Raises ValueError for a tool not in RUNNABLE."""
-    if tool.name not in BACKENDS:
-        raise ValueError(f"the walkthrough cannot run tool {tool.name!r}; runnable: {RUNNABLE}")
-    tool_backend = backend if tool.name == "refund_order" else BACKENDS[tool.name](backend.book)
-    return evaluate(call.raw, tool.input_schema, tool.name, lang, fmt, cid, tool_backend)
+def run_call(call: Call, tools: dict[str, Tool], fmt: str, cid: str, backend: RefundBackend,
+             lang: str = "en") -> Judgement:
+    """Judge ``call`` by its tool's name (toolcall.judge.judge_call): validated against that tool's own
+    schema and run on the backend registered for that name (the refunds on ``backend``, so they add up
+    across the conversation). A name not in ``tools`` gets an UNKNOWN_TOOL is_error result, never another
+    tool's answer; a defined tool with no backend raises ValueError (the walkthrough must run every call)."""
+    if call.tool in tools and call.tool not in BACKENDS:
+        raise ValueError(f"the walkthrough cannot run tool {call.tool!r}; runnable: {RUNNABLE}")
+    return judge_call(call.tool, call.raw, tools, backend.book, lang, fmt, cid, {"refund_order": backend})
 
 
 # --- building the transcript ----------------------------------------------------------------
@@ -213,7 +217,18 @@ def estimate_tokens(value: Any) -> int:
 
 def _response_id(seed: str, fmt: str) -> str:
     body = call_id(seed, ANTHROPIC)[len("toolu_01"):]
-    return f"msg_01{body}" if fmt == ANTHROPIC else f"chatcmpl-{body}"
+    return {ANTHROPIC: f"msg_01{body}", RESPONSES: f"resp_{body}", GEMINI: body}.get(fmt, f"chatcmpl-{body}")
+
+
+#: Model names for the forms the walkthrough fixture names none for (it names anthropic and openai).
+DEFAULT_MODELS = {RESPONSES: OPENAI, GEMINI: "gemini-2.5-flash"}
+
+
+def _model(fx: WalkthroughFixture, fmt: str) -> str:
+    if fmt in fx.models:
+        return fx.models[fmt]
+    fallback = DEFAULT_MODELS[fmt]
+    return fx.models.get(fallback, fallback)
 
 
 def _request(fx: WalkthroughFixture, fmt: str, tools: dict[str, Tool], messages: list[dict[str, Any]],
@@ -223,6 +238,12 @@ def _request(fx: WalkthroughFixture, fmt: str, tools: dict[str, Tool], messages:
     if fmt == ANTHROPIC:
         return {"model": fx.models[ANTHROPIC], "max_tokens": fx.max_tokens, "messages": copy.deepcopy(messages),
                 "tools": [tools[n].for_lang(lang).as_anthropic() for n in fx.tools]}
+    if fmt == RESPONSES:  # the conversation is "input": items, not messages only
+        return {"model": _model(fx, fmt), "input": copy.deepcopy(messages),
+                "tools": [tool_definition(fmt, tools[n].for_lang(lang)) for n in fx.tools]}
+    if fmt == GEMINI:  # one Tool holding every functionDeclaration
+        return {"contents": copy.deepcopy(messages), "tools": [{"functionDeclarations": [
+            tool_definition(fmt, tools[n].for_lang(lang))["functionDeclarations"][0] for n in fx.tools]}]}
     return {"model": fx.models[OPENAI], "messages": copy.deepcopy(messages),
             "tools": [tools[n].for_lang(lang).as_openai() for n in fx.tools]}
 
@@ -236,6 +257,16 @@ def _response(fx: WalkthroughFixture, fmt: str, seed: str, request: dict[str, An
         return {"id": _response_id(seed, fmt), "type": "message", "role": "assistant", "model": fx.models[ANTHROPIC],
                 "content": content, "stop_reason": "tool_use" if calls else "end_turn", "stop_sequence": None,
                 "usage": {"input_tokens": estimate_tokens(request), "output_tokens": estimate_tokens(content)}}
+    if fmt == RESPONSES:
+        return _responses_response(fx, seed, request, text, calls)
+    if fmt == GEMINI:
+        parts: list[dict[str, Any]] = [{"text": text}] if text else []
+        parts += [tool_call_entry(fmt, cid, c.tool, c.raw) for cid, c in calls]
+        prompt, completion = estimate_tokens(request), estimate_tokens(parts)
+        return {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
+                "usageMetadata": {"promptTokenCount": prompt, "candidatesTokenCount": completion,
+                                  "totalTokenCount": prompt + completion},
+                "modelVersion": _model(fx, fmt), "responseId": _response_id(seed, fmt)}
     message: dict[str, Any] = {"role": "assistant", "content": text, "refusal": None}
     if calls:
         message["tool_calls"] = [tool_call_entry(fmt, cid, c.tool, c.raw) for cid, c in calls]
@@ -247,10 +278,34 @@ def _response(fx: WalkthroughFixture, fmt: str, seed: str, request: dict[str, An
             "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}}
 
 
-def _echo(fmt: str, response: dict[str, Any]) -> dict[str, Any]:
-    """The assistant message that carries ``response`` back in the next request, unchanged."""
+def _responses_response(fx: WalkthroughFixture, seed: str, request: dict[str, Any], text: str | None,
+                        calls: list[tuple[str, Call]]) -> dict[str, Any]:
+    """A Responses API response: ``output`` items, a message (``output_text``) and ``function_call`` items
+    whose ``arguments`` is the raw text (https://platform.openai.com/docs/api-reference/responses/object)."""
+    body = _response_id(seed, RESPONSES)[len("resp_"):]
+    output: list[dict[str, Any]] = []
+    if text:
+        output.append({"type": "message", "id": f"msg_{body}", "role": "assistant", "status": "completed",
+                       "content": [{"type": "output_text", "text": text, "annotations": []}]})
+    output += [{"type": "function_call", "id": f"fc_{body}_{k}", "call_id": cid, "name": c.tool, "arguments": c.raw,
+                "status": "completed"} for k, (cid, c) in enumerate(calls)]
+    prompt, completion = estimate_tokens(request), estimate_tokens(output)
+    return {"id": f"resp_{body}", "object": "response", "created_at": fx.created, "status": "completed",
+            "model": _model(fx, RESPONSES), "output": output,
+            "usage": {"input_tokens": prompt, "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+                      "output_tokens": completion, "output_tokens_details": {"reasoning_tokens": 0},
+                      "total_tokens": prompt + completion}}
+
+
+def _echo(fmt: str, response: dict[str, Any]) -> dict[str, Any] | list[dict[str, Any]]:
+    """What carries ``response`` back in the next request, unchanged: the assistant message (Anthropic,
+    Chat Completions), the candidate's content (Gemini), or every output item (Responses: a list)."""
     if fmt == ANTHROPIC:
         return {"role": "assistant", "content": copy.deepcopy(response["content"])}
+    if fmt == RESPONSES:
+        return copy.deepcopy(response["output"])
+    if fmt == GEMINI:
+        return copy.deepcopy(response["candidates"][0]["content"])
     message = response["choices"][0]["message"]
     echoed = {"role": "assistant", "content": message["content"]}
     if "tool_calls" in message:
@@ -298,11 +353,17 @@ def build_transcript(fx: WalkthroughFixture, variant_id: str, fmt: str, tools: d
     backend = RefundBackend(book)
 
     def judge(attempt: Attempt, index: int) -> list[Judgement]:
-        return [run_call(c, tools[c.tool], fmt, call_id(f"{variant_id}:{index + 1}:{j + 1}", fmt), backend, lang)
+        return [run_call(c, tools, fmt, call_id(f"{variant_id}:{index + 1}:{j + 1}", fmt), backend, lang)
                 for j, c in enumerate(attempt.calls)]
 
     loop = retry_loop(variant.attempts, judge, fx.max_retries)
-    messages: list[dict[str, Any]] = [{"role": "user", "content": variant.user[lang]}]
+    messages: list[dict[str, Any]] = [{"role": "user", "parts": [{"text": variant.user[lang]}]} if fmt == GEMINI
+                                      else {"role": "user", "content": variant.user[lang]}]
+
+    def echo(response: dict[str, Any]) -> None:
+        back = _echo(fmt, response)
+        messages.extend(back) if isinstance(back, list) else messages.append(back)
+
     steps: list[Step] = []
     for index, (attempt, cards) in enumerate(loop.rounds):
         turn = index + 1
@@ -315,7 +376,7 @@ def build_transcript(fx: WalkthroughFixture, variant_id: str, fmt: str, tools: d
         errors = any(card.is_error for card in cards)
         steps.append(Step(VALIDATION, turn, "validation_rejected" if errors else "validation_accepted",
                           {"calls": [_judgement(fmt, c, card) for card, c in zip(cards, attempt.calls)]}))
-        messages.append(_echo(fmt, response))
+        echo(response)
         if loop.outcome == FAILED and turn == len(loop.rounds):  # the cap: nothing more is sent
             steps.append(Step(STOPPED, turn, "stopped", {
                 "outcome": FAILED, "reason": "retry_cap_reached", "attempts": len(loop.rounds),
@@ -323,6 +384,8 @@ def build_transcript(fx: WalkthroughFixture, variant_id: str, fmt: str, tools: d
             break
         if fmt == ANTHROPIC:  # every result in ONE user message, tool_result blocks only
             messages.append({"role": "user", "content": [card.tool_result for card in cards]})
+        elif fmt == GEMINI:  # every functionResponse part in ONE user turn
+            messages.append({"role": "user", "parts": [card.tool_result for card in cards]})
         else:  # one role "tool" message per call, right after the assistant message
             messages.extend(card.tool_result for card in cards)
     if loop.outcome == SUCCEEDED:
@@ -332,7 +395,7 @@ def build_transcript(fx: WalkthroughFixture, variant_id: str, fmt: str, tools: d
                           else "request_results", request))
         response = _response(fx, fmt, f"{variant_id}:{fmt}:{turn}", request, (variant.final or {}).get(lang), [])
         steps.append(Step(RESPONSE, turn, "response_end_turn", response))
-        messages.append(_echo(fmt, response))
+        echo(response)
     return Transcript(variant_id, fmt, tuple(steps), loop.outcome, loop.retries, tuple(messages))
 
 

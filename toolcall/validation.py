@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
@@ -21,8 +22,9 @@ from urllib.parse import urldefrag, urljoin
 
 from toolcall.i18n import t
 from toolcall.parsing import StrictJSONError, json_type, localized_detail, strict_loads
-from toolcall.safe_validator import (ASSERT_FORMATS, META_FORMATS, SizedCache, _no_fetch, validator_class, REGEX_TIMEOUT, REGISTRY, VALIDATION_BUDGET, BudgetExceeded,
-                                     RegexTimeout, SafeValidator, budget, extra_properties)
+from toolcall.safe_validator import (ASSERT_FORMATS, META_FORMATS, REGEX_TIMEOUT, REGISTRY, VALIDATION_BUDGET,
+                                     BudgetExceeded, RegexTimeout, SafeValidator, SizedCache, _no_fetch, budget,
+                                     extra_properties, validator_class)
 
 #: Largest schema text accepted, in characters, and its deepest nesting.
 MAX_SCHEMA_CHARS = 200_000
@@ -143,6 +145,29 @@ def check_schema(text: str, lang: str = "en") -> SchemaCheck:
         return SchemaCheck(False, code="SCHEMA_INVALID", message=t("schema.out_of_memory", lang))
 
 
+#: Schema checks kept per (text, language): the playground checks the editor's text on every
+#: rerun, and most reruns (a format switch, a toggle, another student on the same preset) bring
+#: text already checked. At most 256 results, holding at most CHECK_CACHE_CHARS of text in total.
+CHECK_CACHE_CHARS = 2_000_000
+_checks = SizedCache(256, CHECK_CACHE_CHARS)
+#: Meta-schema verdicts kept per (parsed schema as JSON, language), same bounds: a refusal for
+#: running past the validation budget is kept too, so a costly schema is not re-run each rerun.
+_meta_checks = SizedCache(256, CHECK_CACHE_CHARS)
+
+
+def check_schema_cached(text: str, lang: str = "en") -> SchemaCheck:
+    """:func:`check_schema`, remembered per (``text``, ``lang``) in a bounded cache shared by every
+    session of the process. The result (and its ``schema`` dict) is shared: read it, never change it.
+    Same refusals and limits as check_schema (MAX_SCHEMA_CHARS, the validation budget); text longer
+    than CHECK_CACHE_CHARS is checked every time."""
+    key = (text, lang)
+    hit = _checks.get(key)
+    if hit is None:
+        hit = check_schema(text, lang)
+        _checks.put(key, hit, len(text))
+    return hit
+
+
 def _check_schema(text: str, lang: str) -> SchemaCheck:
     if len(text) > MAX_SCHEMA_CHARS:
         return SchemaCheck(False, code="SCHEMA_TOO_LARGE",
@@ -158,6 +183,18 @@ def _check_schema(text: str, lang: str) -> SchemaCheck:
     if not isinstance(schema, dict):
         return SchemaCheck(False, code="SCHEMA_NOT_OBJECT",
                            message=t("schema.not_object", lang, type=t(f"type.{json_type(schema)}", lang)))
+    # The verdict depends on the parsed schema, not on its spacing: an edit that only moves
+    # whitespace (or a schema another session already wrote) is not checked again.
+    key = (json.dumps(schema, ensure_ascii=False), lang)
+    verdict = _meta_checks.get(key)
+    if verdict is None:
+        verdict = _meta_check(schema, lang)
+        _meta_checks.put(key, verdict, len(key[0]))
+    return verdict
+
+
+def _meta_check(schema: dict[str, Any], lang: str) -> SchemaCheck:
+    """The Draft 2020-12 meta-schema check and the remote-reference refusal of a parsed schema."""
     try:
         meta = Draft202012Validator(Draft202012Validator.META_SCHEMA, format_checker=META_FORMATS)
         with budget():
@@ -170,7 +207,8 @@ def _check_schema(text: str, lang: str) -> SchemaCheck:
         keys = [p for p in err.absolute_path if isinstance(p, str)]
         keyword = keys[-1] if keys else str(err.validator)
         if err.validator == "format" and err.cause is not None:
-            detail = t("schema.bad_regex", lang, value=_short(err.instance), cause=_short(str(err.cause) or type(err.cause).__name__))
+            detail = t("schema.bad_regex", lang, value=_short(err.instance),
+                       cause=_short(str(err.cause) or type(err.cause).__name__))
         else:
             inner = (best_match(err.context) if err.context else None) or err
             explained = _explain_one(inner, lang)[0]
@@ -202,7 +240,7 @@ class FieldError:
     expected: str
     received: str
     hints: list[str] = field(default_factory=list)
-    reasons: list["FieldError"] = field(default_factory=list)
+    reasons: list[FieldError] = field(default_factory=list)
 
 
 def _short(value: Any, limit: int = 80) -> str:
@@ -510,12 +548,14 @@ def validate(instance: Any, schema: dict[str, Any], lang: str = "en", assert_for
     if not assert_format:
         used = formats_used(schema)
         if used:
-            notes.append(t("note.format_not_checked", lang, formats=", ".join(_short(f, 40) for f in used[:MAX_LISTED])))
+            listed = ", ".join(_short(f, 40) for f in used[:MAX_LISTED])
+            notes.append(t("note.format_not_checked", lang, formats=listed))
     return errors, notes
 
 
 def _memory_error(lang: str) -> FieldError:
-    return FieldError("", t("word.root", lang), "$memory", t("expected.memory", lang), t("received.out_of_memory", lang))
+    return FieldError("", t("word.root", lang), "$memory", t("expected.memory", lang),
+                      t("received.out_of_memory", lang))
 
 
 def _budget_error(lang: str) -> FieldError:

@@ -5,7 +5,9 @@ Drawn by pages/playground.py for each canned output and for the free box.
 
 from __future__ import annotations
 
-from toolcall.results import tool_call_entry
+from toolcall.judge import MAX_TOKENS_FIELD, STOP_TOOL_USE, STOP_WORDS, no_backend_message
+from toolcall.results import result_text, tool_call_entry
+from toolcall.wire import ANTHROPIC
 from toolcall.validation import display_pointer
 from toolcall.markdown import boldable, plain
 from ui.common import lang, show_json, show_raw, tr
@@ -63,11 +65,41 @@ def show_card(card, key: str, label: str | None = None, canned=None, tool_name: 
         if card.errors:
             tail += ["**" + tr("playground.errors", count=len(card.errors)) + "**", ""]
             tail += _error_lines(card.errors) + [""]
-        tail.append(":small[" + tr("playground.send_back") + "]")  # looks like the caption below
-        st.markdown("\n".join(tail))
-        show_json(card.tool_result)
-        st.caption(tr("playground.content_as_read"))
-        st.code(card.tool_result["content"], language=None, wrap_lines=True)
+        action = card.harness_action
+        if action is None and card.tool_result:
+            tail.append(":small[" + tr("playground.send_back") + "]")  # looks like the caption below
+        if tail:
+            st.markdown("\n".join(tail))
+        if action is not None:
+            _show_harness_action(card, fmt or ANTHROPIC)
+        if card.no_backend:
+            st.info(plain(no_backend_message(tool_name or "?", lang())), icon="🧪")
+        if card.tool_result:
+            show_json(card.tool_result)
+            st.caption(tr("wire.lands_label") + ": " + tr(f"wire.lands.{card.lands}"))
+            if card.output_errors:
+                st.warning(tr("wire.output_mismatch", count=len(card.output_errors)) + "\n\n"
+                           + "\n".join(_error_lines(card.output_errors)), icon="📐")
+            st.caption(tr("playground.content_as_read"))
+            st.code(result_text(card.fmt, card.tool_result), language=None, wrap_lines=True)
+
+
+def _stop_text(stop_reason: str, fmt: str) -> str:
+    """How the stop reason reads in ``fmt``: ``stop_reason "max_tokens"``, ``finish_reason "length"``…"""
+    name, value = STOP_WORDS.get(fmt, STOP_WORDS[ANTHROPIC])[stop_reason]
+    return f'`{name}` "{value}"'
+
+
+def _show_harness_action(card, fmt: str) -> None:
+    """After a max_tokens stop: the re-request the harness sends (no tool_result), then what the
+    tool_result would be had the response stopped with tool_use."""
+    action = card.harness_action
+    limit = MAX_TOKENS_FIELD.get(fmt, MAX_TOKENS_FIELD[ANTHROPIC])
+    st.warning(tr("truncation.harness", stop=_stop_text(action.stop_reason, fmt), field=f"`{limit}`",
+                  was=action.max_tokens, now=action.next_max_tokens), icon="✂️")
+    show_json(action.request_fields(fmt))
+    if card.tool_result:
+        st.caption(tr("truncation.otherwise", stop=_stop_text(STOP_TOOL_USE, fmt)))
 
 
 def _error_lines(errors, depth: int = 0) -> list[str]:

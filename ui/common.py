@@ -6,6 +6,7 @@ Markdown or HTML.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -86,3 +87,15 @@ def show_raw(raw: str) -> None:
         st.caption(tr("common.raw_cut", shown=RAW_DISPLAY_LIMIT, total=len(raw)))
     else:
         st.code(raw if raw else " ", language="json", wrap_lines=True)
+
+
+def show_chart(chart) -> None:
+    """Draw an Altair chart (full width) without validating its Vega-Lite spec against Altair's
+    JSON Schema on every render: that check takes most of a chart's render time (≈ 0.3 s per
+    chart; bench/README.md, section G) and verifies our own chart code, not anything a student
+    typed, so the unit tests run it instead (tests/unit/test_charts.py, test_eval_charts.py and
+    test_dashboard.py call ``chart.to_dict()``, which validates)."""
+    # Streamlit calls chart.to_dict(); object.__setattr__ because Altair's own __setattr__ would
+    # take "to_dict" for a chart property
+    object.__setattr__(chart, "to_dict", functools.partial(type(chart).to_dict, chart, validate=False))
+    st.altair_chart(chart, width="stretch")

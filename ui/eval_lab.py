@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from ui.common import file_mtime, lang, plain, tr  # file_mtime: the fixture cache key pages use
+from ui.common import file_mtime, lang, plain, show_chart, tr  # file_mtime: the fixture cache key pages use
 from ui.exercise_widgets import show_page_exercises
 from toolcall import FIXTURES_DIR
 from toolcall.eval_charts import confusion_chart, taxonomy_chart
@@ -150,9 +150,9 @@ def show_analysis(result: Analysis, k: int, key: str) -> None:
     cols[3].metric(tr("eval.metric_passat", k=k), show(means["pass@k"]))
     if runs:
         st.subheader(tr("eval.matrix_title"))
-        st.altair_chart(confusion_chart(result.confusion, lang()), width="stretch")
+        show_chart(confusion_chart(result.confusion, lang()))
         st.subheader(tr("eval.taxonomy_title"))
-        st.altair_chart(taxonomy_chart(result.taxonomy, lang()), width="stretch")
+        show_chart(taxonomy_chart(result.taxonomy, lang()))
         st.caption(tr("eval.taxonomy_fix"))
     st.subheader(tr("eval.cases_title"))
     st.dataframe(_case_frame(result, k), hide_index=True, width="stretch")

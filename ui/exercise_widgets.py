@@ -32,10 +32,7 @@ def exercise_set() -> ExerciseSet:
 def inputs(ex: Exercise) -> GradingInputs:
     """What grading ``ex`` needs (its tool and canned outputs for schema_fix), from the cached
     fixtures; a broken file raises FixtureError."""
-    if not EXERCISE_TYPES[ex.type].needs_tool:
-        return GradingInputs()
-    name = ex.spec["tool"]
-    return GradingInputs(load_fixture("tool", f"tools/{name}.json"), load_fixture("outputs", f"outputs/{name}.yaml"))
+    return EXERCISE_TYPES[ex.type].inputs(ex, load_fixture)
 
 
 def show_load_problems(loaded: ExerciseSet) -> None:

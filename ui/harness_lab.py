@@ -18,7 +18,7 @@ from ui.common import lang, plain, show_json, tr
 from ui.learner import current_learner, progress_store
 from toolcall.harness import Scenario, ScenarioSet, load_scenarios, model_response, scenario_files, starter
 from toolcall.harness_grading import MAX_MOVE_CHARS, Run, new_run, play, run_summary
-from toolcall.wire import FORMATS
+from toolcall.wire import HARNESS_FORMATS as FORMATS
 
 RUNS_KEY = "harness_runs"
 SCENARIO_KEY, FORMAT_KEY = "harness_scenario", "harness_format"
@@ -76,6 +76,7 @@ def pick_scenario(loaded: ScenarioSet) -> tuple[Scenario, str]:
         on_change=_copy,
         args=(_key("fmt"), FORMAT_KEY),
     )
+    right.caption(tr("harness.formats_only"))
     scenario = loaded.by_id(state[SCENARIO_KEY])
     fmt = state[FORMAT_KEY] if scenario.steps_for(state[FORMAT_KEY]) else FORMATS[0]
     return scenario, fmt

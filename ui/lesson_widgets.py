@@ -11,7 +11,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui.common import lang, tr
-from toolcall import REPO_ROOT
+from toolcall import CONTENT_ROOT
 from toolcall.pages_registry import PAGES
 from toolcall.lessons import Lesson, LessonSet, lesson_files, load_lessons
 
@@ -36,7 +36,7 @@ def _mtimes(language: str, root: Path) -> tuple[tuple[str, float], ...]:
     return tuple(stamps)
 
 
-def lesson_set(language: str | None = None, root: Path = REPO_ROOT) -> LessonSet:
+def lesson_set(language: str | None = None, root: Path = CONTENT_ROOT) -> LessonSet:
     """Every lesson of ``language`` (default: the session's), cached until a file changes."""
     language = language or lang()
     return _load(language, str(root), _mtimes(language, root))

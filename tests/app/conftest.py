@@ -12,13 +12,26 @@ REPO = Path(__file__).resolve().parents[2]
 PAGES = [p.script for p in REGISTRY]
 
 
-def fresh_app(lang: str = "en", query: dict | None = None) -> AppTest:
-    """A new session of app.py with the language preset, already run once."""
+def fresh_app(lang: str | None = "en", query: dict | None = None, *, page: str | None = None,
+              state: dict | None = None, locale: str | None = None) -> AppTest:
+    """A new session of app.py, already run once: the language preset (None: left to the URL and the
+    browser's ``locale``), ``query`` in the URL, ``state`` in the session before the first run; then
+    switched to ``page`` (``pages/<id>.py``) and run again, with no exception, when given. The one
+    AppTest opener of tests/app."""
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
-    at.session_state["app_lang"] = lang
+    if lang is not None:
+        at.session_state["app_lang"] = lang
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
     for key, value in (query or {}).items():
         at.query_params[key] = value
-    return at.run()
+    if locale:
+        at.context["locale"] = locale
+    at.run()
+    if page:
+        at.switch_page(page).run()
+        assert not at.exception, [e.value for e in at.exception]
+    return at
 
 
 @pytest.fixture

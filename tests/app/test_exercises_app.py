@@ -5,9 +5,10 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from toolcall import REPO_ROOT
+from tests.app.conftest import fresh_app
 from toolcall.exercises import load_exercises
 from toolcall.fixtures import load_outputs
+from toolcall.i18n import t
 from toolcall.progress import ProgressStore
 
 
@@ -18,14 +19,7 @@ def _private_progress(data_dir):
 
 
 def open_exercises(learner: str | None = "alice", lang: str = "en") -> AppTest:
-    at = AppTest.from_file(str(REPO_ROOT / "app.py"), default_timeout=60)
-    if learner is not None:
-        at.query_params["learner"] = learner
-    at.session_state["app_lang"] = lang
-    at.run()
-    at.switch_page("pages/exercises.py").run()
-    assert not at.exception
-    return at
+    return fresh_app(lang, {"learner": learner} if learner is not None else None, page="pages/exercises.py")
 
 
 def test_progress_survives_a_fresh_session_with_the_same_learner(data_dir):
@@ -57,7 +51,7 @@ def test_reveal_unlocks_after_two_failed_tries():
         at.button(key="exercises_ex_truncated_submit").click().run()
     assert not at.button(key="exercises_ex_truncated_reveal").disabled
     at.button(key="exercises_ex_truncated_reveal").click().run()
-    assert "**Reference answer**" in [m.value for m in at.markdown]
+    assert f"**{t('exercises.reference', 'en')}**" in [m.value for m in at.markdown]
     assert "1. Raise max_tokens and send the request again" in [m.value for m in at.markdown]
 
 
@@ -69,7 +63,7 @@ def test_hint_on_demand_and_correct_answer():
         at.checkbox(key=f"exercises_ex_misconceptions_opt_{opt}").check()
     at.button(key="exercises_ex_misconceptions_submit").click().run()
     assert not at.exception
-    assert "✅ **Correct: 1 of 1.**" in [m.value for m in at.markdown]
+    assert f"✅ **{t('exercises.result_correct', 'en', score=1, max=1)}**" in [m.value for m in at.markdown]
     total = len(load_exercises().exercises)
     assert at.get("progress")[0].proto.text == f"Solved 1 of {total} exercises · 1 of 1 points on the ones tried"
 
@@ -130,7 +124,7 @@ def test_order_and_classify_widgets_grade():
     at = run_page("walkthrough")
     at.multiselect(key="exercises_wt_order_answer").set_value(["send", "tool_use", "run", "result", "final"])
     at.button(key="exercises_wt_order_submit").click().run()
-    assert "✅ **Correct: 5 of 5.**" in [m.value for m in at.markdown]
+    assert f"✅ **{t('exercises.result_correct', 'en', score=5, max=5)}**" in [m.value for m in at.markdown]
     at.selectbox(key="exercises_wt_tool_choice_item_chat").set_value("auto")
     at.button(key="exercises_wt_tool_choice_submit").click().run()
     assert not at.exception
@@ -152,3 +146,18 @@ def test_a_language_switch_keeps_an_unsaved_choice():
     at.run()
     assert not at.exception
     assert at.selectbox(key="exercises_wt_tool_choice_item_chat").value == "auto"
+
+
+def test_every_exercise_type_has_its_widgets_in_a_module_of_the_same_name():
+    """ui/exercise_inputs/<m>.py pairs with toolcall/exercise_types/<m>.py, and both registries agree."""
+    import pkgutil
+
+    import toolcall.exercise_types as core
+    import ui.exercise_inputs as widgets
+    from toolcall.grading import EXERCISE_TYPES
+
+    def modules(package):
+        return sorted(m.name for m in pkgutil.iter_modules(package.__path__) if m.name != "base")
+
+    assert modules(widgets) == modules(core)
+    assert set(widgets.INPUTS) == set(EXERCISE_TYPES)

@@ -4,9 +4,8 @@ consequence and lets the student go on; the reference moves finish the scenario 
 import json
 
 import pytest
-from streamlit.testing.v1 import AppTest
+from tests.app.conftest import fresh_app
 
-from toolcall import REPO_ROOT
 from toolcall.harness import load_scenarios, move_text, reference_move, wrong_moves
 from toolcall.i18n import t
 from toolcall.progress import ProgressStore
@@ -23,15 +22,8 @@ def data_dir(tmp_path, monkeypatch):
 
 
 def open_lab(lang, fmt, scenario_id):
-    at = AppTest.from_file(str(REPO_ROOT / "app.py"), default_timeout=60)
-    at.query_params["learner"] = "lab-tester"
-    at.session_state["app_lang"] = lang
-    at.session_state["harness_format"] = fmt
-    at.session_state["harness_scenario"] = scenario_id
-    at.run()
-    at.switch_page("pages/harness_lab.py").run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return fresh_app(lang, {"learner": "lab-tester"}, page="pages/harness_lab.py",
+                     state={"harness_format": fmt, "harness_scenario": scenario_id})
 
 
 def make_move(at, scenario, step, fmt, lang, move):

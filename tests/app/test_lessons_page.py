@@ -3,20 +3,18 @@ language switch (browser locale default, sidebar switch, kept across page switch
 
 from streamlit.testing.v1 import AppTest
 
+from tests.app.conftest import fresh_app
+
 from ui.common import LANG_KEY
 from ui.lesson_widgets import PAGE_TITLES
-from toolcall import REPO_ROOT
-from toolcall.i18n import catalogue
+from toolcall.i18n import catalogue, t
 from toolcall.lessons import PAGE_IDS, load_lessons
 
 TIMEOUT = 30
 
 
 def _app(locale: str | None = None) -> AppTest:
-    at = AppTest.from_file(str(REPO_ROOT / "app.py"), default_timeout=TIMEOUT)
-    if locale:
-        at.context["locale"] = locale
-    return at.run()
+    return fresh_app(None, locale=locale)
 
 
 def _lessons_page(locale: str | None = None) -> AppTest:
@@ -28,7 +26,7 @@ def test_lessons_page_in_english():
     """Every English lesson appears as a header, in order, with its table-of-contents link."""
     at = _lessons_page("en-US")
     assert not at.exception
-    assert at.title[0].value == "Lessons"
+    assert at.title[0].value == t("lessons.title", "en")
     titles = [lesson.title for lesson in load_lessons("en").lessons]
     assert [h.value for h in at.header] == titles
     toc = at.get("markdown")
@@ -72,7 +70,7 @@ def test_the_locale_does_not_override_a_chosen_language():
     at = _app("zh-CN")
     at.sidebar.selectbox(key=LANG_KEY).set_value("en").run()
     at.switch_page("pages/lessons.py").run()
-    assert at.title[0].value == "Lessons"
+    assert at.title[0].value == t("lessons.title", "en")
 
 
 SCRIPT = """

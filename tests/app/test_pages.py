@@ -3,6 +3,7 @@
 import pytest
 
 from tests.app.conftest import PAGES, fresh_app
+from toolcall.i18n import t
 
 
 def test_pages_are_declared():
@@ -21,8 +22,8 @@ def test_page_loads(page, lang):
 
 
 def test_home_follows_language():
-    assert fresh_app("en").title[0].value == "Tool calling, hands on"
-    assert fresh_app("zh").title[0].value == "动手学工具调用"
+    assert fresh_app("en").title[0].value == t("home.title", "en") == "Tool calling, hands on"
+    assert fresh_app("zh").title[0].value == t("home.title", "zh")
 
 
 @pytest.mark.parametrize("page, page_id", [("pages/playground.py", "playground"), ("pages/passk_lab.py", "passk_lab"),
@@ -33,4 +34,4 @@ def test_each_page_shows_its_lessons_above_the_interactive_part(page, page_id):
     titles = [lesson.title for lesson in load_lessons("en").for_page(page_id)]
     at = fresh_app("en")
     at.switch_page(page).run()
-    assert titles and [e.label for e in at.expander][:len(titles)] == [f"📖 Lesson: {t}" for t in titles]
+    assert titles and [e.label for e in at.expander][:len(titles)] == [f"📖 Lesson: {title}" for title in titles]

@@ -1,20 +1,14 @@
 """AppTest for the pairing checker page, in both languages."""
 
 import pytest
-from streamlit.testing.v1 import AppTest
+from tests.app.conftest import fresh_app
 
-from toolcall import REPO_ROOT
 from toolcall.i18n import t
 from toolcall.pairing import load_examples
 
 
 def open_page(lang):
-    at = AppTest.from_file(str(REPO_ROOT / "app.py"), default_timeout=30)
-    at.session_state["app_lang"] = lang
-    at.run()
-    at.switch_page("pages/pairing.py").run()
-    assert not at.exception
-    return at
+    return fresh_app(lang, page="pages/pairing.py")
 
 
 def rules_shown(at, lang="en"):
@@ -66,7 +60,7 @@ def test_user_text_is_never_markdown():
                                             '"tool_use_id": "[x](http://evil.example) **b**", "content": "c"}]}]').run()
     assert not at.exception
     assert rules_shown(at) == ["orphan_result"]
-    assert all("evil" not in m.value for m in at.markdown)
+    assert at.markdown and all("evil" not in m.value for m in at.markdown)
 
 
 def test_chosen_format_overrides_detection():
@@ -112,3 +106,28 @@ def test_a_flood_is_checked_once_and_the_page_sends_a_capped_table(monkeypatch):
     at.radio(key="pairing_format").set_value("auto").run()  # another rerun, same input
     at.run()
     assert len(calls) == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_converter_shows_a_transcript_in_another_form_and_what_is_lost(lang):
+    """Issue 21: Anthropic is_error into Chat Completions: the text stays, the flag is lost, said plainly."""
+    import json
+
+    from toolcall.convert import Loss, convert
+    from toolcall.pairing import read_transcript
+
+    text = json.dumps([{"role": "user", "content": "refund"},
+                       {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "f", "input": {}}]},
+                       {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "is_error": True,
+                                                     "content": "refund service down"}]}])
+    at = open_page(lang)
+    at.selectbox(key="convert_source").set_value("anthropic").run()
+    at.selectbox(key="convert_target").set_value("openai").run()
+    at.text_area(key="convert_input").input(text).run()
+    assert not at.exception
+    converted, losses = convert(read_transcript(text)[0], "anthropic", "openai")
+    assert losses == [Loss("is_error_in_text", 2)]
+    assert [json.loads(c.value) for c in at.code if c.value.startswith("[")][-1] == converted
+    warning = at.warning[-1].value
+    assert warning.startswith(t("convert.losses_title", lang))
+    assert t("convert.loss.is_error_in_text", lang)[:20] in warning.replace("\\", "")

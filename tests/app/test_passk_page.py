@@ -7,7 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from toolcall import REPO_ROOT
+from tests.app.conftest import fresh_app
+
+from toolcall.i18n import t
 from toolcall.passk import N_MAX, estimate, percent
 
 PAGE = "pages/passk_lab.py"
@@ -15,10 +17,7 @@ PAGE = "pages/passk_lab.py"
 
 @pytest.fixture
 def at() -> AppTest:
-    app = AppTest.from_file(str(REPO_ROOT / "app.py"), default_timeout=60).run()
-    app.switch_page(PAGE).run()
-    assert not app.exception
-    return app
+    return fresh_app(None, page=PAGE)
 
 
 def metric(at: AppTest, label_start: str) -> str:
@@ -79,8 +78,7 @@ def test_each_sentence_cut_adds_one_ambiguity(at):
     assert not at.exception
     assert metric(at, "m, ambiguities now") == "5"
     assert metric(at, "pass^k now") == "7.6%"   # P_8^5 at q = 0.9, ρ = 0.5
-    assert any(c.value == "With these cuts pass^k lies between 1.5% (independent runs) and 59.0% (fully correlated)."
-               for c in at.caption)                # 0.9^40 and 0.9^5
+    assert any(c.value == t("passk.cut_band", "en", low="1.5%", high="59.0%") for c in at.caption)                # 0.9^40 and 0.9^5
 
 
 def test_estimator_inputs_and_refusals(at):

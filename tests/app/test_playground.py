@@ -4,6 +4,7 @@ import json
 
 from tests.app.conftest import fresh_app
 from toolcall.fixtures import load_outputs
+from toolcall.i18n import t
 
 N = len(load_outputs().outputs)
 
@@ -81,7 +82,7 @@ def test_free_box_judges_pasted_output_in_openai_format():
 def test_chinese_page():
     at = playground("zh")
     assert not at.exception
-    assert at.title[0].value == "Schema 练习场"
+    assert at.title[0].value == t("playground.title", "zh")
     assert f"**{N} 个输出中有 {N} 个得到了预期的结论。**" in texts(at.markdown)
 
 
@@ -153,3 +154,59 @@ def test_format_toggle_asserts_format_in_the_free_box():
     assert not at.exception
     shown = " ".join(texts(at.markdown) + texts(at.caption) + texts(at.info) + texts(at.error))
     assert 'a string in the format \\"email\\"' in shown or 'a string in the format "email"' in shown
+
+
+def test_the_order_book_names_items_in_the_page_language():
+    """The order book's item column shows the item in the session's language, never the {en, zh} record."""
+    from toolcall.fixtures import load_orders
+    book = load_orders()
+    for lang in ("en", "zh"):
+        at = playground(lang)
+        table = next(df.value for df in at.dataframe if "item" in df.value.columns and "order_id" in df.value.columns)
+        assert table["item"].tolist() == [o.item_for(lang) for o in book.orders]
+
+
+def test_truncated_card_shows_the_re_request_and_the_free_box_asks_the_stop_reason():
+    """Issue 12 item 1: max_tokens → no tool_result, max_tokens 64 → 128; the free box lets the student pick."""
+    at = playground()
+    assert not at.exception
+    warnings = texts(at.warning)
+    assert any("**no tool_result is sent**" in w and "from 64 to 128" in w for w in warnings)
+    assert '{\n  "max_tokens": 128\n}' in [c.value for c in at.code]
+    at.radio(key="playground_format").set_value("openai").run()
+    assert '{\n  "max_completion_tokens": 128\n}' in [c.value for c in at.code]
+    at.text_area(key="playground_free_input").input('{"order_id": "ORD-2026').run()
+    before = len([w for w in texts(at.warning) if "no tool_result is sent" in w])
+    at.radio(key="playground_free_stop_reason").set_value("max_tokens").run()
+    assert not at.exception
+    assert len([w for w in texts(at.warning) if "no tool_result is sent" in w]) == before + 1
+
+
+def test_replay_table_shows_the_re_issue_paid_twice_only_when_keyed_by_id():
+    at = playground()
+    table = next(d.value for d in at.dataframe if "Keyed by tool_use id" in d.value.columns)
+    assert list(table["Keyed by tool_use id"]) == ["paid 1000 cents (RF-20260917-001)",
+                                                   "first refund returned (RF-20260917-001), nothing paid",
+                                                   "paid 1000 cents (RF-20260917-002)"]
+    assert list(table["Keyed by order id + amount"]) == ["paid 1000 cents (RF-20260917-001)"] + [
+        "first refund returned (RF-20260917-001), nothing paid"] * 2
+    assert "Keyed by tool_use id: 2 refunds paid, 2000 cents in total." in texts(at.error)
+    assert "Keyed by order id + amount: 1 refund paid, 1000 cents in total." in texts(at.success)
+
+
+def test_every_card_says_where_its_result_lands_in_mcp():
+    """Issue 21: truncated JSON lands as a JSON-RPC -32602 error, a schema refusal as a CallToolResult
+    with isError; each card says so in the page's language."""
+    from toolcall.i18n import t
+
+    for lang in ("en", "zh"):
+        at = playground(lang)
+        at.radio(key="playground_format").set_value("mcp").run()
+        assert not at.exception
+        captions = texts(at.caption)
+        label = t("wire.lands_label", lang) + ": "
+        assert label + t("wire.lands.mcp_jsonrpc_error", lang) in captions
+        assert label + t("wire.lands.mcp_is_error", lang) in captions
+        rpc = [json.loads(c.value) for c in at.code if c.language == "json" and '"jsonrpc"' in c.value]
+        assert any(m.get("error", {}).get("code") == -32602 for m in rpc)
+        assert any(m.get("result", {}).get("isError") is True for m in rpc)

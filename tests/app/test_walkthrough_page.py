@@ -3,9 +3,8 @@
 import json
 
 import pytest
-from streamlit.testing.v1 import AppTest
+from tests.app.conftest import fresh_app
 
-from toolcall import REPO_ROOT
 from toolcall.i18n import t
 
 SENTENCE = {"en": "My cup from order ORD-20260917 arrived broken, refund me 19.99.",
@@ -13,12 +12,7 @@ SENTENCE = {"en": "My cup from order ORD-20260917 arrived broken, refund me 19.9
 
 
 def open_page(lang):
-    at = AppTest.from_file(str(REPO_ROOT / "app.py"), default_timeout=30)
-    at.session_state["app_lang"] = lang
-    at.run()
-    at.switch_page("pages/walkthrough.py").run()
-    assert not at.exception
-    return at
+    return fresh_app(lang, page="pages/walkthrough.py")
 
 
 def shown_json(at):
@@ -92,3 +86,14 @@ def test_parallel_variant_step_four_has_both_results_in_one_user_message():
     last = anthropic["messages"][-1]
     assert last["role"] == "user" and [b["type"] for b in last["content"]] == ["tool_result", "tool_result"]
     assert [m["role"] for m in openai["messages"][-2:]] == ["tool", "tool"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("form, key", [("responses", "input"), ("gemini", "contents")])
+def test_the_same_step_in_another_form(lang, form, key):
+    """Issue 21: the first request also shown as Responses (input items) or Gemini (contents)."""
+    at = open_page(lang)
+    at.segmented_control(key="walkthrough_other_form").set_value(form).run()
+    assert not at.exception
+    assert t(f"pairing.format.{form}", lang) in [s.value for s in at.subheader]
+    assert key in shown_json(at)[-1]

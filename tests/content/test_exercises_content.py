@@ -5,7 +5,8 @@ from math import comb
 
 from toolcall import REPO_ROOT
 from toolcall.check import check_exercises
-from toolcall.exercises import PAGES, TYPES, load_exercises
+from toolcall.exercises import TYPES, load_exercises
+from toolcall.pages_registry import EXERCISE_PAGE_IDS
 from toolcall.grading import answer_text, grade, grading_inputs
 
 LOADED = load_exercises()
@@ -18,7 +19,7 @@ def test_every_exercise_file_is_sound():
 
 def test_at_least_twelve_exercises_over_every_page_and_type():
     assert len(LOADED.exercises) >= 12
-    assert set(Counter(ex.page for ex in LOADED.exercises)) == set(PAGES)
+    assert set(Counter(ex.page for ex in LOADED.exercises)) == set(EXERCISE_PAGE_IDS)
     assert set(Counter(ex.type for ex in LOADED.exercises)) == set(TYPES)
 
 

@@ -33,9 +33,8 @@ TRUNCATED = {
     "detail": "Unterminated string (it starts at the line and column given)",
     "line": 1, "column": 52, "position": 51,
     "raw": '{"order_id": "ORD-20260917", "amount_cents": 1999, "rea',
-    "hints": ['The text stops in the middle of the JSON. If the response ended with stop_reason "max_tokens", '
-              "raise max_tokens and request again: asking the model to retry will hit the same limit. "
-              "Never patch the JSON up and run it."],
+    # addressed to the model: the developer's advice (raise max_tokens) is on the card, never in the content
+    "hints": ["The JSON stops before it is complete: the text ends inside a string or with a bracket left open."],
     "advice": "The arguments could not be read as a JSON object, so refund_order was not run. "
               "Send the complete arguments as one JSON object.",
 }

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from toolcall.cli import main
 
@@ -94,7 +95,8 @@ def test_check_catches_a_wrong_expected_verdict(content_copy):
     path.write_text(text)
     code, out, _ = run("check", str(content_copy))
     assert code == 1
-    assert "$.outputs[3]: expected accepted (caught by enum), got rejected (caught by ['enum'])" in out
+    index = [o["id"] for o in yaml.safe_load(text)["outputs"]].index("enum_violation")
+    assert f"$.outputs[{index}]: expected accepted (caught by enum), got rejected (caught by ['enum'])" in out
 
 
 def test_check_catches_a_seventh_output_added_by_fixture_only(content_copy):

@@ -9,7 +9,7 @@ from datetime import datetime, UTC
 
 import pytest
 
-from toolcall.dashboard import (ClassData, activity_frame, exercise_table, export_csv, export_json, learner_detail,
+from toolcall.dashboard import (ClassData, activity_chart, activity_frame, exercise_table, export_csv, export_json, learner_detail,
                                 learner_table, normalize_answer, overview, parse_name_map)
 from toolcall.instructor import LoginThrottle, auth_mode, email_allowed, parse_emails, passphrase_matches
 from toolcall.progress import ProgressStore
@@ -123,3 +123,9 @@ def test_throttle_doubles_up_to_the_cap_and_resets():
     throttle.succeeded()
     throttle.failed()
     assert waits == [1, 2, 4, 5, 5, 1]
+
+
+def test_activity_chart_is_a_valid_vega_lite_spec(data):
+    # the page draws charts without Altair's schema check (ui.common.show_chart): it runs here
+    spec = activity_chart(data, "zh").to_dict()  # validates; raises on an invalid spec
+    assert spec["mark"] == {"type": "bar"}

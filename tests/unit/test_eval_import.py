@@ -11,7 +11,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from toolcall import FIXTURES_DIR
-from toolcall.eval_import import (LogTooLarge, LogUnreadable, detect_format, read_log, read_native, read_tau,
+from toolcall.eval_import import (LogTooLarge, LogUnreadable, detect_log_format, read_log, read_native, read_tau,
                                   tau_success, value_to_float)
 from toolcall.evaluation import analyse
 
@@ -190,7 +190,7 @@ def test_inspect_eval_zip():
     """The .eval zip: header.json (or the older start.json) plus samples/<id>_epoch_<n>.json;
     a member that is not JSON is one problem, the others load."""
     data = eval_zip(inspect_log()["samples"], extra=[("samples/zz_epoch_1.json", "{broken")])
-    assert detect_format(data, "x.eval") == "inspect"
+    assert detect_log_format(data, "x.eval") == "inspect"
     log = read_log(data, name="x.eval")
     assert len(log.runs) == 5 and log.runs[0].model == "anthropic/claude-x"
     assert log.problems[0].field == "samples/zz_epoch_1.json" and "not JSON" in log.problems[0].message
@@ -223,10 +223,10 @@ def test_value_to_float_like_inspect():
 
 
 def test_detect_format():
-    assert detect_format(Path(RUN_FILES[0]).read_bytes()) == "native"
-    assert detect_format(json.dumps(tau_v1()).encode()) == "tau"
-    assert detect_format(json.dumps({"simulations": []}).encode()) == "tau"
-    assert detect_format(json.dumps(inspect_log()).encode()) == "inspect"
+    assert detect_log_format(Path(RUN_FILES[0]).read_bytes()) == "native"
+    assert detect_log_format(json.dumps(tau_v1()).encode()) == "tau"
+    assert detect_log_format(json.dumps({"simulations": []}).encode()) == "tau"
+    assert detect_log_format(json.dumps(inspect_log()).encode()) == "inspect"
 
 
 # --- bounds: one member, one document, the problems list ------------------------------------

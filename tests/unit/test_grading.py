@@ -5,13 +5,13 @@ from math import comb
 
 import pytest
 
-from toolcall.exercises import load_exercises
+from tests.conftest import unit_exercises
 from toolcall.fixtures import load_outputs
 from toolcall.i18n import t
 from toolcall.grading import (MAX_ANSWER_CHARS, FeedbackItem, Grade, answer_text, answer_value, grade, grading_inputs,
                               parse_number)
 
-EX = load_exercises().by_id()
+EX = unit_exercises().by_id()
 
 
 def g(ex_id: str, text: str) -> Grade:
@@ -253,9 +253,7 @@ def test_answer_value_reads_stored_text_back():
 
 
 def test_huge_integers_and_surrogates_in_json_answers_are_malformed_not_raised():
-    from toolcall.exercises import load_exercises
-
-    ex = next(e for e in load_exercises().exercises if e.type == "choice")
+    ex = next(e for e in EX.values() if e.type == "choice")
     for text in ("1" * 5000, '"\\ud800"'):
         result = grade(ex, text, grading_inputs(ex))
         assert result.malformed and result.score == 0
@@ -277,8 +275,33 @@ def test_every_exercise_type_is_one_registry_entry_and_the_schema_enum_agrees():
     from toolcall.grading import EXERCISE_TYPES
 
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-    assert list(EXERCISE_TYPES) == schema["properties"]["exercises"]["items"]["properties"]["type"]["enum"]
-    assert [name for name, kind in EXERCISE_TYPES.items() if kind.needs_tool] == ["schema_fix"]
+    assert sorted(EXERCISE_TYPES) == sorted(schema["properties"]["exercises"]["items"]["properties"]["type"]["enum"])
+    read = {}
+    for name, kind in EXERCISE_TYPES.items():
+        ex = next(e for e in EX.values() if e.type == name)
+        read[name] = []
+        kind.inputs(ex, lambda what, relative, name=name: read[name].append((what, relative)))
+    tool = next(e for e in EX.values() if e.type == "schema_fix").spec["tool"]
+    assert {name: files for name, files in read.items() if files} == {
+        "schema_fix": [("tool", f"tools/{tool}.json"), ("outputs", f"outputs/{tool}.yaml")]}
+
+
+def test_each_type_is_one_module_and_checks_its_own_fixture_block():
+    """The registry is discovered from toolcall/exercise_types/: one module per type, none left out."""
+    import pkgutil
+
+    import toolcall.exercise_types as package
+    from toolcall.grading import EXERCISE_TYPES
+
+    modules = sorted(m.name for m in pkgutil.iter_modules(package.__path__) if m.name != "base")
+    assert len(modules) == len(EXERCISE_TYPES) == 6
+    assert sorted(EXERCISE_TYPES) == sorted(
+        {"json_object": "json"}.get(m, m) for m in modules)
+    bad_choice = {"type": "choice", "options": [{"id": "a"}, {"id": "a"}], "answer": ["a", "z"], "multiple": False}
+    assert EXERCISE_TYPES["choice"].check(bad_choice) == [
+        (["options"], "duplicate options ids"), (["answer"], "unknown option ids ['z']"),
+        (["answer"], "a single-choice exercise needs exactly one correct option")]
+    assert EXERCISE_TYPES["number"].check({"type": "number", "answer": 1}) == []
 
 
 def test_grade_is_pure_a_schema_fix_without_its_tool_is_refused():

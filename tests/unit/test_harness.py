@@ -11,7 +11,7 @@ from toolcall.harness import (build_request, load_scenario, load_scenarios, mode
                               reference_move, wrong_moves)
 from toolcall.harness_grading import MAX_MOVE_CHARS, check_scenarios, grade_move, new_run, play, step_points
 from toolcall.i18n import LANGS, t
-from toolcall.wire import FORMATS
+from toolcall.wire import HARNESS_FORMATS as FORMATS
 
 LOADED = load_scenarios()
 SCENARIOS = {s.id: s for s in LOADED.scenarios}

@@ -14,7 +14,7 @@ from toolcall.harness import (build_request, first_request, load_scenarios, mode
                               reference_move)
 from toolcall.harness_grading import grade_move  # noqa: E402
 from toolcall.i18n import LANGS  # noqa: E402
-from toolcall.wire import FORMATS  # noqa: E402
+from toolcall.wire import HARNESS_FORMATS as FORMATS  # noqa: E402
 
 SCENARIOS = load_scenarios().scenarios
 CASES = [(s, step, fmt, lang) for s in SCENARIOS for fmt in FORMATS for step in s.steps_for(fmt) for lang in LANGS]

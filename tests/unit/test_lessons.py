@@ -8,7 +8,7 @@ import pytest
 
 from toolcall.pages_registry import LESSON_PAGE_IDS
 
-from toolcall import REPO_ROOT
+from toolcall import CONTENT_ROOT as REPO_ROOT
 from toolcall.lesson_check import check_lessons
 from toolcall.passk import equivalent_q, pass_k
 from toolcall.lessons import (all_fail, load_lessons, naive_pass_k, parse_lesson,

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toolcall.cli import main
-from toolcall.exercises import load_exercises
+from tests.conftest import unit_exercises
 from toolcall.grading import grade, grading_inputs
 from toolcall.passk import EXACT_MAX_CHARS, N_MAX, decimal_text, estimate, exact_text, percent
 
@@ -99,7 +99,7 @@ def number_answers(draw):
 @settings(max_examples=200, deadline=None)
 @given(text=number_answers())
 def test_grade_number_answers_over_the_documented_formats(text):
-    exercises = [e for e in load_exercises().exercises if e.type == "number"]
+    exercises = [e for e in unit_exercises().exercises if e.type == "number"]
     for exercise in exercises:
         result = grade(exercise, text)
         assert result.score in (0, 1) and result.feedback
@@ -110,16 +110,16 @@ def test_grade_number_answers_over_the_documented_formats(text):
 @settings(max_examples=150, deadline=None)
 @given(top=st.integers(0, 10**6), bottom=st.integers(1, 10**6))
 def test_grade_a_fraction_is_right_exactly_when_it_is_within_tolerance(top, bottom):
-    exercise = next(e for e in load_exercises().exercises if e.id == "pk_pass3")
+    exercise = next(e for e in unit_exercises().exercises if e.id == "pk_pass3")
     result = grade(exercise, f"{top}/{bottom}")
     near = abs(top / bottom - float(exercise.answer)) <= float(exercise.spec["tolerance"]) + 1e-12
     assert result.correct == near
 
 
 @settings(max_examples=100, deadline=None)
-@given(exercise_id=st.sampled_from(sorted(load_exercises().by_id())),
+@given(exercise_id=st.sampled_from(sorted(unit_exercises().by_id())),
        text=st.text(max_size=300) | st.integers().map(str) | st.builds(lambda d: "[" + "9" * d + "]", st.integers(1, 6000)))
 def test_grade_any_text_never_raises(exercise_id, text):
-    exercise = load_exercises().by_id()[exercise_id]
+    exercise = unit_exercises().by_id()[exercise_id]
     result = grade(exercise, text, grading_inputs(exercise))
     assert result.max_score > 0 and 0 <= result.score <= result.max_score

@@ -6,42 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.transcript_builders import ARGS, INPUT, USER, assistant, call, calls, result, tool, use, user
 from toolcall.fixtures import load_orders
 from toolcall.pairing import (MAX_CHARS, MAX_VIOLATIONS, RULES, check_pairing, detect_format, load_examples)
 from toolcall.transcripts import build_transcript, load_tools, load_walkthrough
-
-USER = {"role": "user", "content": "refund ORD-20260917"}
-INPUT = {"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged"}
-ARGS = json.dumps(INPUT)
-
-
-def use(i="toolu_A"):
-    return {"type": "tool_use", "id": i, "name": "refund_order", "input": INPUT}
-
-
-def result(i="toolu_A", content="ok"):
-    return {"type": "tool_result", "tool_use_id": i, "content": content}
-
-
-def assistant(*blocks):
-    return {"role": "assistant", "content": list(blocks)}
-
-
-def user(*blocks):
-    return {"role": "user", "content": list(blocks)}
-
-
-def call(i="call_A", args=ARGS):
-    return {"id": i, "type": "function", "function": {"name": "refund_order", "arguments": args}}
-
-
-def calls(*items):
-    return {"role": "assistant", "content": None, "tool_calls": list(items)}
-
-
-def tool(i="call_A", content="ok"):
-    return {"role": "tool", "tool_call_id": i, "content": content}
-
 
 def rules(messages, fmt="auto"):
     report = check_pairing(json.dumps(messages), fmt)
@@ -90,6 +58,8 @@ def test_duplicate_result():
 @pytest.mark.parametrize("bad, where", [
     (assistant({"type": "tool_use", "id": "toolu_A", "name": "refund_order", "input": ARGS}), (1, 0)),
     (assistant(use(), "just a string"), (1, 1)),
+
+
     ({"role": "assistant", "content": 42}, (1, None)),
     ({"role": "robot", "content": "hi"}, (1, None)),
     ("not an object", (1, None)),
@@ -221,7 +191,7 @@ def test_format_is_detected_or_chosen():
     chosen = check_pairing(json.dumps([USER]), "openai")
     assert (chosen.fmt, chosen.detected) == ("openai", False)
     with pytest.raises(ValueError):
-        check_pairing("[]", "gemini")
+        check_pairing("[]", "bedrock")
 
 
 json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),

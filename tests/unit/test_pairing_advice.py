@@ -13,41 +13,10 @@ import time
 
 import pytest
 
+from tests.transcript_builders import INPUT, USER, assistant, call, calls, result, tool, use, user
 from toolcall.cli import main
 from toolcall.i18n import catalogue
 from toolcall.pairing import MAX_IDS, MAX_VIOLATIONS, check_pairing, load_examples
-
-USER = {"role": "user", "content": "refund ORD-20260917"}
-INPUT = {"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged"}
-ARGS = json.dumps(INPUT)
-
-
-def use(i="toolu_A"):
-    return {"type": "tool_use", "id": i, "name": "refund_order", "input": INPUT}
-
-
-def result(i="toolu_A", content="ok", **extra):
-    return {"type": "tool_result", "tool_use_id": i, "content": content, **extra}
-
-
-def assistant(*blocks):
-    return {"role": "assistant", "content": list(blocks)}
-
-
-def user(*blocks):
-    return {"role": "user", "content": list(blocks)}
-
-
-def call(i="call_A", args=ARGS):
-    return {"id": i, "type": "function", "function": {"name": "refund_order", "arguments": args}}
-
-
-def calls(*items):
-    return {"role": "assistant", "content": None, "tool_calls": list(items)}
-
-
-def tool(i="call_A", content="ok"):
-    return {"role": "tool", "tool_call_id": i, "content": content}
 
 
 # --- following the advice ----------------------------------------------------------------------
@@ -115,7 +84,7 @@ def _delete(ms, v):
 
 def _wrong_type(ms, v):  # make the field the expected type
     what, m = v.params["what"], ms[v.message_index]
-    value = {"object": {}, "string": "ok", "boolean": True}.get(v.params["expected"], "ok")
+    value = {"object": {}, "string": "ok", "boolean": True, '"2.0"': "2.0"}.get(v.params["expected"], "ok")
     if "." in what:
         m["content"][v.block_index][what.split(".")[1]] = value
     else:
@@ -153,7 +122,78 @@ def _dumps_arguments(ms, v):
     return ms
 
 
+# --- the three forms of issue 21 ---------------------------------------------------------------
+
+def _responses_answer(ms, v):  # a function_call_output right after items[call]
+    ms.insert(v.params["call"] + 1, {"type": "function_call_output", "call_id": v.params["id"], "output": "ok"})
+    return ms
+
+
+def _responses_move(ms, v):  # right after the function_call in items[call]
+    item = ms.pop(v.message_index)
+    ms.insert(v.params["call"], item)  # the call moved up one place when this item (before it) left
+    return ms
+
+
+def _responses_dump(ms, v):
+    ms[v.message_index]["arguments"] = json.dumps(ms[v.message_index]["arguments"])
+    return ms
+
+
+def _mcp_respond(ms, v):
+    ms.append({"jsonrpc": "2.0", "id": v.params["rid"], "result": {"content": [{"type": "text", "text": "ok"}],
+                                                                   "isError": False}})
+    return ms
+
+
+def _mcp_keep_result(ms, v):
+    ms[v.message_index].pop("error")
+    return ms
+
+
+def _mcp_add_result(ms, v):
+    ms[v.message_index]["result"] = {"content": [{"type": "text", "text": "ok"}], "isError": False}
+    return ms
+
+
+def _gemini_answer(ms, v):
+    response = {"name": v.params["name"], "response": {"output": "ok"}}
+    if v.params["id"] != "-":
+        response["id"] = v.params["id"]
+    nxt = v.params["next"]
+    if nxt < len(ms) and ms[nxt].get("role") == "user":
+        ms[nxt]["parts"].insert(0, {"functionResponse": response})
+    else:
+        ms.insert(nxt, {"role": "user", "parts": [{"functionResponse": response}]})
+    return ms
+
+
+def _gemini_delete(ms, v):
+    del ms[v.message_index]["parts"][v.block_index]
+    return [m for m in ms if m.get("parts") != []]
+
+
+def _gemini_rename(ms, v):
+    fr = ms[v.message_index]["parts"][v.block_index]["functionResponse"]
+    fr["name"] = v.params["fix_name"]
+    if v.params["fix_id"] is not None:
+        fr["id"] = v.params["fix_id"]
+    return ms
+
+
+def _gemini_wrap(ms, v):
+    fr = ms[v.message_index]["parts"][v.block_index]["functionResponse"]
+    fr["response"] = {"output": fr.get("response")}
+    return ms
+
+
 FIXES = {
+    "function_call_without_output": _responses_answer, "duplicate_output": _delete, "output_before_call": _responses_move,
+    "unknown_call_id": _delete, "function_call_arguments_not_string": _responses_dump,
+    "request_without_response": _mcp_respond, "duplicate_response": _delete, "response_id_unknown": _delete,
+    "result_and_error": _mcp_keep_result, "neither_result_nor_error": _mcp_add_result,
+    "function_call_without_response": _gemini_answer, "orphan_function_response": _gemini_delete,
+    "duplicate_function_response": _gemini_delete, "name_mismatch": _gemini_rename, "response_not_object": _gemini_wrap,
     "tool_use_without_result": _tool_use_without_result, "results_split_across_messages": _split,
     "text_before_tool_result": _text_first, "message_between": _message_between,
     "id_mismatch": _set_id("tool_use_id"), "orphan_result": _delete, "duplicate_result": _delete,
@@ -182,6 +222,13 @@ HAND_MADE = [
     [USER, calls(call()), {"role": "tool", "content": "ok"}],
     [USER, {"role": "tool", "content": "ok"}],
     [USER, calls(call(args=INPUT)), tool()],
+    # Responses, MCP, Gemini
+    [{"type": "function_call", "call_id": "a", "name": "f", "arguments": {}},
+     {"type": "function_call_output", "call_id": "a", "output": 3}],
+    [{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "f", "arguments": {}}},
+     {"jsonrpc": "2.0", "id": 1}, {"jsonrpc": "1.0", "id": 2, "method": "ping"}, {"jsonrpc": "2.0", "id": 2, "result": {}}],
+    [{"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}, {"functionCall": {"name": "g", "args": {}}}]},
+     {"role": "user", "parts": [{"functionResponse": {"name": "g", "response": []}}]}],
 ]
 
 

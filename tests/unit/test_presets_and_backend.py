@@ -6,23 +6,49 @@ from toolcall.backend import RefundBackend
 from toolcall.judge import evaluate, evaluate_canned, summarize
 from toolcall.presets import PRESETS, apply_preset
 
+#: What each shipped output must leak under each preset (pinned by id; an added output is
+#: judged by DROPS below, so adding a fixture entry needs no change here).
 LEAKS = {
     "reference": (),
     "no_additional_properties": ("extra_field",),
     "nothing_required": ("missing_required",),
     "enum_removed": ("enum_violation",),
-    "integer_loosened": ("wrong_type",),
-    "all_constraints_stripped": ("missing_required", "wrong_type", "enum_violation", "extra_field",
-                                 "trailing_newline"),
+    "integer_loosened": ("wrong_type", "yuan_not_cents"),
+    "all_constraints_stripped": ("missing_required", "wrong_type", "yuan_not_cents", "enum_violation",
+                                 "extra_field", "trailing_newline"),
 }
+#: The keywords each preset removes: an output can only leak if its ``catches`` is among them.
+DROPS = {
+    "reference": set(),
+    "no_additional_properties": {"additionalProperties"},
+    "nothing_required": {"required"},
+    "enum_removed": {"enum"},
+    "integer_loosened": {"type"},
+    "all_constraints_stripped": {"required", "additionalProperties", "type", "enum", "pattern", "minimum",
+                                 "maximum", "maxLength", "minLength", "format", "const", "multipleOf"},
+}
+SHIPPED = {"valid", "missing_required", "wrong_type", "yuan_not_cents", "enum_violation", "extra_field",
+           "trailing_newline", "truncated"}
 
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_each_preset_leaks_exactly_its_lesson(preset, outputs, schema, tool, book):
     summary = summarize(evaluate_canned(outputs.outputs, apply_preset(schema, preset), tool.name, book))
-    assert summary.leaked == LEAKS[preset]
-    assert summary.matched == len(outputs.outputs) - len(LEAKS[preset])
+    assert tuple(i for i in summary.leaked if i in SHIPPED) == LEAKS[preset]
+    by_id = {o.id: o for o in outputs.outputs}
+    assert all(by_id[i].catches in DROPS[preset] for i in summary.leaked), summary.leaked
+    assert summary.matched == len(outputs.outputs) - len(summary.leaked)
     assert summary.unexpected_rejections == ()
+
+
+def test_loosening_the_amount_to_number_lets_yuan_through(outputs, schema, tool, book):
+    """The course's point: 19.99 sent where cents are expected. Under integer it is refused;
+    as soon as amount_cents is a number it passes and would refund 19.99 cents."""
+    loosened = {**schema, "properties": {**schema["properties"],
+                                         "amount_cents": {**schema["properties"]["amount_cents"], "type": "number"}}}
+    yuan = [o for o in outputs.outputs if o.id == "yuan_not_cents"]
+    assert summarize(evaluate_canned(yuan, schema, tool.name, book)).leaked == ()
+    assert summarize(evaluate_canned(yuan, loosened, tool.name, book)).leaked == ("yuan_not_cents",)
 
 
 def test_presets_never_mutate_the_reference(schema):
@@ -64,19 +90,20 @@ def test_unshipped_order_points_to_cancel_order(book):
 def test_replayed_refund_returns_the_first_refund_never_a_second(book):
     backend = RefundBackend(book)
     args = {"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged"}
-    first = backend.refund(args, idempotency_key="toolu_01A")
-    again = backend.refund(dict(args), idempotency_key="toolu_01A")
+    first = backend.refund(args, tool_use_id="toolu_01A")
+    again = backend.refund(dict(args), tool_use_id="toolu_01A")
     assert first.data == {"refund_id": "RF-20260917-001", "status": "submitted", "order_id": "ORD-20260917",
                           "amount_cents": 1999}
     assert again.data == {**first.data, "replayed": True}
     assert backend.refunded == {"ORD-20260917": 1999}
 
 
-def test_same_key_different_arguments_is_a_conflict(book):
+def test_same_explicit_key_different_arguments_is_a_conflict(book):
     backend = RefundBackend(book)
-    backend.refund({"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged"}, idempotency_key="k")
-    result = backend.refund({"order_id": "ORD-20260917", "amount_cents": 500, "reason": "damaged"}, idempotency_key="k")
-    assert result.error["code"] == "IDEMPOTENCY_CONFLICT"
+    backend.refund({"order_id": "ORD-20260917", "amount_cents": 1999, "idempotency_key": "k"})
+    result = backend.refund({"order_id": "ORD-20260917", "amount_cents": 500, "idempotency_key": "k"})
+    assert result.error == {"code": "IDEMPOTENCY_CONFLICT", "retryable": False,
+                            "message": "Idempotency key idem:k was already used with different arguments."}
     assert backend.refunded == {"ORD-20260917": 1999}
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.pg import fresh_schema
-from toolcall.exercises import load_exercises
+from tests.conftest import unit_exercises
 from toolcall.progress import (EXPORT_FIELDS, SCHEMA_VERSION, PendingAnswers, ProgressStore, StorageError, data_dir,
                                export_rows, new_learner_id, open_store, to_csv, to_json, valid_learner)
 
@@ -285,7 +285,7 @@ def test_the_session_queue_is_bounded():
 def test_export_lists_every_exercise_as_csv_and_json(make_store):
     store = make_store()
     store.record("alice", "pk_pass3", "=HYPERLINK(\"x\")", 0, 1)
-    exercises = load_exercises().exercises
+    exercises = unit_exercises().exercises
     rows = export_rows("alice", exercises, store.all("alice"))
     assert len(rows) == len(exercises) and list(rows[0]) == list(EXPORT_FIELDS)
     tried = next(r for r in rows if r["exercise_id"] == "pk_pass3")
@@ -297,7 +297,7 @@ def test_export_lists_every_exercise_as_csv_and_json(make_store):
 
 
 def test_export_in_chinese_with_max_scores_for_untried_exercises():
-    exercises = load_exercises().exercises
+    exercises = unit_exercises().exercises
     rows = export_rows("alice", exercises, {}, "zh", {"pk_pass3": 1, "pk_metric": 1})
     row = next(r for r in rows if r["exercise_id"] == "pk_pass3")
     assert (row["title"], row["max_score"], row["tries"]) == ("10 次对 8 次的 pass^3", 1, 0)

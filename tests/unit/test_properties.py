@@ -42,6 +42,9 @@ def _assert_shape(result, fmt, call):
 @given(raw=st.text(max_size=300) | JSON.map(json.dumps), fmt=st.sampled_from(["anthropic", "openai"]))
 def test_any_text_as_model_output(raw, fmt):
     card = evaluate(raw, REFUND, "refund_order", "en", fmt, "call_1")
+    if card.no_backend:  # accepted with no backend given: a schema verdict only, nothing made up to send
+        assert card.verdict == "accepted" and card.tool_result == {}
+        return
     _assert_shape(card.tool_result, fmt, "call_1")
     if card.verdict == "rejected" and fmt == "anthropic":
         assert card.tool_result["is_error"] is True
@@ -55,6 +58,9 @@ def test_any_json_value_as_schema(schema, instance, fmt, lang):
         assert checked.message
         return
     card = evaluate(json.dumps(instance), checked.schema, "refund_order", lang, fmt, "toolu_01")
+    if card.no_backend:
+        assert card.verdict == "accepted" and card.tool_result == {}
+        return
     _assert_shape(card.tool_result, fmt, "toolu_01")
 
 

@@ -8,7 +8,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "deploy"))
-from serve_class import COOKIE, bind_problem, listen_address, main, nginx_conf, upstream_name  # noqa: E402
+from serve_class import COOKIE, bind_problem, default_processes, listen_address, main, nginx_conf, upstream_name  # noqa: E402
 
 BACKENDS = ["127.0.0.1:8601", "127.0.0.1:8602", "127.0.0.1:8603"]
 
@@ -155,3 +155,8 @@ def test_database_url_reaches_every_process_and_must_be_postgresql(monkeypatch, 
     with pytest.raises(SystemExit) as info:
         main(["--database-url", "mysql://db.lan/class"])
     assert info.value.code == 2 and "--database-url must start with postgresql://" in capsys.readouterr().err
+
+
+def test_default_processes_is_two_per_core_within_2_to_16():
+    assert [default_processes(c) for c in (1, 2, 3, 8, 9, 64)] == [2, 4, 6, 16, 16, 16]
+    assert 2 <= default_processes() <= 16

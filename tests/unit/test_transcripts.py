@@ -135,7 +135,7 @@ def test_chinese_transcript_uses_the_chinese_sentence_and_errors():
 
 def test_unknown_format_and_non_object_raw_raise():
     with pytest.raises(ValueError):
-        build("basic", "gemini")
+        build("basic", "mcp")  # MCP is not a model API: no step-through
     with pytest.raises(KeyError):
         build("nope", "anthropic")
 

@@ -27,12 +27,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolcall.strict.rules import ANTHROPIC_FORMATS
 from toolcall.strict.walk import at, is_object_schema
 
-#: anthropic/lib/_parse/_transform.py: SupportedTypes and SupportedStringFormats.
+#: anthropic/lib/_parse/_transform.py: SupportedTypes. Its SupportedStringFormats is the docs' list,
+#: toolcall.strict.rules.ANTHROPIC_FORMATS (imported above; one definition).
 ANTHROPIC_TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
-ANTHROPIC_FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "uri",
-                               "ipv4", "ipv6", "uuid"})
 
 
 class TransformError(ValueError):

@@ -1,0 +1,120 @@
+"""The instructor's promise: adding one entry of each kind is a file edit, and nothing else.
+
+A copy of the content (fixtures/, lessons/) gets one more canned output, exercise, lesson pair,
+pairing example, tool, harness scenario and selection case; ``toolcall check`` passes on it, and
+the content, unit and AppTest modules that read the content pass against the copy
+(``TOOLCALL_CONTENT_ROOT``), so no test hard-codes a count a fixture controls.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from toolcall import CONTENT_ROOT, REPO_ROOT
+
+#: The test modules that read the content; run against the copy in a subprocess.
+MODULES = [
+    "tests/content/test_exercises_content.py", "tests/content/test_lessons.py", "tests/content/test_i18n.py",
+    "tests/content/test_walkthrough_content.py",
+    "tests/unit/test_canned_outputs.py", "tests/unit/test_presets_and_backend.py",
+    "tests/unit/test_strict_transforms.py", "tests/unit/test_exercise_loader.py", "tests/unit/test_lessons.py",
+    "tests/unit/test_harness.py", "tests/unit/test_selection.py", "tests/unit/test_pairing.py",
+    "tests/unit/test_cli.py",
+    "tests/app/test_playground.py", "tests/app/test_pairing_page.py", "tests/app/test_lessons_page.py",
+]
+
+
+def _append(path, key, entry):
+    """Append ``entry`` to the list ``key`` as text, keeping the file's own formatting (other tests
+    edit the shipped text by search and replace)."""
+    text = path.read_text("utf-8")
+    block = yaml.safe_dump([entry], allow_unicode=True, sort_keys=False, width=1000)
+    block = "".join("  " + line for line in block.splitlines(keepends=True))
+    data = yaml.safe_load(text)
+    if list(data)[-1] == key:
+        text = text.rstrip("\n") + "\n" + block
+    else:  # insert before the next top-level key
+        after = list(data)[list(data).index(key) + 1]
+        head, sep, tail = text.partition(f"\n{after}:")
+        head = head[:head.rfind("\n#")] if head.rstrip().split("\n")[-1].startswith("#") else head
+        text = head.rstrip("\n") + "\n" + block + text[len(head.rstrip("\n")) + 1:]
+    assert yaml.safe_load(text)[key][-1] == entry
+    path.write_text(text, "utf-8")
+
+
+def add_one_of_each(root):
+    """Add one entry of every kind under ``root`` (a copy of the content)."""
+    fx = root / "fixtures"
+    _append(fx / "outputs" / "refund_order.yaml", "outputs", {
+        "id": "negative_amount", "label": {"en": "A negative amount", "zh": "金额是负数"},
+        "raw": '{"order_id": "ORD-20260917", "amount_cents": -1999, "reason": "damaged"}',
+        "catches": "minimum", "expected": "rejected"})
+    _append(fx / "exercises" / "general.yaml", "exercises", {
+        "id": "ex_added_by_instructor", "page": "exercises", "type": "choice", "multiple": False,
+        "title": {"en": "Who runs the tool?", "zh": "谁来执行工具？"},
+        "prompt": {"en": "Who runs refund_order?", "zh": "refund_order 由谁执行？"},
+        "options": [
+            {"id": "model", "text": {"en": "The model", "zh": "模型"},
+             "explanation": {"en": "It only writes the request.", "zh": "模型只写申请单。"}},
+            {"id": "code", "text": {"en": "Your code", "zh": "你的代码"},
+             "explanation": {"en": "Yes: your harness runs it.", "zh": "对，由你的程序执行。"}}],
+        "answer": ["code"], "wrong_answers": [{"answer": ["model"], "feedback": {
+            "en": "The model only proposes the call.", "zh": "模型只是提出调用。"}}],
+        "hints": [{"en": "Who holds the database?", "zh": "数据库在谁手里？"}],
+        "explanation": {"en": "Your code runs every tool.", "zh": "每个工具都由你的代码执行。"}})
+    for lang, title, body in (("en", "An added lesson", "The model writes the request; your code runs it. " * 60),
+                              ("zh", "新增的一课", "模型只写申请单，执行的是你的代码。" * 40)):
+        (root / "lessons" / lang / "99-added.md").write_text(
+            f"---\ntitle: {title}\nsummary: {title}.\npage: lessons\norder: 99\n---\n{body}\n", "utf-8")
+    pairing = yaml.safe_load((fx / "pairing" / "examples.yaml").read_text("utf-8"))
+    first = pairing["examples"][0]
+    _append(fx / "pairing" / "examples.yaml", "examples", {**first, "id": "added_example",
+                                                           "label": {"en": "Added", "zh": "新增的例子"}})
+    tool = (fx / "tools" / "get_order.json").read_text("utf-8").replace('"get_order"', '"check_stock"', 1)
+    (fx / "tools" / "check_stock.json").write_text(tool, "utf-8")
+    scenario = yaml.safe_load((fx / "scenarios" / "01-plain-call.yaml").read_text("utf-8"))
+    scenario.update(id="added_scenario", order=99, title={"en": "Added scenario", "zh": "新增的场景"})
+    (fx / "scenarios" / "99-added.yaml").write_text(yaml.safe_dump(scenario, allow_unicode=True, sort_keys=False),
+                                                    "utf-8")
+    for lang, request in (("en", "Refund my cup, order ORD-20260917, it arrived broken: 25.99."),
+                          ("zh", "订单 ORD-20260917 的杯子碎了，退我 25.99 元。")):
+        _append(fx / "selection" / f"shop.{lang}.yaml", "cases", {
+            "id": "rf_added", "request": request, "expected_tool": "refund_order",
+            "expected_arguments": {"order_id": ["ORD-20260917"], "amount_cents": [2599], "reason": ["damaged"]},
+            "should_not_call": ["cancel_order"]})
+
+
+@pytest.fixture(scope="module")
+def grown(tmp_path_factory):
+    root = tmp_path_factory.mktemp("content")
+    shutil.copytree(CONTENT_ROOT / "fixtures", root / "fixtures")
+    shutil.copytree(CONTENT_ROOT / "lessons", root / "lessons")
+    add_one_of_each(root)
+    return root
+
+
+def test_check_passes_on_content_with_one_more_entry_of_each_kind(grown):
+    run = subprocess.run([sys.executable, "-m", "toolcall", "check", str(grown)], capture_output=True, text=True,
+                         cwd=REPO_ROOT, timeout=300)
+    assert (run.returncode, run.stdout.strip()) == (0, "all content checks passed"), run.stdout + run.stderr
+
+
+def test_the_added_entries_are_loaded_from_the_content_root(grown):
+    code = ("from toolcall.fixtures import load_outputs; from toolcall.exercises import load_exercises; "
+            "from toolcall.harness import load_scenarios; "
+            "print(load_outputs().outputs[-1].id, 'ex_added_by_instructor' in load_exercises().by_id(), "
+            "'added_scenario' in {s.id for s in load_scenarios().scenarios})")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO_ROOT, timeout=120,
+                         env={**os.environ, "TOOLCALL_CONTENT_ROOT": str(grown)})
+    assert run.stdout.split() == ["negative_amount", "True", "True"], run.stderr
+
+
+def test_content_unit_and_app_tests_pass_against_the_grown_content(grown):
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", *MODULES],
+                         capture_output=True, text=True, cwd=REPO_ROOT, timeout=1500,
+                         env={**os.environ, "TOOLCALL_CONTENT_ROOT": str(grown)})
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]

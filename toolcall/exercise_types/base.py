@@ -1,0 +1,210 @@
+"""What every exercise type shares: the Grade it returns, its feedback lines, the ExerciseType
+record a type module exports as ``TYPE``, and the helpers graders use to read answer text.
+
+A type module (``toolcall/exercise_types/<name>.py``) defines ``TYPE = ExerciseType(...)``;
+the package discovers it (toolcall/exercise_types/__init__.py). Nothing here reads files.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from toolcall.fixtures import OutputsFixture, Tool
+from toolcall.i18n import LANGS, t
+from toolcall.parsing import StrictJSONError, localized_detail, strict_loads
+
+if TYPE_CHECKING:  # toolcall.exercises imports this package to check fixture blocks
+    from toolcall.exercises import Exercise
+
+#: Longest answer text graded, in characters; a longer paste is refused with a message.
+MAX_ANSWER_CHARS = 100_000
+
+OK, WRONG, INFO, ERROR = "ok", "wrong", "info", "error"
+
+
+@dataclass(frozen=True)
+class FeedbackItem:
+    """One line of feedback. ``level`` is ok / wrong / info / error. Either ``key`` (an i18n
+    key, with ``params`` whose values may themselves be ``{en, zh}`` dicts) or ``text``
+    (an ``{en, zh}`` dict, e.g. an instructor's feedback for a known wrong answer)."""
+
+    level: str
+    key: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    text: dict[str, str] | None = None
+
+    def render(self, lang: str) -> str:
+        """The feedback in ``lang`` (``en`` or ``zh``)."""
+        if self.text is not None:
+            return self.text.get(lang) or self.text["en"]
+        params = {k: (v.get(lang) or v["en"]) if isinstance(v, dict) else v for k, v in self.params.items()}
+        return t(str(self.key), lang, **params)
+
+
+@dataclass(frozen=True)
+class Grade:
+    """``score`` out of ``max_score`` (points, ≥ 0) and the feedback explaining it;
+    ``malformed`` when the answer could not be read in the type's format at all."""
+
+    score: float
+    max_score: float
+    feedback: tuple[FeedbackItem, ...] = ()
+    malformed: bool = False
+
+    @property
+    def correct(self) -> bool:
+        """Full marks."""
+        return self.max_score > 0 and self.score >= self.max_score
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{score, max_score, correct, malformed, feedback: [{level, en, zh}]}``."""
+        return {"score": self.score, "max_score": self.max_score, "correct": self.correct, "malformed": self.malformed,
+                "feedback": [{"level": f.level, **{lang: f.render(lang) for lang in LANGS}} for f in self.feedback]}
+
+
+@dataclass(frozen=True)
+class GradingInputs:
+    """What a grader may need besides the exercise and the answer: the tool and its canned outputs
+    (schema_fix). Read them with toolcall.grading.grading_inputs; graders never read files."""
+
+    tool: Tool | None = None
+    outputs: OutputsFixture | None = None
+
+
+#: ``load(kind, path relative to fixtures/)``: how a type's ``inputs`` reads a fixture ("tool", "outputs").
+Loader = Callable[[str, str], Any]
+
+#: ``(path inside the exercise's fixture block, message)``: one fault a type's ``check`` finds.
+Fault = tuple[list, str]
+
+
+def _no_inputs(exercise: Exercise, load: Loader) -> GradingInputs:
+    return GradingInputs()
+
+
+def _no_faults(item: dict[str, Any]) -> list[Fault]:
+    return []
+
+
+def as_text(exercise: Exercise, text: str) -> str:
+    """``read`` for types whose widgets hold the answer text itself."""
+    return text
+
+
+def text_as_is(exercise: Exercise, value: Any) -> str:
+    """``write`` for types whose answer is text: strings pass through, data becomes indented JSON."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def json_text(exercise: Exercise, value: Any) -> str:
+    """``write`` for types whose answer text is JSON."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class ExerciseType:
+    """One exercise type, all in one module ``toolcall/exercise_types/<module>.py`` (its widgets are
+    ``ui/exercise_inputs/<module>.py``).
+
+    ``grade(exercise, text, inputs)`` is pure (``inputs``: :class:`GradingInputs`); ``write(exercise,
+    value)`` turns a value written as data (a reference or wrong answer in a file) into answer text;
+    ``read(exercise, text)`` turns stored answer text back into what the widgets hold, or None;
+    ``check(item)`` lists the faults of a fixture block that passed the JSON Schema but contradicts
+    itself (:data:`Fault`); ``inputs(exercise, load)`` reads what grading needs with ``load``
+    (:data:`Loader`)."""
+
+    name: str
+    grade: Callable[[Exercise, str, GradingInputs], Grade]
+    write: Callable[[Exercise, Any], str]
+    read: Callable[[Exercise, str], Any]
+    check: Callable[[dict[str, Any]], list[Fault]] = _no_faults
+    inputs: Callable[[Exercise, Loader], GradingInputs] = _no_inputs
+
+
+# --- helpers the graders share ----------------------------------------------------------------
+
+def fb(level: str, key: str, **params: Any) -> FeedbackItem:
+    """A feedback line with key ``exercises.fb.<key>``."""
+    return FeedbackItem(level, "exercises.fb." + key, params)
+
+
+def both(key: str, **params: Any) -> dict[str, str]:
+    """``{en, zh}`` for an i18n key."""
+    return {lang: t(key, lang, **params) for lang in LANGS}
+
+
+class Malformed(Exception):
+    """The answer text cannot be read in this type's format."""
+
+    def __init__(self, *items: FeedbackItem):
+        super().__init__(items[0].key if items else "")
+        self.items = items
+
+
+def fail(*items: FeedbackItem, max_score: float = 1) -> Grade:
+    """0 points, malformed, with ``items`` as feedback."""
+    return Grade(0, max_score, tuple(items), malformed=True)
+
+
+def check_size(text: str) -> None:
+    """Raise Malformed for empty text and for text over :data:`MAX_ANSWER_CHARS`."""
+    if not text.strip():
+        raise Malformed(fb(ERROR, "empty"))
+    if len(text) > MAX_ANSWER_CHARS:
+        raise Malformed(fb(ERROR, "too_large", size=len(text), limit=MAX_ANSWER_CHARS))
+
+
+def json_value(text: str, expected_key: str) -> Any:
+    """Strict JSON (parsing.strict_loads); Malformed, naming ``expected_key``'s format, otherwise."""
+    check_size(text)
+    try:
+        return strict_loads(text)  # no NaN, no 5000-digit integers, no lone surrogates, no duplicate keys
+    except StrictJSONError as exc:
+        where = {"line": exc.line or 1, "column": exc.column or 1}
+        detail = {lang: localized_detail(exc, lang) for lang in LANGS}
+        raise Malformed(fb(ERROR, "bad_format", expected=both(expected_key), detail=detail, **where)) from exc
+
+
+def known_wrong(exercise: Exercise, same: Callable[[Any], bool]) -> list[FeedbackItem]:
+    """The instructor's feedback for every listed wrong answer that ``same`` recognises."""
+    found = []
+    for wrong in exercise.wrong_answers:
+        try:
+            if same(wrong["answer"]):
+                found.append(FeedbackItem(WRONG, text=wrong["feedback"]))
+        except (Malformed, ValueError, TypeError):
+            continue
+    return found
+
+
+def simple(grader: Callable[[Exercise, str], Grade]) -> Callable[[Exercise, str, GradingInputs], Grade]:
+    """``grade`` for a type that needs nothing besides the exercise and the text."""
+    return lambda exercise, text, inputs: grader(exercise, text)
+
+
+def reader(read: Callable[[Exercise, str], Any]) -> Callable[[Exercise, str], Any]:
+    """``read`` from a parser that raises Malformed: None instead of the exception."""
+    def safe(exercise: Exercise, text: str) -> Any:
+        try:
+            return read(exercise, text)
+        except Malformed:
+            return None
+    return safe
+
+
+def ids(entries: list[dict[str, Any]]) -> list[str]:
+    """The ``id`` of each entry of a fixture block's list (options, steps, items, categories)."""
+    return [entry["id"] for entry in entries]
+
+
+def duplicate_ids(item: dict[str, Any], *kinds: str) -> list[Fault]:
+    """A fault for each of ``kinds`` (lists of the fixture block) whose ids repeat."""
+    found = []
+    for kind in kinds:
+        listed = ids(item.get(kind, []))
+        if len(set(listed)) != len(listed):
+            found.append(([kind], f"duplicate {kind} ids"))
+    return found

@@ -1,0 +1,57 @@
+"""json: the answer is a JSON object checked against the exercise's JSON Schema. Answer text: the
+JSON text itself; the widget holds that text."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from toolcall.exercise_types.base import (ERROR, INFO, OK, WRONG, ExerciseType, Fault, FeedbackItem, Grade, Malformed,
+                                          as_text, check_size, fail, fb, known_wrong, simple, text_as_is)
+from toolcall.i18n import LANGS, t
+from toolcall.parsing import localized_detail, parse_tool_input
+from toolcall.validation import check_schema, validate
+
+if TYPE_CHECKING:
+    from toolcall.exercises import Exercise
+
+
+def check(item: dict[str, Any]) -> list[Fault]:
+    """The exercise's ``schema`` is a usable JSON Schema."""
+    checked = check_schema(json.dumps(item["schema"]))
+    return [] if checked.ok else [(["schema"], checked.message)]
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    check_size(text)
+    parsed = parse_tool_input(text)
+    if parsed.ok:
+        return parsed.value
+    items = [FeedbackItem(ERROR, text={lang: t("exercises.fb.json_parse", lang, code=parsed.code,
+                                               detail=localized_detail(parsed, lang)[:200]) for lang in LANGS})]
+    if parsed.line is not None:
+        items.append(fb(ERROR, "json_position", line=parsed.line, column=parsed.column))
+    items += [FeedbackItem(INFO, "hint." + h.key, dict(h.params)) for h in parsed.hints]
+    raise Malformed(*items)
+
+
+def grade_json(exercise: Exercise, text: str) -> Grade:
+    """The answer must be a JSON object satisfying the exercise's ``schema``; full marks (1)
+    when it does. Otherwise each failing path is one feedback item (pointer, expected,
+    received), from ``validation.validate`` so students read the playground's wording."""
+    try:
+        value = _json_object(text)
+    except Malformed as exc:
+        return fail(*exc.items)
+    errors = {lang: validate(value, exercise.spec["schema"], lang)[0] for lang in LANGS}
+    known = known_wrong(exercise, lambda a: _json_object(a if isinstance(a, str) else json.dumps(a)) == value)
+    if not errors["en"]:
+        return Grade(1, 1, (fb(OK, "json_ok"),))
+    items = [FeedbackItem(WRONG, text={lang: t("exercises.fb.json_field", lang, pointer=errs[i].pointer or "/",
+                                                expected=errs[i].expected, received=errs[i].received)
+                                       for lang, errs in errors.items()})
+             for i in range(len(errors["en"]))]
+    return Grade(0, 1, tuple(known + items))
+
+
+TYPE = ExerciseType("json", simple(grade_json), text_as_is, as_text, check)

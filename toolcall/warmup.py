@@ -1,0 +1,68 @@
+"""Warm a server process in the background: import what the other pages need and fill the
+playground's shared caches, so neither the next page nor the next student pays for them.
+
+app.py starts :func:`start_background` once per process (``st.cache_resource``) at the end of the first
+script run, after the first page has been drawn, so the first student does not wait for it
+either. Every step is bounded (a fixed list of modules; the shipped fixtures; 2 languages ×
+2 wire formats) and a failure is only logged: a page that needs a module still imports it itself.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+import time
+
+#: Modules the pages import on first use, heaviest first (python -X importtime; bench/README.md, G).
+MODULES: tuple[str, ...] = ("pandas", "pyarrow", "altair", "numpy", "toolcall.charts", "toolcall.eval_charts",
+                            "toolcall.evaluation", "toolcall.eval_import", "toolcall.dashboard", "toolcall.strict",
+                            "toolcall.harness_grading", "toolcall.grading", "toolcall.lessons")
+
+log = logging.getLogger(__name__)
+
+
+def warm_playground() -> None:
+    """Judge the shipped refund_order outputs against the reference schema in both languages
+    and both wire formats, through the caches the playground reads (check_schema_cached,
+    evaluate_canned_cached)."""
+    from toolcall.fixtures import load_orders, load_outputs, load_tool
+    from toolcall.i18n import LANGS
+    from toolcall.judge import evaluate_canned_cached
+    from toolcall.presets import schema_text
+    from toolcall.validation import check_schema_cached
+    from toolcall.wire import FORMATS
+
+    tool, outputs, book = load_tool(), load_outputs(), load_orders()
+    text = schema_text(tool.input_schema)
+    for lang in LANGS:
+        check_schema_cached(text, lang)
+        for fmt in FORMATS:
+            evaluate_canned_cached(outputs.outputs, tool.input_schema, tool.name, book, lang, fmt, False)
+
+
+def warm(modules: tuple[str, ...] = MODULES) -> dict[str, float]:
+    """Import ``modules`` then warm the playground's caches; returns seconds per step (keys: module
+    names and ``"playground"``). Never raises: a failing step is logged and skipped."""
+    took: dict[str, float] = {}
+    for name in modules:
+        start_at = time.perf_counter()
+        try:
+            importlib.import_module(name)
+        except Exception:  # a missing optional dependency must not stop the server
+            log.warning("warm-up: import %s failed", name, exc_info=True)
+        took[name] = time.perf_counter() - start_at
+    start_at = time.perf_counter()
+    try:
+        warm_playground()
+    except Exception:
+        log.warning("warm-up: playground caches failed", exc_info=True)
+    took["playground"] = time.perf_counter() - start_at
+    return took
+
+
+def start_background(modules: tuple[str, ...] = MODULES) -> threading.Thread:
+    """Run :func:`warm` in a daemon thread (it never blocks the caller nor the server's exit)."""
+    thread = threading.Thread(target=warm, args=(modules,), name="toolcall-warmup", daemon=True)
+    thread.start()
+    return thread

@@ -1,0 +1,16 @@
+"""number: one text input."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from toolcall.exercises import Exercise
+from ui.common import tr
+from ui.exercise_inputs.base import ExerciseInput, answer_text, key, seed_text
+
+
+def _draw(ex: Exercise) -> None:
+    st.text_input(tr("exercises.number_label"), key=key(ex, "answer"))
+
+
+INPUT = ExerciseInput("number", seed_text, _draw, answer_text, lambda ex: st.code(f"{ex.answer:g}", language=None))
