@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from toolcall import CONTENT_ROOT
 from toolcall.backend import backend_for
@@ -20,14 +21,14 @@ from toolcall.files import ReadError, read_bytes_bounded, read_stream_bounded, r
 from toolcall.fixtures import FixtureError, load_orders, load_tool
 from toolcall.grading import grade, grading_inputs
 from toolcall.i18n import LANGS
-from toolcall.passk import EstimateInputError, estimate
+from toolcall.passk import N_MAX, EstimateInputError, estimate
 from toolcall.grading import MAX_ANSWER_CHARS
 from toolcall.judge import STOP_REASONS, STOP_TOOL_USE, evaluate, no_backend_message
 from toolcall.pairing import MAX_CHARS as PAIRING_MAX_CHARS
 from toolcall.pairing import check_pairing
 from toolcall.parsing import MAX_INPUT_CHARS
 from toolcall.results import call_id, scrub
-from toolcall.text import visible_json
+from toolcall.text import escape_terminal, visible_json
 from toolcall.validation import MAX_SCHEMA_CHARS, check_schema
 from toolcall.wire import FORMATS, PAIRING_CHOICES
 
@@ -238,7 +239,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
     from toolcall.eval_import import MAX_BYTES as MAX_LOG_BYTES
     from toolcall.eval_import import LogTooLarge, LogUnreadable, read_log
-    from toolcall.evaluation import analyse, case_rows_json, summary_rates
+    from toolcall.evaluation import ANALYSIS_BUDGET, analyse, case_rows_json, summary_rates
     from toolcall.selection import load_set
 
     try:
@@ -256,6 +257,12 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         print(f"{args.runs}: no usable runs ({len(log.problems)} problem(s))", file=sys.stderr)
         return 2
     result = analyse(log, args.k, expectations)
+    status = 0 if any(c.refused is None for c in result.cases) else 1
+    if status:
+        print(f"{args.runs}: nothing could be estimated: every case was refused for k = {args.k}", file=sys.stderr)
+    if result.not_graded:
+        print(f"{args.runs}: {result.not_graded} run(s) not graded: the grading time ({ANALYSIS_BUDGET:g} s) was "
+              "spent; they count by the log's own verdict, or as failed", file=sys.stderr)
     rows = case_rows_json(result.cases)
     if args.out == "json":
         print(json.dumps({"format": log.fmt, "k": args.k, "runs": len(log.runs), "problems": len(log.problems),
@@ -265,14 +272,14 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                                         "chosen": list(result.confusion.columns),
                                         "counts": result.confusion.values.tolist()}},
                          ensure_ascii=False, indent=2))
-        return 0
+        return status
     if args.out == "csv":
         buffer = io.StringIO()
         writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
         print(buffer.getvalue(), end="")
-        return 0
+        return status
     fmt = lambda x: "-" if x is None else f"{x:.3f}"  # noqa: E731
     print(f"{log.fmt}: {len(log.runs)} runs, {len(rows)} cases, k = {args.k}")
     print(f"{'case':<28} {'expected':<16} {'n':>4} {'c':>4} {'pass^k':>7} {'pass@k':>7} {'naive':>7}")
@@ -288,7 +295,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         print("\nfailure taxonomy: " + ", ".join(f"{name} {count}" for name, count in result.taxonomy.items()))
     for note in log.notes:
         print(f"note: {note}")
-    return 0
+    return status
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -346,10 +353,15 @@ def _build_parser() -> argparse.ArgumentParser:
     strict.add_argument("--provider", choices=("anthropic", "openai", "gemini"), required=True)
     strict.set_defaults(func=_cmd_strict)
 
-    eval_ = sub.add_parser("eval", help="per-case pass^k, pass@k and the confusion matrix of a run log")
+    eval_ = sub.add_parser("eval", help="per-case pass^k, pass@k and the confusion matrix of a run log",
+                           epilog="exit 0 when at least one case was estimated; 1 when every case was refused "
+                                  "(e.g. k larger than every case's n); 2 when the input or --selection cannot "
+                                  "be used or the arguments are wrong")
     eval_.add_argument("runs", metavar="RUNS",
                        help="native JSONL, a τ-bench results file or an Inspect log; - reads stdin")
-    eval_.add_argument("--k", type=int, required=True, help="k (≥ 1); a case with fewer than k runs is refused")
+    eval_.add_argument("--k", type=_k_arg, required=True,
+                       help=f"k (1 to {N_MAX}, the passk command's largest n); a case with fewer than k runs is "
+                            "refused")
     eval_.add_argument("--format", choices=("auto", "native", "tau", "inspect"), default="auto")
     eval_.add_argument("--out", choices=("table", "csv", "json"), default="table")
     eval_.add_argument("--selection", help="a selection set YAML whose expectations replace the log's, by case id")
@@ -360,6 +372,31 @@ def _build_parser() -> argparse.ArgumentParser:
     lint.add_argument("--lang", choices=LANGS, default="en")
     lint.set_defaults(func=_cmd_lint)
     return parser
+
+
+def _k_arg(text: str) -> int:
+    """argparse type for eval's --k: a whole number from 1 to passk.N_MAX."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"k must be a whole number, got {text!r}") from None
+    if not 1 <= value <= N_MAX:
+        raise argparse.ArgumentTypeError(f"k must be from 1 to {N_MAX}, got {text}")
+    return value
+
+
+class _TerminalSafe:
+    """A text stream that writes through escape_terminal (control, bidi and invisible characters
+    in anything a command prints, file or log text included, become ``\\uXXXX``)."""
+
+    def __init__(self, inner: Any):
+        self._inner = inner
+
+    def write(self, text: str) -> int:
+        return self._inner.write(escape_terminal(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
 
 
 def strip_shell_newline(text: str) -> str:
@@ -373,15 +410,20 @@ def strip_shell_newline(text: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line with ``argv`` (default sys.argv[1:]); returns the exit code. Output piped
+    """Run the command line with ``argv`` (default sys.argv[1:]); returns the exit code. All text
+    output, argparse's errors included, goes through toolcall.text.escape_terminal. Output piped
     into a reader that stops early (``| head``) ends quietly with the code so far (no traceback)."""
-    args = _build_parser().parse_args(argv)
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _TerminalSafe(out), _TerminalSafe(err)
     try:
+        args = _build_parser().parse_args(argv)
         code = args.func(args)
         sys.stdout.flush()
     except BrokenPipeError:
         # https://docs.python.org/3/library/signal.html#note-on-sigpipe: stop writing to the closed pipe
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, out.fileno())
         return 0
+    finally:
+        sys.stdout, sys.stderr = out, err
     return code

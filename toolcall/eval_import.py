@@ -47,6 +47,17 @@ MAX_BYTES = 50_000_000
 MAX_RUNS = 200_000
 #: Longest native line, in characters.
 MAX_LINE_CHARS = 1_000_000
+#: Most problems listed; reading stops after them (the last problem says so).
+MAX_PROBLEMS = 1_000
+#: Largest whole-document JSON input (τ-bench, Inspect ``.json``) and ``.eval`` member, in bytes:
+#: parsed at once, so far below MAX_BYTES.
+MAX_JSON_BYTES = 20_000_000
+#: Most JSON values (bounded by counting ``,`` ``[`` ``{`` bytes) one document may hold before
+#: it is parsed: an empty object costs ~64 bytes of memory for its 3 bytes of text.
+MAX_JSON_VALUES = 2_000_000
+#: Most distinct tool lists (schemas) one input may bring: each costs validator builds and
+#: regex runs, so a line with yet another list is one problem.
+MAX_TOOL_SETS = 20
 #: Most bytes a ``.eval`` may unpack to, and most members it may hold.
 MAX_UNCOMPRESSED = 400_000_000
 MAX_MEMBERS = MAX_RUNS + 100
@@ -56,13 +67,42 @@ LOG_FORMATS = ("auto", "native", "tau", "inspect")
 class LogTooLarge(ValueError):
     """The input is over a size limit; ``size`` and ``limit`` in bytes (or members)."""
 
-    def __init__(self, what: str, size: int, limit: int):
-        super().__init__(f"{what} is {size:,} bytes; the limit is {limit:,}")
+    def __init__(self, what: str, size: int, limit: int, unit: str = "bytes"):
+        super().__init__(f"{what} is {size:,} {unit}; the limit is {limit:,}")
         self.size, self.limit = size, limit
 
 
 class LogUnreadable(ValueError):
     """The input as a whole cannot be read in the chosen format (not JSON, not a zip, …)."""
+
+
+_TOO_MANY_TOOL_SETS = f"more than {MAX_TOOL_SETS} distinct tool lists in one log; this record is not read"
+
+
+def _json_doc(data: bytes, what: str = "the JSON document") -> Any:
+    """Parse one whole JSON document within MAX_JSON_BYTES and MAX_JSON_VALUES (checked on the
+    bytes, before any object is built). Raises LogTooLarge, or LogUnreadable when not JSON."""
+    if len(data) > MAX_JSON_BYTES:
+        raise LogTooLarge(what, len(data), MAX_JSON_BYTES)
+    values = data.count(b",") + data.count(b"[") + data.count(b"{")
+    if values > MAX_JSON_VALUES:
+        raise LogTooLarge(what, values, MAX_JSON_VALUES, "values")
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise LogUnreadable(f"not JSON: {str(exc)[:120]}") from None
+
+
+def _stop(log: RunLog, number: int, where: str) -> bool:
+    """True (and the stop is listed as the last problem) once MAX_PROBLEMS problems or MAX_RUNS
+    records, good or bad, were read."""
+    if len(log.problems) >= MAX_PROBLEMS:
+        log.problems.append(LineProblem(number, where, f"more than {MAX_PROBLEMS:,} problems; the rest is not read"))
+        return True
+    if len(log.runs) + len(log.problems) >= MAX_RUNS:
+        log.problems.append(LineProblem(number, where, f"more than {MAX_RUNS:,} records; the rest is not read"))
+        return True
+    return False
 
 
 def detect_log_format(data: bytes, name: str = "") -> str:
@@ -209,8 +249,7 @@ def read_native(data: bytes) -> RunLog:
     for number, raw in _lines(data):
         if not raw.strip():
             continue
-        if len(log.runs) >= MAX_RUNS:
-            log.problems.append(LineProblem(number, "$", f"more than {MAX_RUNS:,} runs; the rest is not read"))
+        if _stop(log, number, "$"):
             break
         if len(raw) > MAX_LINE_CHARS:
             log.problems.append(
@@ -228,6 +267,9 @@ def read_native(data: bytes) -> RunLog:
             continue
         if "tools" in rec:
             key = json.dumps(rec["tools"], sort_keys=True)
+            if key not in tool_index and len(log.tool_sets) >= MAX_TOOL_SETS:
+                log.problems.append(LineProblem(number, "$.tools", _TOO_MANY_TOOL_SETS))
+                continue
             if key not in tool_index:
                 tool_index[key] = len(log.tool_sets)
                 log.tool_sets.append({t["name"]: t["input_schema"] for t in rec["tools"]})
@@ -263,10 +305,7 @@ def tau_success(reward: float) -> bool:
 
 def read_tau(data: bytes) -> RunLog:
     """Read a τ-bench results list or a τ²-bench Results object (see the module docstring)."""
-    try:
-        doc = orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
-        raise LogUnreadable(f"not JSON: {str(exc)[:120]}") from None
+    doc = _json_doc(data, "the results file")
     log = RunLog([], fmt="tau")
     if isinstance(doc, dict) and isinstance(doc.get("simulations"), list):
         records, prefix, model = doc["simulations"], "$.simulations", _tau2_model(doc)
@@ -277,8 +316,11 @@ def read_tau(data: bytes) -> RunLog:
     else:
         raise LogUnreadable("expected a τ-bench results list or a τ²-bench object with simulations")
     trials: set[Any] = set()
-    for i, rec in enumerate(records[:MAX_RUNS]):
+    position: dict[str, int] = {}
+    for i, rec in enumerate(records):
         where = f"{prefix}[{i}]"
+        if _stop(log, i + 1, where):
+            break
         if not isinstance(rec, dict):
             log.problems.append(LineProblem(i + 1, where, "each result must be an object"))
             continue
@@ -291,11 +333,11 @@ def read_tau(data: bytes) -> RunLog:
             field = f"{where}.reward_info.reward" if "reward_info" in rec else f"{where}.reward"
             log.problems.append(LineProblem(i + 1, field, "required: a number"))
         else:
-            trial = rec.get("trial") if _is_int(rec.get("trial")) else i
+            task = str(rec["task_id"])
+            position[task] = position.get(task, 0) + 1  # without a trial field: the task's own count
+            trial = rec.get("trial") if _is_int(rec.get("trial")) else position[task] - 1
             trials.add(trial)
             log.runs.append(Run(str(rec["task_id"]), trial, model, None, (), 0, tau_success(reward), i + 1))
-    if len(records) > MAX_RUNS:
-        log.problems.append(LineProblem(MAX_RUNS + 1, prefix, f"more than {MAX_RUNS:,} results; the rest is not read"))
     per_task: dict[str, int] = {}
     for run in log.runs:
         per_task[run.case_id] = per_task.get(run.case_id, 0) + 1
@@ -342,10 +384,7 @@ def value_to_float(value: Any) -> float:
 def _inspect_samples(data: bytes) -> tuple[str, Iterator[tuple[str, Any]]]:
     """(model, iterator of (where, sample or an exception)) for a .json or .eval log."""
     if data[:2] != b"PK":
-        try:
-            doc = orjson.loads(data)
-        except orjson.JSONDecodeError as exc:
-            raise LogUnreadable(f"not JSON: {str(exc)[:120]}") from None
+        doc = _json_doc(data, "the Inspect log")
         if not isinstance(doc, dict) or not isinstance(doc.get("samples", []), list):
             raise LogUnreadable("expected an Inspect EvalLog object with a samples list")
         model = str((doc.get("eval") or {}).get("model") or "") if isinstance(doc.get("eval"), dict) else ""
@@ -365,9 +404,9 @@ def _inspect_samples(data: bytes) -> tuple[str, Iterator[tuple[str, Any]]]:
     for head in ("header.json", "_journal/start.json", "start.json"):
         if head in names:
             try:
-                spec = json.loads(zf.read(head)).get("eval") or {}
+                spec = _json_doc(_member(zf, zf.getinfo(head)), head).get("eval") or {}
                 model = str(spec.get("model") or "")
-            except (ValueError, AttributeError, zipfile.BadZipFile):
+            except (ValueError, AttributeError, zipfile.BadZipFile, OSError, EOFError):
                 pass
             break
 
@@ -375,11 +414,23 @@ def _inspect_samples(data: bytes) -> tuple[str, Iterator[tuple[str, Any]]]:
         for info in sorted(infos, key=lambda i: i.filename):
             if info.filename.startswith("samples/") and info.filename.endswith(".json"):
                 try:
-                    yield info.filename, orjson.loads(zf.read(info))
-                except (orjson.JSONDecodeError, zipfile.BadZipFile, OSError) as exc:
+                    yield info.filename, _json_doc(_member(zf, info), info.filename)
+                except (LogUnreadable, LogTooLarge, zipfile.BadZipFile, OSError, EOFError) as exc:
                     yield info.filename, exc
 
     return model, samples()
+
+
+def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """One member's bytes, refused (LogTooLarge) when its declared or its actual unpacked size
+    is over MAX_JSON_BYTES: decompression streams and stops one byte past the limit."""
+    if info.file_size > MAX_JSON_BYTES:
+        raise LogTooLarge(info.filename, info.file_size, MAX_JSON_BYTES)
+    with zf.open(info) as member:
+        data = member.read(MAX_JSON_BYTES + 1)
+    if len(data) > MAX_JSON_BYTES:
+        raise LogTooLarge(info.filename, len(data), MAX_JSON_BYTES)
+    return data
 
 
 def _inspect_tools(sample: dict) -> dict[str, dict]:
@@ -411,11 +462,11 @@ def read_inspect(data: bytes) -> RunLog:
     tool_index: dict[str, int] = {}
     scorer_seen = None
     for number, (where, sample) in enumerate(samples, start=1):
-        if len(log.runs) >= MAX_RUNS:
-            log.problems.append(LineProblem(number, where, f"more than {MAX_RUNS:,} samples; the rest is not read"))
+        if _stop(log, number, where):
             break
         if isinstance(sample, Exception):
-            log.problems.append(LineProblem(number, where, f"not JSON: {str(sample)[:120]}"))
+            why = str(sample) if isinstance(sample, LogTooLarge) else f"not JSON: {str(sample)[:120]}"
+            log.problems.append(LineProblem(number, where, why))
             continue
         if not isinstance(sample, dict) or not isinstance(sample.get("id"), (str, int)):
             log.problems.append(LineProblem(number, f"{where}.id", "each sample needs an id"))
@@ -443,6 +494,9 @@ def read_inspect(data: bytes) -> RunLog:
                 passed = value_to_float(first["value"]) >= 1.0
         tools = _inspect_tools(sample)
         key = json.dumps(tools, sort_keys=True)
+        if key not in tool_index and len(log.tool_sets) >= MAX_TOOL_SETS:
+            log.problems.append(LineProblem(number, f"{where}.events", _TOO_MANY_TOOL_SETS))
+            continue
         if key not in tool_index:
             tool_index[key] = len(log.tool_sets)
             log.tool_sets.append(tools)

@@ -36,6 +36,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -64,6 +65,10 @@ ERROR_TYPES: tuple[str, ...] = (
     "schema_invalid",
 )
 _STRIP = re.compile(r"[ ,./\-_*^]")
+#: Seconds of grading one log may take in all (each validation has its own smaller budget, and
+#: every upload may bring its own schemas): runs left when it is spent are not graded.
+ANALYSIS_BUDGET = 10.0
+_clock = time.monotonic
 
 
 def normalize_string(text: str) -> str:
@@ -292,6 +297,7 @@ class Analysis:
     taxonomy: dict[str, int]
     disagreements: int
     ungraded: int
+    not_graded: int = 0
 
 
 def _freeze(value: Any) -> bytes:
@@ -314,6 +320,9 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
     counted in ``ungraded``). Identical calls are graded once (cached by tool schema,
     expectation and call), so 100 000 runs of a few hundred distinct calls take seconds.
     ``progress``: optional callable(done_fraction) called every 5 000 runs.
+    Grading stops once ANALYSIS_BUDGET seconds are spent: the runs whose call was not graded
+    by then count as runs without an expectation (the log's verdict, else failed) and are
+    counted in ``Analysis.not_graded``.
     Raises ValueError for k < 1.
     """
     import pandas as pd
@@ -328,6 +337,7 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
     has_expected: list[bool] = []
     frozen = {case: _freeze(list(value)) for case, value in (expectations or {}).items()}
     total = len(log.runs)
+    deadline, not_graded = _clock() + ANALYSIS_BUDGET, 0
     for i, run in enumerate(log.runs):
         if run.case_id in frozen:
             expected, expected_key = expectations[run.case_id], frozen[run.case_id]
@@ -335,6 +345,16 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
             expected, expected_key = run.expected, _freeze(run.expected)
         key = (run.tools, expected_key, _freeze([list(c) for c in run.calls]) if run.calls else b"")
         j = cache.get(key)
+        if j is None and expected is not None and _clock() > deadline:
+            not_graded += 1
+            chosen = run.calls[0].name if run.calls else NO_TOOL
+            skipped = cache.get(("not graded", chosen))
+            if skipped is None:
+                skipped = cache[("not graded", chosen)] = len(grades)
+                grades.append(Verdict(False, NO_TOOL, chosen, detail="not graded: the time budget was spent"))
+            index.append(skipped)
+            has_expected.append(False)
+            continue
         if j is None:
             j = cache[key] = len(grades)
             grades.append(
@@ -367,7 +387,13 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
     disagreements = int((known & has_log & (ours != (logged == True))).sum())  # noqa: E712
     ungraded = int((~known & ~has_log).sum())
     return Analysis(
-        graded, case_table(graded, k), confusion_matrix(graded), taxonomy_counts(graded), disagreements, ungraded
+        graded,
+        case_table(graded, k),
+        confusion_matrix(graded),
+        taxonomy_counts(graded),
+        disagreements,
+        ungraded,
+        not_graded,
     )
 
 

@@ -22,6 +22,19 @@ HIDDEN = BIDI_CONTROLS | INVISIBLE
 _TABLE = {ord(ch): f"\\u{ord(ch):04x}" for ch in HIDDEN}
 
 
+#: What a terminal would obey rather than show: C0 controls except tab and newline (ESC starts
+#: an escape sequence, BEL rings, CR overwrites the line), DEL and the C1 controls (U+0080–U+009F,
+#: CSI among them), plus HIDDEN.
+TERMINAL_CONTROLS = frozenset(chr(c) for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if chr(c) not in "\t\n")
+_TERMINAL_TABLE = {**_TABLE, **{ord(ch): f"\\u{ord(ch):04x}" for ch in TERMINAL_CONTROLS}}
+
+
+def escape_terminal(text: str) -> str:
+    """``text`` safe to print to a terminal: every character of TERMINAL_CONTROLS and HIDDEN as
+    its ``\\uXXXX`` escape; tab and newline kept."""
+    return text.translate(_TERMINAL_TABLE)
+
+
 def escape_invisible(text: str) -> str:
     """``text`` with every character of HIDDEN replaced by its ``\\uXXXX`` escape (6 characters)."""
     return text.translate(_TABLE)

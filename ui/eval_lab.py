@@ -18,9 +18,11 @@ from ui.common import file_mtime, lang, plain, show_chart, tr  # file_mtime: the
 from ui.exercise_widgets import show_page_exercises
 from toolcall import FIXTURES_DIR
 from toolcall.eval_charts import confusion_chart, taxonomy_chart
+from toolcall.evaluation import ANALYSIS_BUDGET
 from toolcall.eval_import import LogTooLarge, LogUnreadable, read_log, read_native
 from toolcall.evaluation import Analysis, RunLog, analyse, grade_run, summary_rates
 from toolcall.passk import percent
+from toolcall.text import escape_invisible
 from toolcall.selection import MIN_PER_TOOL, NO_TOOL, check_set, from_rows, load_set, load_tool_schemas, to_rows
 
 VERSIONS = ("vague", "good")
@@ -52,7 +54,7 @@ def _runs_path(version: str, language: str) -> Path:
 
 
 def _tool_label(name: str | None) -> str:
-    return tr("eval.no_tool") if name == NO_TOOL else (name or "?")
+    return tr("eval.no_tool") if name == NO_TOOL else escape_invisible(name or "?")
 
 
 # --- 1. the set ----------------------------------------------------------------------
@@ -121,14 +123,14 @@ def _case_frame(result: Analysis, k: int) -> pd.DataFrame:
         cell = (lambda x: percent(x)) if c.refused is None else (lambda x: "—")
         rows.append(
             {
-                tr("eval.col_case"): c.case_id,
+                tr("eval.col_case"): escape_invisible(c.case_id),
                 tr("eval.col_expected"): _tool_label(c.expected_tool),
                 tr("eval.col_n"): c.n,
                 tr("eval.col_c"): c.c,
                 tr("eval.col_passk", k=k): cell(c.pass_hat_k),
                 tr("eval.col_naive", k=k): cell(c.naive),
                 tr("eval.col_passat", k=k): cell(c.pass_at_k),
-                tr("eval.col_note"): tr("eval.case_refused", reason=c.refused) if c.refused else "",
+                tr("eval.col_note"): escape_invisible(tr("eval.case_refused", reason=c.refused)) if c.refused else "",
             }
         )
     return pd.DataFrame(rows)
@@ -191,7 +193,7 @@ def drill_down(expectations: dict) -> None:
     )
     log = _recorded(version, language, file_mtime(_runs_path(version, language)))
     ids = list(dict.fromkeys(r.case_id for r in log.runs))
-    case = c2.selectbox(tr("eval.drill_case"), ids, key="eval_drill_case")
+    case = c2.selectbox(tr("eval.drill_case"), ids, key="eval_drill_case", format_func=escape_invisible)
     runs = [r for r in log.runs if r.case_id == case]
     request = (
         json.loads(_runs_path(version, language).read_text(encoding="utf-8").splitlines()[runs[0].line - 1]).get(
@@ -264,7 +266,7 @@ def upload_section(k: int) -> None:
     _, found_fmt, runs, problems, problem_count, notes, result = cached
     if problem_count:
         st.warning(tr("eval.upload_problems", count=problem_count))
-        st.code("\n".join(str(p) for p in problems), language=None)
+        st.code(escape_invisible("\n".join(str(p) for p in problems)), language=None)
     if result is None:
         st.error(tr("eval.upload_empty"))
         return
@@ -275,6 +277,8 @@ def upload_section(k: int) -> None:
         st.info(tr("eval.upload_no_matrix"))
     if result.disagreements:
         st.caption(tr("eval.upload_disagree", count=result.disagreements))
+    if result.not_graded:
+        st.warning(tr("eval.upload_not_graded", count=result.not_graded, seconds=int(ANALYSIS_BUDGET)))
     show_analysis(result, k, "eval_upload")
 
 

@@ -54,3 +54,30 @@ def test_selection_override():
     out = run(str(GOOD), "--k", "1", "--out", "json", "--selection",
               str(FIXTURES_DIR / "selection" / "shop.en.yaml"))
     assert out.returncode == 0 and json.loads(out.stdout)["runs"] == 310
+
+
+def test_k_out_of_range_is_an_argument_error():
+    """k below 1 or above passk's N_MAX is argparse's error (exit 2), not a traceback."""
+    from toolcall.passk import N_MAX
+
+    for k in ("0", "-1", str(N_MAX + 1), "99999999999999999999", "two"):
+        out = run(str(GOOD), "--k", k)
+        assert out.returncode == 2 and "argument --k: k must be" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_exit_1_when_every_case_is_refused():
+    out = run(str(GOOD), "--k", "11")
+    assert out.returncode == 1
+    assert out.stderr.endswith("nothing could be estimated: every case was refused for k = 11\n")
+
+
+def test_case_ids_with_terminal_controls_are_escaped(tmp_path):
+    """ESC, BEL, C1 and bidi controls in a log never reach the terminal raw, in any output form."""
+    log = tmp_path / "esc.json"
+    log.write_text(json.dumps([{"task_id": "\x1b]0;x\x07\x9b31m", "trial": 0, "reward": 1.0},
+                               {"task_id": "a\u202eb", "trial": 0, "reward": 1.0}]))
+    for form in ("table", "csv", "json"):
+        out = run(str(log), "--k", "1", "--out", form)
+        assert out.returncode == 0
+        assert not any(ch in out.stdout for ch in "\x1b\x07\x9b\u202e")
+        assert "\\u001b]0;x\\u0007\\u009b31m" in out.stdout.replace("\\\\", "\\") and "a\\u202eb" in out.stdout

@@ -227,3 +227,99 @@ def test_detect_format():
     assert detect_log_format(json.dumps(tau_v1()).encode()) == "tau"
     assert detect_log_format(json.dumps({"simulations": []}).encode()) == "tau"
     assert detect_log_format(json.dumps(inspect_log()).encode()) == "inspect"
+
+
+# --- bounds: one member, one document, the problems list ------------------------------------
+
+
+def _eval_zip(member: bytes) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("header.json", b'{"eval": {"model": "m"}}')
+        zf.writestr("samples/a_epoch_1.json", member)
+    return out.getvalue()
+
+
+def test_an_eval_member_over_the_member_limit_is_refused_not_unpacked(monkeypatch):
+    """A small zip whose one member unpacks far beyond MAX_JSON_BYTES is one problem naming
+    the member, though the total unpacked size is within MAX_UNCOMPRESSED."""
+    import toolcall.eval_import as imp
+
+    monkeypatch.setattr(imp, "MAX_JSON_BYTES", 1_000)
+    data = _eval_zip(b"[" + b"0," * 5_000 + b"0]")
+    log = read_log(data, "inspect", "x.eval")
+    assert log.runs == [] and [p.line for p in log.problems] == [1]
+    assert log.problems[0].message == "samples/a_epoch_1.json is 10,003 bytes; the limit is 1,000"
+
+
+def test_an_eval_member_lying_about_its_size_is_cut_while_unpacking(monkeypatch):
+    """A header declaring a size within the limit does not let more through: the read stops at
+    the declared size (zipfile then fails the CRC), never past the limit."""
+    import toolcall.eval_import as imp
+
+    data = _eval_zip(b"[" + b"0," * 5_000 + b"0]")
+    zf = zipfile.ZipFile(io.BytesIO(data))
+    info = zf.getinfo("samples/a_epoch_1.json")
+    info.file_size = 1_000  # a lying header, exactly at the limit
+    monkeypatch.setattr(imp, "MAX_JSON_BYTES", 1_000)
+    with pytest.raises(zipfile.BadZipFile, match="Bad CRC-32"):
+        imp._member(zf, info)
+    log = read_log(data, "inspect", "x.eval")
+    assert log.runs == [] and "Bad CRC-32" not in log.problems[0].message  # the real size is refused
+
+
+@pytest.mark.parametrize("fmt, doc", [("inspect", b'{"samples": [' + b"0," * 3_000 + b"0]}"),
+                                      ("tau", b"[" + b"{}," * 3_000 + b"{}]")])
+def test_whole_json_documents_are_bounded_by_values_before_parsing(monkeypatch, fmt, doc):
+    """τ-bench and Inspect .json are parsed whole: too many values is refused from the bytes."""
+    import toolcall.eval_import as imp
+
+    monkeypatch.setattr(imp, "MAX_JSON_VALUES", 2_000)
+    with pytest.raises(LogTooLarge) as caught:
+        read_log(doc, fmt)
+    assert caught.value.limit == 2_000 and caught.value.size > 3_000
+
+
+@pytest.mark.parametrize("fmt, doc", [("native", b"x\n" * 50),
+                                      ("tau", b"[" + b"0," * 49 + b"0]"),
+                                      ("inspect", b'{"samples": [' + b"0," * 49 + b"0]}")])
+def test_reading_stops_after_max_problems_and_says_so(monkeypatch, fmt, doc):
+    import toolcall.eval_import as imp
+
+    monkeypatch.setattr(imp, "MAX_PROBLEMS", 10)
+    log = read_log(doc, fmt)
+    assert len(log.problems) == 11 and log.problems[-1].line == 11
+    assert log.problems[-1].message == "more than 10 problems; the rest is not read"
+
+
+def test_records_are_capped_good_or_bad(monkeypatch):
+    import toolcall.eval_import as imp
+
+    monkeypatch.setattr(imp, "MAX_RUNS", 6)
+    good = json.dumps(line()).encode()
+    log = read_native(b"\n".join([good, b"x", good, b"x", good, b"x", good, good]))
+    assert (len(log.runs), len(log.problems)) == (3, 4)
+    assert log.problems[-1].message == "more than 6 records; the rest is not read" and log.problems[-1].line == 7
+
+
+def test_distinct_tool_lists_are_capped_per_log(monkeypatch):
+    """Each new tool list costs schema work: past MAX_TOOL_SETS the line is a problem."""
+    import toolcall.eval_import as imp
+
+    monkeypatch.setattr(imp, "MAX_TOOL_SETS", 2)
+    monkeypatch.setattr(imp, "_TOO_MANY_TOOL_SETS", "too many")
+    lines = [json.dumps(line(run=i, tools=[{**TOOL, "description": str(i % 3)}])) for i in range(6)]
+    log = read_native("\n".join(lines).encode())
+    assert [r.run for r in log.runs] == [0, 1, 3, 4] and len(log.tool_sets) == 2
+    assert [(p.line, p.field, p.message) for p in log.problems] == [(3, "$.tools", "too many"), (6, "$.tools", "too many")]
+
+
+def test_tau_records_without_trial_are_numbered_per_task():
+    """Without ``trial`` the trial is the task's own count, not the position in the file: two
+    tasks of two results each is 2 trials seen, so no "fewer than" note."""
+    doc = [{"task_id": t, "reward": 1.0} for t in (1, 2, 1, 2)]
+    log = read_tau(json.dumps(doc).encode())
+    assert [(r.case_id, r.run) for r in log.runs] == [("1", 0), ("2", 0), ("1", 1), ("2", 1)]
+    assert not any("fewer than" in n for n in log.notes)
+    log = read_tau(json.dumps(doc + [{"task_id": 1, "reward": 0.0}]).encode())
+    assert any("fewer than the 3 trials seen" in n for n in log.notes)

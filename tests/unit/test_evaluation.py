@@ -152,3 +152,21 @@ def test_deeply_nested_values_do_not_crash():
     g = grade_run(want, [Call("refund_order", arguments={"order_id": "ORD-20260917", "amount_cents": 1999,
                                                          "reason": "damaged", "note": deep})], SCHEMAS)
     assert not g.passed
+
+
+def test_grading_stops_when_the_logs_time_budget_is_spent(monkeypatch):
+    """Past ANALYSIS_BUDGET no new call is graded: those runs are counted in not_graded and
+    pass only by the log's own verdict (here none, so they fail), not by our grade."""
+    import toolcall.evaluation as ev
+    from toolcall.evaluation import Call, Run, RunLog
+
+    clock = iter([0.0, 0.0, 99.0, 99.0])
+    monkeypatch.setattr(ev, "_clock", lambda: next(clock))
+    monkeypatch.setattr(ev, "ANALYSIS_BUDGET", 10.0)
+    want = ({"name": "t", "arguments": {"x": [1, 2, 3]}},)
+    runs = [Run("c", i, "m", want, (Call("t", {"x": i}),), 0, None, i) for i in (1, 2, 3)]
+    result = ev.analyse(RunLog(runs, tool_sets=[{"t": {"type": "object", "properties": {"x": {"type": "integer"}}}}]), 1)
+    assert result.not_graded == 2
+    assert list(result.graded["passed"]) == [True, False, False]
+    assert list(result.graded["detail"])[1:] == ["not graded: the time budget was spent"] * 2
+    assert result.taxonomy == {name: 0 for name in ev.TAXONOMY}
