@@ -5,6 +5,7 @@ import pytest
 
 from tests.app.conftest import fresh_app
 from toolcall.i18n import t
+from toolcall.wire import FORMATS
 
 
 def _switch(at, lang: str):
@@ -20,7 +21,7 @@ def test_radio_keeps_its_choice_across_a_switch():
     radio = at.radio(key="playground_format")
     assert not at.exception
     assert radio.value == "openai"
-    assert list(radio.options) == [t("playground.format.anthropic", "zh"), t("playground.format.openai", "zh")]
+    assert list(radio.options) == [t(f"playground.format.{fmt}", "zh") for fmt in FORMATS]
 
 
 def test_selectbox_keeps_its_choice_across_a_switch():
