@@ -193,6 +193,7 @@ def test_a_browser_pinned_to_a_dead_process_is_moved_and_keeps_working(browser):
         editor = page.locator(".st-key-schema_editor textarea")
         editor.fill(editor.input_value().replace('"additionalProperties": false', '"additionalProperties": true'))
         editor.press("Control+Enter")
+        open_output_tab(page, "Extra field")  # each canned output has its own tab
         page.locator(".st-key-playground_card_extra_field").get_by_text("LEAKED").wait_for()
     finally:
         context.close()
