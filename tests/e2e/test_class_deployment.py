@@ -88,7 +88,7 @@ def test_editing_and_downloading_through_the_proxy(deployment, browser):
             with page.expect_download() as info:
                 page.locator(".st-key-exercises_download_csv button").click()
             path = Path(info.value.path())
-            assert path.read_text(encoding="utf-8").startswith("learner,")
+            assert path.read_text(encoding="utf-8-sig").startswith("learner,")  # UTF-8 with BOM, for Excel
             page.goto(url + "/playground")
             wait_connected(page)
             editor = page.locator(".st-key-schema_editor textarea")

@@ -6,6 +6,7 @@ import pytest
 
 from tests.e2e.conftest import open_output_tab, wait_connected
 from toolcall.fixtures import load_outputs
+from toolcall.i18n import t
 
 pytestmark = pytest.mark.e2e
 
@@ -55,7 +56,7 @@ def test_switching_wire_format_redraws_cards_and_business_cases(server, page):
     """The format radio lives in the fragment; switching it must redraw the whole page once."""
     page.goto(server + "/playground")
     wait_connected(page)
-    page.locator(".st-key-playground_format").get_by_text("OpenAI").click()
+    page.locator(".st-key-playground_format").get_by_text(t("playground.format.openai", "en"), exact=True).click()
     page.locator(".st-key-playground_card_valid").get_by_text('"tool_call_id"').wait_for()
     page.locator(".st-key-playground_business_over_paid").get_by_text('"tool_call_id"').wait_for()
     assert page.locator('[data-testid="stException"]').count() == 0
