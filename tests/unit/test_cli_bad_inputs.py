@@ -135,3 +135,20 @@ def test_the_messages_the_closing_note_listed(bad, capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'{"a": 1}\xff'), encoding="utf-8"))
     assert main(["result", "--tool", TOOL, "--input", "-"]) == 2
     assert _one_clear_line(capsys, 2) == "--input - (stdin): not UTF-8 text (byte 8)"
+
+
+def test_every_argument_that_names_a_file_is_declared_as_one():
+    """An argument whose help speaks of a file, folder, stdin, JSON, YAML or a log must be added with
+    _file_arg, or the checks above (and main's) would not know it."""
+    import argparse
+    import re
+
+    sub = next(a for a in PARSER._actions if isinstance(a, argparse._SubParsersAction))
+    undeclared = [
+        f"{command} {label(action)}"
+        for command, parser in sub.choices.items()
+        for action in parser._actions
+        if action.help and not getattr(action, "file_kind", None) and action.type is None and not action.choices
+        and re.search(r"\b(file|folder|stdin|JSON|JSONL|YAML|log|DIR)\b", action.help)
+    ]
+    assert undeclared == []
