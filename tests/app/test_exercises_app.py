@@ -170,7 +170,7 @@ def test_a_student_past_the_attempt_cap_is_told_in_their_language(data_dir, lang
     from toolcall.progress import MAX_STORED_ATTEMPTS
 
     store = ProgressStore(data_dir)
-    for i in range(MAX_STORED_ATTEMPTS):
+    for _ in range(MAX_STORED_ATTEMPTS):
         store.record("grace", "ex_truncated", "repair", 0, 1)
     at = open_exercises("grace", lang)
     at.radio(key="exercises_ex_truncated_answer").set_value("repair")
