@@ -31,7 +31,10 @@ def _json_object(text: str) -> dict[str, Any]:
                                                detail=localized_detail(parsed, lang)[:200]) for lang in LANGS})]
     if parsed.line is not None:
         items.append(fb(ERROR, "json_position", line=parsed.line, column=parsed.column))
-    items += [FeedbackItem(INFO, "hint." + h.key, dict(h.params)) for h in parsed.hints]
+    # a JSON type name in a hint ("array") is shown in the reader's language, as render_hint does
+    for h in parsed.hints:
+        params = {k: {lang: t(f"type.{v}", lang) for lang in LANGS} if k == "type" else v for k, v in h.params.items()}
+        items.append(FeedbackItem(INFO, "hint." + h.key, params))
     raise Malformed(*items)
 
 
