@@ -241,7 +241,9 @@ def upload_section(k: int) -> None:
     c1, c2 = st.columns([3, 1])
     labels = {f: tr(f"eval.format_{f}") for f in ("auto", "native", "tau", "inspect")}
     fmt = c2.selectbox(tr("eval.format_label"), tuple(labels), key="eval_format", format_func=labels.__getitem__)
-    uploaded = c1.file_uploader(tr("eval.upload_label"), type=["jsonl", "json", "eval"], key="eval_upload")
+    # max_upload_size: the server refuses a larger file before holding it (default: 200 MB per upload)
+    uploaded = c1.file_uploader(tr("eval.upload_label"), type=["jsonl", "json", "eval"], key="eval_upload",
+                                max_upload_size=UPLOAD_LIMIT_MB)
     if uploaded is None:
         return
     if uploaded.size > UPLOAD_LIMIT_MB * 1_000_000:
