@@ -30,6 +30,12 @@ MIN_PER_TOOL = 5
 #: Largest set accepted (rows), and longest request text.
 MAX_CASES = 500
 MAX_REQUEST_CHARS = 2_000
+#: Acceptable values checked per parameter of a case, and tool names per should_not_call list (the
+#: shipped sets use at most 3 of each): past them a case is one problem, not thousands of
+#: validations on every edit of the table.
+MAX_VALUES_PER_PARAMETER, MAX_NAMES_PER_CASE = 10, 10
+#: Characters of a table cell read (an id, a should_not_call list).
+MAX_CELL_CHARS = 2_000
 #: Shown for "no tool" in tables and charts (expected or chosen).
 NO_TOOL = "(no tool)"
 OMIT = ""
@@ -69,8 +75,8 @@ class SetProblem:
     """One broken rule. ``code`` is stable (too_few_should_call, too_few_should_not_call,
     duplicate_request, duplicate_id, unknown_tool, unknown_parameter, bad_values,
     omitted_required, missing_required, invalid_value, self_contradiction, empty_request,
-    bad_json); ``case`` the case id (or None for a tool-level rule); ``params`` fill the
-    translated message ``eval.set.<code>``."""
+    bad_json, too_many_values, too_many_names); ``case`` the case id (or None for a tool-level rule);
+    ``params`` fill the translated message ``eval.set.<code>``."""
 
     code: str
     case: str | None
@@ -124,6 +130,10 @@ def _argument_problems(case: SelectionCase, schema: dict[str, Any]) -> list[SetP
     props = schema.get("properties", {}) if isinstance(schema.get("properties"), dict) else {}
     required = [r for r in schema.get("required", []) if isinstance(r, str)]
     for name, values in case.expected_arguments.items():
+        if len(values) > MAX_VALUES_PER_PARAMETER:
+            problems.append(SetProblem("too_many_values", case.id, {"case": case.id, "param": name,
+                                                                     "count": len(values),
+                                                                     "limit": MAX_VALUES_PER_PARAMETER}))
         if name not in props:
             problems.append(
                 SetProblem("unknown_parameter", case.id, {"case": case.id, "param": name, "tool": case.expected_tool})
@@ -140,7 +150,7 @@ def _argument_problems(case: SelectionCase, schema: dict[str, Any]) -> list[SetP
     base = _base_arguments(case.expected_arguments)
     seen: set[tuple[str, str]] = set()
     for name, values in case.expected_arguments.items():
-        for value in values:
+        for value in values[:MAX_VALUES_PER_PARAMETER]:
             if value == OMIT:
                 continue
             errors, _ = validate({**base, name: value}, schema)
@@ -193,7 +203,11 @@ def check_set(cases, schemas: dict[str, dict], tools=None) -> list[SetProblem]:
                 )
             else:
                 seen_requests[key] = case.id
-        for name in ([case.expected_tool] if case.expected_tool else []) + list(case.should_not_call):
+        if len(case.should_not_call) > MAX_NAMES_PER_CASE:
+            problems.append(SetProblem("too_many_names", case.id, {"case": case.id, "count": len(case.should_not_call),
+                                                                    "limit": MAX_NAMES_PER_CASE}))
+        names = ([case.expected_tool] if case.expected_tool else []) + list(case.should_not_call[:MAX_NAMES_PER_CASE])
+        for name in dict.fromkeys(names):
             if name not in schemas:
                 problems.append(SetProblem("unknown_tool", case.id, {"case": case.id, "tool": name}))
         if case.expected_tool and case.expected_tool in case.should_not_call:
@@ -257,8 +271,8 @@ def from_rows(rows) -> tuple[list[SelectionCase], list[SetProblem]]:
         problems.append(SetProblem("too_many", None, {"count": len(rows), "limit": MAX_CASES}))
         rows = rows[:MAX_CASES]
     for i, row in enumerate(rows):
-        cid = str(row.get("id") or "").strip() or f"row{i + 1}"
-        tool = str(row.get("expected_tool") or "").strip()
+        cid = str(row.get("id") or "")[:MAX_CELL_CHARS].strip() or f"row{i + 1}"
+        tool = str(row.get("expected_tool") or "")[:MAX_CELL_CHARS].strip()
         tool = None if tool in ("", NO_TOOL) else tool
         text = str(row.get("expected_arguments") or "").strip()
         args: dict[str, tuple] = {}
@@ -270,7 +284,7 @@ def from_rows(rows) -> tuple[list[SelectionCase], list[SetProblem]]:
                 args = {str(k): tuple(v) for k, v in parsed.items()}
             except (ValueError, RecursionError):
                 problems.append(SetProblem("bad_json", cid, {"case": cid}))
-        avoid = tuple(s.strip() for s in str(row.get("should_not_call") or "").split(",") if s.strip())
+        avoid = tuple(s.strip() for s in str(row.get("should_not_call") or "")[:MAX_CELL_CHARS].split(",") if s.strip())
         cases.append(SelectionCase(cid, str(row.get("request") or "")[:MAX_REQUEST_CHARS], tool, args, avoid))
     return cases, problems
 
