@@ -93,7 +93,9 @@ def show_exercise(ex: Exercise, learner: str) -> None:
         if row.button(tr("exercises.reveal"), key=key(ex, "reveal"), disabled=not can) and can:
             safe_store(store.reveal, learner, ex.id)
             rec = safe_store(store.get, learner, ex.id) or rec
-        if not can:
+        graded = st.session_state.get(key(ex, "grade"))
+        solved = bool(rec and rec.solved) or bool(graded and graded.correct)
+        if not can and not solved:  # a solved exercise has nothing left to unlock
             st.caption(tr("exercises.reveal_locked", needed=REVEAL_AFTER, done=rec.failed_tries if rec else 0))
         elif rec and rec.revealed:
             _show_reference(ex)
