@@ -10,7 +10,7 @@ import streamlit as st
 
 from ui.common import lang, plain, tr
 from ui.common import load as load_fixture
-from ui.exercise_inputs import answer, draw, key, prefill, show_reference
+from ui.exercise_inputs import answer, draw, key, prefill, show_reference, untouched
 from ui.learner import current_learner, progress_store, save_answer
 from toolcall.exercises import Exercise, ExerciseSet, exercise_files, load_exercises
 from toolcall.grading import MAX_ANSWER_CHARS, EXERCISE_TYPES, Grade, GradingInputs, grade
@@ -68,10 +68,15 @@ def show_exercise(ex: Exercise, learner: str) -> None:
         st.markdown(f"#### {ex.title[L]}")
         st.caption(tr(f"exercises.type.{ex.type}"))
         st.markdown(ex.prompt[L])
+        draw(ex, in_form=False)
         with st.form(key(ex, "form"), border=False):
-            draw(ex)
+            draw(ex, in_form=True)
             submitted = st.form_submit_button(tr("exercises.submit"), key=key(ex, "submit"), type="primary")
-        if submitted:
+        unanswered = untouched(ex) if submitted else None
+        if unanswered:  # the starting value is never an answer: say so, grade nothing, count no try
+            st.session_state.pop(key(ex, "grade"), None)
+            st.info(tr(unanswered), icon="↕️")
+        elif submitted:
             text = answer(ex)
             result = grade(ex, text, inputs(ex))
             st.session_state[key(ex, "grade")] = result

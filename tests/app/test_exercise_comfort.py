@@ -63,3 +63,55 @@ def test_the_reveal_note_leaves_as_soon_as_the_exercise_is_solved():
     at.button(key=f"exercises_{ex.id}_submit").click().run()
     assert f"✅ **{t('exercises.result_correct', 'en', score=1, max=1)}**" in [m.value for m in at.markdown]
     assert len(locked_notes(at)) == before - 1
+
+
+ORDER = [ex for ex in load_exercises().exercises if ex.type == "order"]
+
+
+def shown_order(at: AppTest, ex) -> list[str]:
+    """The step ids in the order the page shows them (the rows' keys, top to bottom)."""
+    prefix = f"exercises_{ex.id}_move_up_"
+    return [b.key.removeprefix(prefix) for b in at.button if b.key and b.key.startswith(prefix)]
+
+
+def sort_by_buttons(at: AppTest, ex, target: list[str]) -> int:
+    """Press Move up until the page shows ``target``; the number of presses."""
+    presses = 0
+    for position, step in enumerate(target):
+        while shown_order(at, ex).index(step) > position:
+            at.button(key=f"exercises_{ex.id}_move_up_{step}").click().run()
+            presses += 1
+    return presses
+
+
+@pytest.mark.parametrize("ex", ORDER, ids=lambda ex: ex.id)
+def test_an_unchanged_listed_order_is_not_a_try(data_dir, ex):
+    at = run_page(ex.page, "lazy")
+    assert shown_order(at, ex) == list(ex.labels("steps"))
+    at.button(key=f"exercises_{ex.id}_submit").click().run()
+    assert t("exercises.order.untouched", "en") in [i.value for i in at.info]
+    assert not [m for m in at.markdown if m.value.startswith(("✅", "✍️"))]
+    assert ProgressStore(data_dir).get("lazy", ex.id) is None
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("ex", ORDER, ids=lambda ex: ex.id)
+def test_up_and_down_buttons_reorder_full_texts_and_grade(data_dir, ex, lang):
+    at = run_page(ex.page, "mover", lang)
+    texts = {step: text[lang] for step, text in ex.labels("steps").items()}
+    first, last = shown_order(at, ex)[0], shown_order(at, ex)[-1]
+    assert at.button(key=f"exercises_{ex.id}_move_up_{first}").disabled
+    assert at.button(key=f"exercises_{ex.id}_move_down_{last}").disabled
+    for step, text in texts.items():  # the whole text, the step named in each button's label
+        assert any(m.value.endswith(f"** {text}") for m in at.markdown), text
+        assert at.button(key=f"exercises_{ex.id}_move_up_{step}").label == t("exercises.order.move_up", lang, step=text)
+        assert at.button(key=f"exercises_{ex.id}_move_down_{step}").label == t("exercises.order.move_down", lang,
+                                                                                step=text)
+    at.button(key=f"exercises_{ex.id}_move_down_{first}").click().run()
+    assert shown_order(at, ex)[1] == first
+    assert sort_by_buttons(at, ex, list(ex.answer)) > 0
+    at.button(key=f"exercises_{ex.id}_submit").click().run()
+    n = len(ex.answer)
+    assert f"✅ **{t('exercises.result_correct', lang, score=n, max=n)}**" in [m.value for m in at.markdown]
+    record = ProgressStore(data_dir).get("mover", ex.id)
+    assert (record.tries, record.best_score) == (1, n)
