@@ -233,40 +233,6 @@ def _native_problem(rec: Any) -> tuple[str, str] | None:
 _REQUIRED = frozenset(("case_id", "run", "model", "expected_calls", "actual_calls"))
 
 
-def _native_ok(rec: Any) -> bool:
-    """The common case of _native_problem, fast: True when ``rec`` is certainly sound, its
-    ``tools`` (checked apart, once per distinct list) aside."""
-    if type(rec) is not dict or not _REQUIRED <= rec.keys():
-        return False
-    cid, run, expected, actual = rec["case_id"], rec["run"], rec["expected_calls"], rec["actual_calls"]
-    if type(cid) is not str or not 0 < len(cid) <= 200 or type(run) is not int or run < 0:
-        return False
-    if type(rec["model"]) is not str or type(expected) is not list or len(expected) > 1 or type(actual) is not list:
-        return False
-    if "passed" in rec and type(rec["passed"]) is not bool:
-        return False
-    if expected:
-        call = expected[0]
-        if type(call) is not dict or type(call.get("name")) is not str:
-            return False
-        args = call.get("arguments", {})
-        if type(args) is not dict:
-            return False
-        for v in args.values():
-            if type(v) is not list or not v:
-                return False
-    for call in actual:
-        if type(call) is not dict or type(call.get("name")) is not str:
-            return False
-        raw = call.get("raw_arguments", call)
-        if raw is call:
-            if "arguments" not in call:
-                return False
-        elif type(raw) is not str:
-            return False
-    return True
-
-
 def _key(value: Any, option: int = 0) -> bytes:
     """A value's JSON bytes as a key; b"" (share nothing) when it is nested past orjson.dumps'
     depth limit (orjson.loads reads deeper)."""
@@ -309,10 +275,28 @@ def read_native(data: bytes) -> RunLog:
                 continue
             problems.append(LineProblem(number, "$", "not_json", {"detail": str(exc)[:120]}))
             continue
-        found = None if _native_ok(rec) else _native_problem(rec)
-        if found:
-            problems.append(LineProblem(number, *found))
-            continue
+        # Identical expected_calls and actual_calls are checked and built once, then shared:
+        # a line whose two lists were seen before only has its scalar fields checked here.
+        if type(rec) is dict and _REQUIRED <= rec.keys():
+            expected_key, calls_key = b"e" + _key(rec["expected_calls"]), b"c" + _key(rec["actual_calls"])
+            expected, calls = shared.get(expected_key), shared.get(calls_key)
+            cid, run, passed = rec["case_id"], rec["run"], rec.get("passed", False)
+            sound = (expected is not None and calls is not None and type(cid) is str and 0 < len(cid) <= 200
+                     and type(run) is int and run >= 0 and type(rec["model"]) is str and type(passed) is bool)
+        else:
+            sound = False
+        if not sound:
+            if found := _native_problem(rec):
+                problems.append(LineProblem(number, *found))
+                continue
+            if expected is None:
+                expected = tuple(rec["expected_calls"])
+                if len(expected_key) > 1:
+                    shared[expected_key] = expected
+            if calls is None:
+                calls = tuple(Call(c["name"], c.get("arguments"), c.get("raw_arguments")) for c in rec["actual_calls"])
+                if len(calls_key) > 1:
+                    shared[calls_key] = calls
         tools = rec.get("tools")
         if tools is not None or "tools" in rec:
             key = (_key(tools, sort_keys) or b"unique:%d" % number) if type(tools) is list else b""
@@ -329,19 +313,6 @@ def read_native(data: bytes) -> RunLog:
         elif current < 0:
             problems.append(LineProblem(number, "$.tools", "first_run_needs_tools"))
             continue
-        actual = rec["actual_calls"]
-        key = b"e" + _key(rec["expected_calls"])
-        expected = shared.get(key)
-        if expected is None:
-            expected = tuple(rec["expected_calls"])
-            if len(key) > 1:
-                shared[key] = expected
-        key = b"c" + _key(actual)
-        calls = shared.get(key)
-        if calls is None:
-            calls = tuple(Call(c["name"], c.get("arguments"), c.get("raw_arguments")) for c in actual)
-            if len(key) > 1:
-                shared[key] = calls
         runs.append(Run(rec["case_id"], rec["run"], rec["model"], expected, calls, current, rec.get("passed"), number))
     if not log.tool_sets:
         log.tool_sets.append({})

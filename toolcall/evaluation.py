@@ -456,41 +456,53 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
     import numpy as np
 
     cache: dict[tuple, int] = {}
+    by_identity: dict[tuple[int, int, int], int] = {}
     grades: list[Verdict] = []
+    known_of: list[bool] = []  # per grade: its runs had an expectation (and were graded)
     index: list[int] = []
-    has_expected: list[bool] = []
     frozen = {case: _freeze(list(value)) for case, value in (expectations or {}).items()}
     total = len(log.runs)
-    deadline, not_graded = _clock() + ANALYSIS_BUDGET, 0
+    deadline = _clock() + ANALYSIS_BUDGET
     for i, run in enumerate(log.runs):
-        if run.case_id in frozen:
-            expected, expected_key = expectations[run.case_id], frozen[run.case_id]
-        else:
-            expected, expected_key = run.expected, _freeze(run.expected)
-        key = (run.tools, expected_key, _freeze([list(c) for c in run.calls]) if run.calls else b"")
-        j = cache.get(key)
-        if j is None and expected is not None and _clock() > deadline:
-            not_graded += 1
-            chosen = run.calls[0].name if run.calls else NO_TOOL
-            skipped = cache.get(("not graded", chosen))
-            if skipped is None:
-                skipped = cache[("not graded", chosen)] = len(grades)
-                grades.append(Verdict(False, NO_TOOL, chosen, detail="not_graded"))
-            index.append(skipped)
-            has_expected.append(False)
-            continue
+        expected = expectations[run.case_id] if run.case_id in frozen else run.expected
+        # Importers share one object among identical expectations and calls (read_native does):
+        # identity finds a known grade without serialising anything. Every run object lives in
+        # ``log`` while this runs, so an id is never reused.
+        ident = (run.tools, id(expected), id(run.calls))
+        j = by_identity.get(ident)
         if j is None:
-            j = cache[key] = len(grades)
-            grades.append(
-                grade_run(expected, run.calls, log.tool_sets[run.tools] if run.tools < len(log.tool_sets) else {})
-            )
+            expected_key = frozen[run.case_id] if run.case_id in frozen else _freeze(expected)
+            key = (run.tools, expected_key, _freeze([list(c) for c in run.calls]) if run.calls else b"")
+            j = cache.get(key)
+            if j is None and expected is not None and _clock() > deadline:
+                chosen = run.calls[0].name if run.calls else NO_TOOL
+                j = cache.get(("not graded", chosen))
+                if j is None:
+                    j = cache[("not graded", chosen)] = len(grades)
+                    grades.append(Verdict(False, NO_TOOL, chosen, detail="not_graded"))
+                    known_of.append(False)
+            elif j is None:
+                j = cache[key] = len(grades)
+                grades.append(
+                    grade_run(expected, run.calls, log.tool_sets[run.tools] if run.tools < len(log.tool_sets) else {})
+                )
+                known_of.append(expected is not None)
+            by_identity[ident] = j
         index.append(j)
-        has_expected.append(expected is not None)
         if progress and i % 5000 == 4999:
             progress((i + 1) / total)
     take = np.asarray(index, dtype=np.int64)
-    column = lambda name: np.asarray([getattr(g, name) for g in grades] or [None], dtype=object)[take]  # noqa: E731
-    known = np.asarray(has_expected, dtype=bool)
+    known_grade = np.asarray(known_of or [False], dtype=bool)
+
+    def column(values: list) -> Any:
+        """One value per grade → one per run: typed once on the few grades, then taken by index."""
+        return pd.Series(values or [None]).array.take(take)
+
+    def attribute(name: str) -> list:
+        return [getattr(g, name) for g in grades]
+
+    known = known_grade[take]
+    skipped = np.asarray([g.detail == "not_graded" for g in grades] or [False], dtype=bool)[take]
     logged = np.asarray([r.logged_passed for r in log.runs], dtype=object)
     ours = np.asarray([g.passed for g in grades] or [False], dtype=bool)[take]
     passed = np.where(known, ours, logged == True)  # noqa: E712  (None counts as failed)
@@ -498,12 +510,12 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
         {
             "case_id": [r.case_id for r in log.runs],
             "run": [r.run for r in log.runs],
-            "expected_tool": np.where(known, column("expected_tool"), None),
-            "chosen_tool": column("chosen_tool"),
+            "expected_tool": column([g.expected_tool if ok else None for g, ok in zip(grades, known_of)]),
+            "chosen_tool": column(attribute("chosen_tool")),
             "passed": passed.astype(bool),
-            "error_type": column("error_type"),
-            "taxonomy": column("taxonomy"),
-            "detail": np.asarray([g.text("en") for g in grades] or [None], dtype=object)[take],
+            "error_type": column(attribute("error_type")),
+            "taxonomy": column(attribute("taxonomy")),
+            "detail": column([g.text("en") for g in grades]),
             "line": [r.line for r in log.runs],
         }
     )
@@ -517,7 +529,7 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
         taxonomy_counts(graded),
         disagreements,
         ungraded,
-        not_graded,
+        int(skipped.sum()),
     )
 
 
@@ -530,14 +542,19 @@ def case_table(graded, k: int) -> list[CaseRow]:
     grouped = graded.groupby("case_id", sort=False).agg(
         n=("passed", "size"), c=("passed", "sum"), expected_tool=("expected_tool", "first")
     )
-    for case_id, row in grouped.iterrows():
-        n, c = int(row["n"]), int(row["c"])
-        tool = row["expected_tool"] if isinstance(row["expected_tool"], str) else None
-        try:
-            est = estimate(n, c, k)
-        except EstimateInputError as exc:
-            out.append(CaseRow(str(case_id), tool, n, c, k, None, None, None, str(exc), exc.code,
-                               tuple(exc.params.items())))
+    known: dict[tuple[int, int], Any] = {}  # many cases share (n, c): estimate each pair once
+    for case_id, n, c, tool in zip(grouped.index, grouped["n"].tolist(), grouped["c"].tolist(),
+                                   grouped["expected_tool"].tolist()):
+        tool = tool if isinstance(tool, str) else None
+        est = known.get((n, c))
+        if est is None:
+            try:
+                est = known[(n, c)] = estimate(n, c, k)
+            except EstimateInputError as exc:
+                est = known[(n, c)] = exc
+        if isinstance(est, EstimateInputError):
+            out.append(CaseRow(str(case_id), tool, n, c, k, None, None, None, str(est), est.code,
+                               tuple(est.params.items())))
             continue
         out.append(CaseRow(str(case_id), tool, n, c, k, float(est.pass_hat_k), float(est.pass_at_k), float(est.naive)))
     return out
