@@ -375,6 +375,19 @@ class Result:
     loadavg_1min: float
 
 
+async def settle(cpu, window: float = 0.5, idle: float = 0.02, timeout: float = 60.0) -> float:
+    """Wait until the servers are idle: less than ``idle`` of a core used over a ``window`` (the app's
+    warm-up thread, toolcall/warmup.py, imports and fills caches for seconds after the first page; its
+    CPU must not be counted as the edits'). Bounded by ``timeout``; returns the seconds waited."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < timeout:
+        before = cpu()
+        await asyncio.sleep(window)
+        if cpu() - before < idle * window:
+            break
+    return time.perf_counter() - start
+
+
 async def measure(servers: list[Server], page: str, n: int, seconds: float, rate: float,
                   sample: float) -> Result:
     """Warm up, connect n idle sessions (memory), drive them (latency, CPU), sample RSS.
@@ -398,7 +411,7 @@ async def measure(servers: list[Server], page: str, n: int, seconds: float, rate
             warmed.add(warm.cookie)
             if len(warmed) >= getattr(server, "warmups", 1):
                 break
-    await asyncio.sleep(1.0)
+    await settle(cpu)
     rss_base = rss()
     sessions = [Session(servers[i % len(servers)].host, servers[i % len(servers)].port, i) for i in range(n)]
     live, errors = await open_all(sessions)
