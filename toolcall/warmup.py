@@ -41,9 +41,20 @@ def warm_playground() -> None:
             evaluate_canned_cached(outputs.outputs, tool.input_schema, tool.name, book, lang, fmt, False)
 
 
+def warm_charts() -> None:
+    """Build the pass^k lab's two charts at their default inputs in both languages into the chart cache
+    (toolcall.charts.cached_spec), so the page's first render by any student builds no chart."""
+    from toolcall.charts import PASSK_DEFAULTS, RETRY_DEFAULTS, cached_spec, passk_chart_for, retry_chart
+    from toolcall.i18n import LANGS
+
+    for lang in LANGS:
+        cached_spec(passk_chart_for, *PASSK_DEFAULTS, lang)
+        cached_spec(retry_chart, *RETRY_DEFAULTS, lang)
+
+
 def warm(modules: tuple[str, ...] = MODULES) -> dict[str, float]:
-    """Import ``modules`` then warm the playground's caches; returns seconds per step (keys: module
-    names and ``"playground"``). Never raises: a failing step is logged and skipped."""
+    """Import ``modules`` then warm the playground's caches and the pass^k lab's charts; returns seconds per
+    step (keys: module names, ``"playground"`` and ``"charts"``). Never raises: a failing step is logged and skipped."""
     took: dict[str, float] = {}
     for name in modules:
         start_at = time.perf_counter()
@@ -58,6 +69,12 @@ def warm(modules: tuple[str, ...] = MODULES) -> dict[str, float]:
     except Exception:
         log.warning("warm-up: playground caches failed", exc_info=True)
     took["playground"] = time.perf_counter() - start_at
+    start_at = time.perf_counter()
+    try:
+        warm_charts()
+    except Exception:
+        log.warning("warm-up: charts failed", exc_info=True)
+    took["charts"] = time.perf_counter() - start_at
     return took
 
 

@@ -105,6 +105,15 @@ def show_raw(raw: str) -> None:
         st.code(raw if raw else " ", language="json", wrap_lines=True)
 
 
+def show_cached_chart(build, *args) -> None:
+    """Draw the Altair chart ``build(*args)`` full width from its Vega-Lite spec, built once per arguments
+    in this process (toolcall.charts.cached_spec): a slider position another student already saw, or the
+    defaults the warm-up built (toolcall/warmup.py), costs no chart building."""
+    from toolcall.charts import cached_spec  # here: altair and pandas only on pages that draw charts
+
+    st.vega_lite_chart(cached_spec(build, *args), width="stretch")
+
+
 def show_chart(chart) -> None:
     """Draw an Altair chart (full width) without validating its Vega-Lite spec against Altair's
     JSON Schema on every render: that check takes most of a chart's render time (≈ 0.3 s per
