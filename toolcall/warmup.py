@@ -55,26 +55,16 @@ def warm_charts() -> None:
 def warm(modules: tuple[str, ...] = MODULES) -> dict[str, float]:
     """Import ``modules`` then warm the playground's caches and the pass^k lab's charts; returns seconds per
     step (keys: module names, ``"playground"`` and ``"charts"``). Never raises: a failing step is logged and skipped."""
+    steps = [(name, lambda name=name: importlib.import_module(name)) for name in modules]
+    steps += [("playground", warm_playground), ("charts", warm_charts)]
     took: dict[str, float] = {}
-    for name in modules:
+    for name, step in steps:
         start_at = time.perf_counter()
         try:
-            importlib.import_module(name)
+            step()
         except Exception:  # a missing optional dependency must not stop the server
-            log.warning("warm-up: import %s failed", name, exc_info=True)
+            log.warning("warm-up: %s failed", name, exc_info=True)
         took[name] = time.perf_counter() - start_at
-    start_at = time.perf_counter()
-    try:
-        warm_playground()
-    except Exception:
-        log.warning("warm-up: playground caches failed", exc_info=True)
-    took["playground"] = time.perf_counter() - start_at
-    start_at = time.perf_counter()
-    try:
-        warm_charts()
-    except Exception:
-        log.warning("warm-up: charts failed", exc_info=True)
-    took["charts"] = time.perf_counter() - start_at
     return took
 
 
