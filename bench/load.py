@@ -272,18 +272,25 @@ class Session:
             if not self.reference:
                 self.reference = element.text_area.value or element.text_area.default
 
-    async def open(self) -> None:
+    async def connect(self) -> None:
         """Fetch the page over HTTP (keeping any cookie, as a browser does: the class deployment's
-        proxy pins a browser to its process by cookie), connect the websocket, load the page (the
-        browser's first rerun) and learn the editor's id."""
+        proxy pins a browser to its process by cookie) and connect the websocket."""
         cookie = self.cookie = await asyncio.to_thread(page_cookies,
                                                        self.url.replace("ws://", "http://").split("/_stcore")[0] + "/")
         self.ws = await connect(self.url, subprotocols=["streamlit"], max_size=None, compression=None,
                                 open_timeout=RERUN_TIMEOUT, ping_interval=None,
                                 additional_headers={"Cookie": cookie} if cookie else None)
+
+    async def first_run(self) -> float:
+        """The browser's first rerun of ``page`` on this (connected) socket; seconds."""
         back = BackMsg()
         self._client_state(back)
-        await self._run(back)
+        return await self._run(back)
+
+    async def open(self) -> None:
+        """Connect, load the page (the browser's first rerun) and learn the editor's id."""
+        await self.connect()
+        await self.first_run()
         if not self.widget_id or not self.page_hash:
             raise RuntimeError(f"page {self.page} gave no widget to drive or no page hash")
 
