@@ -12,6 +12,7 @@ from ui.common import lang, plain, show_chart, tr
 from ui.exercise_widgets import exercise_set
 from ui.instructor import sign_in
 from ui.learner import progress_store
+from ui.widgets import own_words
 from toolcall.dashboard import (
     ClassData,
     activity_chart,
@@ -101,6 +102,7 @@ who = st.selectbox(
     index=None,
     format_func=lambda w: f"{w} · {names[w]}" if names.get(w) else w,
     key="dashboard_learner",
+    **own_words("selectbox"),
 )
 if who:
     try:

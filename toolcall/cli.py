@@ -252,10 +252,11 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     import io
 
     from toolcall.eval_import import MAX_BYTES as MAX_LOG_BYTES
-    from toolcall.eval_import import LogTooLarge, LogUnreadable, read_log
+    from toolcall.eval_import import LogError, read_log
     from toolcall.evaluation import ANALYSIS_BUDGET, analyse, case_rows_json, summary_rates
     from toolcall.selection import load_set
 
+    lang = args.lang
     runs = "RUNS - (stdin)" if args.runs == "-" else f"RUNS {args.runs}"
     try:
         expectations = None
@@ -274,11 +275,14 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             except UnicodeDecodeError as exc:
                 raise ReadError(f"not UTF-8 text (byte {exc.start})") from None
         log = read_log(data, args.format, args.runs)
-    except (OSError, ReadError, LogTooLarge, LogUnreadable) as exc:
+    except LogError as exc:
+        print(f"{runs}: {exc.text(lang)}", file=sys.stderr)
+        return 2
+    except (OSError, ReadError) as exc:
         print(f"{runs}: {exc}", file=sys.stderr)
         return 2
     for problem in log.problems:
-        print(f"{args.runs}: {problem}", file=sys.stderr)
+        print(f"{args.runs}: {problem.describe(lang)}", file=sys.stderr)
     if not log.runs:
         print(f"{args.runs}: no usable runs ({len(log.problems)} problem(s))", file=sys.stderr)
         return 2
@@ -289,10 +293,11 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     if result.not_graded:
         print(f"{args.runs}: {result.not_graded} run(s) not graded: the grading time ({ANALYSIS_BUDGET:g} s) was "
               "spent; they count by the log's own verdict, or as failed", file=sys.stderr)
-    rows = case_rows_json(result.cases)
+    rows = case_rows_json(result.cases, lang)
+    notes = [note.text(lang) for note in log.notes]
     if args.out == "json":
         print(json.dumps({"format": log.fmt, "k": args.k, "runs": len(log.runs), "problems": len(log.problems),
-                          "notes": log.notes, "cases": rows, "mean": summary_rates(result.cases),
+                          "notes": notes, "cases": rows, "mean": summary_rates(result.cases),
                           "taxonomy": result.taxonomy,
                           "confusion": {"expected": list(result.confusion.index),
                                         "chosen": list(result.confusion.columns),
@@ -319,7 +324,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         print("\nconfusion matrix (rows: expected tool, columns: chosen tool)")
         print(result.confusion.to_string())
         print("\nfailure taxonomy: " + ", ".join(f"{name} {count}" for name, count in result.taxonomy.items()))
-    for note in log.notes:
+    for note in notes:
         print(f"note: {note}")
     return status
 
@@ -402,6 +407,8 @@ def _build_parser() -> argparse.ArgumentParser:
     eval_.add_argument("--out", choices=("table", "csv", "json"), default="table")
     _file_arg(eval_, "--selection", kind="text", limit=MAX_FILE_CHARS,
               help="a selection set YAML whose expectations replace the log's, by case id")
+    eval_.add_argument("--lang", choices=LANGS, default="en",
+                       help="language of the problems, notes and refusals (default en)")
     eval_.set_defaults(func=_cmd_eval)
     lint = sub.add_parser("lint", help="design-review tool definitions (one or a list, course or OpenAI form); "
                                        "print findings as JSON; exit 1 on any error-level finding, 2 if unreadable")

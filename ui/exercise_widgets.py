@@ -10,7 +10,7 @@ import streamlit as st
 
 from ui.common import lang, plain, tr
 from ui.common import load as load_fixture
-from ui.exercise_inputs import answer, draw, key, prefill, show_reference
+from ui.exercise_inputs import answer, draw, key, prefill, show_reference, untouched
 from ui.learner import current_learner, progress_store, save_answer
 from toolcall.exercises import Exercise, ExerciseSet, exercise_files, load_exercises
 from toolcall.grading import MAX_ANSWER_CHARS, EXERCISE_TYPES, Grade, GradingInputs, grade
@@ -68,10 +68,15 @@ def show_exercise(ex: Exercise, learner: str) -> None:
         st.markdown(f"#### {ex.title[L]}")
         st.caption(tr(f"exercises.type.{ex.type}"))
         st.markdown(ex.prompt[L])
+        draw(ex, in_form=False)
         with st.form(key(ex, "form"), border=False):
-            draw(ex)
+            draw(ex, in_form=True)
             submitted = st.form_submit_button(tr("exercises.submit"), key=key(ex, "submit"), type="primary")
-        if submitted:
+        unanswered = untouched(ex) if submitted else None
+        if unanswered:  # the starting value is never an answer: say so, grade nothing, count no try
+            st.session_state.pop(key(ex, "grade"), None)
+            st.info(tr(unanswered), icon="↕️")
+        elif submitted:
             text = answer(ex)
             result = grade(ex, text, inputs(ex))
             st.session_state[key(ex, "grade")] = result
@@ -97,7 +102,9 @@ def show_exercise(ex: Exercise, learner: str) -> None:
         if row.button(tr("exercises.reveal"), key=key(ex, "reveal"), disabled=not can) and can:
             safe_store(store.reveal, learner, ex.id)
             rec = safe_store(store.get, learner, ex.id) or rec
-        if not can:
+        graded = st.session_state.get(key(ex, "grade"))
+        solved = bool(rec and rec.solved) or bool(graded and graded.correct)
+        if not can and not solved:  # a solved exercise has nothing left to unlock
             st.caption(tr("exercises.reveal_locked", needed=REVEAL_AFTER, done=rec.failed_tries if rec else 0))
         elif rec and rec.revealed:
             _show_reference(ex)

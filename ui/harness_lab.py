@@ -15,6 +15,7 @@ import streamlit as st
 
 from ui.common import lang, plain, show_json, tr
 from ui.learner import current_learner, progress_store
+from ui.widgets import own_words
 from toolcall.progress import StorageError, cap_notes
 from toolcall.harness import Scenario, ScenarioSet, load_scenarios, model_response, scenario_files, starter
 from toolcall.harness_grading import MAX_MOVE_CHARS, Run, new_run, play, run_summary
@@ -66,6 +67,7 @@ def pick_scenario(loaded: ScenarioSet) -> tuple[Scenario, str]:
         format_func=titles.__getitem__,
         on_change=_copy,
         args=(_key("pick"), SCENARIO_KEY),
+        **own_words("selectbox"),
     )
     right.segmented_control(
         tr("harness.format_label"),
