@@ -14,7 +14,7 @@ from ui.exercise_inputs import answer, draw, key, prefill, show_reference, untou
 from ui.learner import current_learner, progress_store, save_answer
 from toolcall.exercises import Exercise, ExerciseSet, exercise_files, load_exercises
 from toolcall.grading import MAX_ANSWER_CHARS, EXERCISE_TYPES, Grade, GradingInputs, grade
-from toolcall.progress import REVEAL_AFTER, StorageError
+from toolcall.progress import REVEAL_AFTER, StorageError, cap_notes
 
 _SHOW = {"ok": st.success, "wrong": st.error, "info": st.info, "error": st.warning}
 
@@ -81,11 +81,15 @@ def show_exercise(ex: Exercise, learner: str) -> None:
             result = grade(ex, text, inputs(ex))
             st.session_state[key(ex, "grade")] = result
             if not result.malformed:  # an empty or unreadable answer is not a try: it must not unlock the answer
-                rec = save_answer(learner, ex.id, text[:MAX_ANSWER_CHARS], result.score, result.max_score) or rec
+                saved = save_answer(learner, ex.id, text[:MAX_ANSWER_CHARS], result.score, result.max_score)
+                st.session_state[key(ex, "caps")] = cap_notes(text, saved)
+                rec = saved or rec
         if key(ex, "grade") in st.session_state:
             _show_grade(st.session_state[key(ex, "grade")])
             if st.session_state[key(ex, "grade")].correct:
                 st.info(ex.explanation[L], icon="💡")
+        for note, params in st.session_state.get(key(ex, "caps"), ()):
+            st.info(tr(note, **params), icon="🗄️")
         if rec and rec.tries:
             st.caption(tr("exercises.progress_line", best=f"{rec.best_score:g}", max=f"{rec.max_score:g}",
                           tries=rec.tries))

@@ -165,3 +165,22 @@ def test_every_exercise_type_has_its_widgets_in_a_module_of_the_same_name():
 
     assert modules(widgets) == modules(core)
     assert set(widgets.INPUTS) == set(EXERCISE_TYPES)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_student_past_the_attempt_cap_is_told_in_their_language(data_dir, lang):
+    """Issue 13: tries past MAX_STORED_ATTEMPTS still count (the caption's tries), and the page says
+    only the newest answers are kept, in the page's language."""
+    from toolcall.progress import MAX_STORED_ATTEMPTS
+
+    store = ProgressStore(data_dir)
+    for _ in range(MAX_STORED_ATTEMPTS):
+        store.record("grace", "ex_truncated", "repair", 0, 1)
+    at = open_exercises("grace", lang)
+    at.radio(key="exercises_ex_truncated_answer").set_value("repair")
+    at.button(key="exercises_ex_truncated_submit").click().run()
+    assert not at.exception
+    told = t("progress.caps.attempts_kept", lang, limit=MAX_STORED_ATTEMPTS, tries=MAX_STORED_ATTEMPTS + 1)
+    assert told in [i.value for i in at.info]
+    assert len(store.attempts("grace")) == MAX_STORED_ATTEMPTS
+    assert store.get("grace", "ex_truncated").tries == MAX_STORED_ATTEMPTS + 1

@@ -199,8 +199,11 @@ def answer_hints(hints: list[Hint]) -> list[FeedbackItem]:
     the general ``hint.<key>`` speaks of a model's output (a ``max_tokens`` stop, tool arguments),
     the general wording otherwise."""
     known = catalogue(DEFAULT_LANG)
+    # a JSON type name in a hint ("array") is shown in the reader's language, as render_hint does
     return [FeedbackItem(INFO, f"exercises.answer_hint.{h.key}" if f"exercises.answer_hint.{h.key}" in known
-                         else f"hint.{h.key}", dict(h.params)) for h in hints]
+                         else f"hint.{h.key}",
+                         {k: {lang: t(f"type.{v}", lang) for lang in LANGS} if k == "type" else v
+                          for k, v in h.params.items()}) for h in hints]
 
 
 def known_wrong(exercise: Exercise, same: Callable[[Any], bool]) -> list[FeedbackItem]:
