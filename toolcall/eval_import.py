@@ -75,10 +75,11 @@ ERROR_CODES: dict[str, tuple[str, ...]] = {
     "member_too_many_values": ("name", "size", "limit"),
     "too_many_members": ("size", "limit"),
     "unpacked_too_large": ("size", "limit"),
-    "not_json": ("detail",),
+    "not_json": ("line", "column"),
+    "not_utf8": ("byte",),
     "tau_shape": (),
     "inspect_shape": (),
-    "not_zip": ("detail",),
+    "not_zip": (),
 }
 
 
@@ -122,7 +123,20 @@ def _json_doc(data: bytes, member: str | None = None) -> Any:
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        raise LogUnreadable("not_json", detail=str(exc)[:120]) from None
+        code, params = json_failure(data, exc)
+        raise LogUnreadable(code, **params) from None
+
+
+def json_failure(data: bytes, exc: orjson.JSONDecodeError) -> tuple[str, dict[str, int]]:
+    """Why ``data`` did not parse, in our own words (never the parser's English text):
+    ``("not_utf8", {"byte": 0-based offset of the first byte that is not UTF-8})`` or
+    ``("not_json", {"line": 1-based line, "column": 1-based column in characters})``
+    from orjson's JSONDecodeError (a json.JSONDecodeError: lineno, colno)."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        return "not_utf8", {"byte": bad.start}
+    return "not_json", {"line": exc.lineno, "column": exc.colno}
 
 
 def _stop(log: RunLog, number: int, where: str) -> bool:
@@ -273,7 +287,9 @@ def read_native(data: bytes) -> RunLog:
         except orjson.JSONDecodeError as exc:
             if not raw.strip():
                 continue
-            problems.append(LineProblem(number, "$", "not_json", {"detail": str(exc)[:120]}))
+            code, params = json_failure(raw, exc)
+            problems.append(LineProblem(number, "$", code, {"column": params["column"]} if "column" in params
+                                        else params))
             continue
         # Identical expected_calls and actual_calls are checked and built once, then shared:
         # a line whose two lists were seen before only has its scalar fields checked here.
@@ -414,7 +430,7 @@ def _inspect_samples(data: bytes) -> tuple[str, Iterator[tuple[str, Any]]]:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
     except (zipfile.BadZipFile, ValueError) as exc:
-        raise LogUnreadable("not_zip", detail=str(exc)[:120]) from None
+        raise LogUnreadable("not_zip") from None  # zipfile's own English text is not shown
     if len(infos) > MAX_MEMBERS:
         raise LogTooLarge("too_many_members", len(infos), MAX_MEMBERS)
     unpacked = sum(i.file_size for i in infos)
@@ -480,9 +496,9 @@ def _member_problem(number: int, where: str, exc: Exception) -> LineProblem:
     """One .eval member that could not be read, as a problem (too large, not JSON, a broken zip entry)."""
     if isinstance(exc, LogTooLarge) and exc.code in ("member_too_large", "member_too_many_values"):
         return LineProblem(number, where, exc.code, dict(exc.params))
-    if isinstance(exc, LogUnreadable) and exc.code == "not_json":
-        return LineProblem(number, where, "member_not_json", dict(exc.params))
-    return LineProblem(number, where, "member_unreadable", {"detail": str(exc)[:120]})
+    if isinstance(exc, LogUnreadable) and exc.code in ("not_json", "not_utf8"):
+        return LineProblem(number, where, f"member_{exc.code}", dict(exc.params))
+    return LineProblem(number, where, "member_unreadable")  # zipfile's English text is not shown
 
 
 def read_inspect(data: bytes) -> RunLog:

@@ -89,7 +89,8 @@ DETAIL_CODES: dict[str, tuple[str, ...]] = {
 #: Every code a LineProblem can carry (one record that could not be used), with the parameters
 #: its text takes (``eval.problem.<code>``). The importers (toolcall.eval_import) emit only these.
 PROBLEM_CODES: dict[str, tuple[str, ...]] = {
-    "not_json": ("detail",),
+    "not_json": ("column",),
+    "not_utf8": ("byte",),
     "line_too_long": ("size", "limit"),
     "not_object": (),
     "required_missing": (),
@@ -117,8 +118,9 @@ PROBLEM_CODES: dict[str, tuple[str, ...]] = {
     "bad_metadata_expected": (),
     "member_too_large": ("name", "size", "limit"),
     "member_too_many_values": ("name", "size", "limit"),
-    "member_not_json": ("detail",),
-    "member_unreadable": ("detail",),
+    "member_not_json": ("line", "column"),
+    "member_not_utf8": ("byte",),
+    "member_unreadable": (),
 }
 #: Every code a RunLog note can carry (how pass was decided), with its parameters (``eval.notes.<code>``).
 NOTE_CODES: dict[str, tuple[str, ...]] = {
@@ -340,7 +342,10 @@ class LineProblem:
         return self.text("en")
 
     def describe(self, lang: str = "en") -> str:
-        """``line N: field: message`` in ``lang``."""
+        """``line N: field: message`` in ``lang``; a problem of one member of an .eval zip
+        (``field`` is the member's name, not a ``$`` path) is named by its member, not a line."""
+        if not self.field.startswith("$"):
+            return t("eval.problem_member", lang, member=self.field, message=self.text(lang))
         return t("eval.problem_line", lang, line=self.line, field=self.field, message=self.text(lang))
 
     def __str__(self) -> str:

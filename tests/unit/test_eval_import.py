@@ -11,9 +11,10 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from toolcall import FIXTURES_DIR
-from toolcall.eval_import import (LogTooLarge, LogUnreadable, detect_log_format, read_log, read_native, read_tau,
+from toolcall.eval_import import (LogError, LogTooLarge, LogUnreadable, detect_log_format, read_log, read_native, read_tau,
                                   tau_success, value_to_float)
 from toolcall.evaluation import analyse
+from toolcall.i18n import t
 
 NATIVE_SCHEMA = Draft202012Validator(json.loads((FIXTURES_DIR / "schemas" / "eval_runs.schema.json").read_text()))
 RUN_FILES = sorted((FIXTURES_DIR / "eval_runs").glob("*.jsonl"))
@@ -324,3 +325,58 @@ def test_tau_records_without_trial_are_numbered_per_task():
     assert not any(n.code == "tau_fewer_trials" for n in log.notes)
     log = read_tau(json.dumps(doc + [{"task_id": 1, "reward": 0.0}]).encode())
     assert any("fewer than the 3 trials seen" in str(n) for n in log.notes)
+
+
+# --- issue 14: a parser's or zipfile's English text never reaches a message ------------------------
+
+_LIBRARY_WORDS = ("unexpected", "expected", "surrogates", "char", "File is not", "zip file", "Expecting")
+
+
+def _no_library_text(text: str) -> None:
+    assert not any(word in text for word in _LIBRARY_WORDS), text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_whole_document_that_is_not_json_gives_line_and_column_in_our_words(lang):
+    with pytest.raises(LogError) as caught:
+        read_log(b"{a", "tau")
+    assert caught.value.code == "not_json" and caught.value.params == {"line": 1, "column": 2}
+    assert caught.value.text(lang) == t("eval.error.not_json", lang, line=1, column=2)
+    _no_library_text(caught.value.text(lang))
+
+
+@pytest.mark.parametrize("data, byte", [(b"\xff\xfe", 0), (b'[{"task_id": "\xe4\xb8"}]', 14)])
+def test_bytes_that_are_not_utf8_say_so_with_the_offset(data, byte):
+    with pytest.raises(LogError) as caught:
+        read_log(data, "tau")
+    assert (caught.value.code, caught.value.params) == ("not_utf8", {"byte": byte})
+    assert caught.value.text("zh") == t("eval.error.not_utf8", "zh", byte=byte)
+
+
+def test_a_native_line_that_is_not_json_or_not_utf8():
+    log = read_native(b'{a\n\xff\xfe\n')
+    assert [(p.line, p.code, p.params) for p in log.problems] == [
+        (1, "not_json", {"column": 2}), (2, "not_utf8", {"byte": 0})]
+    for p in log.problems:
+        _no_library_text(p.describe("zh"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_not_a_zip_has_no_zipfile_text(lang):
+    with pytest.raises(LogError) as caught:
+        read_log(b"PK\x03\x04 not a zip", "inspect")
+    assert caught.value.code == "not_zip" and caught.value.params == {}
+    _no_library_text(caught.value.text(lang))
+
+
+def test_a_bad_member_of_an_eval_zip_is_named_by_its_member_not_a_line():
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("samples/s1_epoch_1.json", b"{a")
+        zf.writestr("samples/s2_epoch_1.json", b"\xff\xfe")
+    log = read_log(buf.getvalue(), "inspect")
+    assert [(p.field, p.code, p.params) for p in log.problems] == [
+        ("samples/s1_epoch_1.json", "member_not_json", {"line": 1, "column": 2}),
+        ("samples/s2_epoch_1.json", "member_not_utf8", {"byte": 0})]
+    assert log.problems[0].describe("zh") == "samples/s1_epoch_1.json：" + t(
+        "eval.problem.member_not_json", "zh", line=1, column=2)
