@@ -429,7 +429,7 @@ def _inspect_samples(data: bytes) -> tuple[str, Iterator[tuple[str, Any]]]:
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
-    except (zipfile.BadZipFile, ValueError) as exc:
+    except (zipfile.BadZipFile, ValueError):
         raise LogUnreadable("not_zip") from None  # zipfile's own English text is not shown
     if len(infos) > MAX_MEMBERS:
         raise LogTooLarge("too_many_members", len(infos), MAX_MEMBERS)
