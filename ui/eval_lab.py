@@ -61,13 +61,32 @@ def _tool_label(name: str | None) -> str:
 # --- 1. the set ----------------------------------------------------------------------
 
 
+def _editor_rows(language: str, shipped: list[dict]) -> list[dict]:
+    """The rows the editor starts from in ``language``: the shipped set, or, once the student has
+    edited the table, their own rows. The editor's identity hangs on its data and its (translated)
+    column labels, so a language switch starts a fresh editor and Streamlit drops its edits; the
+    table is the student's, like the harness lab's one JSON editor for both languages, so the
+    edited rows are carried over. Within one language the start rows stay fixed (a changing start
+    would remount the editor on every edit)."""
+    state = st.session_state.setdefault("eval_set_state", {"lang": None, "start": None, "rows": None})
+    if state["lang"] != language:
+        state["lang"], state["start"] = language, state["rows"]
+    return state["start"] if state["start"] is not None else shipped
+
+
+def _keep_rows(rows: list[dict], shipped: list[dict]) -> None:
+    """Remember the student's table (None while it is the shipped set of this language)."""
+    state = st.session_state["eval_set_state"]
+    state["rows"] = None if rows == shipped else rows
+
+
 def selection_editor():
     """The editable selection set and its checks; returns ``{case id: expected calls}``."""
     language = lang()
     sset, schemas = _selection(language, file_mtime(FIXTURES_DIR / "selection" / f"shop.{language}.yaml"))
     st.header(tr("eval.set_title"))
     st.markdown(tr("eval.set_intro"))
-    base = pd.DataFrame(to_rows(sset.cases))[EDITOR_ORDER]
+    base = pd.DataFrame(_editor_rows(language, to_rows(sset.cases)))[EDITOR_ORDER]
     config = {
         "id": st.column_config.TextColumn(tr("eval.col_id"), width=130),
         "expected_tool": st.column_config.TextColumn(
@@ -85,7 +104,9 @@ def selection_editor():
         column_config=config,
         width="stretch",
     )
-    cases, problems = from_rows(edited.astype(object).where(edited.notna(), "").to_dict("records"))
+    rows = edited.astype(object).where(edited.notna(), "").to_dict("records")
+    _keep_rows(rows, to_rows(sset.cases))
+    cases, problems = from_rows(rows)
     problems += check_set(cases, schemas, sset.tools)
     if problems:
         st.error(

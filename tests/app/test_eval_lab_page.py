@@ -3,6 +3,7 @@ graded, the drill-down shows raw arguments, and a log uploaded through the file 
 
 import json
 
+import pandas as pd
 import pytest
 
 from tests.app.conftest import fresh_app
@@ -10,6 +11,7 @@ from toolcall import FIXTURES_DIR
 from toolcall.eval_import import read_native
 from toolcall.evaluation import analyse
 from toolcall.i18n import t
+from toolcall.selection import load_set
 
 PAGE = "pages/eval_lab.py"
 
@@ -152,3 +154,48 @@ def test_upload_inspect_eval_zip():
     assert metric(at, t("eval.metric_right", "en"))[-1] == t("eval.metric_right_value", "en", right=2, runs=2)
     table = at.dataframe[-1].value
     assert list(table["case"]) == ["s1", "s2"] and list(table["n"]) == [3, 2] and list(table["c"]) == [2, 1]
+
+
+class _Editor:
+    """st.data_editor as Streamlit keeps it (AppTest cannot edit a data_editor): a widget's edits
+    live as long as its identity (key, data, column labels) and only while it is drawn on every
+    run; a changed identity is a fresh editor showing its data. ``add`` is the student adding a row
+    to the editor drawn last."""
+
+    def __init__(self):
+        self.identity, self.added, self.shown = None, [], None
+
+    def __call__(self, data, *, key, column_config=None, **kwargs):
+        identity = (key, data.to_json(), repr(column_config))
+        if identity != self.identity:
+            self.identity, self.added = identity, []
+        self.shown = pd.concat([data, pd.DataFrame(self.added, columns=data.columns)], ignore_index=True)
+        return self.shown
+
+
+def test_a_row_the_student_added_survives_a_language_switch(monkeypatch):
+    """Issue 14: the editor was keyed by language, so switching to 中文 and back lost the student's rows."""
+    import streamlit
+    editor = _Editor()
+    monkeypatch.setattr(streamlit, "data_editor", editor)
+    at = lab("en")
+    row = {"id": "my_case", "expected_tool": "get_order", "request": "Where is ORD-20260917?",
+           "expected_arguments": '{"order_id": ["ORD-20260917"]}', "should_not_call": ""}
+    editor.added.append(row)
+    at.run()
+    assert "my_case" in list(editor.shown["id"])
+    for lang in ("zh", "en"):
+        at.selectbox(key="app_lang").set_value(lang).run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert list(editor.shown["id"]).count("my_case") == 1, lang
+    assert editor.shown[editor.shown["id"] == "my_case"].iloc[0].to_dict() == row
+
+
+def test_without_edits_a_language_switch_shows_that_languages_set(monkeypatch):
+    import streamlit
+    editor = _Editor()
+    monkeypatch.setattr(streamlit, "data_editor", editor)
+    at = lab("en")
+    at.selectbox(key="app_lang").set_value("zh").run()
+    zh = load_set(FIXTURES_DIR / "selection" / "shop.zh.yaml").cases
+    assert list(editor.shown["request"]) == [c.request for c in zh]
