@@ -20,6 +20,7 @@ from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 from urllib.parse import urldefrag, urljoin
 
+from toolcall.regex_errors import describe as describe_regex_error
 from toolcall.i18n import t
 from toolcall.parsing import StrictJSONError, json_type, localized_detail, strict_loads
 from toolcall.safe_validator import (ASSERT_FORMATS, META_FORMATS, REGEX_TIMEOUT, REGISTRY, VALIDATION_BUDGET,
@@ -208,7 +209,7 @@ def _meta_check(schema: dict[str, Any], lang: str) -> SchemaCheck:
         keyword = keys[-1] if keys else str(err.validator)
         if err.validator == "format" and err.cause is not None:
             detail = t("schema.bad_regex", lang, value=_short(err.instance),
-                       cause=_short(str(err.cause) or type(err.cause).__name__))
+                       cause=describe_regex_error(err.cause, lang))
         else:
             inner = (best_match(err.context) if err.context else None) or err
             explained = _explain_one(inner, lang)[0]
