@@ -21,7 +21,7 @@ from toolcall.files import (MAX_FILE_CHARS, ReadError, check_path, read_bytes_bo
                             read_text_bounded)
 from toolcall.fixtures import FixtureError, load_orders, load_tool
 from toolcall.grading import grade, grading_inputs
-from toolcall.i18n import LANGS
+from toolcall.i18n import LANGS, t
 from toolcall.passk import N_MAX, EstimateInputError, estimate
 from toolcall.grading import MAX_ANSWER_CHARS
 from toolcall.judge import STOP_REASONS, STOP_TOOL_USE, evaluate, no_backend_message
@@ -36,7 +36,7 @@ from toolcall.wire import FORMATS, PAIRING_CHOICES
 
 def _cmd_result(args: argparse.Namespace) -> int:
     try:
-        tool = load_tool(Path(args.tool))
+        tool = load_tool(Path(args.tool), args.lang)
         book = load_orders(Path(args.orders)) if args.orders else load_orders()
     except FixtureError as exc:
         print(exc, file=sys.stderr)
@@ -46,14 +46,14 @@ def _cmd_result(args: argparse.Namespace) -> int:
         try:
             text = read_text_bounded(args.schema, MAX_SCHEMA_CHARS)
         except ReadError as exc:
-            print(f"{args.schema}: cannot read: {exc}", file=sys.stderr)
+            print(f"{args.schema}: {t('files.cannot_read', args.lang, reason=exc.text(args.lang))}", file=sys.stderr)
             return 2
         checked = check_schema(text, args.lang)
         if not checked.ok:
             print(f"{args.schema}: {checked.message}", file=sys.stderr)
             return 2
         schema = checked.schema
-    raw = _stdin_text("--input", MAX_INPUT_CHARS) if args.input == "-" else args.input
+    raw = _stdin_text("--input", MAX_INPUT_CHARS, args.lang) if args.input == "-" else args.input
     if raw is None:
         return 2
     raw = strip_shell_newline(raw) if args.input == "-" else raw
@@ -163,34 +163,34 @@ def _cmd_passk(args: argparse.Namespace) -> int:
     return 0
 
 
-def _stdin_text(label: str, limit: int) -> str | None:
+def _stdin_text(label: str, limit: int, lang: str = "en") -> str | None:
     """Standard input as UTF-8 text, at most ``limit`` characters, for the argument ``label`` given as
-    ``-``; None after printing why it cannot be used (``--input - (stdin): not UTF-8 text (byte 0)``)."""
+    ``-``; None after printing why it cannot be used, in ``lang``
+    (``--input - (stdin): not UTF-8 text (byte 0)``)."""
     try:
         text = read_stdin_bounded(sys.stdin, limit)
+        if not text.strip():
+            raise ReadError("empty")
     except ReadError as exc:
-        print(f"{label} - (stdin): {exc}", file=sys.stderr)
-        return None
-    if not text.strip():
-        print(f"{label} - (stdin): empty", file=sys.stderr)
+        print(f"{label} - {t('files.stdin', lang)}: {exc.text(lang)}", file=sys.stderr)
         return None
     return text
 
 
-def _read_file(name: str, limit: int, label: str = "FILE") -> str | None:
+def _read_file(name: str, limit: int, label: str = "FILE", lang: str = "en") -> str | None:
     """The text of file ``name`` (``-`` reads stdin), at most ``limit`` characters; None after printing
-    why it cannot be read."""
+    why it cannot be read, in ``lang``."""
     if name == "-":
-        return _stdin_text(label, limit)
+        return _stdin_text(label, limit, lang)
     try:
         return read_text_bounded(name, limit)
     except ReadError as exc:
-        print(f"{label} {name}: {exc}", file=sys.stderr)
+        print(f"{label} {name}: {exc.text(lang)}", file=sys.stderr)
         return None
 
 
 def _cmd_pairing(args: argparse.Namespace) -> int:
-    text = _read_file(args.file, PAIRING_MAX_CHARS)
+    text = _read_file(args.file, PAIRING_MAX_CHARS, lang=args.lang)
     if text is None:
         return 2
     report = check_pairing(text, args.format, args.lang)
@@ -207,7 +207,7 @@ def _cmd_lint(args: argparse.Namespace) -> int:
     from toolcall.lint import ERROR, grouped, lint_set, score  # imported here: other commands don't need it
     from toolcall.tooldef import MAX_DEFINITION_CHARS, parse_tool_list
 
-    text = _read_file(args.file, MAX_DEFINITION_CHARS)
+    text = _read_file(args.file, MAX_DEFINITION_CHARS, lang=args.lang)
     if text is None:
         return 2
     tools, problem = parse_tool_list(text, args.lang)
@@ -226,7 +226,7 @@ def _cmd_strict(args: argparse.Namespace) -> int:
     from toolcall.strict import finding_message, report  # imported here: other commands don't need it
 
     try:
-        tool = load_tool(Path(args.tool))
+        tool = load_tool(Path(args.tool), args.lang)
     except FixtureError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -257,7 +257,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     from toolcall.selection import load_set
 
     lang = args.lang
-    runs = "RUNS - (stdin)" if args.runs == "-" else f"RUNS {args.runs}"
+    runs = f"RUNS - {t('files.stdin', lang)}" if args.runs == "-" else f"RUNS {args.runs}"
     try:
         expectations = None
         if args.selection:
@@ -273,13 +273,13 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             try:
                 data.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise ReadError(f"not UTF-8 text (byte {exc.start})") from None
+                raise ReadError("not_utf8", byte=exc.start) from None
         log = read_log(data, args.format, args.runs)
     except LogError as exc:
         print(f"{runs}: {exc.text(lang)}", file=sys.stderr)
         return 2
     except (OSError, ReadError) as exc:
-        print(f"{runs}: {exc}", file=sys.stderr)
+        print(f"{runs}: {exc.text(lang) if isinstance(exc, ReadError) else exc}", file=sys.stderr)
         return 2
     for problem in log.problems:
         print(f"{args.runs}: {problem.describe(lang)}", file=sys.stderr)
@@ -462,9 +462,11 @@ def _check_paths(parser: argparse.ArgumentParser, args: argparse.Namespace) -> b
             else:
                 check_path(value, "file", 4 * action.file_limit + 4)
                 if not read_text_bounded(value, action.file_limit).strip():
-                    raise ReadError("empty (only white space)")
+                    raise ReadError("only_space")
         except ReadError as exc:
-            print(f"{label(action)} {value}: {exc}", file=sys.stderr)
+            # --lang is parsed with the rest before this runs, so the refusal is in the chosen language
+            # (argparse's own usage errors, raised while parsing, stay English: they are argparse's text)
+            print(f"{label(action)} {value}: {exc.text(getattr(args, 'lang', 'en'))}", file=sys.stderr)
             ok = False
     return ok
 

@@ -22,53 +22,97 @@ MAX_FILE_CHARS = 2_000_000
 _BYTES_PER_CHAR = 4
 
 
+#: Why a file was not read: each code's English sentence (``files.<code>`` in
+#: toolcall/locales/<lang>/files.yaml holds it in every language, with the same parameters).
+READ_ERRORS: dict[str, str] = {
+    "no_such_file": "no such file",
+    "no_such_folder": "no such folder",
+    "symlink_loop": "a symlink loop (the link points back to itself)",
+    "os_error": "{reason}",
+    "not_regular": "{kind}, not a regular file",
+    "not_folder": "{kind}, not a folder",
+    "too_large_file": "too large: {size:,} bytes; the limit is {limit:,} {unit}",
+    "more_than_bytes": "too large: more than {limit:,} bytes",
+    "more_than_chars": "too large: more than {limit:,} characters",
+    "not_utf8": "not UTF-8 text (byte {byte})",
+    "empty_file": "an empty file",
+    "empty": "empty",
+    "only_space": "empty (only white space)",
+}
+#: What a path is when it is not what was wanted (``files.kind.<key>``), in English.
+KINDS = {"file": "a file", "folder": "a folder", "fifo": "a FIFO (named pipe)", "char_device": "a character device",
+         "block_device": "a block device", "socket": "a socket", "other": "not a regular file"}
+
+
 class ReadError(Exception):
-    """A file that was not read, and why (``str(exc)`` is the sentence to show)."""
+    """A file that was not read, and why: ``code`` (a READ_ERRORS key) and ``params``; ``str(exc)``
+    is the English sentence, ``text(lang)`` the sentence in ``lang``. ``kind`` and ``unit``
+    parameters are keys (KINDS; ``characters``/``bytes``), translated in ``text``."""
+
+    def __init__(self, code: str, **params):
+        if code not in READ_ERRORS:
+            raise ValueError(f"unknown read error code {code!r}")
+        self.code, self.params = code, params
+        english = {**params, **({"kind": KINDS[params["kind"]]} if "kind" in params else {})}
+        super().__init__(READ_ERRORS[code].format(**english))
+
+    def text(self, lang: str = "en") -> str:
+        """The sentence in ``lang`` (``files.<code>``; the OS's own reason is passed through)."""
+        if lang == "en":
+            return str(self)
+        from toolcall.i18n import t  # here, not at the top: the catalogue is read through this module
+
+        params = dict(self.params)
+        if "kind" in params:
+            params["kind"] = t(f"files.kind.{params['kind']}", lang)
+        if "unit" in params:
+            params["unit"] = t(f"files.unit.{params['unit']}", lang)
+        return t(f"files.{self.code}", lang, **params)
 
 
 def _kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
-        return "a folder"
+        return "folder"
     if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
+        return "fifo"
     if stat.S_ISCHR(mode):
-        return "a character device"
+        return "char_device"
     if stat.S_ISBLK(mode):
-        return "a block device"
+        return "block_device"
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+        return "socket"
+    return "other"
 
 
-def _stat(path: Path | str, missing: str = "no such file") -> os.stat_result:
+def _stat(path: Path | str, missing: str = "no_such_file") -> os.stat_result:
     """``os.stat(path)`` (symlinks followed), or ReadError: ``missing``, a symlink loop, or the OS's reason."""
     try:
         return os.stat(path)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise ReadError("a symlink loop (the link points back to itself)") from None
+            raise ReadError("symlink_loop") from None
         if exc.errno == errno.ENOENT:
             raise ReadError(missing) from None
-        raise ReadError(exc.strerror or str(exc)) from None
+        raise ReadError("os_error", reason=exc.strerror or str(exc)) from None
 
 
-def _open_regular(path: Path | str, max_bytes: int, limit_text: str) -> int:
+def _open_regular(path: Path | str, max_bytes: int, limit: int, unit: str) -> int:
     """A read-only descriptor of the regular file at ``path`` (symlinks followed), refused (ReadError,
     naming the problem) when missing, a symlink loop, not a regular file, or over ``max_bytes``
-    (the message then says ``limit_text``, e.g. "2,000,000 characters")."""
+    (the message then gives ``limit`` ``unit``: "characters" or "bytes")."""
     info = _stat(path)
     if not stat.S_ISREG(info.st_mode):
-        raise ReadError(f"{_kind(info.st_mode)}, not a regular file")
+        raise ReadError("not_regular", kind=_kind(info.st_mode))
     if info.st_size > max_bytes:
-        raise ReadError(f"too large: {info.st_size:,} bytes; the limit is {limit_text}")
+        raise ReadError("too_large_file", size=info.st_size, limit=limit, unit=unit)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
-        raise ReadError(exc.strerror or str(exc)) from None
+        raise ReadError("os_error", reason=exc.strerror or str(exc)) from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between stat and open
         kind = _kind(os.fstat(fd).st_mode)
         os.close(fd)
-        raise ReadError(f"{kind}, not a regular file")
+        raise ReadError("not_regular", kind=kind)
     return fd
 
 
@@ -78,15 +122,15 @@ def read_text_bounded(path: Path | str, limit: int = MAX_FILE_CHARS) -> str:
     file (folder, FIFO, device, socket), larger than ``limit`` characters, not UTF-8, or the
     OS's reason. Never blocks on a FIFO (it is refused before it is opened, and opened
     non-blocking), never reads more than ``limit + 1`` characters."""
-    fd = _open_regular(path, _BYTES_PER_CHAR * limit + _BYTES_PER_CHAR, f"{limit:,} characters")
+    fd = _open_regular(path, _BYTES_PER_CHAR * limit + _BYTES_PER_CHAR, limit, "characters")
     try:
         with os.fdopen(fd, encoding="utf-8") as fh:
             fd = -1
             text = read_stream_bounded(fh, limit)
     except UnicodeDecodeError as exc:
-        raise ReadError(f"not UTF-8 text (byte {exc.start})") from None
+        raise ReadError("not_utf8", byte=exc.start) from None
     except OSError as exc:
-        raise ReadError(exc.strerror or str(exc)) from None
+        raise ReadError("os_error", reason=exc.strerror or str(exc)) from None
     finally:
         if fd >= 0:
             os.close(fd)
@@ -99,14 +143,14 @@ def read_bytes_bounded(source: Path | str | BinaryIO, limit: int) -> bytes:
     large" when there are more; never reads more than ``limit + 1`` bytes."""
     if isinstance(source, (str, Path)):
         try:
-            with os.fdopen(_open_regular(source, limit, f"{limit:,} bytes"), "rb") as fh:
+            with os.fdopen(_open_regular(source, limit, limit, "bytes"), "rb") as fh:
                 data = fh.read(limit + 1)
         except OSError as exc:
-            raise ReadError(exc.strerror or str(exc)) from None
+            raise ReadError("os_error", reason=exc.strerror or str(exc)) from None
     else:
         data = source.read(limit + 1)
     if len(data) > limit:
-        raise ReadError(f"too large: more than {limit:,} bytes")
+        raise ReadError("more_than_bytes", limit=limit)
     return data
 
 
@@ -122,13 +166,13 @@ def read_stdin_bounded(stdin: TextIO, limit: int) -> str:
     cap = _BYTES_PER_CHAR * limit + _BYTES_PER_CHAR  # this many bytes hold more than limit characters
     data = buffer.read(cap)
     if len(data) >= cap:
-        raise ReadError(f"too large: more than {limit:,} characters")
+        raise ReadError("more_than_chars", limit=limit)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ReadError(f"not UTF-8 text (byte {exc.start})") from None
+        raise ReadError("not_utf8", byte=exc.start) from None
     if len(text) > limit:
-        raise ReadError(f"too large: more than {limit:,} characters")
+        raise ReadError("more_than_chars", limit=limit)
     return text
 
 
@@ -138,17 +182,17 @@ def check_path(path: Path | str, kind: str, max_bytes: int | None = None) -> Non
     ``max_bytes`` bytes: not a folder, FIFO, device or socket, not empty). Looks at the file's
     metadata only (nothing is opened or read), so a command can refuse every bad path before it
     starts; its reader still refuses what changed in between."""
-    info = _stat(path, "no such folder" if kind == "folder" else "no such file")
+    info = _stat(path, "no_such_folder" if kind == "folder" else "no_such_file")
     if kind == "folder":
         if not stat.S_ISDIR(info.st_mode):
-            raise ReadError(("a file" if stat.S_ISREG(info.st_mode) else _kind(info.st_mode)) + ", not a folder")
+            raise ReadError("not_folder", kind="file" if stat.S_ISREG(info.st_mode) else _kind(info.st_mode))
         return
     if not stat.S_ISREG(info.st_mode):
-        raise ReadError(f"{_kind(info.st_mode)}, not a regular file")
+        raise ReadError("not_regular", kind=_kind(info.st_mode))
     if max_bytes is not None and info.st_size > max_bytes:
-        raise ReadError(f"too large: {info.st_size:,} bytes; the limit is {max_bytes:,} bytes")
+        raise ReadError("too_large_file", size=info.st_size, limit=max_bytes, unit="bytes")
     if info.st_size == 0:
-        raise ReadError("an empty file")
+        raise ReadError("empty_file")
 
 
 def read_stream_bounded(stream: TextIO, limit: int) -> str:
@@ -156,5 +200,5 @@ def read_stream_bounded(stream: TextIO, limit: int) -> str:
     "too large" when there are more. Reads ``limit + 1`` characters at most."""
     text = stream.read(limit + 1)
     if len(text) > limit:
-        raise ReadError(f"too large: more than {limit:,} characters")
+        raise ReadError("more_than_chars", limit=limit)
     return text

@@ -85,17 +85,34 @@ def read_data(path: Path) -> Any:
         raise FixtureError([Problem(name, "$", f"not YAML: {where}{getattr(exc, 'problem', exc)}")]) from exc
 
 
-def schema_problems(data: Any, kind: str, name: str, schemas_dir: Path | None = None) -> list[Problem]:
-    """Every error of ``data`` against ``fixtures/schemas/<kind>.schema.json``, as Problems."""
+def schema_problems(data: Any, kind: str, name: str, schemas_dir: Path | None = None,
+                    lang: str = "en") -> list[Problem]:
+    """Every error of ``data`` against ``fixtures/schemas/<kind>.schema.json``, as Problems: in
+    English, jsonschema's messages (what authors of content files read); in another ``lang``, the
+    app's translated validator explanations (toolcall.validation.validate: expected / received)."""
     schema = json.loads(((schemas_dir or FIXTURES_DIR / "schemas") / f"{kind}.schema.json").read_text("utf-8"))
+    if lang != "en":
+        from toolcall.i18n import t
+        from toolcall.validation import validate  # here: validation is heavier than loading fixtures
+
+        errors, _ = validate(data, schema, lang)
+        return [Problem(name, json_path(_pointer_parts(e.pointer)),
+                        t("schema.invalid_detail", lang, expected=e.expected, received=e.received)) for e in errors]
     errors = sorted(Draft202012Validator(schema).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     return [Problem(name, json_path(e.absolute_path), e.message) for e in errors]
 
 
-def load_checked(path: Path, kind: str) -> Any:
-    """Read ``path`` and validate it as ``kind``; raises FixtureError listing every problem."""
+def _pointer_parts(pointer: str) -> list[str | int]:
+    """``/a/0/b`` -> ``["a", 0, "b"]`` (RFC 6901 unescaping; all-digit segments as indexes)."""
+    parts = [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]] if pointer else []
+    return [int(p) if p.isdigit() else p for p in parts]
+
+
+def load_checked(path: Path, kind: str, lang: str = "en") -> Any:
+    """Read ``path`` and validate it as ``kind``; raises FixtureError listing every problem (in
+    ``lang``: see schema_problems)."""
     data = read_data(path)
-    problems = schema_problems(data, kind, display_name(path))
+    problems = schema_problems(data, kind, display_name(path), lang=lang)
     if problems:
         raise FixtureError(problems)
     return data
@@ -232,10 +249,11 @@ class OrderBook:
     orders: tuple[Order, ...]
 
 
-def load_tool(path: Path | None = None) -> Tool:
-    """Load a tool definition (default fixtures/tools/refund_order.json). Raises FixtureError."""
+def load_tool(path: Path | None = None, lang: str = "en") -> Tool:
+    """Load a tool definition (default fixtures/tools/refund_order.json). Raises FixtureError (its
+    schema problems in ``lang``)."""
     path = path or FIXTURES_DIR / "tools" / "refund_order.json"
-    data = load_checked(path, "tool")
+    data = load_checked(path, "tool", lang)
     i18n = data.get(TOOL_I18N, {})
     names = set(data["input_schema"]["properties"]) if isinstance(data["input_schema"]["properties"], dict) else set()
     unknown = [Problem(display_name(path), json_path([TOOL_I18N, lang, "properties", name]),

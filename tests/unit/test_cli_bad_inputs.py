@@ -152,3 +152,62 @@ def test_every_argument_that_names_a_file_is_declared_as_one():
         and re.search(r"\b(file|folder|stdin|JSON|JSONL|YAML|log|DIR)\b", action.help)
     ]
     assert undeclared == []
+
+
+# --- issue 14: with --lang zh the refusals are Chinese (argparse's own usage errors stay English) ---
+
+def _has_lang(command: str) -> bool:
+    sub = next(a for a in PARSER._actions if hasattr(a, "choices") and a.choices).choices[command]
+    return any("--lang" in a.option_strings for a in sub._actions)
+
+
+def _english_reasons() -> list[str]:
+    from toolcall.files import KINDS, READ_ERRORS
+    return [text for text in READ_ERRORS.values() if "{" not in text] + list(KINDS.values()) + ["not UTF-8", "too large"]
+
+
+@pytest.mark.parametrize("command, action, kind", [c for c in _cases() if _has_lang(c.values[0])])
+def test_a_bad_file_argument_is_refused_in_chinese_with_lang_zh(bad, capsys, monkeypatch, command, action, kind):
+    import re
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    code = main(_argv(command, action.dest, bad[kind]) + ["--lang", "zh"])
+    line = _one_clear_line(capsys, code, label(action), bad[kind])
+    reason = line.split(bad[kind], 1)[1]
+    assert re.search(r"[\u4e00-\u9fff]", reason) and not any(e in reason for e in _english_reasons()), line
+
+
+@pytest.mark.parametrize("command, action, kind", [c for c in _stdin_cases() if _has_lang(c.values[0])])
+def test_a_bad_stdin_is_refused_in_chinese_with_lang_zh(capsys, monkeypatch, command, action, kind):
+    from toolcall.i18n import t
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(STDIN_KINDS[kind]), encoding="utf-8"))
+    code = main(_argv(command, action.dest, "-") + ["--lang", "zh"])
+    line = _one_clear_line(capsys, code, label(action), t("files.stdin", "zh"))
+    if kind == "not_utf8":
+        assert line.endswith(t("files.not_utf8", "zh", byte=0))
+
+
+def test_a_tool_definition_error_uses_the_translated_validator_message(tmp_path, capsys):
+    from toolcall.i18n import t
+    tool = tmp_path / "d.json"
+    tool.write_text('{"name": "a", "description": "d", "input_schema": {"type": "object", "properties": {}}}')
+    assert main(["result", "--tool", str(tool), "--input", "{}", "--lang", "zh"]) == 2
+    err = capsys.readouterr().err.strip()
+    from toolcall.validation import describe
+    detail = t("schema.invalid_detail", "zh", expected="至少 20 个字符", received=describe("d", "zh"))
+    assert err == f"{tool}: $.description: {detail}" and "too short" not in err
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_read_error_code_has_text_with_its_parameters(lang):
+    import string
+
+    from toolcall.files import KINDS, READ_ERRORS
+    from toolcall.i18n import catalogue
+    for code, english in READ_ERRORS.items():
+        template = catalogue(lang)[f"files.{code}"]
+        assert {f[1] for f in string.Formatter().parse(template) if f[1]} == \
+               {f[1] for f in string.Formatter().parse(english) if f[1]}, code
+        if lang == "en":
+            assert template == english, code
+    for key, english in KINDS.items():
+        assert catalogue(lang)[f"files.kind.{key}"] == english or lang == "zh"
