@@ -7,7 +7,7 @@ import re
 
 import yaml
 
-from tests.zh_prose import english_runs
+from tests.zh_prose import english_runs, prose
 from toolcall import FIXTURES_DIR, REPO_ROOT
 
 
@@ -67,4 +67,52 @@ def test_no_english_sentence_fragment_in_chinese_content():
 def test_prompt_is_called_tishici_as_in_the_course():
     """The course calls it 提示词 (and the lessons do); "prompt" as an English word in Chinese text is inconsistent."""
     found = [where for where, text in TEXTS if re.search(r"(?<![\w`])prompts?(?![\w`])", re.sub(r"`[^`]*`", "", text))]
+    assert found == []
+
+
+# --- issue 14: the app's own English terms are not left in Chinese text ------------------------------
+
+def _app_terms() -> list[str]:
+    """Short English terms the app translates (catalogue values of 2 to 3 words whose zh differs,
+    e.g. "(no tool)", "correctly declined", "Wrong tool"): each has a Chinese wording to use."""
+    from toolcall.i18n import catalogue
+
+    en, zh = catalogue("en"), catalogue("zh")
+    term = re.compile(r"^\(?[A-Za-z]+(?: [A-Za-z]+){1,2}\)?$")
+    return sorted({v for k, v in en.items() if isinstance(v, str) and term.match(v) and zh.get(k) != v})
+
+
+def _en_zh_pairs(node, where):
+    """(where, en, zh) for every dict holding both an ``en`` and a ``zh`` string."""
+    if isinstance(node, dict):
+        if isinstance(node.get("en"), str) and isinstance(node.get("zh"), str):
+            yield where, node["en"], node["zh"]
+        for key, value in node.items():
+            yield from _en_zh_pairs(value, f"{where}.{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _en_zh_pairs(value, f"{where}[{i}]")
+
+
+def _contains(text: str, term: str) -> bool:
+    return re.search(r"(?<![\w])" + re.escape(term.lower()) + r"(?![\w])", prose(text).lower()) is not None
+
+
+def test_the_apps_english_terms_are_not_left_in_chinese_text():
+    """Two-word terms slip past english_runs (three words): "expected_tool 是 (no tool)", "correctly
+    declined". Outside `code`, Chinese text uses the catalogue's Chinese for them."""
+    terms = _app_terms()
+    assert "(no tool)" in terms and "correctly declined" in terms
+    found = {where: hits for where, text in TEXTS if (hits := [term for term in terms if _contains(text, term)])}
+    assert found == {}
+
+
+def test_a_term_quoted_in_english_is_translated_in_chinese():
+    """A term the English quotes ("called anyway") is named in the Chinese text in Chinese; covers every
+    en/zh pair in the fixtures (exercise prompts, options, explanations, feedback)."""
+    quoted = re.compile(r"\"([A-Za-z]+(?: [A-Za-z]+){1,2})\"")
+    found = []
+    for path in sorted(FIXTURES_DIR.rglob("*.yaml")):
+        for where, en, zh in _en_zh_pairs(yaml.safe_load(path.read_text("utf-8")), str(path.relative_to(REPO_ROOT))):
+            found += [(where, term) for term in quoted.findall(en) if _contains(zh, term)]
     assert found == []
