@@ -6,7 +6,7 @@ from ui.common import lang, load, plain, show_cached_chart, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
 from toolcall.charts import PASSK_DEFAULTS, RETRY_DEFAULTS, passk_chart_for, retry_chart
-from toolcall.passk import (K_MAX, N_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, percent,
+from toolcall.passk import (K_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, percent,
                             prob_all, simulate)
 from toolcall.points import description_points, missing_points
 from ui.tool_editor import lab_description, points_text
@@ -81,9 +81,11 @@ st.markdown(tr("passk.equiv_band", q=percent(q), k=k, m=m, low=percent(pass_k(q,
 st.header(tr("passk.est_title"))
 st.markdown(tr("passk.est_intro"))
 c1, c2, c3 = st.columns(3)
-n_runs = c1.number_input(tr("passk.n_label"), min_value=1, max_value=N_MAX, value=10, step=1, key="passk_n")
-passes = c2.number_input(tr("passk.c_label"), min_value=0, max_value=N_MAX, value=9, step=1, key="passk_c")
-k_est = c3.number_input(tr("passk.est_k_label"), min_value=1, max_value=N_MAX, value=3, step=1, key="passk_est_k")
+# No min_value / max_value: the browser would refuse an out-of-range value in English and keep showing it while
+# the page computed with the previous one. Every value typed is used; estimate() refuses it in the student's language.
+n_runs = c1.number_input(tr("passk.n_label"), value=10, step=1, key="passk_n")
+passes = c2.number_input(tr("passk.c_label"), value=9, step=1, key="passk_c")
+k_est = c3.number_input(tr("passk.est_k_label"), value=3, step=1, key="passk_est_k")
 try:
     est = estimate(n_runs, passes, k_est)
 except EstimateInputError as exc:

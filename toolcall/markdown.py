@@ -15,6 +15,7 @@ _CONTROL = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # Bidirectional controls would reverse the app's own sentence around them, and invisible
 # characters hide a difference: all are shown as their escapes (the set: toolcall/text.py).
 _CONTROL.update({ch: escape_invisible(ch) for ch in HIDDEN})
+_CONTROL_TABLE = str.maketrans(_CONTROL)  # one pass, however many characters the set holds
 _WORD_JOINER = "\u2060"
 _AUTOLINK_WWW = re.compile(r"(?i)(www)\.")
 _MATERIAL_ICON = re.compile(r"(?i):(?=material/)")
@@ -30,8 +31,7 @@ def plain(text: str) -> str:
     joiner breaks what Streamlit converts before Markdown sees the escapes: GitHub-style autolinks
     (``www.`` in any case, ``http://``, ``a@b.c``) and ``:material/icon:`` names.
     """
-    for ch, shown in _CONTROL.items():
-        text = text.replace(ch, shown)
+    text = text.translate(_CONTROL_TABLE)
     text = text.replace("://", ":" + _WORD_JOINER + "//")
     text = _AUTOLINK_WWW.sub(lambda m: m.group(1) + _WORD_JOINER + ".", text)
     text = _MATERIAL_ICON.sub(":" + _WORD_JOINER, text)
