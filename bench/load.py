@@ -398,7 +398,10 @@ async def settle(cpu, window: float = 0.5, idle: float = 0.05, timeout: float = 
         while len(samples) > 2 and now - samples[1][0] >= quiet_for:
             samples.pop(0)  # keep the shortest span that still covers quiet_for
         first_at, first_cpu = samples[0]
-        if now - first_at >= quiet_for and (used - first_cpu) / (now - first_at) < idle:
+        last_at, last_cpu = samples[-3] if len(samples) >= 3 else samples[0]  # the last ~1 s alone as well:
+        # a warm-up that just began is diluted in a long span (under load it may get only ~0.1 core)
+        if now - first_at >= quiet_for and (used - first_cpu) / (now - first_at) < idle \
+                and (used - last_cpu) / (now - last_at) < idle:
             break
     return time.perf_counter() - start
 
