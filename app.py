@@ -10,13 +10,14 @@ from ui.common import LANG_KEY, LANG_LABELS, tr
 from ui.instructor import is_instructor
 from ui.learner import learner_sidebar
 from ui.page import navigation_pages
+from ui.widgets import own_words
 
 st.set_page_config(page_title="Tool calling, hands on", page_icon="🛠️", layout="wide")
 
 # The browser's language is the default; a choice made here is kept in the URL (?app_lang=中文),
 # so a reload or a shared link keeps it, and across pages.
 st.sidebar.selectbox(tr("app.language"), LANGS, index=LANGS.index(normalize_lang(st.context.locale)), key=LANG_KEY,
-                     bind="query-params", format_func=LANG_LABELS.__getitem__)
+                     bind="query-params", format_func=LANG_LABELS.__getitem__, **own_words("selectbox"))
 learner_sidebar()
 st.navigation(navigation_pages(instructor=is_instructor())).run()
 

@@ -16,6 +16,7 @@ import streamlit as st
 
 from ui.common import file_mtime, lang, plain, show_chart, tr  # file_mtime: the fixture cache key pages use
 from ui.exercise_widgets import show_page_exercises
+from ui.widgets import own_words
 from toolcall import FIXTURES_DIR
 from toolcall.eval_charts import confusion_chart, taxonomy_chart
 from toolcall.evaluation import ANALYSIS_BUDGET
@@ -195,7 +196,8 @@ def drill_down(expectations: dict) -> None:
     )
     log = _recorded(version, language, file_mtime(_runs_path(version, language)))
     ids = list(dict.fromkeys(r.case_id for r in log.runs))
-    case = c2.selectbox(tr("eval.drill_case"), ids, key="eval_drill_case", format_func=escape_invisible)
+    case = c2.selectbox(tr("eval.drill_case"), ids, key="eval_drill_case", format_func=escape_invisible,
+                        **own_words("selectbox"))
     runs = [r for r in log.runs if r.case_id == case]
     request = (
         json.loads(_runs_path(version, language).read_text(encoding="utf-8").splitlines()[runs[0].line - 1]).get(
@@ -242,8 +244,11 @@ def upload_section(k: int) -> None:
     st.markdown(tr("eval.upload_intro", limit=UPLOAD_LIMIT_MB))
     c1, c2 = st.columns([3, 1])
     labels = {f: tr(f"eval.format_{f}") for f in ("auto", "native", "tau", "inspect")}
-    fmt = c2.selectbox(tr("eval.format_label"), tuple(labels), key="eval_format", format_func=labels.__getitem__)
-    uploaded = c1.file_uploader(tr("eval.upload_label"), type=["jsonl", "json", "eval"], key="eval_upload")
+    fmt = c2.selectbox(tr("eval.format_label"), tuple(labels), key="eval_format", format_func=labels.__getitem__,
+                       **own_words("selectbox"))
+    # max_upload_size: the server refuses a larger file before holding it (default: 200 MB per upload)
+    uploaded = c1.file_uploader(tr("eval.upload_label"), type=["jsonl", "json", "eval"], key="eval_upload",
+                                max_upload_size=UPLOAD_LIMIT_MB)
     if uploaded is None:
         return
     if uploaded.size > UPLOAD_LIMIT_MB * 1_000_000:
