@@ -120,6 +120,9 @@ def test_an_upload_over_the_size_cap_is_refused_in_the_pages_language(monkeypatc
     at.file_uploader(key="eval_upload").set_value(("big.jsonl", b"x" * 2_500_000, "text/plain")).run()
     assert not at.exception
     assert at.error[-1].value == t("eval.upload_too_large", lang, size="2.5", limit=1)
+    # the browser refuses an oversized file itself, in Streamlit's English: the label states the cap
+    assert at.get("file_uploader")[0].label == t("eval.upload_label", lang, limit=1)
+    assert "1 MB" in at.get("file_uploader")[0].label
     assert ("limit is 1 MB" in at.error[-1].value) if lang == "en" else ("上限是 1 MB" in at.error[-1].value)
 
 
