@@ -4,9 +4,11 @@ confusion matrix (its diagonal count) changes.
 st.data_editor is a glide-data-grid canvas: a double-click on a cell opens its overlay editor
 (a ``textarea.gdg-input`` in Streamlit's ``#portal``), which takes the focus and holds the
 cell's text; Enter commits. Typing before that editor exists sends the keys to the grid
-instead (Ctrl+A selects every cell, the letters start an edit elsewhere or nowhere), which is
-how this test used to fail now and then on a loaded machine: it now waits for the editor,
-checks it opened on the intended cell, and fills it.
+instead (Ctrl+A selects every cell, the letters start an edit elsewhere or nowhere). The edit
+itself works in Streamlit 1.67 (screenshots: the cell turns to get_order, the metric goes from
+204 to 203 / 310); the old test, which typed right after the double-click, failed 1 run in 4
+on a loaded machine, and that race is the likely cause (the failing state was not captured).
+The test now waits for the editor, checks it opened on the intended cell, and fills it.
 """
 
 import pytest
