@@ -234,13 +234,14 @@ def _bfcl_error(args: dict[str, Any], expected: dict[str, list], schema: dict[st
     return None
 
 
-def grade_run(expected: list[dict] | tuple | None, calls, schemas: dict[str, dict]) -> Verdict:
+def grade_run(expected: list[dict] | tuple | None, calls, schemas: dict[str, dict], lang: str = "en") -> Verdict:
     """Grade one run.
 
     ``expected``: ``[]`` for a should-not-call case, ``[{name, arguments: {param: [values]}}]``
     otherwise, None when the log has no expectation (returns an ungraded Verdict, passed False,
     taxonomy None). ``calls``: the run's Calls in order. ``schemas``: ``{tool name:
     input_schema}`` the model saw; a called tool missing from it is graded by name only.
+    ``lang``: the language of the validator's ``validation`` lines (the verdict is the same).
     Raises nothing for any JSON input.
     """
     calls = list(calls)
@@ -274,7 +275,7 @@ def grade_run(expected: list[dict] | tuple | None, calls, schemas: dict[str, dic
         if not isinstance(args, dict):
             return _unparsable(name, chosen, "not_an_object", kind=json_type(args))
     schema = schemas.get(name) or {}
-    errors = validate(args, schema)[0] if schema else []
+    errors = validate(args, schema, lang)[0] if schema else []
     lines = tuple(f"{e.pointer or '(root)'} {e.keyword}: {e.expected} / {e.received}" for e in errors)
     try:
         bfcl = _bfcl_error(args, wanted_args, schema)

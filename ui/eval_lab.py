@@ -211,7 +211,7 @@ def drill_down(expectations: dict) -> None:
     rows = []
     for run in runs:
         expected = expectations.get(run.case_id, run.expected)
-        g = grade_run(expected, run.calls, log.tool_sets[run.tools])
+        g = grade_run(expected, run.calls, log.tool_sets[run.tools], language)
         call = run.calls[0] if run.calls else None
         raw = (
             ""
