@@ -32,14 +32,23 @@ def faults(at) -> list[str]:
     {"passk_n": N_MAX, "passk_c": N_MAX // 2, "passk_est_k": N_MAX // 2},  # C(c,k)/C(n,k) far below float range
     {"passk_n": 10, "passk_c": 10, "passk_est_k": 3},  # naive = unbiased: a zero difference
     {"passk_n": 10, "passk_c": 0, "passk_est_k": 3},
+    {"passk_n": N_MAX, "passk_c": N_MAX - 1, "passk_est_k": 1},  # issue 14: one failed run is not 100.0%
+    {"passk_m": 8, "passk_q": 0.5, "passk_k": K_MAX, "passk_sentence_0": False},  # issue 14: no "-0.0 pts"
 ])
 def test_the_passk_lab_at_its_extremes(lang, settings):
     at = fresh_app(lang, page="pages/passk_lab.py")
     for key, value in settings.items():
-        widget = at.slider(key=key) if key in ("passk_m", "passk_q", "passk_k", "passk_rho") else at.number_input(key=key)
+        if key.startswith("passk_sentence_"):
+            widget = at.checkbox(key=key)
+        elif key in ("passk_m", "passk_q", "passk_k", "passk_rho"):
+            widget = at.slider(key=key)
+        else:
+            widget = at.number_input(key=key)
         widget.set_value(value).run()
     assert not at.exception and not at.error
     assert faults(at) == []
+    if settings.get("passk_c") == N_MAX - 1:
+        assert not [s for s in shown(at) if re.search(r"(?<![\d.])100(\.0+)?\s*%", s)], shown(at)
 
 
 def test_the_tiny_estimate_is_written_by_its_magnitude():

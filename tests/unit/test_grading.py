@@ -321,3 +321,33 @@ def test_totals_and_max_scores_come_from_the_core():
     assert totals(exercises, records) == (1, 2.5, 5.0)
     table = max_scores(exercises, grading_inputs)
     assert table == {ex.id: grade(ex, answer_text(ex, ex.answer), grading_inputs(ex)).max_score for ex in exercises}
+
+
+# --- issue 14: a number answer that cannot be read says why, in en and zh ---------------------------
+
+@pytest.mark.parametrize("answer, code, params", [
+    ("1e400", "number_too_large", {}),
+    ("-1e309", "number_too_large", {}),
+    ("1e400%", "number_too_large", {}),
+    ("1" * 5000, "number_too_long", {"length": 5000, "limit": 200}),
+    ("1/0", "number_zero_denominator", {}),
+    ("abc", "not_number", {}),
+])
+def test_an_unreadable_number_gives_the_real_reason(answer, code, params):
+    from toolcall.exercises import load_exercises
+    exercise = load_exercises().by_id()["pk_pass3"]
+    result = grade(exercise, answer, grading_inputs(exercise))
+    assert result.malformed and len(result.feedback) == 1
+    item = result.feedback[0]
+    assert item.key == f"exercises.fb.{code}"
+    for lang in ("en", "zh"):
+        assert item.render(lang) == t(item.key, lang, text=answer.strip()[:40], **params)
+    if code != "not_number":
+        assert "is not a number" not in item.render("en") and "不是数字" not in item.render("zh")
+
+
+def test_negative_zero_is_echoed_without_a_sign():
+    from toolcall.exercises import load_exercises
+    exercise = load_exercises().by_id()["pk_pass3"]
+    result = grade(exercise, "-0.0", grading_inputs(exercise))
+    assert result.feedback[0].render("en") == t("exercises.fb.number_off", "en", value="0")

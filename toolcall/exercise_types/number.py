@@ -17,25 +17,42 @@ if TYPE_CHECKING:
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
 
 
+#: Longest number answer read, in characters (after stripping).
+MAX_NUMBER_CHARS = 200
+
+
+class NumberError(ValueError):
+    """An answer that is not a usable number: ``code`` (``not_number``, ``number_too_long``,
+    ``number_too_large``, ``number_zero_denominator``: keys under ``exercises.fb``) and ``params``."""
+
+    def __init__(self, code: str, text: str, **params: Any):
+        super().__init__(text)
+        self.code, self.params = code, params
+
+
 def parse_number(text: str) -> float:
     """Read ``0.7``, ``.7``, ``7e-1``, ``84/120`` or ``70%`` as a float.
-    Raises ValueError for anything else, including a zero denominator, NaN and infinity."""
+    Raises NumberError (a ValueError) saying why for anything else: over MAX_NUMBER_CHARS
+    characters, a zero denominator, a number beyond float range (``1e400``), NaN, infinity, or
+    not a number at all."""
     s = text.strip().replace("％", "%")
-    if len(s) > 200:
-        raise ValueError(text[:40])
+    if len(s) > MAX_NUMBER_CHARS:
+        raise NumberError("number_too_long", text[:40], length=len(s), limit=MAX_NUMBER_CHARS)
     if s.endswith("%") and _NUMBER.fullmatch(s[:-1].strip()):
         value = float(s[:-1]) / 100
     elif "/" in s:
         top, _, bottom = s.partition("/")
-        if not (_NUMBER.fullmatch(top.strip()) and _NUMBER.fullmatch(bottom.strip())) or float(bottom) == 0:
-            raise ValueError(text)
+        if not (_NUMBER.fullmatch(top.strip()) and _NUMBER.fullmatch(bottom.strip())):
+            raise NumberError("not_number", text)
+        if float(bottom) == 0:
+            raise NumberError("number_zero_denominator", text)
         value = float(top) / float(bottom)
     elif _NUMBER.fullmatch(s):
         value = float(s)
     else:
-        raise ValueError(text)
-    if not math.isfinite(value):
-        raise ValueError(text)
+        raise NumberError("not_number", text)
+    if not math.isfinite(value):  # the syntax is a number's: it is out of float range
+        raise NumberError("number_too_large", text)
     return value
 
 
@@ -43,8 +60,8 @@ def _number(text: str) -> float:
     check_size(text)
     try:
         return parse_number(text)
-    except ValueError:
-        raise Malformed(fb(ERROR, "not_number", text=text.strip()[:40])) from None
+    except NumberError as exc:
+        raise Malformed(fb(ERROR, exc.code, text=text.strip()[:40], **exc.params)) from None
 
 
 def grade_number(exercise: Exercise, text: str) -> Grade:
