@@ -479,6 +479,9 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
                 out.add("wrong_content_type", i, None, what="content", expected="string / array of text parts",
                         got=_type_name(content))
             rid = m.get("tool_call_id")
+            if "tool_call_id" in m and not isinstance(rid, str):  # present but not a string: not "missing"
+                out.add("wrong_content_type", i, None, what="tool_call_id", expected="string", got=_type_name(rid))
+                continue
             if not isinstance(rid, str):
                 if in_zone and any(cid not in answered for cid in zone):
                     out.add("missing_tool_call_id", i, None, expected=expected, ids=zone)

@@ -178,13 +178,16 @@ def read_share_token(token: str, lang: str = "en") -> DefinitionCheck:
 
 def parse_tool_list(text: str, lang: str = "en") -> tuple[list[Tool], DefinitionCheck | None]:
     """Read one definition or a JSON list of them (each in either form). Returns the Tools and
-    None, or [] and the first failing check (its path prefixed with ``$[i]`` inside a list)."""
+    None, or [] and the first failing check (its path prefixed with ``$[i]`` inside a list); an
+    empty list is refused (DEFINITION_LIST_EMPTY)."""
     if len(text) > MAX_DEFINITION_CHARS:
         return [], _fail("DEFINITION_TOO_LARGE", lang, size=len(text), limit=MAX_DEFINITION_CHARS)
     try:
         value = strict_loads(text, MAX_SCHEMA_DEPTH + 4)
     except StrictJSONError as exc:
         return [], _fail("DEFINITION_NOT_JSON", lang, detail=localized_detail(exc, lang))
+    if value == []:  # nothing to review: a score of 100 for no tools would say nothing
+        return [], _fail("DEFINITION_LIST_EMPTY", lang)
     items = value if isinstance(value, list) else [value]
     tools = []
     for i, item in enumerate(items):

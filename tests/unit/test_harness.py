@@ -214,3 +214,21 @@ def test_check_requires_pause_turn_to_be_anthropic_only(tmp_path):
     root = copy_scenarios(tmp_path, edit)
     assert [(p.path, p.message) for p in check_scenarios(root)] == [
         ("$.steps[2].formats", "pause_turn exists in the Anthropic API only: list formats: [anthropic]")]
+
+
+@pytest.mark.parametrize("bad_id", [5, None, ["c1"], {"id": "c1"}, True])
+def test_a_tool_call_id_that_is_not_a_string_is_a_type_error_not_missing(bad_id):
+    """Issue 14: ``"tool_call_id": 5`` was reported as a missing tool_call_id; it is present, and
+    must be a string. Derived from each OpenAI step's reference move: every tool message's id replaced."""
+    s = SCENARIOS["plain_call"]
+    step = next(st for st in s.steps_for("openai") if st.kind != "choice")
+    move = reference_move(s, step, "openai", "zh")
+    tools = [m for m in move["messages"] if isinstance(m, dict) and m.get("role") == "tool"]
+    assert tools, "the reference move has a tool message"
+    for m in tools:
+        m["tool_call_id"] = bad_id
+    g = grade_move(s, step, "openai", json.dumps(move), "zh")
+    assert "pairing:missing_tool_call_id" not in g.codes
+    assert "pairing:wrong_content_type" in g.codes
+    finding = next(f for f in g.findings if f.code == "pairing:wrong_content_type")
+    assert "tool_call_id" in finding.message and t("type.string", "zh") in finding.message

@@ -172,3 +172,20 @@ def test_cli_lint_prints_json_and_exits_1_on_errors(tmp_path):
     refused = _cli("-", stdin='[{"name": "get order", "input_schema": {"type": "object"}}]')
     assert refused.returncode == 2
     assert refused.stderr.startswith("-: $[0].name: The tool name contains ' '")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_empty_list_is_refused_not_scored(lang, tmp_path, capsys):
+    """Issue 14: ``lint`` on ``[]`` printed score 100 for zero tools."""
+    from toolcall.cli import main
+    from toolcall.i18n import t
+    from toolcall.tooldef import parse_tool_list
+
+    tools, problem = parse_tool_list(" [ ] ", lang)
+    assert tools == [] and problem.code == "DEFINITION_LIST_EMPTY"
+    assert problem.message == t("workbench.err.DEFINITION_LIST_EMPTY", lang)
+    empty = tmp_path / "empty.json"
+    empty.write_text("[]")
+    assert main(["lint", str(empty), "--lang", lang]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.strip() == f"{empty}: $: {problem.message}"

@@ -236,7 +236,9 @@ def test_non_string_tool_call_id_is_reported_not_raised():
             '{"role":"user","content":"hi"},{"role":"tool","tool_call_id":["x"],"content":"r"}]')
     report = check_pairing(text, "auto", "en")
     assert report.error is None
-    assert [v.rule for v in report.violations] == ["missing_tool_call_id", "tool_use_without_result"]
+    # present but not a string: a field of the wrong type, not a missing one (issue 14)
+    assert [v.rule for v in report.violations] == ["wrong_content_type", "tool_use_without_result"]
+    assert report.violations[0].detail == "tool_call_id must be string, not array."
 
 
 def test_lone_surrogate_and_huge_integer_are_refused_with_a_message():
