@@ -172,7 +172,8 @@ def _choice_form(scenario: Scenario, run: Run, step) -> None:
             captions=[f"`{o.code[run.fmt]}`" if run.fmt in o.code else "" for o in step.options],
             key=_key("choice", scenario.id, run.fmt, step.id),
         )
-        if st.form_submit_button(tr("harness.submit"), type="primary", key=_key("submit", scenario.id, run.fmt, step.id)):
+        submit_key = _key("submit", scenario.id, run.fmt, step.id)
+        if st.form_submit_button(tr("harness.submit"), type="primary", key=submit_key):
             if picked is None:  # a press with nothing picked is no move: say so, count no try
                 st.warning(tr("harness.pick_first"), icon="👆")
             else:
