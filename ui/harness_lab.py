@@ -127,7 +127,8 @@ def show_last(g) -> None:
 
 
 def show_step(scenario: Scenario, run: Run) -> None:
-    """The current step: the model's response and the world on the left, the move on the right."""
+    """The current step: the model's response and the world, then the move
+    (two columns on a wide screen, stacked on a phone)."""
     L, fmt = lang(), run.fmt
     steps = scenario.steps_for(fmt)
     step = steps[run.step]
