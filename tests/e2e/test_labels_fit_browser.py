@@ -32,10 +32,28 @@ TRUNCATED_JS = """() => Array.from(document.querySelectorAll(
 
 
 def _settle(page) -> None:
-    """Wait until the script run is over (no status widget) and the layout has settled."""
+    """Wait until the script run is over (no status widget, no element still a skeleton) and the
+    layout has settled."""
     page.locator("h1").first.wait_for()
-    page.wait_for_function("!document.querySelector('[data-testid=stStatusWidget]')", timeout=60_000)
+    page.wait_for_function("!document.querySelector('[data-testid=stStatusWidget], [data-testid=stSkeleton]')",
+                           timeout=60_000)
     page.wait_for_timeout(800)
+
+
+def _views(page):
+    """Yield a label for each state to check: as opened; with every expander open (their labels are
+    drawn, though folded); then with each tab of the page selected in turn (client-side, no rerun)."""
+    yield ""
+    page.evaluate("document.querySelectorAll('[data-testid=stExpander] details').forEach(d => { d.open = true; })")
+    page.wait_for_timeout(300)
+    yield "(expanders open) "
+    tabs = page.locator('[data-testid="stMain"] button[role="tab"]')
+    for i in range(tabs.count()):
+        tab = tabs.nth(i)
+        if tab.is_visible():
+            tab.click()
+            page.wait_for_timeout(200)
+            yield f"(tab {tab.inner_text()[:30]}) "
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -44,22 +62,21 @@ def test_no_label_is_cut_off(server, browser, entry, lang):
     """Every metric, toggle, button, tab and widget label a page shows on first opening is whole
     at both sizes, in both languages."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    width, height = VIEWPORTS[0]
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  locale="zh-CN" if lang == "zh" else "en-US")
-    page = context.new_page()
-    page.set_default_timeout(30_000)
     cut = set()
-    try:
-        page.goto(f"{server}/{entry.url_path}")
-        wait_connected(page)
-        for width, height in VIEWPORTS:
-            page.set_viewport_size({"width": width, "height": height})
+    for width, height in VIEWPORTS:  # a fresh page per size: a resize re-renders the page (skeletons)
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      locale="zh-CN" if lang == "zh" else "en-US")
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        try:
+            page.goto(f"{server}/{entry.url_path}")
+            wait_connected(page)
             _settle(page)
-            page.screenshot(path=str(SHOTS / f"{entry.id}-{lang}-{width}x{height}.png"), full_page=True)
-            found = page.evaluate(TRUNCATED_JS)
-            cut.update({f"{width}x{height} {testid} {key}: {text}" for testid, key, text in found})
+            page.screenshot(path=str(SHOTS / f"{entry.id}-{lang}-{width}x{height}.png"))
+            for where in _views(page):  # the first screen, then every expander open, then each tab
+                cut.update(f"{width}x{height} {where}{testid} {key}: {text}"
+                           for testid, key, text in page.evaluate(TRUNCATED_JS))
             assert page.locator('[data-testid="stException"]').count() == 0
-    finally:
-        context.close()
+        finally:
+            context.close()
     assert not cut, "cut off:\n" + "\n".join(sorted(cut))
