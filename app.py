@@ -11,6 +11,7 @@ from ui.instructor import is_instructor
 from ui.labels import whole_labels
 from ui.learner import learner_sidebar
 from ui.page import navigation_pages
+from ui.widgets import own_words
 
 st.set_page_config(page_title="Tool calling, hands on", page_icon="🛠️", layout="wide")
 whole_labels()
@@ -18,7 +19,7 @@ whole_labels()
 # The browser's language is the default; a choice made here is kept in the URL (?app_lang=中文),
 # so a reload or a shared link keeps it, and across pages.
 st.sidebar.selectbox(tr("app.language"), LANGS, index=LANGS.index(normalize_lang(st.context.locale)), key=LANG_KEY,
-                     bind="query-params", format_func=LANG_LABELS.__getitem__)
+                     bind="query-params", format_func=LANG_LABELS.__getitem__, **own_words("selectbox"))
 learner_sidebar()
 st.navigation(navigation_pages(instructor=is_instructor())).run()
 

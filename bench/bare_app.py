@@ -29,66 +29,120 @@ def _fixtures() -> tuple[dict, dict]:
 _ROW = {"field": "/amount_cents", "keyword": "type", "expected": "integer", "received": "string", "hint": "-"}
 _RESULT = {"type": "tool_result", "tool_use_id": "toolu_bench", "is_error": True,
            "content": "Invalid input: amount_cents must be an integer."}
+_CALL = {"type": "tool_use", "id": "toolu_bench", "name": "refund_order",
+         "input": {"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged"}}
+_TABLE = "| tool | OpenAI tokens | Claude tokens |\n|---|---:|---:|\n" + "| `refund_order` | 180 | 190 |\n" * 5
 
 
-def _card(key: str, label: str, raw: str, errors: bool, leaked: bool = False) -> None:
-    """Same elements as ui/cards.show_card: label+verdict, raw, alert, errors+label, two code blocks."""
+def _card(key: str, label: str, raw: str, errors: bool, truncated: bool = False) -> None:
+    """Same elements as ui/cards.show_card on a canned output: label+verdict, raw, the model's call,
+    then (a truncated output) three alerts and the re-request, or the errors + "send back" line;
+    the tool_result, where it lands, the content as read."""
     with st.container(border=True, key=key):
         st.markdown(f"**{label}**  \nSchema verdict: :red-badge[rejected] · expected: :red-badge[rejected]")
         st.code(raw, language="json", wrap_lines=True)
-        if leaked:
-            st.error("This bad output got through.", icon="🚨")
-        tail = "**Errors (1)**\n\n- `/amount_cents`: **type**, expected integer, received string\n" \
-               "    - 💡 Send a number.\n\n" if errors else ""
-        st.markdown(tail + ":small[What goes back to the model:]")
+        st.caption("The model's call, as the provider sends it:")
+        st.code(json.dumps(_CALL, indent=2), language="json", wrap_lines=True)
+        if truncated:
+            st.error("The JSON ends early: line 1, column 56.")
+            st.info("💡 The output was cut off by max_tokens.", icon="💡")
+            st.warning("stop_reason max_tokens: ask again with a larger max_tokens (64 → 128).", icon="✂️")
+            st.code(json.dumps({"max_tokens": 128}, indent=2), language="json", wrap_lines=True)
+            st.caption("Had the response stopped with tool_use, this would go back:")
+        else:
+            tail = "**Errors (1)**\n\n- **/amount\\_cents** (type): expected integer, received string\n" \
+                   "    - 💡 Send a number.\n\n" if errors else ""
+            st.markdown(tail + ":small[Message to send back to the model:]")
         st.code(json.dumps(_RESULT, indent=2), language="json", wrap_lines=True)
-        st.caption("The content as the model reads it:")
+        st.caption("Where it lands: a tool_result block in the next user message.")
+        st.caption("The content, as the model reads it:")
         st.code(_RESULT["content"], language=None, wrap_lines=True)
 
 
 @st.fragment
-def _live(outputs: dict) -> None:
-    """The part a schema edit reruns, as in pages/playground.py's live_part()."""
-    left, right = st.columns([2, 3], gap="large")
-    with left:
+def _live(tool: dict, outputs: dict) -> None:
+    """The part a schema edit reruns, element for element as pages/playground.py's live_part() with the
+    refund_order tool picked and the strict panel closed (bench/README.md: load.py's msgs column)."""
+    left, right = st.columns([2, 3], gap="medium")
+    with left:  # ui/tool_editor.show_editor
+        st.selectbox("Tool", ["refund_order", "get_order", "custom"], key="playground_tool")
         st.selectbox("Preset", ["reference", "loose"], key="playground_preset")
-        st.caption("Preset lesson.")
+        st.caption("Edited by hand since this preset was applied.")
         with st.container(horizontal=True):
             st.button("Apply", key="playground_apply_preset", width="stretch")
             st.button("Reset", key="playground_reset", width="stretch")
-        st.success("Schema is valid.", icon="✅")
-        st.text_area("Schema", key="schema_editor", height=620)
+        st.success("The definition is valid.", icon="✅")
+        st.text_input("Name", key="tool_name")
+        st.text_area("Description", key="tool_description", height=130)
+        st.text_area("Schema", key="schema_editor", height=380)
     with right:
         st.radio("Format", ["anthropic", "openai"], key="playground_format", horizontal=True)
-        with st.container(border=True, key="playground_summary"):
-            st.markdown("**6 of 6 match**")
-            st.error("Leaked: none", icon="🚨")
-            st.success("All good.")
-        for i, out in enumerate(outputs["outputs"]):
-            _card(f"playground_card_{out['id']}", out["label"]["en"], out["raw"], 0 < i < 5, i >= 4)
-    st.divider()
-    st.subheader("Try your own")
-    st.text_area("Raw output", key="playground_free_input", height=140)
-    st.caption("Type a model output above.")
+        st.toggle("Assert format", key="playground_assert_format")
+        tabs = st.tabs(["Outputs", "Review", "Definition", "What the model sees"])
+        with tabs[0]:
+            with st.container(border=True, key="playground_summary"):
+                st.markdown("**8 of 8 outputs got their expected verdict.**")
+                st.success("No bad output got through.")
+            cases = outputs["outputs"]
+            for i, (tab, out) in enumerate(zip(st.tabs([o["label"]["en"] for o in cases] + ["Your own"]),
+                                               [*cases, None])):
+                with tab:
+                    if out is None:
+                        st.text_area("Raw output", key="playground_free_input", height=120)
+                        st.radio("Stop reason", ["tool_use", "max_tokens"], key="playground_free_stop_reason",
+                                 horizontal=True)
+                        st.caption("Nothing pasted yet.")
+                    else:
+                        _card(f"playground_card_{out['id']}", out["label"]["en"], out["raw"], i > 0,
+                              out.get("stop_reason") == "max_tokens")
+        with tabs[1]:  # ui/tool_editor.show_review
+            st.markdown("**Score 83/100 · 0 errors, 3 warnings, 2 notes**")
+            st.warning("**Warnings**\n\n- `$.description` Say when not to use it.", icon="⚠️")
+            st.info("**Notes**\n\n- `$.input_schema` Give an example.", icon="💡")
+            st.markdown("**What only a person can judge**")
+            st.caption("Rules read words; they cannot tell whether the words are right.")
+            for i in range(6):
+                st.checkbox(f"Check {i}", key=f"workbench_check_{i}")
+        with tabs[2]:  # ui/tool_editor.show_definition
+            st.radio("Form", ["course", "openai"], key="workbench_form", horizontal=True)
+            text = json.dumps(tool, indent=2)
+            st.code(text, language="json", wrap_lines=True)
+            with st.expander("Edit the definition"):
+                st.text_area("Definition", key="workbench_definition_text", height=260)
+                st.button("Apply", key="workbench_apply_definition")
+            st.caption("Share exactly this definition: add this to the address.")
+            st.code("/playground?tool=bench", language=None, wrap_lines=True)
+        with tabs[3]:  # ui/model_view.show_model_view
+            st.caption("Counted offline with OpenAI's o200k_base encoding.")
+            st.markdown(_TABLE)
+            st.markdown("The set: 5 tools, about 872 tokens (OpenAI), 900 (Claude).")
+            st.success("5 tools: comfortable.")
+            st.markdown("**Anthropic** documents that with `tools` it adds a system prompt:")
+            st.markdown(_TABLE)
+            st.markdown("**OpenAI** documents no rendered form: the JSON below is what is sent.")
+            st.code(text, language="json", wrap_lines=True)
+    st.toggle("Strict mode", key="playground_strict_open")  # ui/strict_panel, closed
 
 
 def page() -> None:
     tool, outputs = _fixtures()
     if "schema_editor" not in st.session_state:
         st.session_state["schema_editor"] = json.dumps(tool["input_schema"], indent=2)
+        st.session_state["tool_name"] = tool["name"]
+        st.session_state["tool_description"] = tool["description"]
     st.title("Schema playground")
     st.markdown("Edit the schema; nothing is validated on this page.")
-    _live(outputs)
+    _live(tool, outputs)
     st.divider()
     st.subheader("Business rules")
     st.markdown("Schema-valid calls the backend refuses.")
     st.caption("Current customer: bench")
-    st.dataframe([_ROW] * 4, hide_index=True, width="stretch")
+    st.markdown("| " + " | ".join(_ROW) + " |\n|" + "---|" * len(_ROW) + "\n"
+                + ("| " + " | ".join(_ROW.values()) + " |\n") * 4)
     cols = st.columns(2)
     for i, case in enumerate(outputs["business_cases"]):
         with cols[i % 2]:
             _card(f"playground_business_{case['id']}", case["label"]["en"], case["raw"], False)
-            st.warning("Backend refused.", icon="🛑")
     st.subheader("Idempotency")
     st.markdown("The same call id twice refunds once.")
     c1, c2 = st.columns(2)

@@ -1,19 +1,25 @@
 """Browser-side figures for the playground, measured in Debian's Chromium with Playwright.
 
-1. Cold start: ``streamlit run app.py`` spawned -> first usable playground page (the schema
-   editor and the extra_field card drawn, websocket CONNECTED); also page.goto -> usable.
-2. Edit -> verdict: a schema edit committed in the textarea (Ctrl+Enter) -> the extra_field
-   card shows (or stops showing) "LEAKED", p50 / p95 / max over ``--edits`` edits.
+1. Cold start: ``streamlit run app.py`` spawned -> first usable playground page, i.e. what a
+   student can use: websocket CONNECTED, the definition editor (``schema_editor``) filled, and
+   the first *visible* output card (the open tab of the cards' tabs) showing its schema verdict;
+   also page.goto -> usable.
+2. Edit -> verdict: a schema edit committed in the textarea (Ctrl+Enter) -> the visible card's
+   verdict flips (the edit raises ``minimum`` of ``amount_cents`` above the valid call's amount,
+   so the "Valid call" card goes accepted -> rejected, and back), p50 / p95 / max over ``--edits``.
 
     python bench/browser.py --edits 20
 
-Loopback only; every wait is bounded.
+The cards sit in tabs (pages/playground.py): every card is in the page, but only the open tab's
+is visible, so "drawn" is not "usable"; the waits below look at visible elements only. Loopback
+only; every wait is bounded.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -27,11 +33,22 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-quic"]
 EDITOR = ".st-key-schema_editor textarea"
-CARD = ".st-key-playground_card_extra_field"
-USABLE = f'[data-testid="stApp"][data-test-connection-state="CONNECTED"] {CARD}'
-REFERENCE_LINE = '"additionalProperties": false'
-#: True when the extra_field card says LEAKED (checked in the page, polled every frame).
-LEAKED_JS = f"(want) => (document.querySelector('{CARD}')?.innerText || '').includes('LEAKED') === want"
+#: The schema line an edit rewrites, and into what: 1999 (the valid call's amount) is then below the minimum.
+REFERENCE_LINE = re.compile(r'"minimum":\s*1\b')
+EDITED_LINE = '"minimum": 100000'
+#: The visible card's verdict ("accepted" / "rejected", English page), or "" while the page is not usable:
+#: connected, the editor filled, and a card in the open tab showing "Schema verdict: …".
+VERDICT_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]');
+  const editor = document.querySelector('EDITOR');
+  if (!app || !editor || !editor.value || editor.offsetParent === null) return '';
+  for (const card of document.querySelectorAll('[class*="st-key-playground_card_"]')) {
+    if (card.offsetParent === null || card.getClientRects().length === 0) continue;  // a hidden tab
+    const m = /Schema verdict:\\s*(accepted|rejected)/.exec(card.innerText || '');
+    if (m) return m[1];
+  }
+  return '';
+}""".replace("EDITOR", EDITOR)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,21 +68,22 @@ def main(argv: list[str] | None = None) -> int:
         try:
             healthy = time.perf_counter()
             page.goto(f"http://127.0.0.1:{port}/playground", timeout=60_000)
-            page.wait_for_selector(USABLE, timeout=60_000)
+            page.wait_for_function(VERDICT_JS, polling="raf", timeout=60_000)
             usable = time.perf_counter()
+            first = page.evaluate(VERDICT_JS)
             editor = page.locator(EDITOR)
-            # the textarea is drawn first and filled a moment later
-            page.wait_for_function(f"() => document.querySelector('{EDITOR}')?.value.length > 0", timeout=30_000)
             reference = editor.input_value()
-            leaky = reference.replace(REFERENCE_LINE, '"x-bench": 0')
-            assert leaky != reference, "reference schema has no additionalProperties line"
+            edited = REFERENCE_LINE.sub(EDITED_LINE, reference, count=1)
+            assert edited != reference, "reference schema has no \"minimum\": 1 line"
+            assert first == "accepted", f"the first visible card should accept the reference call, it says {first!r}"
             latencies = []
             for i in range(args.edits):
-                want_leak = i % 2 == 0
-                editor.fill((leaky if want_leak else reference) + "\n" * (1 + i % 5))
+                want = "rejected" if i % 2 == 0 else "accepted"
+                editor.fill((edited if want == "rejected" else reference) + "\n" * (1 + i % 5))
                 t0 = time.perf_counter()
                 editor.press("Control+Enter")
-                page.wait_for_function(LEAKED_JS, arg=want_leak, polling="raf", timeout=30_000)
+                page.wait_for_function(f"(want) => ({VERDICT_JS})() === want", arg=want, polling="raf",
+                                       timeout=30_000)
                 latencies.append(time.perf_counter() - t0)
         finally:
             browser.close()

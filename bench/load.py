@@ -272,18 +272,25 @@ class Session:
             if not self.reference:
                 self.reference = element.text_area.value or element.text_area.default
 
-    async def open(self) -> None:
+    async def connect(self) -> None:
         """Fetch the page over HTTP (keeping any cookie, as a browser does: the class deployment's
-        proxy pins a browser to its process by cookie), connect the websocket, load the page (the
-        browser's first rerun) and learn the editor's id."""
+        proxy pins a browser to its process by cookie) and connect the websocket."""
         cookie = self.cookie = await asyncio.to_thread(page_cookies,
                                                        self.url.replace("ws://", "http://").split("/_stcore")[0] + "/")
         self.ws = await connect(self.url, subprotocols=["streamlit"], max_size=None, compression=None,
                                 open_timeout=RERUN_TIMEOUT, ping_interval=None,
                                 additional_headers={"Cookie": cookie} if cookie else None)
+
+    async def first_run(self) -> float:
+        """The browser's first rerun of ``page`` on this (connected) socket; seconds."""
         back = BackMsg()
         self._client_state(back)
-        await self._run(back)
+        return await self._run(back)
+
+    async def open(self) -> None:
+        """Connect, load the page (the browser's first rerun) and learn the editor's id."""
+        await self.connect()
+        await self.first_run()
         if not self.widget_id or not self.page_hash:
             raise RuntimeError(f"page {self.page} gave no widget to drive or no page hash")
 
@@ -375,6 +382,19 @@ class Result:
     loadavg_1min: float
 
 
+async def settle(cpu, window: float = 0.5, idle: float = 0.02, timeout: float = 60.0) -> float:
+    """Wait until the servers are idle: less than ``idle`` of a core used over a ``window`` (the app's
+    warm-up thread, toolcall/warmup.py, imports and fills caches for seconds after the first page; its
+    CPU must not be counted as the edits'). Bounded by ``timeout``; returns the seconds waited."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < timeout:
+        before = cpu()
+        await asyncio.sleep(window)
+        if cpu() - before < idle * window:
+            break
+    return time.perf_counter() - start
+
+
 async def measure(servers: list[Server], page: str, n: int, seconds: float, rate: float,
                   sample: float) -> Result:
     """Warm up, connect n idle sessions (memory), drive them (latency, CPU), sample RSS.
@@ -398,7 +418,7 @@ async def measure(servers: list[Server], page: str, n: int, seconds: float, rate
             warmed.add(warm.cookie)
             if len(warmed) >= getattr(server, "warmups", 1):
                 break
-    await asyncio.sleep(1.0)
+    await settle(cpu)
     rss_base = rss()
     sessions = [Session(servers[i % len(servers)].host, servers[i % len(servers)].port, i) for i in range(n)]
     live, errors = await open_all(sessions)

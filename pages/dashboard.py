@@ -8,10 +8,11 @@ learner typed is shown in st.dataframe cells, never as Markdown.
 
 import streamlit as st
 
-from ui.common import lang, show_chart, tr
+from ui.common import lang, plain, show_chart, tr
 from ui.exercise_widgets import exercise_set
 from ui.instructor import sign_in
 from ui.learner import progress_store
+from ui.widgets import own_words
 from toolcall.dashboard import (
     ClassData,
     activity_chart,
@@ -20,6 +21,7 @@ from toolcall.dashboard import (
     export_json,
     learner_detail,
     learner_table,
+    NameMapError,
     overview,
     parse_name_map,
 )
@@ -98,6 +100,7 @@ who = st.selectbox(
     index=None,
     format_func=lambda w: f"{w} · {names[w]}" if names.get(w) else w,
     key="dashboard_learner",
+    **own_words("selectbox"),
 )
 if who:
     try:
@@ -141,8 +144,8 @@ upload = st.file_uploader(tr("dashboard.names_upload"), type=["csv"], key="dashb
 if upload is not None:
     try:
         st.session_state[NAMES_KEY] = parse_name_map(upload.getvalue())
-    except ValueError as exc:
-        st.error(tr("dashboard.names_error", detail=str(exc)))
+    except NameMapError as exc:  # quotes the file: shown as plain text, never as Markdown
+        st.error(plain(tr("dashboard.names_error", detail=exc.render(lang()))))
 
 st.subheader(tr("dashboard.export_title"))
 e1, e2 = st.columns(2)

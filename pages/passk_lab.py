@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from ui.common import lang, load, plain, show_chart, tr
+from ui.common import lang, load, plain, show_cached_chart, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
-from toolcall.charts import passk_chart, retry_chart
-from toolcall.passk import (K_MAX, N_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, percent,
+from toolcall.charts import PASSK_DEFAULTS, RETRY_DEFAULTS, passk_chart_for, retry_chart
+from toolcall.passk import (K_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, percent,
                             prob_all, simulate)
 from toolcall.points import description_points, missing_points
 from ui.tool_editor import lab_description, points_text
@@ -28,12 +28,12 @@ show_page_lessons("passk_lab")
 # 1. The ambiguity model ------------------------------------------------------------------
 st.header(tr("passk.model_title"))
 c1, c2, c3, c4 = st.columns(4)
-m = c1.slider(tr("passk.m_label"), 0, 8, 3, key="passk_m", help=tr("passk.m_help"))
-q = c2.slider(tr("passk.q_label"), 0.50, 0.99, 0.90, 0.01, key="passk_q", help=tr("passk.q_help"))
+m = c1.slider(tr("passk.m_label"), 0, 8, PASSK_DEFAULTS[1], key="passk_m", help=tr("passk.m_help"))
+q = c2.slider(tr("passk.q_label"), 0.50, 0.99, PASSK_DEFAULTS[0], 0.01, key="passk_q", help=tr("passk.q_help"))
 k = c3.slider(tr("passk.k_label"), 1, K_MAX, 8, key="passk_k", help=tr("passk.k_help"))
-rho = c4.slider(tr("passk.rho_label"), 0.0, 1.0, 0.5, 0.05, key="passk_rho", help=tr("passk.rho_help"))
+rho = c4.slider(tr("passk.rho_label"), 0.0, 1.0, PASSK_DEFAULTS[2], 0.05, key="passk_rho", help=tr("passk.rho_help"))
 lines, sim = curve(q, m, rho), simulate(q, m, rho)
-show_chart(passk_chart(lines, sim, rho, lang()))
+show_cached_chart(passk_chart_for, q, m, rho, lang())  # the same curve and simulation, built once per input
 cols = st.columns(4)
 cols[0].metric(tr("passk.metric_independent", k=k), percent(lines.independent[k - 1]))
 cols[1].metric(tr("passk.metric_exact", k=k, rho=f"{rho:.2f}"), percent(lines.exact[k - 1]))
@@ -81,9 +81,11 @@ st.markdown(tr("passk.equiv_band", q=percent(q), k=k, m=m, low=percent(pass_k(q,
 st.header(tr("passk.est_title"))
 st.markdown(tr("passk.est_intro"))
 c1, c2, c3 = st.columns(3)
-n_runs = c1.number_input(tr("passk.n_label"), min_value=1, max_value=N_MAX, value=10, step=1, key="passk_n")
-passes = c2.number_input(tr("passk.c_label"), min_value=0, max_value=N_MAX, value=9, step=1, key="passk_c")
-k_est = c3.number_input(tr("passk.est_k_label"), min_value=1, max_value=N_MAX, value=3, step=1, key="passk_est_k")
+# No min_value / max_value: the browser would refuse an out-of-range value in English and keep showing it while
+# the page computed with the previous one. Every value typed is used; estimate() refuses it in the student's language.
+n_runs = c1.number_input(tr("passk.n_label"), value=10, step=1, key="passk_n")
+passes = c2.number_input(tr("passk.c_label"), value=9, step=1, key="passk_c")
+k_est = c3.number_input(tr("passk.est_k_label"), value=3, step=1, key="passk_est_k")
 try:
     est = estimate(n_runs, passes, k_est)
 except EstimateInputError as exc:
@@ -105,15 +107,15 @@ st.markdown(tr("passk.est_which"))
 st.header(tr("passk.retry_title"))
 st.markdown(tr("passk.retry_intro"))
 c1, c2, c3 = st.columns(3)
-fail = c1.slider(tr("passk.fail_label"), 0.05, 0.50, 0.20, 0.01, key="passk_fail")
-retries = c2.slider(tr("passk.retries_label"), 0, 5, 2, key="passk_retries")
-retry_rho = c3.slider(tr("passk.retry_rho_label"), 0.0, 1.0, 0.5, 0.05, key="passk_retry_rho")
+fail = c1.slider(tr("passk.fail_label"), 0.05, 0.50, RETRY_DEFAULTS[0], 0.01, key="passk_fail")
+retries = c2.slider(tr("passk.retries_label"), 0, 5, RETRY_DEFAULTS[1] - 1, key="passk_retries")
+retry_rho = c3.slider(tr("passk.retry_rho_label"), 0.0, 1.0, RETRY_DEFAULTS[2], 0.05, key="passk_retry_rho")
 attempts = retries + 1
 c1, c2, c3 = st.columns(3)
 c1.metric(tr("passk.retry_independent", attempts=attempts), percent(prob_all(fail, attempts, 0.0)))
 c2.metric(tr("passk.retry_at_rho", rho=f"{retry_rho:.2f}"), percent(prob_all(fail, attempts, retry_rho)))
 c3.metric(tr("passk.retry_single"), percent(fail))
-show_chart(retry_chart(fail, attempts, retry_rho, lang()))
+show_cached_chart(retry_chart, fail, attempts, retry_rho, lang())
 st.markdown(tr("passk.retry_outro"))
 
 st.divider()

@@ -14,6 +14,7 @@ from ui.tool_editor import show_definition, show_editor, show_review, tool_set
 from ui.widgets import translated
 from toolcall import FIXTURES_DIR
 from toolcall.backend import backend_for
+from toolcall.markdown import table
 from toolcall.judge import STOP_REASONS, evaluate, evaluate_canned_cached, summarize
 from toolcall.results import call_id
 from toolcall.wire import FORMATS
@@ -112,7 +113,7 @@ st.divider()
 st.subheader(tr("playground.business_title"))
 st.markdown(tr("playground.business_intro"))
 st.caption(tr("playground.orders_caption", customer=book.current_customer))
-st.dataframe([{**o.__dict__, "item": o.item_for(lang())} for o in book.orders], hide_index=True, width="stretch")
+st.markdown(table([{**o.__dict__, "item": o.item_for(lang())} for o in book.orders]))  # no pandas: bench/README.md, H
 cols = st.columns(2)
 for i, case in enumerate(refund.business_cases):
     with cols[i % 2]:

@@ -6,13 +6,20 @@ as percentages on the axis, and refuses NaN or infinity before any value reaches
 
 from __future__ import annotations
 
+import json
 import math
 
 import altair as alt
 import pandas as pd
 
 from toolcall.i18n import t
-from toolcall.passk import Curve, Simulation, prob_all
+from toolcall.passk import Curve, Simulation, curve, prob_all, simulate
+from toolcall.safe_validator import SizedCache
+
+#: The pass^k lab's sliders as a page opens: (q, m, rho) of the ambiguity model, (fail, attempts, rho) of
+#: the retries. toolcall/warmup.py builds these charts before the first student asks for them.
+PASSK_DEFAULTS = (0.90, 3, 0.5)
+RETRY_DEFAULTS = (0.20, 3, 0.5)
 
 _PERCENT_AXIS = alt.Axis(format="%")
 _UNIT = alt.Scale(domain=[0, 1])
@@ -67,6 +74,30 @@ def passk_chart(curve: Curve, sim: Simulation, rho: float, lang: str) -> alt.Lay
                                                            y2="high:Q", color=colour),
         alt.Chart(points).mark_point(filled=True, size=45).encode(x=x, y=y, color=colour, tooltip=tooltip),
     ).properties(height=380)
+
+
+def passk_chart_for(q: float, m: int, rho: float, lang: str) -> alt.LayerChart:
+    """:func:`passk_chart` of the exact curve and the seeded simulation for (q, m, rho)."""
+    return passk_chart(curve(q, m, rho), simulate(q, m, rho), rho, lang)
+
+
+#: Vega-Lite specs (JSON text) by builder and arguments. Building a layered Altair chart deep-copies every
+#: layer and encoding, and to_dict walks it all again: ≈ 0.3 s of CPU per pass^k chart on the course
+#: machine, most of a page's first render (bench/README.md, section H). Bounded by entries and characters.
+_specs = SizedCache(max_entries=512, max_cost=50_000_000)
+
+
+def cached_spec(build, *args) -> dict:
+    """``build(*args).to_dict(validate=False)`` (a fresh dict each call: the caller may change it), the chart
+    built once per (builder, args) in this process. ``args`` must be hashable (numbers, strings).
+    Validation against Altair's Vega-Lite schema is left to the unit tests (tests/unit/test_charts.py), as
+    in ui.common.show_chart: these are our charts, not student input. Raises what ``build`` raises."""
+    key = (build.__module__, build.__qualname__, args)
+    text = _specs.get(key)
+    if text is None:
+        text = json.dumps(build(*args).to_dict(validate=False), allow_nan=False)
+        _specs.put(key, text, len(text))
+    return json.loads(text)
 
 
 def retry_chart(fail: float, attempts: int, rho: float, lang: str, steps: int = 50) -> alt.LayerChart:

@@ -17,7 +17,8 @@ from toolcall import CONTENT_ROOT
 from toolcall.backend import backend_for
 from toolcall.check import run_checks
 from toolcall.exercises import load_exercises
-from toolcall.files import ReadError, read_bytes_bounded, read_stream_bounded, read_text_bounded
+from toolcall.files import (MAX_FILE_CHARS, ReadError, check_path, read_bytes_bounded, read_stdin_bounded,
+                            read_text_bounded)
 from toolcall.fixtures import FixtureError, load_orders, load_tool
 from toolcall.grading import grade, grading_inputs
 from toolcall.i18n import LANGS
@@ -52,11 +53,10 @@ def _cmd_result(args: argparse.Namespace) -> int:
             print(f"{args.schema}: {checked.message}", file=sys.stderr)
             return 2
         schema = checked.schema
-    try:
-        raw = strip_shell_newline(read_stream_bounded(sys.stdin, MAX_INPUT_CHARS)) if args.input == "-" else args.input
-    except ReadError as exc:
-        print(f"stdin: cannot read: {exc}", file=sys.stderr)
+    raw = _stdin_text("--input", MAX_INPUT_CHARS) if args.input == "-" else args.input
+    if raw is None:
         return 2
+    raw = strip_shell_newline(raw) if args.input == "-" else raw
     if args.max_tokens < 1:
         print(f"--max-tokens must be at least 1, not {args.max_tokens}", file=sys.stderr)
         return 2
@@ -137,10 +137,8 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         known = ", ".join(sorted(loaded.by_id())) or "none"
         print(f"unknown exercise id {args.exercise_id!r}; known ids: {known}", file=sys.stderr)
         return 2
-    try:
-        text = read_stream_bounded(sys.stdin, MAX_ANSWER_CHARS) if args.answer == "-" else args.answer
-    except ReadError as exc:
-        print(f"stdin: cannot read: {exc}", file=sys.stderr)
+    text = _stdin_text("ANSWER", MAX_ANSWER_CHARS) if args.answer == "-" else args.answer
+    if text is None:
         return 2
     try:
         result = grade(exercise, text, grading_inputs(exercise))
@@ -165,13 +163,29 @@ def _cmd_passk(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_file(name: str, limit: int) -> str | None:
+def _stdin_text(label: str, limit: int) -> str | None:
+    """Standard input as UTF-8 text, at most ``limit`` characters, for the argument ``label`` given as
+    ``-``; None after printing why it cannot be used (``--input - (stdin): not UTF-8 text (byte 0)``)."""
+    try:
+        text = read_stdin_bounded(sys.stdin, limit)
+    except ReadError as exc:
+        print(f"{label} - (stdin): {exc}", file=sys.stderr)
+        return None
+    if not text.strip():
+        print(f"{label} - (stdin): empty", file=sys.stderr)
+        return None
+    return text
+
+
+def _read_file(name: str, limit: int, label: str = "FILE") -> str | None:
     """The text of file ``name`` (``-`` reads stdin), at most ``limit`` characters; None after printing
     why it cannot be read."""
+    if name == "-":
+        return _stdin_text(label, limit)
     try:
-        return read_stream_bounded(sys.stdin, limit) if name == "-" else read_text_bounded(name, limit)
-    except (ReadError, UnicodeDecodeError) as exc:
-        print(f"{name}: cannot read: {exc}", file=sys.stderr)
+        return read_text_bounded(name, limit)
+    except ReadError as exc:
+        print(f"{label} {name}: {exc}", file=sys.stderr)
         return None
 
 
@@ -238,21 +252,37 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     import io
 
     from toolcall.eval_import import MAX_BYTES as MAX_LOG_BYTES
-    from toolcall.eval_import import LogTooLarge, LogUnreadable, read_log
+    from toolcall.eval_import import LogError, read_log
     from toolcall.evaluation import ANALYSIS_BUDGET, analyse, case_rows_json, summary_rates
     from toolcall.selection import load_set
 
+    lang = args.lang
+    runs = "RUNS - (stdin)" if args.runs == "-" else f"RUNS {args.runs}"
     try:
-        data = read_bytes_bounded(sys.stdin.buffer if args.runs == "-" else args.runs, MAX_LOG_BYTES)
-        log = read_log(data, args.format, args.runs)
         expectations = None
         if args.selection:
             expectations = {c.id: c.expected_calls() for c in load_set(Path(args.selection)).cases}
-    except (OSError, ReadError, LogTooLarge, LogUnreadable, FixtureError) as exc:
-        print(f"{args.runs}: {exc}", file=sys.stderr)
+    except FixtureError as exc:  # names the selection file (and the JSON path), not the runs
+        print(f"--selection {exc}".replace("\n", "; "), file=sys.stderr)
+        return 2
+    try:
+        data = read_bytes_bounded(sys.stdin.buffer if args.runs == "-" else args.runs, MAX_LOG_BYTES)
+        if not data.strip():
+            raise ReadError("empty")
+        if not data.startswith(b"PK\x03\x04"):  # anything but an Inspect .eval (a zip) is UTF-8 text
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ReadError(f"not UTF-8 text (byte {exc.start})") from None
+        log = read_log(data, args.format, args.runs)
+    except LogError as exc:
+        print(f"{runs}: {exc.text(lang)}", file=sys.stderr)
+        return 2
+    except (OSError, ReadError) as exc:
+        print(f"{runs}: {exc}", file=sys.stderr)
         return 2
     for problem in log.problems:
-        print(f"{args.runs}: {problem}", file=sys.stderr)
+        print(f"{args.runs}: {problem.describe(lang)}", file=sys.stderr)
     if not log.runs:
         print(f"{args.runs}: no usable runs ({len(log.problems)} problem(s))", file=sys.stderr)
         return 2
@@ -263,10 +293,11 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     if result.not_graded:
         print(f"{args.runs}: {result.not_graded} run(s) not graded: the grading time ({ANALYSIS_BUDGET:g} s) was "
               "spent; they count by the log's own verdict, or as failed", file=sys.stderr)
-    rows = case_rows_json(result.cases)
+    rows = case_rows_json(result.cases, lang)
+    notes = [note.text(lang) for note in log.notes]
     if args.out == "json":
         print(json.dumps({"format": log.fmt, "k": args.k, "runs": len(log.runs), "problems": len(log.problems),
-                          "notes": log.notes, "cases": rows, "mean": summary_rates(result.cases),
+                          "notes": notes, "cases": rows, "mean": summary_rates(result.cases),
                           "taxonomy": result.taxonomy,
                           "confusion": {"expected": list(result.confusion.index),
                                         "chosen": list(result.confusion.columns),
@@ -293,7 +324,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         print("\nconfusion matrix (rows: expected tool, columns: chosen tool)")
         print(result.confusion.to_string())
         print("\nfailure taxonomy: " + ", ".join(f"{name} {count}" for name, count in result.taxonomy.items()))
-    for note in log.notes:
+    for note in notes:
         print(f"note: {note}")
     return status
 
@@ -303,13 +334,17 @@ def _build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     result = sub.add_parser("result", help="print the tool_result the app would send for a raw model output")
-    result.add_argument("--tool", required=True, help="tool definition JSON (name, description, input_schema)")
-    result.add_argument("--input", required=True, help="the model's raw argument text; - reads stdin")
-    result.add_argument("--schema", help="an input_schema JSON file to use instead of the tool's own")
+    _file_arg(result, "--tool", kind="text", limit=MAX_FILE_CHARS, required=True,
+              help="tool definition JSON (name, description, input_schema)")
+    _file_arg(result, "--input", kind="stdin", limit=MAX_INPUT_CHARS, required=True,
+              help="the model's raw argument text; - reads stdin")
+    _file_arg(result, "--schema", kind="text", limit=MAX_SCHEMA_CHARS,
+              help="an input_schema JSON file to use instead of the tool's own")
     result.add_argument("--format", choices=FORMATS, default="anthropic")
     result.add_argument("--id", help="tool_use_id / tool_call_id to answer (default: derived from the input)")
     result.add_argument("--lang", choices=LANGS, default="en")
-    result.add_argument("--orders", help="order book YAML for the fake backend (default: the repo's)")
+    _file_arg(result, "--orders", kind="text", limit=MAX_FILE_CHARS,
+              help="order book YAML for the fake backend (default: the repo's)")
     result.add_argument("--stop-reason", choices=STOP_REASONS, default=STOP_TOOL_USE,
                         help="the response's stop_reason; max_tokens prints the harness's re-request instead "
                              "of a tool_result")
@@ -320,19 +355,23 @@ def _build_parser() -> argparse.ArgumentParser:
 
     conf = sub.add_parser("conformance", help="run JSON-Schema-Test-Suite (draft 2020-12) through the validator; "
                                               "print pass counts per file")
-    conf.add_argument("suite", metavar="SUITE_DIR", help="a JSON-Schema-Test-Suite checkout (holds tests/draft2020-12)")
+    _file_arg(conf, "suite", kind="folder", metavar="SUITE_DIR",
+              help="a JSON-Schema-Test-Suite checkout (holds tests/draft2020-12)")
     conf.set_defaults(func=_cmd_conformance)
 
     check = sub.add_parser("check", help="validate every fixture and lesson; exit 1 on any problem")
-    check.add_argument("dir", nargs="?", help="content root holding fixtures/ and lessons/ (default: this repo)")
+    _file_arg(check, "dir", kind="folder", nargs="?", metavar="DIR",
+              help="content root holding fixtures/ and lessons/ (default: this repo)")
     check.set_defaults(func=_cmd_check)
 
     grade_ = sub.add_parser("grade", help="grade one answer to one exercise; print the grade as JSON",
                             description="Grade ANSWER for EXERCISE_ID and print the grade as JSON.",
                             epilog=GRADE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     grade_.add_argument("exercise_id", metavar="EXERCISE_ID", help="an exercise id from fixtures/exercises/*.yaml")
-    grade_.add_argument("answer", metavar="ANSWER", help="the answer text (format per type below); - reads stdin")
-    grade_.add_argument("--exercises", help="folder of exercise files (default: the repo's fixtures/exercises)")
+    _file_arg(grade_, "answer", kind="stdin", limit=MAX_ANSWER_CHARS, metavar="ANSWER",
+              help="the answer text (format per type below); - reads stdin")
+    _file_arg(grade_, "--exercises", kind="folder",
+              help="folder of exercise files (default: the repo's fixtures/exercises)")
     grade_.set_defaults(func=_cmd_grade)
 
     passk = sub.add_parser("passk", help="estimate pass^k, pass@k and the naive (c/n)^k from n runs with c passes")
@@ -342,14 +381,16 @@ def _build_parser() -> argparse.ArgumentParser:
     passk.set_defaults(func=_cmd_passk)
     pairing = sub.add_parser("pairing", help="list every tool_use/tool_result pairing rule a transcript breaks; "
                                              "exit 1 if any, 2 if it cannot be read")
-    pairing.add_argument("file", help="transcript JSON: a messages list or a request holding one; - reads stdin")
+    _file_arg(pairing, "file", kind="text", limit=PAIRING_MAX_CHARS, stdin=True, metavar="FILE",
+              help="transcript JSON: a messages list or a request holding one; - reads stdin")
     pairing.add_argument("--format", choices=PAIRING_CHOICES, default="auto")
     pairing.add_argument("--lang", choices=LANGS, default="en")
     pairing.set_defaults(func=_cmd_pairing)
     strict = sub.add_parser("strict", help="what a provider's strict mode refuses in a tool's input_schema, and the "
                                            "SDK's transformed schema, as JSON; exit 1 when the provider would "
                                            "refuse it")
-    strict.add_argument("tool", help="tool definition JSON (name, description, input_schema)")
+    _file_arg(strict, "tool", kind="text", limit=MAX_FILE_CHARS, metavar="TOOL",
+              help="tool definition JSON (name, description, input_schema)")
     strict.add_argument("--provider", choices=("anthropic", "openai", "gemini"), required=True)
     strict.set_defaults(func=_cmd_strict)
 
@@ -357,21 +398,87 @@ def _build_parser() -> argparse.ArgumentParser:
                            epilog="exit 0 when at least one case was estimated; 1 when every case was refused "
                                   "(e.g. k larger than every case's n); 2 when the input or --selection cannot "
                                   "be used or the arguments are wrong")
-    eval_.add_argument("runs", metavar="RUNS",
-                       help="native JSONL, a τ-bench results file or an Inspect log; - reads stdin")
+    _file_arg(eval_, "runs", kind="bytes", limit=_max_log_bytes(), stdin=True, metavar="RUNS",
+              help="native JSONL, a τ-bench results file or an Inspect log; - reads stdin")
     eval_.add_argument("--k", type=_k_arg, required=True,
                        help=f"k (1 to {N_MAX}, the passk command's largest n); a case with fewer than k runs is "
                             "refused")
     eval_.add_argument("--format", choices=("auto", "native", "tau", "inspect"), default="auto")
     eval_.add_argument("--out", choices=("table", "csv", "json"), default="table")
-    eval_.add_argument("--selection", help="a selection set YAML whose expectations replace the log's, by case id")
+    _file_arg(eval_, "--selection", kind="text", limit=MAX_FILE_CHARS,
+              help="a selection set YAML whose expectations replace the log's, by case id")
+    eval_.add_argument("--lang", choices=LANGS, default="en",
+                       help="language of the problems, notes and refusals (default en)")
     eval_.set_defaults(func=_cmd_eval)
     lint = sub.add_parser("lint", help="design-review tool definitions (one or a list, course or OpenAI form); "
                                        "print findings as JSON; exit 1 on any error-level finding, 2 if unreadable")
-    lint.add_argument("file", help="TOOLS.json: one definition or a list; - reads stdin")
+    _file_arg(lint, "file", kind="text", limit=_max_definition_chars(), stdin=True, metavar="FILE",
+              help="TOOLS.json: one definition or a list; - reads stdin")
     lint.add_argument("--lang", choices=LANGS, default="en")
     lint.set_defaults(func=_cmd_lint)
     return parser
+
+
+FILE_KINDS = ("text", "bytes", "folder", "stdin")
+
+
+def _file_arg(parser: argparse.ArgumentParser, *names: str, kind: str, limit: int | None = None,
+              stdin: bool = False, **kwargs: Any) -> argparse.Action:
+    """Add an argument that names a file, a folder or standard input, marked on the action
+    (``file_kind``: text = a UTF-8 file of at most ``limit`` characters, bytes = a file of at most
+    ``limit`` bytes, folder, stdin = inline text or ``-``; ``reads_stdin``: ``-`` means stdin), so
+    main() checks every such argument before the command runs and the tests find them all."""
+    assert kind in FILE_KINDS
+    action = parser.add_argument(*names, **kwargs)
+    action.file_kind, action.file_limit, action.reads_stdin = kind, limit, stdin or kind == "stdin"
+    return action
+
+
+def file_arguments(parser: argparse.ArgumentParser) -> dict[str, list[argparse.Action]]:
+    """Every subcommand's file, folder and stdin arguments (the actions _file_arg marked), by command."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return {name: [a for a in cmd._actions if getattr(a, "file_kind", None)] for name, cmd in sub.choices.items()}
+
+
+def label(action: argparse.Action) -> str:
+    """How messages name an argument: its option (``--tool``) or its metavar (``RUNS``)."""
+    return action.option_strings[0] if action.option_strings else (action.metavar or action.dest.upper())
+
+
+def _check_paths(parser: argparse.ArgumentParser, args: argparse.Namespace) -> bool:
+    """Check every file and folder argument of the command before it runs: one line per refusal
+    (``--tool /x: a folder, not a regular file``) on stderr; False if any was refused. A text file
+    is read once here (bounded) to find bad UTF-8; stdin (``-``) is left to the command."""
+    ok = True
+    for action in file_arguments(parser)[args.command]:
+        value = getattr(args, action.dest, None)
+        if value is None or action.file_kind == "stdin" or (action.reads_stdin and value == "-"):
+            continue
+        try:
+            if action.file_kind == "folder":
+                check_path(value, "folder")
+            elif action.file_kind == "bytes":
+                check_path(value, "file", action.file_limit)
+            else:
+                check_path(value, "file", 4 * action.file_limit + 4)
+                if not read_text_bounded(value, action.file_limit).strip():
+                    raise ReadError("empty (only white space)")
+        except ReadError as exc:
+            print(f"{label(action)} {value}: {exc}", file=sys.stderr)
+            ok = False
+    return ok
+
+
+def _max_log_bytes() -> int:
+    from toolcall.eval_import import MAX_BYTES
+
+    return MAX_BYTES
+
+
+def _max_definition_chars() -> int:
+    from toolcall.tooldef import MAX_DEFINITION_CHARS
+
+    return MAX_DEFINITION_CHARS
 
 
 def _k_arg(text: str) -> int:
@@ -416,8 +523,9 @@ def main(argv: list[str] | None = None) -> int:
     out, err = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = _TerminalSafe(out), _TerminalSafe(err)
     try:
-        args = _build_parser().parse_args(argv)
-        code = args.func(args)
+        parser = _build_parser()
+        args = parser.parse_args(argv)
+        code = args.func(args) if _check_paths(parser, args) else 2
         sys.stdout.flush()
     except BrokenPipeError:
         # https://docs.python.org/3/library/signal.html#note-on-sigpipe: stop writing to the closed pipe

@@ -22,6 +22,7 @@ import pandas as pd
 
 from toolcall.i18n import t
 from toolcall.progress import PROGRESS_FIELDS, to_csv, valid_learner
+from toolcall.text import escape_invisible
 
 #: Wrong answers listed per exercise; characters of an answer kept for grouping and display.
 TOP_WRONG, ANSWER_CHARS = 3, 200
@@ -233,29 +234,48 @@ def activity_chart(data: ClassData, lang: str) -> alt.Chart:
     )
 
 
+class NameMapError(ValueError):
+    """A display-name mapping that was not used: ``code`` (a key under ``dashboard.name_map`` in
+    the locale files) and ``params``; ``render(lang)`` is the sentence to show (as plain text: it
+    quotes the file)."""
+
+    def __init__(self, code: str, **params):
+        super().__init__(f"{code}: {params}")
+        self.code, self.params = code, params
+
+    def render(self, lang: str) -> str:
+        return t(f"dashboard.name_map.{self.code}", lang, **self.params)
+
+
 def parse_name_map(raw: bytes) -> dict[str, str]:
     """A display-name mapping from CSV bytes (UTF-8, header ``learner,name``): learner id ->
-    name (at most 100 characters, stripped). Raises ValueError for a file over
-    MAX_NAME_MAP_BYTES or MAX_NAME_MAP_ROWS, a missing header, or an invalid learner id
-    (naming the row)."""
+    name (at most 100 characters, whitespace runs as one space, invisible and bidirectional
+    characters shown as ``\\uXXXX``: toolcall.text). Raises NameMapError (a ValueError) with
+    code ``too_large`` (over MAX_NAME_MAP_BYTES), ``not_utf8`` (the byte offset), ``no_header``,
+    ``unreadable`` (a CSV the csv module refuses, e.g. a field over its 131 072-character limit,
+    with the line), ``too_many_rows`` (over MAX_NAME_MAP_ROWS) or ``bad_learner`` (the row and
+    the first 80 characters of the id)."""
     if len(raw) > MAX_NAME_MAP_BYTES:
-        raise ValueError(f"the mapping is over {MAX_NAME_MAP_BYTES:,} bytes")
+        raise NameMapError("too_large", size=f"{len(raw):,}", limit=f"{MAX_NAME_MAP_BYTES:,}")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ValueError("the mapping is not UTF-8 text") from exc
+        raise NameMapError("not_utf8", byte=exc.start) from None
     reader = csv.DictReader(io.StringIO(text))
-    if not reader.fieldnames or not {"learner", "name"} <= {f.strip() for f in reader.fieldnames}:
-        raise ValueError("the mapping needs a header row: learner,name")
     names: dict[str, str] = {}
-    for n, row in enumerate(reader, start=2):
-        if n - 1 > MAX_NAME_MAP_ROWS:
-            raise ValueError(f"the mapping has more than {MAX_NAME_MAP_ROWS:,} rows")
-        row = {(k or "").strip(): (v or "") for k, v in row.items()}
-        learner = row.get("learner", "").strip()
-        if not valid_learner(learner):
-            raise ValueError(f"row {n}: {learner[:80]!r} is not a learner id")
-        names[learner] = " ".join(row.get("name", "").split())[:100]
+    try:
+        if not reader.fieldnames or not {"learner", "name"} <= {f.strip() for f in reader.fieldnames}:
+            raise NameMapError("no_header")
+        for n, row in enumerate(reader, start=2):
+            if n - 1 > MAX_NAME_MAP_ROWS:
+                raise NameMapError("too_many_rows", limit=f"{MAX_NAME_MAP_ROWS:,}")
+            row = {(k or "").strip(): (v or "") for k, v in row.items() if isinstance(v, str) or v is None}
+            learner = row.get("learner", "").strip()
+            if not valid_learner(learner):
+                raise NameMapError("bad_learner", row=n, value=escape_invisible(learner[:80]))
+            names[learner] = escape_invisible(" ".join(row.get("name", "").split())[:100])
+    except csv.Error:
+        raise NameMapError("unreadable", line=reader.line_num + 1) from None  # the line being read
     return names
 
 

@@ -39,7 +39,8 @@ from collections.abc import Iterator
 
 import orjson
 
-from toolcall.evaluation import Call, LineProblem, Run, RunLog
+from toolcall.evaluation import Call, LineProblem, Note, Run, RunLog
+from toolcall.i18n import t
 
 #: Default size limit of an input, in bytes.
 MAX_BYTES = 50_000_000
@@ -64,43 +65,74 @@ MAX_MEMBERS = MAX_RUNS + 100
 LOG_FORMATS = ("auto", "native", "tau", "inspect")
 
 
-class LogTooLarge(ValueError):
-    """The input is over a size limit; ``size`` and ``limit`` in bytes (or members)."""
+#: Every code a whole-input error (LogTooLarge, LogUnreadable) can carry, with the parameters
+#: its text takes (``eval.error.<code>`` in toolcall/locales/<lang>/eval.yaml).
+ERROR_CODES: dict[str, tuple[str, ...]] = {
+    "log_too_large": ("size", "limit"),
+    "document_too_large": ("size", "limit"),
+    "too_many_values": ("size", "limit"),
+    "member_too_large": ("name", "size", "limit"),
+    "member_too_many_values": ("name", "size", "limit"),
+    "too_many_members": ("size", "limit"),
+    "unpacked_too_large": ("size", "limit"),
+    "not_json": ("detail",),
+    "tau_shape": (),
+    "inspect_shape": (),
+    "not_zip": ("detail",),
+}
 
-    def __init__(self, what: str, size: int, limit: int, unit: str = "bytes"):
-        super().__init__(f"{what} is {size:,} {unit}; the limit is {limit:,}")
+
+class LogError(ValueError):
+    """A whole input that cannot be used: ``code`` (one of ERROR_CODES) and ``params``;
+    ``text(lang)`` is the message in ``lang``, ``str()`` the English one."""
+
+    def __init__(self, code: str, **params: Any):
+        if code not in ERROR_CODES:
+            raise ValueError(f"unknown log error code {code!r}")
+        self.code, self.params = code, params
+        super().__init__(self.text("en"))
+
+    def text(self, lang: str = "en") -> str:
+        """The message in ``lang`` (``eval.error.<code>``)."""
+        return t(f"eval.error.{self.code}", lang, **self.params)
+
+
+class LogTooLarge(LogError):
+    """The input is over a size limit; ``size`` and ``limit`` in bytes (or values, members)."""
+
+    def __init__(self, code: str, size: int, limit: int, **params: Any):
+        super().__init__(code, size=size, limit=limit, **params)
         self.size, self.limit = size, limit
 
 
-class LogUnreadable(ValueError):
+class LogUnreadable(LogError):
     """The input as a whole cannot be read in the chosen format (not JSON, not a zip, …)."""
 
 
-_TOO_MANY_TOOL_SETS = f"more than {MAX_TOOL_SETS} distinct tool lists in one log; this record is not read"
-
-
-def _json_doc(data: bytes, what: str = "the JSON document") -> Any:
-    """Parse one whole JSON document within MAX_JSON_BYTES and MAX_JSON_VALUES (checked on the
-    bytes, before any object is built). Raises LogTooLarge, or LogUnreadable when not JSON."""
+def _json_doc(data: bytes, member: str | None = None) -> Any:
+    """Parse one whole JSON document (the input, or the .eval ``member`` named) within
+    MAX_JSON_BYTES and MAX_JSON_VALUES (checked on the bytes, before any object is built).
+    Raises LogTooLarge, or LogUnreadable when not JSON."""
+    named = {"name": member} if member else {}
     if len(data) > MAX_JSON_BYTES:
-        raise LogTooLarge(what, len(data), MAX_JSON_BYTES)
+        raise LogTooLarge("member_too_large" if member else "document_too_large", len(data), MAX_JSON_BYTES, **named)
     values = data.count(b",") + data.count(b"[") + data.count(b"{")
     if values > MAX_JSON_VALUES:
-        raise LogTooLarge(what, values, MAX_JSON_VALUES, "values")
+        raise LogTooLarge("member_too_many_values" if member else "too_many_values", values, MAX_JSON_VALUES, **named)
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        raise LogUnreadable(f"not JSON: {str(exc)[:120]}") from None
+        raise LogUnreadable("not_json", detail=str(exc)[:120]) from None
 
 
 def _stop(log: RunLog, number: int, where: str) -> bool:
     """True (and the stop is listed as the last problem) once MAX_PROBLEMS problems or MAX_RUNS
     records, good or bad, were read."""
     if len(log.problems) >= MAX_PROBLEMS:
-        log.problems.append(LineProblem(number, where, f"more than {MAX_PROBLEMS:,} problems; the rest is not read"))
+        log.problems.append(LineProblem(number, where, "too_many_problems", {"limit": MAX_PROBLEMS}))
         return True
     if len(log.runs) + len(log.problems) >= MAX_RUNS:
-        log.problems.append(LineProblem(number, where, f"more than {MAX_RUNS:,} records; the rest is not read"))
+        log.problems.append(LineProblem(number, where, "too_many_records", {"limit": MAX_RUNS}))
         return True
     return False
 
@@ -129,7 +161,7 @@ def read_log(data: bytes, fmt: str = "auto", name: str = "", limit: int = MAX_BY
     ValueError for an unknown format. Bad records are listed in ``RunLog.problems``.
     """
     if len(data) > limit:
-        raise LogTooLarge("the log", len(data), limit)
+        raise LogTooLarge("log_too_large", len(data), limit)
     if fmt == "auto":
         fmt = detect_log_format(data, name)
     if fmt == "native":
@@ -150,146 +182,138 @@ def _is_int(value: Any) -> bool:
 
 def _tools_problem(tools: Any) -> tuple[str, str] | None:
     if not isinstance(tools, list):
-        return "$.tools", "must be a list of tool definitions"
+        return "$.tools", "tools_not_list"
     for i, tool in enumerate(tools):
         if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
-            return f"$.tools[{i}].name", "each tool needs a name (string)"
+            return f"$.tools[{i}].name", "tool_needs_name"
         if not isinstance(tool.get("input_schema"), dict):
-            return f"$.tools[{i}].input_schema", "each tool needs an input_schema (object)"
+            return f"$.tools[{i}].input_schema", "tool_needs_schema"
     return None
 
 
 def _native_problem(rec: Any) -> tuple[str, str] | None:
-    """The first thing wrong with one native record, as (JSON path, message); None if sound.
-    Mirrors fixtures/schemas/eval_runs.schema.json (a test holds the two together)."""
+    """The first thing wrong with one native record, as (JSON path, problem code); None if
+    sound. Mirrors fixtures/schemas/eval_runs.schema.json (a test holds the two together)."""
     if not isinstance(rec, dict):
-        return "$", "each line must be a JSON object"
+        return "$", "not_object"
     for key in ("case_id", "run", "model", "expected_calls", "actual_calls"):
         if key not in rec:
-            return f"$.{key}", "required field missing"
+            return f"$.{key}", "required_missing"
     if not isinstance(rec["case_id"], str) or not 1 <= len(rec["case_id"]) <= 200:
-        return "$.case_id", "must be a string of 1 to 200 characters"
+        return "$.case_id", "bad_case_id"
     if not _is_int(rec["run"]) or rec["run"] < 0:
-        return "$.run", "must be a whole number ≥ 0"
+        return "$.run", "bad_run"
     if not isinstance(rec["model"], str):
-        return "$.model", "must be a string"
+        return "$.model", "not_string"
     if "tools" in rec and (found := _tools_problem(rec["tools"])):
         return found
     expected = rec["expected_calls"]
     if not isinstance(expected, list) or len(expected) > 1:
-        return "$.expected_calls", "must be a list of at most one expected call ([] = must not call)"
+        return "$.expected_calls", "bad_expected_calls"
     for i, call in enumerate(expected):
         if not isinstance(call, dict) or not isinstance(call.get("name"), str):
-            return f"$.expected_calls[{i}].name", "must be a string"
+            return f"$.expected_calls[{i}].name", "not_string"
         args = call.get("arguments", {})
         if not isinstance(args, dict) or not all(isinstance(v, list) and v for v in args.values()):
-            return (
-                f"$.expected_calls[{i}].arguments",
-                "must map each parameter to a non-empty list of acceptable values",
-            )
+            return f"$.expected_calls[{i}].arguments", "bad_expected_arguments"
     if not isinstance(rec["actual_calls"], list):
-        return "$.actual_calls", "must be a list of calls ([] = no call)"
+        return "$.actual_calls", "actual_calls_not_list"
     for i, call in enumerate(rec["actual_calls"]):
         if not isinstance(call, dict) or not isinstance(call.get("name"), str):
-            return f"$.actual_calls[{i}].name", "must be a string"
+            return f"$.actual_calls[{i}].name", "not_string"
         if "raw_arguments" in call and not isinstance(call["raw_arguments"], str):
-            return f"$.actual_calls[{i}].raw_arguments", "must be a string (the model's argument text)"
+            return f"$.actual_calls[{i}].raw_arguments", "bad_raw_arguments"
         if "raw_arguments" not in call and "arguments" not in call:
-            return f"$.actual_calls[{i}]", "needs arguments or raw_arguments"
+            return f"$.actual_calls[{i}]", "call_needs_arguments"
     if "passed" in rec and not isinstance(rec["passed"], bool):
-        return "$.passed", "must be true or false"
+        return "$.passed", "bad_passed"
     return None
 
 
 _REQUIRED = frozenset(("case_id", "run", "model", "expected_calls", "actual_calls"))
 
 
-def _native_ok(rec: Any) -> bool:
-    """The common case of _native_problem, fast: True when ``rec`` is certainly sound."""
-    if type(rec) is not dict or not _REQUIRED <= rec.keys() or "tools" in rec or "passed" in rec:
-        return False
-    cid, run, expected, actual = rec["case_id"], rec["run"], rec["expected_calls"], rec["actual_calls"]
-    if type(cid) is not str or not 0 < len(cid) <= 200 or type(run) is not int or run < 0:
-        return False
-    if type(rec["model"]) is not str or type(expected) is not list or len(expected) > 1 or type(actual) is not list:
-        return False
-    for call in expected:
-        if type(call) is not dict or type(call.get("name")) is not str:
-            return False
-        args = call.get("arguments", {})
-        if type(args) is not dict or not all(type(v) is list and v for v in args.values()):
-            return False
-    for call in actual:
-        if (
-            type(call) is not dict
-            or type(call.get("name")) is not str
-            or type(call.get("raw_arguments", "")) is not str
-        ):
-            return False
-        if "raw_arguments" not in call and "arguments" not in call:
-            return False
-    return True
-
-
-def _lines(data: bytes) -> Iterator[tuple[int, bytes]]:
-    start, number = 0, 0
-    while start < len(data):
-        end = data.find(b"\n", start)
-        end = len(data) if end < 0 else end
-        number += 1
-        yield number, data[start:end]
-        start = end + 1
+def _key(value: Any, option: int = 0) -> bytes:
+    """A value's JSON bytes as a key; b"" (share nothing) when it is nested past orjson.dumps'
+    depth limit (orjson.loads reads deeper)."""
+    try:
+        return orjson.dumps(value, option=option)
+    except (TypeError, orjson.JSONEncodeError):
+        return b""
 
 
 def read_native(data: bytes) -> RunLog:
-    """Read native JSONL (see the module docstring). Blank lines are skipped."""
+    """Read native JSONL (see the module docstring). Blank lines are skipped.
+
+    Identical ``expected_calls`` and ``actual_calls`` lines share one Python object each (so
+    grading can key them by identity), and each distinct ``tools`` list is checked and kept once.
+    """
     log = RunLog([], tool_sets=[], fmt="native")
-    tool_index: dict[str, int] = {}
+    runs, problems = log.runs, log.problems
+    tool_index: dict[bytes, int] = {}
+    shared: dict[bytes, tuple] = {}
     current = -1
-    for number, raw in _lines(data):
-        if not raw.strip():
-            continue
-        if _stop(log, number, "$"):
-            break
-        if len(raw) > MAX_LINE_CHARS:
-            log.problems.append(
-                LineProblem(number, "$", f"line of {len(raw):,} bytes; the limit is {MAX_LINE_CHARS:,}")
-            )
-            continue
-        try:
-            rec = orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            log.problems.append(LineProblem(number, "$", f"not JSON: {str(exc)[:120]}"))
-            continue
-        found = None if _native_ok(rec) else _native_problem(rec)
-        if found:
-            log.problems.append(LineProblem(number, *found))
-            continue
-        if "tools" in rec:
-            key = json.dumps(rec["tools"], sort_keys=True)
-            if key not in tool_index and len(log.tool_sets) >= MAX_TOOL_SETS:
-                log.problems.append(LineProblem(number, "$.tools", _TOO_MANY_TOOL_SETS))
+    loads, sort_keys = orjson.loads, orjson.OPT_SORT_KEYS
+    # Lines as a C iterator over a view of ``data`` (no copy); each keeps its "\n", which orjson skips.
+    for number, raw in enumerate(io.BytesIO(data), start=1):
+        if len(raw) > MAX_LINE_CHARS and (size := len(raw.rstrip(b"\n"))) > MAX_LINE_CHARS:
+            if not raw.strip():
                 continue
+            if _stop(log, number, "$"):
+                break
+            problems.append(LineProblem(number, "$", "line_too_long", {"size": size, "limit": MAX_LINE_CHARS}))
+            continue
+        if len(runs) + len(problems) >= MAX_RUNS or len(problems) >= MAX_PROBLEMS:
+            if not raw.strip():
+                continue
+            _stop(log, number, "$")
+            break
+        try:
+            rec = loads(raw)
+        except orjson.JSONDecodeError as exc:
+            if not raw.strip():
+                continue
+            problems.append(LineProblem(number, "$", "not_json", {"detail": str(exc)[:120]}))
+            continue
+        # Identical expected_calls and actual_calls are checked and built once, then shared:
+        # a line whose two lists were seen before only has its scalar fields checked here.
+        if type(rec) is dict and _REQUIRED <= rec.keys():
+            expected_key, calls_key = b"e" + _key(rec["expected_calls"]), b"c" + _key(rec["actual_calls"])
+            expected, calls = shared.get(expected_key), shared.get(calls_key)
+            cid, run, passed = rec["case_id"], rec["run"], rec.get("passed", False)
+            sound = (expected is not None and calls is not None and type(cid) is str and 0 < len(cid) <= 200
+                     and type(run) is int and run >= 0 and type(rec["model"]) is str and type(passed) is bool)
+        else:
+            sound = False
+        if not sound:
+            if found := _native_problem(rec):
+                problems.append(LineProblem(number, *found))
+                continue
+            if expected is None:
+                expected = tuple(rec["expected_calls"])
+                if len(expected_key) > 1:
+                    shared[expected_key] = expected
+            if calls is None:
+                calls = tuple(Call(c["name"], c.get("arguments"), c.get("raw_arguments")) for c in rec["actual_calls"])
+                if len(calls_key) > 1:
+                    shared[calls_key] = calls
+        tools = rec.get("tools")
+        if tools is not None or "tools" in rec:
+            key = (_key(tools, sort_keys) or b"unique:%d" % number) if type(tools) is list else b""
             if key not in tool_index:
+                if found := _tools_problem(tools):
+                    problems.append(LineProblem(number, *found))
+                    continue
+                if len(log.tool_sets) >= MAX_TOOL_SETS:
+                    problems.append(LineProblem(number, "$.tools", "too_many_tool_sets", {"limit": MAX_TOOL_SETS}))
+                    continue
                 tool_index[key] = len(log.tool_sets)
-                log.tool_sets.append({t["name"]: t["input_schema"] for t in rec["tools"]})
+                log.tool_sets.append({t["name"]: t["input_schema"] for t in tools})
             current = tool_index[key]
         elif current < 0:
-            log.problems.append(LineProblem(number, "$.tools", "the first run must list the tools the model saw"))
+            problems.append(LineProblem(number, "$.tools", "first_run_needs_tools"))
             continue
-        calls = tuple(Call(c["name"], c.get("arguments"), c.get("raw_arguments")) for c in rec["actual_calls"])
-        log.runs.append(
-            Run(
-                rec["case_id"],
-                rec["run"],
-                rec["model"],
-                tuple(rec["expected_calls"]),
-                calls,
-                current,
-                rec.get("passed"),
-                number,
-            )
-        )
+        runs.append(Run(rec["case_id"], rec["run"], rec["model"], expected, calls, current, rec.get("passed"), number))
     if not log.tool_sets:
         log.tool_sets.append({})
     return log
@@ -305,16 +329,16 @@ def tau_success(reward: float) -> bool:
 
 def read_tau(data: bytes) -> RunLog:
     """Read a τ-bench results list or a τ²-bench Results object (see the module docstring)."""
-    doc = _json_doc(data, "the results file")
+    doc = _json_doc(data)
     log = RunLog([], fmt="tau")
     if isinstance(doc, dict) and isinstance(doc.get("simulations"), list):
         records, prefix, model = doc["simulations"], "$.simulations", _tau2_model(doc)
-        log.notes.append("τ²-bench Results: reward from reward_info.reward; infrastructure_error runs left out")
+        log.notes.append(Note("tau2_results"))
     elif isinstance(doc, list):
         records, prefix, model = doc, "$", ""
-        log.notes.append("τ-bench results list: reward per (task_id, trial)")
+        log.notes.append(Note("tau_results"))
     else:
-        raise LogUnreadable("expected a τ-bench results list or a τ²-bench object with simulations")
+        raise LogUnreadable("tau_shape")
     trials: set[Any] = set()
     position: dict[str, int] = {}
     for i, rec in enumerate(records):
@@ -322,16 +346,16 @@ def read_tau(data: bytes) -> RunLog:
         if _stop(log, i + 1, where):
             break
         if not isinstance(rec, dict):
-            log.problems.append(LineProblem(i + 1, where, "each result must be an object"))
+            log.problems.append(LineProblem(i + 1, where, "result_not_object"))
             continue
         if rec.get("termination_reason") == "infrastructure_error":
             continue
         reward = rec["reward_info"].get("reward") if isinstance(rec.get("reward_info"), dict) else rec.get("reward")
         if not isinstance(rec.get("task_id"), (str, int)) or isinstance(rec.get("task_id"), bool):
-            log.problems.append(LineProblem(i + 1, f"{where}.task_id", "required: a string or a whole number"))
+            log.problems.append(LineProblem(i + 1, f"{where}.task_id", "task_id_required"))
         elif not isinstance(reward, (int, float)) or isinstance(reward, bool):
             field = f"{where}.reward_info.reward" if "reward_info" in rec else f"{where}.reward"
-            log.problems.append(LineProblem(i + 1, field, "required: a number"))
+            log.problems.append(LineProblem(i + 1, field, "reward_required"))
         else:
             task = str(rec["task_id"])
             position[task] = position.get(task, 0) + 1  # without a trial field: the task's own count
@@ -342,10 +366,7 @@ def read_tau(data: bytes) -> RunLog:
     for run in log.runs:
         per_task[run.case_id] = per_task.get(run.case_id, 0) + 1
     if per_task and min(per_task.values()) < len(trials):
-        log.notes.append(
-            f"some tasks have fewer than the {len(trials)} trials seen; n is counted per task "
-            "(τ-bench's display_metrics divides by C(num_trials, k) for every task)"
-        )
+        log.notes.append(Note("tau_fewer_trials", {"trials": len(trials)}))
     return log
 
 
@@ -384,21 +405,21 @@ def value_to_float(value: Any) -> float:
 def _inspect_samples(data: bytes) -> tuple[str, Iterator[tuple[str, Any]]]:
     """(model, iterator of (where, sample or an exception)) for a .json or .eval log."""
     if data[:2] != b"PK":
-        doc = _json_doc(data, "the Inspect log")
+        doc = _json_doc(data)
         if not isinstance(doc, dict) or not isinstance(doc.get("samples", []), list):
-            raise LogUnreadable("expected an Inspect EvalLog object with a samples list")
+            raise LogUnreadable("inspect_shape")
         model = str((doc.get("eval") or {}).get("model") or "") if isinstance(doc.get("eval"), dict) else ""
         return model, ((f"$.samples[{i}]", s) for i, s in enumerate(doc.get("samples") or []))
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
     except (zipfile.BadZipFile, ValueError) as exc:
-        raise LogUnreadable(f"not a readable .eval (zip) file: {exc}") from None
+        raise LogUnreadable("not_zip", detail=str(exc)[:120]) from None
     if len(infos) > MAX_MEMBERS:
-        raise LogTooLarge("the .eval member count", len(infos), MAX_MEMBERS)
+        raise LogTooLarge("too_many_members", len(infos), MAX_MEMBERS)
     unpacked = sum(i.file_size for i in infos)
     if unpacked > MAX_UNCOMPRESSED:
-        raise LogTooLarge("the unpacked .eval", unpacked, MAX_UNCOMPRESSED)
+        raise LogTooLarge("unpacked_too_large", unpacked, MAX_UNCOMPRESSED)
     names = {i.filename for i in infos}
     model = ""
     for head in ("header.json", "_journal/start.json", "start.json"):
@@ -425,11 +446,11 @@ def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
     """One member's bytes, refused (LogTooLarge) when its declared or its actual unpacked size
     is over MAX_JSON_BYTES: decompression streams and stops one byte past the limit."""
     if info.file_size > MAX_JSON_BYTES:
-        raise LogTooLarge(info.filename, info.file_size, MAX_JSON_BYTES)
+        raise LogTooLarge("member_too_large", info.file_size, MAX_JSON_BYTES, name=info.filename)
     with zf.open(info) as member:
         data = member.read(MAX_JSON_BYTES + 1)
     if len(data) > MAX_JSON_BYTES:
-        raise LogTooLarge(info.filename, len(data), MAX_JSON_BYTES)
+        raise LogTooLarge("member_too_large", len(data), MAX_JSON_BYTES, name=info.filename)
     return data
 
 
@@ -455,6 +476,15 @@ def _inspect_calls(sample: dict) -> tuple[Call, ...]:
     return ()
 
 
+def _member_problem(number: int, where: str, exc: Exception) -> LineProblem:
+    """One .eval member that could not be read, as a problem (too large, not JSON, a broken zip entry)."""
+    if isinstance(exc, LogTooLarge) and exc.code in ("member_too_large", "member_too_many_values"):
+        return LineProblem(number, where, exc.code, dict(exc.params))
+    if isinstance(exc, LogUnreadable) and exc.code == "not_json":
+        return LineProblem(number, where, "member_not_json", dict(exc.params))
+    return LineProblem(number, where, "member_unreadable", {"detail": str(exc)[:120]})
+
+
 def read_inspect(data: bytes) -> RunLog:
     """Read an Inspect AI log, ``.json`` text or ``.eval`` zip bytes (see the module docstring)."""
     model, samples = _inspect_samples(data)
@@ -465,14 +495,13 @@ def read_inspect(data: bytes) -> RunLog:
         if _stop(log, number, where):
             break
         if isinstance(sample, Exception):
-            why = str(sample) if isinstance(sample, LogTooLarge) else f"not JSON: {str(sample)[:120]}"
-            log.problems.append(LineProblem(number, where, why))
+            log.problems.append(_member_problem(number, where, sample))
             continue
         if not isinstance(sample, dict) or not isinstance(sample.get("id"), (str, int)):
-            log.problems.append(LineProblem(number, f"{where}.id", "each sample needs an id"))
+            log.problems.append(LineProblem(number, f"{where}.id", "sample_needs_id"))
             continue
         if not _is_int(sample.get("epoch")):
-            log.problems.append(LineProblem(number, f"{where}.epoch", "each sample needs an epoch (whole number)"))
+            log.problems.append(LineProblem(number, f"{where}.epoch", "sample_needs_epoch"))
             continue
         meta = sample.get("metadata") if isinstance(sample.get("metadata"), dict) else {}
         expected = meta.get("expected_calls")
@@ -481,7 +510,7 @@ def read_inspect(data: bytes) -> RunLog:
         ):
             log.problems.append(
                 LineProblem(
-                    number, f"{where}.metadata.expected_calls", "must be a list of at most one {name, arguments} call"
+                    number, f"{where}.metadata.expected_calls", "bad_metadata_expected"
                 )
             )
             continue
@@ -495,7 +524,7 @@ def read_inspect(data: bytes) -> RunLog:
         tools = _inspect_tools(sample)
         key = json.dumps(tools, sort_keys=True)
         if key not in tool_index and len(log.tool_sets) >= MAX_TOOL_SETS:
-            log.problems.append(LineProblem(number, f"{where}.events", _TOO_MANY_TOOL_SETS))
+            log.problems.append(LineProblem(number, f"{where}.events", "too_many_tool_sets", {"limit": MAX_TOOL_SETS}))
             continue
         if key not in tool_index:
             tool_index[key] = len(log.tool_sets)
@@ -513,9 +542,7 @@ def read_inspect(data: bytes) -> RunLog:
             )
         )
     if scorer_seen:
-        log.notes.append(
-            f"pass from score {scorer_seen!r} (≥ 1.0 after value_to_float) when a sample has no metadata.expected_calls"
-        )
+        log.notes.append(Note("inspect_score", {"scorer": scorer_seen}))
     if not log.tool_sets:
         log.tool_sets.append({})
     return log

@@ -42,6 +42,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from toolcall.i18n import t
 from toolcall.parsing import json_type, parse_tool_input
 from toolcall.passk import EstimateInputError, estimate
 from toolcall.selection import NO_TOOL, OMIT
@@ -64,6 +65,68 @@ ERROR_TYPES: tuple[str, ...] = (
     "missing_optional",
     "schema_invalid",
 )
+#: Every code a Verdict's detail can carry, with the parameters its text takes
+#: (``eval.detail.<code>`` in toolcall/locales/<lang>/eval.yaml).
+DETAIL_CODES: dict[str, tuple[str, ...]] = {
+    "no_expectation": (),
+    "correct": (),
+    "correctly_declined": (),
+    "called_anyway": ("chosen",),
+    "did_not_call": ("name",),
+    "wrong_tool_name": ("chosen", "name"),
+    "wrong_count": ("count", "expected"),
+    "unparsable": ("why",),
+    "not_an_object": ("kind",),
+    "missing_required": ("param",),
+    "unexpected_parameter": ("param",),
+    "wrong_type": ("param", "wanted", "got"),
+    "wrong_value": ("param", "value", "wanted"),
+    "missing_optional": ("param",),
+    "schema_invalid": (),
+    "too_deep": (),
+    "not_graded": (),
+}
+#: Every code a LineProblem can carry (one record that could not be used), with the parameters
+#: its text takes (``eval.problem.<code>``). The importers (toolcall.eval_import) emit only these.
+PROBLEM_CODES: dict[str, tuple[str, ...]] = {
+    "not_json": ("detail",),
+    "line_too_long": ("size", "limit"),
+    "not_object": (),
+    "required_missing": (),
+    "bad_case_id": (),
+    "bad_run": (),
+    "not_string": (),
+    "tools_not_list": (),
+    "tool_needs_name": (),
+    "tool_needs_schema": (),
+    "bad_expected_calls": (),
+    "bad_expected_arguments": (),
+    "actual_calls_not_list": (),
+    "bad_raw_arguments": (),
+    "call_needs_arguments": (),
+    "bad_passed": (),
+    "first_run_needs_tools": (),
+    "too_many_tool_sets": ("limit",),
+    "too_many_problems": ("limit",),
+    "too_many_records": ("limit",),
+    "result_not_object": (),
+    "task_id_required": (),
+    "reward_required": (),
+    "sample_needs_id": (),
+    "sample_needs_epoch": (),
+    "bad_metadata_expected": (),
+    "member_too_large": ("name", "size", "limit"),
+    "member_too_many_values": ("name", "size", "limit"),
+    "member_not_json": ("detail",),
+    "member_unreadable": ("detail",),
+}
+#: Every code a RunLog note can carry (how pass was decided), with its parameters (``eval.notes.<code>``).
+NOTE_CODES: dict[str, tuple[str, ...]] = {
+    "tau2_results": (),
+    "tau_results": (),
+    "tau_fewer_trials": ("trials",),
+    "inspect_score": ("scorer",),
+}
 _STRIP = re.compile(r"[ ,./\-_*^]")
 #: Seconds of grading one log may take in all (each validation has its own smaller budget, and
 #: every upload may bring its own schemas): runs left when it is spent are not graded.
@@ -118,7 +181,8 @@ class Call(NamedTuple):
 class Verdict:
     """The verdict on one run. ``error_type`` is one of ERROR_TYPES (``correctly_declined``
     or None when it passed); ``taxonomy`` one of TAXONOMY (None when passed or not gradable);
-    ``param`` the parameter a BFCL error is about; ``detail`` an English sentence;
+    ``param`` the parameter a BFCL error is about; ``detail`` one of DETAIL_CODES and
+    ``params`` its parameters as ``((name, value), …)`` (``text(lang)`` gives the sentence);
     ``validation`` our validator's errors as ``pointer keyword: expected / received`` lines."""
 
     passed: bool
@@ -127,31 +191,46 @@ class Verdict:
     error_type: str | None = None
     taxonomy: str | None = None
     param: str | None = None
-    detail: str = ""
+    detail: str = "no_expectation"
     validation: tuple[str, ...] = ()
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self):
+        if self.detail not in DETAIL_CODES:
+            raise ValueError(f"unknown detail code {self.detail!r}")
+
+    def text(self, lang: str = "en") -> str:
+        """The detail as a sentence in ``lang`` (``eval.detail.<code>``)."""
+        return t(f"eval.detail.{self.detail}", lang, **dict(self.params))
 
 
-def _unparsable(name: str, chosen: str, detail: str) -> Verdict:
+def _unparsable(name: str, chosen: str, detail: str, **params: Any) -> Verdict:
     """A failed run whose arguments cannot be read as an object."""
-    return Verdict(False, name, chosen, "unparsable_arguments", "arguments_invalid", detail=detail)
+    return Verdict(False, name, chosen, "unparsable_arguments", "arguments_invalid", detail=detail,
+                   params=tuple(params.items()))
 
 
-def _bfcl_error(args: dict[str, Any], expected: dict[str, list], schema: dict[str, Any]) -> tuple[str, str, str] | None:
+def _shown(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)[:60]
+
+
+def _bfcl_error(args: dict[str, Any], expected: dict[str, list], schema: dict[str, Any]) -> tuple | None:
+    """The first BFCL error as (error type = detail code, parameter, detail params), or None."""
     props = schema.get("properties", {}) if isinstance(schema.get("properties"), dict) else {}
     for name in schema.get("required", []) or []:
         if name not in args:
-            return "missing_required", name, f"missing required parameter {name!r}"
+            return "missing_required", name, {"param": name}
     for name, value in args.items():
         if name not in props or name not in expected:
-            return "unexpected_parameter", name, f"unexpected parameter {name!r}"
+            return "unexpected_parameter", name, {"param": name}
         if not type_matches(value, props[name]):
-            return "wrong_type", name, f"{name!r} should be {props[name].get('type')}, got {json_type(value)}"
+            wanted = props[name].get("type")
+            return "wrong_type", name, {"param": name, "wanted": _shown(wanted), "got": json_type(value)}
         if not any(values_equal(value, w) for w in expected[name] if w != OMIT):
-            shown = json.dumps(value, ensure_ascii=False)[:60]
-            return "wrong_value", name, f"{name!r} = {shown} is not one of {expected[name]}"
+            return "wrong_value", name, {"param": name, "value": _shown(value), "wanted": _shown(expected[name])}
     for name, values in expected.items():
         if name not in args and OMIT not in values:
-            return "missing_optional", name, f"parameter {name!r} is expected but was not given"
+            return "missing_optional", name, {"param": name}
     return None
 
 
@@ -167,57 +246,51 @@ def grade_run(expected: list[dict] | tuple | None, calls, schemas: dict[str, dic
     calls = list(calls)
     chosen = calls[0].name if calls else NO_TOOL
     if expected is None:
-        return Verdict(False, NO_TOOL, chosen, detail="no expected call in the log")
+        return Verdict(False, NO_TOOL, chosen, detail="no_expectation")
     if not expected:
         if not calls:
-            return Verdict(True, NO_TOOL, NO_TOOL, "correctly_declined", detail="correctly declined")
-        return Verdict(
-            False,
-            NO_TOOL,
-            chosen,
-            "called_anyway",
-            "called_when_should_not",
-            detail=f"called {chosen} although no tool should be called",
-        )
+            return Verdict(True, NO_TOOL, NO_TOOL, "correctly_declined", detail="correctly_declined")
+        return Verdict(False, NO_TOOL, chosen, "called_anyway", "called_when_should_not", detail="called_anyway",
+                       params=(("chosen", chosen),))
     want = expected[0]
     name, wanted_args = want["name"], want.get("arguments") or {}
     if not calls:
-        return Verdict(False, name, NO_TOOL, "did_not_call", "did_not_call", detail=f"{name} was not called")
+        return Verdict(False, name, NO_TOOL, "did_not_call", "did_not_call", detail="did_not_call",
+                       params=(("name", name),))
     if chosen != name:
-        return Verdict(False, name, chosen, "wrong_tool_name", "wrong_tool",
-                       detail=f"called {chosen} instead of {name}")
+        return Verdict(False, name, chosen, "wrong_tool_name", "wrong_tool", detail="wrong_tool_name",
+                       params=(("chosen", chosen), ("name", name)))
     if len(calls) > len(expected):
-        return Verdict(
-            False,
-            name,
-            chosen,
-            "wrong_count",
-            "wrong_tool",
-            detail=f"{len(calls)} calls where {len(expected)} was expected",
-        )
+        return Verdict(False, name, chosen, "wrong_count", "wrong_tool", detail="wrong_count",
+                       params=(("count", len(calls)), ("expected", len(expected))))
     call = calls[0]
     if call.parse_error or call.raw_arguments is not None:
         parsed = parse_tool_input(call.raw_arguments) if call.raw_arguments is not None else None
         if call.parse_error or not parsed.ok:
-            why = call.parse_error or f"{parsed.code}: {parsed.detail}"
-            return _unparsable(name, chosen, f"arguments do not parse ({why})")
+            return _unparsable(name, chosen, "unparsable", why=call.parse_error or f"{parsed.code}: {parsed.detail}")
         args = parsed.value
     else:
         args = call.arguments
         if not isinstance(args, dict):
-            return _unparsable(name, chosen, f"arguments are {json_type(args)}, not an object")
+            return _unparsable(name, chosen, "not_an_object", kind=json_type(args))
     schema = schemas.get(name) or {}
     errors = validate(args, schema)[0] if schema else []
     lines = tuple(f"{e.pointer or '(root)'} {e.keyword}: {e.expected} / {e.received}" for e in errors)
     try:
         bfcl = _bfcl_error(args, wanted_args, schema)
     except RecursionError:
-        bfcl = ("wrong_value", None, "values nested too deeply to compare")
+        bfcl = ("wrong_value", None, None)
+    if bfcl and bfcl[2] is None:
+        etype, param, code, params = "wrong_value", None, "too_deep", ()
+    elif bfcl:
+        etype, param, code, params = bfcl[0], bfcl[1], bfcl[0], tuple(bfcl[2].items())
+    else:
+        etype, param, code, params = None, None, None, ()
     if errors:
-        etype, param, detail = bfcl or ("schema_invalid", None, "arguments fail the tool's schema")
-        return Verdict(False, name, chosen, etype, "arguments_invalid", param, detail, lines)
+        return Verdict(False, name, chosen, etype or "schema_invalid", "arguments_invalid", param,
+                       code or "schema_invalid", lines, params)
     if bfcl:
-        return Verdict(False, name, chosen, bfcl[0], "wrong_value", bfcl[1], bfcl[2])
+        return Verdict(False, name, chosen, etype, "wrong_value", param, code, (), params)
     return Verdict(True, name, chosen, detail="correct")
 
 
@@ -243,32 +316,75 @@ class Run(NamedTuple):
 @dataclass(frozen=True)
 class LineProblem:
     """A record that could not be used: 1-based ``line`` (or sample number), the ``field``
-    (JSON path such as ``$.actual_calls[0].name``) and an English ``message``."""
+    (JSON path such as ``$.actual_calls[0].name``), a ``code`` from PROBLEM_CODES and its
+    ``params``. ``text(lang)`` is the message in ``lang`` (``eval.problem.<code>``),
+    ``describe(lang)`` the whole line with its number and field; ``message`` and ``str()``
+    are the English ones."""
 
     line: int
     field: str
-    message: str
+    code: str
+    params: dict[str, Any] = field(default_factory=dict, hash=False, compare=True)
+
+    def __post_init__(self):
+        if self.code not in PROBLEM_CODES:
+            raise ValueError(f"unknown problem code {self.code!r}")
+
+    def text(self, lang: str = "en") -> str:
+        """The message alone, in ``lang``."""
+        return t(f"eval.problem.{self.code}", lang, **self.params)
+
+    @property
+    def message(self) -> str:
+        """The English message."""
+        return self.text("en")
+
+    def describe(self, lang: str = "en") -> str:
+        """``line N: field: message`` in ``lang``."""
+        return t("eval.problem_line", lang, line=self.line, field=self.field, message=self.text(lang))
 
     def __str__(self) -> str:
-        return f"line {self.line}: {self.field}: {self.message}"
+        return self.describe("en")
+
+
+@dataclass(frozen=True)
+class Note:
+    """How an importer decided pass: a ``code`` from NOTE_CODES and its ``params``;
+    ``text(lang)`` in ``lang`` (``eval.notes.<code>``), ``str()`` in English."""
+
+    code: str
+    params: dict[str, Any] = field(default_factory=dict, hash=False, compare=True)
+
+    def __post_init__(self):
+        if self.code not in NOTE_CODES:
+            raise ValueError(f"unknown note code {self.code!r}")
+
+    def text(self, lang: str = "en") -> str:
+        """The note in ``lang``."""
+        return t(f"eval.notes.{self.code}", lang, **self.params)
+
+    def __str__(self) -> str:
+        return self.text("en")
 
 
 @dataclass
 class RunLog:
     """What an importer returns: the runs, the tool sets they saw (``[{name: input_schema}]``),
-    every problem (the rest still loaded), the format, and notes on how pass was decided."""
+    every problem (the rest still loaded), the format, and Notes on how pass was decided."""
 
     runs: list[Run]
     tool_sets: list[dict[str, dict]] = field(default_factory=lambda: [{}])
     problems: list[LineProblem] = field(default_factory=list)
     fmt: str = "native"
-    notes: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class CaseRow:
     """Per case: n runs, c passed, and for k: the unbiased pass^k and pass@k and the naive
-    (c/n)^k (floats), or ``refused`` (an English reason, e.g. k > n) with those None.
+    (c/n)^k (floats), or ``refused`` (an English reason, e.g. k > n) with those None;
+    ``refused_code``/``refused_params`` are toolcall.passk's EstimateInputError code and
+    params (``refused_text(lang)`` translates, ``passk.err.<code>``).
     ``expected_tool`` is NO_TOOL for should-not-call and None when the log states none."""
 
     case_id: str
@@ -280,6 +396,14 @@ class CaseRow:
     pass_at_k: float | None
     naive: float | None
     refused: str | None = None
+    refused_code: str | None = None
+    refused_params: tuple[tuple[str, Any], ...] = ()
+
+    def refused_text(self, lang: str = "en") -> str | None:
+        """Why the case was refused, in ``lang`` (English: toolcall.passk's own message); None when it was not."""
+        if self.refused_code is None or lang == "en":
+            return self.refused
+        return t(f"passk.err.{self.refused_code}", lang, **dict(self.refused_params))
 
 
 @dataclass
@@ -332,41 +456,53 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
     import numpy as np
 
     cache: dict[tuple, int] = {}
+    by_identity: dict[tuple[int, int, int], int] = {}
     grades: list[Verdict] = []
+    known_of: list[bool] = []  # per grade: its runs had an expectation (and were graded)
     index: list[int] = []
-    has_expected: list[bool] = []
     frozen = {case: _freeze(list(value)) for case, value in (expectations or {}).items()}
     total = len(log.runs)
-    deadline, not_graded = _clock() + ANALYSIS_BUDGET, 0
+    deadline = _clock() + ANALYSIS_BUDGET
     for i, run in enumerate(log.runs):
-        if run.case_id in frozen:
-            expected, expected_key = expectations[run.case_id], frozen[run.case_id]
-        else:
-            expected, expected_key = run.expected, _freeze(run.expected)
-        key = (run.tools, expected_key, _freeze([list(c) for c in run.calls]) if run.calls else b"")
-        j = cache.get(key)
-        if j is None and expected is not None and _clock() > deadline:
-            not_graded += 1
-            chosen = run.calls[0].name if run.calls else NO_TOOL
-            skipped = cache.get(("not graded", chosen))
-            if skipped is None:
-                skipped = cache[("not graded", chosen)] = len(grades)
-                grades.append(Verdict(False, NO_TOOL, chosen, detail="not graded: the time budget was spent"))
-            index.append(skipped)
-            has_expected.append(False)
-            continue
+        expected = expectations[run.case_id] if run.case_id in frozen else run.expected
+        # Importers share one object among identical expectations and calls (read_native does):
+        # identity finds a known grade without serialising anything. Every run object lives in
+        # ``log`` while this runs, so an id is never reused.
+        ident = (run.tools, id(expected), id(run.calls))
+        j = by_identity.get(ident)
         if j is None:
-            j = cache[key] = len(grades)
-            grades.append(
-                grade_run(expected, run.calls, log.tool_sets[run.tools] if run.tools < len(log.tool_sets) else {})
-            )
+            expected_key = frozen[run.case_id] if run.case_id in frozen else _freeze(expected)
+            key = (run.tools, expected_key, _freeze([list(c) for c in run.calls]) if run.calls else b"")
+            j = cache.get(key)
+            if j is None and expected is not None and _clock() > deadline:
+                chosen = run.calls[0].name if run.calls else NO_TOOL
+                j = cache.get(("not graded", chosen))
+                if j is None:
+                    j = cache[("not graded", chosen)] = len(grades)
+                    grades.append(Verdict(False, NO_TOOL, chosen, detail="not_graded"))
+                    known_of.append(False)
+            elif j is None:
+                j = cache[key] = len(grades)
+                grades.append(
+                    grade_run(expected, run.calls, log.tool_sets[run.tools] if run.tools < len(log.tool_sets) else {})
+                )
+                known_of.append(expected is not None)
+            by_identity[ident] = j
         index.append(j)
-        has_expected.append(expected is not None)
         if progress and i % 5000 == 4999:
             progress((i + 1) / total)
     take = np.asarray(index, dtype=np.int64)
-    column = lambda name: np.asarray([getattr(g, name) for g in grades] or [None], dtype=object)[take]  # noqa: E731
-    known = np.asarray(has_expected, dtype=bool)
+    known_grade = np.asarray(known_of or [False], dtype=bool)
+
+    def column(values: list) -> Any:
+        """One value per grade → one per run: typed once on the few grades, then taken by index."""
+        return pd.Series(values or [None]).array.take(take)
+
+    def attribute(name: str) -> list:
+        return [getattr(g, name) for g in grades]
+
+    known = known_grade[take]
+    skipped = np.asarray([g.detail == "not_graded" for g in grades] or [False], dtype=bool)[take]
     logged = np.asarray([r.logged_passed for r in log.runs], dtype=object)
     ours = np.asarray([g.passed for g in grades] or [False], dtype=bool)[take]
     passed = np.where(known, ours, logged == True)  # noqa: E712  (None counts as failed)
@@ -374,12 +510,12 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
         {
             "case_id": [r.case_id for r in log.runs],
             "run": [r.run for r in log.runs],
-            "expected_tool": np.where(known, column("expected_tool"), None),
-            "chosen_tool": column("chosen_tool"),
+            "expected_tool": column([g.expected_tool if ok else None for g, ok in zip(grades, known_of)]),
+            "chosen_tool": column(attribute("chosen_tool")),
             "passed": passed.astype(bool),
-            "error_type": column("error_type"),
-            "taxonomy": column("taxonomy"),
-            "detail": column("detail"),
+            "error_type": column(attribute("error_type")),
+            "taxonomy": column(attribute("taxonomy")),
+            "detail": column([g.text("en") for g in grades]),
             "line": [r.line for r in log.runs],
         }
     )
@@ -393,7 +529,7 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
         taxonomy_counts(graded),
         disagreements,
         ungraded,
-        not_graded,
+        int(skipped.sum()),
     )
 
 
@@ -406,13 +542,19 @@ def case_table(graded, k: int) -> list[CaseRow]:
     grouped = graded.groupby("case_id", sort=False).agg(
         n=("passed", "size"), c=("passed", "sum"), expected_tool=("expected_tool", "first")
     )
-    for case_id, row in grouped.iterrows():
-        n, c = int(row["n"]), int(row["c"])
-        tool = row["expected_tool"] if isinstance(row["expected_tool"], str) else None
-        try:
-            est = estimate(n, c, k)
-        except EstimateInputError as exc:
-            out.append(CaseRow(str(case_id), tool, n, c, k, None, None, None, str(exc)))
+    known: dict[tuple[int, int], Any] = {}  # many cases share (n, c): estimate each pair once
+    for case_id, n, c, tool in zip(grouped.index, grouped["n"].tolist(), grouped["c"].tolist(),
+                                   grouped["expected_tool"].tolist()):
+        tool = tool if isinstance(tool, str) else None
+        est = known.get((n, c))
+        if est is None:
+            try:
+                est = known[(n, c)] = estimate(n, c, k)
+            except EstimateInputError as exc:
+                est = known[(n, c)] = exc
+        if isinstance(est, EstimateInputError):
+            out.append(CaseRow(str(case_id), tool, n, c, k, None, None, None, str(est), est.code,
+                               tuple(est.params.items())))
             continue
         out.append(CaseRow(str(case_id), tool, n, c, k, float(est.pass_hat_k), float(est.pass_at_k), float(est.naive)))
     return out
@@ -451,9 +593,9 @@ def summary_rates(cases: list[CaseRow]) -> dict[str, float | None]:
     }
 
 
-def case_rows_json(cases: list[CaseRow]) -> list[dict[str, Any]]:
+def case_rows_json(cases: list[CaseRow], lang: str = "en") -> list[dict[str, Any]]:
     """CaseRows as plain dicts (for JSON and CSV output): pass^k, pass@k, naive as floats or
-    None, ``refused`` the reason or None."""
+    None, ``refused`` the reason in ``lang`` or None."""
     return [
         {
             "case_id": c.case_id,
@@ -464,7 +606,7 @@ def case_rows_json(cases: list[CaseRow]) -> list[dict[str, Any]]:
             "pass^k": c.pass_hat_k,
             "pass@k": c.pass_at_k,
             "naive": c.naive,
-            "refused": c.refused,
+            "refused": c.refused_text(lang),
         }
         for c in cases
     ]

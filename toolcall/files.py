@@ -40,18 +40,23 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _open_regular(path: Path | str, max_bytes: int, limit_text: str) -> int:
-    """A read-only descriptor of the regular file at ``path`` (symlinks followed), refused (ReadError,
-    naming the problem) when missing, a symlink loop, not a regular file, or over ``max_bytes``
-    (the message then says ``limit_text``, e.g. "2,000,000 characters")."""
+def _stat(path: Path | str, missing: str = "no such file") -> os.stat_result:
+    """``os.stat(path)`` (symlinks followed), or ReadError: ``missing``, a symlink loop, or the OS's reason."""
     try:
-        info = os.stat(path)
+        return os.stat(path)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise ReadError("a symlink loop (the link points back to itself)") from None
         if exc.errno == errno.ENOENT:
-            raise ReadError("no such file") from None
+            raise ReadError(missing) from None
         raise ReadError(exc.strerror or str(exc)) from None
+
+
+def _open_regular(path: Path | str, max_bytes: int, limit_text: str) -> int:
+    """A read-only descriptor of the regular file at ``path`` (symlinks followed), refused (ReadError,
+    naming the problem) when missing, a symlink loop, not a regular file, or over ``max_bytes``
+    (the message then says ``limit_text``, e.g. "2,000,000 characters")."""
+    info = _stat(path)
     if not stat.S_ISREG(info.st_mode):
         raise ReadError(f"{_kind(info.st_mode)}, not a regular file")
     if info.st_size > max_bytes:
@@ -103,6 +108,47 @@ def read_bytes_bounded(source: Path | str | BinaryIO, limit: int) -> bytes:
     if len(data) > limit:
         raise ReadError(f"too large: more than {limit:,} bytes")
     return data
+
+
+def read_stdin_bounded(stdin: TextIO, limit: int) -> str:
+    """At most ``limit`` characters of standard input, decoded as UTF-8 whatever the locale (a
+    POSIX locale would turn bad bytes into lone surrogates, a UTF-8 one into a traceback). Reads
+    at most 4 × limit + 4 bytes from ``stdin.buffer`` (a text stream without one, such as a test's
+    StringIO, is read as read_stream_bounded reads it). Raises ReadError "too large" or "not UTF-8
+    text (byte N)"."""
+    buffer = getattr(stdin, "buffer", None)
+    if buffer is None:
+        return read_stream_bounded(stdin, limit)
+    cap = _BYTES_PER_CHAR * limit + _BYTES_PER_CHAR  # this many bytes hold more than limit characters
+    data = buffer.read(cap)
+    if len(data) >= cap:
+        raise ReadError(f"too large: more than {limit:,} characters")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ReadError(f"not UTF-8 text (byte {exc.start})") from None
+    if len(text) > limit:
+        raise ReadError(f"too large: more than {limit:,} characters")
+    return text
+
+
+def check_path(path: Path | str, kind: str, max_bytes: int | None = None) -> None:
+    """Raise ReadError, naming the problem, unless ``path`` can be what a command expects:
+    ``kind`` "folder" (an existing directory, symlinks followed) or "file" (a regular file of 1 to
+    ``max_bytes`` bytes: not a folder, FIFO, device or socket, not empty). Looks at the file's
+    metadata only (nothing is opened or read), so a command can refuse every bad path before it
+    starts; its reader still refuses what changed in between."""
+    info = _stat(path, "no such folder" if kind == "folder" else "no such file")
+    if kind == "folder":
+        if not stat.S_ISDIR(info.st_mode):
+            raise ReadError(("a file" if stat.S_ISREG(info.st_mode) else _kind(info.st_mode)) + ", not a folder")
+        return
+    if not stat.S_ISREG(info.st_mode):
+        raise ReadError(f"{_kind(info.st_mode)}, not a regular file")
+    if max_bytes is not None and info.st_size > max_bytes:
+        raise ReadError(f"too large: {info.st_size:,} bytes; the limit is {max_bytes:,} bytes")
+    if info.st_size == 0:
+        raise ReadError("an empty file")
 
 
 def read_stream_bounded(stream: TextIO, limit: int) -> str:

@@ -250,7 +250,8 @@ def _words(text: str) -> set[str]:
 def lint_set(tools: list[Tool]) -> list[Finding]:
     """Findings for a tool set: each tool's (paths ``$[i]…``; ``$`` alone for a single tool), then the
     set's own: duplicate names, mixed verb-first / noun-first naming, more than MAX_TOOLS tools,
-    near-duplicate descriptions (Jaccard ≥ OVERLAP)."""
+    near-duplicate descriptions (Jaccard ≥ OVERLAP; at most one finding per tool, see _overlaps).
+    Linear in the number of tools above MAX_PAIRWISE."""
     single = len(tools) == 1
     out = [f for i, tool in enumerate(tools) for f in lint_tool(tool, "$" if single else f"$[{i}]")]
     seen: dict[str, int] = {}
@@ -260,20 +261,44 @@ def lint_set(tools: list[Tool]) -> list[Finding]:
         seen.setdefault(tool.name, i)
     verbs = READ_VERBS | WRITE_VERBS | DANGEROUS_VERBS
     first = [i for i, tl in enumerate(tools) if (p := name_parts(tl.name)) and p[0] in verbs]
-    last = [i for i, tl in enumerate(tools) if i not in first and verb_of(tl.name) is not None
+    first_set = set(first)
+    last = [i for i, tl in enumerate(tools) if i not in first_set and verb_of(tl.name) is not None
             and kind_of(tl.name) != "vague"]
     if first and last:
         out.append(Finding("set_mixed_prefix", INFO, tools[last[0]].name, f"$[{last[0]}].name",
                            (("names", ", ".join(tools[i].name for i in last)),)))
     if len(tools) > MAX_TOOLS:
         out.append(Finding("set_too_many", WARNING, "", "$", (("count", len(tools)), ("limit", MAX_TOOLS))))
+    out.extend(_overlaps(tools))
+    return out
+
+
+#: Sets up to this many tools are compared pair by pair for near-duplicate descriptions; a larger
+#: one (already warned as over MAX_TOOLS) only for identical ones, so the work stays linear.
+MAX_PAIRWISE = 100
+
+
+def _overlaps(tools: list[Tool]) -> list[Finding]:
+    """One set_overlap finding per tool whose description nearly repeats an earlier tool's (Jaccard
+    ≥ OVERLAP over _words), naming the first such tool: at most one per tool. Pairwise for up to
+    MAX_PAIRWISE tools; above that, identical word sets only (a dictionary, one pass)."""
     words = [_words(tl.description) for tl in tools]
-    for i in range(len(tools)):
-        for j in range(i + 1, len(tools)):
+    out = []
+    if len(tools) > MAX_PAIRWISE:
+        seen: dict[frozenset, int] = {}
+        for j, w in enumerate(words):
+            i = seen.setdefault(frozenset(w), j)
+            if w and i != j:
+                out.append(Finding("set_overlap", WARNING, tools[j].name, f"$[{j}].description",
+                                   (("other", tools[i].name),)))
+        return out
+    for j in range(len(tools)):
+        for i in range(j):
             union = words[i] | words[j]
             if union and len(words[i] & words[j]) / len(union) >= OVERLAP:
                 out.append(Finding("set_overlap", WARNING, tools[j].name, f"$[{j}].description",
                                    (("other", tools[i].name),)))
+                break
     return out
 
 

@@ -15,6 +15,7 @@ _CONTROL = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # Bidirectional controls would reverse the app's own sentence around them, and invisible
 # characters hide a difference: all are shown as their escapes (the set: toolcall/text.py).
 _CONTROL.update({ch: escape_invisible(ch) for ch in HIDDEN})
+_CONTROL_TABLE = str.maketrans(_CONTROL)  # one pass, however many characters the set holds
 _WORD_JOINER = "\u2060"
 _AUTOLINK_WWW = re.compile(r"(?i)(www)\.")
 _MATERIAL_ICON = re.compile(r"(?i):(?=material/)")
@@ -30,8 +31,7 @@ def plain(text: str) -> str:
     joiner breaks what Streamlit converts before Markdown sees the escapes: GitHub-style autolinks
     (``www.`` in any case, ``http://``, ``a@b.c``) and ``:material/icon:`` names.
     """
-    for ch, shown in _CONTROL.items():
-        text = text.replace(ch, shown)
+    text = text.translate(_CONTROL_TABLE)
     text = text.replace("://", ":" + _WORD_JOINER + "//")
     text = _AUTOLINK_WWW.sub(lambda m: m.group(1) + _WORD_JOINER + ".", text)
     text = _MATERIAL_ICON.sub(":" + _WORD_JOINER, text)
@@ -44,3 +44,22 @@ def boldable(text: str) -> str:
     "a "): CommonMark will not close emphasis next to whitespace, so a word joiner stands guard."""
     return _WORD_JOINER + text + _WORD_JOINER if text[:1].isspace() or text[-1:].isspace() else text
 
+
+
+def table(rows: list[dict]) -> str:
+    """A GitHub-flavoured Markdown table of ``rows`` (dicts with the same keys, in order: the header),
+    every header and cell escaped with :func:`plain` (a ``|`` in a cell stays a character, ``\\|``).
+
+    Drawn with ``st.markdown`` where a small table needs no sorting or scrolling: unlike
+    ``st.dataframe`` it needs no pandas / pyarrow (their import is ≈ 1 s of a cold first page, and the
+    conversion ≈ 1-2 ms per table per rerun; bench/README.md, section H). Numbers are right-aligned.
+    An empty ``rows`` gives "" (no table). ``tests/app/markdown_tables.py`` reads one back.
+    """
+    if not rows:
+        return ""
+    heads = list(rows[0])
+    align = ["---:" if isinstance(rows[0][h], (int, float)) and not isinstance(rows[0][h], bool) else "---"
+             for h in heads]
+    lines = ["| " + " | ".join(plain(str(h)) for h in heads) + " |", "|" + "|".join(align) + "|"]
+    lines += ["| " + " | ".join(plain(str(row[h])) for h in heads) + " |" for row in rows]
+    return "\n".join(lines)

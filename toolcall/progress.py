@@ -131,6 +131,12 @@ SCHEMA_VERSION = MIGRATIONS[-1][0]
 ATTEMPT_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 #: Class-wide reads (the dashboard) stop after this many attempt rows, newest first.
 MAX_CLASS_ATTEMPTS = 500_000
+#: Characters of an answer kept in the database (the try is graded whole, up to the grader's
+#: own MAX_ANSWER_CHARS; only the stored copy is cut). A course answer is under 2 000.
+MAX_STORED_ANSWER_CHARS = 8_000
+#: Graded tries kept in ``attempts`` per (learner, exercise): the newest ones. The counters
+#: in ``progress`` (tries, failed tries, best score) still count every try.
+MAX_STORED_ATTEMPTS = 100
 ATTEMPT_FIELDS = ("attempt_id", "learner", "exercise_id", "answer", "score", "max_score", "correct", "at")
 PROGRESS_FIELDS = ("learner",) + tuple(Record.__dataclass_fields__)
 
@@ -202,8 +208,14 @@ class SqlProgressStore:
         random one if None) makes a retried save count once: a second record() with the same
         id changes nothing. ``at`` (UTC ISO 8601, microseconds) is when the answer was given;
         default now.
+
+        Bounded per (learner, exercise): the stored answer is ``stored_answer(answer)`` (cut to
+        MAX_STORED_ANSWER_CHARS), and ``attempts`` keeps the newest MAX_STORED_ATTEMPTS tries
+        (older ones are deleted in the same transaction); ``tries``, ``failed_tries`` and the
+        best score still count every try (cap_notes() says what to tell the student).
         """
         self._check(learner)
+        answer = stored_answer(answer)
         attempt_id = attempt_id or secrets.token_hex(16)
         if not ATTEMPT_ID_RE.fullmatch(attempt_id):
             raise ValueError(f"invalid attempt id {attempt_id[:80]!r}")
@@ -219,7 +231,13 @@ class SqlProgressStore:
                         "max_score = ?, tries = tries + 1, failed_tries = failed_tries + ?, updated_at = ? "
                         "WHERE learner = ? AND exercise_id = ?",
                         (answer, score, score, max_score, 1 - correct, now, learner, exercise_id))
-            return self._get(execute, learner, exercise_id)  # type: ignore[return-value]
+            rec = self._get(execute, learner, exercise_id)
+            if new and rec is not None and rec.tries > MAX_STORED_ATTEMPTS:
+                execute("DELETE FROM attempts WHERE learner = ? AND exercise_id = ? AND attempt_id NOT IN "
+                        "(SELECT attempt_id FROM attempts WHERE learner = ? AND exercise_id = ? "
+                        "ORDER BY at DESC, attempt_id DESC LIMIT ?)",
+                        (learner, exercise_id, learner, exercise_id, MAX_STORED_ATTEMPTS))
+            return rec  # type: ignore[return-value]
 
     def show_hint(self, learner: str, exercise_id: str, available: int) -> Record:
         """Show one more hint (at most ``available``); returns the updated row."""
@@ -293,9 +311,9 @@ class SqlProgressStore:
             recent = [r[0] for r in execute("SELECT DISTINCT learner FROM attempts WHERE at >= ?", (since,)).fetchall()]
             wrong = [tuple(r) for r in execute("SELECT exercise_id, answer, COUNT(*) FROM attempts WHERE correct = 0 "
                                                "GROUP BY exercise_id, answer", ()).fetchall()]
+            # GROUP BY position: PostgreSQL takes two placeholders for two different expressions
             activity = [tuple(r) for r in execute("SELECT substr(at, 1, ?), correct, COUNT(*) FROM attempts "
-                                                  "GROUP BY substr(at, 1, ?), correct ORDER BY 1, 2",
-                                                  (int(bucket_chars), int(bucket_chars))).fetchall()]
+                                                  "GROUP BY 1, 2 ORDER BY 1, 2", (int(bucket_chars),)).fetchall()]
         return {"count": count, "recent": recent, "wrong": wrong, "activity": activity}
 
     def class_version(self) -> tuple:
@@ -305,6 +323,30 @@ class SqlProgressStore:
             return (tuple(execute("SELECT COUNT(*), MAX(updated_at), SUM(tries + hints_shown + revealed) FROM progress",
                                   ()).fetchone())
                     + tuple(execute("SELECT COUNT(*), MAX(at) FROM attempts", ()).fetchone()))
+
+
+def stored_answer(answer: str) -> str:
+    """The copy of ``answer`` the database keeps: at most MAX_STORED_ANSWER_CHARS characters,
+    NUL (which PostgreSQL text refuses) and lone surrogates (not encodable as UTF-8) as U+FFFD,
+    so both back ends store the same text and no answer can fail to save."""
+    return _UNSTORABLE.sub("\ufffd", str(answer)[:MAX_STORED_ANSWER_CHARS])
+
+
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def cap_notes(answer: str, rec: Record | None) -> list[tuple[str, dict]]:
+    """What a student should be told after saving ``answer`` (as graded) when a storage cap
+    applied, as (locale key, parameters): the answer was cut to MAX_STORED_ANSWER_CHARS for
+    storage (it was graded whole), or only the newest MAX_STORED_ATTEMPTS tries are kept (the
+    score and the try count still count every try). Empty when no cap applied."""
+    notes: list[tuple[str, dict]] = []
+    if len(answer) > MAX_STORED_ANSWER_CHARS:
+        notes.append(("progress.caps.answer_cut",
+                      {"limit": f"{MAX_STORED_ANSWER_CHARS:,}", "size": f"{len(answer):,}"}))
+    if rec is not None and rec.tries > MAX_STORED_ATTEMPTS:
+        notes.append(("progress.caps.attempts_kept", {"limit": MAX_STORED_ATTEMPTS, "tries": rec.tries}))
+    return notes
 
 
 def _dicts(cursor) -> list[dict]:
@@ -417,7 +459,8 @@ class PendingAnswers:
         with self._lock:
             if len(self.items) >= self.limit:
                 return False
-            self.items.append({"learner": learner, "exercise_id": exercise_id, "answer": answer, "score": score,
+            self.items.append({"learner": learner, "exercise_id": exercise_id, "answer": stored_answer(answer),
+                               "score": score,
                                "max_score": max_score, "attempt_id": secrets.token_hex(16), "at": _now("microseconds")})
             return True
 

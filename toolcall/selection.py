@@ -33,6 +33,24 @@ MAX_REQUEST_CHARS = 2_000
 #: Shown for "no tool" in tables and charts (expected or chosen).
 NO_TOOL = "(no tool)"
 OMIT = ""
+#: Every code a SetProblem can carry, with the parameters its text takes (``eval.set.<code>`` in
+#: toolcall/locales/<lang>/eval.yaml).
+SET_CODES: dict[str, tuple[str, ...]] = {
+    "too_few_should_call": ("tool", "count", "need"),
+    "too_few_should_not_call": ("tool", "count", "need"),
+    "duplicate_request": ("case", "other"),
+    "duplicate_id": ("case",),
+    "empty_request": ("case",),
+    "unknown_tool": ("case", "tool"),
+    "unknown_parameter": ("case", "tool", "param"),
+    "bad_values": ("case", "param"),
+    "omitted_required": ("case", "param"),
+    "missing_required": ("case", "param"),
+    "invalid_value": ("case", "param", "value", "pointer", "keyword", "expected"),
+    "self_contradiction": ("case", "tool"),
+    "bad_json": ("case",),
+    "too_many": ("count", "limit"),
+}
 
 
 @dataclass(frozen=True)
@@ -66,15 +84,17 @@ class SelectionSet:
 
 @dataclass(frozen=True)
 class SetProblem:
-    """One broken rule. ``code`` is stable (too_few_should_call, too_few_should_not_call,
-    duplicate_request, duplicate_id, unknown_tool, unknown_parameter, bad_values,
-    omitted_required, missing_required, invalid_value, self_contradiction, empty_request,
-    bad_json); ``case`` the case id (or None for a tool-level rule); ``params`` fill the
-    translated message ``eval.set.<code>``."""
+    """One broken rule. ``code`` is stable, one of SET_CODES (ValueError otherwise); ``case``
+    the case id (or None for a tool-level rule); ``params`` fill the translated message
+    ``eval.set.<code>``."""
 
     code: str
     case: str | None
     params: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.code not in SET_CODES:
+            raise ValueError(f"unknown selection-set problem code {self.code!r}")
 
     def message(self, lang: str = "en") -> str:
         """The problem in ``lang``."""

@@ -1,8 +1,9 @@
 """Characters that change how text reads without being seen, and how to show them.
 
 Bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E/U+200F, U+061C) reorder the
-sentence around them; zero-width and other invisible characters (U+200B–U+200D, U+2060,
-U+FEFF, U+00AD) hide a difference ("expected damaged, received damaged"). Wherever the app
+sentence around them; zero-width and other invisible characters (Unicode's default-ignorable
+code points: U+200B–U+200D, U+2060–U+2064, U+FEFF, U+00AD, tags, variation selectors…) hide a
+difference ("expected damaged, received damaged"). Wherever the app
 quotes text a student or a model wrote — cards, errors, the message sent back, the pairing
 report — these are shown as their ``\\uXXXX`` escapes. Pure: no Streamlit.
 """
@@ -14,19 +15,44 @@ from typing import Any
 
 #: Bidirectional controls: embeddings/overrides, isolates, and the marks.
 BIDI_CONTROLS = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C))
-#: Zero-width and invisible characters (zero-width space/non-joiner/joiner, word joiner,
-#: zero-width no-break space / BOM, soft hyphen).
-INVISIBLE = frozenset(chr(c) for c in (0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD))
+#: Unicode's Default_Ignorable_Code_Point ranges (characters a renderer shows as nothing):
+#: https://www.unicode.org/Public/UCD/latest/ucd/DerivedCoreProperties.txt (UAX #44). Among them
+#: zero-width space/non-joiner/joiner, word joiner, the invisible operators U+2061–U+2064, soft
+#: hyphen, BOM, Hangul fillers, variation selectors and the tag characters U+E0000–U+E0FFF (which
+#: can carry a whole hidden ASCII text). tests/unit/test_invisible_and_caps.py compares this list
+#: with the ``regex`` module's ``\\p{Default_Ignorable_Code_Point}`` when that module is present.
+DEFAULT_IGNORABLE_RANGES = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+                            (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+                            (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+                            (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+                            (0xE0000, 0xE0FFF))
+#: Line and paragraph separators: a line break in some renderers, nothing in others.
+SEPARATORS = frozenset("\u2028\u2029")
+#: Zero-width and invisible characters: every default-ignorable one (bidi controls included) and
+#: the two separators.
+INVISIBLE = frozenset(chr(c) for lo, hi in DEFAULT_IGNORABLE_RANGES for c in range(lo, hi + 1)) | SEPARATORS
 #: Every character shown escaped.
 HIDDEN = BIDI_CONTROLS | INVISIBLE
-_TABLE = {ord(ch): f"\\u{ord(ch):04x}" for ch in HIDDEN}
+
+
+def _escape(ch: str) -> str:
+    """``\\uXXXX``; above U+FFFF its UTF-16 surrogate pair (``\\udb40\\udc01``), as JSON writes it, so
+    the escape means the same character inside a JSON string and reads unambiguously elsewhere."""
+    code = ord(ch)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+_TABLE = {ord(ch): _escape(ch) for ch in HIDDEN}
 
 
 #: What a terminal would obey rather than show: C0 controls except tab and newline (ESC starts
 #: an escape sequence, BEL rings, CR overwrites the line), DEL and the C1 controls (U+0080–U+009F,
 #: CSI among them), plus HIDDEN.
 TERMINAL_CONTROLS = frozenset(chr(c) for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if chr(c) not in "\t\n")
-_TERMINAL_TABLE = {**_TABLE, **{ord(ch): f"\\u{ord(ch):04x}" for ch in TERMINAL_CONTROLS}}
+_TERMINAL_TABLE = {**_TABLE, **{ord(ch): _escape(ch) for ch in TERMINAL_CONTROLS}}
 
 
 def escape_terminal(text: str) -> str:
@@ -36,7 +62,8 @@ def escape_terminal(text: str) -> str:
 
 
 def escape_invisible(text: str) -> str:
-    """``text`` with every character of HIDDEN replaced by its ``\\uXXXX`` escape (6 characters)."""
+    """``text`` with every character of HIDDEN replaced by its ``\\uXXXX`` escape (6 characters; 12, a
+    surrogate pair, above U+FFFF)."""
     return text.translate(_TABLE)
 
 

@@ -17,12 +17,24 @@ text the tools are rendered into, so the billed count differs:
   the o200k_base count, labelled an estimate.
 
 When ``bpe-openai`` is missing, :func:`count` falls back to ``ceil(UTF-8 bytes / 4)``, labelled as such.
+
+Only the package's Rust tokenizer (``bpe_openai._bindings``) is loaded: ``import bpe_openai`` builds the
+Python-side vocabularies of three encodings (cl100k_base, o200k_base, voyage3_base) while being imported,
+0.66 s of CPU on the course machine against 0.08 s for the Rust tokenizer alone (bench/README.md,
+section H), and the playground's first page counts tokens. The Rust ``count`` treats text that spells a
+special token (``<|endoftext|>``) as ordinary text, as an API does with a tool's description, where the
+package's tiktoken-style ``encode`` raised ValueError (tests/unit/test_tokens_fast.py).
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.machinery
+import importlib.util
 import json
 import math
+import sys
+from pathlib import Path
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -44,13 +56,40 @@ O200K = "o200k_base"
 BYTES_ESTIMATE = "bytes/4"
 
 
+#: The extension module of bpe-openai that holds the tokenizers.
+BINDINGS = "bpe_openai._bindings"
+
+
+def _bindings():
+    """``bpe_openai._bindings`` without running ``bpe_openai/__init__.py`` (see the module docstring).
+
+    The extension is registered under its own name in ``sys.modules``, so a later ``import bpe_openai``
+    reuses it (a PyO3 extension may be initialised only once per process). ImportError when missing."""
+    if BINDINGS in sys.modules or "bpe_openai" in sys.modules:
+        return importlib.import_module(BINDINGS)
+    spec = importlib.util.find_spec("bpe_openai")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("bpe-openai is not installed")
+    for folder in spec.submodule_search_locations:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = f"{folder}/_bindings{suffix}"
+            if Path(path).is_file():
+                loader = importlib.machinery.ExtensionFileLoader(BINDINGS, path)
+                module = importlib.util.module_from_spec(importlib.util.spec_from_loader(BINDINGS, loader,
+                                                                                        origin=path))
+                loader.exec_module(module)
+                sys.modules[BINDINGS] = module
+                return module
+    raise ImportError("bpe-openai has no _bindings extension")
+
+
 @lru_cache(maxsize=1)
 def _encoding():
+    """The o200k_base Rust tokenizer (``count(text)`` → tokens), or None without bpe-openai."""
     try:
-        import bpe_openai
-    except ImportError:
+        return _bindings().tokenizer_for_encoding(O200K)
+    except (ImportError, AttributeError, OSError, ValueError):
         return None
-    return bpe_openai.get_encoding(O200K)
 
 
 @dataclass(frozen=True)
@@ -66,7 +105,7 @@ def count(text: str) -> Count:
     encoding = _encoding()
     if encoding is None or len(text) > MAX_TOKENIZED:
         return Count(math.ceil(len(text.encode("utf-8", "replace")) / 4), BYTES_ESTIMATE)
-    return Count(len(encoding.encode(text)), O200K)
+    return Count(encoding.count(text), O200K)
 
 
 def wire_json(tool: Tool, provider: str) -> str:

@@ -41,23 +41,30 @@ def warm_playground() -> None:
             evaluate_canned_cached(outputs.outputs, tool.input_schema, tool.name, book, lang, fmt, False)
 
 
+def warm_charts() -> None:
+    """Build the pass^k lab's two charts at their default inputs in both languages into the chart cache
+    (toolcall.charts.cached_spec), so the page's first render by any student builds no chart."""
+    from toolcall.charts import PASSK_DEFAULTS, RETRY_DEFAULTS, cached_spec, passk_chart_for, retry_chart
+    from toolcall.i18n import LANGS
+
+    for lang in LANGS:
+        cached_spec(passk_chart_for, *PASSK_DEFAULTS, lang)
+        cached_spec(retry_chart, *RETRY_DEFAULTS, lang)
+
+
 def warm(modules: tuple[str, ...] = MODULES) -> dict[str, float]:
-    """Import ``modules`` then warm the playground's caches; returns seconds per step (keys: module
-    names and ``"playground"``). Never raises: a failing step is logged and skipped."""
+    """Import ``modules`` then warm the playground's caches and the pass^k lab's charts; returns seconds per
+    step (keys: module names, ``"playground"`` and ``"charts"``). Never raises: a failing step is logged and skipped."""
+    steps = [(name, lambda name=name: importlib.import_module(name)) for name in modules]
+    steps += [("playground", warm_playground), ("charts", warm_charts)]
     took: dict[str, float] = {}
-    for name in modules:
+    for name, step in steps:
         start_at = time.perf_counter()
         try:
-            importlib.import_module(name)
+            step()
         except Exception:  # a missing optional dependency must not stop the server
-            log.warning("warm-up: import %s failed", name, exc_info=True)
+            log.warning("warm-up: %s failed", name, exc_info=True)
         took[name] = time.perf_counter() - start_at
-    start_at = time.perf_counter()
-    try:
-        warm_playground()
-    except Exception:
-        log.warning("warm-up: playground caches failed", exc_info=True)
-    took["playground"] = time.perf_counter() - start_at
     return took
 
 

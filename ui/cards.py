@@ -10,7 +10,9 @@ from toolcall.results import result_text, tool_call_entry
 from toolcall.wire import ANTHROPIC
 from toolcall.validation import display_pointer
 from toolcall.markdown import boldable, plain
-from ui.common import lang, show_json, show_raw, tr
+from toolcall.safe_validator import SizedCache
+from toolcall.text import visible_json
+from ui.common import RAW_DISPLAY_LIMIT, lang, tr
 
 import streamlit as st
 
@@ -19,6 +21,16 @@ def badge(verdict: str) -> str:
     """A coloured badge for ``accepted`` / ``rejected`` (our own text only)."""
     colour = "green" if verdict == "accepted" else "red"
     return f":{colour}-badge[{tr('playground.' + verdict)}]"
+
+
+#: A card's drawing plan: (st function name, positional args, keyword args) per element, in order.
+Plan = tuple[tuple[str, tuple, dict], ...]
+
+#: Plans of the canned cards, by the identity of their judgement (evaluate_canned_cached shares one object per
+#: schema across reruns and sessions; the entry holds it, so its id is not reused meanwhile) and the texts around
+#: it: a rerun whose judgement is unchanged re-sends the same elements without translating, escaping or
+#: formatting anything again (bench/README.md, section H). Bounded by entries and by characters.
+_plans = SizedCache(max_entries=512, max_cost=20_000_000)
 
 
 def show_card(card, key: str, label: str | None = None, canned=None, tool_name: str | None = None,
@@ -31,57 +43,96 @@ def show_card(card, key: str, label: str | None = None, canned=None, tool_name: 
     Each card reruns with every schema edit, and Streamlit's cost is about a fifth of a
     millisecond per element (bench/README.md), so related lines share one element: the label
     with the verdict, all hints in one box, the error list with the label of the message below.
+    A canned card's elements are computed once per judgement and language (``_plans``).
     """
-    with st.container(border=True, key=key):
-        line = tr("playground.verdict", verdict=badge(card.verdict))
+    language = lang()
+    plan = None
+    if canned is not None:
+        cache_key = (id(canned), id(card), key, label, tool_name, fmt, language)
+        hit = _plans.get(cache_key)
+        if hit is not None and hit[0] is canned and hit[1] is card:
+            plan = hit[2]
+    if plan is None:
+        plan = card_plan(card, label, canned, tool_name, fmt)
         if canned is not None:
-            line += " · " + tr("playground.expected", expected=badge(canned.output.expected))
-        st.markdown(f"**{plain(label)}**  \n{line}" if label else line)
-        show_raw(card.raw)
-        if tool_name is not None and fmt is not None:
-            st.caption(tr("workbench.model_call"))
-            show_json(tool_call_entry(fmt, card.tool_use_id, tool_name, card.raw))
-        if canned is not None and canned.leaked:
-            catches = canned.output.catches
-            st.error(plain(tr("playground.leaked", keyword=catches) if catches else tr("playground.leaked_parse")),
-                     icon="🚨")
-        elif canned is not None and not canned.matches:
-            st.warning(tr("playground.overrejected"), icon="⚠️")
-        parse = card.parse
-        if parse is not None and not parse.ok:
-            if parse.line is not None:
-                text = tr("playground.parse_problem_at", code=parse.code, detail=card.parse_detail, line=parse.line,
-                          column=parse.column, pos=parse.pos)
-            else:
-                text = tr("playground.parse_problem", code=parse.code, detail=card.parse_detail)
-            st.error(plain(text))
-        if card.hints:
-            st.info("\n\n".join(plain(hint) for hint in card.hints), icon="💡")
-        if card.notes:
-            st.info("\n\n".join(plain(note) for note in card.notes), icon="ℹ️")
-        if card.backend is not None and not card.backend.ok:
-            st.warning(plain(tr("playground.backend_refused", code=card.backend.error["code"])), icon="🛑")
-        tail = []
-        if card.errors:
-            tail += ["**" + tr("playground.errors", count=len(card.errors)) + "**", ""]
-            tail += _error_lines(card.errors) + [""]
-        action = card.harness_action
-        if action is None and card.tool_result:
-            tail.append(":small[" + tr("playground.send_back") + "]")  # looks like the caption below
-        if tail:
-            st.markdown("\n".join(tail))
-        if action is not None:
-            _show_harness_action(card, fmt or ANTHROPIC)
-        if card.no_backend:
-            st.info(plain(no_backend_message(tool_name or "?", lang())), icon="🧪")
-        if card.tool_result:
-            show_json(card.tool_result)
-            st.caption(tr("wire.lands_label") + ": " + tr(f"wire.lands.{card.lands}"))
-            if card.output_errors:
-                st.warning(tr("wire.output_mismatch", count=len(card.output_errors)) + "\n\n"
-                           + "\n".join(_error_lines(card.output_errors)), icon="📐")
-            st.caption(tr("playground.content_as_read"))
-            st.code(result_text(card.fmt, card.tool_result), language=None, wrap_lines=True)
+            _plans.put(cache_key, (canned, card, plan), sum(len(str(a)) for _, args, _ in plan for a in args))
+    with st.container(border=True, key=key):
+        for name, args, kwargs in plan:
+            getattr(st, name)(*args, **kwargs)
+
+
+def card_plan(card, label: str | None = None, canned=None, tool_name: str | None = None,
+              fmt: str | None = None) -> Plan:
+    """What :func:`show_card` draws, element by element, in the session's language (see Plan)."""
+    out: list[tuple[str, tuple, dict]] = []
+
+    def add(name: str, *args, **kwargs) -> None:
+        out.append((name, args, kwargs))
+
+    line = tr("playground.verdict", verdict=badge(card.verdict))
+    if canned is not None:
+        line += " · " + tr("playground.expected", expected=badge(canned.output.expected))
+    add("markdown", f"**{plain(label)}**  \n{line}" if label else line)
+    out.append(_step(_raw(card.raw)))
+    if len(card.raw) > RAW_DISPLAY_LIMIT:
+        add("caption", tr("common.raw_cut", shown=RAW_DISPLAY_LIMIT, total=len(card.raw)))
+    if tool_name is not None and fmt is not None:
+        add("caption", tr("workbench.model_call"))
+        out.append(_step(_json(tool_call_entry(fmt, card.tool_use_id, tool_name, card.raw))))
+    if canned is not None and canned.leaked:
+        catches = canned.output.catches
+        add("error", plain(tr("playground.leaked", keyword=catches) if catches else tr("playground.leaked_parse")),
+            icon="🚨")
+    elif canned is not None and not canned.matches:
+        add("warning", tr("playground.overrejected"), icon="⚠️")
+    parse = card.parse
+    if parse is not None and not parse.ok:
+        if parse.line is not None:
+            text = tr("playground.parse_problem_at", code=parse.code, detail=card.parse_detail, line=parse.line,
+                      column=parse.column, pos=parse.pos)
+        else:
+            text = tr("playground.parse_problem", code=parse.code, detail=card.parse_detail)
+        add("error", plain(text))
+    if card.hints:
+        add("info", "\n\n".join(plain(hint) for hint in card.hints), icon="💡")
+    if card.notes:
+        add("info", "\n\n".join(plain(note) for note in card.notes), icon="ℹ️")
+    if card.backend is not None and not card.backend.ok:
+        add("warning", plain(tr("playground.backend_refused", code=card.backend.error["code"])), icon="🛑")
+    tail = []
+    if card.errors:
+        tail += ["**" + tr("playground.errors", count=len(card.errors)) + "**", ""]
+        tail += _error_lines(card.errors) + [""]
+    action = card.harness_action
+    if action is None and card.tool_result:
+        tail.append(":small[" + tr("playground.send_back") + "]")  # looks like the caption below
+    if tail:
+        add("markdown", "\n".join(tail))
+    if action is not None:
+        out.extend(_harness_action_plan(card, fmt or ANTHROPIC))
+    if card.no_backend:
+        add("info", plain(no_backend_message(tool_name or "?", lang())), icon="🧪")
+    if card.tool_result:
+        out.append(_step(_json(card.tool_result)))
+        add("caption", tr("wire.lands_label") + ": " + tr(f"wire.lands.{card.lands}"))
+        if card.output_errors:
+            add("warning", tr("wire.output_mismatch", count=len(card.output_errors)) + "\n\n"
+                + "\n".join(_error_lines(card.output_errors)), icon="📐")
+        add("caption", tr("playground.content_as_read"))
+        add("code", result_text(card.fmt, card.tool_result), language=None, wrap_lines=True)
+    return tuple(out)
+
+
+def _json(value) -> tuple:
+    """ui.common.show_json as a plan step."""
+    return "code", visible_json(value, indent=2), {"language": "json", "wrap_lines": True}
+
+
+def _raw(raw: str) -> tuple:
+    """ui.common.show_raw's code block as a plan step (its "cut" caption is added by the caller)."""
+    if len(raw) > RAW_DISPLAY_LIMIT:
+        return "code", raw[:RAW_DISPLAY_LIMIT], {"language": None, "wrap_lines": True}
+    return "code", raw if raw else " ", {"language": "json", "wrap_lines": True}
 
 
 def _stop_text(stop_reason: str, fmt: str) -> str:
@@ -90,16 +141,22 @@ def _stop_text(stop_reason: str, fmt: str) -> str:
     return f'`{name}` "{value}"'
 
 
-def _show_harness_action(card, fmt: str) -> None:
+def _harness_action_plan(card, fmt: str) -> list[tuple[str, tuple, dict]]:
     """After a max_tokens stop: the re-request the harness sends (no tool_result), then what the
     tool_result would be had the response stopped with tool_use."""
     action = card.harness_action
     limit = MAX_TOKENS_FIELD.get(fmt, MAX_TOKENS_FIELD[ANTHROPIC])
-    st.warning(tr("truncation.harness", stop=_stop_text(action.stop_reason, fmt), field=f"`{limit}`",
-                  was=action.max_tokens, now=action.next_max_tokens), icon="✂️")
-    show_json(action.request_fields(fmt))
+    steps = [("warning", (tr("truncation.harness", stop=_stop_text(action.stop_reason, fmt), field=f"`{limit}`",
+                                was=action.max_tokens, now=action.next_max_tokens),), {"icon": "✂️"}),
+             _step(_json(action.request_fields(fmt)))]
     if card.tool_result:
-        st.caption(tr("truncation.otherwise", stop=_stop_text(STOP_TOOL_USE, fmt)))
+        steps.append(("caption", (tr("truncation.otherwise", stop=_stop_text(STOP_TOOL_USE, fmt)),), {}))
+    return steps
+
+
+def _step(step: tuple) -> tuple[str, tuple, dict]:
+    name, first, kwargs = step
+    return name, (first,), kwargs
 
 
 def _error_lines(errors, depth: int = 0) -> list[str]:

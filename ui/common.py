@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import FixtureError, load_orders, load_outputs, load_tool
@@ -29,9 +30,21 @@ LANG_LABELS = {"en": "English", "zh": "中文"}
 
 def lang() -> str:
     """The session's language (``en`` or ``zh``): the sidebar switch once it has a value;
-    before that (the first run of a session), the one in the URL, else the browser's."""
+    before that (the first run of a session), the one in the URL, else the browser's.
+
+    Every translated string asks, a few hundred times per rerun, and a session-state read takes a
+    lock and a widget-id lookup; the switch's value cannot change during a run (only the sidebar
+    selectbox writes it, and a widget's value is fixed when the run starts), so once read it is
+    remembered for the rest of this run: on the run's context, tied to the ``cursors`` dict Streamlit
+    replaces at the start of every run and fragment run (bench/README.md, section H)."""
+    ctx = get_script_run_ctx()
+    memo = getattr(ctx, "_toolcall_lang", None)
+    if memo is not None and memo[0] is ctx.cursors:
+        return memo[1]
     value = st.session_state.get(LANG_KEY)
     if value in LANG_LABELS:
+        if ctx is not None:
+            ctx._toolcall_lang = (ctx.cursors, value)  # holds the dict: its identity is not reused meanwhile
         return value
     try:
         by_label = {label: code for code, label in LANG_LABELS.items()}
@@ -52,8 +65,11 @@ def file_mtime(path: Path) -> float:
         return 0.0
 
 
-@st.cache_data(show_spinner=False, max_entries=8)
+@functools.lru_cache(maxsize=64)
 def _load(kind: str, path: str, mtime: float):
+    """The fixture at ``path`` as of ``mtime``: one object shared by every session of the process (read it,
+    never change it; the fixture types are frozen dataclasses). Not st.cache_data: that pickles a copy out
+    for every call, about ten per playground edit (bench/README.md, section H). Bounded: 64 entries."""
     loader = {"tool": load_tool, "outputs": load_outputs, "orders": load_orders,
               "walkthrough": load_walkthrough, "pairing": load_examples}[kind]
     return loader(Path(path))
@@ -87,6 +103,15 @@ def show_raw(raw: str) -> None:
         st.caption(tr("common.raw_cut", shown=RAW_DISPLAY_LIMIT, total=len(raw)))
     else:
         st.code(raw if raw else " ", language="json", wrap_lines=True)
+
+
+def show_cached_chart(build, *args) -> None:
+    """Draw the Altair chart ``build(*args)`` full width from its Vega-Lite spec, built once per arguments
+    in this process (toolcall.charts.cached_spec): a slider position another student already saw, or the
+    defaults the warm-up built (toolcall/warmup.py), costs no chart building."""
+    from toolcall.charts import cached_spec  # here: altair and pandas only on pages that draw charts
+
+    st.vega_lite_chart(cached_spec(build, *args), width="stretch")
 
 
 def show_chart(chart) -> None:

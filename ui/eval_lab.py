@@ -16,10 +16,11 @@ import streamlit as st
 
 from ui.common import file_mtime, lang, plain, show_chart, tr  # file_mtime: the fixture cache key pages use
 from ui.exercise_widgets import show_page_exercises
+from ui.widgets import own_words
 from toolcall import FIXTURES_DIR
 from toolcall.eval_charts import confusion_chart, taxonomy_chart
 from toolcall.evaluation import ANALYSIS_BUDGET
-from toolcall.eval_import import LogTooLarge, LogUnreadable, read_log, read_native
+from toolcall.eval_import import LogError, read_log, read_native
 from toolcall.evaluation import Analysis, RunLog, analyse, grade_run, summary_rates
 from toolcall.passk import percent
 from toolcall.text import escape_invisible
@@ -130,7 +131,9 @@ def _case_frame(result: Analysis, k: int) -> pd.DataFrame:
                 tr("eval.col_passk", k=k): cell(c.pass_hat_k),
                 tr("eval.col_naive", k=k): cell(c.naive),
                 tr("eval.col_passat", k=k): cell(c.pass_at_k),
-                tr("eval.col_note"): escape_invisible(tr("eval.case_refused", reason=c.refused)) if c.refused else "",
+                tr("eval.col_note"): (
+                    escape_invisible(tr("eval.case_refused", reason=c.refused_text(lang()))) if c.refused else ""
+                ),
             }
         )
     return pd.DataFrame(rows)
@@ -194,7 +197,8 @@ def drill_down(expectations: dict) -> None:
     )
     log = _recorded(version, language, file_mtime(_runs_path(version, language)))
     ids = list(dict.fromkeys(r.case_id for r in log.runs))
-    case = c2.selectbox(tr("eval.drill_case"), ids, key="eval_drill_case", format_func=escape_invisible)
+    case = c2.selectbox(tr("eval.drill_case"), ids, key="eval_drill_case", format_func=escape_invisible,
+                        **own_words("selectbox"))
     runs = [r for r in log.runs if r.case_id == case]
     request = (
         json.loads(_runs_path(version, language).read_text(encoding="utf-8").splitlines()[runs[0].line - 1]).get(
@@ -225,7 +229,7 @@ def drill_down(expectations: dict) -> None:
                 tr("eval.col_raw"): raw,
                 tr("eval.col_error"): g.error_type or "",
                 tr("eval.col_taxonomy"): tr(f"eval.taxonomy.{g.taxonomy}") if g.taxonomy else "",
-                tr("eval.col_detail"): g.detail,
+                tr("eval.col_detail"): g.text(language),
                 tr("eval.col_validation"): "; ".join(g.validation),
             }
         )
@@ -241,8 +245,11 @@ def upload_section(k: int) -> None:
     st.markdown(tr("eval.upload_intro", limit=UPLOAD_LIMIT_MB))
     c1, c2 = st.columns([3, 1])
     labels = {f: tr(f"eval.format_{f}") for f in ("auto", "native", "tau", "inspect")}
-    fmt = c2.selectbox(tr("eval.format_label"), tuple(labels), key="eval_format", format_func=labels.__getitem__)
-    uploaded = c1.file_uploader(tr("eval.upload_label"), type=["jsonl", "json", "eval"], key="eval_upload")
+    fmt = c2.selectbox(tr("eval.format_label"), tuple(labels), key="eval_format", format_func=labels.__getitem__,
+                       **own_words("selectbox"))
+    # max_upload_size: the server refuses a larger file before holding it (default: 200 MB per upload)
+    uploaded = c1.file_uploader(tr("eval.upload_label"), type=["jsonl", "json", "eval"], key="eval_upload",
+                                max_upload_size=UPLOAD_LIMIT_MB)
     if uploaded is None:
         return
     if uploaded.size > UPLOAD_LIMIT_MB * 1_000_000:
@@ -252,12 +259,15 @@ def upload_section(k: int) -> None:
     digest = hashlib.sha256(data).hexdigest()
     cached = st.session_state.get("eval_upload_result")
     if not cached or cached[0] != (digest, fmt, k):
+        bar = st.progress(0.0, text=tr("eval.upload_reading"))
         try:
             log = read_log(data, fmt, uploaded.name, UPLOAD_LIMIT_MB * 1_000_000)
-        except (LogTooLarge, LogUnreadable, ValueError) as exc:
-            st.error(tr("eval.upload_unreadable", format=tr(f"eval.format_{fmt}"), detail=plain(str(exc))))
+        except (LogError, ValueError) as exc:
+            bar.empty()
+            detail = exc.text(lang()) if isinstance(exc, LogError) else str(exc)
+            st.error(tr("eval.upload_unreadable", format=tr(f"eval.format_{fmt}"), detail=plain(detail)))
             return
-        bar = st.progress(0.0, text=tr("eval.upload_progress"))
+        bar.progress(0.0, text=tr("eval.upload_progress"))
         result = (
             analyse(log, k, progress=lambda f: bar.progress(f, text=tr("eval.upload_progress"))) if log.runs else None
         )
@@ -267,13 +277,13 @@ def upload_section(k: int) -> None:
     _, found_fmt, runs, problems, problem_count, notes, result = cached
     if problem_count:
         st.warning(tr("eval.upload_problems", count=problem_count))
-        st.code(escape_invisible("\n".join(str(p) for p in problems)), language=None)
+        st.code(escape_invisible("\n".join(p.describe(lang()) for p in problems)), language=None)
     if result is None:
         st.error(tr("eval.upload_empty"))
         return
     st.success(tr("eval.upload_loaded", runs=runs, cases=len(result.cases), fmt=found_fmt))
     for note in notes:
-        st.caption(tr("eval.note", note=plain(note)))
+        st.caption(tr("eval.note", note=plain(note.text(lang()))))
     if result.confusion.empty:
         st.info(tr("eval.upload_no_matrix"))
     if result.disagreements:

@@ -10,11 +10,11 @@ import streamlit as st
 
 from ui.common import lang, plain, tr
 from ui.common import load as load_fixture
-from ui.exercise_inputs import answer, draw, key, prefill, show_reference
+from ui.exercise_inputs import answer, draw, key, prefill, show_reference, untouched
 from ui.learner import current_learner, progress_store, save_answer
 from toolcall.exercises import Exercise, ExerciseSet, exercise_files, load_exercises
 from toolcall.grading import MAX_ANSWER_CHARS, EXERCISE_TYPES, Grade, GradingInputs, grade
-from toolcall.progress import REVEAL_AFTER, StorageError
+from toolcall.progress import REVEAL_AFTER, StorageError, cap_notes
 
 _SHOW = {"ok": st.success, "wrong": st.error, "info": st.info, "error": st.warning}
 
@@ -68,19 +68,28 @@ def show_exercise(ex: Exercise, learner: str) -> None:
         st.markdown(f"#### {ex.title[L]}")
         st.caption(tr(f"exercises.type.{ex.type}"))
         st.markdown(ex.prompt[L])
+        draw(ex, in_form=False)
         with st.form(key(ex, "form"), border=False):
-            draw(ex)
+            draw(ex, in_form=True)
             submitted = st.form_submit_button(tr("exercises.submit"), key=key(ex, "submit"), type="primary")
-        if submitted:
+        unanswered = untouched(ex) if submitted else None
+        if unanswered:  # the starting value is never an answer: say so, grade nothing, count no try
+            st.session_state.pop(key(ex, "grade"), None)
+            st.info(tr(unanswered), icon="↕️")
+        elif submitted:
             text = answer(ex)
             result = grade(ex, text, inputs(ex))
             st.session_state[key(ex, "grade")] = result
             if not result.malformed:  # an empty or unreadable answer is not a try: it must not unlock the answer
-                rec = save_answer(learner, ex.id, text[:MAX_ANSWER_CHARS], result.score, result.max_score) or rec
+                saved = save_answer(learner, ex.id, text[:MAX_ANSWER_CHARS], result.score, result.max_score)
+                st.session_state[key(ex, "caps")] = cap_notes(text, saved)
+                rec = saved or rec
         if key(ex, "grade") in st.session_state:
             _show_grade(st.session_state[key(ex, "grade")])
             if st.session_state[key(ex, "grade")].correct:
                 st.info(ex.explanation[L], icon="💡")
+        for note, params in st.session_state.get(key(ex, "caps"), ()):
+            st.info(tr(note, **params), icon="🗄️")
         if rec and rec.tries:
             st.caption(tr("exercises.progress_line", best=f"{rec.best_score:g}", max=f"{rec.max_score:g}",
                           tries=rec.tries))
@@ -93,7 +102,9 @@ def show_exercise(ex: Exercise, learner: str) -> None:
         if row.button(tr("exercises.reveal"), key=key(ex, "reveal"), disabled=not can) and can:
             safe_store(store.reveal, learner, ex.id)
             rec = safe_store(store.get, learner, ex.id) or rec
-        if not can:
+        graded = st.session_state.get(key(ex, "grade"))
+        solved = bool(rec and rec.solved) or bool(graded and graded.correct)
+        if not can and not solved:  # a solved exercise has nothing left to unlock
             st.caption(tr("exercises.reveal_locked", needed=REVEAL_AFTER, done=rec.failed_tries if rec else 0))
         elif rec and rec.revealed:
             _show_reference(ex)

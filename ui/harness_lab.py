@@ -10,12 +10,13 @@ in code blocks, never as Markdown or HTML.
 from __future__ import annotations
 
 import json
-import sqlite3
 
 import streamlit as st
 
 from ui.common import lang, plain, show_json, tr
 from ui.learner import current_learner, progress_store
+from ui.widgets import own_words
+from toolcall.progress import StorageError, cap_notes
 from toolcall.harness import Scenario, ScenarioSet, load_scenarios, model_response, scenario_files, starter
 from toolcall.harness_grading import MAX_MOVE_CHARS, Run, new_run, play, run_summary
 from toolcall.wire import HARNESS_FORMATS as FORMATS
@@ -66,6 +67,7 @@ def pick_scenario(loaded: ScenarioSet) -> tuple[Scenario, str]:
         format_func=titles.__getitem__,
         on_change=_copy,
         args=(_key("pick"), SCENARIO_KEY),
+        **own_words("selectbox"),
     )
     right.segmented_control(
         tr("harness.format_label"),
@@ -214,10 +216,15 @@ def _play(scenario: Scenario, run: Run, move: str) -> None:
 
 def _save(scenario: Scenario, run: Run) -> None:
     score, points = run.score(scenario)
+    summary = run_summary(scenario, run)
+    st.session_state["harness_caps"] = []
     try:
-        progress_store().record(current_learner(), scenario.progress_id, run_summary(scenario, run), score, points)
-    except (sqlite3.Error, OSError) as exc:
-        st.session_state["harness_store_error"] = type(exc).__name__
+        rec = progress_store().record(current_learner(), scenario.progress_id, summary, score, points)
+    except StorageError:  # what every store raises when its database is unusable
+        st.session_state["harness_store_error"] = True
+    else:
+        st.session_state["harness_store_error"] = False
+        st.session_state["harness_caps"] = cap_notes(summary, rec)
 
 
 def show_done(scenario: Scenario, run: Run) -> None:
@@ -230,10 +237,12 @@ def show_done(scenario: Scenario, run: Run) -> None:
         icon="🏁",
     )
     if st.session_state.get("harness_store_error"):
-        st.warning(tr("exercises.store_error", detail=st.session_state["harness_store_error"]))
+        st.warning(tr("exercises.store_error", detail=tr("progress.unreachable")))
+    for note, params in st.session_state.get("harness_caps", ()):
+        st.info(tr(note, **params), icon="🗄️")
     try:
         rec = progress_store().get(current_learner(), scenario.progress_id)
-    except (sqlite3.Error, OSError):
+    except StorageError:
         rec = None
     if rec is not None:
         st.caption(tr("harness.progress_line", best=f"{rec.best_score:g}", max=f"{rec.max_score:g}", tries=rec.tries))

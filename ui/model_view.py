@@ -7,7 +7,20 @@ import streamlit as st
 
 from toolcall.fixtures import Tool
 from toolcall.tokens import ANTHROPIC_TOOL_PROMPT, COMFORTABLE, O200K, REGROUP_ABOVE, count, tool_count_zone, wire_json
+from toolcall.markdown import table
+from toolcall.safe_validator import SizedCache
 from ui.common import tr
+
+#: Token counts by wire JSON: the set's four fixture tools are the same on every rerun (bench/README.md, H).
+_counts = SizedCache(max_entries=1024, max_cost=4_000_000)
+
+
+def _count(text: str):
+    hit = _counts.get(text)
+    if hit is None:
+        hit = count(text)
+        _counts.put(text, hit, len(text))
+    return hit
 
 
 def show_model_view(tools: list[Tool]) -> None:
@@ -15,19 +28,19 @@ def show_model_view(tools: list[Tool]) -> None:
     the tool-count zone, the providers' notes and the edited tool's JSON."""
     rows, total_openai, total_claude, method = [], 0, 0, O200K
     for tool in tools:
-        openai, claude = count(wire_json(tool, "openai")), count(wire_json(tool, "anthropic"))
+        openai, claude = _count(wire_json(tool, "openai")), _count(wire_json(tool, "anthropic"))
         method = openai.method
         total_openai, total_claude = total_openai + openai.tokens, total_claude + claude.tokens
         rows.append({tr("workbench.tokens_tool"): tool.name, tr("workbench.tokens_openai"): openai.tokens,
                      tr("workbench.tokens_claude"): claude.tokens})
     st.caption(tr("workbench.tokens_method_o200k") if method == O200K else tr("workbench.tokens_method_bytes"))
-    st.dataframe(rows, hide_index=True, width="stretch")
+    st.markdown(table(rows))  # no pandas on the playground (bench/README.md, section H)
     zone = tool_count_zone(len(tools))
     st.markdown(tr("workbench.tokens_total", count=len(tools), openai=total_openai, claude=total_claude))
     box = {"few": st.info, "comfortable": st.success, "crowded": st.warning, "regroup": st.error}[zone]
     box(tr(f"workbench.zone.{zone}", low=COMFORTABLE[0], high=COMFORTABLE[1], limit=REGROUP_ABOVE))
     st.markdown(tr("workbench.anthropic_adds"))
-    st.dataframe([{tr("workbench.model"): m, "tool_choice": c, tr("workbench.tokens_added"): n}
-                  for m, c, n in ANTHROPIC_TOOL_PROMPT], hide_index=True, width="stretch")
+    st.markdown(table([{tr("workbench.model"): m, "tool_choice": c, tr("workbench.tokens_added"): n}
+                       for m, c, n in ANTHROPIC_TOOL_PROMPT]))
     st.markdown(tr("workbench.openai_adds"))
     st.code(wire_json(tools[0], "anthropic"), language="json", wrap_lines=True)

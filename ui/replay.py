@@ -8,6 +8,7 @@ import streamlit as st
 
 from toolcall.backend import KEY_BY_CALL_ID
 from toolcall.judge import replay_demo
+from toolcall.markdown import table
 from ui.common import lang, show_json, tr
 
 
@@ -20,7 +21,7 @@ def show_replay(raw: str, schema, tool_name: str, book, fmt: str) -> None:
     for (kind, id_card), (_, biz_card) in zip(by_id.calls, by_business.calls):
         rows.append({tr("replay.col_call"): tr(f"replay.kind.{kind}"), tr("replay.col_id"): id_card.tool_use_id,
                      tr("replay.col_by_id"): _outcome(id_card), tr("replay.col_by_business"): _outcome(biz_card)})
-    st.dataframe(rows, hide_index=True, width="stretch", key="playground_replay_table")
+    st.markdown(table(rows))  # no pandas on the playground (bench/README.md, section H)
     for run in (by_id, by_business):
         text = tr(f"replay.total.{run.key_by}", paid=run.paid, cents=run.refunded_cents)
         (st.error if run.key_by == KEY_BY_CALL_ID and run.paid > 1 else st.success)(text, icon="🔁")

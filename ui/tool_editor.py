@@ -11,6 +11,9 @@ the pass^k lab (widget state does not survive a page change; these plain keys do
 
 from __future__ import annotations
 
+import functools
+import json
+
 import streamlit as st
 
 from toolcall import FIXTURES_DIR
@@ -20,7 +23,8 @@ from toolcall.markdown import plain
 from toolcall.points import POINTS, TEMPLATE_POINTS, description_points, stated
 from toolcall.presets import DEFINITION_PRESETS, PRESETS, apply_definition_preset, apply_preset, schema_text
 from toolcall.tooldef import FORMS, from_fields, parse_definition, read_share_token, render, share_token
-from ui.common import lang, load, tr
+from toolcall.safe_validator import SizedCache
+from ui.common import file_mtime, lang, load, tr
 from ui.widgets import translated
 
 CUSTOM = "custom"
@@ -30,9 +34,14 @@ _ICONS = {"error": "❌", "warning": "⚠️", "info": "💡"}
 
 
 def tool_ids() -> list[str]:
-    """Every tool in fixtures/tools/, refund_order first, then by name."""
+    """Every tool in fixtures/tools/, refund_order first, then by name (listed again when the folder changes)."""
+    return list(_tool_ids(file_mtime(FIXTURES_DIR / "tools")))
+
+
+@functools.lru_cache(maxsize=4)
+def _tool_ids(mtime: float) -> tuple[str, ...]:
     ids = sorted(p.stem for p in (FIXTURES_DIR / "tools").glob("*.json"))
-    return sorted(ids, key=lambda i: (i != "refund_order", i))
+    return tuple(sorted(ids, key=lambda i: (i != "refund_order", i)))
 
 
 def localized(tool: Tool, language: str) -> Tool:
@@ -43,7 +52,18 @@ def localized(tool: Tool, language: str) -> Tool:
 
 def reference(tool_id: str) -> Tool:
     """The picked fixture tool in the session's language (``refund_order`` for ``custom``)."""
-    return localized(load("tool", f"tools/{tool_id if tool_id != CUSTOM else 'refund_order'}.json"), lang())
+    return fixture_tool(tool_id if tool_id != CUSTOM else "refund_order", lang())
+
+
+def fixture_tool(tool_id: str, language: str) -> Tool:
+    """fixtures/tools/<tool_id>.json in ``language``, translated once per file version and shared (read only)."""
+    relative = f"tools/{tool_id}.json"
+    return _fixture_tool(tool_id, language, file_mtime(FIXTURES_DIR / relative))
+
+
+@functools.lru_cache(maxsize=64)
+def _fixture_tool(tool_id: str, language: str, mtime: float) -> Tool:
+    return localized(load("tool", f"tools/{tool_id}.json"), language)
 
 
 def _fill(tool: Tool) -> None:
@@ -71,6 +91,21 @@ def _preset_tool(ref: Tool, preset: str) -> Tool:
         name, description = apply_definition_preset(ref.name, ref.description, preset)
         return Tool(name, description, ref.input_schema)
     return Tool(ref.name, ref.description, apply_preset(ref.input_schema, preset))
+
+
+#: (name, description, schema text) a preset writes, by (reference tool as JSON, preset): the editor compares
+#: the fields with it on every rerun, and a preset deep-copies the schema (bench/README.md, section H).
+_written = SizedCache(max_entries=256, max_cost=4_000_000)
+
+
+def _preset_fields(ref: Tool, preset: str) -> tuple[str, str, str]:
+    key = (json.dumps([ref.name, ref.description, ref.input_schema], sort_keys=True, ensure_ascii=False), preset)
+    hit = _written.get(key)
+    if hit is None:
+        wrote = _preset_tool(ref, preset)
+        hit = (wrote.name, wrote.description, schema_text(wrote.input_schema))
+        _written.put(key, hit, len(key[0]) + sum(map(len, hit)))
+    return hit
 
 
 def error_text(checked) -> str:
@@ -122,9 +157,7 @@ def show_editor() -> tuple[Tool, bool]:
                         {p: tr(f"playground.preset.{p}") if p in PRESETS else tr(f"workbench.preset.{p}")
                          for p in options}, key="playground_preset", on_change=_apply_preset)
     lesson = tr(f"playground.preset_lesson.{preset}") if preset in PRESETS else tr(f"workbench.preset_lesson.{preset}")
-    wrote = _preset_tool(ref, preset)
-    edited = (state["tool_name"], state["tool_description"], state["schema_editor"]) != (
-        wrote.name, wrote.description, schema_text(wrote.input_schema))
+    edited = (state["tool_name"], state["tool_description"], state["schema_editor"]) != _preset_fields(ref, preset)
     st.caption(tr("playground.preset_edited") if edited and picked != CUSTOM else lesson)
     with st.container(horizontal=True):
         st.button(tr("playground.preset_apply"), key="playground_apply_preset", on_click=_apply_preset, width="stretch")
@@ -148,14 +181,30 @@ def show_editor() -> tuple[Tool, bool]:
 def tool_set(tool: Tool, picked: str) -> list[Tool]:
     """The set the edited tool belongs to: it, then every other fixture tool except the course's bad
     do_stuff (the edited tool replaces the fixture it was picked from)."""
-    others = [localized(load("tool", f"tools/{i}.json"), lang()) for i in tool_ids() if i not in (picked, "do_stuff")]
+    others = [fixture_tool(i, lang()) for i in tool_ids() if i not in (picked, "do_stuff")]
     return [tool, *[o for o in others if o.name != tool.name or picked == CUSTOM]]
+
+
+#: The review's findings by the set's definitions as canonical JSON: a rerun that changed no definition
+#: (a keystroke in another field, another student on the same preset) lints nothing (bench/README.md, H).
+_reviews = SizedCache(max_entries=256, max_cost=8_000_000)
+
+
+def review_findings(tool: Tool, tools: list[Tool]) -> list:
+    """``tool``'s findings (paths from ``$``) and the set rules (``set_…``) of ``tools``; shared, read only."""
+    key = json.dumps([[t.name, t.description, t.input_schema] for t in [tool, *tools]], sort_keys=True,
+                     ensure_ascii=False)
+    hit = _reviews.get(key)
+    if hit is None:
+        hit = lint_tool(tool) + [f for f in lint_set(tools) if f.rule.startswith("set_")]
+        _reviews.put(key, hit, len(key))
+    return hit
 
 
 def show_review(tool: Tool, tools: list[Tool]) -> None:
     """Findings for the edited tool (and the set rules that concern it), grouped by severity, with
     the score, each pointing at its JSON path; then the judgment checklist."""
-    findings = lint_tool(tool) + [f for f in lint_set(tools) if f.rule.startswith("set_")]
+    findings = review_findings(tool, tools)
     groups = grouped(findings)
     st.markdown("**" + tr("workbench.review_score", score=score(findings), errors=len(groups["error"]),
                           warnings=len(groups["warning"]), infos=len(groups["info"])) + "**")

@@ -16,13 +16,25 @@ from typing import Any
 
 import streamlit as st
 
-from ui.common import lang
+from ui.common import lang, tr
 
 #: Session-state key of {widget key: language it was last drawn in}.
 _DRAWN_IN = "_translated_widget_lang"
 
 _KINDS = {"radio": st.radio, "selectbox": st.selectbox, "multiselect": st.multiselect,
           "segmented_control": st.segmented_control, "pills": st.pills}
+
+
+def own_words(kind: str) -> dict[str, Any]:
+    """Keyword arguments that replace Streamlit's English inside a ``kind`` widget with the session's
+    language: the placeholder of a selectbox or a multiselect ("Choose an option", "Choose options"),
+    and no "Select all" in a multiselect (its text cannot be set). Empty for other kinds. Pass them to
+    every st.selectbox / st.multiselect drawn without :func:`translated` (which adds them itself)."""
+    if kind == "selectbox":
+        return {"placeholder": tr("widgets.placeholder.selectbox")}
+    if kind == "multiselect":
+        return {"placeholder": tr("widgets.placeholder.multiselect"), "select_all": False}
+    return {}
 
 
 def translated(kind: str, label: str, options: Iterable[Any], labels: Mapping[Any, str] | Callable[[Any], str], *,
@@ -43,4 +55,4 @@ def translated(kind: str, label: str, options: Iterable[Any], labels: Mapping[An
         state[key] = state[key]
     drawn_in[key] = language
     return draw(label, list(options), key=key, format_func=shown.__getitem__ if shown is not None else labels,
-                **kwargs)
+                **{**own_words(kind), **kwargs})

@@ -123,3 +123,25 @@ def test_with_an_oidc_login_configured_a_student_sees_only_its_button(monkeypatc
     assert [b.label for b in at.button] == [button]
     assert (len(at.text_input), len(at.metric), len(at.dataframe)) == (0, 0, 0)
     assert SECRET.casefold() not in texts(at).casefold()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_refused_name_map_is_explained_in_the_page_language_as_plain_text(monkeypatch, waits, lang):
+    """Issue 13: the reason was English on the Chinese page and rendered as Markdown (a learner id
+    quoted from the file could format the message or link somewhere)."""
+    from toolcall.dashboard import NameMapError, parse_name_map
+    from toolcall.i18n import t
+    from toolcall.markdown import plain
+
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", PASSPHRASE)
+    at = open_dashboard(lang)
+    at.text_input(key="dashboard_passphrase").input(PASSPHRASE)
+    at.button[0].click().run()
+    bad = b"learner,name\nalice,A\n**[x](https://evil.example)**,B\n"
+    at.file_uploader(key="dashboard_names_file").set_value(("names.csv", bad, "text/csv")).run()
+    assert not at.exception
+    with pytest.raises(NameMapError) as refused:
+        parse_name_map(bad)
+    shown = plain(t("dashboard.names_error", lang, detail=refused.value.render(lang)))
+    assert shown in [e.value for e in at.error]
+    assert "\\*\\*\\[x\\]" in shown and "https://" not in shown  # literal stars and brackets, no live link

@@ -85,8 +85,44 @@ def test_upload_native_with_a_bad_line_in_chinese():
     at.file_uploader(key="eval_upload").set_value(("mine.jsonl", "\n".join(lines).encode(), "text/plain")).run()
     assert not at.exception
     assert at.warning[0].value == t("eval.upload_problems", "zh", count=1)
-    assert any("line 6: $.run: required field missing" in c.value for c in at.code)
+    assert any("第 6 行：$.run：缺少必填字段" in c.value for c in at.code)
     assert t("eval.upload_loaded", "zh", runs=20, cases=2, fmt="native") in [s.value for s in at.success]
+
+
+def test_a_malformed_log_on_the_chinese_page_lists_chinese_problems_with_line_numbers():
+    """Each kind of bad line, read on the zh page: every problem is listed in Chinese with its
+    line number and field, built from the same codes the core emits; no English message leaks."""
+    from toolcall.evaluation import LineProblem
+
+    good = (FIXTURES_DIR / "eval_runs" / "shop_good.zh.jsonl").read_text(encoding="utf-8").splitlines()[:12]
+    first = json.loads(good[1])
+    bad = {3: "不是 json {", 5: json.dumps({**first, "run": -1}), 7: json.dumps({**first, "passed": "yes"}),
+           9: json.dumps({**first, "actual_calls": [{"name": "get_order"}]})}
+    lines = [bad.get(i + 1, text) for i, text in enumerate(good)]
+    at = lab("zh")
+    at.file_uploader(key="eval_upload").set_value(("mine.jsonl", "\n".join(lines).encode(), "text/plain")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.warning[0].value == t("eval.upload_problems", "zh", count=4)
+    shown = next(c.value for c in at.code if "第 3 行" in c.value).splitlines()
+    assert [line.split("：")[0] for line in shown] == ["第 3 行", "第 5 行", "第 7 行", "第 9 行"]
+    assert shown[1:] == [LineProblem(5, "$.run", "bad_run").describe("zh"),
+                         LineProblem(7, "$.passed", "bad_passed").describe("zh"),
+                         LineProblem(9, "$.actual_calls[0]", "call_needs_arguments").describe("zh")]
+    assert shown[1] == "第 5 行：$.run：必须是 ≥ 0 的整数"
+    assert shown[0].startswith("第 3 行：$：不是 JSON：")
+    assert t("eval.upload_loaded", "zh", runs=8, cases=2, fmt="native") in [s.value for s in at.success]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_upload_over_the_size_cap_is_refused_in_the_pages_language(monkeypatch, lang):
+    import ui.eval_lab
+
+    monkeypatch.setattr(ui.eval_lab, "UPLOAD_LIMIT_MB", 1)
+    at = lab(lang)
+    at.file_uploader(key="eval_upload").set_value(("big.jsonl", b"x" * 2_500_000, "text/plain")).run()
+    assert not at.exception
+    assert at.error[-1].value == t("eval.upload_too_large", lang, size="2.5", limit=1)
+    assert ("limit is 1 MB" in at.error[-1].value) if lang == "en" else ("上限是 1 MB" in at.error[-1].value)
 
 
 def test_upload_unreadable():
@@ -95,6 +131,15 @@ def test_upload_unreadable():
     at.file_uploader(key="eval_upload").set_value(("x.json", b"{nope", "application/json")).run()
     assert not at.exception
     assert at.error[-1].value.startswith("This file cannot be read as τ-bench / τ²-bench: not JSON")
+
+
+def test_upload_unreadable_in_chinese():
+    at = lab("zh")
+    at.selectbox(key="eval_format").set_value("inspect").run()
+    at.file_uploader(key="eval_upload").set_value(("x.json", b"[1, 2]", "application/json")).run()
+    assert not at.exception
+    assert at.error[-1].value == t("eval.upload_unreadable", "zh", format=t("eval.format_inspect", "zh"),
+                                   detail=t("eval.error.inspect_shape", "zh"))
 
 
 def test_upload_inspect_eval_zip():

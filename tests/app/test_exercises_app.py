@@ -106,7 +106,7 @@ def test_non_json_where_json_is_expected_gets_feedback_not_an_exception():
     assert not at.exception
     warnings = [w.value for w in at.warning]
     assert any(w.startswith("Not a JSON object \\(INVALID\\_JSON\\)") for w in warnings)
-    assert any("line 1, column 2" in w for w in warnings)
+    assert any("line 1, column 2" in i.value for i in at.info)
 
 
 def test_schema_fix_starts_from_the_stripped_schema_and_grades():
@@ -122,7 +122,11 @@ def test_schema_fix_starts_from_the_stripped_schema_and_grades():
 
 def test_order_and_classify_widgets_grade():
     at = run_page("walkthrough")
-    at.multiselect(key="exercises_wt_order_answer").set_value(["send", "tool_use", "run", "result", "final"])
+    target = ["send", "tool_use", "run", "result", "final"]
+    for position, step in enumerate(target):  # the Move up buttons, as a student would press them
+        while at.session_state["exercises_wt_order_answer"].index(step) > position:
+            at.button(key=f"exercises_wt_order_move_up_{step}").click().run()
+    assert at.session_state["exercises_wt_order_answer"] == ["send", "tool_use", "run", "result", "final"]
     at.button(key="exercises_wt_order_submit").click().run()
     assert f"✅ **{t('exercises.result_correct', 'en', score=5, max=5)}**" in [m.value for m in at.markdown]
     at.selectbox(key="exercises_wt_tool_choice_item_chat").set_value("auto")
@@ -161,3 +165,22 @@ def test_every_exercise_type_has_its_widgets_in_a_module_of_the_same_name():
 
     assert modules(widgets) == modules(core)
     assert set(widgets.INPUTS) == set(EXERCISE_TYPES)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_student_past_the_attempt_cap_is_told_in_their_language(data_dir, lang):
+    """Issue 13: tries past MAX_STORED_ATTEMPTS still count (the caption's tries), and the page says
+    only the newest answers are kept, in the page's language."""
+    from toolcall.progress import MAX_STORED_ATTEMPTS
+
+    store = ProgressStore(data_dir)
+    for _ in range(MAX_STORED_ATTEMPTS):
+        store.record("grace", "ex_truncated", "repair", 0, 1)
+    at = open_exercises("grace", lang)
+    at.radio(key="exercises_ex_truncated_answer").set_value("repair")
+    at.button(key="exercises_ex_truncated_submit").click().run()
+    assert not at.exception
+    told = t("progress.caps.attempts_kept", lang, limit=MAX_STORED_ATTEMPTS, tries=MAX_STORED_ATTEMPTS + 1)
+    assert told in [i.value for i in at.info]
+    assert len(store.attempts("grace")) == MAX_STORED_ATTEMPTS
+    assert store.get("grace", "ex_truncated").tries == MAX_STORED_ATTEMPTS + 1

@@ -139,3 +139,15 @@ def test_the_model_response_is_shown_whole_not_in_a_scrolling_box(monkeypatch):
     assert not at.exception
     responses = [k for body, k in calls if body.lstrip().startswith("{") and k.get("language") == "json"]
     assert responses and all(k.get("height") in (None, "content") and k.get("wrap_lines") for k in responses)
+
+
+def test_a_finished_scenario_with_the_database_down_warns_in_the_page_language(monkeypatch):
+    """The store raises StorageError when its database cannot be used; the lab caught only
+    sqlite3/OS errors, so finishing a scenario then ended in a traceback (and its warning named an
+    English exception type on the Chinese page)."""
+    monkeypatch.setenv("TOOLCALL_DATABASE_URL", "mysql://nowhere")  # refused: every store call raises StorageError
+    scenario = next(s for s in SCENARIOS if s.id == "plain_call")
+    at = open_lab("zh", "openai", scenario.id)
+    for step in scenario.steps_for("openai"):
+        make_move(at, scenario, step, "openai", "zh", reference_move(scenario, step, "openai", "zh"))
+    assert t("exercises.store_error", "zh", detail=t("progress.unreachable", "zh")) in [w.value for w in at.warning]

@@ -3,6 +3,7 @@
 import json
 
 from tests.app.conftest import fresh_app
+from tests.app.markdown_tables import tables
 from toolcall.fixtures import load_outputs
 from toolcall.i18n import t
 
@@ -162,8 +163,9 @@ def test_the_order_book_names_items_in_the_page_language():
     book = load_orders()
     for lang in ("en", "zh"):
         at = playground(lang)
-        table = next(df.value for df in at.dataframe if "item" in df.value.columns and "order_id" in df.value.columns)
-        assert table["item"].tolist() == [o.item_for(lang) for o in book.orders]
+        table = next(rows for rows in tables(at) if "item" in rows[0] and "order_id" in rows[0])
+        assert [row["item"] for row in table] == [o.item_for(lang) for o in book.orders]
+        assert [row["order_id"] for row in table] == [o.order_id for o in book.orders]
 
 
 def test_truncated_card_shows_the_re_request_and_the_free_box_asks_the_stop_reason():
@@ -184,11 +186,11 @@ def test_truncated_card_shows_the_re_request_and_the_free_box_asks_the_stop_reas
 
 def test_replay_table_shows_the_re_issue_paid_twice_only_when_keyed_by_id():
     at = playground()
-    table = next(d.value for d in at.dataframe if "Keyed by tool_use id" in d.value.columns)
-    assert list(table["Keyed by tool_use id"]) == ["paid 1000 cents (RF-20260917-001)",
+    table = next(rows for rows in tables(at) if "Keyed by tool_use id" in rows[0])
+    assert [row["Keyed by tool_use id"] for row in table] == ["paid 1000 cents (RF-20260917-001)",
                                                    "first refund returned (RF-20260917-001), nothing paid",
                                                    "paid 1000 cents (RF-20260917-002)"]
-    assert list(table["Keyed by order id + amount"]) == ["paid 1000 cents (RF-20260917-001)"] + [
+    assert [row["Keyed by order id + amount"] for row in table] == ["paid 1000 cents (RF-20260917-001)"] + [
         "first refund returned (RF-20260917-001), nothing paid"] * 2
     assert "Keyed by tool_use id: 2 refunds paid, 2000 cents in total." in texts(at.error)
     assert "Keyed by order id + amount: 1 refund paid, 1000 cents in total." in texts(at.success)

@@ -4,13 +4,15 @@
 import csv
 import io
 import json
+import re
 import sqlite3
 from datetime import datetime, UTC
 
 import pytest
 
 from toolcall.dashboard import (ClassData, activity_chart, activity_frame, exercise_table, export_csv, export_json, learner_detail,
-                                learner_table, normalize_answer, overview, parse_name_map)
+                                learner_table, normalize_answer, overview, parse_name_map,
+                                NameMapError)
 from toolcall.instructor import LoginThrottle, auth_mode, email_allowed, parse_emails, passphrase_matches
 from toolcall.progress import ProgressStore
 
@@ -94,13 +96,34 @@ def test_exports_hold_everything(data, store):
 
 def test_name_map_is_checked_and_bounded():
     assert parse_name_map(b"learner,name\nalice, Alice  A. \n") == {"alice": "Alice A."}
-    with pytest.raises(ValueError, match="row 3: '../x' is not a learner id"):
-        parse_name_map(b"learner,name\nalice,A\n../x,B\n")
-    with pytest.raises(ValueError, match="header row"):
-        parse_name_map(b"id,who\nalice,A\n")
-    with pytest.raises(ValueError, match="over 1,000,000 bytes"):
-        parse_name_map(b"learner,name\n" + b"a,b\n" * 300_000)
+    assert parse_name_map("learner,name\nbob,Bo\u202eb\u200b\n".encode()) == {"bob": "Bo\\u202eb\\u200b"}
     assert normalize_answer("  Ask  RETRY ") == "ask retry"
+
+
+#: (CSV bytes, the NameMapError code and parameters it must raise): one per way a mapping is refused.
+BAD_NAME_MAPS = [
+    (b"learner,name\nalice,A\n../x,B\n", "bad_learner", {"row": 3, "value": "../x"}),
+    ("learner,name\n\u200balice,A\n".encode(), "bad_learner", {"row": 2, "value": "\\u200balice"}),
+    (b"id,who\nalice,A\n", "no_header", {}),
+    (b"", "no_header", {}),
+    (b"learner,name\n" + b"a,b\n" * 300_000, "too_large", {"size": "1,200,013", "limit": "1,000,000"}),
+    (b"learner,name\nalice,\xff\n", "not_utf8", {"byte": 19}),
+    (b"learner,name\nalice," + b"x" * 200_000 + b"\n", "unreadable", {"line": 2}),
+    (b"learner,name\n" + b"a,b\n" * 20_001, "too_many_rows", {"limit": "20,000"}),
+]
+
+
+@pytest.mark.parametrize("raw, code, params", BAD_NAME_MAPS, ids=[c for _, c, _ in BAD_NAME_MAPS])
+def test_a_refused_name_map_says_why_in_each_language(raw, code, params):
+    """Issue 13: the reasons were English on the Chinese page; a field over the csv module's limit
+    raised csv.Error, which the page did not catch (a traceback)."""
+    with pytest.raises(NameMapError) as caught:
+        parse_name_map(raw)
+    assert (caught.value.code, caught.value.params) == (code, params)
+    en, zh = caught.value.render("en"), caught.value.render("zh")
+    for value in params.values():
+        assert str(value) in en and str(value) in zh
+    assert re.search(r"[\u4e00-\u9fff]", zh) and not re.search(r"\b(?!learner\b|name\b|UTF\b|CSV\b)[a-z]{4,}", zh)
 
 
 def test_sign_in_rules():

@@ -307,11 +307,12 @@ def test_distinct_tool_lists_are_capped_per_log(monkeypatch):
     import toolcall.eval_import as imp
 
     monkeypatch.setattr(imp, "MAX_TOOL_SETS", 2)
-    monkeypatch.setattr(imp, "_TOO_MANY_TOOL_SETS", "too many")
     lines = [json.dumps(line(run=i, tools=[{**TOOL, "description": str(i % 3)}])) for i in range(6)]
     log = read_native("\n".join(lines).encode())
     assert [r.run for r in log.runs] == [0, 1, 3, 4] and len(log.tool_sets) == 2
-    assert [(p.line, p.field, p.message) for p in log.problems] == [(3, "$.tools", "too many"), (6, "$.tools", "too many")]
+    assert [(p.line, p.field, p.code, p.params) for p in log.problems] == [
+        (3, "$.tools", "too_many_tool_sets", {"limit": 2}), (6, "$.tools", "too_many_tool_sets", {"limit": 2})]
+    assert log.problems[0].message == "more than 2 distinct tool lists in one log; this record is not read"
 
 
 def test_tau_records_without_trial_are_numbered_per_task():
@@ -320,6 +321,6 @@ def test_tau_records_without_trial_are_numbered_per_task():
     doc = [{"task_id": t, "reward": 1.0} for t in (1, 2, 1, 2)]
     log = read_tau(json.dumps(doc).encode())
     assert [(r.case_id, r.run) for r in log.runs] == [("1", 0), ("2", 0), ("1", 1), ("2", 1)]
-    assert not any("fewer than" in n for n in log.notes)
+    assert not any(n.code == "tau_fewer_trials" for n in log.notes)
     log = read_tau(json.dumps(doc + [{"task_id": 1, "reward": 0.0}]).encode())
-    assert any("fewer than the 3 trials seen" in n for n in log.notes)
+    assert any("fewer than the 3 trials seen" in str(n) for n in log.notes)

@@ -62,6 +62,21 @@ def test_type_specific_fields_and_consistency(tmp_path):
     ]
 
 
+def test_an_ordering_exercise_listing_its_steps_in_the_answers_order_is_refused(tmp_path):
+    """The ordering widget starts from the listed order and never grades it unchanged, so that order
+    must not be the answer (else the right answer could never be submitted)."""
+    steps = [{"id": "a", "text": {"en": "A", "zh": "甲"}}, {"id": "b", "text": {"en": "B", "zh": "乙"}}]
+    listed = dict(GOOD, id="listed", type="order", answer=["a", "b"], steps=steps)
+    shuffled = dict(GOOD, id="shuffled", type="order", answer=["b", "a"], steps=steps)
+    for entry in (listed, shuffled):
+        del entry["tolerance"]
+    write(tmp_path, "a.yaml", {"schema_version": 1, "exercises": [listed, shuffled]})
+    loaded = load_exercises(tmp_path)
+    assert [ex.id for ex in loaded.exercises] == ["shuffled"]
+    assert messages(loaded) == [("a.yaml", "$.exercises[0].steps", "the steps are listed in the answer's order; "
+                                 "list them shuffled: the page starts from this order and does not grade it unchanged")]
+
+
 def test_duplicate_ids_across_files(tmp_path):
     write(tmp_path, "a.yaml", {"schema_version": 1, "exercises": [GOOD]})
     write(tmp_path, "b.yaml", {"schema_version": 1, "exercises": [dict(GOOD, answer=0.25), dict(GOOD, id="two")]})

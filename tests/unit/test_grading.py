@@ -142,7 +142,7 @@ def test_json_not_json_gets_position_and_hints_not_an_exception():
     result = g("pg_error_result", "{'type': 'tool_result', 'is_error': True}")
     assert (result.score, result.malformed) == (0, True)
     assert english(result)[:2] == ["Not a JSON object (INVALID_JSON): Expecting property name enclosed in double "
-                                   "quotes.", "The problem is at line 1, column 2."]
+                                   "quotes.", "Your answer breaks at line 1, column 2, just after: {'"]
     assert result.feedback[2].key == "hint.python_dict"
 
 

@@ -12,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from toolcall.markdown import _CONTROL, _MD_SPECIAL, _WORD_JOINER, boldable, plain
+from toolcall.markdown import _CONTROL, _MD_SPECIAL, _WORD_JOINER, boldable, plain, table
 
 MD = MarkdownIt("commonmark")
 # U+0000 is replaced by U+FFFD by every CommonMark parser, and surrogates are not text.
@@ -84,3 +84,27 @@ def test_boldable_guards_only_outer_whitespace():
     assert boldable("a ") == _WORD_JOINER + "a " + _WORD_JOINER
     assert boldable("a b") == "a b"
     assert visible(MD.render("**" + boldable(plain(" a ")) + "**"))[0] == ["p", "strong", "/strong", "/p"]
+
+
+TABLE_MD = MarkdownIt("commonmark").enable("table")
+#: A cell's edge whitespace is trimmed by the Markdown renderer, as at the edges of any paragraph.
+_EDGE = " \t\n\r\f\v"
+_TABLE_TAGS = {"table", "/table", "thead", "/thead", "tbody", "/tbody", "tr", "/tr", "th", "/th", "td", "/td"}
+
+
+@settings(deadline=None)
+@given(st.lists(st.tuples(TEXT, st.integers(-10**6, 10**6)), min_size=1, max_size=4), TEXT)
+@example([("a | b", 1), ("|", 2), ("x\\", 3)], "tool | name")
+def test_table_cells_render_as_themselves_and_nothing_else(rows, head):
+    """Every cell (pipes, backslashes, any text) is one cell showing itself; only table tags appear."""
+    rendered = TABLE_MD.render(table([{head: text, "n": n} for text, n in rows]))
+    tags = re.findall(r"<(/?[a-zA-Z][a-zA-Z0-9]*)", rendered)
+    assert set(tags) <= _TABLE_TAGS, tags
+    cells = [visible(c)[1].strip(_EDGE) for c in re.findall(r"<t[hd](?: [^>]*)?>(.*?)</t[hd]>", rendered, re.S)]
+    want = [shown(head).strip(_EDGE), "n"] + [x for text, n in rows for x in (shown(text).strip(_EDGE), str(n))]
+    assert cells == want
+    assert 'style="text-align:right"' in rendered  # numbers right-aligned
+
+
+def test_table_of_nothing_is_nothing():
+    assert table([]) == ""

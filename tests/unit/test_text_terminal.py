@@ -1,11 +1,14 @@
 """escape_terminal: what a terminal obeys is shown, tab and newline kept; the page's case table."""
 
+
 from toolcall.text import HIDDEN, TERMINAL_CONTROLS, escape_terminal
 
 
 def test_every_control_and_hidden_character_is_escaped():
     for ch in sorted(TERMINAL_CONTROLS | HIDDEN):
-        assert escape_terminal(f"a{ch}b") == f"a\\u{ord(ch):04x}b"
+        units = ch.encode("utf-16-be")  # one UTF-16 unit, or a surrogate pair above U+FFFF, as JSON escapes it
+        escaped = "".join(f"\\u{int.from_bytes(units[i:i + 2]):04x}" for i in range(0, len(units), 2))
+        assert escape_terminal(f"a{ch}b") == f"a{escaped}b"
     assert {"\x1b", "\x07", "\r", "\x7f", "\x9b", "\x85"} <= TERMINAL_CONTROLS
     assert escape_terminal("a\tb\nc 中文") == "a\tb\nc 中文"
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from toolcall.fixtures import OutputsFixture, Tool
-from toolcall.i18n import LANGS, t
-from toolcall.parsing import StrictJSONError, localized_detail, strict_loads
+from toolcall.i18n import DEFAULT_LANG, LANGS, catalogue, t
+from toolcall.parsing import Hint, StrictJSONError, localized_detail, parse_tool_input, strict_loads
 
 if TYPE_CHECKING:  # toolcall.exercises imports this package to check fixture blocks
     from toolcall.exercises import Exercise
@@ -158,14 +158,52 @@ def check_size(text: str) -> None:
 
 
 def json_value(text: str, expected_key: str) -> Any:
-    """Strict JSON (parsing.strict_loads); Malformed, naming ``expected_key``'s format, otherwise."""
+    """Strict JSON (parsing.strict_loads); Malformed, naming ``expected_key``'s format, where the
+    text breaks and the student's hints (:func:`answer_hints`), otherwise."""
     check_size(text)
     try:
         return strict_loads(text)  # no NaN, no 5000-digit integers, no lone surrogates, no duplicate keys
     except StrictJSONError as exc:
         where = {"line": exc.line or 1, "column": exc.column or 1}
         detail = {lang: localized_detail(exc, lang) for lang in LANGS}
-        raise Malformed(fb(ERROR, "bad_format", expected=both(expected_key), detail=detail, **where)) from exc
+        hints = [exc.hint] if exc.hint else parse_tool_input(text).hints
+        raise Malformed(fb(ERROR, "bad_format", expected=both(expected_key), detail=detail, **where),
+                        *where_it_breaks(text, exc.line, exc.column), *answer_hints(hints)) from exc
+
+
+#: How much of the line before the place the JSON breaks is quoted back to the student, in characters.
+WHERE_CONTEXT = 40
+
+
+def where_it_breaks(text: str, line: int | None, column: int | None) -> list[FeedbackItem]:
+    """One ``answer_where`` line quoting the student's own text up to where the JSON breaks
+    (1-based ``line``/``column`` from the parser; at most :data:`WHERE_CONTEXT` characters), or
+    nothing when the parser gave no position."""
+    if not line or not column:
+        return []
+    lines = text.splitlines() or [""]
+    row = lines[min(line, len(lines)) - 1]
+    before = row[max(0, column - 1 - WHERE_CONTEXT):column - 1 + 1].strip()
+    return [fb(INFO, "answer_where", line=line, column=column, before=before or "…")]
+
+
+def json_trouble(text: str) -> list[FeedbackItem]:
+    """Where a student's JSON text breaks and their hints (nothing when it is a JSON object):
+    for answers whose own message (a schema checker's) names no cause."""
+    parsed = parse_tool_input(text)
+    return [] if parsed.ok else [*where_it_breaks(text, parsed.line, parsed.column), *answer_hints(parsed.hints)]
+
+
+def answer_hints(hints: list[Hint]) -> list[FeedbackItem]:
+    """The parser's hints worded for a student's own answer: ``exercises.answer_hint.<key>`` where
+    the general ``hint.<key>`` speaks of a model's output (a ``max_tokens`` stop, tool arguments),
+    the general wording otherwise."""
+    known = catalogue(DEFAULT_LANG)
+    # a JSON type name in a hint ("array") is shown in the reader's language, as render_hint does
+    return [FeedbackItem(INFO, f"exercises.answer_hint.{h.key}" if f"exercises.answer_hint.{h.key}" in known
+                         else f"hint.{h.key}",
+                         {k: {lang: t(f"type.{v}", lang) for lang in LANGS} if k == "type" else v
+                          for k, v in h.params.items()}) for h in hints]
 
 
 def known_wrong(exercise: Exercise, same: Callable[[Any], bool]) -> list[FeedbackItem]:

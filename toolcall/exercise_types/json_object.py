@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from toolcall.exercise_types.base import (ERROR, INFO, OK, WRONG, ExerciseType, Fault, FeedbackItem, Grade, Malformed,
-                                          as_text, check_size, fail, fb, known_wrong, simple, text_as_is)
+from toolcall.exercise_types.base import (ERROR, OK, WRONG, ExerciseType, Fault, FeedbackItem, Grade, Malformed,
+                                          answer_hints, as_text, check_size, fail, fb, known_wrong, simple, text_as_is,
+                                          where_it_breaks)
 from toolcall.i18n import LANGS, t
 from toolcall.parsing import localized_detail, parse_tool_input
 from toolcall.validation import check_schema, validate
@@ -29,10 +30,7 @@ def _json_object(text: str) -> dict[str, Any]:
         return parsed.value
     items = [FeedbackItem(ERROR, text={lang: t("exercises.fb.json_parse", lang, code=parsed.code,
                                                detail=localized_detail(parsed, lang)[:200]) for lang in LANGS})]
-    if parsed.line is not None:
-        items.append(fb(ERROR, "json_position", line=parsed.line, column=parsed.column))
-    items += [FeedbackItem(INFO, "hint." + h.key, dict(h.params)) for h in parsed.hints]
-    raise Malformed(*items)
+    raise Malformed(*items, *where_it_breaks(text, parsed.line, parsed.column), *answer_hints(parsed.hints))
 
 
 def grade_json(exercise: Exercise, text: str) -> Grade:

@@ -14,11 +14,20 @@ if TYPE_CHECKING:
 
 
 def check(item: dict[str, Any]) -> list[Fault]:
-    """Unique step ids; the answer lists every step id exactly once."""
+    """Unique step ids; the answer lists every step id exactly once, in an order other than the
+    one the steps are listed in (the order the widget starts from, which is never an answer)."""
     found = duplicate_ids(item, "steps")
     if sorted(item["answer"]) != sorted(ids(item["steps"])):
         found.append((["answer"], "the answer must list every step id exactly once"))
+    elif list(item["answer"]) == ids(item["steps"]):
+        found.append((["steps"], "the steps are listed in the answer's order; list them shuffled: "
+                                 "the page starts from this order and does not grade it unchanged"))
     return found
+
+
+def listed_order(exercise: Exercise) -> list[str]:
+    """The step ids in the order the exercise file lists them: where the ordering widget starts."""
+    return list(exercise.labels("steps"))
 
 
 def step_ids(exercise: Exercise, text: str) -> list[str]:

@@ -7,8 +7,8 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from toolcall.exercise_types.base import (ERROR, INFO, OK, WRONG, ExerciseType, Fault, FeedbackItem, Grade,
-                                          GradingInputs, Loader, Malformed, as_text, check_size, fail, fb, known_wrong,
-                                          text_as_is)
+                                          GradingInputs, Loader, Malformed, as_text, check_size, fail, fb, json_trouble,
+                                          known_wrong, text_as_is)
 from toolcall.fixtures import OutputsFixture, Tool
 from toolcall.i18n import LANGS
 from toolcall.judge import evaluate_canned
@@ -37,7 +37,8 @@ def grade_schema_fix(exercise: Exercise, text: str, tool: Tool, outputs: Outputs
         return fail(*exc.items, max_score=total)
     checks = {lang: check_schema(text, lang) for lang in LANGS}
     if not checks["en"].ok:
-        return fail(FeedbackItem(ERROR, text={lang: c.message for lang, c in checks.items()}), max_score=total)
+        return fail(FeedbackItem(ERROR, text={lang: c.message for lang, c in checks.items()}), *json_trouble(text),
+                    max_score=total)
     cards = evaluate_canned(outputs.outputs, checks["en"].schema, tool.name, None)
     items = []
     for card in cards:

@@ -17,7 +17,7 @@ from toolcall.exercises import Exercise
 from toolcall.grading import answer_value
 from ui.exercise_inputs.base import ExerciseInput, key
 
-__all__ = ["INPUTS", "answer", "draw", "key", "prefill", "show_reference"]
+__all__ = ["INPUTS", "answer", "draw", "key", "prefill", "show_reference", "untouched"]
 
 
 def _discover() -> dict[str, ExerciseInput]:
@@ -38,9 +38,17 @@ def prefill(ex: Exercise, stored: str | None) -> None:
     INPUTS[ex.type].seed(ex, answer_value(ex, stored) if stored else None)
 
 
-def draw(ex: Exercise) -> None:
-    """Draw the exercise's answer widgets."""
-    INPUTS[ex.type].draw(ex)
+def draw(ex: Exercise, in_form: bool) -> None:
+    """Draw the exercise's answer widgets if they belong ``in_form`` (True: inside the exercise's form;
+    False: above it, for widgets with buttons)."""
+    if INPUTS[ex.type].in_form == in_form:
+        INPUTS[ex.type].draw(ex)
+
+
+def untouched(ex: Exercise) -> str | None:
+    """An i18n key asking the student to answer first when the widgets still hold a starting value
+    that is never an answer (the listed order of an ordering exercise), else None."""
+    return INPUTS[ex.type].untouched(ex)
 
 
 def answer(ex: Exercise) -> str:

@@ -24,13 +24,18 @@ class ExerciseInput:
     its core half in toolcall/exercise_types/). ``name`` is the type's name; ``seed(ex, value)`` puts
     a value (from toolcall.grading.answer_value, or None) into the widgets' keys before they are
     drawn; ``draw(ex)`` draws them (inside the exercise's form); ``answer(ex)`` reads them back as
-    answer text; ``reference(ex)`` shows the reference answer once revealed."""
+    answer text; ``reference(ex)`` shows the reference answer once revealed. ``in_form``: False for
+    widgets that need buttons (drawn above the form, which then holds Submit only); ``untouched(ex)``
+    is an i18n key telling the student to answer first when the widgets still hold their starting
+    value and that value is never a real answer (not graded, not a try), else None."""
 
     name: str
     seed: Callable[[Exercise, Any], None]
     draw: Callable[[Exercise], None]
     answer: Callable[[Exercise], str]
     reference: Callable[[Exercise], None]
+    in_form: bool = True
+    untouched: Callable[[Exercise], str | None] = lambda ex: None
 
 
 def setdefault(ex: Exercise, part: str, value: Any) -> None:

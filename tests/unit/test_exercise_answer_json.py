@@ -1,0 +1,61 @@
+"""A student's own malformed JSON answer gets hints about *their answer* (where it breaks, in their
+language), never the advice written for a model's truncated output (raise ``max_tokens``): issue 14."""
+
+from string import Formatter
+
+import pytest
+
+from toolcall.exercise_types.base import answer_hints
+from toolcall.exercises import load_exercises
+from toolcall.grading import EXERCISE_TYPES, grade, grading_inputs
+from toolcall.i18n import LANGS, catalogue
+from toolcall.parsing import Hint
+
+#: Words of the model-output advice that a student's answer must never get.
+MODEL_WORDS = {"en": ("max_tokens", "stop_reason", "the model", "tool call", "arguments"),
+               "zh": ("max_tokens", "stop_reason", "模型", "参数")}
+
+#: (answer text, line, column, what the student is told is wrong with it in en)
+MALFORMED = [('{"a": 1', 1, 8, "ends before the JSON is complete"),
+             ("{'a':1}", 1, 2, "Python dict"),
+             ('{"a": 1,}', 1, 9, "no comma before a closing"),
+             ('[\n  "send",\n  "run"', 3, 8, "ends before the JSON is complete")]
+
+
+def one_exercise_per_type():
+    """A shipped exercise of every type whose answer text is JSON (every type but number)."""
+    found = {}
+    for ex in load_exercises().exercises:
+        found.setdefault(ex.type, ex)
+    assert set(found) == set(EXERCISE_TYPES), "every exercise type has a shipped exercise"
+    return [found[name] for name in sorted(found) if name != "number"]
+
+
+@pytest.mark.parametrize("ex", one_exercise_per_type(), ids=lambda ex: ex.type)
+@pytest.mark.parametrize("text,line,column,cause", MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_a_malformed_answer_is_told_where_it_breaks_and_why(ex, text, line, column, cause):
+    result = grade(ex, text, grading_inputs(ex))
+    assert result.malformed and result.score == 0
+    shown = {lang: [item.render(lang) for item in result.feedback] for lang in LANGS}
+    for lang, words in MODEL_WORDS.items():
+        assert not [line_ for line_ in shown[lang] for w in words if w in line_], shown[lang]
+    where = [s for s in shown["en"] if s.startswith("Your answer breaks at")]
+    assert where and f"line {line}, column {column}" in where[0], shown["en"]
+    assert any(cause in s for s in shown["en"]), shown["en"]
+    assert any(f"第 {line} 行第 {column} 列" in s for s in shown["zh"]), shown["zh"]
+
+
+def hint_keys():
+    """Every parser hint the catalogue words (``hint.<key>``), so a new one is checked too."""
+    return sorted(k.removeprefix("hint.") for k in catalogue("en") if k.startswith("hint."))
+
+
+@pytest.mark.parametrize("key", hint_keys())
+def test_no_parser_hint_reaches_a_student_in_the_model_output_wording(key):
+    templates = [catalogue(lang)[f"hint.{key}"] for lang in LANGS] + [
+        catalogue(lang).get(f"exercises.answer_hint.{key}", "") for lang in LANGS]
+    params = {name: "x" for template in templates for _, name, _, _ in Formatter().parse(template) if name}
+    (item,) = answer_hints([Hint(key, params)])
+    for lang, words in MODEL_WORDS.items():
+        text = item.render(lang)
+        assert not [w for w in words if w in text], (key, lang, text)
