@@ -1,9 +1,11 @@
 """How the pairing checker's time grows with the transcript: 10³ … 10⁵ blocks.
 
-Two shapes, each the worst the issue found: Anthropic, one assistant turn with N tool_use
+Five shapes. Two are the worst the issue found: Anthropic, one assistant turn with N tool_use
 blocks answered by 0.7·N results whose ids match none (every result an id_mismatch); OpenAI,
 N/2 assistant turns each followed by a user message, all tool messages at the end (the old
-checker rescanned the rest of the transcript at every turn). Prints seconds per size and the
+checker rescanned the rest of the transcript at every turn). Three more, one per other wire form
+(Responses, MCP, Gemini: N calls answered by N results; Gemini's matching once scanned every call
+per response). Prints seconds per size and the
 slope of log(time) against log(size): about 1 for linear work, 2 for quadratic. Not a timed
 test: a report (bench/README.md quotes it). Sizes past the checker's 1 MB input limit
 (MAX_CHARS) are measured with the limit lifted for this run: the point is the algorithm.
@@ -43,6 +45,20 @@ def openai(n: int) -> str:
     return json.dumps(turns, separators=(",", ":"))
 
 
+def converted(fmt: str):
+    """A builder for ``fmt``: one turn of N calls (seven names) answered by N results, written in
+    Anthropic's form and converted (toolcall.convert), so every wire form is measured."""
+    from toolcall.convert import convert
+
+    def build(n: int) -> str:
+        uses = [{"type": "tool_use", "id": f"t{k}", "name": f"f{k % 7}", "input": {}} for k in range(n)]
+        results = [{"type": "tool_result", "tool_use_id": f"t{k}", "content": "r"} for k in range(n)]
+        messages = [{"role": "user", "content": "go"}, {"role": "assistant", "content": uses},
+                    {"role": "user", "content": results}]
+        return json.dumps(convert(messages, "anthropic", fmt)[0], separators=(",", ":"))
+    return build
+
+
 def best_of(text: str, runs: int = 3) -> float:
     """Fastest of ``runs`` checks, in CPU seconds (the machine is shared)."""
     best = math.inf
@@ -63,7 +79,9 @@ def slope(points: list[tuple[int, float]]) -> float:
 
 def main() -> int:
     print(f"{'shape':<10}{'blocks':>8}{'chars':>11}{'CPU s':>9}")
-    for name, build in (("anthropic", anthropic), ("openai", openai)):
+    shapes = [("anthropic", anthropic), ("openai", openai)]
+    shapes += [(f, converted(f)) for f in ("responses", "mcp", "gemini")]
+    for name, build in shapes:
         points = []
         for n in SIZES:
             text = build(n)

@@ -26,6 +26,7 @@ from toolcall.dashboard import (
     parse_name_map,
 )
 from toolcall.progress import StorageError
+from toolcall.text import escape_invisible
 from ui.page import start
 
 start("dashboard")
@@ -61,7 +62,8 @@ st.dataframe(
             tr("dashboard.col_solved"): r["solved"],
             tr("dashboard.col_revealed"): r["revealed"],
             tr("dashboard.col_median_tries"): r["median_tries"],
-            tr("dashboard.col_common_wrong"): " · ".join(f"{w['answer']} (×{w['count']})" for w in r["common_wrong"]),
+            tr("dashboard.col_common_wrong"): " · ".join(f"{escape_invisible(w['answer'])} (×{w['count']})"
+                                                      for w in r["common_wrong"]),
         }
         for r in exercise_table(data, titles)
     ],
@@ -115,7 +117,7 @@ if who:
                 tr("dashboard.col_best"): f"{r.best_score:g} / {r.max_score:g}",
                 tr("dashboard.col_tries"): r.tries,
                 tr("dashboard.col_revealed"): r.revealed,
-                tr("dashboard.col_last_answer"): r.last_answer,
+                tr("dashboard.col_last_answer"): escape_invisible(r.last_answer),
             }
             for r in detail["progress"]
         ],
@@ -128,7 +130,7 @@ if who:
             {
                 tr("dashboard.col_time"): a["at"],
                 tr("dashboard.col_exercise"): titles.get(a["exercise_id"], a["exercise_id"]),
-                tr("dashboard.col_answer"): a["answer"],
+                tr("dashboard.col_answer"): escape_invisible(a["answer"]),
                 tr("dashboard.col_correct"): bool(a["correct"]),
             }
             for a in detail["attempts"]

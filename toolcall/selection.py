@@ -30,6 +30,12 @@ MIN_PER_TOOL = 5
 #: Largest set accepted (rows), and longest request text.
 MAX_CASES = 500
 MAX_REQUEST_CHARS = 2_000
+#: Acceptable values checked per parameter of a case, and tool names per should_not_call list (the
+#: shipped sets use at most 3 of each): past them a case is one problem, not thousands of
+#: validations on every edit of the table.
+MAX_VALUES_PER_PARAMETER, MAX_NAMES_PER_CASE = 10, 10
+#: Characters of a table cell read (an id, a should_not_call list).
+MAX_CELL_CHARS = 2_000
 #: Shown for "no tool" in tables and charts (expected or chosen).
 NO_TOOL = "(no tool)"
 OMIT = ""
@@ -50,6 +56,8 @@ SET_CODES: dict[str, tuple[str, ...]] = {
     "self_contradiction": ("case", "tool"),
     "bad_json": ("case",),
     "too_many": ("count", "limit"),
+    "too_many_values": ("case", "param", "count", "limit"),
+    "too_many_names": ("case", "count", "limit"),
 }
 
 
@@ -144,6 +152,10 @@ def _argument_problems(case: SelectionCase, schema: dict[str, Any]) -> list[SetP
     props = schema.get("properties", {}) if isinstance(schema.get("properties"), dict) else {}
     required = [r for r in schema.get("required", []) if isinstance(r, str)]
     for name, values in case.expected_arguments.items():
+        if len(values) > MAX_VALUES_PER_PARAMETER:
+            problems.append(SetProblem("too_many_values", case.id, {"case": case.id, "param": name,
+                                                                     "count": len(values),
+                                                                     "limit": MAX_VALUES_PER_PARAMETER}))
         if name not in props:
             problems.append(
                 SetProblem("unknown_parameter", case.id, {"case": case.id, "param": name, "tool": case.expected_tool})
@@ -160,7 +172,7 @@ def _argument_problems(case: SelectionCase, schema: dict[str, Any]) -> list[SetP
     base = _base_arguments(case.expected_arguments)
     seen: set[tuple[str, str]] = set()
     for name, values in case.expected_arguments.items():
-        for value in values:
+        for value in values[:MAX_VALUES_PER_PARAMETER]:
             if value == OMIT:
                 continue
             errors, _ = validate({**base, name: value}, schema)
@@ -213,7 +225,11 @@ def check_set(cases, schemas: dict[str, dict], tools=None) -> list[SetProblem]:
                 )
             else:
                 seen_requests[key] = case.id
-        for name in ([case.expected_tool] if case.expected_tool else []) + list(case.should_not_call):
+        if len(case.should_not_call) > MAX_NAMES_PER_CASE:
+            problems.append(SetProblem("too_many_names", case.id, {"case": case.id, "count": len(case.should_not_call),
+                                                                    "limit": MAX_NAMES_PER_CASE}))
+        names = ([case.expected_tool] if case.expected_tool else []) + list(case.should_not_call[:MAX_NAMES_PER_CASE])
+        for name in dict.fromkeys(names):
             if name not in schemas:
                 problems.append(SetProblem("unknown_tool", case.id, {"case": case.id, "tool": name}))
         if case.expected_tool and case.expected_tool in case.should_not_call:
@@ -277,8 +293,8 @@ def from_rows(rows) -> tuple[list[SelectionCase], list[SetProblem]]:
         problems.append(SetProblem("too_many", None, {"count": len(rows), "limit": MAX_CASES}))
         rows = rows[:MAX_CASES]
     for i, row in enumerate(rows):
-        cid = str(row.get("id") or "").strip() or f"row{i + 1}"
-        tool = str(row.get("expected_tool") or "").strip()
+        cid = str(row.get("id") or "")[:MAX_CELL_CHARS].strip() or f"row{i + 1}"
+        tool = str(row.get("expected_tool") or "")[:MAX_CELL_CHARS].strip()
         tool = None if tool in ("", NO_TOOL) else tool
         text = str(row.get("expected_arguments") or "").strip()
         args: dict[str, tuple] = {}
@@ -290,7 +306,7 @@ def from_rows(rows) -> tuple[list[SelectionCase], list[SetProblem]]:
                 args = {str(k): tuple(v) for k, v in parsed.items()}
             except (ValueError, RecursionError):
                 problems.append(SetProblem("bad_json", cid, {"case": cid}))
-        avoid = tuple(s.strip() for s in str(row.get("should_not_call") or "").split(",") if s.strip())
+        avoid = tuple(s.strip() for s in str(row.get("should_not_call") or "")[:MAX_CELL_CHARS].split(",") if s.strip())
         cases.append(SelectionCase(cid, str(row.get("request") or "")[:MAX_REQUEST_CHARS], tool, args, avoid))
     return cases, problems
 

@@ -22,7 +22,7 @@ from toolcall.eval_charts import confusion_chart, taxonomy_chart
 from toolcall.evaluation import ANALYSIS_BUDGET
 from toolcall.eval_import import LogError, read_log, read_native
 from toolcall.evaluation import Analysis, RunLog, analyse, grade_run, summary_rates
-from toolcall.passk import percent
+from toolcall.numfmt import percent
 from toolcall.text import escape_invisible
 from toolcall.selection import MIN_PER_TOOL, NO_TOOL, check_set, from_rows, load_set, load_tool_schemas, to_rows
 
@@ -121,7 +121,7 @@ def _right_runs(result: Analysis) -> tuple[int, int]:
 def _case_frame(result: Analysis, k: int) -> pd.DataFrame:
     rows = []
     for c in result.cases:
-        cell = (lambda x: percent(x)) if c.refused is None else (lambda x: "—")
+        cell = (lambda x: percent(x, lang())) if c.refused is None else (lambda x: "—")
         rows.append(
             {
                 tr("eval.col_case"): escape_invisible(c.case_id),
@@ -148,7 +148,7 @@ def show_analysis(result: Analysis, k: int, key: str) -> None:
         with cols[0].container(key=f"{key}_right"):
             st.metric(tr("eval.metric_right"), tr("eval.metric_right_value", right=right, runs=runs),
                       help=tr("eval.metric_right_help"))
-    show = lambda x: "—" if x is None else percent(x)  # noqa: E731
+    show = lambda x: "—" if x is None else percent(x, lang())  # noqa: E731
     cols[1].metric(tr("eval.metric_passk", k=k), show(means["pass^k"]))
     cols[2].metric(tr("eval.metric_naive", k=k), show(means["naive"]))
     cols[3].metric(tr("eval.metric_passat", k=k), show(means["pass@k"]))

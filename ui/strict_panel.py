@@ -16,6 +16,7 @@ import streamlit as st
 from toolcall.fixtures import load_outputs
 from toolcall.i18n import t
 from toolcall.strict import COLUMNS, finding_message, leak_matrix, openai_fix, report, schema_diff
+from toolcall.strict.transforms import MAX_DIFF_LINES
 from toolcall.strict.rules import PROVIDERS
 
 PREFIX = "playground_strict"
@@ -74,7 +75,7 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
             st.code(_js(rep.transformed if provider != "gemini" else rep.declaration), language="json")
     if rep.transformed is not None and provider != "gemini":
         st.caption(t("strict.panel.diff_caption", lang))
-        st.code(schema_diff(schema, rep.transformed, ("original", provider)) or "=", language="diff")
+        _show_diff(schema_diff(schema, rep.transformed, ("original", provider)), schema, lang)
         described = sorted({m.keyword for m in rep.moved if m.into == "description"})
         if described:
             st.text(t("strict.panel.moved_caption", lang, keywords=", ".join(described)))
@@ -115,6 +116,15 @@ def _leaks(schema: dict[str, Any], outputs, lang: str) -> None:
         st.caption(t("strict.panel.no_leaks", lang))
 
 
+def _show_diff(diff: str | None, schema: dict[str, Any], lang: str) -> None:
+    """A schema diff, ``=`` when equal, or why it is not drawn (too long: schema_diff)."""
+    if diff is None:
+        lines = len(json.dumps(schema, ensure_ascii=False, indent=2).splitlines())
+        st.caption(t("strict.panel.diff_too_long", lang, lines=f"{lines:,}", limit=f"{MAX_DIFF_LINES:,}"))
+    else:
+        st.code(diff or "=", language="diff")
+
+
 def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
     st.markdown("**" + t("strict.panel.fix_title", lang) + "**")
     st.caption(t("strict.panel.fix_intro", lang))
@@ -123,10 +133,10 @@ def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
     if not st.session_state.get(f"{PREFIX}_fix_shown"):
         return
     fixed = openai_fix(schema)
-    if not fixed.diff:
+    if fixed.diff == "":
         st.caption(t("strict.panel.fix_none", lang))
         return
-    st.code(fixed.diff, language="diff")
+    _show_diff(fixed.diff, schema, lang)
     fields = [p.rsplit("/", 1)[-1] for p in fixed.made_nullable]
     lines = [t("strict.panel.fix_nullable", lang, fields=", ".join(fields))] if fields else []
     matrix = leak_matrix(schema, outputs)

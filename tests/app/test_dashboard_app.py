@@ -145,3 +145,23 @@ def test_a_refused_name_map_is_explained_in_the_page_language_as_plain_text(monk
     shown = plain(t("dashboard.names_error", lang, detail=refused.value.render(lang)))
     assert shown in [e.value for e in at.error]
     assert "\\*\\*\\[x\\]" in shown and "https://" not in shown  # literal stars and brackets, no live link
+
+
+def test_nothing_a_learner_typed_shows_invisible_characters_on_the_dashboard(monkeypatch, waits, tmp_path):
+    """Issue 13 (invisible characters in displayed text): "0.5" and "0.5" + U+200B were two
+    different common wrong answers that looked the same; a U+202E in an answer reversed the cell."""
+    from toolcall.text import HIDDEN
+
+    store = ProgressStore(tmp_path)
+    for answer in ("0.5\u200b", "0.5", "\u202e0.9", "0.7\U000e0041"):
+        store.record("carol", "pk_pass3", answer, 0, 1)
+    store.close()
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", PASSPHRASE)
+    at = open_dashboard("en")
+    at.text_input(key="dashboard_passphrase").input(PASSPHRASE)
+    at.button[0].click().run()
+    at.selectbox(key="dashboard_learner").select("carol").run()
+    assert not at.exception
+    shown = texts(at)
+    assert "0.5\\u200b" in shown and "\\u202e0.9" in shown and "0.7\\udb40\\udc41" in shown
+    assert not set(shown) & HIDDEN

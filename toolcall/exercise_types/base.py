@@ -202,8 +202,8 @@ def answer_hints(hints: list[Hint]) -> list[FeedbackItem]:
     # a JSON type name in a hint ("array") is shown in the reader's language, as render_hint does
     return [FeedbackItem(INFO, f"exercises.answer_hint.{h.key}" if f"exercises.answer_hint.{h.key}" in known
                          else f"hint.{h.key}",
-                         {k: {lang: t(f"type.{v}", lang) for lang in LANGS} if k == "type" else v
-                          for k, v in h.params.items()}) for h in hints]
+                         {k: {lang: t(f"type.{v}", lang) for lang in LANGS} if k == "type" and f"type.{v}" in known
+                          else v for k, v in h.params.items()}) for h in hints]
 
 
 def known_wrong(exercise: Exercise, same: Callable[[Any], bool]) -> list[FeedbackItem]:

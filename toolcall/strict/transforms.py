@@ -227,14 +227,14 @@ class OpenAIFix:
     optional and now take ``null`` (the model must send ``null`` to leave them out);
     ``added`` pointers where ``additionalProperties: false`` was set; ``moved`` keywords
     outside OpenAI's supported list, now only text in the description; ``diff`` a unified
-    diff of the two schemas as indented JSON.
+    diff of the two schemas as indented JSON (None when they are too long to diff: schema_diff).
     """
 
     schema: dict[str, Any]
     made_nullable: list[str] = field(default_factory=list)
     added: list[str] = field(default_factory=list)
     moved: list[Moved] = field(default_factory=list)
-    diff: str = ""
+    diff: str | None = ""
 
 
 def _nullable(prop: dict[str, Any]) -> dict[str, Any]:
@@ -296,8 +296,20 @@ def openai_fix(schema: dict[str, Any], unsupported: frozenset[str]) -> OpenAIFix
     return result
 
 
-def schema_diff(before: dict[str, Any], after: dict[str, Any], names: tuple[str, str] = ("original", "fixed")) -> str:
-    """Unified diff of two schemas printed as indented JSON (``""`` when they are equal)."""
+#: Longest schema (lines of indented JSON, either side) schema_diff compares: difflib's matching is
+#: quadratic in the worst case (a 200 000-character schema with 2 000 objects took 4 s per diff,
+#: on every edit), and a diff that long is not read anyway. The shipped tools are under 60 lines.
+MAX_DIFF_LINES = 2_000
+
+
+def schema_diff(before: dict[str, Any], after: dict[str, Any], names: tuple[str, str] = ("original", "fixed"),
+                max_lines: int = MAX_DIFF_LINES) -> str | None:
+    """Unified diff of two schemas printed as indented JSON (``""`` when they are equal); None when
+    either is longer than ``max_lines`` lines and they differ (the caller says the diff is not drawn)."""
     a = json.dumps(before, ensure_ascii=False, indent=2).splitlines()
     b = json.dumps(after, ensure_ascii=False, indent=2).splitlines()
+    if a == b:
+        return ""
+    if max(len(a), len(b)) > max_lines:
+        return None
     return "\n".join(difflib.unified_diff(a, b, names[0], names[1], lineterm="", n=2))
