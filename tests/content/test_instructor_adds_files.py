@@ -59,14 +59,16 @@ def _append(path, key, entry):
 
 
 def add_one_of_each(root):
-    """Add one entry of every kind under ``root`` (a copy of the content)."""
+    """Add one entry of every kind under ``root`` (a copy of the content). Every id and file name
+    starts with ``added_by_test`` so an instructor's own new entry (say a ``negative_amount`` output)
+    never collides with the test's."""
     fx = root / "fixtures"
     _append(fx / "outputs" / "refund_order.yaml", "outputs", {
-        "id": "negative_amount", "label": {"en": "A negative amount", "zh": "金额是负数"},
+        "id": "added_by_test_negative_amount", "label": {"en": "A negative amount", "zh": "金额是负数"},
         "raw": '{"order_id": "ORD-20260917", "amount_cents": -1999, "reason": "damaged"}',
         "catches": "minimum", "expected": "rejected"})
     _append(fx / "exercises" / "general.yaml", "exercises", {
-        "id": "ex_added_by_instructor", "page": "exercises", "type": "choice", "multiple": False,
+        "id": "added_by_test_exercise", "page": "exercises", "type": "choice", "multiple": False,
         "title": {"en": "Who runs the tool?", "zh": "谁来执行工具？"},
         "prompt": {"en": "Who runs refund_order?", "zh": "refund_order 由谁执行？"},
         "options": [
@@ -80,22 +82,22 @@ def add_one_of_each(root):
         "explanation": {"en": "Your code runs every tool.", "zh": "每个工具都由你的代码执行。"}})
     for lang, title, body in (("en", "An added lesson", "The model writes the request; your code runs it. " * 60),
                               ("zh", "新增的一课", "模型只写申请单，执行的是你的代码。" * 40)):
-        (root / "lessons" / lang / "99-added.md").write_text(
+        (root / "lessons" / lang / "99-added-by-test.md").write_text(
             f"---\ntitle: {title}\nsummary: {title}.\npage: lessons\norder: 99\n---\n{body}\n", "utf-8")
     pairing = yaml.safe_load((fx / "pairing" / "examples.yaml").read_text("utf-8"))
     first = pairing["examples"][0]
-    _append(fx / "pairing" / "examples.yaml", "examples", {**first, "id": "added_example",
+    _append(fx / "pairing" / "examples.yaml", "examples", {**first, "id": "added_by_test_example",
                                                            "label": {"en": "Added", "zh": "新增的例子"}})
-    tool = (fx / "tools" / "get_order.json").read_text("utf-8").replace('"get_order"', '"check_stock"', 1)
-    (fx / "tools" / "check_stock.json").write_text(tool, "utf-8")
+    tool = (fx / "tools" / "get_order.json").read_text("utf-8").replace('"get_order"', '"added_by_test_check_stock"', 1)
+    (fx / "tools" / "added_by_test_check_stock.json").write_text(tool, "utf-8")
     scenario = yaml.safe_load((fx / "scenarios" / "01-plain-call.yaml").read_text("utf-8"))
-    scenario.update(id="added_scenario", order=99, title={"en": "Added scenario", "zh": "新增的场景"})
-    (fx / "scenarios" / "99-added.yaml").write_text(yaml.safe_dump(scenario, allow_unicode=True, sort_keys=False),
+    scenario.update(id="added_by_test_scenario", order=99, title={"en": "Added scenario", "zh": "新增的场景"})
+    (fx / "scenarios" / "99-added-by-test.yaml").write_text(yaml.safe_dump(scenario, allow_unicode=True, sort_keys=False),
                                                     "utf-8")
     for lang, request in (("en", "Refund my cup, order ORD-20260917, it arrived broken: 25.99."),
                           ("zh", "订单 ORD-20260917 的杯子碎了，退我 25.99 元。")):
         _append(fx / "selection" / f"shop.{lang}.yaml", "cases", {
-            "id": "rf_added", "request": request, "expected_tool": "refund_order",
+            "id": "added_by_test_rf", "request": request, "expected_tool": "refund_order",
             "expected_arguments": {"order_id": ["ORD-20260917"], "amount_cents": [2599], "reason": ["damaged"]},
             "should_not_call": ["cancel_order"]})
 
@@ -118,11 +120,11 @@ def test_check_passes_on_content_with_one_more_entry_of_each_kind(grown):
 def test_the_added_entries_are_loaded_from_the_content_root(grown):
     code = ("from toolcall.fixtures import load_outputs; from toolcall.exercises import load_exercises; "
             "from toolcall.harness import load_scenarios; "
-            "print(load_outputs().outputs[-1].id, 'ex_added_by_instructor' in load_exercises().by_id(), "
-            "'added_scenario' in {s.id for s in load_scenarios().scenarios})")
+            "print(load_outputs().outputs[-1].id, 'added_by_test_exercise' in load_exercises().by_id(), "
+            "'added_by_test_scenario' in {s.id for s in load_scenarios().scenarios})")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO_ROOT, timeout=120,
                          env={**os.environ, "TOOLCALL_CONTENT_ROOT": str(grown)})
-    assert run.stdout.split() == ["negative_amount", "True", "True"], run.stderr
+    assert run.stdout.split() == ["added_by_test_negative_amount", "True", "True"], run.stderr
 
 
 def test_content_unit_and_app_tests_pass_against_the_grown_content(grown):
