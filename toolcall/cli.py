@@ -226,7 +226,7 @@ def _cmd_strict(args: argparse.Namespace) -> int:
     from toolcall.strict import finding_message, report  # imported here: other commands don't need it
 
     try:
-        tool = load_tool(Path(args.tool), args.lang)
+        tool = load_tool(Path(args.tool), getattr(args, "lang", "en"))
     except FixtureError as exc:
         print(exc, file=sys.stderr)
         return 2

@@ -113,6 +113,6 @@ def test_a_term_quoted_in_english_is_translated_in_chinese():
     quoted = re.compile(r"\"([A-Za-z]+(?: [A-Za-z]+){1,2})\"")
     found = []
     for path in sorted(FIXTURES_DIR.rglob("*.yaml")):
-        for where, en, zh in _en_zh_pairs(yaml.safe_load(path.read_text("utf-8")), str(path.relative_to(REPO_ROOT))):
+        for where, en, zh in _en_zh_pairs(yaml.safe_load(path.read_text("utf-8")), str(path.relative_to(CONTENT_ROOT))):
             found += [(where, term) for term in quoted.findall(en) if _contains(zh, term)]
     assert found == []
