@@ -359,8 +359,10 @@ class Child:
 
     ``watch``: while it serves, ask its health check every HEALTH_EVERY s and treat HEALTH_FAILURES
     unanswered in a row as a death (a hung Streamlit process; not nginx, whose check passes through
-    to the Streamlit processes). ``pid_file``: it serves only once that file holds its own pid (nginx
-    writes it after binding its port), so a leftover process answering on the port does not count."""
+    to the Streamlit processes). A restarted process that has not answered within STARTUP_TIMEOUT s is
+    killed and started again after a growing delay, as one that died at start. ``pid_file``: it serves
+    only once that file holds its own pid (nginx writes it after binding its port), so a leftover
+    process answering on the port does not count."""
 
     def __init__(self, name: str, argv: list[str], health: str | None, env: dict[str, str] | None = None,
                  warm_port: int | None = None, watch: bool = False, pid_file: Path | None = None):
@@ -372,6 +374,7 @@ class Child:
         self.quick_exits = 0  # consecutive exits before answering the health check
         self.restart_at: float | None = None  # when a dead child is due to start again
         self.waiting_health = False
+        self.started_at: float | None = None  # when supervise first saw it waiting for its health check
         self.failures = 0  # health checks unanswered in a row while serving
         self.next_check = 0.0
         self.checking = False  # a health check is under way (in a thread: a hung process must not stall the rest)
@@ -401,7 +404,7 @@ class Child:
                                      start_new_session=True,  # Ctrl+C reaches only the launcher, which stops the rest
                                      preexec_fn=_die_with_parent)
         self.waiting_health = self.health is not None
-        self.failures, self.checking = 0, False
+        self.failures, self.checking, self.started_at = 0, False, None
         return self.proc
 
     def supervise(self, now: float) -> None:
@@ -425,6 +428,12 @@ class Child:
                         threading.Thread(target=warm_process, args=(self.warm_port,), daemon=True).start()
             elif self.watch and not self.waiting_health:
                 self._watch(now)
+            elif self.waiting_health and self.started_at is None:
+                self.started_at = now
+            elif self.waiting_health and now - self.started_at > STARTUP_TIMEOUT:
+                self._kill_silent(now, f"did not answer its health check within {STARTUP_TIMEOUT:.0f} s of starting")
+                self.quick_exits += 1  # stuck at start, like dying at start: the next restart waits
+                self.restart_at = now + min(MAX_BACKOFF, 2.0 ** self.quick_exits)
             return
         kill_group(self.proc)  # what it leaves behind (nginx workers holding the port) goes with it
         self.quick_exits = self.quick_exits + 1 if self.waiting_health else 0
@@ -438,17 +447,23 @@ class Child:
         """A serving process: start its next health check when due; kill and restart it after
         HEALTH_FAILURES unanswered in a row."""
         if self.failures >= HEALTH_FAILURES:
-            log(f"{self.name} did not answer {self.failures} health checks in a row ({HEALTH_TIMEOUT:.0f} s each): "
-                "hung; killing it (SIGKILL) and restarting it; the other processes keep serving")
-            kill_group(self.proc)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                pass
-            self.failures, self.quick_exits, self.restart_at = 0, 0, now
+            self._kill_silent(now, f"did not answer {self.failures} health checks in a row "
+                                   f"({HEALTH_TIMEOUT:.0f} s each)")
+            self.quick_exits = 0
         elif not self.checking and now >= self.next_check:
             self.checking, self.next_check = True, now + HEALTH_EVERY
             threading.Thread(target=self._check, args=(self.proc,), daemon=True).start()
+
+    def _kill_silent(self, now: float, why: str) -> None:
+        """Log ``why``, kill the running process and its group (SIGKILL: a stopped or hung process
+        ignores SIGTERM) and schedule its restart now, as for a process that died."""
+        log(f"{self.name} {why}: hung; killing it (SIGKILL) and restarting it; the other processes keep serving")
+        kill_group(self.proc)
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            pass
+        self.failures, self.restart_at = 0, now
 
 
 def child_env(database_url: str) -> dict[str, str]:

@@ -258,3 +258,23 @@ def test_a_dead_leader_takes_its_process_group_with_it(tmp_path):
     child.supervise(0.0)  # notices the death: the orphan goes too
     assert not psutil.wait_procs([worker], timeout=10)[1]
     assert child.restart_at == 0.0
+
+
+def test_a_restarted_process_that_never_answers_is_killed_after_the_startup_timeout(capsys):
+    """Stuck at start (alive, never healthy): killed after STARTUP_TIMEOUT like a hung process, and the
+    next start waits as after a death at start."""
+    from serve_class import STARTUP_TIMEOUT, Child
+    child = Child("test process", [sys.executable, "-c", "import time; time.sleep(60)"], "http://127.0.0.1:1/",
+                  watch=True)
+    first = child.start()
+    try:
+        child.supervise(100.0)
+        child.supervise(100.0 + STARTUP_TIMEOUT)
+        assert first.poll() is None and child.restart_at is None
+        child.supervise(100.5 + STARTUP_TIMEOUT)
+        assert first.returncode == -9 and child.restart_at == 102.5 + STARTUP_TIMEOUT and child.quick_exits == 1
+        assert (f"test process did not answer its health check within {STARTUP_TIMEOUT:.0f} s of starting: hung; "
+                "killing it (SIGKILL) and restarting it") in capsys.readouterr().err
+    finally:
+        first.kill()
+        first.wait(10)
