@@ -20,8 +20,8 @@ from typing import Any
 from toolcall.i18n import t
 from toolcall.parsing import parse_tool_input
 from toolcall.strict.rules import (ANTHROPIC_SUPPORTED, OPENAI_MOVE, PROVIDERS, Finding, findings)
-from toolcall.strict.transforms import (Moved, OpenAIFix, TransformError, TransformTooLarge, anthropic_transform, openai_fix as _fix,
-                                        openai_transform, schema_diff)
+from toolcall.strict.transforms import (Moved, OpenAIFix, TransformError, TransformTooLarge, anthropic_transform,
+                                        openai_fix as _fix, openai_transform, schema_diff)
 from toolcall.validation import validate
 
 __all__ = ["PROVIDERS", "Finding", "Moved", "OpenAIFix", "ProviderReport", "LeakMatrix", "LeakRow", "Verdict",
@@ -46,7 +46,8 @@ class ProviderReport:
     ``transformed`` the SDK helper's output (Anthropic ``transform_schema``, OpenAI
     ``to_strict_json_schema``; for Gemini the schema unchanged) or None with
     ``transform_error`` when the helper raises (``transform_too_large`` the subschema limit,
-    transforms.MAX_TRANSFORM_NODES, when it was stopped for size rather than raised); ``moved`` the keywords the helper took out;
+    transforms.MAX_TRANSFORM_NODES, when it was stopped for size rather than raised); ``moved``
+    the keywords the helper took out;
     ``declaration`` the tool as the request would carry it; ``disagreements`` docs vs SDK.
     """
 

@@ -170,8 +170,9 @@ def openai_transform(schema: dict[str, Any]) -> tuple[dict[str, Any], list[Moved
     """OpenAI's ``to_strict_json_schema`` applied to a JSON Schema dict, and what it removed.
 
     Returns ``(strict_schema, moved)``; the input is not modified (the SDK mutates a copy
-    it made from a pydantic model). Raises TransformError where the SDK raises, and TransformTooLarge (a TransformError) past
-    MAX_TRANSFORM_NODES subschemas built (counted with each inlined copy), where the SDK would run on.
+    it made from a pydantic model). Raises TransformError where the SDK raises, and
+    TransformTooLarge (a TransformError) past MAX_TRANSFORM_NODES subschemas built (counted
+    with each inlined copy), where the SDK would run on.
     Source: openai-python ``openai/lib/_pydantic.py: _ensure_strict_json_schema``.
     """
     root = copy.deepcopy(schema)
