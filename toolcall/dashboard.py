@@ -35,8 +35,9 @@ LEARNER_FIELDS = ("learner", "name", "tried", "solved", "revealed", "tries", "la
 @dataclass(frozen=True)
 class ClassData:
     """A class as the dashboard reads it: every progress row (``progress``, PROGRESS_FIELDS)
-    and what the graded tries add, counted by the database: ``wrong`` (exercise_id, answer,
-    count), ``activity`` (time prefix, correct, tries), learners with a try in the last hour
+    and what the graded tries add, counted by the database: ``wrong`` (exercise_id, answer
+    prefix, count; the most frequent groups per exercise: progress.WRONG_PREFIX_CHARS,
+    WRONG_GROUPS_PER_EXERCISE), ``activity`` (time prefix, correct, tries), learners with a try in the last hour
     (``recent``) and the number of tries (``attempts``). Individual tries are read only for a
     drill-down or an export."""
 
