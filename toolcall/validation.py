@@ -23,8 +23,8 @@ from urllib.parse import urldefrag, urljoin
 from toolcall.i18n import t
 from toolcall.parsing import StrictJSONError, json_type, localized_detail, strict_loads
 from toolcall.safe_validator import (ASSERT_FORMATS, META_FORMATS, REGEX_TIMEOUT, REGISTRY, VALIDATION_BUDGET,
-                                     BudgetExceeded, RegexTimeout, SafeValidator, SizedCache, _no_fetch, budget,
-                                     extra_properties, validator_class)
+                                     BudgetExceeded, FormatTooLong, RegexTimeout, SafeValidator, SizedCache, _no_fetch,
+                                     budget, extra_properties, validator_class)
 
 #: Largest schema text accepted, in characters, and its deepest nesting.
 MAX_SCHEMA_CHARS = 200_000
@@ -283,6 +283,8 @@ def _expected(err: ValidationError, lang: str) -> str:
         return t(f"expected.{kw}", lang, count=len(val))
     if kw == "not":
         return t("expected.not", lang, schema=_js(val))
+    if kw == "format" and isinstance(err.cause, FormatTooLong):
+        return t("expected.format_checked_up_to", lang, value=_js(val), limit=err.cause.limit)
     if kw == "format":
         return t("expected.format", lang, value=_js(val))
     if kw == "contains":
@@ -307,6 +309,9 @@ def _hints(err: ValidationError, lang: str) -> list[str]:
         hints.append(t("hint.not_matched", lang))
     if isinstance(err, RegexTimeout):
         hints.append(t("hint.regex_timeout", lang, limit=int(REGEX_TIMEOUT * 1000)))
+    if kw == "format" and isinstance(err.cause, FormatTooLong):
+        hints.append(t("hint.format_too_long", lang, format=_short(err.cause.format, 40), size=err.cause.size,
+                       limit=err.cause.limit))
     if kw == "type":
         wanted = val if isinstance(val, list) else [val]
         if "integer" in wanted or "number" in wanted:

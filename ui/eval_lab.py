@@ -146,7 +146,8 @@ def show_analysis(result: Analysis, k: int, key: str) -> None:
     cols = st.columns(4)
     if runs:
         with cols[0].container(key=f"{key}_right"):
-            st.metric(tr("eval.metric_right"), tr("eval.metric_right_value", right=right, runs=runs))
+            st.metric(tr("eval.metric_right"), tr("eval.metric_right_value", right=right, runs=runs),
+                      help=tr("eval.metric_right_help"))
     show = lambda x: "—" if x is None else percent(x, lang())  # noqa: E731
     cols[1].metric(tr("eval.metric_passk", k=k), show(means["pass^k"]))
     cols[2].metric(tr("eval.metric_naive", k=k), show(means["naive"]))

@@ -7,6 +7,7 @@ import pytest
 from tests.app.conftest import fresh_app
 
 from toolcall.harness import load_scenarios, move_text, reference_move, wrong_moves
+from toolcall.harness_grading import progress_max
 from toolcall.i18n import t
 from toolcall.progress import ProgressStore
 
@@ -59,7 +60,9 @@ def test_wrong_then_right_path_through_a_scenario(scenario, lang, fmt, data_dir)
     done = t("harness.done", lang, score=f"{len(steps) - 0.5:g}", max=f"{len(steps):g}")
     assert any(s.value.startswith(done) for s in at.success)
     rec = ProgressStore(data_dir).get("lab-tester", scenario.progress_id)
-    assert (rec.best_score, rec.max_score, rec.tries) == (len(steps) - 0.5, len(steps), 1)
+    # recorded on the scenario's scale (toolcall.harness_grading.progress_score: the longest format's points)
+    top = progress_max(scenario)
+    assert (rec.best_score, rec.max_score, rec.tries) == (pytest.approx((len(steps) - 0.5) / len(steps) * top), top, 1)
     assert json.loads(rec.last_answer)["format"] == fmt
 
 
@@ -112,6 +115,33 @@ def test_switching_language_keeps_the_step_and_translates_the_feedback():
     assert not at.exception
     assert at.error[0].value.startswith("**⚠️ 执行了不安全的操作**：")
     assert at.get("progress")[0].proto.text == "第 1 步，共 4 步"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_make_this_move_with_nothing_picked_says_so_and_counts_nothing(lang):
+    """Issue 14: the button did nothing visible when no move was picked."""
+    scenario = next(s for s in SCENARIOS if s.steps_for("anthropic")[0].kind == "choice")
+    step = scenario.steps_for("anthropic")[0]
+    at = open_lab(lang, "anthropic", scenario.id)
+    at.button(key=f"harness_submit_{scenario.id}_anthropic_{step.id}_{lang}").click().run()
+    assert not at.exception
+    assert [w.value for w in at.warning] == [t("harness.pick_first", lang)]
+    assert not at.error and not at.success
+    run = at.session_state["harness_runs"][(scenario.id, "anthropic")]
+    assert (run.step, run.wrong[0], run.last_move) == (0, 0, None)
+
+
+def test_the_model_response_is_shown_whole_not_in_a_scrolling_box(monkeypatch):
+    """Issue 14: the response sat in a 340 px box that scrolled; it is drawn at full height, wrapped."""
+    import streamlit as st
+
+    calls = []
+    real = st.code
+    monkeypatch.setattr(st, "code", lambda body, *a, **k: calls.append((body, k)) or real(body, *a, **k))
+    at = open_lab("en", "anthropic", SCENARIOS[0].id)
+    assert not at.exception
+    responses = [k for body, k in calls if body.lstrip().startswith("{") and k.get("language") == "json"]
+    assert responses and all(k.get("height") in (None, "content") and k.get("wrap_lines") for k in responses)
 
 
 def test_a_finished_scenario_with_the_database_down_warns_in_the_page_language(monkeypatch):
