@@ -276,6 +276,7 @@ def kill_group(proc: subprocess.Popen) -> None:
     ``start_new_session``, so its group id is its pid): an nginx master's workers, which outlive a
     master killed by SIGKILL and keep its port with its old configuration. Call it only while the
     group can still exist (``proc`` running, or just reaped by us), so its id cannot be someone else's."""
+    proc.group_killed = True  # type: ignore[attr-defined]  # stop() then leaves it alone
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):  # the group is empty already
@@ -286,6 +287,9 @@ def stop(procs: list[subprocess.Popen]) -> None:
     """Terminate every process, kill the ones still running after 10 s, then kill whatever is left
     in their process groups (nginx workers), so nothing of ours remains."""
     running = [p for p in procs if p.poll() is None]
+    for p in procs:  # died unnoticed (e.g. during startup): what it left behind goes now
+        if p not in running and not getattr(p, "group_killed", False):
+            kill_group(p)
     for p in running:
         p.terminate()
     deadline = time.monotonic() + 10

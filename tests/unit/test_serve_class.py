@@ -1,6 +1,7 @@
 """deploy/serve_class.py's generated nginx.conf (nginx itself runs it in tests/e2e/test_class_deployment.py)."""
 
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -278,3 +279,23 @@ def test_a_restarted_process_that_never_answers_is_killed_after_the_startup_time
     finally:
         first.kill()
         first.wait(10)
+
+
+def test_stop_kills_what_a_leader_that_died_unnoticed_left_behind():
+    """An nginx master killed during startup (before the supervisor looked) leaves workers: stop() kills them."""
+    import time
+
+    import psutil
+    from serve_class import stop
+    leader = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time; subprocess.Popen("
+                               "[sys.executable, '-c', 'import time; time.sleep(60)']); time.sleep(60)"],
+                              start_new_session=True)
+    for _ in range(100):
+        if psutil.Process(leader.pid).children():
+            break
+        time.sleep(0.1)
+    worker = psutil.Process(leader.pid).children()[0]
+    leader.kill()
+    leader.wait(10)
+    stop([leader])
+    assert not psutil.wait_procs([worker], timeout=10)[1]
