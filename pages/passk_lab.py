@@ -6,8 +6,8 @@ from ui.common import lang, load, plain, show_cached_chart, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
 from toolcall.charts import PASSK_DEFAULTS, RETRY_DEFAULTS, passk_chart_for, retry_chart
-from toolcall.passk import (K_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, percent,
-                            prob_all, simulate)
+from toolcall import numfmt
+from toolcall.passk import K_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, prob_all, simulate
 from toolcall.points import description_points, missing_points
 from ui.tool_editor import lab_description, points_text
 from ui.page import start
@@ -15,9 +15,14 @@ from ui.page import start
 start("passk_lab")
 
 
-def points(delta: float) -> str:
-    """A change in probability as percentage points, signed (for st.metric deltas)."""
-    return tr("passk.points", value=f"{100 * delta:+.1f}")
+def percent(x) -> str:
+    """A probability as the app writes it, in the page's language (toolcall.numfmt.percent)."""
+    return numfmt.percent(x, lang())
+
+
+def points(delta) -> str:
+    """A change in probability as percentage points, signed (for st.metric deltas; toolcall.numfmt.points)."""
+    return numfmt.points(delta, lang())
 
 
 tool = load("tool", "tools/refund_order.json")
@@ -95,7 +100,7 @@ else:
     c1.metric(tr("passk.est_hat"), percent(est.pass_hat_k))
     c2.metric(tr("passk.est_at"), percent(est.pass_at_k))
     c3.metric(tr("passk.est_naive"), percent(est.naive),
-              delta=points(float(est.naive - est.pass_hat_k)), delta_color="off",
+              delta=points(est.naive - est.pass_hat_k), delta_color="off",
               delta_description=tr("passk.est_naive_vs"))
     if est.printable:
         st.markdown(tr("passk.est_worked", n=est.n, c=est.c, k=est.k, good=est.comb_c_k, total=est.comb_n_k,

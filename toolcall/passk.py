@@ -341,16 +341,3 @@ def decimal_text(x: Fraction | int | float, digits: int = DECIMAL_DIGITS) -> str
         if value and abs(value) < Decimal("1e-6"):
             return f"{value:e}".replace("E", "e")
         return f"{value:f}"
-
-
-def percent(x: float | Fraction) -> str:
-    """Format a probability as a percentage: 0.729 → '72.9%', 0.00012 → '0.012%',
-    7e-49 → '7e-47%', 0 → '0%'. An exact Fraction too small for a float (C(c,k)/C(n,k) with
-    n in the thousands) is shown with its magnitude, '≈7.1e-1504%', never as 0%."""
-    if x == 0:
-        return "0%"
-    if isinstance(x, Fraction) and float(x) == 0.0:
-        return f"≈{decimal_text(x * 100, 2)}%"
-    if 0 < x < 0.0005:
-        return f"{100 * float(x):.2g}%"
-    return f"{100 * float(x):.1f}%"

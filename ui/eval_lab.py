@@ -24,7 +24,7 @@ from toolcall.fixtures import FixtureError
 from toolcall.evaluation import ANALYSIS_BUDGET
 from toolcall.eval_import import LogError, read_log, read_native
 from toolcall.evaluation import Analysis, RunLog, analyse, grade_run, summary_rates
-from toolcall.passk import percent
+from toolcall.numfmt import percent
 from toolcall.text import escape_invisible
 from toolcall.selection import MIN_PER_TOOL, NO_TOOL, check_set, from_rows, load_set, load_tool_schemas, to_rows
 
@@ -126,7 +126,7 @@ def _right_runs(result: Analysis) -> tuple[int, int]:
 def _case_frame(result: Analysis, k: int) -> pd.DataFrame:
     rows = []
     for c in result.cases:
-        cell = (lambda x: percent(x)) if c.refused is None else (lambda x: "—")
+        cell = (lambda x: percent(x, lang())) if c.refused is None else (lambda x: "—")
         rows.append(
             {
                 tr("eval.col_case"): escape_invisible(c.case_id),
@@ -152,7 +152,7 @@ def show_analysis(result: Analysis, k: int, key: str) -> None:
     if runs:
         with cols[0].container(key=f"{key}_right"):
             st.metric(tr("eval.metric_right"), tr("eval.metric_right_value", right=right, runs=runs))
-    show = lambda x: "—" if x is None else percent(x)  # noqa: E731
+    show = lambda x: "—" if x is None else percent(x, lang())  # noqa: E731
     cols[1].metric(tr("eval.metric_passk", k=k), show(means["pass^k"]))
     cols[2].metric(tr("eval.metric_naive", k=k), show(means["naive"]))
     cols[3].metric(tr("eval.metric_passat", k=k), show(means["pass@k"]))

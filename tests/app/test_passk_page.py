@@ -10,7 +10,8 @@ from streamlit.testing.v1 import AppTest
 from tests.app.conftest import fresh_app
 
 from toolcall.i18n import t
-from toolcall.passk import N_MAX, estimate, percent
+from toolcall.numfmt import percent
+from toolcall.passk import N_MAX, estimate
 
 PAGE = "pages/passk_lab.py"
 
@@ -125,7 +126,7 @@ def _estimate_shown(at: AppTest, n: int, c: int, k: int) -> None:
 
 @pytest.mark.parametrize("n, c, k, hat, naive", [
     (1500, 1499, 1400, "6.7%", "39.3%"),        # the case that crashed the CLI
-    (10000, 5000, 5000, "≈6.3e-3007%", "≈7.1e-1504%"),  # far below float range: magnitude, never 0%
+    (10000, 5000, 5000, "≈ 1 in 10³⁰⁰⁸", "≈ 1 in 10¹⁵⁰⁵"),  # far below float range: magnitude in words, never 0%
     (10000, 10000, 10000, "100.0%", "100.0%"),
     (1, 0, 1, "0%", "0%"),
 ])

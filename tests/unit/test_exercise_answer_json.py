@@ -54,8 +54,16 @@ def hint_keys():
 def test_no_parser_hint_reaches_a_student_in_the_model_output_wording(key):
     templates = [catalogue(lang)[f"hint.{key}"] for lang in LANGS] + [
         catalogue(lang).get(f"exercises.answer_hint.{key}", "") for lang in LANGS]
-    params = {name: "x" for template in templates for _, name, _, _ in Formatter().parse(template) if name}
+    params = {name: "array" if name == "type" else "x"
+              for template in templates for _, name, _, _ in Formatter().parse(template) if name}
     (item,) = answer_hints([Hint(key, params)])
     for lang, words in MODEL_WORDS.items():
         text = item.render(lang)
         assert not [w for w in words if w in text], (key, lang, text)
+
+
+def test_the_json_type_in_a_hint_is_in_the_students_language():
+    ex = next(e for e in load_exercises().exercises if e.type == "json")
+    result = grade(ex, "[1, 2]", grading_inputs(ex))
+    zh = [item.render("zh") for item in result.feedback]
+    assert any(s.startswith("你的答案是") and "array" not in s for s in zh), zh

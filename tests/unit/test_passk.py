@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 
 from toolcall.fixtures import load_tool
-from toolcall.passk import (N_MAX, EstimateInputError, check_runs, curve, equivalent_q, estimate, pass_k, percent,
+from toolcall.numfmt import percent
+from toolcall.passk import (N_MAX, EstimateInputError, check_runs, curve, equivalent_q, estimate, pass_k,
                             prob_all, simulate, split_sentences, wilson)
 
 
@@ -211,6 +212,6 @@ def test_whole_floats_are_accepted():
 
 
 @pytest.mark.parametrize("x, text", [(0, "0%"), (1, "100.0%"), (0.729, "72.9%"), (0.0796, "8.0%"),
-                                     (7e-49, "7e-47%"), (0.0004, "0.04%")])
+                                     (7e-49, "≈ 1 in 10⁴⁸"), (0.0004, "0.04%")])
 def test_percent(x, text):
     assert percent(x) == text

@@ -9,7 +9,8 @@ import pytest
 
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import Tool, load_tool
-from toolcall.passk import pass_k, percent
+from toolcall.numfmt import percent
+from toolcall.passk import pass_k
 from toolcall.points import (LIMIT, PURPOSE, SIDE_EFFECTS, TEMPLATE_POINTS, UNIT, WHEN_NOT, WHEN_TO_USE,
                              description_points, missing_points, stated)
 from toolcall.presets import apply_definition_preset

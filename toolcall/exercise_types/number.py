@@ -7,6 +7,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
+from toolcall import numfmt
 from toolcall.exercise_types.base import (ERROR, OK, WRONG, ExerciseType, Grade, Malformed, as_text, check_size, fail,
                                           fb, known_wrong, simple)
 
@@ -57,7 +58,7 @@ def grade_number(exercise: Exercise, text: str) -> Grade:
     if abs(value - float(exercise.answer)) <= tol + 1e-12:
         return Grade(1, 1, (fb(OK, "correct"),))
     known = known_wrong(exercise, lambda a: abs(float(a) - value) <= tol + 1e-12)
-    return Grade(0, 1, tuple(known or [fb(WRONG, "number_off", value=f"{value:g}")]))
+    return Grade(0, 1, tuple(known or [fb(WRONG, "number_off", value=numfmt.number(value))]))
 
 
 def _number_text(exercise: Exercise, value: Any) -> str:

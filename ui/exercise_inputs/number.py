@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from toolcall.exercises import Exercise
+from toolcall.numfmt import number
 from ui.common import tr
 from ui.exercise_inputs.base import ExerciseInput, answer_text, key, seed_text
 
@@ -13,4 +14,4 @@ def _draw(ex: Exercise) -> None:
     st.text_input(tr("exercises.number_label"), key=key(ex, "answer"))
 
 
-INPUT = ExerciseInput("number", seed_text, _draw, answer_text, lambda ex: st.code(f"{ex.answer:g}", language=None))
+INPUT = ExerciseInput("number", seed_text, _draw, answer_text, lambda ex: st.code(number(ex.answer), language=None))
