@@ -7,25 +7,37 @@ the content, unit and AppTest modules that read the content pass against the cop
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
 
 from toolcall import CONTENT_ROOT, REPO_ROOT
 
-#: The test modules that read the content; run against the copy in a subprocess.
-MODULES = [
-    "tests/content/test_exercises_content.py", "tests/content/test_lessons.py", "tests/content/test_i18n.py",
-    "tests/content/test_walkthrough_content.py",
-    "tests/unit/test_canned_outputs.py", "tests/unit/test_presets_and_backend.py",
-    "tests/unit/test_strict_transforms.py", "tests/unit/test_exercise_loader.py", "tests/unit/test_lessons.py",
-    "tests/unit/test_harness.py", "tests/unit/test_selection.py", "tests/unit/test_pairing.py",
-    "tests/unit/test_cli.py",
-    "tests/app/test_playground.py", "tests/app/test_pairing_page.py", "tests/app/test_lessons_page.py",
-]
+#: A test module that calls one of these reads the content through ``TOOLCALL_CONTENT_ROOT``.
+CONTENT_READERS = re.compile(
+    r"\b(?:load_(?:exercises|scenarios|outputs|examples|lessons|walkthrough|orders|tool|set)\(|scenario_files\("
+    r"|exercise_files\(|lesson_files\(|FIXTURES_DIR|LESSONS_DIR|CONTENT_ROOT)")
+#: Modules that read the content by other means (the catalogue, the CLI, a fixture helper).
+ALSO = ["tests/content/test_i18n.py", "tests/content/test_walkthrough_content.py", "tests/unit/test_canned_outputs.py",
+        "tests/unit/test_presets_and_backend.py", "tests/unit/test_cli.py"]
+
+
+def content_modules() -> list[str]:
+    """The content, unit and AppTest modules that read the content, found by what they call (so a new
+    page's AppTest module joins when it loads the page's fixtures), plus :data:`ALSO`; run against
+    the copy in a subprocess."""
+    found = {str(path.relative_to(REPO_ROOT)) for folder in ("content", "unit", "app")
+             for path in (REPO_ROOT / "tests" / folder).glob("test_*.py")
+             if CONTENT_READERS.search(path.read_text("utf-8"))}
+    return sorted((found | set(ALSO)) - {str(Path(__file__).resolve().relative_to(REPO_ROOT))})
+
+
+MODULES = content_modules()
 
 
 def _append(path, key, entry):
@@ -118,3 +130,15 @@ def test_content_unit_and_app_tests_pass_against_the_grown_content(grown):
                          capture_output=True, text=True, cwd=REPO_ROOT, timeout=1500,
                          env={**os.environ, "TOOLCALL_CONTENT_ROOT": str(grown)})
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
+
+
+def test_every_page_an_instructor_fills_is_tested_against_the_copy():
+    """Each page whose lessons or exercises come from files (the registry says which) has an
+    AppTest module among MODULES: the exercises page and the harness lab were once missing."""
+    from toolcall.pages_registry import PAGES
+
+    texts = {m: (REPO_ROOT / m).read_text("utf-8") for m in MODULES if m.startswith("tests/app/")}
+    for page in PAGES:
+        if page.exercises or page.lessons:
+            assert any(page.script in text for text in texts.values()), page.script
+    assert {"tests/app/test_exercises_app.py", "tests/app/test_harness_lab_page.py"} <= set(MODULES)
