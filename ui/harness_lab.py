@@ -13,7 +13,7 @@ import json
 
 import streamlit as st
 
-from ui.common import lang, plain, show_json, tr
+from ui.common import lang, plain, show_json, show_load_problems, tr
 from ui.learner import current_learner, progress_store
 from ui.widgets import own_words
 from toolcall.progress import StorageError, cap_notes
@@ -253,9 +253,7 @@ def show_done(scenario: Scenario, run: Run) -> None:
 def show_lab() -> None:
     """The whole lab below the page title: pickers, the current step (or the result), restart."""
     loaded = scenario_set()
-    if loaded.problems:
-        st.warning(tr("harness.load_problems"))
-        st.code("\n".join(map(str, loaded.problems)), language=None)
+    show_load_problems("scenarios", loaded.problems)
     if not loaded.scenarios:
         st.stop()
     scenario, fmt = pick_scenario(loaded)
