@@ -106,7 +106,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     for problem in problems:
         print(problem)
     if problems:
-        print(f"{len(problems)} problem(s)", file=sys.stderr)
+        print(f"problems: {len(problems)}", file=sys.stderr)
         return 1
     print("all content checks passed")
     return 0
@@ -284,14 +284,14 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     for problem in log.problems:
         print(f"{args.runs}: {problem.describe(lang)}", file=sys.stderr)
     if not log.runs:
-        print(f"{args.runs}: no usable runs ({len(log.problems)} problem(s))", file=sys.stderr)
+        print(f"{args.runs}: no usable runs (problems: {len(log.problems)})", file=sys.stderr)
         return 2
     result = analyse(log, args.k, expectations)
     status = 0 if any(c.refused is None for c in result.cases) else 1
     if status:
         print(f"{args.runs}: nothing could be estimated: every case was refused for k = {args.k}", file=sys.stderr)
     if result.not_graded:
-        print(f"{args.runs}: {result.not_graded} run(s) not graded: the grading time ({ANALYSIS_BUDGET:g} s) was "
+        print(f"{args.runs}: runs not graded: {result.not_graded}; the grading time ({ANALYSIS_BUDGET:g} s) was "
               "spent; they count by the log's own verdict, or as failed", file=sys.stderr)
     rows = case_rows_json(result.cases, lang)
     notes = [note.text(lang) for note in log.notes]

@@ -156,7 +156,7 @@ def retry_loop(attempts: Sequence[A], judge: Callable[[A, int], Sequence[Any]], 
         if not any(r.is_error for r in results):
             return LoopResult(tuple(rounds), SUCCEEDED)
     if len(rounds) < max_retries + 1:
-        raise ValueError(f"only {len(rounds)} attempt(s), all with errors: need a success or "
+        raise ValueError(f"attempts: only {len(rounds)}, all with errors: need a success or "
                          f"{max_retries + 1} attempts to reach the cap")
     return LoopResult(tuple(rounds), FAILED)
 

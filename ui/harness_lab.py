@@ -270,4 +270,4 @@ def show_lab() -> None:
     st.button(tr("harness.restart"), key=_key("restart", scenario.id, fmt), on_click=_restart, args=(scenario, fmt))
     st.caption(tr("harness.score_rule"))
     if scenario.sources:
-        st.caption(tr("harness.sources") + ": " + " · ".join(scenario.sources))
+        st.caption(tr("common.labelled", label=tr("harness.sources"), value=" · ".join(scenario.sources)))

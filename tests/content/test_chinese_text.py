@@ -7,7 +7,7 @@ import re
 
 import yaml
 
-from tests.zh_prose import english_runs
+from tests.zh_prose import ascii_colons, english_runs
 from toolcall import FIXTURES_DIR, REPO_ROOT
 
 
@@ -68,3 +68,11 @@ def test_prompt_is_called_tishici_as_in_the_course():
     """The course calls it 提示词 (and the lessons do); "prompt" as an English word in Chinese text is inconsistent."""
     found = [where for where, text in TEXTS if re.search(r"(?<![\w`])prompts?(?![\w`])", re.sub(r"`[^`]*`", "", text))]
     assert found == []
+
+
+def test_chinese_text_uses_the_full_width_colon():
+    """"资料来源: " reads as English punctuation: after a Chinese word the colon is "：" (issue 14)."""
+    assert ascii_colons("资料来源: a · b") == ["源: "] and ascii_colons("资料来源：a") == []
+    assert ascii_colons("见 `a: b` 和 https://x.y/a:b") == []
+    found = {where: runs for where, text in TEXTS if (runs := ascii_colons(text))}
+    assert found == {}
