@@ -210,7 +210,7 @@ def test_every_card_says_where_its_result_lands_in_mcp():
         at.radio(key="playground_format").set_value("mcp").run()
         assert not at.exception
         captions = texts(at.caption)
-        def lands(key):
+        def lands(key, lang=lang):
             return t("common.labelled", lang, label=t("wire.lands_label", lang), value=t(key, lang))
 
         assert lands("wire.lands.mcp_jsonrpc_error") in captions
