@@ -50,8 +50,8 @@ def test_progress_survives_a_fresh_session_with_the_same_learner(data_dir):
 def test_reveal_unlocks_after_two_failed_tries():
     at = open_exercises("carol")
     assert at.button(key="exercises_ex_truncated_reveal").disabled
-    at.radio(key="exercises_ex_truncated_answer").set_value("repair")
-    for _ in range(2):
+    for wrong in ("repair", "ask_retry"):  # two different answers: the same one twice counts once
+        at.radio(key="exercises_ex_truncated_answer").set_value(wrong)
         at.button(key="exercises_ex_truncated_submit").click().run()
     assert not at.button(key="exercises_ex_truncated_reveal").disabled
     at.button(key="exercises_ex_truncated_reveal").click().run()
@@ -134,6 +134,10 @@ def test_schema_fix_starts_from_the_stripped_schema_and_grades():
     at = run_page("playground")
     starter = json.loads(at.text_area(key="exercises_pg_fix_schema_answer").value)
     assert "required" not in starter
+    at.button(key="exercises_pg_fix_schema_submit").click().run()  # the starter unchanged: the question, not a try
+    assert t("exercises.starter_untouched", "en") in [i.value for i in at.info]
+    assert not [m for m in at.markdown if m.value.startswith(("✅", "✍️"))]
+    at.text_area(key="exercises_pg_fix_schema_answer").input(json.dumps(starter, indent=1))
     at.button(key="exercises_pg_fix_schema_submit").click().run()
     outputs = load_outputs().outputs
     leaked = [o for o in outputs if o.expected == "rejected" and o.catches != "INVALID_JSON"]
