@@ -8,11 +8,13 @@ from toolcall import warmup
 from toolcall.i18n import LANGS, normalize_lang
 from ui.common import LANG_KEY, LANG_LABELS, tr
 from ui.instructor import is_instructor
+from ui.labels import whole_labels
 from ui.learner import learner_sidebar
 from ui.page import navigation_pages
 from ui.widgets import own_words
 
 st.set_page_config(page_title="Tool calling, hands on", page_icon="🛠️", layout="wide")
+whole_labels()
 
 # The browser's language is the default; a choice made here is kept in the URL (?app_lang=中文),
 # so a reload or a shared link keeps it, and across pages.

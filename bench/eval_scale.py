@@ -110,8 +110,8 @@ def main(argv=None) -> int:
         return 0
     for name, numbers in best.items():
         if args.baseline:
-            print(f"--- {name} (fastest of {len(results[name])} by CPU; CPU of each round: "
-                  f"{', '.join(str(r['cpu_s']) for r in results[name])} s)")
+            rounds = ", ".join(f"{r['cpu_s']} / {r['total_s']}" for r in results[name])
+            print(f"--- {name} (fastest of {len(results[name])} by CPU; each round CPU / wall: {rounds} s)")
         print(f"{numbers['runs']:,} runs, {numbers['cases']:,} cases, {numbers['bytes'] / 1e6:.1f} MB of JSONL, "
               f"{numbers['problems']} problem(s)")
         print(f"load {numbers['load_s']} s + analyse {numbers['analyse_s']} s = {numbers['total_s']} s "

@@ -382,15 +382,26 @@ class Result:
     loadavg_1min: float
 
 
-async def settle(cpu, window: float = 0.5, idle: float = 0.02, timeout: float = 60.0) -> float:
-    """Wait until the servers are idle: less than ``idle`` of a core used over a ``window`` (the app's
-    warm-up thread, toolcall/warmup.py, imports and fills caches for seconds after the first page; its
-    CPU must not be counted as the edits'). Bounded by ``timeout``; returns the seconds waited."""
+async def settle(cpu, window: float = 0.5, idle: float = 0.05, timeout: float = 120.0,
+                 quiet_for: float = 7.0) -> float:
+    """Wait until the servers used under ``idle`` of a core on average over the last ``quiet_for`` s
+    (sampled every ``window``; psutil counts CPU in 10 ms ticks, so a single window is too coarse). The
+    app's warm-up thread (toolcall/warmup.py) starts 5 s after the first page (``START_DELAY``), imports and
+    builds for seconds, and its CPU must not be counted as the edits' or a page's; ``quiet_for`` is longer
+    than that delay. Bounded by ``timeout``; returns the seconds waited."""
     start = time.perf_counter()
+    samples = [(start, cpu())]
     while time.perf_counter() - start < timeout:
-        before = cpu()
         await asyncio.sleep(window)
-        if cpu() - before < idle * window:
+        now, used = time.perf_counter(), cpu()
+        samples.append((now, used))
+        while len(samples) > 2 and now - samples[1][0] >= quiet_for:
+            samples.pop(0)  # keep the shortest span that still covers quiet_for
+        first_at, first_cpu = samples[0]
+        last_at, last_cpu = samples[-3] if len(samples) >= 3 else samples[0]  # the last ~1 s alone as well:
+        # a warm-up that just began is diluted in a long span (under load it may get only ~0.1 core)
+        if now - first_at >= quiet_for and (used - first_cpu) / (now - first_at) < idle \
+                and (used - last_cpu) / (now - last_at) < idle:
             break
     return time.perf_counter() - start
 

@@ -246,9 +246,16 @@ def stop(procs: list[subprocess.Popen]) -> None:
 
 def default_processes(cores: int | None = None) -> int:
     """Streamlit processes for this machine: two per usable core (``cores``, default
-    ``len(os.sched_getaffinity(0))``), at least 2, at most 16. One process uses about one core (one
-    GIL); a second per core keeps one student's burst from holding up the others on that core, and
-    more than that only adds ≈ 165 MB each for a p95 within noise (bench/README.md, sections D and G)."""
+    ``len(os.sched_getaffinity(0))``), at least 2, at most 16.
+
+    Why: a process runs all its sessions' scripts under one GIL, so it uses at most about one core, and
+    fewer processes than cores leave cores idle. A second process per core lets the other students of a
+    core be served while one process is busy with a burst (a new session's first page, 0.1-0.2 s of CPU;
+    a page's chart) instead of queueing behind it, since nginx pins each student to one process. More
+    than two per core bought a p95 within noise in section D and costs ≈ 255 MB each (a process after its
+    warm-up, section H). The budget for a class: at one edit per second per student and 12-15 ms of CPU
+    per edit on a quiet machine (sections C, D), 100 students need ≈ 1.2-1.5 cores: 4 processes on 2
+    cores (bench/README.md, sections D, G and H)."""
     if cores is None:
         try:
             cores = len(os.sched_getaffinity(0))

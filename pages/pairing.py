@@ -87,7 +87,6 @@ else:
                            tr("pairing.col_block"): v.block_index, tr("pairing.col_detail"): escape_invisible(v.detail),
                            tr("pairing.col_advice"): escape_invisible(v.advice)}
                           for v in shown], hide_index=True, width="stretch", column_config=columns)
-            st.text(escape_invisible("\n".join(f"messages[{v.message_index}]: {v.detail} {v.advice}" for v in shown)))
             if total > len(shown):
                 st.caption(tr("pairing.shown_rows", shown=len(shown), total=total))
         if report.notes:

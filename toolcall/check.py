@@ -108,7 +108,7 @@ def check_outputs(root: Path) -> list[Problem]:
             card = evaluate(out.raw, tool.input_schema, tool.name, tool_use_id=call_id(out.id))
             if not verdict_holds(out, card):
                 parse_failed = card.parse and not card.parse.ok
-                caught = card.parse.code if parse_failed else sorted({e.keyword for e in card.errors})
+                caught = card.parse.code if parse_failed else ", ".join(sorted({e.keyword for e in card.errors}))
                 problems.append(Problem(name, json_path(["outputs", i]),
                                         f"expected {out.expected} (caught by {out.catches}), got {card.verdict} "
                                         f"(caught by {caught or 'nothing'})"))

@@ -254,6 +254,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     from toolcall.eval_import import MAX_BYTES as MAX_LOG_BYTES
     from toolcall.eval_import import LogError, read_log
     from toolcall.evaluation import ANALYSIS_BUDGET, analyse, case_rows_json, summary_rates
+    from toolcall.i18n import t
     from toolcall.selection import load_set
 
     lang = args.lang
@@ -284,15 +285,16 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     for problem in log.problems:
         print(f"{args.runs}: {problem.describe(lang)}", file=sys.stderr)
     if not log.runs:
-        print(f"{args.runs}: no usable runs (problems: {len(log.problems)})", file=sys.stderr)
+        print(f"{args.runs}: {t('eval.cli.no_runs', lang, count=len(log.problems))}", file=sys.stderr)
         return 2
     result = analyse(log, args.k, expectations)
     status = 0 if any(c.refused is None for c in result.cases) else 1
     if status:
-        print(f"{args.runs}: nothing could be estimated: every case was refused for k = {args.k}", file=sys.stderr)
+        print(f"{args.runs}: {t('eval.cli.nothing_estimated', lang, k=args.k)}", file=sys.stderr)
     if result.not_graded:
-        print(f"{args.runs}: runs not graded: {result.not_graded}; the grading time ({ANALYSIS_BUDGET:g} s) was "
-              "spent; they count by the log's own verdict, or as failed", file=sys.stderr)
+        budget = f"{ANALYSIS_BUDGET:g}"
+        text = t("eval.cli.not_graded", lang, count=result.not_graded, seconds=budget)
+        print(f"{args.runs}: {text}", file=sys.stderr)
     rows = case_rows_json(result.cases, lang)
     notes = [note.text(lang) for note in log.notes]
     if args.out == "json":

@@ -43,7 +43,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from toolcall.i18n import t
-from toolcall.parsing import json_type, parse_tool_input
+from toolcall.parsing import json_type, localized_detail, parse_tool_input
 from toolcall.passk import EstimateInputError, estimate
 from toolcall.selection import NO_TOOL, OMIT
 from toolcall.validation import validate
@@ -234,13 +234,15 @@ def _bfcl_error(args: dict[str, Any], expected: dict[str, list], schema: dict[st
     return None
 
 
-def grade_run(expected: list[dict] | tuple | None, calls, schemas: dict[str, dict]) -> Verdict:
+def grade_run(expected: list[dict] | tuple | None, calls, schemas: dict[str, dict], lang: str = "en") -> Verdict:
     """Grade one run.
 
     ``expected``: ``[]`` for a should-not-call case, ``[{name, arguments: {param: [values]}}]``
     otherwise, None when the log has no expectation (returns an ungraded Verdict, passed False,
     taxonomy None). ``calls``: the run's Calls in order. ``schemas``: ``{tool name:
     input_schema}`` the model saw; a called tool missing from it is graded by name only.
+    ``lang``: the language of the validator's ``validation`` lines and of the parser's message
+    in an ``unparsable`` detail (the verdict is the same).
     Raises nothing for any JSON input.
     """
     calls = list(calls)
@@ -267,14 +269,15 @@ def grade_run(expected: list[dict] | tuple | None, calls, schemas: dict[str, dic
     if call.parse_error or call.raw_arguments is not None:
         parsed = parse_tool_input(call.raw_arguments) if call.raw_arguments is not None else None
         if call.parse_error or not parsed.ok:
-            return _unparsable(name, chosen, "unparsable", why=call.parse_error or f"{parsed.code}: {parsed.detail}")
+            why = call.parse_error or f"{parsed.code}: {localized_detail(parsed, lang)}"
+            return _unparsable(name, chosen, "unparsable", why=why)
         args = parsed.value
     else:
         args = call.arguments
         if not isinstance(args, dict):
             return _unparsable(name, chosen, "not_an_object", kind=json_type(args))
     schema = schemas.get(name) or {}
-    errors = validate(args, schema)[0] if schema else []
+    errors = validate(args, schema, lang)[0] if schema else []
     lines = tuple(f"{e.pointer or '(root)'} {e.keyword}: {e.expected} / {e.received}" for e in errors)
     try:
         bfcl = _bfcl_error(args, wanted_args, schema)

@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+from toolcall.yaml_io import safe_load
 from jsonschema import Draft202012Validator
 
 from toolcall import CONTENT_ROOT, FIXTURES_DIR, REPO_ROOT
@@ -76,7 +78,7 @@ def read_data(path: Path) -> Any:
     try:
         if Path(path).suffix == ".json":
             return json.loads(text)
-        return yaml.safe_load(text)
+        return safe_load(text)
     except json.JSONDecodeError as exc:
         raise FixtureError([Problem(name, "$", f"not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}")]) from exc
     except yaml.YAMLError as exc:

@@ -12,7 +12,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+
+from toolcall.yaml_io import safe_load
 
 LANGS: tuple[str, ...] = ("en", "zh")
 DEFAULT_LANG = "en"
@@ -44,7 +45,7 @@ def catalogue(lang: str) -> dict[str, str]:
     flat: dict[str, str] = {}
     for path in files:
         with open(path, encoding="utf-8") as fh:
-            part = _flatten(yaml.safe_load(fh) or {})
+            part = _flatten(safe_load(fh) or {})
         clash = sorted(set(part) & set(flat))
         if clash:
             raise ValueError(f"{path}: keys defined twice in the {lang} catalogue: {', '.join(clash[:5])}")

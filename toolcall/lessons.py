@@ -32,6 +32,8 @@ from collections.abc import Callable
 
 import yaml
 
+from toolcall.yaml_io import safe_load
+
 from toolcall import CONTENT_ROOT, passk
 from toolcall.files import ReadError, read_text_bounded
 from toolcall.fixtures import Problem, schema_problems
@@ -118,7 +120,7 @@ def parse_lesson(text: str, name: str, lang: str, file: str) -> tuple[Lesson | N
                                         "then YAML, then a line '---'")]
     head, body = parts
     try:
-        data = yaml.safe_load(head)
+        data = safe_load(head)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 2} column {mark.column + 1}: " if mark else ""

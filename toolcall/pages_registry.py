@@ -18,7 +18,8 @@ class Page:
 
     ``id`` is the file name (``pages/<id>.py``) and the URL path (``/<id>``): Streamlit serves a
     fresh server's first deep link by file name, so the two must agree. The default page (home)
-    is served at ``/`` and has ``url_path`` ``""``. ``title_key`` / ``pitch_key`` are catalogue
+    is served at ``/`` and has ``url_path`` ``""``; its id is an address too (``/home`` leads to ``/``, see
+    :attr:`url_paths`). ``title_key`` / ``pitch_key`` are catalogue
     keys (the nav title; the home card's one-line pitch, ``None`` for home itself). ``card``:
     the home page shows a card for it (cards come in :data:`PAGES` order, the sidebar's).
     ``lessons`` / ``exercises``: whether a lesson's or an exercise's front matter may name this
@@ -46,6 +47,12 @@ class Page:
     def url_path(self) -> str:
         """The URL path without the leading slash: ``""`` for the default page, else the id."""
         return "" if self.default else self.id
+
+    @property
+    def url_paths(self) -> tuple[str, ...]:
+        """Every URL path (no leading slash) that opens this page: its ``url_path``, and for the
+        default page also its id (``("", "home")``), which a student may type or bookmark."""
+        return ("", self.id) if self.default else (self.id,)
 
 
 #: Every page, in navigation order: the order a student meets them (sidebar, home cards, exercise table).

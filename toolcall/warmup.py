@@ -68,8 +68,38 @@ def warm(modules: tuple[str, ...] = MODULES) -> dict[str, float]:
     return took
 
 
+#: Seconds the warm-up waits after the first page's script run, then at most for the process to be quiet.
+#: The script's end is not the student's page drawn: the server still answers the browser, and imports in
+#: this thread hold the GIL, and the browser still draws. bench/browser.py at load 14-17 on 2 cores,
+#: page.goto -> usable: 23.9-25.8 s with the warm-up starting at once, 21.6 s waiting only for a quiet
+#: process (the server goes quiet while Chromium still draws), 14.8-15.1 s with 5 s first (the tree before
+#: these changes: 15.6-19.2 s); bench/README.md, section H. A lone server's second student may pay an import.
+START_DELAY = 5.0
+QUIET_WAIT = 30.0
+
+
+def wait_until_quiet(delay: float = START_DELAY, limit: float = QUIET_WAIT, window: float = 0.5,
+                     busy: float = 0.05) -> float:
+    """Sleep ``delay`` s, then until the whole process used under ``busy`` of a core over a ``window``
+    (every thread: time.process_time), at most ``limit`` s more. Returns the seconds waited."""
+    start = time.monotonic()
+    time.sleep(delay)
+    while time.monotonic() - start < delay + limit:
+        before = time.process_time()
+        time.sleep(window)
+        if time.process_time() - before < busy * window:
+            break
+    return time.monotonic() - start
+
+
+def _warm_when_quiet(modules: tuple[str, ...]) -> None:
+    wait_until_quiet()
+    warm(modules)
+
+
 def start_background(modules: tuple[str, ...] = MODULES) -> threading.Thread:
-    """Run :func:`warm` in a daemon thread (it never blocks the caller nor the server's exit)."""
-    thread = threading.Thread(target=warm, args=(modules,), name="toolcall-warmup", daemon=True)
+    """Run :func:`warm` in a daemon thread once the process is quiet (:func:`wait_until_quiet`); it never
+    blocks the caller nor the server's exit."""
+    thread = threading.Thread(target=_warm_when_quiet, args=(modules,), name="toolcall-warmup", daemon=True)
     thread.start()
     return thread

@@ -129,7 +129,8 @@ def _json(value) -> tuple:
 
 
 def _raw(raw: str) -> tuple:
-    """ui.common.show_raw's code block as a plan step (its "cut" caption is added by the caller)."""
+    """A raw model output's code block as a plan step, cut at RAW_DISPLAY_LIMIT characters (the caller adds
+    the "cut" caption)."""
     if len(raw) > RAW_DISPLAY_LIMIT:
         return "code", raw[:RAW_DISPLAY_LIMIT], {"language": None, "wrap_lines": True}
     return "code", raw if raw else " ", {"language": "json", "wrap_lines": True}

@@ -1,7 +1,7 @@
 """Streamlit-side helpers shared by the pages: language, cached fixture loading, safe rendering.
 
-Everything a student types is shown with st.code / st.text / st.dataframe, never as
-Markdown or HTML.
+Everything a student types is shown with st.code / st.text / st.dataframe, or inside Markdown only
+escaped by toolcall.markdown.plain (small tables: toolcall.markdown.table); never as HTML.
 """
 
 from __future__ import annotations
@@ -92,17 +92,8 @@ def show_json(value: Any) -> None:
     st.code(visible_json(value, indent=2), language="json", wrap_lines=True)
 
 
-#: Characters of a raw output shown on a card; the rest is summarised.
+#: Characters of a raw output shown on a card; the rest is summarised (ui/cards.py).
 RAW_DISPLAY_LIMIT = 3000
-
-
-def show_raw(raw: str) -> None:
-    """A raw model output in a code block, cut at RAW_DISPLAY_LIMIT characters."""
-    if len(raw) > RAW_DISPLAY_LIMIT:
-        st.code(raw[:RAW_DISPLAY_LIMIT], language=None, wrap_lines=True)
-        st.caption(tr("common.raw_cut", shown=RAW_DISPLAY_LIMIT, total=len(raw)))
-    else:
-        st.code(raw if raw else " ", language="json", wrap_lines=True)
 
 
 def show_cached_chart(build, *args) -> None:

@@ -146,7 +146,8 @@ def show_analysis(result: Analysis, k: int, key: str) -> None:
     cols = st.columns(4)
     if runs:
         with cols[0].container(key=f"{key}_right"):
-            st.metric(tr("eval.metric_right"), tr("eval.metric_right_value", right=right, runs=runs))
+            st.metric(tr("eval.metric_right"), tr("eval.metric_right_value", right=right, runs=runs),
+                      help=tr("eval.metric_right_help"))
     show = lambda x: "—" if x is None else percent(x, lang())  # noqa: E731
     cols[1].metric(tr("eval.metric_passk", k=k), show(means["pass^k"]))
     cols[2].metric(tr("eval.metric_naive", k=k), show(means["naive"]))
@@ -211,7 +212,7 @@ def drill_down(expectations: dict) -> None:
     rows = []
     for run in runs:
         expected = expectations.get(run.case_id, run.expected)
-        g = grade_run(expected, run.calls, log.tool_sets[run.tools])
+        g = grade_run(expected, run.calls, log.tool_sets[run.tools], language)
         call = run.calls[0] if run.calls else None
         raw = (
             ""
@@ -246,9 +247,12 @@ def upload_section(k: int) -> None:
     labels = {f: tr(f"eval.format_{f}") for f in ("auto", "native", "tau", "inspect")}
     fmt = c2.selectbox(tr("eval.format_label"), tuple(labels), key="eval_format", format_func=labels.__getitem__,
                        **own_words("selectbox"))
-    # max_upload_size: the server refuses a larger file before holding it (default: 200 MB per upload)
-    uploaded = c1.file_uploader(tr("eval.upload_label"), type=["jsonl", "json", "eval"], key="eval_upload",
-                                max_upload_size=UPLOAD_LIMIT_MB)
+    # max_upload_size: the server refuses a larger file before holding it (default: 200 MB per upload). The
+    # browser then marks the file with Streamlit's own English "File must be 20.0MB or smaller", which no
+    # option translates, so the label states the cap in the page's language; upload_too_large below is
+    # the check for an upload that did not pass through the browser's.
+    uploaded = c1.file_uploader(tr("eval.upload_label", limit=UPLOAD_LIMIT_MB), type=["jsonl", "json", "eval"],
+                                key="eval_upload", max_upload_size=UPLOAD_LIMIT_MB)
     if uploaded is None:
         return
     if uploaded.size > UPLOAD_LIMIT_MB * 1_000_000:

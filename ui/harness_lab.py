@@ -129,7 +129,8 @@ def show_last(g) -> None:
 
 
 def show_step(scenario: Scenario, run: Run) -> None:
-    """The current step: the model's response and the world on the left, the move on the right."""
+    """The current step: the model's response and the world, then the move
+    (two columns on a wide screen, stacked on a phone)."""
     L, fmt = lang(), run.fmt
     steps = scenario.steps_for(fmt)
     step = steps[run.step]
@@ -141,7 +142,8 @@ def show_step(scenario: Scenario, run: Run) -> None:
         if response is None:
             st.caption(tr("harness.no_model"))
         else:
-            st.code(json.dumps(response, ensure_ascii=False, indent=2), language="json", height=340, wrap_lines=True)
+            # whole, lines wrapped: a student reads the ids and stop_reason here (a fixed height scrolled them away)
+            st.code(json.dumps(response, ensure_ascii=False, indent=2), language="json", wrap_lines=True)
         if step.formats != FORMATS:
             st.caption(tr("harness.only_format"))
     with right:
@@ -173,13 +175,12 @@ def _choice_form(scenario: Scenario, run: Run, step) -> None:
             captions=[f"`{o.code[run.fmt]}`" if run.fmt in o.code else "" for o in step.options],
             key=_key("choice", scenario.id, run.fmt, step.id),
         )
-        if (
-            st.form_submit_button(
-                tr("harness.submit"), type="primary", key=_key("submit", scenario.id, run.fmt, step.id)
-            )
-            and picked is not None
-        ):
-            _play(scenario, run, picked)
+        submit_key = _key("submit", scenario.id, run.fmt, step.id)
+        if st.form_submit_button(tr("harness.submit"), type="primary", key=submit_key):
+            if picked is None:  # a press with nothing picked is no move: say so, count no try
+                st.warning(tr("harness.pick_first"), icon="👆")
+            else:
+                _play(scenario, run, picked)
 
 
 def _json_form(scenario: Scenario, run: Run, step) -> None:

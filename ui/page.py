@@ -16,10 +16,21 @@ from ui.common import tr
 def navigation_pages(instructor: bool = False) -> list:
     """One st.Page per registry entry, in navigation order (titles in the session's language);
     instructor-only pages are listed only when ``instructor`` (they stay reachable by URL, where
-    the page itself asks for the sign-in)."""
-    return [st.Page(p.script, title=tr(p.title_key), icon=p.icon, default=p.default,
-                    visibility="hidden" if p.instructor_only and not instructor else "visible",
-                    **({} if p.default else {"url_path": p.url_path})) for p in PAGES]
+    the page itself asks for the sign-in). Then, hidden, one page per other address of a page
+    (:attr:`Page.url_paths`: ``/home``) that runs the same page file.
+
+    Streamlit serves the default page at ``/`` only: its inferred ``url_path`` ("home") is
+    reserved but no route, so ``/home`` showed Streamlit's "Page not found" dialog (issue 14).
+    The default page is therefore declared with ``url_path=""`` and ``/home`` is a hidden page of
+    its own. (A hidden page that calls st.switch_page would drop the address's query parameters
+    or, keeping them, set the widget-bound ``app_lang``, which Streamlit refuses.)
+    """
+    pages = {p.id: st.Page(p.script, title=tr(p.title_key), icon=p.icon, default=p.default, url_path=p.url_path,
+                           visibility="hidden" if p.instructor_only and not instructor else "visible")
+             for p in PAGES}
+    aliases = [st.Page(p.script, title=tr(p.title_key), icon=p.icon, url_path=path, visibility="hidden")
+               for p in PAGES for path in p.url_paths if path != p.url_path]
+    return list(pages.values()) + aliases
 
 
 def start(page_id: str) -> Page:

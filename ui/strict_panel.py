@@ -161,7 +161,7 @@ def render_strict_panel(schema: dict[str, Any], tool_name: str, lang: str, outpu
     ``outputs`` are the canned outputs (default: fixtures/outputs/refund_order.yaml). Nothing
     is computed while the toggle (key ``playground_strict_open``) is off.
     """
-    if not st.toggle(t("strict.panel.toggle", lang), key=f"{PREFIX}_open"):
+    if not st.toggle(t("strict.panel.toggle", lang), key=f"{PREFIX}_open", help=t("strict.panel.toggle_help", lang)):
         return
     outputs = outputs if outputs is not None else _outputs()
     with st.container(border=True, key=f"{PREFIX}_panel"):

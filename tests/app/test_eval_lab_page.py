@@ -10,6 +10,7 @@ from toolcall import FIXTURES_DIR
 from toolcall.eval_import import read_native
 from toolcall.evaluation import analyse
 from toolcall.i18n import t
+from toolcall.selection import load_set
 
 PAGE = "pages/eval_lab.py"
 
@@ -28,12 +29,13 @@ def metric(at, label):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_set_checks_and_both_versions(lang):
     at = lab(lang)
-    assert at.success[0].value == t("eval.set_ok", lang, cases=31, need=5)
+    cases = len(load_set(FIXTURES_DIR / "selection" / f"shop.{lang}.yaml").cases)  # 31 shipped; an added case counts
+    assert at.success[0].value == t("eval.set_ok", lang, cases=cases, need=5)
     expected = []
     for version in ("vague", "good"):
         result = analyse(read_native((FIXTURES_DIR / "eval_runs" / f"shop_{version}.{lang}.jsonl").read_bytes()), 3)
         right = sum(int(result.confusion.loc[n, n]) for n in result.confusion.index)
-        expected.append(t("eval.metric_right_value", lang, right=right, runs=310))
+        expected.append(t("eval.metric_right_value", lang, right=right, runs=int(result.confusion.values.sum())))
     assert metric(at, t("eval.metric_right", lang)) == expected
     assert "simulated" in at.info[0].value or "模拟" in at.info[0].value
 
@@ -120,6 +122,9 @@ def test_an_upload_over_the_size_cap_is_refused_in_the_pages_language(monkeypatc
     at.file_uploader(key="eval_upload").set_value(("big.jsonl", b"x" * 2_500_000, "text/plain")).run()
     assert not at.exception
     assert at.error[-1].value == t("eval.upload_too_large", lang, size="2.5", limit=1)
+    # the browser refuses an oversized file itself, in Streamlit's English: the label states the cap
+    assert at.get("file_uploader")[0].label == t("eval.upload_label", lang, limit=1)
+    assert "1 MB" in at.get("file_uploader")[0].label
     assert ("limit is 1 MB" in at.error[-1].value) if lang == "en" else ("上限是 1 MB" in at.error[-1].value)
 
 
@@ -152,3 +157,18 @@ def test_upload_inspect_eval_zip():
     assert metric(at, t("eval.metric_right", "en"))[-1] == t("eval.metric_right_value", "en", right=2, runs=2)
     table = at.dataframe[-1].value
     assert list(table["case"]) == ["s1", "s2"] and list(table["n"]) == [3, 2] and list(table["c"]) == [2, 1]
+
+
+def test_drill_down_in_chinese():
+    """The zh drill-down: every run's detail is the core's code in Chinese, and the validator's
+    errors are in Chinese too (no English sentence from the grader)."""
+    import re
+
+    at = lab("zh")
+    at.selectbox(key="eval_drill_case").set_value("ro_wrong_item").run()
+    runs = next(d.value for d in at.dataframe if t("eval.col_raw", "zh") in d.value.columns)
+    details = set(runs[t("eval.col_detail", "zh")])
+    assert t("eval.detail.correct", "zh") in details and len(details) > 1
+    assert all(re.search(r"[\u4e00-\u9fff]", d) for d in details)
+    checks = [v for v in runs[t("eval.col_validation", "zh")] if v]
+    assert checks and all(re.search(r"[\u4e00-\u9fff]", v) for v in checks), checks

@@ -122,6 +122,33 @@ def test_switching_language_keeps_the_step_and_translates_the_feedback():
     assert at.get("progress")[0].proto.text == "第 1 步，共 4 步"
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_make_this_move_with_nothing_picked_says_so_and_counts_nothing(lang):
+    """Issue 14: the button did nothing visible when no move was picked."""
+    scenario = next(s for s in SCENARIOS if s.steps_for("anthropic")[0].kind == "choice")
+    step = scenario.steps_for("anthropic")[0]
+    at = open_lab(lang, "anthropic", scenario.id)
+    at.button(key=f"harness_submit_{scenario.id}_anthropic_{step.id}_{lang}").click().run()
+    assert not at.exception
+    assert [w.value for w in at.warning] == [t("harness.pick_first", lang)]
+    assert not at.error and not at.success
+    run = at.session_state["harness_runs"][(scenario.id, "anthropic")]
+    assert (run.step, run.wrong[0], run.last_move) == (0, 0, None)
+
+
+def test_the_model_response_is_shown_whole_not_in_a_scrolling_box(monkeypatch):
+    """Issue 14: the response sat in a 340 px box that scrolled; it is drawn at full height, wrapped."""
+    import streamlit as st
+
+    calls = []
+    real = st.code
+    monkeypatch.setattr(st, "code", lambda body, *a, **k: calls.append((body, k)) or real(body, *a, **k))
+    at = open_lab("en", "anthropic", SCENARIOS[0].id)
+    assert not at.exception
+    responses = [k for body, k in calls if body.lstrip().startswith("{") and k.get("language") == "json"]
+    assert responses and all(k.get("height") in (None, "content") and k.get("wrap_lines") for k in responses)
+
+
 def test_a_finished_scenario_with_the_database_down_warns_in_the_page_language(monkeypatch):
     """The store raises StorageError when its database cannot be used; the lab caught only
     sqlite3/OS errors, so finishing a scenario then ended in a traceback (and its warning named an

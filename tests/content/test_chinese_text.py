@@ -8,7 +8,7 @@ import re
 import yaml
 
 from tests.zh_prose import ascii_colons, english_runs
-from toolcall import FIXTURES_DIR, REPO_ROOT
+from toolcall import CONTENT_ROOT, FIXTURES_DIR, LESSONS_DIR, REPO_ROOT
 
 
 def _zh_values(node, where):
@@ -41,12 +41,12 @@ def chinese_texts():
         rel = path.relative_to(REPO_ROOT)
         if path.name == "zh.yaml" or "zh" in path.parent.name:
             out += _strings(yaml.safe_load(path.read_text("utf-8")), str(rel))
-    for path in sorted((REPO_ROOT / "lessons" / "zh").glob("*.md")):
-        out.append((str(path.relative_to(REPO_ROOT)), path.read_text("utf-8").split("\n---", 1)[-1]))
+    for path in sorted((LESSONS_DIR / "zh").glob("*.md")):
+        out.append((str(path.relative_to(CONTENT_ROOT)), path.read_text("utf-8").split("\n---", 1)[-1]))
     for path in sorted(FIXTURES_DIR.rglob("*.yaml")):
-        out += _zh_values(yaml.safe_load(path.read_text("utf-8")), str(path.relative_to(REPO_ROOT)))
+        out += _zh_values(yaml.safe_load(path.read_text("utf-8")), str(path.relative_to(CONTENT_ROOT)))
     for path in sorted((FIXTURES_DIR / "tools").glob("*.json")):
-        out += _zh_values(json.loads(path.read_text("utf-8")), str(path.relative_to(REPO_ROOT)))
+        out += _zh_values(json.loads(path.read_text("utf-8")), str(path.relative_to(CONTENT_ROOT)))
     return out
 
 

@@ -21,11 +21,13 @@ def test_fixture_is_reproducible(lang, version):
 
 
 def test_every_case_has_probabilities_summing_to_one():
+    """Every simulated case is a case of the set; a case an instructor adds to the set has no
+    simulated runs until simulation.yaml gives it probabilities (the lab says it has too few runs)."""
     from toolcall.selection import load_set
 
     for lang in ("en", "zh"):
         ids = {c.id for c in load_set(FIXTURES_DIR / "selection" / f"shop.{lang}.yaml").cases}
-        assert ids == set(SIM["cases"])
+        assert set(SIM["cases"]) <= ids, set(SIM["cases"]) - ids
     for case, table in SIM["cases"].items():
         for version in SIM["versions"]:
             assert sum(table[version].values()) == pytest.approx(1.0), (case, version)

@@ -7,25 +7,37 @@ the content, unit and AppTest modules that read the content pass against the cop
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
 
 from toolcall import CONTENT_ROOT, REPO_ROOT
 
-#: The test modules that read the content; run against the copy in a subprocess.
-MODULES = [
-    "tests/content/test_exercises_content.py", "tests/content/test_lessons.py", "tests/content/test_i18n.py",
-    "tests/content/test_walkthrough_content.py",
-    "tests/unit/test_canned_outputs.py", "tests/unit/test_presets_and_backend.py",
-    "tests/unit/test_strict_transforms.py", "tests/unit/test_exercise_loader.py", "tests/unit/test_lessons.py",
-    "tests/unit/test_harness.py", "tests/unit/test_selection.py", "tests/unit/test_pairing.py",
-    "tests/unit/test_cli.py",
-    "tests/app/test_playground.py", "tests/app/test_pairing_page.py", "tests/app/test_lessons_page.py",
-]
+#: A test module that calls one of these reads the content through ``TOOLCALL_CONTENT_ROOT``.
+CONTENT_READERS = re.compile(
+    r"\b(?:load_(?:exercises|scenarios|outputs|examples|lessons|walkthrough|orders|tool|set)\(|scenario_files\("
+    r"|exercise_files\(|lesson_files\(|FIXTURES_DIR|LESSONS_DIR|CONTENT_ROOT)")
+#: Modules that read the content by other means (the catalogue, the CLI, a fixture helper).
+ALSO = ["tests/content/test_i18n.py", "tests/content/test_walkthrough_content.py", "tests/unit/test_canned_outputs.py",
+        "tests/unit/test_presets_and_backend.py", "tests/unit/test_cli.py"]
+
+
+def content_modules() -> list[str]:
+    """The content, unit and AppTest modules that read the content, found by what they call (so a new
+    page's AppTest module joins when it loads the page's fixtures), plus :data:`ALSO`; run against
+    the copy in a subprocess."""
+    found = {str(path.relative_to(REPO_ROOT)) for folder in ("content", "unit", "app")
+             for path in (REPO_ROOT / "tests" / folder).glob("test_*.py")
+             if CONTENT_READERS.search(path.read_text("utf-8"))}
+    return sorted((found | set(ALSO)) - {str(Path(__file__).resolve().relative_to(REPO_ROOT))})
+
+
+MODULES = content_modules()
 
 
 def _append(path, key, entry):
@@ -47,14 +59,16 @@ def _append(path, key, entry):
 
 
 def add_one_of_each(root):
-    """Add one entry of every kind under ``root`` (a copy of the content)."""
+    """Add one entry of every kind under ``root`` (a copy of the content). Every id and file name
+    starts with ``added_by_test`` so an instructor's own new entry (say a ``negative_amount`` output)
+    never collides with the test's."""
     fx = root / "fixtures"
     _append(fx / "outputs" / "refund_order.yaml", "outputs", {
-        "id": "negative_amount", "label": {"en": "A negative amount", "zh": "金额是负数"},
+        "id": "added_by_test_negative_amount", "label": {"en": "A negative amount", "zh": "金额是负数"},
         "raw": '{"order_id": "ORD-20260917", "amount_cents": -1999, "reason": "damaged"}',
         "catches": "minimum", "expected": "rejected"})
     _append(fx / "exercises" / "general.yaml", "exercises", {
-        "id": "ex_added_by_instructor", "page": "exercises", "type": "choice", "multiple": False,
+        "id": "added_by_test_exercise", "page": "exercises", "type": "choice", "multiple": False,
         "title": {"en": "Who runs the tool?", "zh": "谁来执行工具？"},
         "prompt": {"en": "Who runs refund_order?", "zh": "refund_order 由谁执行？"},
         "options": [
@@ -68,22 +82,22 @@ def add_one_of_each(root):
         "explanation": {"en": "Your code runs every tool.", "zh": "每个工具都由你的代码执行。"}})
     for lang, title, body in (("en", "An added lesson", "The model writes the request; your code runs it. " * 60),
                               ("zh", "新增的一课", "模型只写申请单，执行的是你的代码。" * 40)):
-        (root / "lessons" / lang / "99-added.md").write_text(
+        (root / "lessons" / lang / "99-added-by-test.md").write_text(
             f"---\ntitle: {title}\nsummary: {title}.\npage: lessons\norder: 99\n---\n{body}\n", "utf-8")
     pairing = yaml.safe_load((fx / "pairing" / "examples.yaml").read_text("utf-8"))
     first = pairing["examples"][0]
-    _append(fx / "pairing" / "examples.yaml", "examples", {**first, "id": "added_example",
+    _append(fx / "pairing" / "examples.yaml", "examples", {**first, "id": "added_by_test_example",
                                                            "label": {"en": "Added", "zh": "新增的例子"}})
-    tool = (fx / "tools" / "get_order.json").read_text("utf-8").replace('"get_order"', '"check_stock"', 1)
-    (fx / "tools" / "check_stock.json").write_text(tool, "utf-8")
+    tool = (fx / "tools" / "get_order.json").read_text("utf-8").replace('"get_order"', '"added_by_test_check_stock"', 1)
+    (fx / "tools" / "added_by_test_check_stock.json").write_text(tool, "utf-8")
     scenario = yaml.safe_load((fx / "scenarios" / "01-plain-call.yaml").read_text("utf-8"))
-    scenario.update(id="added_scenario", order=99, title={"en": "Added scenario", "zh": "新增的场景"})
-    (fx / "scenarios" / "99-added.yaml").write_text(yaml.safe_dump(scenario, allow_unicode=True, sort_keys=False),
+    scenario.update(id="added_by_test_scenario", order=99, title={"en": "Added scenario", "zh": "新增的场景"})
+    (fx / "scenarios" / "99-added-by-test.yaml").write_text(yaml.safe_dump(scenario, allow_unicode=True, sort_keys=False),
                                                     "utf-8")
     for lang, request in (("en", "Refund my cup, order ORD-20260917, it arrived broken: 25.99."),
                           ("zh", "订单 ORD-20260917 的杯子碎了，退我 25.99 元。")):
         _append(fx / "selection" / f"shop.{lang}.yaml", "cases", {
-            "id": "rf_added", "request": request, "expected_tool": "refund_order",
+            "id": "added_by_test_rf", "request": request, "expected_tool": "refund_order",
             "expected_arguments": {"order_id": ["ORD-20260917"], "amount_cents": [2599], "reason": ["damaged"]},
             "should_not_call": ["cancel_order"]})
 
@@ -106,11 +120,11 @@ def test_check_passes_on_content_with_one_more_entry_of_each_kind(grown):
 def test_the_added_entries_are_loaded_from_the_content_root(grown):
     code = ("from toolcall.fixtures import load_outputs; from toolcall.exercises import load_exercises; "
             "from toolcall.harness import load_scenarios; "
-            "print(load_outputs().outputs[-1].id, 'ex_added_by_instructor' in load_exercises().by_id(), "
-            "'added_scenario' in {s.id for s in load_scenarios().scenarios})")
+            "print(load_outputs().outputs[-1].id, 'added_by_test_exercise' in load_exercises().by_id(), "
+            "'added_by_test_scenario' in {s.id for s in load_scenarios().scenarios})")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO_ROOT, timeout=120,
                          env={**os.environ, "TOOLCALL_CONTENT_ROOT": str(grown)})
-    assert run.stdout.split() == ["negative_amount", "True", "True"], run.stderr
+    assert run.stdout.split() == ["added_by_test_negative_amount", "True", "True"], run.stderr
 
 
 def test_content_unit_and_app_tests_pass_against_the_grown_content(grown):
@@ -118,3 +132,15 @@ def test_content_unit_and_app_tests_pass_against_the_grown_content(grown):
                          capture_output=True, text=True, cwd=REPO_ROOT, timeout=1500,
                          env={**os.environ, "TOOLCALL_CONTENT_ROOT": str(grown)})
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
+
+
+def test_every_page_an_instructor_fills_is_tested_against_the_copy():
+    """Each page whose lessons or exercises come from files (the registry says which) has an
+    AppTest module among MODULES: the exercises page and the harness lab were once missing."""
+    from toolcall.pages_registry import PAGES
+
+    texts = {m: (REPO_ROOT / m).read_text("utf-8") for m in MODULES if m.startswith("tests/app/")}
+    for page in PAGES:
+        if page.exercises or page.lessons:
+            assert any(page.script in text for text in texts.values()), page.script
+    assert {"tests/app/test_exercises_app.py", "tests/app/test_harness_lab_page.py"} <= set(MODULES)

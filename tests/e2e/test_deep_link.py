@@ -10,7 +10,8 @@ pytestmark = pytest.mark.e2e
 @pytest.mark.parametrize("path, heading", [("playground", "Schema playground"), ("passk_lab", "pass^k lab"),
                                            ("walkthrough", "One tool call, step by step"), ("pairing", "Pairing checker"),
                                            ("lessons", "Lessons"), ("exercises", "Exercises"),
-                                           ("harness_lab", "Be the loop: a harness lab")])
+                                           ("harness_lab", "Be the loop: a harness lab"),
+                                           ("home", "Tool calling, hands on")])
 def test_first_visit_by_deep_link_gets_the_whole_app(browser, path, heading):
     """Streamlit's legacy pages/ mode would run the page alone, listing every file in pages/ as a page."""
     with fresh_server() as url:
@@ -22,4 +23,5 @@ def test_first_visit_by_deep_link_gets_the_whole_app(browser, path, heading):
         page.locator(".st-key-app_lang").wait_for(timeout=30_000)
         nav = page.locator('[data-testid="stSidebarNav"]').inner_text()
         assert "common" not in nav and "Schema playground" in nav
+        assert page.get_by_text("Page not found").count() == 0  # issue 14: /home showed Streamlit's dialog
         context.close()

@@ -81,3 +81,23 @@ def test_case_ids_with_terminal_controls_are_escaped(tmp_path):
         assert out.returncode == 0
         assert not any(ch in out.stdout for ch in "\x1b\x07\x9b\u202e")
         assert "\\u001b]0;x\\u0007\\u009b31m" in out.stdout.replace("\\\\", "\\") and "a\\u202eb" in out.stdout
+
+
+def test_problems_and_refusals_in_chinese_with_lang_zh(tmp_path):
+    """--lang zh: every bad line on stderr is the core's code in Chinese, with its line number;
+    a refused case says why in Chinese; English stays the default."""
+    from toolcall.evaluation import LineProblem
+    from toolcall.i18n import t
+
+    lines = GOOD.read_text().splitlines()
+    bad = tmp_path / "runs.jsonl"
+    bad.write_text("\n".join(["not json", lines[0], '{"case_id": "x"}', *lines[1:]]) + "\n")
+    out = run(str(bad), "--k", "11", "--out", "csv", "--lang", "zh")
+    problems = [line.split(": ", 1)[1] for line in out.stderr.splitlines()]
+    assert problems[0].startswith("第 1 行：$：不是 JSON：")
+    assert problems[1] == LineProblem(3, "$.run", "required_missing").describe("zh") == "第 3 行：$.run：缺少必填字段"
+    assert problems[2] == t("eval.cli.nothing_estimated", "zh", k=11)
+    first = out.stdout.splitlines()[1]
+    assert first.endswith(t("passk.err.k_above_n", "zh", k=11, n=10, more=1))
+    english = run(str(bad), "--k", "11", "--out", "csv")
+    assert english.stderr.splitlines()[1].endswith("line 3: $.run: required field missing")

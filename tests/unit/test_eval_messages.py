@@ -91,3 +91,18 @@ def test_problem_lines_in_chinese():
     big = eval_import.LogTooLarge("log_too_large", 30_000_000, 20_000_000)
     assert str(big) == "the log is 30,000,000 bytes; the limit is 20,000,000"
     assert big.text("zh") == "日志有 30,000,000 字节，上限是 20,000,000"
+
+
+def test_a_runs_detail_in_chinese_carries_the_parsers_chinese_message():
+    from toolcall.evaluation import Call, grade_run
+    from toolcall.i18n import t
+    from toolcall.parsing import localized_detail, parse_tool_input
+
+    raw = '{"order_id": "ORD-1"'
+    want = [{"name": "get_order", "arguments": {"order_id": ["ORD-1"]}}]
+    zh = grade_run(want, [Call("get_order", raw_arguments=raw)], {}, "zh")
+    en = grade_run(want, [Call("get_order", raw_arguments=raw)], {})
+    assert (zh.detail, zh.error_type) == (en.detail, en.error_type) == ("unparsable", "unparsable_arguments")
+    parsed = parse_tool_input(raw)
+    assert zh.text("zh") == t("eval.detail.unparsable", "zh", why=f"{parsed.code}: {localized_detail(parsed, 'zh')}")
+    assert en.text() == f"arguments do not parse ({parsed.code}: {parsed.detail})"

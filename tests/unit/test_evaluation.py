@@ -170,3 +170,15 @@ def test_grading_stops_when_the_logs_time_budget_is_spent(monkeypatch):
     assert list(result.graded["passed"]) == [True, False, False]
     assert list(result.graded["detail"])[1:] == ["not graded: the time budget was spent"] * 2
     assert result.taxonomy == {name: 0 for name in ev.TAXONOMY}
+
+
+def test_progress_is_reported_every_5000_runs_up_to_done():
+    """The lab's upload shows a progress bar fed by analyse: fractions every 5 000 runs, the
+    last one 1.0 when the count is a multiple of 5 000."""
+    from toolcall import FIXTURES_DIR
+
+    log = read_native((FIXTURES_DIR / "eval_runs" / "shop_vague.en.jsonl").read_bytes())
+    log.runs = (log.runs * 33)[:10_000]
+    seen = []
+    analyse(log, 3, progress=seen.append)
+    assert seen == [0.5, 1.0]
