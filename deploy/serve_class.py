@@ -18,9 +18,17 @@ a classroom behind one NAT address would otherwise land on a single process.
 
 It is a supervisor: a Streamlit process that dies is started again on its port (progress is
 on disk, so its students lose only their in-memory page state), the others keep serving,
-and each restart is logged on stderr. While a process is down, nginx sends its browsers to a
-live one and re-pins them there (one cookie, one address). Only the operator's signal stops
-everything.
+and each restart is logged on stderr. A process that is alive but does not answer (hung,
+stopped) is noticed too: each serving process's health check is asked every HEALTH_EVERY
+seconds, and after HEALTH_FAILURES unanswered checks in a row it is killed and started again
+the same way. While a process is down or silent, nginx sends its browsers to a live one and
+re-pins them there (one cookie, one address): a connection it cannot open within 1 s, or a
+plain HTTP request with no first byte within HTTP_FIRST_BYTE seconds, is passed on (the
+websocket keeps a one-day timeout). nginx runs in a process group of its own: when its master
+dies, its workers (which would keep the port with the old configuration) are killed with it
+before a new master starts, and a master counts as serving only once it wrote its own pid
+(nginx does that after binding the port) and answers. Only the operator's signal stops
+everything, and leaves no process of ours behind.
 More students than one machine can serve: run this on several hosts with the same
 ``--database-url postgresql://…`` (or TOOLCALL_DATABASE_URL in the environment, which keeps
 the password out of ``ps``), all sharing one PostgreSQL for progress, behind a load balancer
@@ -47,6 +55,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -57,6 +66,15 @@ COOKIE = "toolcall_backend"
 #: restart waits 2, 4, 8 … (at most MAX_BACKOFF) seconds instead of starting at once.
 MAX_BACKOFF = 60.0
 NGINX_CANDIDATES = ("nginx", "/usr/sbin/nginx", "/usr/local/sbin/nginx")
+#: A serving Streamlit process's health check is asked every HEALTH_EVERY seconds, waiting at most
+#: HEALTH_TIMEOUT seconds; HEALTH_FAILURES unanswered in a row (≈ 18 s) and it counts as hung. Generous,
+#: so a process busy with a class (p95 ≈ 0.3 s, bench/README.md) is never taken for a hung one.
+HEALTH_EVERY = 3.0
+HEALTH_TIMEOUT = 3.0
+HEALTH_FAILURES = 3
+#: Seconds nginx waits for the first byte of a plain HTTP answer (pages, scripts, health, downloads)
+#: before passing the request to another process; the websocket and uploads keep long timeouts.
+HTTP_FIRST_BYTE = 5
 
 
 def find_nginx() -> str | None:
@@ -79,7 +97,11 @@ def nginx_conf(listen: str, backends: list[str], run_dir: Path, as_root: bool) -
     A request without a valid ``toolcall_backend`` cookie goes to the upstream pool
     (round-robin); a request with one goes to that process's upstream, where every other
     process is a ``backup``: while the pinned process is down (connection refused, timeout,
-    502), nginx passes the request on to a live one (``proxy_next_upstream``). The response
+    502), nginx passes the request on to a live one (``proxy_next_upstream``). A process that
+    accepts connections but does not answer (hung) is passed over too: for plain HTTP the
+    first byte must come within HTTP_FIRST_BYTE seconds (``proxy_read_timeout``); the
+    websocket (``/_stcore/stream``, idle for long stretches) keeps one day and uploads 5
+    minutes (a hung process's websockets end when the supervisor kills it). The response
     sets the cookie whenever the process that answered differs from the cookie: its value is
     the LAST address of ``$upstream_addr`` (after a retry nginx lists every address tried,
     "a, b"), so a browser always holds one valid address. Only the listed backends are
@@ -137,23 +159,40 @@ http {{
     }}
     server {{
         listen {listen};
+        # plain HTTP: a process silent for HTTP_FIRST_BYTE s is passed over like a dead one
         location / {{
-            proxy_pass http://$toolcall_backend;
+{_location(HTTP_FIRST_BYTE)}
+        }}
+        # Streamlit's websocket: idle for minutes between a student's edits
+        location /_stcore/stream {{
+{_location("1d")}
+        }}
+        # uploads: the answer comes once the whole file is read
+        location /_stcore/upload_file {{
+{_location("5m")}
+        }}
+    }}
+}}
+"""
+
+
+def _location(read_timeout: int | str) -> str:
+    """The proxy directives of one nginx location, ``read_timeout`` (seconds, or nginx's "1d") being
+    how long nginx waits for the process to send anything (the first byte of an answer, or the next)."""
+    if isinstance(read_timeout, int):
+        read_timeout = f"{read_timeout}s"
+    return f"""            proxy_pass http://$toolcall_backend;
             proxy_next_upstream error timeout http_502 http_503;
-            proxy_connect_timeout 2s;
+            proxy_connect_timeout 1s;
             proxy_http_version 1.1;
             proxy_set_header Upgrade $http_upgrade;
             proxy_set_header Connection $connection_upgrade;
             proxy_set_header Host $http_host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             proxy_buffering off;
-            proxy_read_timeout 1d;
-            proxy_send_timeout 1d;
-            add_header Set-Cookie $toolcall_set_cookie always;
-        }}
-    }}
-}}
-"""
+            proxy_read_timeout {read_timeout};
+            proxy_send_timeout {read_timeout};
+            add_header Set-Cookie $toolcall_set_cookie always;"""
 
 
 def _die_with_parent() -> None:
@@ -206,14 +245,16 @@ def port_in_use(address: str, port: int) -> bool:
     return bind_problem(address, port) == "already in use"
 
 
-def wait_healthy(url: str, proc: subprocess.Popen | None, timeout: float) -> None:
-    """Poll ``url`` until it answers 200; raise RuntimeError if ``proc`` (when given) exits or
-    ``timeout`` seconds pass. At most timeout / 0.2 + 1 attempts."""
+def wait_healthy(url: str, proc: subprocess.Popen | None, timeout: float,
+                 check: Callable[[], bool] | None = None) -> None:
+    """Poll ``url`` (or call ``check()``, when given) until it answers 200 (returns True); raise
+    RuntimeError if ``proc`` (when given) exits or ``timeout`` seconds pass. At most timeout / 0.2 + 1
+    attempts."""
     deadline = time.monotonic() + timeout
     for _ in range(int(timeout / 0.2) + 1):
         if proc is not None and proc.poll() is not None:
             raise RuntimeError(f"process exited with code {proc.returncode} before {url} answered")
-        if healthy(url):
+        if check() if check is not None else healthy(url):
             return
         if time.monotonic() > deadline:
             break
@@ -230,18 +271,35 @@ def healthy(url: str, timeout: float = 2.0) -> bool:
         return False
 
 
+def kill_group(proc: subprocess.Popen) -> None:
+    """SIGKILL every process left in the process group ``proc`` leads (each child is started with
+    ``start_new_session``, so its group id is its pid): an nginx master's workers, which outlive a
+    master killed by SIGKILL and keep its port with its old configuration. Call it only while the
+    group can still exist (``proc`` running, or just reaped by us), so its id cannot be someone else's."""
+    proc.group_killed = True  # type: ignore[attr-defined]  # stop() then leaves it alone
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):  # the group is empty already
+        pass
+
+
 def stop(procs: list[subprocess.Popen]) -> None:
-    """Terminate every process, then kill the ones still running after 10 s."""
-    for p in procs:
-        if p.poll() is None:
-            p.terminate()
+    """Terminate every process, kill the ones still running after 10 s, then kill whatever is left
+    in their process groups (nginx workers), so nothing of ours remains."""
+    running = [p for p in procs if p.poll() is None]
+    for p in procs:  # died unnoticed (e.g. during startup): what it left behind goes now
+        if p not in running and not getattr(p, "group_killed", False):
+            kill_group(p)
+    for p in running:
+        p.terminate()
     deadline = time.monotonic() + 10
-    for p in procs:
+    for p in running:
         try:
             p.wait(max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             p.kill()
             p.wait(5)
+        kill_group(p)
 
 
 def default_processes(cores: int | None = None) -> int:
@@ -308,17 +366,48 @@ def log(text: str) -> None:
 
 
 class Child:
-    """One supervised process: ``start()`` (re)starts it; ``name`` is what the log calls it."""
+    """One supervised process: ``start()`` (re)starts it; ``name`` is what the log calls it.
+
+    ``watch``: while it serves, ask its health check every HEALTH_EVERY s and treat HEALTH_FAILURES
+    unanswered in a row as a death (a hung Streamlit process; not nginx, whose check passes through
+    to the Streamlit processes). A restarted process that has not answered within STARTUP_TIMEOUT s is
+    killed and started again after a growing delay, as one that died at start. ``pid_file``: it serves
+    only once that file holds its own pid (nginx writes it after binding its port), so a leftover
+    process answering on the port does not count."""
 
     def __init__(self, name: str, argv: list[str], health: str | None, env: dict[str, str] | None = None,
-                 warm_port: int | None = None):
+                 warm_port: int | None = None, watch: bool = False, pid_file: Path | None = None):
         self.name, self.argv, self.health, self.env = name, argv, health, env
         self.warm_port = warm_port  # a Streamlit process: visited once (warm_process) when it serves again
+        self.watch, self.pid_file = watch, pid_file
         self.proc: subprocess.Popen | None = None
         self.restarts = 0
         self.quick_exits = 0  # consecutive exits before answering the health check
         self.restart_at: float | None = None  # when a dead child is due to start again
         self.waiting_health = False
+        self.started_at: float | None = None  # when supervise first saw it waiting for its health check
+        self.failures = 0  # health checks unanswered in a row while serving
+        self.next_check = 0.0
+        self.checking = False  # a health check is under way (in a thread: a hung process must not stall the rest)
+
+    def serves(self, timeout: float = 2.0) -> bool:
+        """True if the current process is running, is the one its pid file names (when it has one),
+        and its health check answers 200 within ``timeout`` seconds."""
+        if self.proc is None or self.proc.poll() is not None:
+            return False
+        if self.pid_file is not None:
+            try:
+                if int(self.pid_file.read_text().strip()) != self.proc.pid:
+                    return False
+            except (OSError, ValueError):
+                return False
+        return self.health is None or healthy(self.health, timeout)
+
+    def _check(self, proc: subprocess.Popen) -> None:
+        ok = self.serves(HEALTH_TIMEOUT)
+        if proc is self.proc:  # not a check of a process already replaced
+            self.failures = 0 if ok else self.failures + 1
+        self.checking = False
 
     def start(self) -> subprocess.Popen:
         self.proc = subprocess.Popen(self.argv, cwd=REPO, stdout=subprocess.DEVNULL,  # its banner names a private port
@@ -326,6 +415,7 @@ class Child:
                                      start_new_session=True,  # Ctrl+C reaches only the launcher, which stops the rest
                                      preexec_fn=_die_with_parent)
         self.waiting_health = self.health is not None
+        self.failures, self.checking, self.started_at = 0, False, None
         return self.proc
 
     def supervise(self, now: float) -> None:
@@ -340,19 +430,53 @@ class Child:
             return
         code = self.proc.poll()
         if code is None:
-            if self.waiting_health and healthy(self.health, timeout=0.3):
+            if self.waiting_health and self.serves(timeout=0.3):
                 self.waiting_health = False
+                self.next_check = now + HEALTH_EVERY
                 if self.restarts:
                     log(f"{self.name}: serving again")
                     if self.warm_port is not None:
                         threading.Thread(target=warm_process, args=(self.warm_port,), daemon=True).start()
+            elif self.watch and not self.waiting_health:
+                self._watch(now)
+            elif self.waiting_health and self.started_at is None:
+                self.started_at = now
+            elif self.waiting_health and now - self.started_at > STARTUP_TIMEOUT:
+                self._kill_silent(now, f"did not answer its health check within {STARTUP_TIMEOUT:.0f} s of starting")
+                self.quick_exits += 1  # stuck at start, like dying at start: the next restart waits
+                self.restart_at = now + min(MAX_BACKOFF, 2.0 ** self.quick_exits)
             return
+        kill_group(self.proc)  # what it leaves behind (nginx workers holding the port) goes with it
         self.quick_exits = self.quick_exits + 1 if self.waiting_health else 0
         delay = min(MAX_BACKOFF, 2.0 ** self.quick_exits) if self.quick_exits else 0.0
         log(f"{self.name} exited (code {code}); restarting it"
             + (f" in {delay:.0f} s (it keeps dying at start)" if delay else "")
             + "; the other processes keep serving")
         self.restart_at = now + delay
+
+    def _watch(self, now: float) -> None:
+        """A serving process: start its next health check when due; kill and restart it after
+        HEALTH_FAILURES unanswered in a row."""
+        if self.failures >= HEALTH_FAILURES:
+            self._kill_silent(now, f"did not answer {self.failures} health checks in a row "
+                                   f"({HEALTH_TIMEOUT:.0f} s each)")
+            self.quick_exits = 0
+        elif not self.checking and now >= self.next_check:
+            self.checking, self.next_check = True, now + HEALTH_EVERY
+            threading.Thread(target=self._check, args=(self.proc,), daemon=True).start()
+
+    def _kill_silent(self, now: float, why: str) -> None:
+        """Log ``why``, kill the running process and its group (SIGKILL: a stopped or hung process
+        ignores SIGTERM) and schedule its restart now, as for a process that died."""
+        log(f"{self.name} {why}: hung; killing it (SIGKILL) and restarting it; the other processes keep serving")
+        kill_group(self.proc)
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            pass
+        self.failures, self.restart_at = 0, now
+
+
 def child_env(database_url: str) -> dict[str, str]:
     """The environment of each Streamlit process: ours, with TOOLCALL_DATABASE_URL set to
     ``database_url`` when it is not empty (the processes then keep progress in PostgreSQL)."""
@@ -418,7 +542,8 @@ def main(argv: list[str] | None = None) -> int:
                       [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                        "--server.address", "127.0.0.1", "--server.port", str(port),
                        "--browser.gatherUsageStats", "false"],
-                      f"http://127.0.0.1:{port}/_stcore/health", env=child_env(args.database_url), warm_port=port)
+                      f"http://127.0.0.1:{port}/_stcore/health", env=child_env(args.database_url), warm_port=port,
+                      watch=True)
                 for port in ports]
 
     def procs() -> list[subprocess.Popen]:
@@ -450,9 +575,9 @@ def main(argv: list[str] | None = None) -> int:
             raise RuntimeError("nginx refused the generated configuration:\n" + check.stderr)
         local = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(args.address, host)  # where this machine reaches it
         proxy = Child("nginx", [nginx, "-p", str(run_dir), "-c", str(conf), "-g", "daemon off;"],
-                      f"http://{local}:{args.port}/_stcore/health")
+                      f"http://{local}:{args.port}/_stcore/health", pid_file=run_dir / "nginx.pid")
         children.append(proxy)
-        wait_healthy(proxy.health, proxy.start(), 15)
+        wait_healthy(proxy.health, proxy.start(), 15, check=proxy.serves)
         proxy.waiting_health = False
         shown = "localhost" if args.address in ("0.0.0.0", "::") else host
         print(f"Serving the app from {args.processes} Streamlit process{'es' if args.processes != 1 else ''} "

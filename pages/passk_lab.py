@@ -8,7 +8,7 @@ from ui.lesson_widgets import show_page_lessons
 from toolcall.charts import PASSK_DEFAULTS, RETRY_DEFAULTS, passk_chart_for, retry_chart
 from toolcall import numfmt
 from toolcall.passk import K_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, prob_all, simulate
-from toolcall.points import description_points, missing_points
+from toolcall.points import MAX_LISTED_SENTENCES, description_points, missing_points
 from ui.tool_editor import lab_description, points_text
 from ui.page import start
 
@@ -58,7 +58,12 @@ if st.session_state.get("passk_sentences_for") != description:  # a new descript
         del st.session_state[key]
     st.session_state["passk_sentences_for"] = description
 kept = [st.checkbox(plain(s.text), value=True, key=f"passk_sentence_{i}",
-                    help=tr("workbench.lab_states", points=points_text(s.points))) for i, s in enumerate(sentences)]
+                    help=tr("workbench.lab_states", points=points_text(s.points)))
+        for i, s in enumerate(sentences[:MAX_LISTED_SENTENCES])]
+if len(sentences) > MAX_LISTED_SENTENCES:  # the rest stay kept
+    kept += [True] * (len(sentences) - MAX_LISTED_SENTENCES)
+    st.caption(tr("passk.sentences_not_listed", count=len(sentences) - MAX_LISTED_SENTENCES,
+                  limit=MAX_LISTED_SENTENCES))
 missing = missing_points(expected, sentences, kept)
 cut = len(missing)
 st.caption(tr("workbench.lab_missing", points=points_text(missing)) if missing else tr("workbench.lab_none_missing"))

@@ -3,7 +3,7 @@
 
 import streamlit as st
 
-from ui.common import lang, load, show_json, tr
+from ui.common import lang, load, show_json, show_load_problems, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
 from toolcall.transcripts import SUCCEEDED, build_side_by_side, build_transcript
@@ -49,9 +49,7 @@ st.code(variant.user[language], language=None, wrap_lines=True)
 try:
     pair = build_side_by_side(fixture, variant.id, tools, book, language)
 except (KeyError, ValueError) as exc:  # python -m toolcall check reports these with their path
-    st.error(tr("app.fixture_error"))
-    st.code(str(exc), language=None)
-    st.stop()
+    show_load_problems("page", [exc], stop=True)
 steps = pair.steps
 if (st.session_state.get(STEP_KEY) or 0) >= len(steps):
     _reset_step()

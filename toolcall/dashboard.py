@@ -21,7 +21,7 @@ import altair as alt
 import pandas as pd
 
 from toolcall.i18n import t
-from toolcall.progress import PROGRESS_FIELDS, to_csv, valid_learner
+from toolcall.progress import PROGRESS_FIELDS, to_csv_bytes, valid_learner
 from toolcall.text import escape_invisible
 
 #: Wrong answers listed per exercise; characters of an answer kept for grouping and display.
@@ -35,8 +35,9 @@ LEARNER_FIELDS = ("learner", "name", "tried", "solved", "revealed", "tries", "la
 @dataclass(frozen=True)
 class ClassData:
     """A class as the dashboard reads it: every progress row (``progress``, PROGRESS_FIELDS)
-    and what the graded tries add, counted by the database: ``wrong`` (exercise_id, answer,
-    count), ``activity`` (time prefix, correct, tries), learners with a try in the last hour
+    and what the graded tries add, counted by the database: ``wrong`` (exercise_id, answer
+    prefix, count; the most frequent groups per exercise: progress.WRONG_PREFIX_CHARS,
+    WRONG_GROUPS_PER_EXERCISE), ``activity`` (time prefix, correct, tries), learners with a try in the last hour
     (``recent``) and the number of tries (``attempts``). Individual tries are read only for a
     drill-down or an export."""
 
@@ -279,15 +280,16 @@ def parse_name_map(raw: bytes) -> dict[str, str]:
     return names
 
 
-def export_csv(data: ClassData, names: dict[str, str] | None = None) -> str:
-    """Every progress row of the class as CSV (PROGRESS_FIELDS plus ``name``), cells that
-    start like a formula prefixed with ' (toolcall.progress.to_csv)."""
+def export_csv(data: ClassData, names: dict[str, str] | None = None) -> bytes:
+    """Every progress row of the class as the CSV download (PROGRESS_FIELDS plus ``name``):
+    UTF-8 with a BOM, cells that start like a formula prefixed with ', as the student export
+    writes it (toolcall.progress.to_csv_bytes, one place)."""
     names = names or {}
     rows = [
         {**row, "name": names.get(row["learner"], ""), "revealed": bool(row["revealed"])}
         for row in _records(data.progress)
     ]
-    return to_csv(rows, fields=("learner", "name") + PROGRESS_FIELDS[1:])
+    return to_csv_bytes(rows, fields=("learner", "name") + PROGRESS_FIELDS[1:])
 
 
 def export_json(

@@ -347,15 +347,28 @@ class ProgressEntry:
     max_score: float
 
 
+def progress_max(scenario: Scenario) -> float:
+    """The points a scenario is worth in the progress store: those of its longest format."""
+    return float(max(len(scenario.steps_for(f)) for f in FORMATS))
+
+
 def progress_entries(scenarios: tuple[Scenario, ...]) -> list[ProgressEntry]:
-    """One entry per scenario, ids ``harness:<scenario id>``; ``max_score`` is the points of its
-    longest format (a finished run stores the points of the format it was played in)."""
-    return [
-        ProgressEntry(
-            s.progress_id, "harness_lab", "harness", s.title, float(max(len(s.steps_for(f)) for f in FORMATS))
-        )
-        for s in scenarios
-    ]
+    """One entry per scenario, ids ``harness:<scenario id>``; ``max_score`` is progress_max
+    (what progress_score scales every finished run to)."""
+    return [ProgressEntry(s.progress_id, "harness_lab", "harness", s.title, progress_max(s)) for s in scenarios]
+
+
+def progress_score(scenario: Scenario, run: Run) -> tuple[float, float]:
+    """(score, max_score) to record for a finished run: its points scaled from the points of its
+    format to progress_max, so runs in formats with different step counts (stop_reasons: 4
+    Anthropic steps, 3 OpenAI) share one scale and the store's best score stays the best fraction
+    (issue 13: an OpenAI 2/3 after an Anthropic 4/4 read "4 of 3"; an Anthropic 3.5/4 after an
+    OpenAI 3/3 un-solved it). Full marks in any format are exactly progress_max."""
+    earned, points = run.score(scenario)
+    top = progress_max(scenario)
+    if points <= 0 or earned >= points:
+        return top, top
+    return earned * top / points, top
 
 
 def run_summary(scenario: Scenario, run: Run) -> str:

@@ -195,7 +195,8 @@ def split_sentences(text: str) -> list[str]:
 
     A sentence ends at '.', '!' or '?' followed by whitespace or the end of the text
     (so "19.99" and "e.g.ORD" stay whole), or at '。', '！' or '？' (Chinese needs no
-    space after them). Surrounding whitespace is stripped; empty pieces are dropped.
+    space after them). Surrounding whitespace is stripped; pieces with no letter or digit
+    (empty, or punctuation only, such as the second '。' of '。。') are dropped.
     Returns [] for a blank text.
     """
     sentences, start, n = [], 0, len(text)
@@ -204,7 +205,7 @@ def split_sentences(text: str) -> list[str]:
             sentences.append(text[start:i + 1])
             start = i + 1
     sentences.append(text[start:])
-    return [s.strip() for s in sentences if s.strip()]
+    return [s.strip() for s in sentences if any(ch.isalnum() for ch in s)]
 
 
 # --- estimating from real runs ------------------------------------------------------------

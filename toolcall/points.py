@@ -21,6 +21,9 @@ from dataclasses import dataclass
 
 from toolcall.passk import split_sentences
 
+#: Sentences the pass^k lab lists, one checkbox each; the rest stay kept and are counted in a note.
+MAX_LISTED_SENTENCES = 30
+
 PURPOSE = "purpose"
 WHEN_TO_USE = "when_to_use"
 WHEN_NOT = "when_not_to_use"

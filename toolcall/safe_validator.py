@@ -340,9 +340,50 @@ def _is_regex(instance: Any) -> bool:
 #: Format assertion (Draft 2020-12 Validation §7.2.2): jsonschema's checkers for 2020-12, each
 #: present only when its optional library is installed (requirements.txt installs
 #: jsonschema[format-nongpl]), with ``regex`` checked as ECMA-262 by the engine above.
+#: Every checker is called only on strings of at most format_limit(name) characters (see
+#: FormatTooLong): a checker is one uninterrupted call, which the validation budget cannot stop.
 ASSERT_FORMATS = FormatChecker(formats=())
-ASSERT_FORMATS.checkers = dict(Draft202012Validator.FORMAT_CHECKER.checkers)
-ASSERT_FORMATS.checkers["regex"] = META_FORMATS.checkers["regex"]
+
+#: Longest string a format checker is called on, in characters, per format; FORMAT_MAX_CHARS for
+#: the others. ``iri``/``iri-reference`` run rfc3987_syntax's Lark Earley parser, whose time and
+#: memory grow with the string (CPU on the course machine, parser built: 500 chars 0.2–0.5 s,
+#: 2 000 chars 1.2–2.2 s, 20 000 chars 16 s and 516 MB), against VALIDATION_BUDGET of 0.5 s for a
+#: whole validation; 256 characters stay under a tenth of it. The other checkers of
+#: jsonschema[format-nongpl] take under 1 ms at 2 000 characters (bench: tests/unit/test_format_caps.py).
+FORMAT_LIMITS: dict[str, int] = {"iri": 256, "iri-reference": 256}
+FORMAT_MAX_CHARS = 4_096
+
+
+class FormatTooLong(ValueError):
+    """A string longer than format_limit(format): not given to the checker. ``format``, ``size``
+    (characters of the string) and ``limit`` say what and why; validation reports it as a
+    ``format`` error whose ``cause`` is this exception."""
+
+    def __init__(self, format: str, size: int, limit: int):
+        super().__init__(f"too long to check format {format!r} ({size} characters, limit {limit})")
+        self.format, self.size, self.limit = format, size, limit
+
+
+def format_limit(name: str) -> int:
+    """Longest string, in characters, the checker of format ``name`` is called on."""
+    return FORMAT_LIMITS.get(name, FORMAT_MAX_CHARS)
+
+
+def _capped(name: str, check: Any) -> Any:
+    limit = format_limit(name)
+
+    def capped(instance: Any) -> bool:
+        if isinstance(instance, str) and len(instance) > limit:
+            raise FormatTooLong(name, len(instance), limit)
+        return check(instance)
+    capped.__wrapped__ = check  # type: ignore[attr-defined]
+    return capped
+
+
+ASSERT_FORMATS.checkers = {
+    name: (_capped(name, check), (*(raises if isinstance(raises, tuple) else (raises,)), FormatTooLong))
+    for name, (check, raises) in {**Draft202012Validator.FORMAT_CHECKER.checkers,
+                                  "regex": META_FORMATS.checkers["regex"]}.items()}
 
 
 def _no_fetch(uri: str):

@@ -23,12 +23,19 @@ from urllib.parse import urldefrag, urljoin
 from toolcall.i18n import t
 from toolcall.parsing import StrictJSONError, json_type, localized_detail, strict_loads
 from toolcall.safe_validator import (ASSERT_FORMATS, META_FORMATS, REGEX_TIMEOUT, REGISTRY, VALIDATION_BUDGET,
-                                     BudgetExceeded, RegexTimeout, SafeValidator, SizedCache, _no_fetch, budget,
-                                     extra_properties, validator_class)
+                                     BudgetExceeded, FormatTooLong, RegexTimeout, SafeValidator, SizedCache, _no_fetch,
+                                     budget, extra_properties, validator_class)
 
 #: Largest schema text accepted, in characters, and its deepest nesting.
 MAX_SCHEMA_CHARS = 200_000
 MAX_SCHEMA_DEPTH = 64
+#: Most distinct regular expressions (``pattern`` values and ``patternProperties`` keys) one schema
+#: may hold. Each is compiled when the schema is checked (the meta-schema's ``format: regex``) and
+#: again when a cached one was evicted: ~9,500 tiny patterns fit in MAX_SCHEMA_CHARS and cost 3.5-4.2 s
+#: of CPU per playground edit (issue 13). A teaching schema needs a handful (the shipped tools use
+#: fewer than ten); 200 is generous for any real tool, and stays below safe_validator's
+#: PATTERN_CACHE_SIZE (256), so a schema at the cap is compiled once and then served from the cache.
+MAX_SCHEMA_PATTERNS = 200
 #: Values listed in an ``enum`` explanation before the rest are counted.
 MAX_LISTED = 12
 
@@ -40,9 +47,10 @@ class SchemaCheck:
     """Outcome of reading the schema editor's text.
 
     ``ok`` with ``schema`` (a dict) set, or ``code`` one of SCHEMA_TOO_LARGE,
-    SCHEMA_NOT_JSON, SCHEMA_NOT_OBJECT, SCHEMA_INVALID, SCHEMA_REMOTE_REF with a
+    SCHEMA_NOT_JSON, SCHEMA_NOT_OBJECT, SCHEMA_TOO_MANY_PATTERNS, SCHEMA_INVALID, SCHEMA_REMOTE_REF with a
     translated ``message``; ``line``/``column`` (1-based) for JSON syntax errors and
-    ``keyword``/``path`` (a JSON pointer into the schema) for meta-schema errors.
+    ``keyword``/``path`` (a JSON pointer into the schema) for meta-schema errors and for the
+    first pattern over MAX_SCHEMA_PATTERNS.
     """
 
     ok: bool
@@ -71,22 +79,26 @@ def subschemas(schema: Any, path: list | None = None) -> Iterator[tuple[dict, li
     """Every object subschema of ``schema`` with its path (keys/indices), the root first.
 
     Walks only keyword positions that hold schemas (so an ``enum`` or ``const`` value that
-    happens to contain ``"$ref"`` or ``"format"`` is data, not a keyword). Iterative."""
+    happens to contain ``"$ref"`` or ``"format"`` is data, not a keyword). Depth first, each
+    parent before its children, the children of one keyword in the order they are written
+    (so "the first" of something is the first a reader meets). Iterative."""
     stack = [(schema, path or [])]
     while stack:
         node, where = stack.pop()
         if not isinstance(node, dict):
             continue
         yield node, where
+        children = []
         for key in _IN_PLACE:
             if key in node:
-                stack.append((node[key], where + [key]))
+                children.append((node[key], where + [key]))
         for key in _ARRAYS:
             if isinstance(node.get(key), list):
-                stack.extend((v, where + [key, i]) for i, v in enumerate(node[key]))
+                children.extend((v, where + [key, i]) for i, v in enumerate(node[key]))
         for key in _MAPS:
             if isinstance(node.get(key), dict):
-                stack.extend((v, where + [key, k]) for k, v in node[key].items())
+                children.extend((v, where + [key, k]) for k, v in node[key].items())
+        stack.extend(reversed(children))
 
 
 def remote_refs(schema: dict) -> Iterator[tuple[str, str, str]]:
@@ -193,8 +205,43 @@ def _check_schema(text: str, lang: str) -> SchemaCheck:
     return verdict
 
 
+def pattern_sites(schema: Any) -> Iterator[tuple[str, str, list]]:
+    """Every regular expression of ``schema``: ``(pattern, keyword, path)`` for each string ``pattern``
+    value (keyword ``"pattern"``, path ending in it) and each ``patternProperties`` key (keyword
+    ``"patternProperties"``, path ending in the key), in the walk order of :func:`subschemas`.
+    Iterative; raises nothing."""
+    for node, where in subschemas(schema):
+        if isinstance(node.get("pattern"), str):
+            yield node["pattern"], "pattern", where + ["pattern"]
+        if isinstance(node.get("patternProperties"), dict):
+            yield from ((key, "patternProperties", where + ["patternProperties", key])
+                        for key in node["patternProperties"])
+
+
+def _too_many_patterns(schema: dict[str, Any], lang: str) -> SchemaCheck | None:
+    """The SCHEMA_TOO_MANY_PATTERNS refusal when ``schema`` holds more than MAX_SCHEMA_PATTERNS distinct
+    patterns (path: the first one over the cap), else None. Compiles nothing."""
+    seen: set[str] = set()
+    first_over = None
+    for pattern, keyword, where in pattern_sites(schema):
+        if pattern not in seen:
+            seen.add(pattern)
+            if len(seen) == MAX_SCHEMA_PATTERNS + 1:
+                first_over = keyword, pointer(where)
+    if first_over is None:
+        return None
+    keyword, where = first_over
+    return SchemaCheck(False, code="SCHEMA_TOO_MANY_PATTERNS", keyword=keyword, path=where,
+                       message=t("schema.too_many_patterns", lang, count=len(seen), limit=MAX_SCHEMA_PATTERNS,
+                                 path=where))
+
+
 def _meta_check(schema: dict[str, Any], lang: str) -> SchemaCheck:
-    """The Draft 2020-12 meta-schema check and the remote-reference refusal of a parsed schema."""
+    """The Draft 2020-12 meta-schema check and the remote-reference refusal of a parsed schema
+    (after the pattern-count cap, which is checked first so that no pattern is compiled)."""
+    refused = _too_many_patterns(schema, lang)
+    if refused is not None:
+        return refused
     try:
         meta = Draft202012Validator(Draft202012Validator.META_SCHEMA, format_checker=META_FORMATS)
         with budget():
@@ -283,6 +330,8 @@ def _expected(err: ValidationError, lang: str) -> str:
         return t(f"expected.{kw}", lang, count=len(val))
     if kw == "not":
         return t("expected.not", lang, schema=_js(val))
+    if kw == "format" and isinstance(err.cause, FormatTooLong):
+        return t("expected.format_checked_up_to", lang, value=_js(val), limit=err.cause.limit)
     if kw == "format":
         return t("expected.format", lang, value=_js(val))
     if kw == "contains":
@@ -307,6 +356,9 @@ def _hints(err: ValidationError, lang: str) -> list[str]:
         hints.append(t("hint.not_matched", lang))
     if isinstance(err, RegexTimeout):
         hints.append(t("hint.regex_timeout", lang, limit=int(REGEX_TIMEOUT * 1000)))
+    if kw == "format" and isinstance(err.cause, FormatTooLong):
+        hints.append(t("hint.format_too_long", lang, format=_short(err.cause.format, 40), size=err.cause.size,
+                       limit=err.cause.limit))
     if kw == "type":
         wanted = val if isinstance(val, list) else [val]
         if "integer" in wanted or "number" in wanted:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
 
 import streamlit as st
@@ -19,7 +20,7 @@ from toolcall.i18n import normalize_lang, t
 from toolcall.pairing import load_examples
 from toolcall.transcripts import load_walkthrough
 from toolcall.markdown import plain  # noqa: F401  (re-exported for the pages)
-from toolcall.text import visible_json
+from toolcall.text import escape_invisible, visible_json
 
 LANG_KEY = "app_lang"
 
@@ -82,8 +83,21 @@ def load(kind: str, relative: str):
     try:
         return _load(kind, str(path), file_mtime(path))
     except FixtureError as exc:
-        st.error(tr("app.fixture_error"))
-        st.code("\n".join(map(str, exc.problems)), language=None)
+        show_load_problems("page", exc.problems, stop=True)
+
+
+def show_load_problems(kind: str, problems: Iterable[Any], *, stop: bool = False) -> None:
+    """Say in the page's language that course files of ``kind`` (``"page"``: one this page needs,
+    ``"exercises"``, ``"scenarios"``, ``"lessons"``: some left out) could not be loaded and that the
+    instructor should run ``python -m toolcall check``; then the technical detail (each problem as
+    ``str()``: file and JSON path, in English, for the instructor) as plain text, never Markdown.
+    Nothing when ``problems`` is empty. ``stop``: the page cannot run without the file (st.stop())."""
+    lines = [str(p) for p in problems]
+    if not lines:
+        return
+    (st.error if stop else st.warning)(tr(f"load_problems.{kind}"), icon="⚠️")
+    st.code(escape_invisible("\n".join(lines)), language=None, wrap_lines=True)
+    if stop:
         st.stop()
 
 

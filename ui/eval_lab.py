@@ -14,11 +14,13 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from ui.common import file_mtime, lang, plain, show_chart, tr  # file_mtime: the fixture cache key pages use
+# file_mtime: the fixture cache key pages use
+from ui.common import file_mtime, lang, plain, show_chart, show_load_problems, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.widgets import own_words
 from toolcall import FIXTURES_DIR
 from toolcall.eval_charts import confusion_chart, taxonomy_chart
+from toolcall.fixtures import FixtureError
 from toolcall.evaluation import ANALYSIS_BUDGET
 from toolcall.eval_import import LogError, read_log, read_native
 from toolcall.evaluation import Analysis, RunLog, analyse, grade_run, summary_rates
@@ -64,7 +66,10 @@ def _tool_label(name: str | None) -> str:
 def selection_editor():
     """The editable selection set and its checks; returns ``{case id: expected calls}``."""
     language = lang()
-    sset, schemas = _selection(language, file_mtime(FIXTURES_DIR / "selection" / f"shop.{language}.yaml"))
+    try:
+        sset, schemas = _selection(language, file_mtime(FIXTURES_DIR / "selection" / f"shop.{language}.yaml"))
+    except FixtureError as exc:  # an instructor's typo in the set or a tool: say so in the page's language
+        show_load_problems("page", exc.problems, stop=True)
     st.header(tr("eval.set_title"))
     st.markdown(tr("eval.set_intro"))
     base = pd.DataFrame(to_rows(sset.cases))[EDITOR_ORDER]

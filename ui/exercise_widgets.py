@@ -9,6 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.common import lang, plain, tr
+from ui.common import show_load_problems as show_load_problems_of
 from ui.common import load as load_fixture
 from ui.exercise_inputs import answer, draw, key, prefill, show_reference, untouched
 from ui.learner import current_learner, progress_store, save_answer
@@ -37,9 +38,7 @@ def inputs(ex: Exercise) -> GradingInputs:
 
 def show_load_problems(loaded: ExerciseSet) -> None:
     """Tell the student, once per page, that some exercises were left out and why."""
-    if loaded.problems:
-        st.warning(tr("exercises.load_problems"))
-        st.code("\n".join(map(str, loaded.problems)), language=None)
+    show_load_problems_of("exercises", loaded.problems)
 
 
 def _show_grade(g: Grade) -> None:

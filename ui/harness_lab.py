@@ -13,12 +13,12 @@ import json
 
 import streamlit as st
 
-from ui.common import lang, plain, show_json, tr
+from ui.common import lang, plain, show_json, show_load_problems, tr
 from ui.learner import current_learner, progress_store
 from ui.widgets import own_words
 from toolcall.progress import StorageError, cap_notes
 from toolcall.harness import Scenario, ScenarioSet, load_scenarios, model_response, scenario_files, starter
-from toolcall.harness_grading import MAX_MOVE_CHARS, Run, new_run, play, run_summary
+from toolcall.harness_grading import MAX_MOVE_CHARS, Run, new_run, play, progress_score, run_summary
 from toolcall.wire import HARNESS_FORMATS as FORMATS
 
 RUNS_KEY = "harness_runs"
@@ -215,7 +215,7 @@ def _play(scenario: Scenario, run: Run, move: str) -> None:
 
 
 def _save(scenario: Scenario, run: Run) -> None:
-    score, points = run.score(scenario)
+    score, points = progress_score(scenario, run)
     summary = run_summary(scenario, run)
     st.session_state["harness_caps"] = []
     try:
@@ -245,15 +245,15 @@ def show_done(scenario: Scenario, run: Run) -> None:
     except StorageError:
         rec = None
     if rec is not None:
-        st.caption(tr("harness.progress_line", best=f"{rec.best_score:g}", max=f"{rec.max_score:g}", tries=rec.tries))
+        # best_score is on the scale of progress_score (2/3 of an OpenAI run on a 4-point scenario: 2.67)
+        st.caption(tr("harness.progress_line", best=f"{round(rec.best_score, 2):g}", max=f"{rec.max_score:g}",
+                      tries=rec.tries))
 
 
 def show_lab() -> None:
     """The whole lab below the page title: pickers, the current step (or the result), restart."""
     loaded = scenario_set()
-    if loaded.problems:
-        st.warning(tr("harness.load_problems"))
-        st.code("\n".join(map(str, loaded.problems)), language=None)
+    show_load_problems("scenarios", loaded.problems)
     if not loaded.scenarios:
         st.stop()
     scenario, fmt = pick_scenario(loaded)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.common import lang, tr
+from ui.common import lang, show_load_problems, tr
 from toolcall import CONTENT_ROOT
 from toolcall.pages_registry import PAGES
 from toolcall.lessons import Lesson, LessonSet, lesson_files, load_lessons
@@ -44,9 +44,7 @@ def lesson_set(language: str | None = None, root: Path = CONTENT_ROOT) -> Lesson
 
 def show_problems(lessons: LessonSet) -> None:
     """List the files that failed to load, with their JSON paths, for the instructor."""
-    if lessons.problems:
-        st.warning(tr("lessons.problems"), icon="⚠️")
-        st.code("\n".join(map(str, lessons.problems)), language=None)
+    show_load_problems("lessons", lessons.problems)
 
 
 def show_lesson_body(lesson: Lesson) -> None:

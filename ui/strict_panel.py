@@ -69,7 +69,9 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
         st.code(_js(schema), language="json")
     with right:
         st.caption(t(f"strict.panel.{provider}_sdk", lang) if provider != "gemini" else name)
-        if rep.transform_error:
+        if rep.transform_too_large:
+            st.text(t("strict.panel.transform_too_large", lang, limit=f"{rep.transform_too_large:,}"))
+        elif rep.transform_error:
             st.text(t("strict.panel.transform_failed", lang, error=rep.transform_error))
         else:
             st.code(_js(rep.transformed if provider != "gemini" else rep.declaration), language="json")

@@ -146,3 +146,18 @@ def test_estimator_section_over_the_documented_range(at, data):
     assert metric(at, "pass^k, unbiased") == percent(est.pass_hat_k)
     assert metric(at, "pass@k, unbiased") == percent(est.pass_at_k)
     assert metric(at, "Naive plug-in") == percent(est.naive)
+
+
+@pytest.mark.parametrize("lang, note", [("en", "more sentences are not listed"), ("zh", "句没有列出")])
+def test_a_long_description_lists_at_most_the_cap(lang, note):
+    """Issue 13: '。' x 10 000 made 10 000 checkboxes; now punctuation is no sentence, and past
+    MAX_LISTED_SENTENCES sentences the rest are counted in one note and stay kept."""
+    from toolcall.points import MAX_LISTED_SENTENCES
+    many = " ".join(f"Sentence {i}." for i in range(200)) + "。" * 10_000
+    at = fresh_app(lang, page=PAGE, state={"workbench_description": many, "workbench_reference": many})
+    boxes = [c for c in at.checkbox if str(c.key).startswith("passk_sentence_")]
+    assert len(boxes) == MAX_LISTED_SENTENCES
+    notes = [c.value for c in at.caption if note in c.value]
+    assert notes == [t("passk.sentences_not_listed", lang, count=200 - MAX_LISTED_SENTENCES,
+                       limit=MAX_LISTED_SENTENCES)]
+    assert f"{200 - MAX_LISTED_SENTENCES}" in notes[0]

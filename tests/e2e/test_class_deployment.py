@@ -19,7 +19,7 @@ from tests.e2e.conftest import REPO, _free_port, open_output_tab, wait_connected
 sys.path.insert(0, str(REPO / "deploy"))
 sys.path.insert(0, str(REPO / "bench"))
 from load import free_port_range  # noqa: E402
-from serve_class import COOKIE, find_nginx, wait_healthy  # noqa: E402
+from serve_class import COOKIE, HEALTH_FAILURES, HTTP_FIRST_BYTE, bind_problem, find_nginx, wait_healthy  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -209,6 +209,77 @@ def wait_until(predicate, timeout: float) -> bool:
             return True
         time.sleep(0.5)
     return False
+
+
+def _status(url: str, cookie: str | None = None) -> int | None:
+    """The status of ``url``, None when nothing answers (refused, reset, timed out)."""
+    try:
+        return _get(url, cookie)[0]
+    except OSError:
+        return None
+
+
+def test_a_hung_process_is_passed_over_then_killed_and_restarted():
+    """SIGSTOP one of two Streamlit processes (alive, accepting connections, never answering): new
+    browsers and the ones pinned to it are answered by the other within HTTP_FIRST_BYTE s and pinned
+    there; the supervisor notices the silence, kills it, starts it again, and it serves again."""
+    proc, port, first = _launch(2)
+    url = f"http://127.0.0.1:{port}"
+    hung, live = f"127.0.0.1:{first}", f"127.0.0.1:{first + 1}"
+    moved = [f"{COOKIE}={live}; Path=/; HttpOnly; SameSite=Lax"]
+    err = _Lines(proc.stderr)
+    victim = None
+    try:
+        wait_healthy(url + "/_stcore/health", proc, 120)
+        victim = _backend_pid(proc, first)
+        os.kill(victim, signal.SIGSTOP)
+        for _ in range(3):  # new browsers (the first may be sent to the silent one, then on)
+            started = time.monotonic()
+            assert _get(url + "/") == (200, moved)
+            assert time.monotonic() - started < HTTP_FIRST_BYTE + 3
+        assert _get(url + "/", f"{COOKIE}={hung}") == (200, moved)
+        assert _get(url + "/", f"{COOKIE}={live}") == (200, [])
+        err.wait_for(f"Streamlit process on {hung} did not answer {HEALTH_FAILURES} health checks in a row", 40)
+        err.wait_for(f"Streamlit process on {hung}: started again (restart 1)", 10)
+        err.wait_for(f"Streamlit process on {hung}: serving again", 120)
+        assert not psutil.pid_exists(victim) and _backend_pid(proc, first) != victim
+        assert wait_until(lambda: _status(url + "/", f"{COOKIE}={hung}") == 200
+                          and _get(url + "/", f"{COOKIE}={hung}") == (200, []), 30)  # nginx uses it again
+        assert proc.poll() is None
+    finally:
+        if victim is not None and psutil.pid_exists(victim):
+            os.kill(victim, signal.SIGCONT)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+
+
+def test_a_killed_nginx_master_is_replaced_and_leaves_nothing_behind():
+    """SIGKILL the nginx master: its orphaned worker (which holds the port with the old configuration)
+    goes with it, a new master binds the port without one bind() error and serves; after the
+    operator's SIGTERM no process of ours remains and the port is free."""
+    proc, port, _ = _launch(1)
+    url = f"http://127.0.0.1:{port}"
+    err = _Lines(proc.stderr)
+    try:
+        assert proc.stdout.readline().startswith("Serving the app")  # the supervisor runs (a death before is fatal)
+        master = next(c for c in psutil.Process(proc.pid).children() if "daemon off;" in " ".join(c.cmdline()))
+        workers = master.children()
+        assert workers
+        master.kill()
+        err.wait_for("nginx exited (code -9); restarting it; the other processes keep serving", 10)
+        err.wait_for("nginx: serving again", 30)
+        assert not psutil.wait_procs(workers, timeout=5)[1]  # the old worker is gone
+        assert _get(url + "/_stcore/health")[0] == 200
+        time.sleep(2)  # a crash loop would show within this
+        log = "".join(err.lines)
+        assert "bind()" not in log and "Address already in use" not in log and "restart 2" not in log, log
+        ours = psutil.Process(proc.pid).children(recursive=True)
+        assert len(ours) >= 3 and master.pid not in {c.pid for c in ours}
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+    assert not psutil.wait_procs(ours + workers, timeout=10)[1]
+    assert bind_problem("127.0.0.1", port) is None
 
 
 def _one_process_launcher() -> subprocess.Popen:

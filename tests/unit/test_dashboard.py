@@ -85,8 +85,21 @@ def test_an_empty_class(tmp_path):
     assert exercise_table(empty, {"pk_pass3": "p"})[0]["tried"] == 0
 
 
+def test_the_class_csv_is_written_as_the_student_csv(data):
+    """Issue 13: the dashboard's CSV had no UTF-8 BOM (Excel showed Chinese names as mojibake);
+    it is now the student export's bytes (toolcall.progress.to_csv_bytes)."""
+    from toolcall.progress import to_csv_bytes
+    names = {"alice": "张伟", "bob": "李娜"}
+    body = export_csv(data, names)
+    assert body.startswith("\ufeff".encode("utf-8")) and body.count("\ufeff".encode("utf-8")) == 1
+    rows = list(csv.DictReader(io.StringIO(body.decode("utf-8-sig"))))
+    assert [(r["learner"], r["name"]) for r in rows] == [("alice", "张伟"), ("bob", "李娜"), ("carol", "")]
+    assert body == to_csv_bytes([{k: (v if k != "revealed" else v == "true") for k, v in r.items()} for r in rows],
+                                tuple(rows[0]))
+
+
 def test_exports_hold_everything(data, store):
-    rows = list(csv.DictReader(io.StringIO(export_csv(data, {"alice": "=cmd"}))))
+    rows = list(csv.DictReader(io.StringIO(export_csv(data, {"alice": "=cmd"}).decode("utf-8-sig"))))
     assert [(r["learner"], r["name"], r["tries"]) for r in rows] == [
         ("alice", "'=cmd", "2"), ("bob", "", "3"), ("carol", "", "0")]
     doc = json.loads(export_json(data, {"pk_pass3": "pass^3"}, store.class_attempts(), now=NOW))

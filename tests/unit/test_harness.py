@@ -10,7 +10,8 @@ import yaml
 from toolcall.fixtures import FixtureError
 from toolcall.harness import (build_request, load_scenario, load_scenarios, model_response, move_text,
                               reference_move, wrong_moves)
-from toolcall.harness_grading import MAX_MOVE_CHARS, check_scenarios, grade_move, new_run, play, step_points
+from toolcall.harness_grading import (MAX_MOVE_CHARS, check_scenarios, grade_move, new_run, play, run_summary,
+                                     step_points)
 from toolcall.i18n import LANGS, t
 from toolcall.wire import HARNESS_FORMATS as FORMATS
 
@@ -240,3 +241,36 @@ def test_check_requires_pause_turn_to_be_anthropic_only(tmp_path):
     root = copy_scenarios(tmp_path, edit)
     assert [(p.path, p.message) for p in check_scenarios(root)] == [
         ("$.steps[2].formats", "pause_turn exists in the Anthropic API only: list formats: [anthropic]")]
+
+
+def _finished(scenario, fmt, wrong):
+    run = new_run(scenario, fmt)
+    run.wrong, run.step = list(wrong), len(wrong)
+    return run
+
+
+@pytest.mark.parametrize("first, then, best, solved", [
+    # Anthropic 4/4 then OpenAI 2/3: the best stays 4 of 4 (was "4 of 3")
+    (("anthropic", [0, 0, 0, 0]), ("openai", [0, 0, 2]), 4.0, True),
+    # OpenAI 3/3 then Anthropic 3.5/4: still solved (was un-solved: 3.5 of 4)
+    (("openai", [0, 0, 0]), ("anthropic", [0, 0, 0, 1]), 4.0, True),
+    # OpenAI 2/3 then Anthropic 3.5/4: 3.5 is the better fraction
+    (("openai", [0, 0, 2]), ("anthropic", [0, 0, 0, 1]), 3.5, False),
+])
+def test_runs_in_both_formats_share_one_scale(tmp_path, first, then, best, solved):
+    """Issue 13: stop_reasons has 4 Anthropic steps and 3 OpenAI steps; every finished run is recorded
+    on the scale of progress_max (4), whatever format it was played in."""
+    from toolcall.harness_grading import progress_max, progress_score
+    from toolcall.progress import ProgressStore
+
+    scenario = SCENARIOS["stop_reasons"]
+    assert [len(scenario.steps_for(f)) for f in ("anthropic", "openai")] == [4, 3] and progress_max(scenario) == 4.0
+    store = ProgressStore(tmp_path)
+    for fmt, wrong in (first, then):
+        run = _finished(scenario, fmt, wrong)
+        earned, points = run.score(scenario)
+        score, top = progress_score(scenario, run)
+        assert top == 4.0 and score == pytest.approx(earned / points * 4)
+        rec = store.record("ann", scenario.progress_id, run_summary(scenario, run), score, top)
+    assert (rec.best_score, rec.max_score, rec.solved) == (best, 4.0, solved)
+    store.close()

@@ -142,6 +142,10 @@ def test_refund_order_description_splits_into_five_sentences():
     ("Ends with a dot.", ["Ends with a dot."]),
     ("  \n ", []),
     ("", []),
+    # issue 13: punctuation-only pieces are not sentences ('。' x 10 000 made 10 000 checkboxes)
+    ("。" * 10_000, []),
+    ("退款！！！真的？！", ["退款！", "真的？"]),
+    ("Refund it. . . ! Then stop.", ["Refund it.", "Then stop."]),
 ])
 def test_split_sentences(text, expected):
     assert split_sentences(text) == expected

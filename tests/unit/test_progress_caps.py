@@ -102,3 +102,29 @@ def test_the_dashboard_reads_a_class_on_both_back_ends(make_store):
     data = ClassData.load(store, datetime(2026, 11, 30, 12, 0, tzinfo=UTC))
     assert overview(data) == {"learners": 1, "active_last_hour": 1, "attempts": 2}
     assert data.activity[["correct", "tries"]].values.tolist() == [[0, 1], [1, 1]]
+
+
+def test_wrong_answers_are_grouped_in_the_database_on_a_prefix(make_store):
+    """Issue 13: class_attempt_summary grouped on whole answers (up to 8 000 characters per try);
+    now on the first WRONG_PREFIX_CHARS characters, and at most WRONG_GROUPS_PER_EXERCISE groups
+    per exercise, most frequent first. Short answers count exactly as before."""
+    from toolcall.progress import WRONG_GROUPS_PER_EXERCISE, WRONG_PREFIX_CHARS
+    store = make_store()
+    for learner, answer in (("a", "0.5"), ("b", "0.5"), ("c", "0.8"), ("d", "中文答案")):
+        store.record(learner, "pk_pass3", answer, 0, 1)
+    store.record("e", "pk_pass3", "1", 1, 1)  # correct: not a wrong answer
+    head = "x" * WRONG_PREFIX_CHARS
+    for i in range(5):  # five long answers that differ only after the prefix: one group
+        store.record(f"long{i}", "pk_pass3", head + str(i) * 7_000, 0, 1)
+    for i in range(WRONG_GROUPS_PER_EXERCISE + 20):  # minted learners, each a different wrong answer
+        store.record(f"m{i:04d}", "harness_order", f"guess {i:04d}", 0, 1)
+    store.record("m9999", "harness_order", "guess 0007", 0, 1)
+    wrong = make_store().class_attempt_summary("2000-01-01")["wrong"]
+    pass3 = [row for row in wrong if row[0] == "pk_pass3"]
+    assert pass3 == [("pk_pass3", head, 5), ("pk_pass3", "0.5", 2), ("pk_pass3", "0.8", 1),
+                     ("pk_pass3", "中文答案", 1)]
+    order = [row for row in wrong if row[0] == "harness_order"]
+    assert len(order) == WRONG_GROUPS_PER_EXERCISE
+    assert order[0] == ("harness_order", "guess 0007", 2)
+    assert order[1:] == [("harness_order", f"guess {i:04d}", 1) for i in range(WRONG_GROUPS_PER_EXERCISE) if i != 7]
+    assert max(len(row[1]) for row in wrong) == WRONG_PREFIX_CHARS

@@ -1,6 +1,7 @@
 """deploy/serve_class.py's generated nginx.conf (nginx itself runs it in tests/e2e/test_class_deployment.py)."""
 
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -160,3 +161,141 @@ def test_database_url_reaches_every_process_and_must_be_postgresql(monkeypatch, 
 def test_default_processes_is_two_per_core_within_2_to_16():
     assert [default_processes(c) for c in (1, 2, 3, 8, 9, 64)] == [2, 4, 6, 16, 16, 16]
     assert 2 <= default_processes() <= 16
+
+
+def _locations(conf: str) -> dict[str, str]:
+    return dict(re.findall(r"\n        location (\S+) \{\n(.*?)\n        \}", conf, re.S))
+
+
+def test_plain_http_passes_a_silent_process_over_and_the_websocket_keeps_its_long_timeout():
+    """A hung process accepts connections and never answers: plain HTTP gets HTTP_FIRST_BYTE s for
+    its first byte, then nginx asks another process; the websocket idles for long and keeps a day."""
+    from serve_class import HTTP_FIRST_BYTE
+    locations = _locations(nginx_conf("127.0.0.1:8501", BACKENDS, Path("/run/x"), as_root=False))
+    assert set(locations) == {"/", "/_stcore/stream", "/_stcore/upload_file"}
+    timeouts = {where: re.search(r"proxy_read_timeout (\S+);", body).group(1) for where, body in locations.items()}
+    assert timeouts == {"/": f"{HTTP_FIRST_BYTE}s", "/_stcore/stream": "1d", "/_stcore/upload_file": "5m"}
+    for body in locations.values():  # every location: the same routing, cookie and retry rules
+        assert "proxy_connect_timeout 1s;" in body
+        assert "proxy_next_upstream error timeout http_502 http_503;" in body
+        assert "proxy_pass http://$toolcall_backend;" in body
+        assert "add_header Set-Cookie $toolcall_set_cookie always;" in body
+
+
+def _drive(child, until, seconds: float = 30.0) -> None:
+    """Call child.supervise every 0.05 s until ``until()`` holds (at most ``seconds``)."""
+    import time
+    deadline = time.monotonic() + seconds
+    while not until() and time.monotonic() < deadline:
+        child.supervise(time.monotonic())
+        time.sleep(0.05)
+    assert until()
+
+
+def test_a_serving_process_that_stops_answering_is_killed_and_restarted(monkeypatch, capsys):
+    """HEALTH_FAILURES unanswered checks in a row: logged, the process killed and started again at once."""
+    import serve_class
+    from serve_class import Child
+    monkeypatch.setattr(serve_class, "HEALTH_EVERY", 0.0)
+    monkeypatch.setattr(serve_class, "HEALTH_TIMEOUT", 0.2)
+    child = Child("test process", [sys.executable, "-c", "import time; time.sleep(60)"], "http://127.0.0.1:1/",
+                  watch=True)
+    first = child.start()
+    child.waiting_health = False  # as if it had been serving
+    try:
+        _drive(child, lambda: child.restarts == 1)
+        assert first.returncode == -9 and child.proc is not first and child.proc.poll() is None
+        err = capsys.readouterr().err
+        assert (f"test process did not answer {serve_class.HEALTH_FAILURES} health checks in a row (0 s each): hung; "
+                "killing it (SIGKILL) and restarting it; the other processes keep serving") in err
+        assert "test process: started again (restart 1)" in err and "exited" not in err
+    finally:
+        child.proc.kill()
+        child.proc.wait(10)
+
+
+def test_a_process_without_watch_is_never_health_checked_while_serving(monkeypatch):
+    import serve_class
+    from serve_class import Child
+    monkeypatch.setattr(serve_class, "HEALTH_EVERY", 0.0)
+    child = Child("nginx", [sys.executable, "-c", "import time; time.sleep(60)"], "http://127.0.0.1:1/")
+    child.start()
+    child.waiting_health = False
+    try:
+        for i in range(20):
+            child.supervise(float(i))
+        assert not child.checking and child.failures == 0 and child.proc.poll() is None
+    finally:
+        child.proc.kill()
+        child.proc.wait(10)
+
+
+def test_a_dead_leader_takes_its_process_group_with_it(tmp_path):
+    """nginx's workers outlive a master killed by SIGKILL; the supervisor kills the whole group before
+    starting a new master, and a master serves only once its own pid is in the pid file."""
+    import os
+    import signal
+    import time
+    from serve_class import Child
+    pid_file = tmp_path / "leader.pid"
+    script = ("import os, subprocess, sys, time; "
+              "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']); "
+              f"open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(60)")
+    child = Child("leader", [sys.executable, "-c", script], None, pid_file=pid_file)
+    leader = child.start()
+    for _ in range(100):
+        if child.serves():
+            break
+        time.sleep(0.1)
+    assert child.serves()
+    import psutil
+    worker = psutil.Process(leader.pid).children()[0]
+    assert worker.is_running()
+    pid_file.write_text("1")  # a pid file naming another process: not ours serving
+    assert not child.serves()
+    os.kill(leader.pid, signal.SIGKILL)
+    leader.wait(10)
+    child.waiting_health = False
+    child.supervise(0.0)  # notices the death: the orphan goes too
+    assert not psutil.wait_procs([worker], timeout=10)[1]
+    assert child.restart_at == 0.0
+
+
+def test_a_restarted_process_that_never_answers_is_killed_after_the_startup_timeout(capsys):
+    """Stuck at start (alive, never healthy): killed after STARTUP_TIMEOUT like a hung process, and the
+    next start waits as after a death at start."""
+    from serve_class import STARTUP_TIMEOUT, Child
+    child = Child("test process", [sys.executable, "-c", "import time; time.sleep(60)"], "http://127.0.0.1:1/",
+                  watch=True)
+    first = child.start()
+    try:
+        child.supervise(100.0)
+        child.supervise(100.0 + STARTUP_TIMEOUT)
+        assert first.poll() is None and child.restart_at is None
+        child.supervise(100.5 + STARTUP_TIMEOUT)
+        assert first.returncode == -9 and child.restart_at == 102.5 + STARTUP_TIMEOUT and child.quick_exits == 1
+        assert (f"test process did not answer its health check within {STARTUP_TIMEOUT:.0f} s of starting: hung; "
+                "killing it (SIGKILL) and restarting it") in capsys.readouterr().err
+    finally:
+        first.kill()
+        first.wait(10)
+
+
+def test_stop_kills_what_a_leader_that_died_unnoticed_left_behind():
+    """An nginx master killed during startup (before the supervisor looked) leaves workers: stop() kills them."""
+    import time
+
+    import psutil
+    from serve_class import stop
+    leader = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time; subprocess.Popen("
+                               "[sys.executable, '-c', 'import time; time.sleep(60)']); time.sleep(60)"],
+                              start_new_session=True)
+    for _ in range(100):
+        if psutil.Process(leader.pid).children():
+            break
+        time.sleep(0.1)
+    worker = psutil.Process(leader.pid).children()[0]
+    leader.kill()
+    leader.wait(10)
+    stop([leader])
+    assert not psutil.wait_procs([worker], timeout=10)[1]

@@ -20,8 +20,8 @@ from typing import Any
 from toolcall.i18n import t
 from toolcall.parsing import parse_tool_input
 from toolcall.strict.rules import (ANTHROPIC_SUPPORTED, OPENAI_MOVE, PROVIDERS, Finding, findings)
-from toolcall.strict.transforms import (Moved, OpenAIFix, TransformError, anthropic_transform, openai_fix as _fix,
-                                        openai_transform, schema_diff)
+from toolcall.strict.transforms import (Moved, OpenAIFix, TransformError, TransformTooLarge, anthropic_transform,
+                                        openai_fix as _fix, openai_transform, schema_diff)
 from toolcall.validation import validate
 
 __all__ = ["PROVIDERS", "Finding", "Moved", "OpenAIFix", "ProviderReport", "LeakMatrix", "LeakRow", "Verdict",
@@ -45,7 +45,9 @@ class ProviderReport:
     ``findings`` (sorted by path); ``refused`` True when any finding's effect is ``"400"``;
     ``transformed`` the SDK helper's output (Anthropic ``transform_schema``, OpenAI
     ``to_strict_json_schema``; for Gemini the schema unchanged) or None with
-    ``transform_error`` when the helper raises; ``moved`` the keywords the helper took out;
+    ``transform_error`` when the helper raises (``transform_too_large`` the subschema limit,
+    transforms.MAX_TRANSFORM_NODES, when it was stopped for size rather than raised); ``moved``
+    the keywords the helper took out;
     ``declaration`` the tool as the request would carry it; ``disagreements`` docs vs SDK.
     """
 
@@ -54,6 +56,7 @@ class ProviderReport:
     refused: bool
     transformed: dict[str, Any] | None
     transform_error: str = ""
+    transform_too_large: int = 0
     moved: list[Moved] = field(default_factory=list)
     declaration: dict[str, Any] = field(default_factory=dict)
     disagreements: list[Disagreement] = field(default_factory=list)
@@ -72,7 +75,7 @@ def report(schema: dict[str, Any], provider: str, name: str = "tool", descriptio
     """
     found = findings(schema, provider)
     refused = any(f.effect == "400" for f in found)
-    transformed, error, moved = None, "", []
+    transformed, error, moved, too_large = None, "", [], 0
     disagreements: list[Disagreement] = []
     try:
         if provider == "anthropic":
@@ -83,6 +86,7 @@ def report(schema: dict[str, Any], provider: str, name: str = "tool", descriptio
             transformed = schema
     except TransformError as exc:
         error = str(exc)
+        too_large = exc.limit if isinstance(exc, TransformTooLarge) else 0
     if provider == "anthropic":
         disagreements = [Disagreement(m.path, m.keyword, "anthropic_moves_supported") for m in moved
                          if m.into == "description" and m.keyword in ANTHROPIC_SUPPORTED]
@@ -100,7 +104,7 @@ def report(schema: dict[str, Any], provider: str, name: str = "tool", descriptio
     else:
         key = "parametersJsonSchema" if refused else "parameters"
         declaration = {"name": name, "description": description, key: schema}
-    return ProviderReport(provider, found, refused, transformed, error, moved, declaration, disagreements)
+    return ProviderReport(provider, found, refused, transformed, error, too_large, moved, declaration, disagreements)
 
 
 def openai_fix(schema: dict[str, Any]) -> OpenAIFix:

@@ -55,6 +55,21 @@ class Moved:
     into: str
 
 
+#: Most subschemas openai_transform builds. Inlining a ``$ref`` that has siblings copies its
+#: target, so a chain of $defs each referencing the one before twice doubles per link: 2 KB of
+#: schema grew to 48 MB (issue 13). OpenAI strict mode takes at most 5 000 object properties
+#: (toolcall.strict.rules), so a schema past this count is refused by the provider anyway.
+MAX_TRANSFORM_NODES = 10_000
+
+
+class TransformTooLarge(TransformError):
+    """openai_transform stopped: the schema it builds would hold more than ``limit`` subschemas."""
+
+    def __init__(self, limit: int):
+        super().__init__("", f"inlining $ref makes more than {limit} subschemas; stopped")
+        self.limit = limit
+
+
 def _primitive(value: Any) -> bool:
     return value is None or isinstance(value, (str, int, float, bool))
 
@@ -155,40 +170,46 @@ def openai_transform(schema: dict[str, Any]) -> tuple[dict[str, Any], list[Moved
     """OpenAI's ``to_strict_json_schema`` applied to a JSON Schema dict, and what it removed.
 
     Returns ``(strict_schema, moved)``; the input is not modified (the SDK mutates a copy
-    it made from a pydantic model). Raises TransformError where the SDK raises.
+    it made from a pydantic model). Raises TransformError where the SDK raises, and
+    TransformTooLarge (a TransformError) past MAX_TRANSFORM_NODES subschemas built (counted
+    with each inlined copy), where the SDK would run on.
     Source: openai-python ``openai/lib/_pydantic.py: _ensure_strict_json_schema``.
     """
     root = copy.deepcopy(schema)
     moved: list[Moved] = []
-    return _openai(root, [], root, moved), moved
+    return _openai(root, [], root, moved, [0]), moved
 
 
-def _openai(node: Any, path: list, root: dict[str, Any], moved: list[Moved]) -> dict[str, Any]:
+def _openai(node: Any, path: list, root: dict[str, Any], moved: list[Moved], built: list[int]) -> dict[str, Any]:
+    built[0] += 1
+    if built[0] > MAX_TRANSFORM_NODES:
+        raise TransformTooLarge(MAX_TRANSFORM_NODES)
     if not isinstance(node, dict):
         raise TransformError(at(path), f"expected an object, not {json.dumps(node)}")
     for key in ("$defs", "definitions"):
         defs = node.get(key)
         if isinstance(defs, dict):
             for name, sub in defs.items():
-                _openai(sub, path + [key, name], root, moved)
+                _openai(sub, path + [key, name], root, moved, built)
     if node.get("type") == "object" and "additionalProperties" not in node:
         node["additionalProperties"] = False
     properties = node.get("properties")
     if isinstance(properties, dict):
         node["required"] = list(properties)
-        node["properties"] = {k: _openai(sub, path + ["properties", k], root, moved) for k, sub in properties.items()}
+        node["properties"] = {k: _openai(sub, path + ["properties", k], root, moved, built)
+                              for k, sub in properties.items()}
     if isinstance(node.get("items"), dict):
-        node["items"] = _openai(node["items"], path + ["items"], root, moved)
+        node["items"] = _openai(node["items"], path + ["items"], root, moved, built)
     if isinstance(node.get("anyOf"), list):
-        node["anyOf"] = [_openai(v, path + ["anyOf", i], root, moved) for i, v in enumerate(node["anyOf"])]
+        node["anyOf"] = [_openai(v, path + ["anyOf", i], root, moved, built) for i, v in enumerate(node["anyOf"])]
     all_of = node.get("allOf")
     if isinstance(all_of, list):
         if len(all_of) == 1:
-            node.update(_openai(all_of[0], path + ["allOf", 0], root, moved))
+            node.update(_openai(all_of[0], path + ["allOf", 0], root, moved, built))
             node.pop("allOf")
             moved.append(Moved(at(path, "allOf"), "allOf", "inlined", "renamed"))
         else:
-            node["allOf"] = [_openai(v, path + ["allOf", i], root, moved) for i, v in enumerate(all_of)]
+            node["allOf"] = [_openai(v, path + ["allOf", i], root, moved, built) for i, v in enumerate(all_of)]
     if "default" in node and node["default"] is None:
         node.pop("default")
         moved.append(Moved(at(path, "default"), "default", None, "dropped"))
@@ -200,7 +221,7 @@ def _openai(node: Any, path: list, root: dict[str, Any], moved: list[Moved]) -> 
         node.update({**resolved, **node})
         node.pop("$ref")
         moved.append(Moved(at(path, "$ref"), "$ref", ref, "renamed"))
-        return _openai(node, path, root, moved)
+        return _openai(node, path, root, moved, built)
     return node
 
 
