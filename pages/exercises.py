@@ -6,7 +6,7 @@ import streamlit as st
 from ui.common import lang, tr
 from ui.exercise_widgets import exercise_set, safe_store, show_exercise, show_load_problems
 from ui.learner import current_learner, progress_store
-from toolcall.grading import answer_text, grading_inputs, max_scores, totals
+from toolcall.grading import answer_text, grading_inputs, in_course_order, max_scores, totals
 from toolcall.harness_grading import progress_entries
 from toolcall.progress import export_rows, to_csv_bytes, to_json
 from ui.harness_lab import scenario_set
@@ -42,11 +42,12 @@ for ex in loaded.for_page("exercises"):
 
 records = safe_store(progress_store().all, learner) or {}
 
-solved, score, points = totals(loaded.exercises, records)
+listed = in_course_order([*loaded.exercises, *harness])  # the table's rows: every exercise and scenario
+solved, score, points = totals(listed, records)
 summary.subheader(tr("exercises.all_title"))
-summary.progress(solved / max(len(loaded.exercises), 1),
-                 text=tr("exercises.total", solved=solved, total=len(loaded.exercises), score=f"{score:g}",
-                         max=f"{points:g}"))
+summary.progress(solved / max(len(listed), 1),
+                 text=tr("exercises.total", solved=solved, total=len(listed), score=f"{score:g}", max=f"{points:g}")
+                 if points else tr("exercises.total_untried", solved=solved, total=len(listed)))
 
 
 def _status(ex_id: str) -> str:
@@ -59,7 +60,7 @@ def _status(ex_id: str) -> str:
 
 
 rows = []
-for ex in [*loaded.exercises, *harness]:
+for ex in listed:
     rec = records.get(ex.id)
     rows.append({tr("exercises.col_page"): tr(f"exercises.page.{ex.page}"), tr("exercises.col_title"): ex.title[lang()],
                  tr("exercises.col_type"): tr(f"exercises.type.{ex.type}"),

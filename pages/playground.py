@@ -43,7 +43,7 @@ def live_part() -> None:
     """Editor beside the results; a definition edit reruns only this fragment (bench/README.md)."""
     left, right = st.columns([2, 3], gap="medium")
     with left:
-        tool, stale = show_editor()
+        tool, _stale = show_editor()
     picked = st.session_state["playground_tool"]
     with right:
         fmt = translated("radio", tr("playground.format_label"), FORMATS,
@@ -51,8 +51,7 @@ def live_part() -> None:
         if st.session_state.setdefault("playground_format_drawn", fmt) != fmt:
             st.session_state["playground_format_drawn"] = fmt
             st.rerun(scope="app")  # the business cases below show the wire format too
-        if stale:
-            st.caption("⏳ " + tr("playground.stale"))
+        # when stale, the editor on the left says so once, beside its error (issue 14: it was said twice)
         outputs = _outputs(picked)
         backend_book = book if picked == "refund_order" else None
         assert_format = st.toggle(tr("validator.assert_format"), key="playground_assert_format",

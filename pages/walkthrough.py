@@ -71,6 +71,12 @@ with st.container(border=True, key="walkthrough_explain"):
         st.caption(tr("walkthrough.retry_of", n=a_step.turn - 1, max=fixture.max_retries))
     st.markdown(tr(f"walkthrough.explain.{a_step.code}"))
 
+if language != "en" and any(isinstance(p, dict) and "tools" in p for p in (a_step.payload, o_step.payload)):
+    # the definitions go out as English wire text (README); what they say, in the page's language
+    st.caption(tr("walkthrough.tools_sent_in_english"))
+    for name in fixture.tools:
+        st.caption(tr("common.labelled", label=f"`{name}`", value=tools[name].for_lang(language).description))
+
 col_a, col_o = st.columns(2, gap="medium")
 with col_a:
     st.subheader(tr("walkthrough.col_anthropic"))

@@ -34,3 +34,13 @@ def prose(text: str) -> str:
 def english_runs(text: str) -> list[str]:
     """Runs of three or more ASCII words in the prose of ``text``."""
     return ENGLISH_RUN.findall(prose(text))
+
+
+#: A CJK character (or closing CJK punctuation) followed by an ASCII colon and a space or the end: in
+#: Chinese prose the colon is the full-width "：" (issue 14, "资料来源: ").
+_ASCII_COLON = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]:(?:[ \t]|$)", re.M)
+
+
+def ascii_colons(text: str) -> list[str]:
+    """Places in the prose of ``text`` where a Chinese word is followed by an ASCII colon."""
+    return _ASCII_COLON.findall(prose(text))

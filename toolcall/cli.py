@@ -106,7 +106,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     for problem in problems:
         print(problem)
     if problems:
-        print(f"{len(problems)} problem(s)", file=sys.stderr)
+        print(f"problems: {len(problems)}", file=sys.stderr)
         return 1
     print("all content checks passed")
     return 0

@@ -33,6 +33,7 @@ from toolcall.exercise_types.order import grade_order
 from toolcall.exercise_types.schema_fix import grade_schema_fix
 from toolcall.exercises import Exercise
 from toolcall.fixtures import FixtureError, load_outputs, load_tool
+from toolcall.pages_registry import PAGES
 
 __all__ = ["EXERCISE_TYPES", "MAX_ANSWER_CHARS", "ExerciseType", "FeedbackItem", "Grade", "GradingInputs",
            "answer_text", "answer_value", "fixture_loader", "grade", "grade_choice", "grade_classify", "grade_json",
@@ -85,6 +86,14 @@ def max_scores(exercises, inputs: Callable[[Exercise], GradingInputs]) -> dict[s
         except FixtureError:
             continue
     return table
+
+
+def in_course_order(entries: list) -> list:
+    """``entries`` (exercises and harness progress entries, each with a ``page`` id) grouped by
+    page in the order of :data:`toolcall.pages_registry.PAGES` (the sidebar's), keeping their order
+    within a page. An entry whose page is not registered comes last."""
+    rank = {p.id: i for i, p in enumerate(PAGES)}
+    return sorted(entries, key=lambda e: rank.get(e.page, len(rank)))
 
 
 def totals(exercises, records: dict[str, Any]) -> tuple[int, float, float]:

@@ -168,7 +168,17 @@ def _expectation(exp: dict[str, Any], ctx: dict[str, Any], lang: str) -> Finding
     results = _results(fmt, messages, start + 1)
 
     def fail(**params: Any) -> Finding:
-        return Finding(f"expect:{check}", t(f"harness.expect.{check}", lang, **params))
+        text = t(f"harness.expect.{check}", lang, **params)
+        if params.get("index", -1) >= len(messages):  # a message that should exist and does not
+            text = (t("harness.expect.ends_at", lang, finding=text, last=len(messages) - 1) if messages
+                    else t("harness.expect.no_messages", lang, finding=text))
+        return Finding(f"expect:{check}", text)
+
+    # The results belong in messages[start + 1], after the echoed turn. An index past the end is
+    # never named as if it existed (issue 14: "must come first in messages[2]" for a request of two
+    # messages): "result" says where the results should go and where the request ends, and
+    # "result_first" has no message to check.
+    missing = start + 1 >= len(messages)
 
     if check == "history":
         return None if messages[:start] == ctx["history"] else fail(count=start)
@@ -177,6 +187,8 @@ def _expectation(exp: dict[str, Any], ctx: dict[str, Any], lang: str) -> Finding
     if check == "result":
         return None if cid in results else fail(id=cid, index=start + 1)
     if check == "result_first":
+        if missing:
+            return None
         nxt = messages[start + 1] if start + 1 < len(messages) and isinstance(messages[start + 1], dict) else {}
         if fmt == ANTHROPIC:
             blocks = nxt.get("content")

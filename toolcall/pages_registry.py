@@ -20,9 +20,10 @@ class Page:
     fresh server's first deep link by file name, so the two must agree. The default page (home)
     is served at ``/`` and has ``url_path`` ``""``; its id is an address too (``/home`` leads to ``/``, see
     :attr:`url_paths`). ``title_key`` / ``pitch_key`` are catalogue
-    keys (the nav title; the home card's one-line pitch, ``None`` for home itself). ``tour`` is
-    the card's position on the home page (``None``: no card). ``lessons`` / ``exercises``: whether
-    a lesson's or an exercise's front matter may name this page (lessons then fold above it).
+    keys (the nav title; the home card's one-line pitch, ``None`` for home itself). ``card``:
+    the home page shows a card for it (cards come in :data:`PAGES` order, the sidebar's).
+    ``lessons`` / ``exercises``: whether a lesson's or an exercise's front matter may name this
+    page (lessons then fold above it).
     ``instructor_only``: hidden from the navigation until an instructor signs in (its URL alone
     shows the sign-in and no data).
     """
@@ -31,7 +32,7 @@ class Page:
     icon: str
     title_key: str
     pitch_key: str | None = None
-    tour: int | None = None
+    card: bool = False
     lessons: bool = False
     exercises: bool = False
     default: bool = False
@@ -54,17 +55,17 @@ class Page:
         return ("", self.id) if self.default else (self.id,)
 
 
-#: Every page, in navigation order.
+#: Every page, in navigation order: the order a student meets them (sidebar, home cards, exercise table).
 PAGES: tuple[Page, ...] = (
     Page("home", "🏠", "app.nav_home", default=True),
-    Page("playground", "🧪", "app.nav_playground", "home.playground", tour=1, lessons=True, exercises=True),
-    Page("passk_lab", "🎯", "passk.nav", "home.passk_lab", tour=4, lessons=True, exercises=True),
-    Page("walkthrough", "🔁", "walkthrough.nav", "home.walkthrough", tour=2, lessons=True, exercises=True),
-    Page("pairing", "🔗", "pairing.nav", "home.pairing", tour=3, lessons=True),
-    Page("harness_lab", "🔄", "harness.nav", "home.harness_lab", tour=5, lessons=True),
-    Page("eval_lab", "📊", "eval.nav", "home.eval_lab", tour=6, lessons=True, exercises=True),
-    Page("lessons", "📖", "lessons.nav", "home.lessons", tour=7, lessons=True),
-    Page("exercises", "✏️", "exercises.nav", "home.exercises", tour=8, exercises=True),
+    Page("playground", "🧪", "app.nav_playground", "home.playground", card=True, lessons=True, exercises=True),
+    Page("walkthrough", "🔁", "walkthrough.nav", "home.walkthrough", card=True, lessons=True, exercises=True),
+    Page("pairing", "🔗", "pairing.nav", "home.pairing", card=True, lessons=True),
+    Page("passk_lab", "🎯", "passk.nav", "home.passk_lab", card=True, lessons=True, exercises=True),
+    Page("harness_lab", "🔄", "harness.nav", "home.harness_lab", card=True, lessons=True),
+    Page("eval_lab", "📊", "eval.nav", "home.eval_lab", card=True, lessons=True, exercises=True),
+    Page("lessons", "📖", "lessons.nav", "home.lessons", card=True, lessons=True),
+    Page("exercises", "✏️", "exercises.nav", "home.exercises", card=True, exercises=True),
     Page("dashboard", "🧑‍🏫", "dashboard.nav", instructor_only=True),
 )
 
@@ -83,4 +84,4 @@ def page(page_id: str) -> Page:
 
 def tour() -> list[Page]:
     """The pages the home page shows as cards, in the order a student meets them."""
-    return sorted((p for p in PAGES if p.tour is not None), key=lambda p: p.tour)
+    return [p for p in PAGES if p.card]

@@ -251,7 +251,7 @@ def check_runs(n, c, k) -> tuple[int, int, int]:
         raise EstimateInputError("c_above_n", f"c = {c} passes cannot exceed n = {n} runs", c=c, n=n)
     if k > n:
         raise EstimateInputError("k_above_n", f"k = {k} is larger than n = {n}: the unbiased estimators "
-                                 f"need at least k runs; run the case {k - n} more time(s) or lower k",
+                                 f"need at least k runs; add runs (missing: {k - n}) or lower k",
                                  k=k, n=n, more=k - n)
     return n, c, k
 

@@ -156,7 +156,7 @@ def retry_loop(attempts: Sequence[A], judge: Callable[[A, int], Sequence[Any]], 
         if not any(r.is_error for r in results):
             return LoopResult(tuple(rounds), SUCCEEDED)
     if len(rounds) < max_retries + 1:
-        raise ValueError(f"only {len(rounds)} attempt(s), all with errors: need a success or "
+        raise ValueError(f"attempts: only {len(rounds)}, all with errors: need a success or "
                          f"{max_retries + 1} attempts to reach the cap")
     return LoopResult(tuple(rounds), FAILED)
 
@@ -231,21 +231,22 @@ def _model(fx: WalkthroughFixture, fmt: str) -> str:
     return fx.models.get(fallback, fallback)
 
 
-def _request(fx: WalkthroughFixture, fmt: str, tools: dict[str, Tool], messages: list[dict[str, Any]],
-             lang: str = "en") -> dict[str, Any]:
-    """The request body, its tool definitions in ``lang`` (what a Chinese app would send);
-    ``messages`` comes before ``tools`` only so a reader sees it first."""
+def _request(fx: WalkthroughFixture, fmt: str, tools: dict[str, Tool],
+             messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """The request body as sent: the tool definitions are the fixtures' English wire text in every
+    language (README: ``x-i18n.zh`` is shown, never sent; the walkthrough page shows the Chinese
+    beside the JSON). ``messages`` comes before ``tools`` only so a reader sees it first."""
     if fmt == ANTHROPIC:
         return {"model": fx.models[ANTHROPIC], "max_tokens": fx.max_tokens, "messages": copy.deepcopy(messages),
-                "tools": [tools[n].for_lang(lang).as_anthropic() for n in fx.tools]}
+                "tools": [tools[n].as_anthropic() for n in fx.tools]}
     if fmt == RESPONSES:  # the conversation is "input": items, not messages only
         return {"model": _model(fx, fmt), "input": copy.deepcopy(messages),
-                "tools": [tool_definition(fmt, tools[n].for_lang(lang)) for n in fx.tools]}
+                "tools": [tool_definition(fmt, tools[n]) for n in fx.tools]}
     if fmt == GEMINI:  # one Tool holding every functionDeclaration
         return {"contents": copy.deepcopy(messages), "tools": [{"functionDeclarations": [
-            tool_definition(fmt, tools[n].for_lang(lang))["functionDeclarations"][0] for n in fx.tools]}]}
+            tool_definition(fmt, tools[n])["functionDeclarations"][0] for n in fx.tools]}]}
     return {"model": fx.models[OPENAI], "messages": copy.deepcopy(messages),
-            "tools": [tools[n].for_lang(lang).as_openai() for n in fx.tools]}
+            "tools": [tools[n].as_openai() for n in fx.tools]}
 
 
 def _response(fx: WalkthroughFixture, fmt: str, seed: str, request: dict[str, Any], text: str | None,
@@ -367,7 +368,7 @@ def build_transcript(fx: WalkthroughFixture, variant_id: str, fmt: str, tools: d
     steps: list[Step] = []
     for index, (attempt, cards) in enumerate(loop.rounds):
         turn = index + 1
-        request = _request(fx, fmt, tools, messages, lang)
+        request = _request(fx, fmt, tools, messages)
         steps.append(Step(REQUEST, turn, "request_first" if index == 0 else "request_retry", request))
         ids = [(card.tool_use_id, c) for card, c in zip(cards, attempt.calls)]
         text = attempt.text[lang] if attempt.text else None
@@ -390,7 +391,7 @@ def build_transcript(fx: WalkthroughFixture, variant_id: str, fmt: str, tools: d
             messages.extend(card.tool_result for card in cards)
     if loop.outcome == SUCCEEDED:
         turn = len(loop.rounds) + 1
-        request = _request(fx, fmt, tools, messages, lang)
+        request = _request(fx, fmt, tools, messages)
         steps.append(Step(REQUEST, turn, "request_results_parallel" if len(loop.rounds[-1][1]) > 1
                           else "request_results", request))
         response = _response(fx, fmt, f"{variant_id}:{fmt}:{turn}", request, (variant.final or {}).get(lang), [])

@@ -114,7 +114,7 @@ def card_plan(card, label: str | None = None, canned=None, tool_name: str | None
         add("info", plain(no_backend_message(tool_name or "?", lang())), icon="🧪")
     if card.tool_result:
         out.append(_step(_json(card.tool_result)))
-        add("caption", tr("wire.lands_label") + ": " + tr(f"wire.lands.{card.lands}"))
+        add("caption", tr("common.labelled", label=tr("wire.lands_label"), value=tr(f"wire.lands.{card.lands}")))
         if card.output_errors:
             add("warning", tr("wire.output_mismatch", count=len(card.output_errors)) + "\n\n"
                 + "\n".join(_error_lines(card.output_errors)), icon="📐")

@@ -93,13 +93,16 @@ def selection_editor():
     st.markdown(tr("eval.set_intro"))
     base = pd.DataFrame(_editor_rows(language, to_rows(sset.cases)))[EDITOR_ORDER]
     config = {
-        "id": st.column_config.TextColumn(tr("eval.col_id"), width=130),
+        "id": st.column_config.TextColumn(tr("eval.col_id"), width=130, help=tr("eval.col_field", field="id")),
         "expected_tool": st.column_config.TextColumn(
             tr("eval.col_tool"), width=150, help=tr("eval.col_tool_help", tools=", ".join(sset.tools))
         ),
-        "request": st.column_config.TextColumn(tr("eval.col_request"), width=380),
-        "expected_arguments": st.column_config.TextColumn(tr("eval.col_args"), width=380),
-        "should_not_call": st.column_config.TextColumn(tr("eval.col_avoid"), width=200),
+        "request": st.column_config.TextColumn(tr("eval.col_request"), width=380,
+                                               help=tr("eval.col_field", field="request")),
+        "expected_arguments": st.column_config.TextColumn(tr("eval.col_args"), width=380,
+                                                          help=tr("eval.col_field", field="expected_arguments")),
+        "should_not_call": st.column_config.TextColumn(tr("eval.col_avoid"), width=200,
+                                                       help=tr("eval.col_field", field="should_not_call")),
     }
     edited = st.data_editor(
         base,

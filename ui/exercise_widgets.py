@@ -42,6 +42,11 @@ def show_load_problems(loaded: ExerciseSet) -> None:
 
 
 def _show_grade(g: Grade) -> None:
+    if g.malformed:  # not graded and not counted: no score line, only why (issue 14: "0 of 1. Try again")
+        st.markdown("✍️ **" + tr("exercises.not_counted") + "**")
+        for item in g.feedback:
+            _SHOW[item.level](plain(item.render(lang())))
+        return
     text = tr("exercises.result_correct" if g.correct else "exercises.result_partial",
               score=f"{g.score:g}", max=f"{g.max_score:g}")
     st.markdown(("✅ " if g.correct else "✍️ ") + f"**{text}**")
@@ -79,7 +84,10 @@ def show_exercise(ex: Exercise, learner: str) -> None:
             text = answer(ex)
             result = grade(ex, text, inputs(ex))
             st.session_state[key(ex, "grade")] = result
-            if not result.malformed:  # an empty or unreadable answer is not a try: it must not unlock the answer
+            # the same answer as the last try (Enter in the box, then Submit) is graded again, not counted again
+            repeat = bool(rec and rec.tries and rec.last_answer == text[:MAX_ANSWER_CHARS])
+            st.session_state[key(ex, "repeat")] = repeat and not result.malformed
+            if not result.malformed and not repeat:  # an empty or unreadable answer is not a try either
                 saved = save_answer(learner, ex.id, text[:MAX_ANSWER_CHARS], result.score, result.max_score)
                 st.session_state[key(ex, "caps")] = cap_notes(text, saved)
                 rec = saved or rec
@@ -87,6 +95,8 @@ def show_exercise(ex: Exercise, learner: str) -> None:
             _show_grade(st.session_state[key(ex, "grade")])
             if st.session_state[key(ex, "grade")].correct:
                 st.info(ex.explanation[L], icon="💡")
+            if st.session_state.get(key(ex, "repeat")):
+                st.caption(tr("exercises.same_answer"))
         for note, params in st.session_state.get(key(ex, "caps"), ()):
             st.info(tr(note, **params), icon="🗄️")
         if rec and rec.tries:

@@ -124,7 +124,7 @@ def show_last(g) -> None:
     lines = [f"**{tr('harness.wrong')}**"]
     if any(f.http_400 for f in g.findings):
         lines.append(tr("harness.http_400"))
-    lines += [f"- `{f.code}` · {plain(f.message)}" for f in g.findings]
+    lines += [f"- {plain(f.message)}" for f in g.findings]  # the codes are for tests and logs, not students
     st.error("\n".join(lines), icon="🛑")
 
 
@@ -271,4 +271,4 @@ def show_lab() -> None:
     st.button(tr("harness.restart"), key=_key("restart", scenario.id, fmt), on_click=_restart, args=(scenario, fmt))
     st.caption(tr("harness.score_rule"))
     if scenario.sources:
-        st.caption(tr("harness.sources") + ": " + " · ".join(scenario.sources))
+        st.caption(tr("common.labelled", label=tr("harness.sources"), value=" · ".join(scenario.sources)))

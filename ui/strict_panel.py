@@ -101,7 +101,9 @@ def _leaks(schema: dict[str, Any], outputs, lang: str) -> None:
     probe = t("strict.panel.probe", lang)
 
     def label(row) -> str:
-        return labels.get(row.id) or (f"{probe}: {row.label}" if row.moved else row.label)
+        if row.id in labels:
+            return labels[row.id]
+        return t("common.labelled", lang, label=probe, value=row.label) if row.moved else row.label
 
     st.dataframe([{t("strict.panel.col_output", lang): label(row),
                    **{t(f"strict.panel.col_{c}", lang): _cell(row.verdicts[c], lang) for c in COLUMNS}}

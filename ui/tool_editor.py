@@ -158,7 +158,10 @@ def show_editor() -> tuple[Tool, bool]:
                          for p in options}, key="playground_preset", on_change=_apply_preset)
     lesson = tr(f"playground.preset_lesson.{preset}") if preset in PRESETS else tr(f"workbench.preset_lesson.{preset}")
     edited = (state["tool_name"], state["tool_description"], state["schema_editor"]) != _preset_fields(ref, preset)
-    st.caption(tr("playground.preset_edited") if edited and picked != CUSTOM else lesson)
+    if edited and picked != CUSTOM:  # the reference itself has no "preset" to apply again: Reset restores it
+        lesson = (tr("playground.reference_edited", reset=tr("playground.reset")) if preset == "reference"
+                  else tr("playground.preset_edited"))
+    st.caption(lesson)
     with st.container(horizontal=True):
         st.button(tr("playground.preset_apply"), key="playground_apply_preset", on_click=_apply_preset, width="stretch")
         st.button(tr("playground.reset"), key="playground_reset", on_click=_reset, width="stretch")

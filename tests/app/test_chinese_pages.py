@@ -8,7 +8,7 @@ JSON views and the schema editor's text are code, not prose, and are not read.
 import pytest
 
 from tests.app.conftest import PAGES, fresh_app
-from tests.zh_prose import english_runs
+from tests.zh_prose import ascii_colons, english_runs
 
 
 def visible_texts(at) -> list[str]:
@@ -46,6 +46,8 @@ def test_every_page_in_chinese_has_no_english_prose(page):
     assert not at.exception
     leftovers = {run: text[:120] for text in visible_texts(at) for run in english_runs(text)}
     assert leftovers == {}
+    colons = {text[:120]: found for text in visible_texts(at) if (found := ascii_colons(text))}
+    assert colons == {}  # "资料来源: " is English punctuation in Chinese text (issue 14)
 
 
 def _leftovers(at) -> dict[str, str]:
@@ -62,6 +64,7 @@ def test_every_walkthrough_variant_and_step_in_chinese_has_no_english_prose():
             at.segmented_control(key="walkthrough_step").set_value(step).run()
             assert not at.exception
             found.update(_leftovers(at))
+            found.update({text[:120]: c for text in visible_texts(at) if (c := ascii_colons(text))})
     assert found == {}
 
 

@@ -218,3 +218,29 @@ def test_drill_down_in_chinese():
     assert all(re.search(r"[\u4e00-\u9fff]", d) for d in details)
     checks = [v for v in runs[t("eval.col_validation", "zh")] if v]
     assert checks and all(re.search(r"[\u4e00-\u9fff]", v) for v in checks), checks
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_field_named_column_has_a_label_in_the_page_language(lang):
+    """Issue 14: the selection table's headers read `id | expected_tool | 请求 | expected_arguments`.
+    Every column of the set's editor whose data is named by a field (snake_case) shows a label in the page's
+    language instead, the field name kept in its help; the tool column's help lists the tools."""
+    import json as _json
+    import re as _re
+
+    at = fresh_app(lang, page="pages/eval_lab.py")
+    found = {}
+    frames = [f for f in at.dataframe if "expected_tool" in f.value.columns]  # the editable selection set
+    for frame in frames:
+        config = _json.loads(frame.proto.columns or "{}")
+        for name in frame.value.columns:
+            if not _re.fullmatch(r"[a-z][a-z_]*", str(name)):
+                continue
+            label = config.get(name, {}).get("label") or name
+            if label == name or (lang == "zh" and not _re.search(r"[\u4e00-\u9fff]", label)):
+                found[name] = label
+            elif name not in (config[name].get("help") or ""):
+                found[name] = "help without the field name"
+    assert found == {} and len(frames) == 1
+    tool_help = _json.loads(at.dataframe[0].proto.columns)["expected_tool"]["help"]
+    assert "refund_order" in tool_help and "(no tool)" in tool_help

@@ -5,7 +5,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from toolcall.exercises import load_exercises
-from toolcall.grading import answer_text, grade, grading_inputs
+from toolcall.grading import EXERCISE_TYPES, answer_text, grade, grading_inputs
 from toolcall.i18n import t
 from toolcall.progress import REVEAL_AFTER, ProgressStore
 
@@ -115,3 +115,34 @@ def test_up_and_down_buttons_reorder_full_texts_and_grade(data_dir, ex, lang):
     assert f"✅ **{t('exercises.result_correct', lang, score=n, max=n)}**" in [m.value for m in at.markdown]
     record = ProgressStore(data_dir).get("mover", ex.id)
     assert (record.tries, record.best_score) == (1, n)
+
+
+#: One exercise of every type in the registry (toolcall/exercise_types), the first shipped one.
+ONE_PER_TYPE = [next(ex for ex in load_exercises().exercises if ex.type == kind) for kind in sorted(EXERCISE_TYPES)]
+
+
+@pytest.mark.parametrize("ex", ONE_PER_TYPE, ids=lambda ex: ex.type)
+def test_an_empty_submit_is_neither_graded_nor_counted(data_dir, ex):
+    """Issue 14: an empty number answer showed "0 of 1. Try again: tries are unlimited." beside
+    "Nothing to grade yet". For every exercise type: no score line, no try saved."""
+    at = run_page(ex.page, "blank")
+    at.button(key=f"exercises_{ex.id}_submit").click().run()
+    assert not at.exception
+    partial = t("exercises.result_partial", "en", score=0, max=1).split(".")[0]
+    assert [m.value for m in at.markdown if partial in m.value] == []
+    assert ProgressStore(data_dir).get("blank", ex.id) is None or ProgressStore(data_dir).get("blank", ex.id).tries == 0
+
+
+def test_the_same_answer_twice_in_a_row_counts_one_try(data_dir):
+    """Issue 14: Enter in the box, then Submit, counted two tries for one answer."""
+    ex = next(e for e in load_exercises().exercises if e.type == "number")
+    at = run_page(ex.page, "twice")
+    at.text_input(key=f"exercises_{ex.id}_answer").input("12345")
+    at.button(key=f"exercises_{ex.id}_submit").click().run()
+    at.button(key=f"exercises_{ex.id}_submit").click().run()
+    assert ProgressStore(data_dir).get("twice", ex.id).tries == 1
+    assert t("exercises.same_answer", "en") in [c.value for c in at.caption]
+    at.text_input(key=f"exercises_{ex.id}_answer").input("54321")
+    at.button(key=f"exercises_{ex.id}_submit").click().run()
+    assert ProgressStore(data_dir).get("twice", ex.id).tries == 2
+    assert t("exercises.same_answer", "en") not in [c.value for c in at.caption]

@@ -1,12 +1,16 @@
 """The Exercises page and the per-page exercise widgets, through AppTest."""
 
 import json
+import re
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import fresh_app
+from tests.zh_prose import english_runs
 from toolcall.exercises import load_exercises
+from toolcall.harness import load_scenarios
+from toolcall.pages_registry import PAGES
 from toolcall.fixtures import load_outputs
 from toolcall.i18n import t
 from toolcall.progress import ProgressStore
@@ -46,8 +50,8 @@ def test_progress_survives_a_fresh_session_with_the_same_learner(data_dir):
 def test_reveal_unlocks_after_two_failed_tries():
     at = open_exercises("carol")
     assert at.button(key="exercises_ex_truncated_reveal").disabled
-    at.radio(key="exercises_ex_truncated_answer").set_value("repair")
-    for _ in range(2):
+    for wrong in ("repair", "ask_retry"):  # two different answers: the same one twice counts once
+        at.radio(key="exercises_ex_truncated_answer").set_value(wrong)
         at.button(key="exercises_ex_truncated_submit").click().run()
     assert not at.button(key="exercises_ex_truncated_reveal").disabled
     at.button(key="exercises_ex_truncated_reveal").click().run()
@@ -64,8 +68,25 @@ def test_hint_on_demand_and_correct_answer():
     at.button(key="exercises_ex_misconceptions_submit").click().run()
     assert not at.exception
     assert f"✅ **{t('exercises.result_correct', 'en', score=1, max=1)}**" in [m.value for m in at.markdown]
-    total = len(load_exercises().exercises)
+    total = len(load_exercises().exercises) + len(load_scenarios().scenarios)
     assert at.get("progress")[0].proto.text == f"Solved 1 of {total} exercises · 1 of 1 points on the ones tried"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_header_counts_every_row_of_the_table_grouped_in_course_order(lang):
+    """Issue 14: "Solved 0 of 21 exercises · 0 of 0 points" over a table of 28 rows (the harness
+    scenarios listed, not counted), pages out of the sidebar's order, and "Harness 场景" in Chinese."""
+    at = open_exercises("erin", lang)
+    rows = at.dataframe[0].value
+    assert at.get("progress")[0].proto.text == t("exercises.total_untried", lang, solved=0, total=len(rows))
+    page_names = [t(f"exercises.page.{p.id}", lang) for p in PAGES if p.exercises or p.id == "harness_lab"]
+    shown = list(dict.fromkeys(rows[t("exercises.col_page", lang)]))  # each page once, in order of appearance
+    assert shown == [name for name in page_names if name in shown]
+    assert len(shown) == len(set(rows[t("exercises.col_page", lang)]))
+    types = set(rows[t("exercises.col_type", lang)])
+    assert t("exercises.type.harness", lang) in types
+    if lang == "zh":
+        assert [ty for ty in types if english_runs(ty) or re.search(r"[A-Za-z]*[a-z][A-Za-z]* ?[\u4e00-\u9fff]", ty)] == []
 
 
 def test_missing_or_invalid_learner_gets_a_new_id_in_the_url():
@@ -113,6 +134,10 @@ def test_schema_fix_starts_from_the_stripped_schema_and_grades():
     at = run_page("playground")
     starter = json.loads(at.text_area(key="exercises_pg_fix_schema_answer").value)
     assert "required" not in starter
+    at.button(key="exercises_pg_fix_schema_submit").click().run()  # the starter unchanged: the question, not a try
+    assert t("exercises.starter_untouched", "en") in [i.value for i in at.info]
+    assert not [m for m in at.markdown if m.value.startswith(("✅", "✍️"))]
+    at.text_area(key="exercises_pg_fix_schema_answer").input(json.dumps(starter, indent=1))
     at.button(key="exercises_pg_fix_schema_submit").click().run()
     outputs = load_outputs().outputs
     leaked = [o for o in outputs if o.expected == "rejected" and o.catches != "INVALID_JSON"]
@@ -138,7 +163,8 @@ def test_order_and_classify_widgets_grade():
 def test_chinese_page_renders():
     at = open_exercises("gina", "zh")
     assert at.title[0].value == "练习"
-    assert at.get("progress")[0].proto.text == f"已做对 0/{len(load_exercises().exercises)} 题 · 已尝试的题目得分 0/0"
+    total = len(load_exercises().exercises) + len(load_scenarios().scenarios)
+    assert at.get("progress")[0].proto.text == f"已做对 0/{total} 题"  # nothing tried: no "0/0" points
 
 
 def test_a_language_switch_keeps_an_unsaved_choice():

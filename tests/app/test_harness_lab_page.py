@@ -7,8 +7,9 @@ import pytest
 from tests.app.conftest import fresh_app
 
 from toolcall.harness import load_scenarios, move_text, reference_move, wrong_moves
-from toolcall.harness_grading import progress_max
+from toolcall.harness_grading import grade_move, progress_max
 from toolcall.i18n import t
+from toolcall.markdown import plain
 from toolcall.progress import ProgressStore
 
 SCENARIOS = load_scenarios().scenarios
@@ -51,8 +52,11 @@ def test_wrong_then_right_path_through_a_scenario(scenario, lang, fmt, data_dir)
     option = next((o for o in steps[0].options if o.id == wrong), None)
     if option is not None:  # the consequence, in the page's language, and the fixture's words
         assert t(f"harness.consequence.{option.consequence}", lang) in shown and option.feedback[lang] in shown
-    else:
-        assert all(c in shown for c in codes)
+    else:  # each finding in the page's language; its internal code is not shown (issue 14)
+        findings = grade_move(scenario, steps[0], fmt, move_text(steps[0], wrong), lang).findings
+        assert {f.code for f in findings} >= set(codes)
+        assert [f.message for f in findings if plain(f.message) not in shown] == []
+        assert [f.code for f in findings if f.code in shown] == []
     assert at.get("progress")[0].proto.text == t("harness.step_title", lang, n=1, total=len(steps))
 
     for step in steps:
@@ -77,7 +81,9 @@ def test_plain_call_shipped_texts_and_restart():
         {"role": "user", "content": "My cup from order ORD-20260917 arrived broken, refund me 19.99."}]
     editor.input('{"max_tokens": 1024, "messages": [}')
     at.button(key="harness_submit_plain_call_anthropic_write_followup_en").click().run()
-    assert "parse:INVALID_JSON" in at.error[0].value
+    shown = at.error[0].value
+    assert plain(t("harness.finding.not_json", "en", where=t("harness.finding.at", "en", line=1, column=35),
+                   detail="Expecting value")) in shown and "parse:" not in shown
     at.button(key="harness_restart_plain_call_anthropic_en").click().run()
     assert at.get("progress")[0].proto.text == "Step 1 of 3"
 
@@ -90,8 +96,9 @@ def test_a_json_move_that_breaks_pairing_says_400():
         '{"messages": [{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "call_1", "content": "ok"}]}')
     at.button(key="harness_submit_plain_call_openai_write_followup_zh").click().run()
     text = at.error[0].value
-    assert t("harness.http_400", "zh") in text and "`pairing:tool_without_tool_calls`" in text
-    assert "`expect:history`" in text
+    assert t("harness.http_400", "zh") in text and plain(t("pairing.rule.tool_without_tool_calls", "zh")) in text
+    assert plain(t("harness.expect.history", "zh", count=1)) in text
+    assert "pairing:" not in text and "expect:" not in text  # internal codes are not shown (issue 14)
 
 
 def test_a_finished_scenario_is_listed_with_the_exercises(data_dir):

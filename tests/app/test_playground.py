@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from tests.app.conftest import fresh_app
 from tests.app.markdown_tables import tables
 from toolcall.fixtures import load_outputs
@@ -58,6 +60,8 @@ def test_invalid_json_in_editor_shows_error_and_keeps_last_good_result():
     assert not at.exception
     assert "Not JSON\\: line 2, column 17\\: Expecting value\\." in texts(at.error)
     assert any("stale" in w for w in texts(at.warning))
+    shown = [str(e.value) for kind in ("warning", "caption", "info", "markdown", "error") for e in getattr(at, kind)]
+    assert sum(t("playground.stale", "en") in s for s in shown) == 1  # once, not in both columns (issue 14)
     # the cards still show the last good (enum removed) schema's verdicts
     assert f"**{N - 1} of {N} outputs got their expected verdict.**" in texts(at.markdown)
 
@@ -127,8 +131,8 @@ def test_caption_says_when_the_schema_was_edited_by_hand():
     at.text_area(key="schema_editor").input(json.dumps(schema)).run()
     captions = texts(at.caption)
     assert "The schema as the course defines it: every bad output is caught." not in captions
-    assert ('Edited by hand since this preset was applied: the results are for your schema. "Apply again" brings '
-            'the preset back.') in captions
+    assert 'You have edited the reference definition: the results are for your version. "Reset to reference" ' \
+        'restores it.' in captions
     at.button(key="playground_apply_preset").click().run()
     assert "The schema as the course defines it: every bad output is caught." in texts(at.caption)
 
@@ -206,9 +210,25 @@ def test_every_card_says_where_its_result_lands_in_mcp():
         at.radio(key="playground_format").set_value("mcp").run()
         assert not at.exception
         captions = texts(at.caption)
-        label = t("wire.lands_label", lang) + ": "
-        assert label + t("wire.lands.mcp_jsonrpc_error", lang) in captions
-        assert label + t("wire.lands.mcp_is_error", lang) in captions
+        def lands(key, lang=lang):
+            return t("common.labelled", lang, label=t("wire.lands_label", lang), value=t(key, lang))
+
+        assert lands("wire.lands.mcp_jsonrpc_error") in captions
+        assert lands("wire.lands.mcp_is_error") in captions
         rpc = [json.loads(c.value) for c in at.code if c.language == "json" and '"jsonrpc"' in c.value]
         assert any(m.get("error", {}).get("code") == -32602 for m in rpc)
         assert any(m.get("result", {}).get("isError") is True for m in rpc)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_hand_edit_of_the_reference_says_reset_restores_it(lang):
+    """Issue 14: "Edited by hand since this preset was applied ... Apply again" read oddly for the
+    reference schema, which is no loosening preset; a loosening preset keeps its own caption."""
+    at = playground(lang)
+    at.text_input(key="tool_name").input("refund_order_v2").run()
+    captions = texts(at.caption)
+    assert t("playground.reference_edited", lang, reset=t("playground.reset", lang)) in captions
+    assert t("playground.preset_edited", lang) not in captions
+    at.selectbox(key="playground_preset").select("enum_removed").run()
+    at.text_input(key="tool_name").input("refund_order_v3").run()
+    assert t("playground.preset_edited", lang) in texts(at.caption)

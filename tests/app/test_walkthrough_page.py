@@ -5,6 +5,7 @@ import json
 import pytest
 from tests.app.conftest import fresh_app
 
+from toolcall import REPO_ROOT
 from toolcall.i18n import t
 
 SENTENCE = {"en": "My cup from order ORD-20260917 arrived broken, refund me 19.99.",
@@ -97,3 +98,18 @@ def test_the_same_step_in_another_form(lang, form, key):
     assert not at.exception
     assert t(f"pairing.format.{form}", lang) in [s.value for s in at.subheader]
     assert key in shown_json(at)[-1]
+
+
+def test_zh_request_shows_the_chinese_description_beside_the_english_wire_json():
+    """Issue 14: the request JSON carries the English wire description; the Chinese is explained beside it."""
+    from toolcall.fixtures import load_tool
+
+    at = fresh_app("zh", page="pages/walkthrough.py")
+    tool = load_tool(REPO_ROOT / "fixtures" / "tools" / "refund_order.json")
+    codes = [c.value for c in at.code if c.language == "json" and '"tools"' in c.value]
+    assert codes and all(tool.description in json.dumps(json.loads(c)["tools"]) or tool.description in c
+                         for c in codes)
+    assert not any(tool.for_lang("zh").description in c for c in codes)
+    captions = [c.value for c in at.caption]
+    assert t("walkthrough.tools_sent_in_english", "zh") in captions
+    assert t("common.labelled", "zh", label="`refund_order`", value=tool.for_lang("zh").description) in captions

@@ -7,7 +7,7 @@ import re
 
 import yaml
 
-from tests.zh_prose import english_runs, prose
+from tests.zh_prose import ascii_colons, english_runs, prose
 from toolcall import CONTENT_ROOT, FIXTURES_DIR, LESSONS_DIR, REPO_ROOT
 
 
@@ -116,3 +116,11 @@ def test_a_term_quoted_in_english_is_translated_in_chinese():
         for where, en, zh in _en_zh_pairs(yaml.safe_load(path.read_text("utf-8")), str(path.relative_to(CONTENT_ROOT))):
             found += [(where, term) for term in quoted.findall(en) if _contains(zh, term)]
     assert found == []
+
+
+def test_chinese_text_uses_the_full_width_colon():
+    """"资料来源: " reads as English punctuation: after a Chinese word the colon is "：" (issue 14)."""
+    assert ascii_colons("资料来源: a · b") == ["源: "] and ascii_colons("资料来源：a") == []
+    assert ascii_colons("见 `a: b` 和 https://x.y/a:b") == []
+    found = {where: runs for where, text in TEXTS if (runs := ascii_colons(text))}
+    assert found == {}

@@ -41,7 +41,7 @@ def test_too_few_attempts_for_the_cap_is_reported(content):
     edit(content / WALK, lambda d: d["variants"][3]["attempts"].pop())
     problems = check_walkthroughs(content)
     assert [p.path for p in problems] == ["$.variants[3]"]
-    assert problems[0].message.startswith("only 2 attempt(s), all with errors")
+    assert problems[0].message.startswith("attempts: only 2, all with errors")
 
 
 def test_unknown_tool_is_reported(content):

@@ -37,7 +37,7 @@ def test_k_above_n_refused_per_case_and_csv():
     header, first = out.stdout.splitlines()[:2]
     assert header == "case_id,expected_tool,n,c,k,pass^k,pass@k,naive,refused"
     assert first.endswith(",,,,k = 11 is larger than n = 10: the unbiased estimators need at least k runs; "
-                          "run the case 1 more time(s) or lower k")
+                          "add runs (missing: 1) or lower k")
 
 
 def test_bad_lines_to_stderr_and_unreadable_exit_2(tmp_path):

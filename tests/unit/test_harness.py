@@ -1,6 +1,7 @@
 """The harness lab's core: loading, the fake model, the step grader and runs (cases from the fixtures)."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -66,9 +67,34 @@ def test_plain_call_exact_findings_for_a_result_without_the_echo():
     step = s.steps[1]
     move, _ = wrong_moves(s, step, "anthropic", "en")[0]
     g = grade_move(s, step, "anthropic", json.dumps(move), "en")
-    assert g.codes == ("pairing:orphan_result", "expect:echo", "expect:result", "expect:result_first")
-    assert [f.http_400 for f in g.findings] == [True, False, False, False]
+    assert g.codes == ("pairing:orphan_result", "expect:echo", "expect:result")
+    assert [f.http_400 for f in g.findings] == [True, False, False]
     assert g.findings[1].message == t("harness.expect.echo", "en", index=1)
+    # two messages: the results' message, messages[2], does not exist, and the finding says so
+    # (issue 14: "The tool result(s) must come first in messages[2]" as if it existed)
+    result = t("harness.expect.result", "en", id=g.findings[2].message.split()[4], index=2)
+    assert g.findings[2].message == t("harness.expect.ends_at", "en", finding=result, last=1)
+
+
+@pytest.mark.parametrize("scenario_id, step_id, fmt", [c for c in STEP_CASES if step_of(*c[:2]).kind == "json"])
+def test_no_finding_names_a_message_past_the_end_as_if_it_existed(scenario_id, step_id, fmt):
+    """Every json step's reference move and listed wrong moves, cut to every shorter messages list:
+    an expectation finding that names messages[i] past the request's end also says where the request ends."""
+    s, step = SCENARIOS[scenario_id], step_of(scenario_id, step_id)
+    moves = [reference_move(s, step, fmt, "en")] + [m for m, _ in wrong_moves(s, step, fmt, "en")]
+    checked = 0
+    for move in moves:
+        for n in range(len(move["messages"]) + 1):
+            cut = {**move, "messages": move["messages"][:n]}
+            for f in grade_move(s, step, fmt, json.dumps(cut), "en").findings:
+                if not f.code.startswith("expect:"):
+                    continue  # the pairing checker says "messages[2] must answer it"
+                past = [int(i) for i in re.findall(r"messages\[(\d+)\]", f.message) if int(i) >= n]
+                end = (t("harness.expect.ends_at", "en", finding="", last=n - 1) if n
+                       else t("harness.expect.no_messages", "en", finding=""))
+                assert not past or f.message.endswith(end), (n, f.code, f.message)
+                checked += bool(past)
+    assert checked > 0 or len(moves) == 1
 
 
 def test_parallel_timeout_without_retryable_fails_is_error_only():

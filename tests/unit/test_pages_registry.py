@@ -43,3 +43,10 @@ def test_the_home_tour_has_every_page_but_home_once():
     """Every student page has one card; home itself and instructor-only pages have none."""
     assert sorted(p.id for p in tour()) == sorted(p.id for p in PAGES if not p.default and not p.instructor_only)
     assert [p.id for p in tour()][:2] == ["playground", "walkthrough"]
+
+
+def test_the_home_cards_come_in_the_sidebar_order():
+    """Issue 14: the home page listed the pages in another order than the sidebar."""
+    nav = [p.id for p in PAGES]
+    cards = [p.id for p in tour()]
+    assert cards == sorted(cards, key=nav.index)

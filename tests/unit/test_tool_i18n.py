@@ -68,10 +68,11 @@ def test_get_order_results_name_the_item_in_the_session_language():
 
 
 @pytest.mark.parametrize("fmt", ["anthropic", "openai"])
-def test_the_walkthrough_request_carries_the_definition_in_the_session_language(fmt):
+def test_the_walkthrough_request_carries_the_english_wire_definition_in_every_language(fmt):
+    """README: tool definitions are English wire text; ``x-i18n.zh`` is shown, never sent (issue 14)."""
     fx = load_walkthrough()
     tools = load_tools(fx.tools)
     first = build_transcript(fx, fx.variants[0].id, fmt, tools, load_orders(), "zh").of_kind("request")[0]
     descriptions = [t["description"] if fmt == "anthropic" else t["function"]["description"] for t in first["tools"]]
-    assert descriptions == [tools[n].description_for("zh") for n in fx.tools]
-    assert all(_has_cjk(d) for d in descriptions)
+    assert descriptions == [tools[n].description for n in fx.tools]
+    assert not any(_has_cjk(d) for d in descriptions)

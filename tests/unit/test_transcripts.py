@@ -9,6 +9,7 @@ from toolcall.fixtures import load_orders
 from toolcall.transcripts import (FAILED, SUCCEEDED, build_side_by_side, build_transcript, load_tools,
                                   load_walkthrough, retry_loop)
 from toolcall.backend import lookup_order
+from toolcall.wire import STEP_FORMATS
 
 FIXTURE = load_walkthrough()
 TOOLS = load_tools(FIXTURE.tools)
@@ -175,3 +176,19 @@ def test_lookup_order_refuses_another_customers_order():
     assert lookup_order(BOOK, {"order_id": "ORD-19990101"}).error["code"] == "ORDER_NOT_FOUND"
     assert lookup_order(BOOK, {"order_id": "ORD-20260705"}).data == {
         "order_id": "ORD-20260705", "status": "delivered", "item": "Notebook", "paid_cents": 1500}
+
+
+@pytest.mark.parametrize("fmt", STEP_FORMATS)
+@pytest.mark.parametrize("variant", [v.id for v in FIXTURE.variants])
+def test_every_request_sends_the_english_wire_definitions_in_every_language(variant, fmt):
+    """Issue 14: the zh walkthrough showed "description": "给已签收的订单…" inside tools, while the
+    README says tool definitions are English wire text and the Chinese is shown, never sent."""
+    en = build_transcript(FIXTURE, variant, fmt, TOOLS, BOOK, "en")
+    zh = build_transcript(FIXTURE, variant, fmt, TOOLS, BOOK, "zh")
+    requests = [(a.payload, b.payload) for a, b in zip(en.steps, zh.steps)
+                if isinstance(a.payload, dict) and "tools" in a.payload]
+    assert requests
+    assert [(a["tools"], b["tools"]) for a, b in requests if a["tools"] != b["tools"]] == []
+    text = json.dumps([a["tools"] for a, _ in requests], ensure_ascii=False)
+    assert all(TOOLS[n].description in text or json.dumps(TOOLS[n].description)[1:-1] in text for n in FIXTURE.tools)
+    assert not any(TOOLS[n].for_lang("zh").description in text for n in FIXTURE.tools)

@@ -61,6 +61,17 @@ def seed_text(ex: Exercise, value: Any) -> None:
     setdefault(ex, "answer", value if value is not None else ex.spec.get("starter", ""))
 
 
+def starter_untouched(starter: Callable[[Exercise], str]) -> Callable[[Exercise], str | None]:
+    """``untouched`` for a text box seeded with a starting text (``starter(ex)``): that text, unchanged,
+    is the question, not an answer, so submitting it is neither graded nor a try (issue 14)."""
+
+    def untouched(ex: Exercise) -> str | None:
+        start = starter(ex).strip()
+        return "exercises.starter_untouched" if start and answer_text(ex).strip() == start else None
+
+    return untouched
+
+
 def answer_text(ex: Exercise) -> str:
     """``answer`` for a text box: its text."""
     return st.session_state.get(key(ex, "answer")) or ""
