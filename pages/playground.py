@@ -101,7 +101,8 @@ def live_part() -> None:
             show_definition(tool)
         with tabs[3]:
             show_model_view(tool_set(tool, picked))
-        render_strict_panel(tool.input_schema, tool.name, lang(), outputs=outputs or ())  # computed only when on
+    # the page's full width below both columns: its tables and side-by-side code need it (issue 14)
+    render_strict_panel(tool.input_schema, tool.name, lang(), outputs=outputs or ())  # computed only when on
 
 
 live_part()

@@ -2,8 +2,10 @@
 original, the leak matrix and the OpenAI fix, for the schema in the editor.
 
 Everything is computed only while the panel's toggle is on, so the edit loop stays as fast
-as before. User-derived text (property names, values, labels) goes into dataframes,
-``st.code`` or ``st.text``, never into Markdown. The core is ``toolcall.strict``.
+as before. User-derived text (property names, values, labels) goes into Markdown tables escaped
+cell by cell (``toolcall.markdown.table``), ``st.code`` or ``st.text``. The panel is drawn the page's
+full width below the editor (pages/playground.py); its tables and code blocks wrap instead of cutting
+text off (issue 14). The core is ``toolcall.strict``.
 """
 
 from __future__ import annotations
@@ -15,11 +17,16 @@ import streamlit as st
 
 from toolcall.fixtures import load_outputs
 from toolcall.i18n import t
-from toolcall.strict import COLUMNS, finding_message, leak_matrix, openai_fix, report, schema_diff
+from toolcall.markdown import table
+from toolcall.strict import COLUMNS, described_refusals, finding_message, leak_matrix, openai_fix, report, schema_diff
 from toolcall.strict.transforms import MAX_DIFF_LINES
 from toolcall.strict.rules import PROVIDERS
 
 PREFIX = "playground_strict"
+# Markdown table cells break long words (JSON pointers, URLs) rather than widen the table past a phone's width.
+_WRAP_CSS = ("<style>.st-key-playground_strict_panel table { table-layout: auto; width: 100%; } "
+             ".st-key-playground_strict_panel td, .st-key-playground_strict_panel th "
+             "{ overflow-wrap: anywhere; word-break: normal; }</style>")
 
 
 @st.cache_data(show_spinner=False)
@@ -44,29 +51,31 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
         st.success(t("strict.panel.accepted", lang, provider=name), icon="✅")
     if provider == "gemini" and rep.refused:
         st.info(t("strict.panel.gemini_note", lang))
+    described = described_refusals(rep)
+    if described:
+        st.info(t("strict.panel.described_note", lang, keywords=", ".join(described),
+                  sdk=t(f"strict.panel.{provider}_sdk", lang)), icon="ℹ️")
     st.markdown("**" + t("strict.panel.findings_title", lang) + "**")
     notes = {(d.path, d.keyword): t(f"strict.sdk.{d.note}", lang) for d in rep.disagreements}
     if rep.findings:
-        st.dataframe([{t("strict.panel.col_path", lang): f.path or "/",
-                       t("strict.panel.col_keyword", lang): f.keyword,
-                       t("strict.panel.col_effect", lang): t(f"strict.effect.{f.effect}", lang),
-                       t("strict.panel.col_message", lang): finding_message(f, lang).replace("`", ""),
-                       t("strict.panel.col_sdk", lang): notes.get((f.path, f.keyword), ""),
-                       t("strict.panel.col_source", lang): f.source} for f in rep.findings],
-                     hide_index=True, width="stretch", key=f"{PREFIX}_findings")
+        st.markdown(table([{t("strict.panel.col_path", lang): f.path or "/",
+                            t("strict.panel.col_keyword", lang): f.keyword,
+                            t("strict.panel.col_effect", lang): t(f"strict.effect.{f.effect}", lang),
+                            t("strict.panel.col_message", lang): finding_message(f, lang).replace("`", ""),
+                            t("strict.panel.col_sdk", lang): notes.get((f.path, f.keyword), ""),
+                            t("strict.panel.col_source", lang): f.source} for f in rep.findings]))
     else:
         st.caption(t("strict.panel.no_findings", lang))
     others = [d for d in rep.disagreements if not any((f.path, f.keyword) == (d.path, d.keyword) for f in rep.findings)]
     if others:
         st.markdown("**" + t("strict.panel.disagreements_title", lang) + "**")
-        st.dataframe([{t("strict.panel.col_path", lang): d.path, t("strict.panel.col_keyword", lang): d.keyword,
-                       t("strict.panel.col_sdk", lang): t(f"strict.sdk.{d.note}", lang)} for d in others],
-                     hide_index=True, width="stretch", key=f"{PREFIX}_disagreements")
+        st.markdown(table([{t("strict.panel.col_path", lang): d.path, t("strict.panel.col_keyword", lang): d.keyword,
+                            t("strict.panel.col_sdk", lang): t(f"strict.sdk.{d.note}", lang)} for d in others]))
     st.markdown("**" + t("strict.panel.transforms_title", lang) + "**")
     left, right = st.columns(2)
     with left:
         st.caption(t("strict.panel.original", lang))
-        st.code(_js(schema), language="json")
+        st.code(_js(schema), language="json", wrap_lines=True)
     with right:
         st.caption(t(f"strict.panel.{provider}_sdk", lang) if provider != "gemini" else name)
         if rep.transform_too_large:
@@ -74,13 +83,14 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
         elif rep.transform_error:
             st.text(t("strict.panel.transform_failed", lang, error=rep.transform_error))
         else:
-            st.code(_js(rep.transformed if provider != "gemini" else rep.declaration), language="json")
+            st.code(_js(rep.transformed if provider != "gemini" else rep.declaration), language="json",
+                    wrap_lines=True)
     if rep.transformed is not None and provider != "gemini":
         st.caption(t("strict.panel.diff_caption", lang))
         _show_diff(schema_diff(schema, rep.transformed, ("original", provider)), schema, lang)
-        described = sorted({m.keyword for m in rep.moved if m.into == "description"})
-        if described:
-            st.text(t("strict.panel.moved_caption", lang, keywords=", ".join(described)))
+        moved = sorted({m.keyword for m in rep.moved if m.into == "description"})
+        if moved:
+            st.text(t("strict.panel.moved_caption", lang, keywords=", ".join(moved)))
 
 
 def _cell(verdict, lang: str) -> str:
@@ -105,9 +115,9 @@ def _leaks(schema: dict[str, Any], outputs, lang: str) -> None:
             return labels[row.id]
         return t("common.labelled", lang, label=probe, value=row.label) if row.moved else row.label
 
-    st.dataframe([{t("strict.panel.col_output", lang): label(row),
-                   **{t(f"strict.panel.col_{c}", lang): _cell(row.verdicts[c], lang) for c in COLUMNS}}
-                  for row in matrix.rows], hide_index=True, width="stretch", key=f"{PREFIX}_matrix")
+    st.markdown(table([{t("strict.panel.col_output", lang): label(row),
+                        **{t(f"strict.panel.col_{c}", lang): _cell(row.verdicts[c], lang) for c in COLUMNS}}
+                       for row in matrix.rows]))
     names = {c: t(f"strict.panel.col_{c}", lang) for c in COLUMNS}
     lines = [t("strict.panel.leak_line", lang, label=label(r), columns=", ".join(names[c] for c in r.leaks),
                keywords=", ".join(r.verdicts["original"].keywords)) for r in matrix.rows if r.leaks]
@@ -126,7 +136,7 @@ def _show_diff(diff: str | None, schema: dict[str, Any], lang: str) -> None:
         lines = len(json.dumps(schema, ensure_ascii=False, indent=2).splitlines())
         st.caption(t("strict.panel.diff_too_long", lang, lines=f"{lines:,}", limit=f"{MAX_DIFF_LINES:,}"))
     else:
-        st.code(diff or "=", language="diff")
+        st.code(diff or "=", language="diff", wrap_lines=True)
 
 
 def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
@@ -166,6 +176,7 @@ def render_strict_panel(schema: dict[str, Any], tool_name: str, lang: str, outpu
     if not st.toggle(t("strict.panel.toggle", lang), key=f"{PREFIX}_open", help=t("strict.panel.toggle_help", lang)):
         return
     outputs = outputs if outputs is not None else _outputs()
+    st.html(_WRAP_CSS)
     with st.container(border=True, key=f"{PREFIX}_panel"):
         st.caption(t("strict.panel.intro", lang))
         names = {p: t(f"strict.panel.provider_{p}", lang) for p in PROVIDERS}

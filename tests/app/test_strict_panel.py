@@ -1,9 +1,12 @@
 """The strict-mode panel on the playground through AppTest: off by default, findings per
-provider, the leak matrix, the OpenAI fix and its diff, in both languages."""
+provider, the leak matrix, the OpenAI fix and its diff, in both languages; the note on refusals the
+SDK turns into description text and the key-order-blind diff (issue 14)."""
 
 import json
 
 from tests.app.conftest import fresh_app
+from tests.app.markdown_tables import tables
+from toolcall.i18n import t
 
 
 def panel(lang="en"):
@@ -13,15 +16,20 @@ def panel(lang="en"):
     return at
 
 
-def frames(at):
-    return [d.value for d in at.dataframe]
-
-
 def findings(at, lang="en"):
-    """The strict panel's findings table (found by its column, not its position on the page)."""
-    from toolcall.i18n import t
-    return next(f for f in frames(at) if t("strict.panel.col_keyword", lang) in f.columns
-                and t("strict.panel.col_path", lang) in f.columns)
+    """The strict panel's findings table (found by its columns, not its position on the page): a list of rows."""
+    return next(rows for rows in tables(at) if t("strict.panel.col_message", lang) in rows[0]
+                and t("strict.panel.col_path", lang) in rows[0])
+
+
+def matrix(at, lang="en"):
+    """The leak matrix: a dict output label -> row."""
+    rows = next(rows for rows in tables(at) if t("strict.panel.col_output", lang) in rows[0])
+    return {row[t("strict.panel.col_output", lang)]: row for row in rows}
+
+
+def column(rows, name):
+    return [row[name] for row in rows]
 
 
 def test_panel_is_closed_and_computes_nothing_by_default():
@@ -36,10 +44,9 @@ def test_anthropic_findings_and_the_amount_zero_leak():
     assert at.radio(key="playground_strict_provider").value == "anthropic"
     assert "Anthropic (strict tools, JSON outputs) would refuse this schema." in [e.value for e in at.error]
     table = findings(at)
-    assert list(table["Keyword"]) == ["minimum", "maxLength"]
-    assert set(table["What the provider does"]) == {"refused (400)"}
-    matrix = next(f for f in frames(at) if "Output" in f.columns)
-    zero = matrix[matrix["Output"] == "probe: amount_cents: 0"].iloc[0]
+    assert column(table, "Keyword") == ["minimum", "maxLength"]
+    assert set(column(table, "What the provider does")) == {"refused (400)"}
+    zero = matrix(at)["probe: amount_cents: 0"]
     assert zero["Anthropic (SDK transform)"] == "accepted"
     assert zero["Original (local check)"] == "rejected (minimum)"
     texts = "\n".join(t.value for t in at.text)
@@ -52,7 +59,7 @@ def test_openai_findings_and_the_fix():
     at.radio(key="playground_strict_provider").set_value("openai").run()
     assert not at.exception
     table = findings(at)
-    assert list(table["JSON path"])[0] == "/properties/note" and list(table["Keyword"])[0] == "required"
+    assert table[0]["JSON path"] == "/properties/note" and table[0]["Keyword"] == "required"
     at.button(key="playground_strict_fix").click().run()
     assert not at.exception
     diff = next(c.value for c in at.code if c.value.startswith("--- original\n+++ fixed"))
@@ -69,7 +76,7 @@ def test_gemini_and_chinese():
     at.radio(key="playground_strict_provider").set_value("gemini").run()
     assert not at.exception
     assert "Gemini（函数声明）会拒绝这个 schema。" in [e.value for e in at.error]
-    assert list(findings(at, "zh")["关键字"]) == ["additionalProperties"]
+    assert column(findings(at, "zh"), "关键字") == ["additionalProperties"]
     assert any('"parametersJsonSchema"' in c.value for c in at.code)
 
 
@@ -82,5 +89,56 @@ def test_a_schema_the_sdk_cannot_transform_is_explained_not_crashed():
     assert not at.exception
     assert "The SDK helper fails on this schema: /properties/note/type: type [\"string\", \"null\"] is not one of " \
            "object, array, string, integer, number, boolean, null" in [t.value for t in at.text]
-    matrix = next(d.value for d in at.dataframe if "Output" in d.value.columns)
-    assert set(matrix["Anthropic (SDK transform)"]) == {"(no schema)"}
+    assert {row["Anthropic (SDK transform)"] for row in matrix(at).values()} == {"(no schema)"}
+
+
+def _note(lang):
+    return t("strict.panel.described_note", lang, keywords="maxLength, minimum", sdk="Anthropic transform_schema")
+
+
+def test_the_reference_schema_says_why_its_refusal_is_expected():
+    """Issue 14: on the untouched refund_order the refusal comes only from minimum and maxLength, which
+    transform_schema moves into the description: a note says so, in both languages; not under OpenAI (its
+    refusal is about `required`), and not once the schema has a refusal of another kind."""
+    for lang in ("en", "zh"):
+        at = panel(lang)
+        infos = [i.value for i in at.info]
+        assert _note(lang) in infos, infos
+        at.radio(key="playground_strict_provider").set_value("openai").run()
+        assert not any(v.startswith(_note(lang)[:20]) for v in (i.value for i in at.info))
+    assert _note("en").startswith("Expected for the course's schema: it uses validation keywords this strict mode "
+                                  "does not support (maxLength, minimum), so sent as they are, the request is refused. "
+                                  "Anthropic transform_schema moves them into the description")
+    at = panel()
+    schema = json.loads(at.text_area(key="schema_editor").value)
+    schema["additionalProperties"] = True  # refused by the docs; the SDK forces false, it does not describe it
+    at.text_area(key="schema_editor").input(json.dumps(schema)).run()
+    assert not at.exception
+    assert "Anthropic (strict tools, JSON outputs) would refuse this schema." in [e.value for e in at.error]
+    assert _note("en") not in [i.value for i in at.info]
+
+
+def _anthropic_diff(at):
+    return next(c.value for c in at.code if c.value.startswith("--- original\n+++ anthropic"))
+
+
+def test_the_diff_ignores_key_order_and_shows_the_moves():
+    """Issue 14: the diff showed additionalProperties removed and re-added only because transform_schema
+    rebuilds each object in another key order. With the keys of the editor's schema reversed everywhere,
+    the diff is the same, has no additionalProperties line, and still shows minimum and maxLength leaving."""
+    at = panel()
+    shown = _anthropic_diff(at)
+    lines = shown.splitlines()
+    assert "additionalProperties" not in shown
+    assert '-      "minimum": 1,' in lines and '-      "maxLength": 200,' in lines
+    assert any(line.startswith("+") and "{minimum: 1}" in line for line in lines)
+
+    def reverse(node):
+        if isinstance(node, dict):
+            return {k: reverse(node[k]) for k in reversed(list(node))}
+        return [reverse(v) for v in node] if isinstance(node, list) else node
+
+    schema = json.loads(at.text_area(key="schema_editor").value)
+    at.text_area(key="schema_editor").input(json.dumps(reverse(schema), indent=2)).run()
+    assert not at.exception
+    assert _anthropic_diff(at) == shown

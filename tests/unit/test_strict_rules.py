@@ -197,3 +197,28 @@ def test_the_per_provider_exercise_agrees_with_the_rules():
             assert exercise.answer[item] == expected, item
         # every refusal the rules find is one of the items: the exercise leaves nothing out
         assert refused["anthropic"] | refused["openai"] <= set().union(*where.values())
+
+
+def test_described_refusals_on_the_reference_and_the_cases():
+    """Issue 14: the panel explains a refusal that comes only from keywords transform_schema moves into the
+    description. Derived from CASES: a rule's trip case qualifies exactly when each of its refusing findings
+    is among the transform's moves into the description."""
+    from toolcall.strict import described_refusals
+
+    assert described_refusals(report(REFERENCE, "anthropic")) == ["maxLength", "minimum"]
+    assert described_refusals(report(REFERENCE, "openai")) == []  # `note` not required: not a moved keyword
+    assert described_refusals(report(REFERENCE, "gemini")) == []
+    seen = set()
+    for rule_id, (bad, _where, clean) in CASES.items():
+        provider = rule_id.split(".")[0]
+        rep = report(bad, provider)
+        refusing = {(f.path, f.keyword) for f in rep.findings if f.effect == "400"}
+        into = {(m.path, m.keyword) for m in rep.moved if m.into == "description"}
+        expected = sorted({k for _, k in refusing}) if refusing and refusing <= into else []
+        assert described_refusals(rep) == expected, rule_id
+        assert described_refusals(report(clean, provider)) == [] or report(clean, provider).refused, rule_id
+        seen.add(bool(expected))
+    assert seen == {True, False}  # the cases hold both kinds
+    # a refusal the SDK repairs otherwise (additionalProperties forced to false) is not described
+    loose = {**REFERENCE, "additionalProperties": True}
+    assert described_refusals(report(loose, "anthropic")) == []

@@ -194,3 +194,42 @@ def test_a_schema_too_long_to_diff_is_not_diffed():
     assert schema_diff(big, big) == ""
     assert schema_diff(big, {**big, "additionalProperties": False}) is None
     assert openai_fix(big).diff is None
+
+
+def _reordered(node):
+    """``node`` with the keys of every object in reverse order (values equal)."""
+    if isinstance(node, dict):
+        return {k: _reordered(node[k]) for k in reversed(list(node))}
+    if isinstance(node, list):
+        return [_reordered(v) for v in node]
+    return node
+
+
+def test_schema_diff_ignores_key_order_but_shows_a_moved_keyword():
+    """Issue 14: the panel's diff showed `additionalProperties` removed and re-added only because
+    transform_schema rebuilds each object in its own key order. Derived from the shipped tools: a
+    reordered copy diffs as equal, and each keyword transform_schema moves into the description shows
+    as a removed line."""
+    from toolcall.strict import schema_diff
+
+    moved_any = False
+    for path in sorted((FIXTURES_DIR / "tools").glob("*.json")):
+        schema = load_tool(path).input_schema
+        assert schema_diff(schema, _reordered(schema)) == "", path.name
+        try:
+            transformed, moved = anthropic_transform(schema)
+        except TransformError:
+            continue
+        diff = schema_diff(schema, transformed, ("original", "anthropic"))
+        assert diff == schema_diff(_reordered(schema), transformed, ("original", "anthropic")), path.name
+        removed = [line.lstrip("- ") for line in (diff or "").splitlines()
+                   if line.startswith("-") and not line.startswith("---")]
+        for m in moved:
+            if m.into == "description":
+                moved_any = True
+                assert any(line.startswith(f'"{m.keyword}":') for line in removed), (path.name, m.keyword)
+    assert moved_any
+    reference = load_tool().input_schema
+    diff = schema_diff(reference, anthropic_transform(reference)[0], ("original", "anthropic"))
+    assert "additionalProperties" not in diff  # unchanged (false before and after): no longer removed and re-added
+    assert '-      "minimum": 1,' in diff.splitlines() and '-      "maxLength": 200,' in diff.splitlines()

@@ -25,7 +25,7 @@ from toolcall.strict.transforms import (Moved, OpenAIFix, TransformError, Transf
 from toolcall.validation import validate
 
 __all__ = ["PROVIDERS", "Finding", "Moved", "OpenAIFix", "ProviderReport", "LeakMatrix", "LeakRow", "Verdict",
-           "report", "leak_matrix", "openai_fix", "finding_message", "schema_diff", "COLUMNS"]
+           "report", "leak_matrix", "openai_fix", "described_refusals", "finding_message", "schema_diff", "COLUMNS"]
 
 
 @dataclass(frozen=True)
@@ -105,6 +105,20 @@ def report(schema: dict[str, Any], provider: str, name: str = "tool", descriptio
         key = "parametersJsonSchema" if refused else "parameters"
         declaration = {"name": name, "description": description, key: schema}
     return ProviderReport(provider, found, refused, transformed, error, too_large, moved, declaration, disagreements)
+
+
+def described_refusals(rep: ProviderReport) -> list[str]:
+    """The keywords behind ``rep``'s refusal when every refusing finding (effect ``"400"``) is a
+    keyword the SDK helper moves into the description (``Moved.into == "description"`` at the same
+    pointer), sorted and without repeats; ``[]`` when the schema is not refused or any refusal has
+    another cause. For the course's refund_order under Anthropic: ``["maxLength", "minimum"]``
+    (rules.py: refused per ANTHROPIC_DOCS; transforms.py: transform_schema moves them into the
+    description)."""
+    refusing = [f for f in rep.findings if f.effect == "400"]
+    described = {(m.path, m.keyword) for m in rep.moved if m.into == "description"}
+    if not refusing or any((f.path, f.keyword) not in described for f in refusing):
+        return []
+    return sorted({f.keyword for f in refusing})
 
 
 def openai_fix(schema: dict[str, Any]) -> OpenAIFix:

@@ -325,10 +325,12 @@ MAX_DIFF_LINES = 2_000
 
 def schema_diff(before: dict[str, Any], after: dict[str, Any], names: tuple[str, str] = ("original", "fixed"),
                 max_lines: int = MAX_DIFF_LINES) -> str | None:
-    """Unified diff of two schemas printed as indented JSON (``""`` when they are equal); None when
-    either is longer than ``max_lines`` lines and they differ (the caller says the diff is not drawn)."""
-    a = json.dumps(before, ensure_ascii=False, indent=2).splitlines()
-    b = json.dumps(after, ensure_ascii=False, indent=2).splitlines()
+    """Unified diff of two schemas printed as canonical indented JSON (keys sorted at every level, so
+    keys that were only reordered, as transform_schema rebuilds each object, show no change; a keyword
+    that moved still shows as removed in one place and added in another); ``""`` when they are equal;
+    None when either is longer than ``max_lines`` lines and they differ (the caller says the diff is not drawn)."""
+    a = json.dumps(before, ensure_ascii=False, indent=2, sort_keys=True).splitlines()
+    b = json.dumps(after, ensure_ascii=False, indent=2, sort_keys=True).splitlines()
     if a == b:
         return ""
     if max(len(a), len(b)) > max_lines:
