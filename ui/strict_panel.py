@@ -23,10 +23,12 @@ from toolcall.strict.transforms import MAX_DIFF_LINES
 from toolcall.strict.rules import PROVIDERS
 
 PREFIX = "playground_strict"
-# Markdown table cells break long words (JSON pointers, URLs) rather than widen the table past a phone's width.
-_WRAP_CSS = ("<style>.st-key-playground_strict_panel table { table-layout: auto; width: 100%; } "
-             ".st-key-playground_strict_panel td, .st-key-playground_strict_panel th "
-             "{ overflow-wrap: anywhere; word-break: normal; }</style>")
+# Markdown table cells wrap at words; the JSON-pointer and URL columns (first, last) may break anywhere. A table
+# still wider than a phone scrolls sideways inside its own box instead of widening the page (issue 14).
+_P = ".st-key-playground_strict_panel"
+_WRAP_CSS = (f"<style>{_P} table {{ width: 100%; }} {_P} td, {_P} th {{ overflow-wrap: break-word; min-width: 5em; }} "
+             f"{_P} td:first-child, {_P} td:last-child {{ overflow-wrap: anywhere; min-width: 7em; }} "
+             f"{_P} [data-testid=stMarkdownContainer]:has(table) {{ overflow-x: auto; }}</style>")
 
 
 @st.cache_data(show_spinner=False)
