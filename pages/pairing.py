@@ -9,7 +9,7 @@ from ui.lesson_widgets import show_page_lessons
 from toolcall.convert import convert
 from toolcall.pairing import RULES, check_pairing, read_transcript
 from toolcall.text import escape_invisible
-from toolcall.wire import ANTHROPIC, FORMATS, OPENAI, PAIRING_CHOICES
+from toolcall.wire import ANTHROPIC, AUTO, FORMATS, OPENAI, PAIRING_CHOICES
 from toolcall.transcripts import build_transcript
 from ui.page import start
 from ui.widgets import translated
@@ -17,6 +17,11 @@ from ui.widgets import translated
 start("pairing")
 
 INPUT_KEY = "pairing_input"
+SOURCE_KEY, TARGET_KEY, CONVERT_KEY = "convert_source", "convert_target", "convert_input"
+#: Set once the student picks a converter form; until then the forms follow the transcript above.
+CHOSEN_KEY = "convert_forms_chosen"
+#: The text the page last put in the converter's box (the student's own text is never replaced).
+PREFILLED_KEY = "convert_prefilled"
 #: Problems drawn on the page at most (the report holds up to MAX_VIOLATIONS; the rest are counted).
 SHOWN_ROWS = 100
 
@@ -41,6 +46,32 @@ def _fill(text: str) -> None:
     st.session_state[INPUT_KEY] = text
 
 
+def _next_form(form: str) -> str:
+    """The form after ``form`` in toolcall/wire.py's FORMATS (wrapping round): the converter's default target."""
+    return FORMATS[(FORMATS.index(form) + 1) % len(FORMATS)]
+
+
+def _forms_chosen() -> None:
+    st.session_state[CHOSEN_KEY] = True
+
+
+def _use_above(text: str) -> None:
+    st.session_state[CONVERT_KEY] = st.session_state[PREFILLED_KEY] = text
+
+
+def _follow_above(form: str | None, text: str) -> None:
+    """Before the converter is drawn: until the student picks a form, read as the form of the transcript
+    above (chosen or detected; Anthropic when there is none) and show as the next form; while the
+    converter's box holds nothing the student typed (empty, or what was put there last), it holds the
+    transcript above."""
+    state = st.session_state
+    if not state.get(CHOSEN_KEY):
+        source = form if form in FORMATS else ANTHROPIC
+        state[SOURCE_KEY], state[TARGET_KEY] = source, _next_form(source)
+    if text.strip() and state.get(CONVERT_KEY, "") in ("", state.get(PREFILLED_KEY)):
+        state[CONVERT_KEY] = state[PREFILLED_KEY] = text
+
+
 examples = load("pairing", "pairing/examples.yaml")
 
 st.title(tr("pairing.title"))
@@ -49,18 +80,23 @@ show_page_lessons("pairing")
 
 # open while the box is empty; once a transcript is in, fold it so the verdict is in view
 with st.expander(tr("pairing.examples"), expanded=not st.session_state.get("pairing_input")):
-    cols = st.columns(3)
-    cols[0].button(tr("pairing.valid_anthropic"), key="pairing_example_valid_anthropic", width="stretch",
-                   on_click=_fill, args=(_valid_request(ANTHROPIC),), icon="✅")
-    cols[1].button(tr("pairing.valid_openai"), key="pairing_example_valid_openai", width="stretch",
-                   on_click=_fill, args=(_valid_request(OPENAI),), icon="✅")
-    for i, example in enumerate(examples):
-        cols[(i + 2) % 3].button(example.label[lang()], key=f"pairing_example_{example.id}", width="stretch",
-                                 on_click=_fill, args=(example.text,))
+    # grouped by what the fixture expects of each example (no rule → valid), not by a list kept here
+    valid = [(tr("pairing.valid_anthropic"), "valid_anthropic", _valid_request(ANTHROPIC)),
+             (tr("pairing.valid_openai"), "valid_openai", _valid_request(OPENAI))]
+    broken = []
+    for example in examples:
+        (broken if example.expect else valid).append((example.label[lang()], example.id, example.text))
+    for group, entries, icon in (("valid", valid, "✅"), ("broken", broken, None)):
+        st.markdown(f"**{tr(f'pairing.group.{group}')}**")
+        cols = st.columns(3)
+        for i, (label, example_id, example_text) in enumerate(entries):
+            cols[i % 3].button(label, key=f"pairing_example_{example_id}", width="stretch", on_click=_fill,
+                               args=(example_text,), icon=icon)
 
 names = {f: tr(f"pairing.format.{f}") for f in PAIRING_CHOICES}
 fmt = translated("radio", tr("pairing.format_label"), PAIRING_CHOICES, names, key="pairing_format", horizontal=True)
 text = st.text_area(tr("pairing.input_label"), key=INPUT_KEY, height=320)
+above_text, above_form = text, fmt if fmt != AUTO else None  # what the converter below starts from
 
 if not text.strip():
     st.caption(tr("pairing.empty_input"))
@@ -68,8 +104,10 @@ else:
     report = _check(text, fmt, lang())
     if report.error:
         st.error(plain(report.error), icon="❌")
+        above_form = report.looks or above_form  # the converter reads it as what it is, not as chosen
     else:
         name = names[report.fmt]
+        above_form = report.fmt
         st.caption(tr("pairing.detected" if report.detected else "pairing.chosen", count=report.message_count,
                       fmt=name))
         if not report.violations:
@@ -102,13 +140,21 @@ st.divider()
 st.subheader(tr("convert.title"))
 st.markdown(tr("convert.intro"))
 form_names = {f: tr(f"pairing.format.{f}") for f in FORMATS}
+_follow_above(above_form, above_text)
 left, right = st.columns(2)
 with left:
-    source = translated("selectbox", tr("convert.source_label"), FORMATS, form_names, key="convert_source")
+    source = translated("selectbox", tr("convert.source_label"), FORMATS, form_names, key=SOURCE_KEY,
+                        on_change=_forms_chosen)
 with right:
-    target = translated("selectbox", tr("convert.target_label"), FORMATS, form_names, key="convert_target")
-convert_text = st.text_area(tr("convert.input_label"), key="convert_input", height=200)
-if convert_text.strip():
+    target = translated("selectbox", tr("convert.target_label"), FORMATS, form_names, key=TARGET_KEY,
+                        on_change=_forms_chosen)
+if above_text.strip() and st.session_state.get(CONVERT_KEY) != above_text:
+    st.button(tr("convert.use_above"), key="convert_use_above", help=tr("convert.use_above_help"),
+              on_click=_use_above, args=(above_text,))
+convert_text = st.text_area(tr("convert.input_label"), key=CONVERT_KEY, height=200)
+if source == target:
+    st.info(tr("convert.same_form", form=form_names[source]), icon="ℹ️")
+elif convert_text.strip():
     messages, error = read_transcript(convert_text, lang())
     if error:
         st.error(plain(error), icon="❌")

@@ -114,7 +114,8 @@ class Report:
     """The checker's answer. ``error`` (a translated sentence) is set when the text could not
     be checked at all; otherwise ``fmt`` is the format used, ``message_count`` the number of messages checked,
     ``violations`` at most MAX_VIOLATIONS (``more`` counts the rest), ``notes`` remarks that
-    are not violations."""
+    are not violations. ``looks`` is the form the transcript looks like when that is not the chosen one
+    (the format_mismatch error)."""
 
     fmt: str | None = None
     detected: bool = False
@@ -123,6 +124,7 @@ class Report:
     more: int = 0
     error: str | None = None
     notes: list[Violation] = field(default_factory=list)
+    looks: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -315,7 +317,7 @@ def check_pairing(text: str, fmt: str = AUTO, lang: str = "en") -> Report:
         if signs and fmt not in signs:
             other = next(iter(signs))
             return Report(error=t("pairing.error.format_mismatch", lang, chosen=t(f"pairing.format.{fmt}", lang),
-                                  looks=t(f"pairing.format.{other}", lang)))
+                                  looks=t(f"pairing.format.{other}", lang)), looks=other)
     out = _Collector(lang)
     {ANTHROPIC: _check_anthropic, OPENAI: _check_openai, RESPONSES: _check_responses, MCP: _check_mcp,
      GEMINI: _check_gemini}[fmt](messages, out)
@@ -440,8 +442,16 @@ def _check_anthropic(messages: list[Any], out: _Collector) -> None:
                     calls.setdefault(b["id"], (i, j))
                     prev_ids.add(b["id"])
     for cid, (i, j) in calls.items():
-        if cid not in answered:
-            out.add("tool_use_without_result", i, j, id=cid, next=i + 1)
+        if cid not in answered:  # past the end, the message to add is named, not numbered (issue 14)
+            out.add("tool_use_without_result", i, j, key=_at_end("tool_use_without_result", i, messages), id=cid,
+                    next=i + 1, last=len(messages) - 1)
+
+
+def _at_end(key: str, call: int, messages: list[Any]) -> str:
+    """``key``, or ``key + "_at_end"`` when the call in messages[``call``] is the transcript's last message:
+    the answer belongs in a message that does not exist yet, so the text names the transcript's end
+    ("ends at messages[N]; the next user message must answer it") rather than an index past it."""
+    return f"{key}_at_end" if call + 1 >= len(messages) else key
 
 
 # --- OpenAI --------------------------------------------------------------------------------
@@ -689,8 +699,8 @@ def _check_gemini(contents: list[Any], out: _Collector) -> None:
         pending = turn if role == "model" else []
     for i, j, name, cid in every:
         if (i, j) not in answered:
-            out.add("tool_use_without_result", i, j, key="function_call_without_response", name=name,
-                    id=cid if cid is not None else "-", next=i + 1)
+            out.add("tool_use_without_result", i, j, key=_at_end("function_call_without_response", i, contents),
+                    name=name, id=cid if cid is not None else "-", next=i + 1, last=len(contents) - 1)
 
 
 def _hashable(value: Any) -> Any:

@@ -74,11 +74,14 @@ def test_chosen_format_overrides_detection():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_transcript_in_the_other_format_is_never_green(lang):
     """Issue 12, item 4: an Anthropic transcript (two real errors) checked as OpenAI once showed
-    "No pairing problems"; it must say it does not look like OpenAI and what it looks like."""
+    "No pairing problems"; it must say it does not look like OpenAI and what it looks like. The converter
+    below reads it as what it is (Anthropic), not as the form chosen for the check (issue 14)."""
     at = open_page(lang)
     at.button(key="pairing_example_anthropic_id_mismatch").click().run()
     at.radio(key="pairing_format").set_value("openai").run()
-    assert not at.exception and not at.success
+    assert not at.exception
+    assert t("pairing.no_violations", lang) not in [s.value for s in at.success]
+    assert at.selectbox(key="convert_source").value == "anthropic"
     assert at.error[0].value.replace("\\", "") == t("pairing.error.format_mismatch", lang,
                                                     chosen=t("pairing.format.openai", lang),
                                                     looks=t("pairing.format.anthropic", lang))
@@ -164,3 +167,71 @@ def test_each_violation_is_shown_once(lang):
             assert v.advice not in outside, (example.id, v.advice)
         checked += 1
     assert checked
+
+
+# --- issue 14: the converter starts from the transcript above, in another form -----------------------------
+
+def _first_of_each_form():
+    seen = {}
+    for example in load_examples():
+        seen.setdefault(example.fmt, example)
+    return list(seen.values())
+
+
+@pytest.mark.parametrize("example", _first_of_each_form(), ids=lambda e: e.id)
+def test_the_converter_reads_the_transcript_above_and_shows_the_next_form(example):
+    """Read as follows the form of the transcript above (detected), Show as is the next form in
+    toolcall/wire.py's FORMATS, and the transcript is offered as the converter's input."""
+    from toolcall.wire import FORMATS
+
+    at = open_page("en")
+    assert (at.selectbox(key="convert_source").value, at.selectbox(key="convert_target").value) == FORMATS[:2]
+    at.button(key=f"pairing_example_{example.id}").click().run()
+    assert not at.exception
+    nxt = FORMATS[(FORMATS.index(example.fmt) + 1) % len(FORMATS)]
+    assert (at.selectbox(key="convert_source").value, at.selectbox(key="convert_target").value) == (example.fmt, nxt)
+    assert at.text_area(key="convert_input").value == example.text
+    assert not at.info or all(i.value != t("convert.same_form", "en", form=t(f"pairing.format.{example.fmt}", "en"))
+                              for i in at.info)
+
+
+def test_the_converter_keeps_what_the_student_typed_and_the_forms_they_picked():
+    examples = {e.fmt: e for e in reversed(load_examples())}
+    at = open_page("en")
+    at.text_area(key="convert_input").input("[]").run()
+    at.selectbox(key="convert_target").set_value("mcp").run()
+    at.button(key=f"pairing_example_{examples['openai'].id}").click().run()
+    assert not at.exception
+    assert at.text_area(key="convert_input").value == "[]"  # not replaced
+    assert (at.selectbox(key="convert_source").value, at.selectbox(key="convert_target").value) == ("anthropic", "mcp")
+    at.button(key="convert_use_above").click().run()  # offered, and replaces only when asked
+    assert at.text_area(key="convert_input").value == examples["openai"].text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_same_form_twice_is_said_not_copied(lang):
+    at = open_page(lang)
+    at.text_area(key="convert_input").input('[{"role": "user", "content": "hi"}]').run()
+    at.selectbox(key="convert_target").set_value("anthropic").run()
+    assert not at.exception
+    assert [i.value for i in at.info] == [t("convert.same_form", lang, form=t("pairing.format.anthropic", lang))]
+    assert not [c for c in at.code if c.value.startswith("[")]  # no identical copy
+
+
+# --- issue 14: the example buttons are grouped by what the fixture expects ---------------------------------
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_example_buttons_are_grouped_by_their_expected_result(lang):
+    """Valid examples (``expect: []`` in fixtures/pairing/examples.yaml, plus the two built from the
+    walkthrough) come first under their heading; every example that breaks a rule comes under the other."""
+    at = open_page(lang)
+    box = next(e for e in at.expander if e.label == t("pairing.examples", lang))
+    headings = [m.value for m in box.markdown]
+    assert headings == [f"**{t('pairing.group.valid', lang)}**", f"**{t('pairing.group.broken', lang)}**"]
+    valid = {b.key for c in box.columns[:3] for b in c.button}
+    broken = {b.key for c in box.columns[3:] for b in c.button}
+    examples = load_examples()
+    assert valid == {"pairing_example_valid_anthropic", "pairing_example_valid_openai"} | {
+        f"pairing_example_{e.id}" for e in examples if not e.expect}
+    assert broken == {f"pairing_example_{e.id}" for e in examples if e.expect}
+    assert len(box.columns) == 6

@@ -1,6 +1,7 @@
 """The pairing checker: one broken example per rule, the built transcripts pass, bad input never raises."""
 
 import json
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -8,7 +9,9 @@ from hypothesis import strategies as st
 
 from tests.transcript_builders import ARGS, INPUT, USER, assistant, call, calls, result, tool, use, user
 from toolcall.fixtures import load_orders
-from toolcall.pairing import (MAX_CHARS, MAX_VIOLATIONS, RULES, check_pairing, detect_format, load_examples)
+from toolcall.i18n import t
+from toolcall.pairing import (MAX_CHARS, MAX_VIOLATIONS, RULES, check_pairing, detect_format, load_examples,
+                              shown)
 from toolcall.transcripts import build_transcript, load_tools, load_walkthrough
 
 def rules(messages, fmt="auto"):
@@ -218,10 +221,10 @@ def test_command_line_reports_violations_and_exit_codes(capsys, tmp_path):
     out = json.loads(capsys.readouterr().out)
     assert out["format"] == "anthropic" and out["messages"] == 2
     assert out["violations"] == [{"rule": "tool_use_without_result", "message_index": 1, "block_index": 0,
-                                  "detail": "Call toolu_A gets no result. messages[2] must answer it.",
-                                  "advice": "Answer it: put a tool_result block with tool_use_id toolu_A first in "
-                                            "messages[2], the user message right after the call (add that user "
-                                            "message if there is none)."}]
+                                  "detail": "Call toolu_A gets no result. The transcript ends at messages[1]; the "
+                                            "next user message must answer it.",
+                                  "advice": "Answer it: add a user message after messages[1] whose first block is a "
+                                            "tool_result with tool_use_id toolu_A."}]
     clean = tmp_path / "clean.json"
     clean.write_text(json.dumps([USER, calls(call()), tool()]), encoding="utf-8")
     assert main(["pairing", str(clean)]) == 0
@@ -268,3 +271,67 @@ def test_wrong_content_type_detail_in_chinese_uses_chinese_phrases():
     assert details == ["content 应该是 字符串或文本片段数组，而不是 数字。"]
     en = [v.detail for v in check_pairing(text, "openai", "en").violations if v.rule == "wrong_content_type"]
     assert en == ["content must be string / array of text parts, not number."]
+
+
+# --- issue 14: a transcript that ends with unanswered calls names no message past its end -----------------
+
+def _call_ids(m, fmt):
+    """The ids of the tool calls message/item ``m`` (form ``fmt``) makes, read straight from the wire shape
+    (a Gemini call without an id by its name)."""
+    if not isinstance(m, dict):
+        return []
+    if fmt == "anthropic":
+        content = m.get("content") if isinstance(m.get("content"), list) else []
+        return [b.get("id") for b in content if isinstance(b, dict) and b.get("type") == "tool_use"]
+    if fmt == "openai":
+        return [c.get("id") for c in m.get("tool_calls") or []]
+    if fmt == "responses":
+        return [m.get("call_id")] if m.get("type") == "function_call" else []
+    if fmt == "mcp":
+        return [m.get("id")] if m.get("method") == "tools/call" else []
+    calls = [p["functionCall"] for p in m.get("parts", []) if "functionCall" in p]  # gemini
+    return [c.get("id", c.get("name")) for c in calls]
+
+
+def _ending_with_calls():
+    """Every example cut right after each message that makes a call (the example itself when it already
+    ends there): transcripts whose last message holds calls nobody answered (none of its ids appears earlier:
+    responses_output_first answers its call before making it)."""
+    for example in load_examples():
+        messages = json.loads(example.text)
+        for k, m in enumerate(messages):
+            ids = _call_ids(m, example.fmt)
+            if ids and not any(json.dumps(i) in json.dumps(messages[:k]) for i in ids):
+                yield pytest.param(example.fmt, messages[:k + 1], id=f"{example.id}[:{k + 1}]")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(("fmt", "messages"), list(_ending_with_calls()))
+def test_unanswered_calls_at_the_end_name_the_last_message(fmt, messages, lang):
+    """"messages[2] must answer it" for a two-message transcript named a message that does not exist:
+    every index a detail or advice names is inside the transcript, and each unanswered call of the last
+    message says where the transcript ends (Anthropic, Gemini: "ends at messages[N]; the next user
+    message/turn must answer it")."""
+    last = len(messages) - 1
+    report = check_pairing(json.dumps(messages), fmt, lang)
+    assert report.error is None
+    for v in report.violations + report.notes:
+        cited = [int(n) for n in re.findall(r"messages\[(\d+)", v.detail + v.advice)]
+        assert all(n <= last for n in cited), (v.rule, v.detail, v.advice)
+    at_end = [v for v in report.violations if v.rule == "tool_use_without_result" and v.message_index == last]
+    assert at_end  # the last message's calls are unanswered
+    for v in at_end:
+        assert f"messages[{last}]" in v.detail + v.advice
+        if fmt in ("anthropic", "gemini"):
+            key = "tool_use_without_result_at_end" if fmt == "anthropic" else "function_call_without_response_at_end"
+            assert v.key == key
+            assert v.detail == t(f"pairing.rule_detail.{key}", lang, **{k: shown(x) if isinstance(x, str) else x
+                                                                         for k, x in v.params.items()})
+
+
+def test_unanswered_call_at_the_end_pinned():
+    report = check_pairing(json.dumps([USER, assistant(use())]), "anthropic")
+    assert [v.detail for v in report.violations] == [
+        "Call toolu_A gets no result. The transcript ends at messages[1]; the next user message must answer it."]
+    report = check_pairing(json.dumps([USER, assistant(use()), {"role": "user", "content": "well?"}]), "anthropic")
+    assert [v.detail for v in report.violations] == ["Call toolu_A gets no result. messages[2] must answer it."]

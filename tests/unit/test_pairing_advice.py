@@ -192,9 +192,9 @@ FIXES = {
     "unknown_call_id": _delete, "function_call_arguments_not_string": _responses_dump,
     "request_without_response": _mcp_respond, "duplicate_response": _delete, "response_id_unknown": _delete,
     "result_and_error": _mcp_keep_result, "neither_result_nor_error": _mcp_add_result,
-    "function_call_without_response": _gemini_answer, "orphan_function_response": _gemini_delete,
+    "function_call_without_response": _gemini_answer, "function_call_without_response_at_end": _gemini_answer, "orphan_function_response": _gemini_delete,
     "duplicate_function_response": _gemini_delete, "name_mismatch": _gemini_rename, "response_not_object": _gemini_wrap,
-    "tool_use_without_result": _tool_use_without_result, "results_split_across_messages": _split,
+    "tool_use_without_result": _tool_use_without_result, "tool_use_without_result_at_end": _tool_use_without_result, "results_split_across_messages": _split,
     "text_before_tool_result": _text_first, "message_between": _message_between,
     "id_mismatch": _set_id("tool_use_id"), "orphan_result": _delete, "duplicate_result": _delete,
     "wrong_content_type": _wrong_type, "empty_error_result": _error_content, "empty_text_block": _delete,
@@ -293,6 +293,7 @@ def test_an_anthropic_transcript_checked_as_openai_is_never_green(tmp_path, caps
     assert not report.ok
     assert report.error == ("This transcript does not look like OpenAI: it looks like Anthropic. "
                             "Choose Anthropic (or Detect) and check again.")
+    assert report.looks == "anthropic"  # what the page's converter reads it as (issue 14)
     assert "不像 OpenAI 格式，更像 Anthropic" in check_pairing(text, "openai", "zh").error
     path = tmp_path / "t.json"
     path.write_text(text, encoding="utf-8")
