@@ -33,6 +33,18 @@ def _check(text: str, fmt: str, language: str):
     return check_pairing(text, fmt, language)
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
+def _convert(text: str, source: str, target: str, language: str):
+    """``(converted, losses, error)`` for one converter input, computed once like ``_check``: the box is
+    pre-filled from the transcript above, so a large paste would otherwise be re-read and converted on
+    every click anywhere on the page."""
+    messages, error = read_transcript(text, language)
+    if error:
+        return None, [], error
+    converted, losses = convert(messages, source, target)
+    return converted, losses, None
+
+
 def _valid_request(fmt: str) -> str:
     """The second request of the walkthrough's parallel variant (both results), as pretty JSON."""
     fixture = load("walkthrough", "transcripts/refund_walkthrough.yaml")
@@ -155,11 +167,10 @@ convert_text = st.text_area(tr("convert.input_label"), key=CONVERT_KEY, height=2
 if source == target:
     st.info(tr("convert.same_form", form=form_names[source]), icon="ℹ️")
 elif convert_text.strip():
-    messages, error = read_transcript(convert_text, lang())
+    converted, losses, error = _convert(convert_text, source, target, lang())
     if error:
         st.error(plain(error), icon="❌")
     else:
-        converted, losses = convert(messages, source, target)
         show_json(converted)
         if losses:
             st.warning(tr("convert.losses_title") + "\n\n" + "\n\n".join(
