@@ -4,10 +4,11 @@ model outputs, the design review and the model's view follow it."""
 import streamlit as st
 
 from ui.cards import show_card
-from ui.common import lang, load, plain, tr
+from ui.common import lang, load, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
 from ui.model_view import show_model_view
+from ui.playground_pick import DEFINITION, OUTPUTS, REVIEW, pick_output, pick_panel, show_summary
 from ui.strict_panel import render_strict_panel
 from ui.replay import show_replay
 from ui.tool_editor import show_definition, show_editor, show_review, tool_set
@@ -38,9 +39,26 @@ def _outputs(picked: str):
         else None
 
 
+def show_free(tool, fmt: str, assert_format: bool) -> None:
+    """The free box: paste a model output, pick the response's stop reason, see its card."""
+    free = st.text_area(tr("playground.free_label"), key="playground_free_input", height=120, persist_state="session")
+    stop = translated("radio", tr("truncation.stop_label"), STOP_REASONS,
+                      {r: tr(f"truncation.stop.{r}") for r in STOP_REASONS},
+                      key="playground_free_stop_reason", horizontal=True, persist_state="session")
+    if free:
+        judged = evaluate(free, tool.input_schema, tool.name, lang(), fmt, call_id("free:" + free, fmt),
+                          backend_for(tool.name, book), assert_format, stop, refund.max_tokens)
+        show_card(judged, "playground_card_free", None, None, tool.name, fmt)
+    else:
+        st.caption(tr("playground.free_empty"))
+
+
 @st.fragment
 def live_part() -> None:
-    """Editor beside the results; a definition edit reruns only this fragment (bench/README.md)."""
+    """Editor beside the results; a definition edit reruns only this fragment (bench/README.md). Beside the
+    editor: the summary of every canned output, then ONE panel (picked with a segmented control) and, in the
+    outputs panel, ONE card (picked in a list that shows every output's verdict): what is not open is not
+    drawn, so an edit sends the elements of what the student sees, not of every tab (issue 18)."""
     left, right = st.columns([2, 3], gap="medium")
     with left:
         tool, _stale = show_editor()
@@ -58,48 +76,21 @@ def live_part() -> None:
                                   help=tr("validator.assert_format_help"))
         cards = evaluate_canned_cached(outputs or (), tool.input_schema, tool.name, backend_book, lang(), fmt,
                                        assert_format, refund.max_tokens)
-        summary = summarize(cards)
-        tabs = st.tabs([tr("workbench.tab_outputs"), tr("workbench.tab_review"), tr("workbench.tab_definition"),
-                        tr("workbench.tab_model")])
-        with tabs[0]:
-            if cards:
-                with st.container(border=True, key="playground_summary"):
-                    labels = {c.output.id: c.output.label[lang()] for c in cards}
-                    st.markdown("**" + tr("playground.summary", matched=summary.matched, total=summary.total) + "**")
-                    if summary.leaked:
-                        st.error(plain(tr("playground.summary_leaked", ids=tr("word.list_sep").join(
-                            labels[i] for i in summary.leaked))), icon="🚨")
-                    if summary.unexpected_rejections:
-                        st.warning(plain(tr("playground.summary_overrejected", ids=tr("word.list_sep").join(
-                            labels[i] for i in summary.unexpected_rejections))))
-                    if not summary.leaked:
-                        st.success(tr("playground.summary_all_good"))
+        show_summary(cards, summarize(cards), picked)
+        panel = pick_panel()
+        if panel == OUTPUTS:
+            shown = pick_output(cards)
+            canned = next((c for c in cards if c.output.id == shown), None)
+            if canned is None:
+                show_free(tool, fmt, assert_format)
             else:
-                st.info(tr("workbench.no_outputs", tool=picked))
-            names = [plain(c.output.label[lang()]) for c in cards]  # stable labels: the open tab stays open
-            for tab, canned in zip(st.tabs([*names, tr("workbench.tab_free")]), [*cards, None]):
-                with tab:
-                    if canned is not None:
-                        show_card(canned.card, f"playground_card_{canned.output.id}", canned.output.label[lang()],
-                                  canned, tool.name, fmt)
-                        continue
-                    free = st.text_area(tr("playground.free_label"), key="playground_free_input", height=120,
-                                        persist_state="session")
-                    stop = translated("radio", tr("truncation.stop_label"), STOP_REASONS,
-                                      {r: tr(f"truncation.stop.{r}") for r in STOP_REASONS},
-                                      key="playground_free_stop_reason", horizontal=True)
-                    if free:
-                        judged = evaluate(free, tool.input_schema, tool.name, lang(), fmt, call_id("free:" + free, fmt),
-                                          backend_for(tool.name, book), assert_format, stop, refund.max_tokens)
-                        show_card(judged,
-                                  "playground_card_free", None, None, tool.name, fmt)
-                    else:
-                        st.caption(tr("playground.free_empty"))
-        with tabs[1]:
+                show_card(canned.card, f"playground_card_{canned.output.id}", canned.output.label[lang()], canned,
+                          tool.name, fmt)
+        elif panel == REVIEW:
             show_review(tool, tool_set(tool, picked))
-        with tabs[2]:
+        elif panel == DEFINITION:
             show_definition(tool)
-        with tabs[3]:
+        else:
             show_model_view(tool_set(tool, picked))
     # the page's full width below both columns: its tables and side-by-side code need it (issue 14)
     render_strict_panel(tool.input_schema, tool.name, lang(), outputs=outputs or ())  # computed only when on

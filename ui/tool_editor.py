@@ -206,7 +206,8 @@ def review_findings(tool: Tool, tools: list[Tool]) -> list:
 
 def show_review(tool: Tool, tools: list[Tool]) -> None:
     """Findings for the edited tool (and the set rules that concern it), grouped by severity, with
-    the score, each pointing at its JSON path; then the judgment checklist."""
+    the score, each pointing at its JSON path; then the judgment checklist. The playground draws this
+    panel only while it is open, so its checkboxes keep their state with ``persist_state``."""
     findings = review_findings(tool, tools)
     groups = grouped(findings)
     st.markdown("**" + tr("workbench.review_score", score=score(findings), errors=len(groups["error"]),
@@ -222,7 +223,7 @@ def show_review(tool: Tool, tools: list[Tool]) -> None:
     st.markdown("**" + tr("workbench.checklist_title") + "**")
     st.caption(tr("workbench.checklist_intro"))
     for item in CHECKLIST:
-        st.checkbox(tr(f"workbench.check.{item}"), key=f"workbench_check_{item}")
+        st.checkbox(tr(f"workbench.check.{item}"), key=f"workbench_check_{item}", persist_state="session")
 
 
 def _apply_definition() -> None:
@@ -240,14 +241,15 @@ def show_definition(tool: Tool) -> None:
     """The full definition in the course's or OpenAI's form: copy it (the code block's copy button), or
     edit it here and apply it to the three fields; and the share link."""
     form = translated("radio", tr("workbench.form_label"), FORMS, {f: tr(f"workbench.form.{f}") for f in FORMS},
-                      key="workbench_form", horizontal=True)
+                      key="workbench_form", horizontal=True, persist_state="session")
     text = render(tool, form)
     st.code(text, language="json", wrap_lines=True)
     with st.expander(tr("workbench.edit_definition")):
         if st.session_state.get("workbench_definition_shown") != text:
             st.session_state["workbench_definition_text"] = text  # follows the fields until applied
             st.session_state["workbench_definition_shown"] = text
-        st.text_area(tr("workbench.definition_label"), key="workbench_definition_text", height=260)
+        st.text_area(tr("workbench.definition_label"), key="workbench_definition_text", height=260,
+                     persist_state="session")
         st.button(tr("workbench.apply_definition"), key="workbench_apply_definition", on_click=_apply_definition)
         if "workbench_definition_error" in st.session_state:
             st.error(plain(st.session_state["workbench_definition_error"]), icon="❌")

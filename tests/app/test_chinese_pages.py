@@ -79,3 +79,18 @@ def test_every_pairing_example_in_chinese_has_no_english_prose():
         assert not at.exception
         found.update(_leftovers(at))
     assert found == {}
+
+
+def test_every_playground_panel_and_card_in_chinese_has_no_english_prose():
+    """The playground draws one panel and one card at a time (issue 18): open each of them."""
+    from tests.app.playground_views import each_card, open_panel
+    from toolcall.fixtures import load_outputs
+    from ui.playground_pick import PANELS
+
+    at = fresh_app("zh", page="pages/playground.py")
+    found = {}
+    for _ in each_card(at, load_outputs().outputs):
+        found |= _leftovers(at)
+    for panel in PANELS:
+        found |= _leftovers(open_panel(at, panel))
+    assert found == {}

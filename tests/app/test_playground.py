@@ -6,10 +6,15 @@ import pytest
 
 from tests.app.conftest import fresh_app
 from tests.app.markdown_tables import tables
+from tests.app.playground_views import each_card, show_free, show_output
 from toolcall.fixtures import load_outputs
 from toolcall.i18n import t
 
-N = len(load_outputs().outputs)
+OUTPUTS = load_outputs().outputs
+N = len(OUTPUTS)
+#: The canned output the extra-field preset lets through: the one additionalProperties catches.
+EXTRA = next(o for o in OUTPUTS if o.catches == "additionalProperties")
+TRUNCATED = next(o for o in OUTPUTS if o.stop_reason == "max_tokens")
 
 
 def playground(lang="en"):
@@ -35,8 +40,9 @@ def test_no_additional_properties_preset_flags_extra_field_leaked():
     assert not at.exception
     assert '"additionalProperties"' not in at.text_area(key="schema_editor").value
     assert f"**{N - 1} of {N} outputs got their expected verdict.**" in texts(at.markdown)
+    assert "Leaked \\(bad output accepted\\)\\: Extra field the schema does not define\\." in texts(at.error)
+    show_output(at, EXTRA.id)
     errors = texts(at.error)
-    assert "Leaked \\(bad output accepted\\)\\: Extra field the schema does not define\\." in errors
     assert ("LEAKED\\: this bad output passes the edited schema\\. \\\"additionalProperties\\\" would have "
             "caught it\\.") in errors
 
@@ -77,6 +83,7 @@ def test_not_a_schema_names_keyword_and_path():
 def test_free_box_judges_pasted_output_in_openai_format():
     at = playground()
     at.radio(key="playground_format").set_value("openai").run()
+    show_free(at)
     at.text_area(key="playground_free_input").input("{'order_id': 'ORD-20260917', 'amount_cents': 1999}").run()
     assert not at.exception
     codes = [json.loads(c.value) for c in at.code if c.language == "json" and c.value.startswith("{\n  \"role\"")]
@@ -112,6 +119,7 @@ def test_choosing_a_preset_applies_it_at_once():
 
 def test_user_text_never_becomes_markdown_links_or_headings():
     at = playground()
+    show_free(at)
     at.text_area(key="playground_free_input").input(
         '{"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged", '
         '"www.example.org": 1, "x\\n# H1": "![i](http://127.0.0.1:9/i.png)"}').run()
@@ -139,6 +147,7 @@ def test_caption_says_when_the_schema_was_edited_by_hand():
 
 def test_a_key_ending_in_a_space_is_still_bold():
     at = playground()
+    show_free(at)
     at.text_area(key="playground_free_input").input(
         '{"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged", "a ": 1}').run()
     md = "\n".join(texts(at.markdown))
@@ -150,6 +159,7 @@ def test_format_toggle_asserts_format_in_the_free_box():
     schema = json.loads(at.text_area(key="schema_editor").value)
     schema["properties"]["note"]["format"] = "email"
     at.text_area(key="schema_editor").set_value(json.dumps(schema)).run()
+    show_free(at)
     at.text_area(key="playground_free_input").set_value(
         '{"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged", "note": "not an email"}').run()
     assert not at.exception
@@ -174,13 +184,14 @@ def test_the_order_book_names_items_in_the_page_language():
 
 def test_truncated_card_shows_the_re_request_and_the_free_box_asks_the_stop_reason():
     """Issue 12 item 1: max_tokens → no tool_result, max_tokens 64 → 128; the free box lets the student pick."""
-    at = playground()
+    at = show_output(playground(), TRUNCATED.id)
     assert not at.exception
     warnings = texts(at.warning)
     assert any("**no tool_result is sent**" in w and "from 64 to 128" in w for w in warnings)
     assert '{\n  "max_tokens": 128\n}' in [c.value for c in at.code]
     at.radio(key="playground_format").set_value("openai").run()
     assert '{\n  "max_completion_tokens": 128\n}' in [c.value for c in at.code]
+    show_free(at)
     at.text_area(key="playground_free_input").input('{"order_id": "ORD-2026').run()
     before = len([w for w in texts(at.warning) if "no tool_result is sent" in w])
     at.radio(key="playground_free_stop_reason").set_value("max_tokens").run()
@@ -209,13 +220,16 @@ def test_every_card_says_where_its_result_lands_in_mcp():
         at = playground(lang)
         at.radio(key="playground_format").set_value("mcp").run()
         assert not at.exception
-        captions = texts(at.caption)
+        captions, rpc = [], []
+        for _ in each_card(at, OUTPUTS):  # one card drawn at a time: gather them all
+            captions += texts(at.caption)
+            rpc += [json.loads(c.value) for c in at.code if c.language == "json" and '"jsonrpc"' in c.value]
+
         def lands(key, lang=lang):
             return t("common.labelled", lang, label=t("wire.lands_label", lang), value=t(key, lang))
 
         assert lands("wire.lands.mcp_jsonrpc_error") in captions
         assert lands("wire.lands.mcp_is_error") in captions
-        rpc = [json.loads(c.value) for c in at.code if c.language == "json" and '"jsonrpc"' in c.value]
         assert any(m.get("error", {}).get("code") == -32602 for m in rpc)
         assert any(m.get("result", {}).get("isError") is True for m in rpc)
 

@@ -4,6 +4,7 @@ cards, the review and the pass^k lab; bad definitions keep the last good state; 
 import json
 
 from tests.app.conftest import fresh_app
+from tests.app.playground_views import each_card, open_panel, show_free
 from toolcall.fixtures import load_outputs, load_tool
 from toolcall.tooldef import share_token
 
@@ -26,9 +27,11 @@ def test_editing_the_name_reaches_every_tool_use_and_tool_result():
     assert not at.exception
     assert "Definition OK: a name both providers accept and a valid Draft 2020-12 input_schema." in texts(at.success)
     outputs = load_outputs().outputs
-    calls = tool_results(at)
+    calls, contents = [], []
+    for _ in each_card(at, outputs):  # one card drawn at a time
+        calls += tool_results(at)
+        contents += [c.value for c in at.code if c.language in (None, "plaintext") and "input_schema" in c.value]
     assert len(calls) == len(outputs) and {c["name"] for c in calls} == {"issue_refund"}   # one per canned card
-    contents = [c.value for c in at.code if c.language in (None, "plaintext") and "input_schema" in c.value]
     # every card the schema rejects names the tool (text that is not JSON is answered without the schema)
     assert len(contents) == sum(o.expected == "rejected" and o.catches != "INVALID_JSON" for o in outputs)
     assert all("against the issue_refund input_schema" in v and "call issue_refund again" in v for v in contents)
@@ -50,6 +53,7 @@ def test_removing_when_not_to_use_shows_in_the_review_and_in_the_lab():
     cut = description.replace(" If the order has not shipped yet, use cancel_order instead.", "")
     assert cut != description
     at.text_area(key="tool_description").input(cut).run()
+    open_panel(at, "review")
     assert not at.exception
     warnings = "\n".join(texts(at.warning))
     assert "does not say when NOT to use it" in warnings
@@ -69,7 +73,7 @@ def test_lab_alone_uses_the_reference_description():
 
 
 def test_description_presets_and_picking_do_stuff():
-    at = playground()
+    at = open_panel(playground(), "review")
     at.selectbox(key="playground_preset").select("vague_name").run()
     assert at.text_input(key="tool_name").value == "do_stuff"
     assert any("do\\_stuff" in e and "vague verb" in e for e in texts(at.error))
@@ -80,6 +84,7 @@ def test_description_presets_and_picking_do_stuff():
     assert not at.exception
     assert at.text_input(key="tool_name").value == "do_stuff"
     assert any("No canned outputs exist for do_stuff" in i for i in texts(at.info))
+    show_free(at)
     at.text_area(key="playground_free_input").input('{"data": "ORD-20260917"}').run()
     assert not at.exception and tool_results(at)[-1]["name"] == "do_stuff"
 
@@ -91,6 +96,7 @@ def test_huge_description_and_pasted_definitions_never_crash():
     assert any(e.startswith("\\$\\.description\\: The description has 5000000 characters") for e in texts(at.error))
     at.button(key="playground_reset").click().run()
     assert texts(at.success)[0].startswith("Definition OK")
+    open_panel(at, "definition")
     at.text_area(key="workbench_definition_text").input('{"name": "get_order"}').run()
     at.button(key="workbench_apply_definition").click().run()
     assert "\\$\\: The definition has no input\\_schema \\(OpenAI\\'s form calls it parameters\\)\\." in texts(at.error)

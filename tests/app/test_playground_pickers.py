@@ -1,0 +1,122 @@
+"""The playground draws one panel and one output's card at a time (issue 18): the pickers list every
+canned output of the fixture with this schema's verdict, keep their choice across edits, language
+switches and page visits, and a closed panel draws nothing. Cases come from fixtures/outputs/."""
+
+import json
+
+import pytest
+
+from tests.app.conftest import fresh_app
+from tests.app.playground_views import each_card, open_panel, show_free, show_output
+from toolcall.fixtures import load_outputs
+from toolcall.i18n import t
+from toolcall.markdown import plain
+from ui.playground_pick import FREE, ICONS, PANELS
+
+OUTPUTS = load_outputs().outputs
+#: The canned output the no_additional_properties preset lets through.
+EXTRA = next(o for o in OUTPUTS if o.catches == "additionalProperties")
+
+
+def playground(lang="en"):
+    return fresh_app(lang, page="pages/playground.py")
+
+
+def texts(elements):
+    return [e.value for e in elements]
+
+
+def calls(at):
+    """The model's calls drawn on the page's cards (one per card)."""
+    return [json.loads(c.value) for c in at.code if c.language == "json" and '"tool_use"' in c.value]
+
+
+def label(output, lang, icon, verdict):
+    return t("playground.output_verdict", lang, icon=ICONS[icon], label=plain(output.label[lang]),
+             verdict=t(f"playground.{verdict}", lang))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_output_picker_lists_every_canned_output_with_its_verdict(lang):
+    at = playground(lang)
+    radio = at.radio(key="playground_output")
+    assert list(radio.options) == [label(o, lang, "matched", o.expected) for o in OUTPUTS] + [
+        t("playground.output_free", lang, label=t("workbench.tab_free", lang))]
+    assert radio.value == OUTPUTS[0].id
+    assert len(calls(at)) == 1  # one card drawn, not one per output
+
+
+def test_a_leak_shows_in_the_picker_and_the_picked_card_follows_the_edit():
+    at = show_output(playground(), EXTRA.id)
+    at.selectbox(key="playground_preset").select("no_additional_properties").run()
+    assert not at.exception
+    radio = at.radio(key="playground_output")
+    assert radio.value == EXTRA.id  # the choice survives the edit
+    expected = [label(o, "en", "leaked", "accepted") if o is EXTRA else label(o, "en", "matched", o.expected)
+                for o in OUTPUTS]
+    assert list(radio.options)[:len(OUTPUTS)] == expected
+    assert any(e.startswith("LEAKED") for e in texts(at.error))  # the picked card says so
+
+
+def test_every_card_can_be_drawn_and_shows_its_own_output():
+    at = playground()
+    for output in each_card(at, OUTPUTS):
+        drawn = [m.value for m in at.markdown if m.value.startswith("**") and " · expected: " in m.value]  # canned
+        assert [d.split("  \n")[0] for d in drawn] == [f"**{plain(output.label['en'])}**"]
+        assert len(calls(at)) == 1
+        assert output.raw in [c.value for c in at.code] or len(output.raw) > 3000
+
+
+def test_the_choices_survive_a_language_switch_and_a_page_visit():
+    at = show_output(playground(), EXTRA.id)
+    at.session_state["app_lang"] = "zh"
+    at.run()
+    assert not at.exception
+    assert at.radio(key="playground_output").value == EXTRA.id
+    assert any(plain(EXTRA.label["zh"]) in m.value for m in at.markdown)
+    open_panel(at, "review")
+    at.switch_page("pages/passk_lab.py").run()
+    at.switch_page("pages/playground.py").run()
+    assert not at.exception
+    assert at.segmented_control(key="playground_panel").value == "review"
+    open_panel(at, "outputs")
+    assert at.radio(key="playground_output").value == EXTRA.id
+
+
+@pytest.mark.parametrize("panel", [p for p in PANELS if p != "outputs"])
+def test_a_closed_panel_draws_nothing_but_the_summary_stays(panel):
+    at = open_panel(playground(), panel)
+    assert not at.exception
+    assert calls(at) == []  # no card
+    assert not [r for r in at.radio if r.key == "playground_output"]
+    assert f"**{len(OUTPUTS)} of {len(OUTPUTS)} outputs got their expected verdict.**" in texts(at.markdown)
+    review = t("workbench.checklist_title", "en")
+    assert (f"**{review}**" in texts(at.markdown)) == (panel == "review")
+
+
+def test_review_checks_and_the_free_box_keep_their_values_while_closed():
+    at = show_free(playground())
+    at.text_area(key="playground_free_input").input('{"order_id": "ORD-20260917"}').run()
+    at.radio(key="playground_free_stop_reason").set_value("max_tokens").run()
+    open_panel(at, "review")
+    first = at.checkbox[0]
+    first.check().run()
+    key = first.key
+    open_panel(at, "model")
+    show_output(at, FREE)
+    assert at.text_area(key="playground_free_input").value == '{"order_id": "ORD-20260917"}'
+    assert at.radio(key="playground_free_stop_reason").value == "max_tokens"
+    open_panel(at, "review")
+    assert at.checkbox(key=key).value is True
+
+
+def test_a_tool_without_the_picked_output_shows_its_first():
+    from toolcall import FIXTURES_DIR
+
+    others = load_outputs(FIXTURES_DIR / "outputs" / "get_order.yaml").outputs
+    at = show_output(playground(), EXTRA.id)
+    at.selectbox(key="playground_tool").select("get_order").run()
+    assert not at.exception
+    assert at.radio(key="playground_output").value == (EXTRA.id if EXTRA.id in {o.id for o in others}
+                                                        else others[0].id)
+    assert {c["name"] for c in calls(at)} == {"get_order"}

@@ -1,0 +1,74 @@
+"""The playground's pickers (pages/playground.py): the summary of every canned output, the panel beside the
+editor and the output whose card is drawn. One panel and one card are drawn at a time: ``st.tabs`` sends
+every tab's elements on every rerun, and with a card per canned output in tabs a schema edit sent 152
+messages (bench/README.md, section I; issue 18). The pickers' values are ids, kept across edits, language
+switches and page visits (``persist_state="session"``).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.common import lang, plain, tr
+from ui.widgets import translated
+
+#: The panels beside the editor, in the picker's order: ``playground_panel``'s values.
+OUTPUTS, REVIEW, DEFINITION, MODEL = "outputs", "review", "definition", "model"
+PANELS = (OUTPUTS, REVIEW, DEFINITION, MODEL)
+_PANEL_LABELS = {OUTPUTS: "workbench.tab_outputs", REVIEW: "workbench.tab_review",
+                 DEFINITION: "workbench.tab_definition", MODEL: "workbench.tab_model"}
+#: ``playground_output``'s value for the free box. Output ids match ^[a-z][a-z0-9_]*$ (fixtures/schemas/
+#: outputs.schema.json), so no canned output can take it.
+FREE = "-free"
+#: How each output's outcome under the edited schema is marked, in the picker and in the summary.
+ICONS = {"matched": "✅", "leaked": "🚨", "overrejected": "⚠️"}
+
+
+def outcome(canned) -> str:
+    """``matched`` (the expected verdict), ``leaked`` (a bad output accepted) or ``overrejected``."""
+    return "leaked" if canned.leaked else "matched" if canned.matches else "overrejected"
+
+
+def show_summary(cards, summary, picked: str) -> None:
+    """Every canned output counted (matched N of M; the leaked and the wrongly rejected ones by label), or
+    the note that ``picked`` has none."""
+    if not cards:
+        st.info(tr("workbench.no_outputs", tool=picked))
+        return
+    with st.container(border=True, key="playground_summary"):
+        labels = {c.output.id: c.output.label[lang()] for c in cards}
+        st.markdown("**" + tr("playground.summary", matched=summary.matched, total=summary.total) + "**")
+        if summary.leaked:
+            st.error(plain(tr("playground.summary_leaked", ids=tr("word.list_sep").join(
+                labels[i] for i in summary.leaked))), icon=ICONS["leaked"])
+        if summary.unexpected_rejections:
+            st.warning(plain(tr("playground.summary_overrejected", ids=tr("word.list_sep").join(
+                labels[i] for i in summary.unexpected_rejections))), icon=ICONS["overrejected"])
+        if not summary.leaked:
+            st.success(tr("playground.summary_all_good"))
+
+
+def pick_panel() -> str:
+    """The panel picker (a segmented control, one of PANELS; the outputs at first)."""
+    st.session_state.setdefault("playground_panel", OUTPUTS)
+    return translated("segmented_control", tr("playground.panel_label"), PANELS,
+                      {p: tr(_PANEL_LABELS[p]) for p in PANELS}, key="playground_panel", required=True,
+                      label_visibility="collapsed", persist_state="session") or OUTPUTS
+
+
+def output_labels(cards) -> dict[str, str]:
+    """The output picker's options: each canned output's id → its label with this schema's verdict and
+    its outcome's icon (so every output's result shows at a glance), then FREE → the free box."""
+    labels = {c.output.id: tr("playground.output_verdict", icon=ICONS[outcome(c)],
+                              label=plain(c.output.label[lang()]), verdict=tr(f"playground.{c.card.verdict}"))
+              for c in cards}
+    labels[FREE] = tr("playground.output_free", label=tr("workbench.tab_free"))
+    return labels
+
+
+def pick_output(cards) -> str:
+    """The output picker (a radio list, see output_labels): the picked output's id, or FREE. A tool that
+    lacks the picked output shows its first one."""
+    labels = output_labels(cards)
+    return translated("radio", tr("playground.output_pick"), list(labels), labels, key="playground_output",
+                      help=tr("playground.output_pick_help"), persist_state="session")
