@@ -3,9 +3,10 @@
 Served by ``bench/load.py`` beside ``app.py`` so that playground / bare shows what the
 page's own work costs on top of Streamlit's per-rerun overhead. Same page config, sidebar
 selectbox, st.navigation at url path ``playground``, the same ``st.fragment`` around the
-``schema_editor`` text area and the six cards (same elements per card as
-``ui/cards.show_card``), then the business cases and the idempotency demo; the texts are
-static (English only, benchmark-only page) and nothing is validated.
+``schema_editor`` text area, the summary, the panel and output pickers and the ONE card the
+student picked (same elements per card as ``ui/cards.show_card``; the first output, the valid
+call, at first), then the business cases and the idempotency demo; the texts are static
+(English only, benchmark-only page) and nothing is validated.
 """
 
 import json
@@ -78,41 +79,46 @@ def _live(tool: dict, outputs: dict) -> None:
     with right:
         st.radio("Format", ["anthropic", "openai"], key="playground_format", horizontal=True)
         st.toggle("Assert format", key="playground_assert_format")
-        tabs = st.tabs(["Outputs", "Review", "Definition", "What the model sees"])
-        with tabs[0]:
-            with st.container(border=True, key="playground_summary"):
-                st.markdown("**8 of 8 outputs got their expected verdict.**")
-                st.success("No bad output got through.")
-            cases = outputs["outputs"]
-            for i, (tab, out) in enumerate(zip(st.tabs([o["label"]["en"] for o in cases] + ["Your own"]),
-                                               [*cases, None])):
-                with tab:
-                    if out is None:
-                        st.text_area("Raw output", key="playground_free_input", height=120)
-                        st.radio("Stop reason", ["tool_use", "max_tokens"], key="playground_free_stop_reason",
-                                 horizontal=True)
-                        st.caption("Nothing pasted yet.")
-                    else:
-                        _card(f"playground_card_{out['id']}", out["label"]["en"], out["raw"], i > 0,
-                              out.get("stop_reason") == "max_tokens")
-        with tabs[1]:  # ui/tool_editor.show_review
+        with st.container(border=True, key="playground_summary"):  # ui/playground_pick.show_summary
+            st.markdown("**8 of 8 outputs got their expected verdict.**")
+            st.success("No bad output got through.")
+        panels = ["outputs", "review", "definition", "model"]  # ui/playground_pick.pick_panel
+        st.session_state.setdefault("playground_panel", "outputs")
+        panel = st.segmented_control("Panel", panels, key="playground_panel", required=True,
+                                     label_visibility="collapsed", persist_state="session") or "outputs"
+        if panel == "outputs":  # ui/playground_pick.pick_output, then the picked card only
+            cases = {o["id"]: o for o in outputs["outputs"]}
+            names = {i: f"✅ {o['label']['en']} · {o['expected']}" for i, o in cases.items()} | {"-free": "Your own"}
+            shown = st.radio("Output to show", list(names), format_func=names.__getitem__, key="playground_output",
+                             help="✅ expected · 🚨 leaked · ⚠️ rejected", persist_state="session")
+            out = cases.get(shown)
+            if out is None:
+                st.text_area("Raw output", key="playground_free_input", height=120, persist_state="session")
+                st.radio("Stop reason", ["tool_use", "max_tokens"], key="playground_free_stop_reason",
+                         horizontal=True, persist_state="session")
+                st.caption("Nothing pasted yet.")
+            else:
+                _card(f"playground_card_{out['id']}", out["label"]["en"], out["raw"], out["expected"] == "rejected",
+                      out.get("stop_reason") == "max_tokens")
+        elif panel == "review":  # ui/tool_editor.show_review
             st.markdown("**Score 83/100 · 0 errors, 3 warnings, 2 notes**")
             st.warning("**Warnings**\n\n- `$.description` Say when not to use it.", icon="⚠️")
             st.info("**Notes**\n\n- `$.input_schema` Give an example.", icon="💡")
             st.markdown("**What only a person can judge**")
             st.caption("Rules read words; they cannot tell whether the words are right.")
             for i in range(6):
-                st.checkbox(f"Check {i}", key=f"workbench_check_{i}")
-        with tabs[2]:  # ui/tool_editor.show_definition
-            st.radio("Form", ["course", "openai"], key="workbench_form", horizontal=True)
+                st.checkbox(f"Check {i}", key=f"workbench_check_{i}", persist_state="session")
+        elif panel == "definition":  # ui/tool_editor.show_definition
+            st.radio("Form", ["course", "openai"], key="workbench_form", horizontal=True, persist_state="session")
             text = json.dumps(tool, indent=2)
             st.code(text, language="json", wrap_lines=True)
             with st.expander("Edit the definition"):
-                st.text_area("Definition", key="workbench_definition_text", height=260)
+                st.text_area("Definition", key="workbench_definition_text", height=260, persist_state="session")
                 st.button("Apply", key="workbench_apply_definition")
             st.caption("Share exactly this definition: add this to the address.")
             st.code("/playground?tool=bench", language=None, wrap_lines=True)
-        with tabs[3]:  # ui/model_view.show_model_view
+        else:  # ui/model_view.show_model_view
+            text = json.dumps(tool, indent=2)
             st.caption("Counted offline with OpenAI's o200k_base encoding.")
             st.markdown(_TABLE)
             st.markdown("The set: 5 tools, about 872 tokens (OpenAI), 900 (Claude).")

@@ -2,7 +2,7 @@
 
 1. Cold start: ``streamlit run app.py`` spawned -> first usable playground page, i.e. what a
    student can use: websocket CONNECTED, the definition editor (``schema_editor``) filled, and
-   the first *visible* output card (the open tab of the cards' tabs) showing its schema verdict;
+   the output card showing its schema verdict (the picked output's, the first one at first);
    also page.goto -> usable.
 2. Edit -> verdict: a schema edit committed in the textarea (Ctrl+Enter) -> the visible card's
    verdict flips (the edit raises ``minimum`` of ``amount_cents`` above the valid call's amount,
@@ -10,9 +10,10 @@
 
     python bench/browser.py --edits 20
 
-The cards sit in tabs (pages/playground.py): every card is in the page, but only the open tab's
-is visible, so "drawn" is not "usable"; the waits below look at visible elements only. Loopback
-only; every wait is bounded.
+The playground draws one card at a time, the output picked beside the editor
+(ui/playground_pick.py); the waits below still look at visible cards only, as a student would
+(a card hidden in a collapsed or closed part of the page is not usable). Loopback only; every
+wait is bounded.
 """
 
 from __future__ import annotations
@@ -37,13 +38,13 @@ EDITOR = ".st-key-schema_editor textarea"
 REFERENCE_LINE = re.compile(r'"minimum":\s*1\b')
 EDITED_LINE = '"minimum": 100000'
 #: The visible card's verdict ("accepted" / "rejected", English page), or "" while the page is not usable:
-#: connected, the editor filled, and a card in the open tab showing "Schema verdict: …".
+#: connected, the editor filled, and a visible card showing "Schema verdict: …".
 VERDICT_JS = """() => {
   const app = document.querySelector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]');
   const editor = document.querySelector('EDITOR');
   if (!app || !editor || !editor.value || editor.offsetParent === null) return '';
   for (const card of document.querySelectorAll('[class*="st-key-playground_card_"]')) {
-    if (card.offsetParent === null || card.getClientRects().length === 0) continue;  // a hidden tab
+    if (card.offsetParent === null || card.getClientRects().length === 0) continue;  // not visible
     const m = /Schema verdict:\\s*(accepted|rejected)/.exec(card.innerText || '');
     if (m) return m[1];
   }
@@ -75,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
             reference = editor.input_value()
             edited = REFERENCE_LINE.sub(EDITED_LINE, reference, count=1)
             assert edited != reference, "reference schema has no \"minimum\": 1 line"
-            assert first == "accepted", f"the first visible card should accept the reference call, it says {first!r}"
+            assert first == "accepted", f"the picked card should accept the reference call, it says {first!r}"
             latencies = []
             for i in range(args.edits):
                 want = "rejected" if i % 2 == 0 else "accepted"
