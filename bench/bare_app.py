@@ -85,7 +85,7 @@ def _live(tool: dict, outputs: dict) -> None:
         panels = ["outputs", "review", "definition", "model"]  # ui/playground_pick.pick_panel
         st.session_state.setdefault("playground_panel", "outputs")
         panel = st.segmented_control("Panel", panels, key="playground_panel", required=True,
-                                     label_visibility="collapsed", persist_state="session") or "outputs"
+                                     label_visibility="collapsed", wrap=True, persist_state="session") or "outputs"
         if panel == "outputs":  # ui/playground_pick.pick_output, then the picked card only
             cases = {o["id"]: o for o in outputs["outputs"]}
             names = {i: f"✅ {o['label']['en']} · {o['expected']}" for i, o in cases.items()} | {"-free": "Your own"}

@@ -53,7 +53,7 @@ def pick_panel() -> str:
     st.session_state.setdefault("playground_panel", OUTPUTS)
     return translated("segmented_control", tr("playground.panel_label"), PANELS,
                       {p: tr(_PANEL_LABELS[p]) for p in PANELS}, key="playground_panel", required=True,
-                      label_visibility="collapsed", persist_state="session") or OUTPUTS
+                      label_visibility="collapsed", wrap=True, persist_state="session") or OUTPUTS
 
 
 def output_labels(cards) -> dict[str, str]:

@@ -99,9 +99,15 @@ def wait_connected(page) -> None:
     page.wait_for_selector(".st-key-app_lang")
 
 
-def open_output_tab(page, name: str) -> None:
-    """Click the playground's output tab whose label contains ``name`` (a canned output's label, or
-    the free box's "Your own output"): only the open tab's card is visible."""
+def open_output(page, name: str) -> None:
+    """Pick the playground's output whose label contains ``name`` (a canned output's label, or the
+    free box's "Your own output") in the output picker of the outputs panel (open at first): only the
+    picked output's card is drawn (ui/playground_pick.py)."""
     import re
 
-    page.get_by_role("tab", name=re.compile(re.escape(name))).first.click()
+    page.locator(".st-key-playground_output").get_by_text(re.compile(re.escape(name))).first.click()
+
+
+def open_panel(page, name: str) -> None:
+    """Open the playground's panel labelled ``name`` ("Design review", "设计审查", …): one panel is drawn."""
+    page.locator(".st-key-playground_panel").get_by_role("radio", name=name, exact=True).click()

@@ -14,7 +14,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.e2e.conftest import REPO, _free_port, open_output_tab, wait_connected
+from tests.e2e.conftest import REPO, _free_port, open_output, wait_connected
 
 sys.path.insert(0, str(REPO / "deploy"))
 sys.path.insert(0, str(REPO / "bench"))
@@ -95,7 +95,7 @@ def test_editing_and_downloading_through_the_proxy(deployment, browser):
             page.wait_for_function("() => document.querySelector('.st-key-schema_editor textarea')?.value.length > 0")
             editor.fill(editor.input_value().replace('"additionalProperties": false', '"additionalProperties": true'))
             editor.press("Control+Enter")
-            open_output_tab(page, "Extra field")
+            open_output(page, "Extra field")
             page.locator(".st-key-playground_card_extra_field").get_by_text("LEAKED").wait_for()
         finally:
             context.close()
@@ -193,7 +193,7 @@ def test_a_browser_pinned_to_a_dead_process_is_moved_and_keeps_working(browser):
         editor = page.locator(".st-key-schema_editor textarea")
         editor.fill(editor.input_value().replace('"additionalProperties": false', '"additionalProperties": true'))
         editor.press("Control+Enter")
-        open_output_tab(page, "Extra field")  # each canned output has its own tab
+        open_output(page, "Extra field")
         page.locator(".st-key-playground_card_extra_field").get_by_text("LEAKED").wait_for()
     finally:
         context.close()

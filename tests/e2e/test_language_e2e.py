@@ -5,7 +5,7 @@ page switch; the lessons page opened by deep link on a fresh server gets the who
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import fresh_server, open_output_tab, wait_connected
+from tests.e2e.conftest import fresh_server, open_output, wait_connected
 
 pytestmark = pytest.mark.e2e
 
@@ -66,7 +66,7 @@ def test_after_a_switch_translated_choices_keep_working(server, browser):
     page.get_by_role("heading", name="Schema 练习场").wait_for()
     expect(page.locator(".st-key-playground_format input:checked")).to_have_count(1)
     expect(page.locator(".st-key-playground_preset input")).to_have_value("参考 schema")
-    open_output_tab(page, "自己的输出")
+    open_output(page, "自己的输出")
     box = page.locator(".st-key-playground_free_input textarea")
     box.fill('{"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged"}')
     box.press("Control+Enter")

@@ -3,8 +3,9 @@
 import json
 
 import pytest
+from playwright.sync_api import expect
 
-from tests.e2e.conftest import open_output_tab, wait_connected
+from tests.e2e.conftest import open_output, wait_connected
 from toolcall.fixtures import load_outputs
 from toolcall.i18n import t
 
@@ -15,7 +16,7 @@ def test_editing_schema_in_browser_changes_a_verdict(server, page):
     """Delete additionalProperties in the editor, commit with Ctrl+Enter: the extra-field card shows LEAKED."""
     page.goto(server + "/playground")
     wait_connected(page)
-    open_output_tab(page, "Extra field")
+    open_output(page, "Extra field")
     card = page.locator(".st-key-playground_card_extra_field")
     card.get_by_text("Verdict:").wait_for()
     assert "LEAKED" not in card.inner_text()
@@ -33,6 +34,16 @@ def test_editing_schema_in_browser_changes_a_verdict(server, page):
     n = len(load_outputs().outputs)
     summary.get_by_text(f"{n - 1} of {n} outputs got their expected verdict.").wait_for()
     assert "Extra field the schema does not define" in summary.inner_text()
+    # the picker's label now carries the leak; the picked output stays picked through the label change
+    picked = page.locator(".st-key-playground_output label:has(input:checked)")
+    expect(picked).to_contain_text("🚨 Extra field the schema does not define")
+    schema["additionalProperties"] = False
+    editor.fill(json.dumps(schema, indent=2))
+    editor.press("Control+Enter")
+    summary.get_by_text(f"{n} of {n} outputs got their expected verdict.").wait_for()
+    expect(picked).to_contain_text("✅ Extra field the schema does not define")
+    expect(card).not_to_contain_text("LEAKED")
+    assert page.locator('[class*="st-key-playground_card_"]').count() == 1  # one card drawn, not one per output
 
 
 def _commit_on_fresh_page(page, server, key: str, text: str) -> None:
@@ -40,7 +51,7 @@ def _commit_on_fresh_page(page, server, key: str, text: str) -> None:
     page.goto(server + "/playground")
     wait_connected(page)
     if key == "playground_free_input":
-        open_output_tab(page, "Your own output")
+        open_output(page, "Your own output")
     box = page.locator(f".st-key-{key} textarea")
     box.fill(text)
     box.press("Control+Enter")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import open_output_tab, wait_connected
+from tests.e2e.conftest import open_output, open_panel, wait_connected
 
 pytestmark = pytest.mark.e2e
 
@@ -23,7 +23,7 @@ def test_cutting_when_not_to_use_shows_a_finding_and_lowers_pass_k(server, page)
     assert WHEN_NOT in text
     box.fill(text.replace(WHEN_NOT, ""))
     box.press("Control+Enter")
-    page.get_by_role("tab", name="Design review").click()
+    open_panel(page, "Design review")
     page.get_by_text("does not say when NOT to use it").wait_for()
     page.get_by_role("link", name="pass^k lab").first.click()
     page.get_by_text("Here is the description from the playground's editor").wait_for()
@@ -50,7 +50,7 @@ def test_playground_fits_a_laptop_and_stacks_on_a_phone(server, browser, lang):
             if width > 1000:
                 # scroll the editor's top into view, as a student does after reading the intro
                 page.locator(".st-key-playground_tool").evaluate("e => e.scrollIntoView({block: 'start'})")
-                open_output_tab(page, "Extra field" if lang == "en" else "多出")
+                open_output(page, "Extra field" if lang == "en" else "多出")
                 for key in ("tool_name", "playground_summary", "playground_card_extra_field"):
                     box = page.locator(f".st-key-{key}").bounding_box()
                     assert box and 0 <= box["y"] < height, (key, box)
