@@ -4,7 +4,7 @@ model outputs, the design review and the model's view follow it."""
 import streamlit as st
 
 from ui.cards import show_card
-from ui.common import lang, load, tr
+from ui.common import box_chars, lang, load, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
 from ui.model_view import show_model_view
@@ -17,6 +17,7 @@ from toolcall import FIXTURES_DIR
 from toolcall.backend import backend_for
 from toolcall.markdown import table
 from toolcall.judge import STOP_REASONS, evaluate, evaluate_canned_cached, summarize
+from toolcall.parsing import MAX_INPUT_CHARS
 from toolcall.results import call_id
 from toolcall.wire import FORMATS
 from ui.page import start
@@ -41,7 +42,8 @@ def _outputs(picked: str):
 
 def show_free(tool, fmt: str, assert_format: bool) -> None:
     """The free box: paste a model output, pick the response's stop reason, see its card."""
-    free = st.text_area(tr("playground.free_label"), key="playground_free_input", height=120, persist_state="session")
+    free = st.text_area(tr("playground.free_label"), key="playground_free_input", height=120, persist_state="session",
+                        max_chars=box_chars(MAX_INPUT_CHARS))
     stop = translated("radio", tr("truncation.stop_label"), STOP_REASONS,
                       {r: tr(f"truncation.stop.{r}") for r in STOP_REASONS},
                       key="playground_free_stop_reason", horizontal=True, persist_state="session")
