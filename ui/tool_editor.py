@@ -100,14 +100,42 @@ def _preset_tool(ref: Tool, preset: str) -> Tool:
 _written = SizedCache(max_entries=256, max_cost=4_000_000)
 
 
+#: Each reference tool's JSON (the key of _written), by the tool's identity: fixture_tool shares one object per
+#: file version and language, so an edit does not serialise the reference again (issue 18). The entry holds the
+#: tool, so its id is not reused meanwhile.
+_ref_json = SizedCache(max_entries=256, max_cost=4_000_000)
+
+
+def _ref_key(ref: Tool) -> str:
+    hit = _ref_json.get(id(ref))
+    if hit is None or hit[0] is not ref:
+        hit = (ref, json.dumps([ref.name, ref.description, ref.input_schema], sort_keys=True, ensure_ascii=False))
+        _ref_json.put(id(ref), hit, len(hit[1]))
+    return hit[1]
+
+
 def _preset_fields(ref: Tool, preset: str) -> tuple[str, str, str]:
-    key = (json.dumps([ref.name, ref.description, ref.input_schema], sort_keys=True, ensure_ascii=False), preset)
+    key = (_ref_key(ref), preset)
     hit = _written.get(key)
     if hit is None:
         wrote = _preset_tool(ref, preset)
         hit = (wrote.name, wrote.description, schema_text(wrote.input_schema))
         _written.put(key, hit, len(key[0]) + sum(map(len, hit)))
     return hit
+
+
+def _checked_fields(name: str, description: str, schema: str, language: str):
+    """from_fields on the three fields, remembered for this session until one of them (or the language)
+    changes: a click on a picker, the format or a panel reruns the editor with the same fields, and then
+    checks nothing again (issue 18). Kept per session, not shared: the Tool it holds is this session's."""
+    state = st.session_state
+    key = (name, description, schema, language)
+    last = state.get("_workbench_checked")
+    if last is not None and last[0] == key:
+        return last[1]
+    checked = from_fields(name, description, schema, language)
+    state["_workbench_checked"] = (key, checked)
+    return checked
 
 
 def error_text(checked) -> str:
@@ -167,7 +195,7 @@ def show_editor() -> tuple[Tool, bool]:
     with st.container(horizontal=True):
         st.button(tr("playground.preset_apply"), key="playground_apply_preset", on_click=_apply_preset, width="stretch")
         st.button(tr("playground.reset"), key="playground_reset", on_click=_reset, width="stretch")
-    checked = from_fields(state["tool_name"], state["tool_description"], state["schema_editor"], lang())
+    checked = _checked_fields(state["tool_name"], state["tool_description"], state["schema_editor"], lang())
     if checked.ok:
         state["playground_last_good"] = checked.tool
         st.success(tr("workbench.definition_ok"), icon="✅")

@@ -120,3 +120,31 @@ def test_a_tool_without_the_picked_output_shows_its_first():
     assert at.radio(key="playground_output").value == (EXTRA.id if EXTRA.id in {o.id for o in others}
                                                         else others[0].id)
     assert {c["name"] for c in calls(at)} == {"get_order"}
+
+
+def test_a_picker_click_checks_no_definition_again(monkeypatch):
+    """Picking an output or a panel reruns the editor with the same fields: from_fields runs only when a
+    field changed (issue 18: cut what is recomputed when its inputs did not change)."""
+    import ui.tool_editor as editor
+
+    at = playground()
+    seen = []
+    real = editor.from_fields
+    monkeypatch.setattr(editor, "from_fields", lambda *a, **k: seen.append(a[2]) or real(*a, **k))
+    show_output(at, EXTRA.id)
+    open_panel(at, "model")
+    open_panel(at, "outputs")
+    assert seen == []
+    schema = json.loads(at.text_area(key="schema_editor").value)
+    del schema["additionalProperties"]
+    at.text_area(key="schema_editor").input(json.dumps(schema)).run()
+    assert len(seen) == 1 and json.loads(seen[0]) == schema
+    assert any(e.startswith("LEAKED") for e in texts(at.error))
+
+
+def test_the_reference_is_serialised_once_per_tool_object():
+    from ui.tool_editor import _ref_key, fixture_tool
+
+    ref = fixture_tool("refund_order", "en")
+    assert _ref_key(ref) is _ref_key(ref)
+    assert json.loads(_ref_key(ref)) == [ref.name, ref.description, ref.input_schema]
