@@ -1,4 +1,4 @@
-"""The playground's "What the model sees" tab: each tool's JSON as sent, its token count, the set's
+"""The playground's "What the model sees" panel: each tool's JSON as sent, its token count, the set's
 total against the course's tool-count guidance, and what each provider documents it adds."""
 
 from __future__ import annotations
