@@ -2,7 +2,8 @@
 
 Served by ``bench/load.py`` beside ``app.py`` so that playground / bare shows what the
 page's own work costs on top of Streamlit's per-rerun overhead. Same page config, sidebar
-selectbox, st.navigation at url path ``playground``, the same ``st.fragment`` around the
+selectbox, st.navigation with the app's ten pages (``playground`` among them), widgets with the
+page's option lists, the same ``st.fragment`` around the
 ``schema_editor`` text area, the summary, the panel and output pickers and the ONE card the
 student picked (same elements per card as ``ui/cards.show_card``; the first output, the valid
 call, at first), then the business cases and the idempotency demo; the texts are static
@@ -32,6 +33,19 @@ _RESULT = {"type": "tool_result", "tool_use_id": "toolu_bench", "is_error": True
            "content": "Invalid input: amount_cents must be an integer."}
 _CALL = {"type": "tool_use", "id": "toolu_bench", "name": "refund_order",
          "input": {"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged"}}
+#: The playground's option lists, as long as the page's (6 fixture tools + custom, 9 presets, 5 wire formats):
+#: a widget's cost grows with its options.
+_TOOLS = ["refund_order", "cancel_order", "do_stuff", "get_order", "search_orders", "update_address", "custom"]
+_PRESETS = ["Reference schema", "No required fields", "Enum removed", "additionalProperties allowed", "No pattern",
+            "Type loosened to string", "Description removed", "No \"when not to use\"", "Vague name"]
+_FORMATS = ["Anthropic (tool_result block)", "OpenAI (role: tool message)", "OpenAI Responses (function_call_output)",
+            "MCP (tools/call answer)", "Gemini (functionResponse)"]
+#: The app's navigation: as many pages as toolcall/pages_registry.py lists, with icons (every rerun's
+#: messages carry the page list).
+_PAGES = [("Schema playground", "playground", "🧪"), ("One call, step by step", "walkthrough", "🔁"),
+          ("Pairing checker", "pairing", "🔗"), ("pass^k lab", "passk_lab", "🎯"), ("Be the loop", "harness_lab", "🔄"),
+          ("Selection lab", "eval_lab", "📊"), ("Lessons", "lessons", "📖"), ("Exercises", "exercises", "✏️"),
+          ("Class dashboard", "dashboard", "🧑‍🏫")]
 _TABLE = "| tool | OpenAI tokens | Claude tokens |\n|---|---:|---:|\n" + "| `refund_order` | 180 | 190 |\n" * 5
 
 
@@ -66,8 +80,8 @@ def _live(tool: dict, outputs: dict) -> None:
     refund_order tool picked and the strict panel closed (bench/README.md: load.py's msgs column)."""
     left, right = st.columns([2, 3], gap="medium")
     with left:  # ui/tool_editor.show_editor
-        st.selectbox("Tool", ["refund_order", "get_order", "custom"], key="playground_tool")
-        st.selectbox("Preset", ["reference", "loose"], key="playground_preset")
+        st.selectbox("Tool", _TOOLS, key="playground_tool")
+        st.selectbox("Loosen the schema", _PRESETS, key="playground_preset")
         st.caption("Edited by hand since this preset was applied.")
         with st.container(horizontal=True):
             st.button("Apply", key="playground_apply_preset", width="stretch")
@@ -77,8 +91,10 @@ def _live(tool: dict, outputs: dict) -> None:
         st.text_area("Description", key="tool_description", height=130)
         st.text_area("Schema", key="schema_editor", height=380)
     with right:
-        st.radio("Format", ["anthropic", "openai"], key="playground_format", horizontal=True)
-        st.toggle("Assert format", key="playground_assert_format")
+        st.radio("Wire format", _FORMATS, key="playground_format", horizontal=True)
+        st.toggle("Check format (assertion)", key="playground_assert_format",
+                  help="Draft 2020-12 only annotates format by default; on: the formats this validator knows are "
+                       "checked.")
         with st.container(border=True, key="playground_summary"):  # ui/playground_pick.show_summary
             st.markdown("**8 of 8 outputs got their expected verdict.**")
             st.success("No bad output got through.")
@@ -163,5 +179,7 @@ def home() -> None:
     st.title("Bare floor")
 
 
-st.navigation([st.Page(home, title="Home", url_path="home", default=True),
-               st.Page(page, title="Playground", url_path="playground")]).run()
+st.navigation([st.Page(home, title="Home", icon="🏠", url_path="home", default=True)]
+              + [st.Page(page if path == "playground" else home, title=title, icon=icon, url_path=path,
+                         visibility="hidden" if path == "dashboard" else "visible")  # instructor only
+                 for title, path, icon in _PAGES]).run()
