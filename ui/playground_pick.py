@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from toolcall.safe_validator import SizedCache
 from ui.common import lang, plain, tr
 from ui.widgets import translated
 
@@ -56,13 +57,25 @@ def pick_panel() -> str:
                       label_visibility="collapsed", wrap=True, persist_state="session") or OUTPUTS
 
 
+#: The picker's labels by the identity of the judged cards (evaluate_canned_cached shares one list per schema
+#: across reruns and sessions; the entry holds it, so its id is not reused meanwhile) and the language: an edit
+#: that leaves the verdicts as another edit left them translates and escapes nothing again.
+_labels = SizedCache(max_entries=512, max_cost=4_000_000)
+
+
 def output_labels(cards) -> dict[str, str]:
     """The output picker's options: each canned output's id → its label with this schema's verdict and
-    its outcome's icon (so every output's result shows at a glance), then FREE → the free box."""
+    its outcome's icon (so every output's result shows at a glance), then FREE → the free box. Shared:
+    read it, never change it."""
+    key = (id(cards), lang())
+    hit = _labels.get(key)
+    if hit is not None and hit[0] is cards:
+        return hit[1]
     labels = {c.output.id: tr("playground.output_verdict", icon=ICONS[outcome(c)],
                               label=plain(c.output.label[lang()]), verdict=tr(f"playground.{c.card.verdict}"))
               for c in cards}
     labels[FREE] = tr("playground.output_free", label=tr("workbench.tab_free"))
+    _labels.put(key, (cards, labels), sum(map(len, labels.values())))
     return labels
 
 

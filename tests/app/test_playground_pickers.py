@@ -148,3 +148,23 @@ def test_the_reference_is_serialised_once_per_tool_object():
     ref = fixture_tool("refund_order", "en")
     assert _ref_key(ref) is _ref_key(ref)
     assert json.loads(_ref_key(ref)) == [ref.name, ref.description, ref.input_schema]
+
+
+def test_the_picker_labels_are_built_once_per_judged_cards_and_language(monkeypatch):
+    """An edit that gives the same verdicts as an earlier one (the same shared cards) translates and escapes
+    no label again: plain() runs once per output the first time only."""
+    import ui.playground_pick as pick
+    from toolcall.safe_validator import SizedCache
+
+    monkeypatch.setattr(pick, "_labels", SizedCache(max_entries=512, max_cost=4_000_000))  # nothing from other tests
+    at = playground()
+    ref = at.text_area(key="schema_editor").value
+    calls = []
+    real = pick.plain
+    monkeypatch.setattr(pick, "plain", lambda text: calls.append(text) or real(text))
+    for text in (ref + "\n", ref + "\n\n", ref + "\n\n\n"):  # the same schema: the same shared cards
+        at.text_area(key="schema_editor").input(text).run()
+    assert calls == []
+    at.session_state["app_lang"] = "zh"
+    at.run()
+    assert calls == [o.label["zh"] for o in OUTPUTS]
