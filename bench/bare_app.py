@@ -104,9 +104,10 @@ def _live(tool: dict, outputs: dict) -> None:
                                      label_visibility="collapsed", wrap=True, persist_state="session") or "outputs"
         if panel == "outputs":  # ui/playground_pick.pick_output, then the picked card only
             cases = {o["id"]: o for o in outputs["outputs"]}
-            names = {i: f"✅ {o['label']['en']} · {o['expected']}" for i, o in cases.items()} | {"-free": "Your own"}
+            names = {i: o["label"]["en"] for i, o in cases.items()} | {"-free": "✏️ Your own output"}
             shown = st.radio("Output to show", list(names), format_func=names.__getitem__, key="playground_output",
-                             help="✅ expected · 🚨 leaked · ⚠️ rejected", persist_state="session")
+                             captions=[""] * len(names), help="🚨 leaked · ⚠️ rejected, though valid",
+                             persist_state="session")
             out = cases.get(shown)
             if out is None:
                 st.text_area("Raw output", key="playground_free_input", height=120, persist_state="session")

@@ -21,7 +21,7 @@ _PANEL_LABELS = {OUTPUTS: "workbench.tab_outputs", REVIEW: "workbench.tab_review
 #: ``playground_output``'s value for the free box. Output ids match ^[a-z][a-z0-9_]*$ (fixtures/schemas/
 #: outputs.schema.json), so no canned output can take it.
 FREE = "-free"
-#: How each output's outcome under the edited schema is marked, in the picker and in the summary.
+#: How each output's outcome under the edited schema is marked in the summary (the picker's captions match).
 ICONS = {"matched": "✅", "leaked": "🚨", "overrejected": "⚠️"}
 
 
@@ -57,31 +57,34 @@ def pick_panel() -> str:
                       label_visibility="collapsed", wrap=True, persist_state="session") or OUTPUTS
 
 
-#: The picker's labels by the identity of the judged cards (evaluate_canned_cached shares one list per schema
-#: across reruns and sessions; the entry holds it, so its id is not reused meanwhile) and the language: an edit
-#: that leaves the verdicts as another edit left them translates and escapes nothing again.
+#: The picker's labels and captions by the identity of the judged cards (evaluate_canned_cached shares one list
+#: per schema across reruns and sessions; the entry holds it, so its id is not reused meanwhile) and the language:
+#: an edit that leaves the verdicts as another edit left them translates and escapes nothing again.
 _labels = SizedCache(max_entries=512, max_cost=4_000_000)
 
 
-def output_labels(cards) -> dict[str, str]:
-    """The output picker's options: each canned output's id → its label with this schema's verdict and
-    its outcome's icon (so every output's result shows at a glance), then FREE → the free box. Shared:
-    read it, never change it."""
+def output_labels(cards) -> tuple[dict[str, str], list[str]]:
+    """The output picker's options: each canned output's id → its label, then FREE → the free box; and
+    one caption per option: empty when the output got its expected verdict, else what went wrong under
+    this schema (leaked, or a valid output rejected), so every problem shows at a glance. The labels stay
+    the same from edit to edit: the browser sends back the label of the option clicked, and a label that
+    changed while an edit's rerun was on its way (a click right after the edit) would match no option.
+    Shared: read them, never change them."""
     key = (id(cards), lang())
     hit = _labels.get(key)
     if hit is not None and hit[0] is cards:
-        return hit[1]
-    labels = {c.output.id: tr("playground.output_verdict", icon=ICONS[outcome(c)],
-                              label=plain(c.output.label[lang()]), verdict=tr(f"playground.{c.card.verdict}"))
-              for c in cards}
+        return hit[1], hit[2]
+    labels = {c.output.id: plain(c.output.label[lang()]) for c in cards}
     labels[FREE] = tr("playground.output_free", label=tr("workbench.tab_free"))
-    _labels.put(key, (cards, labels), sum(map(len, labels.values())))
-    return labels
+    captions = [{"matched": "", "leaked": tr("playground.output_leaked"),
+                 "overrejected": tr("playground.output_overrejected")}[outcome(c)] for c in cards] + [""]
+    _labels.put(key, (cards, labels, captions), sum(map(len, labels.values())) + sum(map(len, captions)))
+    return labels, captions
 
 
 def pick_output(cards) -> str:
-    """The output picker (a radio list, see output_labels): the picked output's id, or FREE. A tool that
-    lacks the picked output shows its first one."""
-    labels = output_labels(cards)
+    """The output picker (a radio list with captions, see output_labels): the picked output's id, or FREE.
+    A tool that lacks the picked output shows its first one."""
+    labels, captions = output_labels(cards)
     return translated("radio", tr("playground.output_pick"), list(labels), labels, key="playground_output",
-                      help=tr("playground.output_pick_help"), persist_state="session")
+                      captions=captions, help=tr("playground.output_pick_help"), persist_state="session")

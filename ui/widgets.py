@@ -6,9 +6,7 @@ its labels change, so after a language switch the browser would keep showing, an
 the old language's label, which matches no option. The helper notices that the language changed
 since it last drew this key and hands the widget its own value again through st.session_state
 before drawing it; Streamlit then sends that value to the browser in the new language. Nothing
-else has to list the key, and no copy of it is kept per language. The same holds when the labels
-change within a language (the playground's output picker shows each output's verdict in its label):
-the helper remembers the labels it last drew a key with, not only the language.
+else has to list the key, and no copy of it is kept per language.
 """
 
 from __future__ import annotations
@@ -20,7 +18,7 @@ import streamlit as st
 
 from ui.common import lang, tr
 
-#: Session-state key of {widget key: (language, labels) it was last drawn with}.
+#: Session-state key of {widget key: language it was last drawn in}.
 _DRAWN_IN = "_translated_widget_lang"
 
 _KINDS = {"radio": st.radio, "selectbox": st.selectbox, "multiselect": st.multiselect,
@@ -44,10 +42,8 @@ def translated(kind: str, label: str, options: Iterable[Any], labels: Mapping[An
     """Draw a ``kind`` widget (radio, selectbox, multiselect, segmented_control, pills) under
     ``key`` whose values are ``options`` (ids) and whose shown text is ``labels[id]`` (a mapping
     or a function, already in the session's language), and return its value (an id, a list of
-    ids, or None); the labels may change from run to run (a language switch, a verdict shown in
-    the label) and the widget keeps its value. ``where`` is a container (st.sidebar, a column) to
-    draw into; other keyword arguments go to the widget unchanged (``horizontal``, ``on_change``,
-    ``placeholder``, ``persist_state`` …).
+    ids, or None). ``where`` is a container (st.sidebar, a column) to draw into; other keyword
+    arguments go to the widget unchanged (``horizontal``, ``on_change``, ``placeholder`` …).
     KeyError for an unknown ``kind``."""
     if kind not in _KINDS:
         raise KeyError(kind)
@@ -55,11 +51,8 @@ def translated(kind: str, label: str, options: Iterable[Any], labels: Mapping[An
     shown = dict(labels) if isinstance(labels, Mapping) else None  # bound now: format_func may run outside the script
     state, language = st.session_state, lang()
     drawn_in = state.setdefault(_DRAWN_IN, {})
-    # the browser sends back the label it shows; a label that changed matches no option, so the value is handed
-    # to the widget again (read through the previous run's labels, which still know it) and sent with the new one
-    drawn = (language, tuple(shown.values()) if shown is not None else None)
-    if drawn_in.get(key, drawn) != drawn and key in state:
+    if drawn_in.get(key, language) != language and key in state:
         state[key] = state[key]
-    drawn_in[key] = drawn
+    drawn_in[key] = language
     return draw(label, list(options), key=key, format_func=shown.__getitem__ if shown is not None else labels,
                 **{**own_words(kind), **kwargs})

@@ -11,7 +11,7 @@ from tests.app.playground_views import each_card, open_panel, show_free, show_ou
 from toolcall.fixtures import load_outputs
 from toolcall.i18n import t
 from toolcall.markdown import plain
-from ui.playground_pick import FREE, ICONS, PANELS
+from ui.playground_pick import FREE, PANELS
 
 OUTPUTS = load_outputs().outputs
 #: The canned output the no_additional_properties preset lets through.
@@ -31,31 +31,40 @@ def calls(at):
     return [json.loads(c.value) for c in at.code if c.language == "json" and '"tool_use"' in c.value]
 
 
-def label(output, lang, icon, verdict):
-    return t("playground.output_verdict", lang, icon=ICONS[icon], label=plain(output.label[lang]),
-             verdict=t(f"playground.{verdict}", lang))
+def free_label(lang):
+    return t("playground.output_free", lang, label=t("workbench.tab_free", lang))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_output_picker_lists_every_canned_output_with_its_verdict(lang):
+def test_the_output_picker_lists_every_canned_output(lang):
     at = playground(lang)
     radio = at.radio(key="playground_output")
-    assert list(radio.options) == [label(o, lang, "matched", o.expected) for o in OUTPUTS] + [
-        t("playground.output_free", lang, label=t("workbench.tab_free", lang))]
+    assert list(radio.options) == [plain(o.label[lang]) for o in OUTPUTS] + [free_label(lang)]
+    assert list(radio.proto.captions) == [""] * (len(OUTPUTS) + 1)  # every output as expected: nothing to flag
     assert radio.value == OUTPUTS[0].id
     assert len(calls(at)) == 1  # one card drawn, not one per output
 
 
-def test_a_leak_shows_in_the_picker_and_the_picked_card_follows_the_edit():
+def test_a_leak_shows_under_its_output_and_the_picked_card_follows_the_edit():
     at = show_output(playground(), EXTRA.id)
     at.selectbox(key="playground_preset").select("no_additional_properties").run()
     assert not at.exception
     radio = at.radio(key="playground_output")
     assert radio.value == EXTRA.id  # the choice survives the edit
-    expected = [label(o, "en", "leaked", "accepted") if o is EXTRA else label(o, "en", "matched", o.expected)
-                for o in OUTPUTS]
-    assert list(radio.options)[:len(OUTPUTS)] == expected
+    assert list(radio.options) == [plain(o.label["en"]) for o in OUTPUTS] + [free_label("en")]  # labels stay
+    assert list(radio.proto.captions) == [t("playground.output_leaked", "en") if o is EXTRA else ""
+                                          for o in OUTPUTS] + [""]
     assert any(e.startswith("LEAKED") for e in texts(at.error))  # the picked card says so
+
+
+def test_a_valid_output_rejected_is_flagged_under_it():
+    valid = next(o for o in OUTPUTS if o.expected == "accepted")
+    at = playground()
+    schema = json.loads(at.text_area(key="schema_editor").value)
+    schema["required"] = [*schema.get("required", []), "added_by_test"]
+    at.text_area(key="schema_editor").input(json.dumps(schema)).run()
+    captions = list(at.radio(key="playground_output").proto.captions)
+    assert captions[OUTPUTS.index(valid)] == t("playground.output_overrejected", "en")
 
 
 def test_every_card_can_be_drawn_and_shows_its_own_output():
@@ -167,4 +176,4 @@ def test_the_picker_labels_are_built_once_per_judged_cards_and_language(monkeypa
     assert calls == []
     at.session_state["app_lang"] = "zh"
     at.run()
-    assert calls == [o.label["zh"] for o in OUTPUTS]
+    assert calls == [o.label["zh"] for o in OUTPUTS]  # once per output, in the new language
