@@ -1,17 +1,19 @@
 """Where a cold start goes, phase by phase, in Debian's Chromium (Playwright): spawn ``streamlit run app.py``
--> server healthy -> index HTML -> front-end bundle loaded -> websocket open -> first message -> last
-message before the page is usable -> usable (the definition editor filled and the open tab's card showing
-its verdict: ``browser.VERDICT_JS``). Then a second student: a new browser context (empty HTTP cache) on
-the now warm server, page.goto -> usable.
+-> server healthy -> page.goto -> index HTML -> the front end loaded, connected and asking for the page (its
+first rerun request on the websocket) -> the server's script run(s) done (the last ``script_finished``) ->
+usable (the definition editor filled and the open tab's card showing its verdict: ``browser.VERDICT_JS``).
+Then a second student: a new browser context (empty HTTP cache) on the now warm server.
 
-    python bench/cold_start.py --rounds 3                  # this tree
-    python bench/cold_start.py --base main --rounds 3      # and a git archive of main, alternating
+    python bench/cold_start.py --rounds 3                       # this tree
+    python bench/cold_start.py --base main --rounds 3           # and a git archive of main, alternating
+    python bench/cold_start.py --app bench/minimal_app.py       # Streamlit's own floor on this machine
 
 Prints one row per run and the medians per tree. Times are wall clock on whatever the machine is doing:
-compare trees measured in the same run only. Server CPU is the ``streamlit run`` process's user+system
-time (psutil) from spawn to usable. Browser figures come from the page itself: Navigation and Resource
-Timing entries, and a wrapper around ``WebSocket`` installed before any page script (times in ms after
-navigation start, sizes in bytes). Loopback only; every wait is bounded.
+compare trees measured in the same run only. Websocket frames are timed as Playwright reports them (not
+delayed by the page's main thread); "runs" counts ``new_session`` messages (2 = the page ran twice); server
+CPU is the ``streamlit run`` process's user+system time (psutil) during the first visit; "renderer busy" is
+Chromium's TaskDuration for the tab (its main thread: parsing, script, style, layout), from the Chrome
+DevTools Protocol's Performance domain. Loopback only; every wait is bounded.
 """
 
 from __future__ import annotations
@@ -25,82 +27,78 @@ import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from browser import ARGS, CHROMIUM, VERDICT_JS  # noqa: E402
 from load import REPO, Server, free_port  # noqa: E402
 from pages_first_render import export  # noqa: E402
 
-#: Records every websocket's open time and each message's arrival time and size (ms after navigation start).
-WS_PROBE = """(() => {
-  const Native = window.WebSocket;
-  window.__ws = [];
-  window.WebSocket = function (url, protocols) {
-    const ws = protocols === undefined ? new Native(url) : new Native(url, protocols);
-    const rec = {created: performance.now(), open: null, msgs: []};
-    window.__ws.push(rec);
-    ws.addEventListener('open', () => { rec.open = performance.now(); });
-    ws.addEventListener('message', (e) => {
-      const d = e.data;
-      rec.msgs.push([performance.now(), d.byteLength !== undefined ? d.byteLength : (d.size || d.length || 0)]);
-    });
-    return ws;
-  };
-  window.WebSocket.prototype = Native.prototype;
-  Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
-})();"""
-
-#: Called once the page is usable: the page's own timing figures.
-COLLECT_JS = """(usableAt) => {
+#: The page's own timing figures once it is usable (ms after navigation start, bytes).
+COLLECT_JS = """() => {
   const nav = performance.getEntriesByType('navigation')[0];
   const res = performance.getEntriesByType('resource').filter(r => !r.name.includes('/_stcore/'));
-  const ws = window.__ws.find(w => w.open !== null) || {created: null, open: null, msgs: []};
-  const before = ws.msgs.filter(m => m[0] <= usableAt);
-  const firstMsg = before.length ? before[0][0] : null;
-  const late = res.filter(r => firstMsg !== null && r.startTime >= firstMsg);
   const sum = (xs, k) => xs.reduce((a, r) => a + (r[k] || 0), 0);
-  return {
-    html_end: nav.responseEnd, dom_content_loaded: nav.domContentLoadedEventEnd, load_end: nav.loadEventEnd,
-    resources: res.length, res_transfer: sum(res, 'transferSize'), res_encoded: sum(res, 'encodedBodySize'),
-    res_decoded: sum(res, 'decodedBodySize'),
-    res_end_before_ws: Math.max(0, ...res.filter(r => ws.created === null || r.startTime < ws.created)
-                                      .map(r => r.responseEnd)),
-    late_resources: late.length, late_decoded: sum(late, 'decodedBodySize'),
-    late_end: Math.max(0, ...late.map(r => r.responseEnd)),
-    ws_created: ws.created, ws_open: ws.open, first_msg: firstMsg,
-    last_msg: before.length ? before[before.length - 1][0] : null,
-    msgs: before.length, msg_bytes: before.reduce((a, m) => a + m[1], 0), usable: usableAt,
-  };
+  return {html_end: nav.responseEnd, dom_content_loaded: nav.domContentLoadedEventEnd, resources: res.length,
+          res_transfer: sum(res, 'transferSize'), res_decoded: sum(res, 'decodedBodySize'),
+          lazy: res.filter(r => r.startTime > nav.domContentLoadedEventEnd).length};
 }"""
 
-USABLE_AT_JS = f"() => ({VERDICT_JS})() ? performance.now() : 0"
 
-
-def visit(browser, port: int) -> dict:
-    """A new browser context (empty cache) opens /playground; its timing figures once usable."""
+def visit(browser, port: int, app_path: str = "playground") -> dict:
+    """A new browser context (empty HTTP cache) opens /``app_path``; seconds after page.goto of: the first
+    rerun request on the websocket (the front end loaded and connected), the last script_finished before the
+    page is usable (the server's script runs), usable; the runs, messages and bytes up to then; the renderer's
+    busy time (Chrome DevTools Performance metrics) and the page's Navigation / Resource Timing figures."""
     context = browser.new_context(locale="en-US", viewport={"width": 1400, "height": 1000})
     try:
         page = context.new_page()
-        page.add_init_script(WS_PROBE)
+        cdp = context.new_cdp_session(page)
+        cdp.send("Performance.enable")
+        frames: list[tuple[float, str, bytes]] = []
         t0 = time.perf_counter()
-        page.goto(f"http://127.0.0.1:{port}/playground", timeout=60_000)
-        usable_at = page.wait_for_function(USABLE_AT_JS, polling="raf", timeout=60_000).json_value()
-        wall = time.perf_counter() - t0
-        figures = page.evaluate(COLLECT_JS, usable_at)
-        figures["goto_to_usable_s"] = wall
-        return figures
+
+        def on_ws(ws) -> None:
+            ws.on("framesent", lambda p: frames.append((time.perf_counter() - t0, "sent", p)))
+            ws.on("framereceived", lambda p: frames.append((time.perf_counter() - t0, "received", p)))
+
+        page.on("websocket", on_ws)
+        page.goto(f"http://127.0.0.1:{port}/{app_path}", timeout=60_000)
+        page.wait_for_function(VERDICT_JS, polling="raf", timeout=60_000)
+        usable = time.perf_counter() - t0
+        metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+        figures = page.evaluate(COLLECT_JS)
     finally:
         context.close()
+    requested = finished = None
+    runs = msgs = size = 0
+    for at, way, payload in frames:
+        if at > usable:
+            break
+        if way == "sent":
+            requested = at if requested is None else requested
+            continue
+        msg = ForwardMsg()
+        msg.ParseFromString(payload)
+        msgs, size = msgs + 1, size + len(payload)
+        kind = msg.WhichOneof("type")
+        runs += kind == "new_session"
+        if kind == "script_finished" and msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+            finished = at
+    return {**figures, "requested_s": requested, "finished_s": finished, "usable_s": usable, "runs": runs,
+            "msgs": msgs, "msg_bytes": size, "renderer_busy_s": metrics.get("TaskDuration"),
+            "renderer_script_s": metrics.get("ScriptDuration")}
 
 
-def measure(root: Path) -> dict:
-    """One cold start of ``root`` and one second visit; seconds, ms after navigation start, bytes, CPU s."""
+def measure(root: Path, app: str = "app.py") -> dict:
+    """One cold start of ``app`` in ``root`` and one second visit (:func:`visit`); plus seconds from spawn to
+    healthy and the server's CPU seconds during the first visit."""
     port = free_port()
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             spawned = time.perf_counter()
-            server = Server("app.py", port, [], root=root)
+            server = Server(app, port, [], root=root)
             try:
                 healthy = time.perf_counter() - spawned
                 cpu0 = server.cpu()
@@ -111,36 +109,37 @@ def measure(root: Path) -> dict:
                 server.stop()
         finally:
             browser.close()
-    return {"healthy_s": healthy, "cold_start_s": healthy + first["goto_to_usable_s"],
-            "server_cpu_first_s": cpu_first, "first": first, "second": second}
+    return {"healthy_s": healthy, "cold_start_s": healthy + first["usable_s"], "server_cpu_first_s": cpu_first,
+            "first": first, "second": second}
 
 
-PHASES = [  # (label, from, to) in the page's ms after navigation start
-    ("HTML", None, "html_end"), ("bundle+DOM", "html_end", "dom_content_loaded"),
-    ("to ws open", "dom_content_loaded", "ws_open"), ("ws open->1st msg", "ws_open", "first_msg"),
-    ("1st->last msg", "first_msg", "last_msg"), ("last msg->usable", "last_msg", "usable"),
-]
+def _span(f: dict, a: str | None, b: str) -> str:
+    if f.get(b) is None or (a and f.get(a) is None):
+        return "–"
+    return f"{f[b] - (f[a] if a else 0):.2f}"
 
 
 def row(tree: str, r: dict) -> str:
     f, s = r["first"], r["second"]
-    cells = [tree, f"{r['healthy_s']:.2f}", f"{f['goto_to_usable_s']:.2f}", f"{r['cold_start_s']:.2f}"]
-    for _, a, b in PHASES:
-        cells.append("–" if f.get(b) is None or (a and f.get(a) is None) else f"{f[b] - (f[a] if a else 0):.0f}")
-    cells += [f"{f['resources']} / {f['res_decoded'] / 1e6:.1f} MB", f"{f['late_resources']}",
-              f"{f['msgs']} / {f['msg_bytes'] / 1e3:.0f} kB", f"{r['server_cpu_first_s']:.2f}",
-              f"{s['goto_to_usable_s']:.2f}", f"{s['msgs']} / {s['msg_bytes'] / 1e3:.0f} kB"]
+    cells = [tree, f"{r['healthy_s']:.2f}", f"{f['html_end'] / 1e3:.2f}", _span(f, None, "requested_s"),
+             _span(f, "requested_s", "finished_s"), _span(f, "finished_s", "usable_s"), f"{f['usable_s']:.2f}",
+             f"**{r['cold_start_s']:.2f}**", f"{f['runs']}", f"{f['msgs']} / {f['msg_bytes'] / 1e3:.0f} kB",
+             f"{f['resources']} ({f['lazy']} lazy) / {f['res_decoded'] / 1e6:.1f} MB",
+             f"{r['server_cpu_first_s']:.2f}", f"{f['renderer_busy_s']:.2f} ({f['renderer_script_s']:.2f} JS)",
+             _span(s, "requested_s", "finished_s"), f"{s['usable_s']:.2f}"]
     return "| " + " | ".join(cells) + " |"
 
 
-HEADER = ("| tree | healthy s | goto→usable s | **cold start s** | " + " | ".join(p[0] + " ms" for p in PHASES)
-          + " | resources / decoded | lazy chunks | ws msgs / bytes | server CPU s | 2nd session s | 2nd msgs |")
+HEADER = ("| tree | spawn→healthy s | goto→HTML s | goto→rerun sent s | script run(s) s | finished→usable s "
+          "| goto→usable s | **cold start s** | runs | msgs / bytes | resources / decoded | server CPU s "
+          "| renderer busy s | 2nd session: script run s | 2nd session: goto→usable s |")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--base", help="also measure a git archive of this revision, alternating with this tree")
     ap.add_argument("--root", type=Path, default=REPO, help="the tree to measure (default this checkout)")
+    ap.add_argument("--app", default="app.py", help="script to serve, relative to each tree (default app.py)")
     ap.add_argument("--rounds", type=int, default=3, help="cold starts per tree (default 3)")
     ap.add_argument("--json", type=Path, help="also write every run as JSON here")
     args = ap.parse_args(argv)
@@ -157,16 +156,18 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(args.rounds):
             order = list(trees) if i % 2 == 0 else list(reversed(trees))
             for name in order:
-                r = measure(trees[name])
+                r = measure(trees[name], args.app)
                 runs[name].append(r)
                 print(row(name if name == "new" else f"old {args.base}", r), flush=True)
+    med = statistics.median
     for name, rs in runs.items():
-        med = statistics.median
-        print(f"{name}: cold start median {med(r['cold_start_s'] for r in rs):.2f} s "
-              f"(healthy {med(r['healthy_s'] for r in rs):.2f} s + goto→usable "
-              f"{med(r['first']['goto_to_usable_s'] for r in rs):.2f} s), server CPU to usable "
-              f"{med(r['server_cpu_first_s'] for r in rs):.2f} s; second session goto→usable "
-              f"{med(r['second']['goto_to_usable_s'] for r in rs):.2f} s")
+        print(f"{name}: medians over {len(rs)}: cold start {med(r['cold_start_s'] for r in rs):.2f} s = healthy "
+              f"{med(r['healthy_s'] for r in rs):.2f} s + goto→usable {med(r['first']['usable_s'] for r in rs):.2f} s;"
+              f" script run(s) {med(r['first']['finished_s'] - r['first']['requested_s'] for r in rs):.2f} s, "
+              f"finished→usable {med(r['first']['usable_s'] - r['first']['finished_s'] for r in rs):.2f} s, "
+              f"server CPU {med(r['server_cpu_first_s'] for r in rs):.2f} s, renderer busy "
+              f"{med(r['first']['renderer_busy_s'] for r in rs):.2f} s; second session goto→usable "
+              f"{med(r['second']['usable_s'] for r in rs):.2f} s")
     if args.json:
         args.json.write_text(json.dumps(runs, indent=1))
     return 0

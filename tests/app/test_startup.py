@@ -32,7 +32,7 @@ def test_server_start_warms_every_light_page_without_heavy_libraries():
     got = run_python(
         "import json, sys\n"
         "from ui import startup\n"
-        "startup._import_all(); startup._caches()\n"
+        "startup._import_all(); startup._streamlit_once(); startup._caches()\n"
         f"print(json.dumps({{'heavy': [m for m in {HEAVY!r} if m in sys.modules],"
         " 'missing': [m for m in startup.start_modules() if m not in sys.modules]}))\n")
     assert got == {"heavy": [], "missing": []}
