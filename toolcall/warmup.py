@@ -79,17 +79,19 @@ QUIET_WAIT = 30.0
 
 
 def wait_until_quiet(delay: float = START_DELAY, limit: float = QUIET_WAIT, window: float = 0.5,
-                     busy: float = 0.05) -> float:
+                     busy: float = 0.05, *, clock=time.monotonic, cpu=time.process_time, sleep=time.sleep) -> float:
     """Sleep ``delay`` s, then until the whole process used under ``busy`` of a core over a ``window``
-    (every thread: time.process_time), at most ``limit`` s more. Returns the seconds waited."""
-    start = time.monotonic()
-    time.sleep(delay)
-    while time.monotonic() - start < delay + limit:
-        before = time.process_time()
-        time.sleep(window)
-        if time.process_time() - before < busy * window:
+    (every thread: time.process_time), at most ``limit`` s more. Returns the seconds waited.
+    ``clock``, ``cpu`` and ``sleep`` are the wall clock, the process CPU clock and the sleep it uses
+    (tests pass fakes, so no test depends on how busy the machine is)."""
+    start = clock()
+    sleep(delay)
+    while clock() - start < delay + limit:
+        before = cpu()
+        sleep(window)
+        if cpu() - before < busy * window:
             break
-    return time.monotonic() - start
+    return clock() - start
 
 
 def _warm_when_quiet(modules: tuple[str, ...]) -> None:

@@ -25,6 +25,16 @@ from toolcall.text import escape_invisible, visible_json
 LANG_KEY = "app_lang"
 
 
+def box_chars(limit: int) -> int:
+    """``max_chars`` for a text box whose text the core refuses above ``limit`` characters: one more.
+
+    The browser then never holds, nor sends to the server, more than the core could read (Streamlit's
+    own bound on a message from the browser is ``server.maxMessageSize``, megabytes), and an over-long
+    paste is refused with the core's "too large" message rather than cut silently to the limit, where it
+    might parse. tests/unit/test_text_boxes_bounded.py checks every text box of pages/ and ui/ has one."""
+    return limit + 1
+
+
 #: How each language is named in the sidebar switch (and so in the URL: ?app_lang=中文).
 LANG_LABELS = {"en": "English", "zh": "中文"}
 

@@ -50,9 +50,9 @@ def deployment():
         proc.wait(30)
 
 
-def _get(url: str, cookie: str | None = None):
+def _get(url: str, cookie: str | None = None, timeout: float = 10):
     req = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
-    with urllib.request.urlopen(req, timeout=10) as r:
+    with urllib.request.urlopen(req, timeout=timeout) as r:
         return r.status, r.headers.get_all("Set-Cookie") or []
 
 
@@ -234,9 +234,9 @@ def test_a_hung_process_is_passed_over_then_killed_and_restarted():
         victim = _backend_pid(proc, first)
         os.kill(victim, signal.SIGSTOP)
         for _ in range(3):  # new browsers (the first may be sent to the silent one, then on)
-            started = time.monotonic()
-            assert _get(url + "/") == (200, moved)
-            assert time.monotonic() - started < HTTP_FIRST_BYTE + 3
+            # answered at all: without nginx's HTTP_FIRST_BYTE bound, a request sent to the stopped process waits
+            # for nginx's default 60 s; the client gives up at 3x the bound (a deadline to wait, not a timing)
+            assert _get(url + "/", timeout=HTTP_FIRST_BYTE * 3) == (200, moved)
         assert _get(url + "/", f"{COOKIE}={hung}") == (200, moved)
         assert _get(url + "/", f"{COOKIE}={live}") == (200, [])
         err.wait_for(f"Streamlit process on {hung} did not answer {HEALTH_FAILURES} health checks in a row", 40)

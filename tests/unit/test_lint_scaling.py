@@ -2,10 +2,9 @@
 list of 1 000 tools with one description made 504 501 findings (225 MB) in 2.7 s CPU, because every
 pair of near-duplicate descriptions was a finding and every pair was compared."""
 
-import gc
 import json
-import time
 
+from tests.workcount import growth
 from toolcall.lint import MAX_PAIRWISE, lint_set
 from toolcall.tooldef import parse_tool_list
 
@@ -16,16 +15,6 @@ def _tools(n: int, description: str = "Get order status now."):
     tools, problem = parse_tool_list(text, "en")
     assert problem is None
     return tools
-
-
-def _cpu(tools) -> float:
-    gc.disable()
-    try:
-        start = time.process_time()
-        lint_set(tools)
-        return time.process_time() - start
-    finally:
-        gc.enable()
 
 
 def test_at_most_one_overlap_finding_per_tool_naming_the_first():
@@ -45,6 +34,8 @@ def test_different_descriptions_are_not_flagged_in_a_large_set():
 
 
 def test_the_review_of_a_set_is_linear_in_its_size():
-    small, large = _tools(500), _tools(2000)
-    ratio = min(_cpu(large) for _ in range(3)) / min(_cpu(small) for _ in range(3))
-    assert ratio < 8, ratio  # 4 when linear; 16 when every pair is compared
+    """Lines run, not seconds (tests/workcount.py): 4x the tools is 4x the lines when linear, 16x when
+    every pair is compared. The sets are built outside the count."""
+    sets = {n: _tools(n) for n in (250, 1000)}
+    ratio = growth(lambda n: lint_set(sets[n]), 250)
+    assert 3.5 < ratio < 4.5, ratio

@@ -9,11 +9,11 @@ rule whose advice does not fix it fails here.
 
 import copy
 import json
-import time
 
 import pytest
 
 from tests.transcript_builders import INPUT, USER, assistant, call, calls, result, tool, use, user
+from tests.workcount import growth
 from toolcall.cli import main
 from toolcall.i18n import catalogue
 from toolcall.pairing import MAX_IDS, MAX_VIOLATIONS, check_pairing, load_examples
@@ -325,27 +325,30 @@ def test_a_flood_of_mismatched_ids_is_fast_and_small():
     joined every id. Now: details list at most MAX_IDS ids, nothing is built past the cap."""
     text = _flood(10_000, 7_000)
     assert len(text) < 1_000_000
-    start = time.process_time()
     report = check_pairing(text)
-    elapsed = time.process_time() - start
     assert len(report.violations) == MAX_VIOLATIONS and report.more == 17_000 - MAX_VIOLATIONS
     mismatch = report.violations[0]
     assert mismatch.rule == "id_mismatch"
     assert mismatch.detail.count("toolu_") == MAX_IDS and mismatch.detail.endswith(" … and 9988 more.")
     assert max(len(v.detail) + len(v.advice) for v in report.violations) < 2000
-    assert elapsed < 5  # was 10.6 s on a quiet machine; about 0.3 s now (bench/pairing_scaling.py)
+    # linear: 4x the blocks runs about 4x the lines (tests/workcount.py; seconds: bench/pairing_scaling.py)
+    floods = {n: _flood(n, n * 7 // 10) for n in (2_500, 10_000)}
+    ratio = growth(lambda n: check_pairing(floods[n]), 2_500)
+    assert 3.5 < ratio < 4.5, ratio
 
 
 def test_openai_never_rescans_the_rest_of_the_transcript():
     """Each assistant turn followed by a user message once rescanned every later message."""
-    turns = []
-    for k in range(3000):
-        turns += [calls(call(f"c{k}")), {"role": "user", "content": "x"}]
-    turns += [tool(f"c{k}") for k in range(3000)]
-    start = time.process_time()
-    report = check_pairing(json.dumps(turns), "openai")
-    assert time.process_time() - start < 5
-    assert report.violations[0].rule == "text_before_tool_result"
+    def transcript(n: int) -> str:
+        turns = []
+        for k in range(n):
+            turns += [calls(call(f"c{k}")), {"role": "user", "content": "x"}]
+        return json.dumps(turns + [tool(f"c{k}") for k in range(n)])
+
+    texts = {n: transcript(n) for n in (750, 3000)}
+    assert check_pairing(texts[3000], "openai").violations[0].rule == "text_before_tool_result"
+    ratio = growth(lambda n: check_pairing(texts[n], "openai"), 750)  # lines run: tests/workcount.py
+    assert 3.5 < ratio < 4.5, ratio
 
 
 def test_a_long_id_is_cut_in_the_detail():

@@ -2,7 +2,6 @@
 
 import json
 import socket
-import time
 
 import pytest
 
@@ -140,19 +139,18 @@ def test_hostile_pattern_is_bounded_and_reported():
     """^(a|a)*\\1$ against 40 a's and a b backtracks exponentially (the backreference defeats
     the ECMA-262 engine's memoisation, which decides plain ^(a|a)*$ at once: see below)."""
     schema = {"properties": {"order_id": {"type": "string", "pattern": "^(a|a)*\\1$"}}}
-    start = time.perf_counter()
     errors, _ = validate({"order_id": "a" * 40 + "b"}, schema)
-    assert time.perf_counter() - start < 2
     assert [e.keyword for e in errors] == ["pattern"]
     assert "took longer than 50 ms" in errors[0].hints[0]
 
 
 def test_classic_redos_pattern_is_now_decided_not_timed_out():
+    """Decided, not cut off: a search stopped at its 50 ms bound says "took longer than 50 ms" (above);
+    this one names the pattern the string fails and says nothing of time."""
     schema = {"properties": {"order_id": {"type": "string", "pattern": "^(a|a)*$"}}}
-    start = time.perf_counter()
     errors, _ = validate({"order_id": "a" * 40 + "b"}, schema)
-    assert time.perf_counter() - start < 0.05
     assert [(e.keyword, e.expected) for e in errors] == [("pattern", "a string matching ^(a|a)*$")]
+    assert not any("longer than" in hint for hint in errors[0].hints)
 
 
 def test_self_referencing_schema_becomes_one_error():

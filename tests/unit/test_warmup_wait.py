@@ -1,23 +1,42 @@
-"""toolcall.warmup.wait_until_quiet: the warm-up starts once the process is quiet, never later than its bound."""
+"""toolcall.warmup.wait_until_quiet: the warm-up starts once the process is quiet, never later than its bound.
 
-import threading
-import time
+A fake clock (windows are binary fractions, so sums are exact): each sleep advances the wall clock, and the process "uses" the CPU the test says it does
+over each window, so no case depends on how busy the machine running the tests is."""
 
 from toolcall.warmup import wait_until_quiet
 
 
+class FakeProcess:
+    """Wall clock and CPU clock of a process that uses ``load`` cores (a list: one figure per window,
+    the last repeated) while wait_until_quiet sleeps."""
+
+    def __init__(self, load: list[float]):
+        self.wall = self.used = 0.0
+        self.load, self.sleeps = load, []
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        share = self.load[min(len(self.sleeps) - 2, len(self.load) - 1)] if len(self.sleeps) > 1 else 0.0
+        self.wall += seconds
+        self.used += share * seconds
+
+    def kwargs(self) -> dict:
+        return {"clock": lambda: self.wall, "cpu": lambda: self.used, "sleep": self.sleep}
+
+
 def test_a_quiet_process_waits_only_the_delay_and_one_window():
-    assert wait_until_quiet(delay=0.0, limit=5.0, window=0.1) < 1.5
+    process = FakeProcess([0.0])
+    assert wait_until_quiet(delay=5.0, limit=30.0, window=0.5, **process.kwargs()) == 5.5
+    assert process.sleeps == [5.0, 0.5]
+
+
+def test_a_process_that_goes_quiet_is_left_alone_from_then():
+    process = FakeProcess([1.0, 0.5, 0.04])  # two busy windows, then under 5 % of a core
+    assert wait_until_quiet(delay=5.0, limit=30.0, window=0.5, busy=0.05, **process.kwargs()) == 6.5
+    assert process.sleeps == [5.0, 0.5, 0.5, 0.5]
 
 
 def test_a_busy_process_waits_until_the_limit():
-    stop = time.monotonic() + 3.0
-
-    def spin():
-        while time.monotonic() < stop:
-            sum(range(1000))
-    worker = threading.Thread(target=spin, daemon=True)
-    worker.start()
-    waited = wait_until_quiet(delay=0.0, limit=0.6, window=0.1, busy=0.05)
-    worker.join()
-    assert 0.6 <= waited < 2.5
+    process = FakeProcess([1.0])
+    assert wait_until_quiet(delay=0.0, limit=0.5, window=0.125, busy=0.05, **process.kwargs()) == 0.5
+    assert process.sleeps == [0.0] + [0.125] * 4
