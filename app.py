@@ -36,8 +36,8 @@ else:
 
     @st.cache_resource(show_spinner=False)
     def _warm_up():
-        """Once per server process, after its first page is drawn: import the other pages' libraries and
-        fill the playground's caches in a background thread (toolcall/warmup.py)."""
+        """Once per server process: import the other pages' libraries and fill the playground's caches in a
+        background thread (toolcall/warmup.py; under `streamlit run` the server start has already started it)."""
         return warmup.start_background()
 
     _warm_up()

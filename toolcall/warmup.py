@@ -1,10 +1,11 @@
 """Warm a server process in the background: import what the other pages need and fill the
 playground's shared caches, so neither the next page nor the next student pays for them.
 
-app.py starts :func:`start_background` once per process (``st.cache_resource``) at the end of the first
-script run, after the first page has been drawn, so the first student does not wait for it
-either. Every step is bounded (a fixed list of modules; the shipped fixtures; 2 languages ×
-2 wire formats) and a failure is only logged: a page that needs a module still imports it itself.
+:func:`start_background` runs once per process: started by the server start (ui/startup.py, after the first
+pages are warm) under ``streamlit run app.py``, else by app.py at the end of the first script run. Either way
+it waits 5 s and then for a quiet process, so the first student's page is drawn first. Every step is
+bounded (a fixed list of modules; the shipped fixtures; 2 languages × 2 wire formats) and a failure is only
+logged: a page that needs a module still imports it itself.
 """
 
 from __future__ import annotations
@@ -99,9 +100,18 @@ def _warm_when_quiet(modules: tuple[str, ...]) -> None:
     warm(modules)
 
 
+_started: threading.Thread | None = None
+_start_lock = threading.Lock()
+
+
 def start_background(modules: tuple[str, ...] = MODULES) -> threading.Thread:
     """Run :func:`warm` in a daemon thread once the process is quiet (:func:`wait_until_quiet`); it never
-    blocks the caller nor the server's exit."""
-    thread = threading.Thread(target=_warm_when_quiet, args=(modules,), name="toolcall-warmup", daemon=True)
-    thread.start()
-    return thread
+    blocks the caller nor the server's exit. Once per process: a later call returns the first call's thread
+    (the server start, ui/startup.py, and app.py's first script run both ask for it)."""
+    global _started
+    with _start_lock:
+        if _started is None:
+            _started = threading.Thread(target=_warm_when_quiet, args=(modules,), name="toolcall-warmup",
+                                        daemon=True)
+            _started.start()
+        return _started

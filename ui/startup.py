@@ -12,8 +12,10 @@ section J).
 healthy as soon as before and the warming overlaps the seconds the first browser spends fetching and starting
 Streamlit's front end. Every step is bounded (the shipped pages, two languages, the shipped fixtures) and a
 failure is only logged: a page still imports and loads what it needs itself. Pages that draw tables or
-charts (:data:`LATER_PAGES`: pandas, pyarrow, altair) are left to the later warm-up (toolcall/warmup.py),
-which starts after the first page has been drawn.
+charts (:data:`LATER_PAGES`: pandas, pyarrow, altair) are left to the rest of the warm-up (toolcall/warmup.py),
+started from here too but waiting 5 s and then for a quiet process, so a server started before class is warm
+for every page before the first student arrives, and one started as the first student arrives warms those
+libraries after that student's page is drawn.
 """
 
 from __future__ import annotations
@@ -130,7 +132,16 @@ def warm_first_pages() -> dict[str, float]:
 
 @contextlib.asynccontextmanager
 async def lifespan(_app) -> AsyncIterator[None]:
-    """st.App's lifespan hook: no legacy multipage run, :func:`warm_first_pages` in a daemon thread, then serve."""
+    """st.App's lifespan hook: no legacy multipage run; in a daemon thread :func:`warm_first_pages`, then the
+    rest of the warm-up (toolcall.warmup.start_background: the table and chart libraries, once the process has
+    been quiet for a while); then serve at once."""
     _no_legacy_pages()
-    threading.Thread(target=warm_first_pages, name="toolcall-start-warmup", daemon=True).start()
+    threading.Thread(target=_warm_all, name="toolcall-start-warmup", daemon=True).start()
     yield
+
+
+def _warm_all() -> None:
+    from toolcall import warmup
+
+    warm_first_pages()
+    warmup.start_background()

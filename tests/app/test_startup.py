@@ -77,3 +77,25 @@ def test_streamlit_run_serves_app_py_through_st_app_with_the_startup_lifespan():
         "print(json.dumps({'asgi': found.is_asgi_app, 'target': found.import_string,"
         " 'lifespan': app.app._user_lifespan is lifespan, 'script': app.app.script_path.name}))\n")
     assert got == {"asgi": True, "target": "app:app", "lifespan": True, "script": "app.py"}
+
+
+def test_lifespan_turns_off_the_legacy_pages_mode_and_warms_in_the_background(monkeypatch):
+    """Before the first session: PagesManager leaves the legacy pages/ mode (a fresh server's first deep link
+    ran the page alone, then again under app.py), and the warm-up runs in a thread, not in the server's start."""
+    import asyncio
+    import threading
+
+    from streamlit.runtime.pages_manager import PagesManager
+
+    from ui import startup
+
+    monkeypatch.setattr(PagesManager, "uses_pages_directory", None)
+    done = threading.Event()
+    monkeypatch.setattr(startup, "_warm_all", done.set)
+
+    async def serve():
+        async with startup.lifespan(None):
+            return PagesManager.uses_pages_directory
+
+    assert asyncio.run(serve()) is False
+    assert done.wait(10)

@@ -40,3 +40,16 @@ def test_a_busy_process_waits_until_the_limit():
     process = FakeProcess([1.0])
     assert wait_until_quiet(delay=0.0, limit=0.5, window=0.125, busy=0.05, **process.kwargs()) == 0.5
     assert process.sleeps == [0.0] + [0.125] * 4
+
+
+def test_the_background_warm_up_starts_once_per_process(monkeypatch):
+    """The server start (ui/startup.py) and app.py's first script run both ask for it: one thread."""
+    from toolcall import warmup
+
+    ran = []
+    monkeypatch.setattr(warmup, "_started", None)
+    monkeypatch.setattr(warmup, "_warm_when_quiet", ran.append)
+    first = warmup.start_background(("json",))
+    assert warmup.start_background(("csv",)) is first
+    first.join(5)
+    assert ran == [("json",)]
