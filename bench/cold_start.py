@@ -139,26 +139,26 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--base", help="also measure a git archive of this revision, alternating with this tree")
     ap.add_argument("--root", type=Path, default=REPO, help="the tree to measure (default this checkout)")
-    ap.add_argument("--app", default="app.py", help="script to serve, relative to each tree (default app.py)")
-    ap.add_argument("--rounds", type=int, default=3, help="cold starts per tree (default 3)")
+    ap.add_argument("--app", action="append", help="script to serve, relative to the tree (default app.py; "
+                    "repeat to measure several in turn, e.g. --app app.py --app bench/minimal_app.py)")
+    ap.add_argument("--rounds", type=int, default=3, help="cold starts per tree and script (default 3)")
     ap.add_argument("--json", type=Path, help="also write every run as JSON here")
     args = ap.parse_args(argv)
     if not 1 <= args.rounds <= 20:
         ap.error("rounds 1..20")
-    runs: dict[str, list[dict]] = {"new": []}
+    apps = args.app or ["app.py"]
+    runs: dict[str, list[dict]] = {}
     with tempfile.TemporaryDirectory(prefix="cold-start-") as tmp:
-        trees = {"new": args.root}
-        if args.base:
-            trees["old"] = export(args.base, Path(tmp))
-            runs["old"] = []
+        trees = {"new": args.root, **({f"old {args.base}": export(args.base, Path(tmp))} if args.base else {})}
+        variants = [(tree, app) for tree in trees for app in apps]
         print(HEADER)
         print("|---" * (HEADER.count("|") - 1) + "|")
         for i in range(args.rounds):
-            order = list(trees) if i % 2 == 0 else list(reversed(trees))
-            for name in order:
-                r = measure(trees[name], args.app)
-                runs[name].append(r)
-                print(row(name if name == "new" else f"old {args.base}", r), flush=True)
+            for tree, app in variants if i % 2 == 0 else reversed(variants):
+                name = tree if app == "app.py" else f"{tree}, {app}"
+                r = measure(trees[tree], app)
+                runs.setdefault(name, []).append(r)
+                print(row(name, r), flush=True)
     med = statistics.median
     for name, rs in runs.items():
         print(f"{name}: medians over {len(rs)}: cold start {med(r['cold_start_s'] for r in rs):.2f} s = healthy "
