@@ -53,13 +53,16 @@ def warm_charts() -> None:
         cached_spec(retry_chart, *RETRY_DEFAULTS, lang)
 
 
-def warm(modules: tuple[str, ...] = MODULES) -> dict[str, float]:
+def warm(modules: tuple[str, ...] = MODULES, before_step=None) -> dict[str, float]:
     """Import ``modules`` then warm the playground's caches and the pass^k lab's charts; returns seconds per
-    step (keys: module names, ``"playground"`` and ``"charts"``). Never raises: a failing step is logged and skipped."""
+    step (keys: module names, ``"playground"`` and ``"charts"``), ``before_step()`` called before each (not
+    counted). Never raises: a failing step is logged and skipped."""
     steps = [(name, lambda name=name: importlib.import_module(name)) for name in modules]
     steps += [("playground", warm_playground), ("charts", warm_charts)]
     took: dict[str, float] = {}
     for name, step in steps:
+        if before_step is not None:
+            before_step()
         start_at = time.perf_counter()
         try:
             step()
@@ -96,8 +99,11 @@ def wait_until_quiet(delay: float = START_DELAY, limit: float = QUIET_WAIT, wind
 
 
 def _warm_when_quiet(modules: tuple[str, ...]) -> None:
+    """Wait (:func:`wait_until_quiet`), then warm, stepping aside again before every step: a student whose
+    script starts meanwhile runs it without this thread's imports holding the GIL (each step is one module or
+    one cache: at most ≈ 1 s of CPU here; bench/README.md, section J)."""
     wait_until_quiet()
-    warm(modules)
+    warm(modules, before_step=lambda: wait_until_quiet(delay=0.0))
 
 
 _started: threading.Thread | None = None

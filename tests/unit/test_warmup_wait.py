@@ -53,3 +53,18 @@ def test_the_background_warm_up_starts_once_per_process(monkeypatch):
     assert warmup.start_background(("csv",)) is first
     first.join(5)
     assert ran == [("json",)]
+
+
+def test_the_warm_up_waits_for_a_quiet_process_before_every_step(monkeypatch):
+    """Each module and cache step is preceded by a wait (delay 0) for a quiet process, so a student's script run
+    that starts during the warm-up is not queued behind a whole list of imports."""
+    from toolcall import warmup
+
+    log = []
+    monkeypatch.setattr(warmup, "wait_until_quiet", lambda delay=warmup.START_DELAY, **_: log.append(("wait", delay)))
+    monkeypatch.setattr(warmup, "warm_playground", lambda: log.append("playground"))
+    monkeypatch.setattr(warmup, "warm_charts", lambda: log.append("charts"))
+    monkeypatch.setattr(warmup.importlib, "import_module", lambda name: log.append(name))
+    warmup._warm_when_quiet(("json", "csv"))
+    assert log == [("wait", warmup.START_DELAY), ("wait", 0.0), "json", ("wait", 0.0), "csv",
+                   ("wait", 0.0), "playground", ("wait", 0.0), "charts"]
