@@ -25,14 +25,20 @@ from toolcall.text import escape_invisible, visible_json
 LANG_KEY = "app_lang"
 
 
-def box_chars(limit: int) -> int:
-    """``max_chars`` for a text box whose text the core refuses above ``limit`` characters: one more.
+#: How many times the core's limit a text box holds (ui.common.box_chars).
+BOX_FACTOR = 4
 
-    The browser then never holds, nor sends to the server, more than the core could read (Streamlit's
-    own bound on a message from the browser is ``server.maxMessageSize``, megabytes), and an over-long
-    paste is refused with the core's "too large" message rather than cut silently to the limit, where it
-    might parse. tests/unit/test_text_boxes_bounded.py checks every text box of pages/ and ui/ has one."""
-    return limit + 1
+
+def box_chars(limit: int) -> int:
+    """``max_chars`` for a text box whose text the core refuses above ``limit`` characters: BOX_FACTOR times it.
+
+    Streamlit's browser side (1.67, checked in Chromium) drops a change that would take a box past
+    ``max_chars`` whole: a paste over it leaves the box as it was, with no message but the counter. So the
+    box holds well past the core's limit, where a student's over-long paste still reaches the core and gets
+    its "too large: N characters; the limit is L" message, and it bounds what a browser can send and the
+    server keep (Streamlit's own bound on a message is ``server.maxMessageSize``, in megabytes).
+    tests/unit/test_text_boxes_bounded.py checks every text box of pages/ and ui/ has one."""
+    return BOX_FACTOR * limit
 
 
 #: How each language is named in the sidebar switch (and so in the URL: ?app_lang=中文).

@@ -1,5 +1,5 @@
-"""Issue 13, memory: what a browser may send is bounded. Every text box on every page has max_chars (one
-more than the core reads: ui.common.box_chars; a table column exactly what the set reads), and the server
+"""Issue 13, memory: what a browser may send is bounded. Every text box on every page has max_chars (4 times
+what the core reads: ui.common.box_chars; a table column exactly what the set reads), and the server
 takes no message over server.maxMessageSize (Streamlit's default, 200 MB, would be held whole).
 
 The cases are every Streamlit text-widget call in app.py, pages/ and ui/, so a new box is checked too."""
