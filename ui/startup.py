@@ -68,7 +68,8 @@ def start_modules(root: Path = REPO) -> list[str]:
 
 
 #: What Streamlit itself imports lazily on a process's first script run: st.set_page_config with an emoji
-#: icon imports the set of every emoji (0.3-0.6 s of CPU on this machine, bench/README.md, section J).
+#: icon imports the set of every emoji (40-130 ms in -X importtime, 0.6 s on the script thread under py-spy at
+#: load 10; bench/README.md, section J).
 STREAMLIT_MODULES: tuple[str, ...] = ("streamlit.emojis",)
 
 
