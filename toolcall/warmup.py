@@ -98,12 +98,29 @@ def wait_until_quiet(delay: float = START_DELAY, limit: float = QUIET_WAIT, wind
     return clock() - start
 
 
+#: time.monotonic() at the end of the last script run of any session (app.py calls :func:`note_script_run`).
+_last_script_run = float("-inf")
+
+
+def note_script_run(clock=time.monotonic) -> None:
+    """Remember that a session's script run has just ended (its browser is drawing the page now)."""
+    global _last_script_run
+    _last_script_run = clock()
+
+
+def step_aside(clock=time.monotonic) -> float:
+    """Before each warm-up step: wait until :data:`START_DELAY` s have passed since the last script run ended
+    (that student's browser draws the page meanwhile, for seconds, on the same cores) and the process is quiet
+    (:func:`wait_until_quiet`). Returns the seconds waited."""
+    return wait_until_quiet(delay=max(0.0, START_DELAY - (clock() - _last_script_run)))
+
+
 def _warm_when_quiet(modules: tuple[str, ...]) -> None:
-    """Wait (:func:`wait_until_quiet`), then warm, stepping aside again before every step: a student whose
-    script starts meanwhile runs it without this thread's imports holding the GIL (each step is one module or
-    one cache: at most ≈ 1 s of CPU here; bench/README.md, section J)."""
+    """Wait (:func:`wait_until_quiet`), then warm, stepping aside before every step (:func:`step_aside`): a
+    student who arrives meanwhile gets the page drawn without this thread's imports holding the GIL or a core
+    (each step is one module or one cache: at most ≈ 1 s of CPU here; bench/README.md, section J)."""
     wait_until_quiet()
-    warm(modules, before_step=lambda: wait_until_quiet(delay=0.0))
+    warm(modules, before_step=step_aside)
 
 
 _started: threading.Thread | None = None
