@@ -4,10 +4,10 @@ import json
 
 import streamlit as st
 
-from ui.common import lang, load, plain, show_json, tr
+from ui.common import box_chars, lang, load, plain, show_json, tr
 from ui.lesson_widgets import show_page_lessons
 from toolcall.convert import convert
-from toolcall.pairing import RULES, check_pairing, read_transcript
+from toolcall.pairing import MAX_CHARS, RULES, check_pairing, read_transcript
 from toolcall.text import escape_invisible
 from toolcall.wire import ANTHROPIC, AUTO, FORMATS, OPENAI, PAIRING_CHOICES
 from toolcall.transcripts import build_transcript
@@ -107,7 +107,7 @@ with st.expander(tr("pairing.examples"), expanded=not st.session_state.get("pair
 
 names = {f: tr(f"pairing.format.{f}") for f in PAIRING_CHOICES}
 fmt = translated("radio", tr("pairing.format_label"), PAIRING_CHOICES, names, key="pairing_format", horizontal=True)
-text = st.text_area(tr("pairing.input_label"), key=INPUT_KEY, height=320)
+text = st.text_area(tr("pairing.input_label"), key=INPUT_KEY, height=320, max_chars=box_chars(MAX_CHARS))
 above_text, above_form = text, fmt if fmt != AUTO else None  # what the converter below starts from
 
 if not text.strip():
@@ -163,7 +163,7 @@ with right:
 if above_text.strip() and st.session_state.get(CONVERT_KEY) != above_text:
     st.button(tr("convert.use_above"), key="convert_use_above", help=tr("convert.use_above_help"),
               on_click=_use_above, args=(above_text,))
-convert_text = st.text_area(tr("convert.input_label"), key=CONVERT_KEY, height=200)
+convert_text = st.text_area(tr("convert.input_label"), key=CONVERT_KEY, height=200, max_chars=box_chars(MAX_CHARS))
 if source == target:
     st.info(tr("convert.same_form", form=form_names[source]), icon="ℹ️")
 elif convert_text.strip():

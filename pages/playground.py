@@ -4,7 +4,7 @@ model outputs, the design review and the model's view follow it."""
 import streamlit as st
 
 from ui.cards import show_card
-from ui.common import lang, load, plain, tr
+from ui.common import box_chars, lang, load, plain, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
 from ui.model_view import show_model_view
@@ -16,6 +16,7 @@ from toolcall import FIXTURES_DIR
 from toolcall.backend import backend_for
 from toolcall.markdown import table
 from toolcall.judge import STOP_REASONS, evaluate, evaluate_canned_cached, summarize
+from toolcall.parsing import MAX_INPUT_CHARS
 from toolcall.results import call_id
 from toolcall.wire import FORMATS
 from ui.page import start
@@ -84,7 +85,7 @@ def live_part() -> None:
                                   canned, tool.name, fmt)
                         continue
                     free = st.text_area(tr("playground.free_label"), key="playground_free_input", height=120,
-                                        persist_state="session")
+                                        persist_state="session", max_chars=box_chars(MAX_INPUT_CHARS))
                     stop = translated("radio", tr("truncation.stop_label"), STOP_REASONS,
                                       {r: tr(f"truncation.stop.{r}") for r in STOP_REASONS},
                                       key="playground_free_stop_reason", horizontal=True)

@@ -17,7 +17,7 @@ from toolcall import CONTENT_ROOT
 from toolcall.backend import backend_for
 from toolcall.check import run_checks
 from toolcall.exercises import load_exercises
-from toolcall.files import (MAX_FILE_CHARS, ReadError, check_path, read_bytes_bounded, read_stdin_bounded,
+from toolcall.files import (MAX_FILE_CHARS, ReadError, check_path, os_failure, read_bytes_bounded, read_stdin_bounded,
                             read_text_bounded)
 from toolcall.fixtures import FixtureError, load_orders, load_tool
 from toolcall.grading import grade, grading_inputs
@@ -280,7 +280,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         print(f"{runs}: {exc.text(lang)}", file=sys.stderr)
         return 2
     except (OSError, ReadError) as exc:
-        print(f"{runs}: {exc.text(lang) if isinstance(exc, ReadError) else exc}", file=sys.stderr)
+        print(f"{runs}: {(exc if isinstance(exc, ReadError) else os_failure(exc)).text(lang)}", file=sys.stderr)
         return 2
     for problem in log.problems:
         print(f"{args.runs}: {problem.describe(lang)}", file=sys.stderr)

@@ -28,6 +28,10 @@ READ_ERRORS: dict[str, str] = {
     "no_such_file": "no such file",
     "no_such_folder": "no such folder",
     "symlink_loop": "a symlink loop (the link points back to itself)",
+    "permission_denied": "permission denied (the file's permissions do not let this program read it)",
+    "not_a_folder_in_path": "a part of the path is a file, not a folder",
+    "name_too_long": "the name is too long for the file system",
+    "io_error": "an input/output error (the disk or the device failed)",
     "os_error": "{reason}",
     "not_regular": "{kind}, not a regular file",
     "not_folder": "{kind}, not a folder",
@@ -84,6 +88,18 @@ def _kind(mode: int) -> str:
     return "other"
 
 
+#: OS errors with a sentence of their own in every language; any other is passed through as ``os_error``.
+_OS_ERRORS = {errno.EACCES: "permission_denied", errno.EPERM: "permission_denied",
+              errno.ENOTDIR: "not_a_folder_in_path", errno.ENAMETOOLONG: "name_too_long", errno.EIO: "io_error"}
+
+
+def os_failure(exc: OSError) -> ReadError:
+    """The ReadError for an OS error: its own code when the language files word it (permission, a file
+    used as a folder, a name too long, an I/O error), else ``os_error`` with the OS's reason."""
+    code = _OS_ERRORS.get(exc.errno)
+    return ReadError(code) if code else ReadError("os_error", reason=exc.strerror or str(exc))
+
+
 def _stat(path: Path | str, missing: str = "no_such_file") -> os.stat_result:
     """``os.stat(path)`` (symlinks followed), or ReadError: ``missing``, a symlink loop, or the OS's reason."""
     try:
@@ -93,7 +109,7 @@ def _stat(path: Path | str, missing: str = "no_such_file") -> os.stat_result:
             raise ReadError("symlink_loop") from None
         if exc.errno == errno.ENOENT:
             raise ReadError(missing) from None
-        raise ReadError("os_error", reason=exc.strerror or str(exc)) from None
+        raise os_failure(exc) from None
 
 
 def _open_regular(path: Path | str, max_bytes: int, limit: int, unit: str) -> int:
@@ -108,7 +124,7 @@ def _open_regular(path: Path | str, max_bytes: int, limit: int, unit: str) -> in
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
-        raise ReadError("os_error", reason=exc.strerror or str(exc)) from None
+        raise os_failure(exc) from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between stat and open
         kind = _kind(os.fstat(fd).st_mode)
         os.close(fd)
@@ -130,7 +146,7 @@ def read_text_bounded(path: Path | str, limit: int = MAX_FILE_CHARS) -> str:
     except UnicodeDecodeError as exc:
         raise ReadError("not_utf8", byte=exc.start) from None
     except OSError as exc:
-        raise ReadError("os_error", reason=exc.strerror or str(exc)) from None
+        raise os_failure(exc) from None
     finally:
         if fd >= 0:
             os.close(fd)
@@ -146,7 +162,7 @@ def read_bytes_bounded(source: Path | str | BinaryIO, limit: int) -> bytes:
             with os.fdopen(_open_regular(source, limit, limit, "bytes"), "rb") as fh:
                 data = fh.read(limit + 1)
         except OSError as exc:
-            raise ReadError("os_error", reason=exc.strerror or str(exc)) from None
+            raise os_failure(exc) from None
     else:
         data = source.read(limit + 1)
     if len(data) > limit:

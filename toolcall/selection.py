@@ -34,8 +34,9 @@ MAX_REQUEST_CHARS = 2_000
 #: shipped sets use at most 3 of each): past them a case is one problem, not thousands of
 #: validations on every edit of the table.
 MAX_VALUES_PER_PARAMETER, MAX_NAMES_PER_CASE = 10, 10
-#: Characters of a table cell read (an id, a should_not_call list).
+#: Characters of a table cell read (an id, a should_not_call list), and of an expected_arguments cell.
 MAX_CELL_CHARS = 2_000
+MAX_ARGUMENTS_CHARS = 20_000
 #: Shown for "no tool" in tables and charts (expected or chosen).
 NO_TOOL = "(no tool)"
 OMIT = ""
@@ -300,7 +301,7 @@ def from_rows(rows) -> tuple[list[SelectionCase], list[SetProblem]]:
         args: dict[str, tuple] = {}
         if text:
             try:
-                parsed = json.loads(text[:20_000])
+                parsed = json.loads(text[:MAX_ARGUMENTS_CHARS])
                 if not isinstance(parsed, dict) or not all(isinstance(v, list) for v in parsed.values()):
                     raise ValueError("not an object of lists")
                 args = {str(k): tuple(v) for k, v in parsed.items()}

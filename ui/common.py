@@ -25,6 +25,22 @@ from toolcall.text import escape_invisible, visible_json
 LANG_KEY = "app_lang"
 
 
+#: How many times the core's limit a text box holds (ui.common.box_chars).
+BOX_FACTOR = 4
+
+
+def box_chars(limit: int) -> int:
+    """``max_chars`` for a text box whose text the core refuses above ``limit`` characters: BOX_FACTOR times it.
+
+    Streamlit's browser side (1.67, checked in Chromium) drops a change that would take a box past
+    ``max_chars`` whole: a paste over it leaves the box as it was, with no message but the counter. So the
+    box holds well past the core's limit, where a student's over-long paste still reaches the core and gets
+    its "too large: N characters; the limit is L" message, and it bounds what a browser can send and the
+    server keep (Streamlit's own bound on a message is ``server.maxMessageSize``, in megabytes).
+    tests/unit/test_text_boxes_bounded.py checks every text box of pages/ and ui/ has one."""
+    return BOX_FACTOR * limit
+
+
 #: How each language is named in the sidebar switch (and so in the URL: ?app_lang=中文).
 LANG_LABELS = {"en": "English", "zh": "中文"}
 

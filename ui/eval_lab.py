@@ -26,7 +26,8 @@ from toolcall.eval_import import LogError, read_log, read_native
 from toolcall.evaluation import Analysis, RunLog, analyse, grade_run, summary_rates
 from toolcall.numfmt import percent
 from toolcall.text import escape_invisible
-from toolcall.selection import MIN_PER_TOOL, NO_TOOL, check_set, from_rows, load_set, load_tool_schemas, to_rows
+from toolcall.selection import (MAX_ARGUMENTS_CHARS, MAX_CELL_CHARS, MAX_REQUEST_CHARS, MIN_PER_TOOL, NO_TOOL,
+                                check_set, from_rows, load_set, load_tool_schemas, to_rows)
 
 VERSIONS = ("vague", "good")
 #: Largest upload accepted, in MB.
@@ -92,17 +93,21 @@ def selection_editor():
     st.header(tr("eval.set_title"))
     st.markdown(tr("eval.set_intro"))
     base = pd.DataFrame(_editor_rows(language, to_rows(sset.cases)))[EDITOR_ORDER]
+    # each column holds at most what the set reads of it (toolcall.selection.from_rows), so nothing typed is cut
     config = {
-        "id": st.column_config.TextColumn(tr("eval.col_id"), width=130, help=tr("eval.col_field", field="id")),
+        "id": st.column_config.TextColumn(tr("eval.col_id"), width=130, help=tr("eval.col_field", field="id"),
+                                          max_chars=MAX_CELL_CHARS),
         "expected_tool": st.column_config.TextColumn(
-            tr("eval.col_tool"), width=150, help=tr("eval.col_tool_help", tools=", ".join(sset.tools))
-        ),
+            tr("eval.col_tool"), width=150, help=tr("eval.col_tool_help", tools=", ".join(sset.tools)),
+            max_chars=MAX_CELL_CHARS),
         "request": st.column_config.TextColumn(tr("eval.col_request"), width=380,
-                                               help=tr("eval.col_field", field="request")),
+                                               help=tr("eval.col_field", field="request"), max_chars=MAX_REQUEST_CHARS),
         "expected_arguments": st.column_config.TextColumn(tr("eval.col_args"), width=380,
-                                                          help=tr("eval.col_field", field="expected_arguments")),
+                                                          help=tr("eval.col_field", field="expected_arguments"),
+                                                          max_chars=MAX_ARGUMENTS_CHARS),
         "should_not_call": st.column_config.TextColumn(tr("eval.col_avoid"), width=200,
-                                                       help=tr("eval.col_field", field="should_not_call")),
+                                                       help=tr("eval.col_field", field="should_not_call"),
+                                                       max_chars=MAX_CELL_CHARS),
     }
     edited = st.data_editor(
         base,

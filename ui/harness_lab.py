@@ -13,7 +13,7 @@ import json
 
 import streamlit as st
 
-from ui.common import lang, plain, show_json, show_load_problems, tr
+from ui.common import box_chars, lang, plain, show_json, show_load_problems, tr
 from ui.learner import current_learner, progress_store
 from ui.widgets import own_words
 from toolcall.progress import StorageError, cap_notes
@@ -197,7 +197,7 @@ def _json_form(scenario: Scenario, run: Run, step) -> None:
         with st.expander(tr("harness.hint"), icon="💡"):
             st.markdown(step.explain[L])
     with st.form(_key("form", scenario.id, run.fmt, step.id), border=False):
-        st.text_area(tr("harness.json_label"), key=key, height=240, max_chars=MAX_MOVE_CHARS)
+        st.text_area(tr("harness.json_label"), key=key, height=240, max_chars=box_chars(MAX_MOVE_CHARS))
         if st.form_submit_button(
             tr("harness.submit"), type="primary", key=_key("submit", scenario.id, run.fmt, step.id)
         ):

@@ -22,9 +22,11 @@ from toolcall.lint import CHECKLIST, SEVERITIES, grouped, lint_set, lint_tool, s
 from toolcall.markdown import plain
 from toolcall.points import POINTS, TEMPLATE_POINTS, description_points, stated
 from toolcall.presets import DEFINITION_PRESETS, PRESETS, apply_definition_preset, apply_preset, schema_text
-from toolcall.tooldef import FORMS, from_fields, parse_definition, read_share_token, render, share_token
+from toolcall.tooldef import (FORMS, MAX_DEFINITION_CHARS, MAX_DESCRIPTION_CHARS, NAME_MAX, from_fields,
+                              parse_definition, read_share_token, render, share_token)
+from toolcall.validation import MAX_SCHEMA_CHARS
 from toolcall.safe_validator import SizedCache
-from ui.common import file_mtime, lang, load, tr
+from ui.common import box_chars, file_mtime, lang, load, tr
 from ui.widgets import translated
 
 CUSTOM = "custom"
@@ -172,9 +174,11 @@ def show_editor() -> tuple[Tool, bool]:
     else:
         st.error(plain(error_text(checked)), icon="❌")
         st.warning(tr("playground.stale"), icon="⏳")
-    st.text_input(tr("workbench.name_label"), key="tool_name", persist_state="session")
-    st.text_area(tr("workbench.description_label"), key="tool_description", height=130, persist_state="session")
-    st.text_area(tr("playground.editor_label"), key="schema_editor", height=380, persist_state="session")
+    st.text_input(tr("workbench.name_label"), key="tool_name", persist_state="session", max_chars=box_chars(NAME_MAX))
+    st.text_area(tr("workbench.description_label"), key="tool_description", height=130, persist_state="session",
+                 max_chars=box_chars(MAX_DESCRIPTION_CHARS))
+    st.text_area(tr("playground.editor_label"), key="schema_editor", height=380, persist_state="session",
+                 max_chars=box_chars(MAX_SCHEMA_CHARS))
     state["workbench_description"] = state["tool_description"]
     state["workbench_reference"] = ref.description
     good = state.get("playground_last_good")
@@ -247,7 +251,8 @@ def show_definition(tool: Tool) -> None:
         if st.session_state.get("workbench_definition_shown") != text:
             st.session_state["workbench_definition_text"] = text  # follows the fields until applied
             st.session_state["workbench_definition_shown"] = text
-        st.text_area(tr("workbench.definition_label"), key="workbench_definition_text", height=260)
+        st.text_area(tr("workbench.definition_label"), key="workbench_definition_text", height=260,
+                     max_chars=box_chars(MAX_DEFINITION_CHARS))
         st.button(tr("workbench.apply_definition"), key="workbench_apply_definition", on_click=_apply_definition)
         if "workbench_definition_error" in st.session_state:
             st.error(plain(st.session_state["workbench_definition_error"]), icon="❌")

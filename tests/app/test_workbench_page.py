@@ -5,7 +5,7 @@ import json
 
 from tests.app.conftest import fresh_app
 from toolcall.fixtures import load_outputs, load_tool
-from toolcall.tooldef import share_token
+from toolcall.tooldef import MAX_DESCRIPTION_CHARS, share_token
 
 
 def playground(lang="en", query=None):
@@ -86,9 +86,13 @@ def test_description_presets_and_picking_do_stuff():
 
 def test_huge_description_and_pasted_definitions_never_crash():
     at = playground()
-    at.text_area(key="tool_description").input("x" * 5_000_000).run()
+    box = at.text_area(key="tool_description")
+    assert box.max_chars == 4 * MAX_DESCRIPTION_CHARS  # the browser takes no more
+    box.input("x" * 5_000_000).run()  # AppTest, like the browser, drops a change over max_chars
+    assert at.text_area(key="tool_description").value != "x" * 5_000_000
+    at.text_area(key="tool_description").input("x" * (MAX_DESCRIPTION_CHARS + 1)).run()
     assert not at.exception
-    assert any(e.startswith("\\$\\.description\\: The description has 5000000 characters") for e in texts(at.error))
+    assert any(e.startswith("\\$\\.description\\: The description has 10001 characters") for e in texts(at.error))
     at.button(key="playground_reset").click().run()
     assert texts(at.success)[0].startswith("Definition OK")
     at.text_area(key="workbench_definition_text").input('{"name": "get_order"}').run()

@@ -4,6 +4,7 @@ gets one line on stderr naming the argument and the file, exit code 2 and no tra
 subcommand or file argument is covered as soon as it is declared with _file_arg, and this test
 fails until VALID says how to call the new subcommand correctly."""
 
+import errno
 import io
 import os
 import sys
@@ -211,3 +212,38 @@ def test_every_read_error_code_has_text_with_its_parameters(lang):
             assert template == english, code
     for key, english in KINDS.items():
         assert catalogue(lang)[f"files.kind.{key}"] == english or lang == "zh"
+
+
+def _os_error_cases():
+    from toolcall.files import _OS_ERRORS
+    return sorted(_OS_ERRORS.items())
+
+
+@pytest.mark.parametrize("number, code", _os_error_cases(), ids=lambda v: errno.errorcode.get(v, v))
+def test_an_os_refusal_is_said_in_the_language_asked(tmp_path, capsys, monkeypatch, number, code):
+    """The OS's own reason ("Permission denied") was passed through in English to a Chinese reader. Each errno
+    with a sentence of its own is raised where the file is opened (a root test run can read any file)."""
+    from toolcall import files
+    from toolcall.i18n import t
+    tool = tmp_path / "tool.json"
+    tool.write_text("{}")
+
+    def refuse(*args, **kwargs):
+        raise OSError(number, os.strerror(number))
+    monkeypatch.setattr(files.os, "open", refuse)
+    for lang in ("en", "zh"):
+        assert main(["result", "--tool", str(tool), "--input", "{}", "--lang", lang]) == 2
+        line = _one_clear_line(capsys, 2, str(tool))
+        assert line.endswith(t(f"files.{code}", lang)) and os.strerror(number) not in line, line
+
+
+def test_any_other_os_refusal_keeps_the_os_reason(tmp_path, capsys, monkeypatch):
+    from toolcall import files
+    tool = tmp_path / "tool.json"
+    tool.write_text("{}")
+
+    def refuse(*args, **kwargs):
+        raise OSError(errno.EMFILE, os.strerror(errno.EMFILE))
+    monkeypatch.setattr(files.os, "open", refuse)
+    assert main(["result", "--tool", str(tool), "--input", "{}", "--lang", "zh"]) == 2
+    assert _one_clear_line(capsys, 2, str(tool)).endswith(f"系统拒绝读取：{os.strerror(errno.EMFILE)}")

@@ -9,8 +9,9 @@ from typing import Any
 
 import streamlit as st
 
+from toolcall.exercise_types.base import MAX_ANSWER_CHARS
 from toolcall.exercises import Exercise
-from ui.common import lang, tr
+from ui.common import box_chars, lang, tr
 
 
 def key(ex: Exercise, part: str) -> str:
@@ -79,4 +80,5 @@ def answer_text(ex: Exercise) -> str:
 
 def text_area(label_key: str, height: int) -> Callable[[Exercise], None]:
     """``draw`` as one text area labelled ``label_key``."""
-    return lambda ex: st.text_area(tr(label_key), key=key(ex, "answer"), height=height)
+    return lambda ex: st.text_area(tr(label_key), key=key(ex, "answer"), height=height,
+                                   max_chars=box_chars(MAX_ANSWER_CHARS))
