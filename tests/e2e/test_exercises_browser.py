@@ -48,12 +48,15 @@ def test_refresh_keeps_learner_and_progress(page, server):
     open_exercises(page, server, "e2e-refresh")
     page.locator(".st-key-exercises_ex_truncated_answer label").nth(2).click()
     page.locator(".st-key-exercises_ex_truncated_submit button").click()
-    settle(page)
+    # polled: right after the click the rerun may not have started, so "settled" proves nothing yet
+    expect(page.locator(".st-key-exercises_ex_truncated_box")).to_contain_text("Best score 0 of 1 · tries 1",
+                                                                              timeout=60_000)
     page.reload()
     page.wait_for_selector(".st-key-exercises_ex_truncated_box")
     settle(page)
     assert "learner=e2e-refresh" in page.url
-    assert "Best score 0 of 1 · tries 1" in page.locator(".st-key-exercises_ex_truncated_box").inner_text()
+    expect(page.locator(".st-key-exercises_ex_truncated_box")).to_contain_text("Best score 0 of 1 · tries 1",
+                                                                              timeout=60_000)
 
 
 def test_language_switch_shows_the_choice_in_the_new_language(page, server):
