@@ -13,6 +13,7 @@ from tests.transcript_builders import USER, assistant, result, use, user
 from toolcall.convert import convert
 from toolcall.pairing import check_pairing
 from toolcall.text import escape_identifier
+from toolcall.i18n import t
 from toolcall.wire import ANTHROPIC, PAIRING_CHOICES
 
 CYRILLIC_A = "\u0430"  # а, drawn like the Latin a
@@ -59,3 +60,24 @@ def test_a_lookalike_letter_in_a_tool_name_is_named_by_its_code_point(lang):
     problem = check_name("refund_\u043erder", lang)
     assert problem.code == "NAME_CHARS"
     assert "'\u043e' (U+043E)" in problem.message
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_confusion_chart_and_the_pages_tables_escape_a_lookalike_tool_name(lang):
+    """A model that calls get_оrder (Cyrillic о) was a second column of the heatmap reading exactly
+    get_order; every tool label of the selection lab goes through escape_identifier."""
+    import pandas as pd
+
+    from toolcall.eval_charts import confusion_chart
+    from toolcall.evaluation import Analysis, CaseRow
+    from toolcall.selection import NO_TOOL
+    from ui.eval_lab import _case_frame
+
+    chosen = ["get_order", "get_\u043erder", "get_order\u200b", NO_TOOL]
+    confusion = pd.DataFrame([[1, 1, 1, 1]], index=["get_order"], columns=chosen)
+    spec = confusion_chart(confusion, lang).to_dict()
+    values = next(iter(spec["datasets"].values()))
+    assert [v["chosen"] for v in values] == ["get_order", "get_\\u043erder", "get_order\\u200b",
+                                             t("eval.no_tool", lang)]
+    result = Analysis(None, [CaseRow("c1", "get_\u043erder", 1, 1, 1, 1.0, 1.0, 1.0)], None, {}, 0, 0)
+    assert _case_frame(result, 1).iloc[0].tolist()[1] == "get_\\u043erder"
