@@ -81,3 +81,30 @@ def test_the_confusion_chart_and_the_pages_tables_escape_a_lookalike_tool_name(l
                                              t("eval.no_tool", lang)]
     result = Analysis(None, [CaseRow("c1", "get_\u043erder", 1, 1, 1, 1.0, 1.0, 1.0)], None, {}, 0, 0)
     assert _case_frame(result, 1).iloc[0].tolist()[1] == "get_\\u043erder"
+
+
+def _first_of_type(kind):
+    from toolcall.exercises import load_exercises
+
+    return next(ex for ex in load_exercises().exercises if ex.type == kind)
+
+
+@pytest.mark.parametrize("kind", ["classify", "choice"])
+def test_an_answers_lookalike_id_is_quoted_escaped_in_the_feedback(kind):
+    """Ids typed in an answer (grade CLI, JSON) that match nothing are quoted with look-alikes escaped: an
+    item id with a Cyrillic letter read 'There is no item "x"' where x looked like a listed id."""
+    from toolcall.grading import grade
+
+    ex = _first_of_type(kind)
+    key = "items" if kind == "classify" else "options"
+    first = next(iter(ex.labels(key)))
+    fake = first.replace("a", CYRILLIC_A, 1) if "a" in first else first + CYRILLIC_A
+    if kind == "classify":
+        answer = {i: next(iter(ex.labels("categories"))) for i in ex.labels("items") if i != first}
+        answer[fake] = next(iter(ex.labels("categories")))
+    else:
+        answer = [fake]
+    result = grade(ex, json.dumps(answer, ensure_ascii=False))
+    texts = [item.render("en") for item in result.feedback]
+    assert any(escape_identifier(fake) in text for text in texts), texts
+    assert not any(CYRILLIC_A in text for text in texts), texts
