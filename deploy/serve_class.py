@@ -483,6 +483,35 @@ def child_env(database_url: str) -> dict[str, str]:
     return {**os.environ, **({"TOOLCALL_DATABASE_URL": database_url} if database_url else {})}
 
 
+#: While the class starts, a Streamlit process that dies this many times in a row before it first answers is
+#: taken for a setup problem (a broken install, its port taken meanwhile), and the launcher stops with its name.
+START_ATTEMPTS = 3
+
+
+def start_children(children: list[Child], timeout: float = STARTUP_TIMEOUT, tick: float = 0.5,
+                   clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> None:
+    """Start every child and supervise them (Child.supervise, every ``tick`` s) until each answers its health
+    check: one that dies or hangs at start is started again, logged, after a growing delay, while the others
+    wait. Raises RuntimeError naming the child when one died START_ATTEMPTS times in a row before answering,
+    or when they do not all answer within ``timeout`` seconds (then naming those that did not)."""
+    for child in children:
+        child.start()
+    deadline = clock() + timeout
+    while True:
+        now = clock()
+        for child in children:
+            child.supervise(now)
+            if child.quick_exits >= START_ATTEMPTS:
+                raise RuntimeError(f"{child.name} stopped {child.quick_exits} times in a row before it answered its "
+                                   "health check; not starting the class (try `streamlit run app.py` to see why)")
+        waiting = [c.name for c in children if c.waiting_health or c.restart_at is not None]
+        if not waiting:
+            return
+        if now >= deadline:
+            raise RuntimeError(f"not answering {timeout:.0f} s after the start: " + ", ".join(waiting))
+        sleep(tick)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="serve_class.py", description=__doc__.splitlines()[0])
     ap.add_argument("--processes", type=int, default=default_processes(),
@@ -555,11 +584,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGHUP, on_signal)
     try:
-        for child in children:
-            child.start()
-        for child in children:
-            wait_healthy(child.health, child.proc, STARTUP_TIMEOUT)
-            child.waiting_health = False
+        start_children(children)  # one that dies at start is started again; one that keeps dying stops the launch
         warmers = [threading.Thread(target=warm_process, args=(port,), daemon=True) for port in ports]
         for warmer in warmers:  # one visit per process, all at once, before nginx lets students in
             warmer.start()

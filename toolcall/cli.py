@@ -248,9 +248,6 @@ def _cmd_strict(args: argparse.Namespace) -> int:
 
 def _cmd_eval(args: argparse.Namespace) -> int:
     """``eval RUNS --k K``: per-case pass^k table and confusion matrix of a run log."""
-    import csv
-    import io
-
     from toolcall.eval_import import MAX_BYTES as MAX_LOG_BYTES
     from toolcall.eval_import import LogError, read_log
     from toolcall.evaluation import ANALYSIS_BUDGET, analyse, case_rows_json, summary_rates
@@ -307,11 +304,11 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                          ensure_ascii=False, indent=2))
         return status
     if args.out == "csv":
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        print(buffer.getvalue(), end="")
+        # The progress export's writer: a case id or tool name from the log that starts like a formula
+        # (= + - @) is prefixed with ', so a spreadsheet opening this CSV never runs it.
+        from toolcall.progress import to_csv
+
+        print(to_csv(rows, tuple(rows[0])), end="")
         return status
     fmt = lambda x: "-" if x is None else f"{x:.3f}"  # noqa: E731
     print(f"{log.fmt}: {len(log.runs)} runs, {len(rows)} cases, k = {args.k}")

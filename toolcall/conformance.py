@@ -16,11 +16,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from collections.abc import Iterator
 
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012, specification_with
 
+from toolcall.files import ReadError, read_text_bounded
 from toolcall.validation import validate
 
 #: Base URI of the suite's remotes/ folder (its README: "http://localhost:1234").
@@ -75,11 +77,23 @@ def remotes_registry(suite: Path) -> Registry:
     resources = []
     root = suite / "remotes"
     for path in sorted(root.rglob("*.json")):
-        contents = json.loads(path.read_text(encoding="utf-8"))
+        contents = _read_json(path)
         spec = specification_with(contents.get("$schema", ""), default=DRAFT202012) if isinstance(contents, dict) \
             else DRAFT202012
         resources.append((REMOTES_BASE + path.relative_to(root).as_posix(), Resource(contents, spec)))
     return Registry().with_resources(resources)
+
+
+def _read_json(path: Path) -> Any:
+    """One suite file's JSON, read through the bounded reader (toolcall/files.py): a FIFO, a device, a
+    symlink loop or an oversized file in the suite folder is refused instead of blocking or filling memory.
+    Raises ValueError naming the file and the reason."""
+    try:
+        return json.loads(read_text_bounded(path))
+    except ReadError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
 
 
 def suite_files(suite: Path) -> Iterator[tuple[str, Path]]:
@@ -96,7 +110,7 @@ def run_file(group: str, path: Path, registry: Registry, suite: Path) -> FileRes
     """Run every test in one suite file; format files run with format assertion on."""
     name = path.relative_to(suite / "tests" / "draft2020-12").as_posix()
     result = FileResult(name, group)
-    for case in json.loads(path.read_text(encoding="utf-8")):
+    for case in _read_json(path):
         for test in case["tests"]:
             errors, _ = validate(test["data"], case["schema"], "en", assert_format=group == "format",
                                  registry=registry)

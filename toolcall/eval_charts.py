@@ -9,10 +9,14 @@ import pandas as pd
 from toolcall.evaluation import TAXONOMY
 from toolcall.i18n import t
 from toolcall.selection import NO_TOOL
+from toolcall.text import escape_identifier
 
 
-def _tool_label(name: str, lang: str) -> str:
-    return t("eval.no_tool", lang) if name == NO_TOOL else name
+def tool_label(name: str, lang: str) -> str:
+    """A tool name as an axis label: NO_TOOL translated; any other name through escape_identifier, so a
+    model's look-alike or invisible-character call (``get_оrder``, Cyrillic о) is not a second column
+    that reads exactly like ``get_order`` (tool names are ASCII for every provider)."""
+    return t("eval.no_tool", lang) if name == NO_TOOL else escape_identifier(str(name))
 
 
 def confusion_chart(confusion: pd.DataFrame, lang: str) -> alt.LayerChart:
@@ -24,8 +28,8 @@ def confusion_chart(confusion: pd.DataFrame, lang: str) -> alt.LayerChart:
     expected_title, chosen_title = t("eval.chart.expected", lang), t("eval.chart.chosen", lang)
     rows = [
         {
-            "expected": _tool_label(e, lang),
-            "chosen": _tool_label(c, lang),
+            "expected": tool_label(e, lang),
+            "chosen": tool_label(c, lang),
             "runs": int(confusion.loc[e, c]),
             "diagonal": e == c,
         }
@@ -33,8 +37,8 @@ def confusion_chart(confusion: pd.DataFrame, lang: str) -> alt.LayerChart:
         for c in confusion.columns
     ]
     data = pd.DataFrame(rows, columns=["expected", "chosen", "runs", "diagonal"])
-    order_rows = [_tool_label(e, lang) for e in confusion.index]
-    order_cols = [_tool_label(c, lang) for c in confusion.columns]
+    order_rows = [tool_label(e, lang) for e in confusion.index]
+    order_cols = [tool_label(c, lang) for c in confusion.columns]
     base = alt.Chart(data).encode(
         x=alt.X("chosen:N", title=chosen_title, sort=order_cols, axis=alt.Axis(labelAngle=-30)),
         y=alt.Y("expected:N", title=expected_title, sort=order_rows),

@@ -65,6 +65,7 @@ from toolcall import FIXTURES_DIR
 from toolcall.fixtures import load_checked, require_unique_ids
 from toolcall.i18n import t
 from toolcall.parsing import MAX_DEPTH, StrictJSONError, localized_detail, max_depth, parse_tool_input, strict_loads
+from toolcall.text import escape_identifier
 from toolcall.wire import ANTHROPIC, AUTO, GEMINI, MCP, OPENAI, PAIRING_CHOICES, RESPONSES
 
 #: Largest transcript accepted, in characters (a long real conversation is well under this).
@@ -137,10 +138,22 @@ def shown(value: Any) -> str:
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + "…"
 
 
+#: Detail parameters quoted from the transcript (ids, names, roles, block types): shown through
+#: escape_identifier, so a look-alike character cannot make two different values read the same.
+QUOTED_PARAMS = frozenset({"id", "rid", "name", "kind", "role", "got"})
+
+
+def shown_id(value: Any) -> str:
+    """``shown(value)`` with non-ASCII, control and invisible characters escaped (escape_identifier); the
+    cut is made before escaping, so "…" stays one character and no escape is cut in half."""
+    text = value if isinstance(value, str) else str(value)
+    return escape_identifier(text[:MAX_SHOWN]) + ("…" if len(text) > MAX_SHOWN else "")
+
+
 def id_list(ids: list[str] | set[str], lang: str) -> str:
     """At most MAX_IDS of ``ids`` (sorted, each cut by ``shown``), then "… and N more"."""
     ordered = sorted(ids)
-    text = ", ".join(shown(i) for i in ordered[:MAX_IDS])
+    text = ", ".join(shown_id(i) for i in ordered[:MAX_IDS])
     if len(ordered) > MAX_IDS:
         text += t("pairing.ids_more", lang, count=len(ordered) - MAX_IDS)
     return text
@@ -171,7 +184,8 @@ class _Collector:
     def _build(self, rule: str, msg: int | None, block: int | None, key: str | None, params: dict) -> Violation:
         key = key or rule
         params = {k: v() if callable(v) else v for k, v in params.items()}
-        text = {k: shown(v) if isinstance(v, str) and k not in ("expected", "detail") else v for k, v in params.items()}
+        text = {k: (shown_id(v) if k in QUOTED_PARAMS else shown(v))
+                if isinstance(v, str) and k not in ("expected", "detail") else v for k, v in params.items()}
         if rule == "wrong_content_type":  # our own phrases and JSON type names, in the report's language
             text = {k: self._phrase(v) if k in ("expected", "got") else v for k, v in text.items()}
         return Violation(rule, msg, block, t(f"pairing.rule_detail.{key}", self.lang, **text),
@@ -772,6 +786,7 @@ def _gemini_response(i: int, j: int, fr: dict[str, Any], waiting: _Waiting,
                 first=waiting.calls[0][0] + 1)
     else:
         opened = functools.cache(lambda: waiting.open_calls(answered))  # built only if the violation is kept
-        label = functools.cache(lambda: [f"{c[2]} ({c[3]})" if c[3] is not None else c[2] for c in opened()])
+        label = functools.cache(lambda: [escape_identifier(f"{c[2]} ({c[3]})" if c[3] is not None else str(c[2]))
+                                         for c in opened()])
         out.add("name_mismatch", i, j, name=str(name), rid=str(rid), expected=lambda: ", ".join(label()),
                 fix=lambda: label()[0], fix_name=lambda: opened()[0][2], fix_id=lambda: opened()[0][3])

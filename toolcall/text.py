@@ -61,6 +61,17 @@ def escape_terminal(text: str) -> str:
     return text.translate(_TERMINAL_TABLE)
 
 
+def escape_identifier(text: str) -> str:
+    """An id or a name quoted from a transcript, with every non-ASCII character (and every control, hidden
+    or invisible one) as its ``\\uXXXX`` escape. Ids and names are ASCII in every wire form the course
+    shows (``toolu_…``, ``call_…``, tool names ``[a-zA-Z0-9_-]``), so a non-ASCII letter in one is almost
+    surely a look-alike: ``toolu_01\\u0430`` (Cyrillic а), not ``toolu_01a``, which a report would
+    otherwise show as "result for toolu_01a, but the turn before called: toolu_01a" (issue 13)."""
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(ch if " " <= ch <= "~" else _escape(ch) for ch in text)
+
+
 def escape_invisible(text: str) -> str:
     """``text`` with every character of HIDDEN replaced by its ``\\uXXXX`` escape (6 characters; 12, a
     surrogate pair, above U+FFFF)."""

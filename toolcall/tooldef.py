@@ -77,7 +77,8 @@ def check_name(name: str, lang: str = "en", path: str = "$.name") -> DefinitionC
         return _fail("NAME_TOO_LONG", lang, path, length=len(name), limit=NAME_MAX)
     if not NAME_PATTERN.match(name):
         bad = next(ch for ch in name if not re.match(r"[a-zA-Z0-9_-]", ch))
-        return _fail("NAME_CHARS", lang, path, char=repr(bad))
+        # With its code point: a look-alike (Cyrillic о in "refund_оrder") would otherwise read as 'o'.
+        return _fail("NAME_CHARS", lang, path, char=f"{bad!r} (U+{ord(bad):04X})")
     return None
 
 

@@ -407,11 +407,21 @@ def _matching(validator: Any, subschema: Any, values: list) -> list[int]:
     return [i for i, v in enumerate(values) if check.is_valid(v)]
 
 
-def _explain_one(err: ValidationError, lang: str, validator: Any = None) -> list[FieldError]:
+def _explain_one(err: ValidationError, lang: str, validator: Any = None,
+                 done: set | None = None) -> list[FieldError]:
     """FieldErrors for one jsonschema error; ``validator`` (the one that raised it) lets
-    oneOf and contains say which alternatives or items matched."""
+    oneOf and contains say which alternatives or items matched. ``done``: the keyword
+    applications already explained in this validation. jsonschema reports ``required`` and
+    ``dependentRequired`` once per missing name, and each of those errors is explained here as
+    every missing name at once; the later ones of the same application (same schema path, same
+    instance path) are skipped, so n missing names cost n field errors, not n² (issue 13)."""
     path = list(err.absolute_path)
     kw = err.validator if err.validator is not None else "false"
+    if kw in ("required", "dependentRequired") and isinstance(err.instance, dict) and done is not None:
+        application = (kw, tuple(err.absolute_schema_path), tuple(path))
+        if application in done:
+            return []
+        done.add(application)
     if kw == "dependentRequired" and isinstance(err.instance, dict):
         return [FieldError(pointer(path + [name]), str(name), "dependentRequired",
                            t("expected.dependentRequired", lang, trigger=_js(trigger)), t("received.missing", lang),
@@ -447,7 +457,7 @@ def _explain_one(err: ValidationError, lang: str, validator: Any = None) -> list
     reasons: list[FieldError] = []
     if kw in ("anyOf", "oneOf") and err.context:
         for sub in sorted(err.context, key=lambda e: (list(e.schema_path)[:1], list(map(str, e.path)))):
-            for fe in _explain_one(sub, lang, validator):
+            for fe in _explain_one(sub, lang, validator, done):
                 alt = sub.schema_path[0] if sub.schema_path else 0
                 fe.expected = t("expected.alternative", lang, n=int(alt) + 1, expected=fe.expected)
                 reasons.append(fe)
@@ -581,10 +591,11 @@ def validate(instance: Any, schema: dict[str, Any], lang: str = "en", assert_for
         return [_memory_error(lang)], []
     errors: list[FieldError] = []
     seen: set[tuple[str, str]] = set()
+    done: set = set()
     try:
         with budget():
             for err in raw_errors:
-                for explained in _explain_one(err, lang, validator):
+                for explained in _explain_one(err, lang, validator, done):
                     # jsonschema reports `required` once per missing name, each listing them all.
                     if (explained.pointer, explained.keyword) in seen and explained.keyword in (
                             "required", "dependentRequired"):

@@ -160,15 +160,26 @@ def _step(step: tuple) -> tuple[str, tuple, dict]:
     return name, (first,), kwargs
 
 
-def _error_lines(errors, depth: int = 0) -> list[str]:
-    """Markdown bullets for FieldErrors; every piece that may come from user input is escaped."""
+#: Error lines a card lists (nested anyOf / oneOf reasons included); past them one line says how many
+#: more there are. The count in the card's heading and the message sent back are not affected.
+MAX_SHOWN_ERRORS = 40
+
+
+def _error_lines(errors, depth: int = 0, room: list[int] | None = None) -> list[str]:
+    """Markdown bullets for FieldErrors, at most MAX_SHOWN_ERRORS of them over every depth, then one
+    "and N more" line per list cut; every piece that may come from user input is escaped."""
+    room = [MAX_SHOWN_ERRORS] if room is None else room
     lines = []
-    for err in errors:
-        indent = "    " * depth
+    indent = "    " * depth
+    for i, err in enumerate(errors):
+        if room[0] <= 0:
+            lines.append(indent + "- " + tr("card.errors_more", count=len(errors) - i))
+            break
+        room[0] -= 1
         pointer = boldable(plain(display_pointer(err.pointer, lang())))
         lines.append(indent + "- " + tr("playground.error_item", pointer=pointer,
                                          keyword=plain(err.keyword), expected=plain(err.expected),
                                          received=plain(err.received)))
         lines += [indent + "    - 💡 " + plain(hint) for hint in err.hints]
-        lines += _error_lines(err.reasons, depth + 1)
+        lines += _error_lines(err.reasons, depth + 1, room)
     return lines

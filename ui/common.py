@@ -70,6 +70,22 @@ def lang() -> str:
         return "en"
 
 
+def first_in_run(name: str) -> bool:
+    """True the first time ``name`` is asked in this script run (or fragment run), False after: for a message
+    said once however many calls meet its cause. Kept on the run's context like :func:`lang`'s memo. Outside
+    a script run: always True."""
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return True
+    memo = getattr(ctx, "_toolcall_once", None)
+    if memo is None or memo[0] is not ctx.cursors:
+        memo = ctx._toolcall_once = (ctx.cursors, set())
+    if name in memo[1]:
+        return False
+    memo[1].add(name)
+    return True
+
+
 def tr(key: str, **params: Any) -> str:
     """Translate ``key`` into the session's language."""
     return t(key, lang(), **params)

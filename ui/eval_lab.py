@@ -20,13 +20,14 @@ from ui.exercise_widgets import show_page_exercises
 from ui.widgets import own_words
 from toolcall import FIXTURES_DIR
 from toolcall.eval_charts import confusion_chart, taxonomy_chart
+from toolcall.eval_charts import tool_label as chart_tool_label
 from toolcall.fixtures import FixtureError
 from toolcall.evaluation import ANALYSIS_BUDGET
 from toolcall.eval_import import LogError, read_log, read_native
 from toolcall.evaluation import Analysis, RunLog, analyse, grade_run, summary_rates
 from toolcall.numfmt import percent
 from toolcall.text import escape_invisible
-from toolcall.selection import (MAX_ARGUMENTS_CHARS, MAX_CELL_CHARS, MAX_REQUEST_CHARS, MIN_PER_TOOL, NO_TOOL,
+from toolcall.selection import (MAX_ARGUMENTS_CHARS, MAX_CELL_CHARS, MAX_REQUEST_CHARS, MIN_PER_TOOL,
                                 check_set, from_rows, load_set, load_tool_schemas, to_rows)
 
 VERSIONS = ("vague", "good")
@@ -58,7 +59,7 @@ def _runs_path(version: str, language: str) -> Path:
 
 
 def _tool_label(name: str | None) -> str:
-    return tr("eval.no_tool") if name == NO_TOOL else escape_invisible(name or "?")
+    return chart_tool_label(name or "?", lang())  # look-alike and invisible characters escaped
 
 
 # --- 1. the set ----------------------------------------------------------------------

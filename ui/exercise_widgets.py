@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.common import lang, plain, tr
+from ui.common import first_in_run, lang, plain, tr
 from ui.common import show_load_problems as show_load_problems_of
 from ui.common import load as load_fixture
 from ui.exercise_inputs import answer, draw, key, prefill, show_reference, untouched
@@ -55,11 +55,13 @@ def _show_grade(g: Grade) -> None:
 
 
 def safe_store(call, *args):
-    """Run a store call; on a storage failure warn and return None (grading goes on)."""
+    """Run a store call; on a storage failure warn (once per run, however many calls fail) and return None
+    (grading goes on)."""
     try:
         return call(*args)
     except StorageError:
-        st.warning(tr("exercises.store_error", detail=tr("progress.unreachable")))
+        if first_in_run("store_error"):
+            st.warning(tr("exercises.store_error", detail=tr("progress.unreachable")))
         return None
 
 

@@ -246,3 +246,25 @@ def test_a_hand_edit_of_the_reference_says_reset_restores_it(lang):
     at.selectbox(key="playground_preset").select("enum_removed").run()
     at.text_input(key="tool_name").input("refund_order_v3").run()
     assert t("playground.preset_edited", lang) in texts(at.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_card_lists_at_most_max_shown_errors_and_says_how_many_more(lang):
+    """A schema requiring hundreds of fields: every card's error list is cut at MAX_SHOWN_ERRORS (it was the
+    whole list, 240 KB per card and 1.7 MB per edit for 2 500 fields), the heading keeps the full count."""
+    from ui.cards import MAX_SHOWN_ERRORS
+
+    n = MAX_SHOWN_ERRORS * 5
+    at = playground(lang)
+    schema = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(n)},
+              "required": [f"p{i}" for i in range(n)]}
+    at.text_area(key="schema_editor").input(json.dumps(schema)).run()
+    assert not at.exception
+    heading = "**" + t("playground.errors", lang, count=n) + "**"
+    lists = [m.value for m in at.markdown if m.value.startswith(heading)]
+    assert len(lists) >= N // 2  # every card whose output parses to an object misses all n
+    for body in lists:
+        bullets = [line for line in body.splitlines() if line.startswith("- ")]
+        assert len(bullets) == MAX_SHOWN_ERRORS + 1
+        assert bullets[-1] == "- " + t("card.errors_more", lang, count=n - MAX_SHOWN_ERRORS)
+        assert len(body) < 200 * MAX_SHOWN_ERRORS

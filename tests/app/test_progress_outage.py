@@ -30,3 +30,14 @@ def test_answers_wait_in_the_session_until_the_database_is_back(monkeypatch, dat
     assert (rec.tries, rec.failed_tries, rec.last_answer) == (2, 2, '["ask_retry"]')
     at.run()
     assert ProgressStore(data_dir).get("alice", "ex_truncated").tries == 2  # saved once, not again
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_outage_is_said_once_per_page_however_many_exercises_ask(monkeypatch, data_dir, lang):
+    """The break-it pass saw "Progress cannot be saved right now" twice: every store call that failed warned."""
+    monkeypatch.setenv("TOOLCALL_DATABASE_URL", DOWN)
+    at = open_exercises("alice", lang)
+    at.button(key="exercises_ex_truncated_submit").click().run()
+    said = t("exercises.store_error", lang, detail=t("progress.unreachable", lang))
+    assert not at.exception
+    assert [w.value for w in at.warning].count(said) == 1

@@ -41,7 +41,7 @@ def test_a_refused_name_is_an_error_at_the_editor_and_the_cards_go_stale():
     at = playground()
     at.text_input(key="tool_name").input("refund order").run()
     assert not at.exception
-    assert ("\\$\\.name\\: The tool name contains \\' \\'\\: providers accept only letters a\\-z, A\\-Z, digits, \\_ and "
+    assert ("\\$\\.name\\: The tool name contains \\' \\' \\(U\\+0020\\)\\: providers accept only letters a\\-z, A\\-Z, digits, \\_ and "
             "\\-\\.") in texts(at.error)
     assert any("stale" in w for w in texts(at.warning))
     assert {c["name"] for c in tool_results(at)} == {"refund_order"}   # last good definition

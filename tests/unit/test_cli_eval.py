@@ -101,3 +101,25 @@ def test_problems_and_refusals_in_chinese_with_lang_zh(tmp_path):
     assert first.endswith(t("passk.err.k_above_n", "zh", k=11, n=10, more=1))
     english = run(str(bad), "--k", "11", "--out", "csv")
     assert english.stderr.splitlines()[1].endswith("line 3: $.run: required field missing")
+
+
+def test_csv_cells_from_the_log_never_start_like_a_formula(tmp_path):
+    """A case id or tool name that starts with = + - @ is prefixed with ' in the CSV (as the progress export
+    does), so opening eval's CSV in a spreadsheet never runs it (issue 13)."""
+    lines = [json.loads(line) for line in GOOD.read_text(encoding="utf-8").splitlines()]
+    formulas = ["=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)"]
+    renamed = {case: formulas[i % len(formulas)] + f"_{i}"
+               for i, case in enumerate(dict.fromkeys(line["case_id"] for line in lines))}
+    for line in lines:
+        line["case_id"] = renamed[line["case_id"]]
+    log = tmp_path / "formulas.jsonl"
+    log.write_text("\n".join(json.dumps(line) for line in lines), encoding="utf-8")
+    out = run(str(log), "--k", "3", "--out", "csv")
+    assert out.returncode == 0, out.stderr
+    import csv
+    import io
+
+    cells = [cell for row in list(csv.reader(io.StringIO(out.stdout)))[1:] for cell in row]
+    assert sorted(cell for cell in cells if cell[:2] in {"'" + f[0] for f in formulas}) == sorted(
+        "'" + name for name in renamed.values())
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "@") or cell.startswith("-2")]

@@ -299,3 +299,80 @@ def test_stop_kills_what_a_leader_that_died_unnoticed_left_behind():
     leader.wait(10)
     stop([leader])
     assert not psutil.wait_procs([worker], timeout=10)[1]
+
+
+def _free_port() -> int:
+    import socket
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class _FastClock:
+    """A clock that moves ``step`` seconds per sleep (so restart delays of 2, 4 s pass at once) while really
+    sleeping a little, so the processes under test do start, answer or die."""
+
+    def __init__(self, step: float = 1.0):
+        self.now, self.step = 1000.0, step
+
+    def sleep(self, _seconds: float) -> None:
+        import time
+        time.sleep(0.05)
+        self.now += self.step
+
+
+_DIES_ONCE = """
+import http.server, pathlib, sys
+mark = pathlib.Path(sys.argv[1])
+if not mark.exists():
+    mark.write_text("died once")
+    raise SystemExit(3)
+class Ok(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200); self.end_headers()
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[2])), Ok).serve_forever()
+"""
+
+
+def test_a_process_that_dies_while_the_class_starts_is_started_again(tmp_path, capsys):
+    """Issue 13's break-it pass: one Streamlit process dying during the first start stopped the whole class."""
+    from serve_class import Child, start_children
+    port = _free_port()
+    child = Child("test process", [sys.executable, "-c", _DIES_ONCE, str(tmp_path / "mark"), str(port)],
+                  f"http://127.0.0.1:{port}/", watch=True)
+    clock = _FastClock()
+    try:
+        start_children([child], timeout=120, clock=lambda: clock.now, sleep=clock.sleep)
+        assert child.restarts == 1 and child.proc.poll() is None and not child.waiting_health
+        err = capsys.readouterr().err
+        assert "test process exited (code 3); restarting it in 2 s (it keeps dying at start)" in err
+        assert "test process: started again (restart 1)" in err and "test process: serving again" in err
+    finally:
+        child.proc.kill()
+        child.proc.wait(10)
+
+
+def test_a_process_that_keeps_dying_at_the_start_stops_the_launch_with_its_name():
+    from serve_class import START_ATTEMPTS, Child, start_children
+    child = Child("test process", [sys.executable, "-c", "raise SystemExit(3)"], "http://127.0.0.1:1/", watch=True)
+    clock = _FastClock(step=5.0)
+    with pytest.raises(RuntimeError) as info:
+        start_children([child], timeout=600, clock=lambda: clock.now, sleep=clock.sleep)
+    assert child.quick_exits == START_ATTEMPTS == 3
+    assert str(info.value) == ("test process stopped 3 times in a row before it answered its health check; "
+                               "not starting the class (try `streamlit run app.py` to see why)")
+
+
+def test_a_process_that_never_answers_is_named_when_the_start_times_out():
+    from serve_class import Child, start_children
+    child = Child("test process", [sys.executable, "-c", "import time; time.sleep(60)"], "http://127.0.0.1:1/",
+                  watch=True)
+    clock = _FastClock(step=1.0)
+    try:
+        with pytest.raises(RuntimeError, match=r"^not answering 20 s after the start: test process$"):
+            start_children([child], timeout=20, clock=lambda: clock.now, sleep=clock.sleep)
+    finally:
+        child.proc.kill()
+        child.proc.wait(10)

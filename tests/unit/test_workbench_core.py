@@ -81,7 +81,7 @@ def test_from_fields_checks_name_then_description_then_schema():
                                                     "The tool name has 65 characters; providers accept at most 64.")
     assert from_fields("a" * 64, "d", schema).ok
     dotted = from_fields("orders.search", "d", schema, "zh")
-    assert (dotted.code, dotted.message) == ("NAME_CHARS", "工具名里有 '.'：只能用英文字母、数字、下划线 _ 和连字符 -。")
+    assert (dotted.code, dotted.message) == ("NAME_CHARS", "工具名里有 '.' (U+002E)：只能用英文字母、数字、下划线 _ 和连字符 -。")
     huge = from_fields("ok", "x" * 5_000_000, schema)
     assert (huge.code, huge.path) == ("DESCRIPTION_TOO_LONG", "$.description")
     assert from_fields("ok", "x" * MAX_DESCRIPTION_CHARS, schema).ok

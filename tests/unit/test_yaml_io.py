@@ -40,3 +40,57 @@ def test_what_yaml_safe_load_refuses_is_refused_with_its_words(text):
     with pytest.raises(yaml.YAMLError) as fast:
         safe_load(text)
     assert (type(fast.value), str(fast.value)) == (type(pure.value), str(pure.value))
+
+
+def _laughs(levels: int = 9) -> str:
+    """The "billion laughs": each line nine aliases of the one above, 9**levels values once expanded."""
+    lines = ['l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]" for i in range(1, levels)]
+    return "\n".join(lines) + f"\ncases: *l{levels - 1}\n"
+
+
+@pytest.mark.parametrize("text, problem", [
+    (_laughs(), "more than 1000000 values once its aliases (*name) are expanded"),
+    ("a: &a [1, *a]\n", "an anchor (&name) is used inside itself: the value would be infinite"),
+    ("a: &a {b: *a}\n", "an anchor (&name) is used inside itself: the value would be infinite"),
+])
+def test_an_alias_bomb_is_refused_before_any_value_is_built(text, problem):
+    """Aliases are shared in memory, but every reader after the loader walks them as copies: nine lines
+    kept `eval --selection` (and `check` on such a fixture) busy past any limit (issue 13)."""
+    from toolcall.yaml_io import AliasBomb
+
+    with pytest.raises(AliasBomb) as refused:
+        safe_load(text)
+    assert refused.value.problem == problem
+    assert refused.value.problem_mark is not None
+
+
+def test_aliases_within_the_limit_still_load():
+    assert safe_load(_laughs(3)) == yaml.safe_load(_laughs(3))
+    assert safe_load("a: &a {x: 1}\nb: *a\n") == {"a": {"x": 1}, "b": {"x": 1}}
+
+
+def test_no_module_parses_yaml_but_through_safe_load():
+    """Every YAML reader of the app and the CLI goes through toolcall.yaml_io.safe_load, so the alias limit covers
+    the next one too (scripts/ read only this repository's own files)."""
+    import re
+
+    calls = re.compile(r"yaml\.(safe_load|load|full_load|unsafe_load|load_all|safe_load_all|compose)\(")
+    offenders = [str(p.relative_to(REPO)) for folder in ("toolcall", "ui", "pages", "deploy")
+                 for p in (REPO / folder).rglob("*.py")
+                 if p.name != "yaml_io.py" and calls.search(p.read_text(encoding="utf-8"))]
+    assert offenders == []
+
+
+def test_eval_selection_alias_bomb_is_one_line_and_exit_2(tmp_path):
+    import subprocess
+    import sys
+
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text(_laughs(), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "toolcall", "eval", "fixtures/eval_runs/shop_vague.en.jsonl",
+                          "--k", "3", "--selection", str(bomb)], cwd=REPO, capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 2
+    assert run.stderr == (f"--selection {bomb}: $: not YAML: line 7 column 5: more than 1000000 values once its "
+                          "aliases (*name) are expanded\n")  # line 7: l6, the first list past 10**6

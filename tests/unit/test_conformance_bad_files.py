@@ -1,0 +1,55 @@
+"""python -m toolcall conformance DIR: a bad file inside the suite folder is one line and exit 2 (issue 13).
+
+The folder argument was checked, but the files in it were read with Path.read_text: a FIFO named
+``*.json`` blocked the command forever, ``/dev/zero`` behind a symlink filled memory. Every kind of
+bad file the CLI's own arguments are tested with (tests/unit/test_cli_bad_inputs.py) is placed in the
+suite's ``tests/draft2020-12`` and in ``remotes``.
+"""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from toolcall import REPO_ROOT
+
+GOOD = '[{"description": "d", "schema": {"required": ["a"]}, "tests": [{"description": "t", "data": {}, "valid": false}]}]'
+
+
+def _make_bad(path, kind):
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "loop":
+        os.symlink(path.name, path)
+    elif kind == "dev_zero":
+        os.symlink("/dev/zero", path)
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "not_utf8":
+        path.write_bytes(b'{"a": "\xff"}')
+    elif kind == "not_json":
+        path.write_text("[{", encoding="utf-8")
+    elif kind == "too_big":
+        with open(path, "wb") as fh:  # sparse: over the limit, never read
+            fh.truncate(2 ** 30)
+
+
+KINDS = ["fifo", "loop", "dev_zero", "folder", "not_utf8", "not_json", "too_big"]
+
+
+@pytest.mark.parametrize("where", ["tests/draft2020-12", "remotes"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_bad_file_in_the_suite_is_one_line_and_exit_2(tmp_path, kind, where):
+    tests = tmp_path / "tests" / "draft2020-12"
+    (tests / "optional" / "format").mkdir(parents=True)
+    (tests / "required.json").write_text(GOOD, encoding="utf-8")
+    (tests / "optional" / "ecmascript-regex.json").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "remotes").mkdir()
+    bad = tmp_path / where / "bad.json"
+    _make_bad(bad, kind)
+    run = subprocess.run([sys.executable, "-m", "toolcall", "conformance", str(tmp_path)], cwd=REPO_ROOT,
+                         capture_output=True, text=True, timeout=120)
+    lines = run.stderr.strip().splitlines()
+    assert (run.returncode, run.stdout) == (2, ""), run.stderr
+    assert len(lines) == 1 and lines[0].startswith(f"{bad}: "), run.stderr
