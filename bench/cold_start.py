@@ -1,7 +1,7 @@
 """Where a cold start goes, phase by phase, in Debian's Chromium (Playwright): spawn ``streamlit run app.py``
 -> server healthy -> page.goto -> index HTML -> the front end loaded, connected and asking for the page (its
 first rerun request on the websocket) -> the server's script run(s) done (the last ``script_finished``) ->
-usable (the definition editor filled and the open tab's card showing its verdict: ``browser.VERDICT_JS``).
+usable (the definition editor filled and the picked output's card showing its verdict: ``browser.VERDICT_JS``).
 Then a second student: a new browser context (empty HTTP cache) on the now warm server.
 
     python bench/cold_start.py --rounds 3                       # this tree
