@@ -1,34 +1,44 @@
 """Entry point: page config, sidebar (language, learner id), navigation. Run with ``streamlit run app.py``.
 
-The pages are listed once, in toolcall/pages_registry.py."""
+The pages are listed once, in toolcall/pages_registry.py.
+
+Streamlit runs this file as ``__main__`` for every session's script run (the page below). ``streamlit run
+app.py`` first imports it as a module to look for an ``st.App``: it finds ``app`` and serves through it, so
+ui/startup.py's lifespan warms the process once when the server starts, before any browser connects.
+"""
 
 import streamlit as st
 
-from toolcall import warmup
-from toolcall.i18n import LANGS, normalize_lang
-from ui.common import LANG_KEY, LANG_LABELS, tr
-from ui.instructor import is_instructor
-from ui.labels import whole_labels
-from ui.learner import learner_sidebar
-from ui.page import navigation_pages
-from ui.widgets import own_words
+if __name__ != "__main__":  # imported once per process by `streamlit run` (st.App mode), never per session
+    from ui.startup import lifespan
 
-st.set_page_config(page_title="Tool calling, hands on", page_icon="🛠️", layout="wide")
-whole_labels()
+    app = st.App("app.py", lifespan=lifespan)
+else:
+    from toolcall import warmup
+    from toolcall.i18n import LANGS, normalize_lang
+    from ui.common import LANG_KEY, LANG_LABELS, tr
+    from ui.instructor import is_instructor
+    from ui.labels import whole_labels
+    from ui.learner import learner_sidebar
+    from ui.page import navigation_pages
+    from ui.widgets import own_words
 
-# The browser's language is the default; a choice made here is kept in the URL (?app_lang=中文),
-# so a reload or a shared link keeps it, and across pages.
-st.sidebar.selectbox(tr("app.language"), LANGS, index=LANGS.index(normalize_lang(st.context.locale)), key=LANG_KEY,
-                     bind="query-params", format_func=LANG_LABELS.__getitem__, **own_words("selectbox"))
-learner_sidebar()
-st.navigation(navigation_pages(instructor=is_instructor())).run()
+    st.set_page_config(page_title="Tool calling, hands on", page_icon="🛠️", layout="wide")
+    whole_labels()
 
+    # The browser's language is the default; a choice made here is kept in the URL (?app_lang=中文),
+    # so a reload or a shared link keeps it, and across pages.
+    st.sidebar.selectbox(tr("app.language"), LANGS, index=LANGS.index(normalize_lang(st.context.locale)),
+                         key=LANG_KEY, bind="query-params", format_func=LANG_LABELS.__getitem__,
+                         **own_words("selectbox"))
+    learner_sidebar()
+    st.navigation(navigation_pages(instructor=is_instructor())).run()
 
-@st.cache_resource(show_spinner=False)
-def _warm_up():
-    """Once per server process, after its first page is drawn: import the other pages' libraries and
-    fill the playground's caches in a background thread (toolcall/warmup.py)."""
-    return warmup.start_background()
+    @st.cache_resource(show_spinner=False)
+    def _warm_up():
+        """Once per server process: import the other pages' libraries and fill the playground's caches in a
+        background thread (toolcall/warmup.py; under `streamlit run` the server start has already started it)."""
+        return warmup.start_background()
 
-
-_warm_up()
+    _warm_up()
+    warmup.note_script_run()  # the warm-up leaves this session's browser 5 s to draw the page

@@ -1,10 +1,11 @@
 """Warm a server process in the background: import what the other pages need and fill the
 playground's shared caches, so neither the next page nor the next student pays for them.
 
-app.py starts :func:`start_background` once per process (``st.cache_resource``) at the end of the first
-script run, after the first page has been drawn, so the first student does not wait for it
-either. Every step is bounded (a fixed list of modules; the shipped fixtures; 2 languages ×
-2 wire formats) and a failure is only logged: a page that needs a module still imports it itself.
+:func:`start_background` runs once per process: started by the server start (ui/startup.py, after the first
+pages are warm) under ``streamlit run app.py``, else by app.py at the end of the first script run. Either way
+it waits 5 s and then for a quiet process, so the first student's page is drawn first. Every step is
+bounded (a fixed list of modules; the shipped fixtures; 2 languages × 2 wire formats) and a failure is only
+logged: a page that needs a module still imports it itself.
 """
 
 from __future__ import annotations
@@ -52,13 +53,16 @@ def warm_charts() -> None:
         cached_spec(retry_chart, *RETRY_DEFAULTS, lang)
 
 
-def warm(modules: tuple[str, ...] = MODULES) -> dict[str, float]:
+def warm(modules: tuple[str, ...] = MODULES, before_step=None) -> dict[str, float]:
     """Import ``modules`` then warm the playground's caches and the pass^k lab's charts; returns seconds per
-    step (keys: module names, ``"playground"`` and ``"charts"``). Never raises: a failing step is logged and skipped."""
+    step (keys: module names, ``"playground"`` and ``"charts"``), ``before_step()`` called before each (not
+    counted). Never raises: a failing step is logged and skipped."""
     steps = [(name, lambda name=name: importlib.import_module(name)) for name in modules]
     steps += [("playground", warm_playground), ("charts", warm_charts)]
     took: dict[str, float] = {}
     for name, step in steps:
+        if before_step is not None:
+            before_step()
         start_at = time.perf_counter()
         try:
             step()
@@ -94,14 +98,43 @@ def wait_until_quiet(delay: float = START_DELAY, limit: float = QUIET_WAIT, wind
     return clock() - start
 
 
+#: time.monotonic() at the end of the last script run of any session (app.py calls :func:`note_script_run`).
+_last_script_run = float("-inf")
+
+
+def note_script_run(clock=time.monotonic) -> None:
+    """Remember that a session's script run has just ended (its browser is drawing the page now)."""
+    global _last_script_run
+    _last_script_run = clock()
+
+
+def step_aside(clock=time.monotonic) -> float:
+    """Before each warm-up step: wait until :data:`START_DELAY` s have passed since the last script run ended
+    (that student's browser draws the page meanwhile, for seconds, on the same cores) and the process is quiet
+    (:func:`wait_until_quiet`). Returns the seconds waited."""
+    return wait_until_quiet(delay=max(0.0, START_DELAY - (clock() - _last_script_run)))
+
+
 def _warm_when_quiet(modules: tuple[str, ...]) -> None:
+    """Wait (:func:`wait_until_quiet`), then warm, stepping aside before every step (:func:`step_aside`): a
+    student who arrives meanwhile gets the page drawn without this thread's imports holding the GIL or a core
+    (each step is one module or one cache: at most ≈ 1 s of CPU here; bench/README.md, section J)."""
     wait_until_quiet()
-    warm(modules)
+    warm(modules, before_step=step_aside)
+
+
+_started: threading.Thread | None = None
+_start_lock = threading.Lock()
 
 
 def start_background(modules: tuple[str, ...] = MODULES) -> threading.Thread:
     """Run :func:`warm` in a daemon thread once the process is quiet (:func:`wait_until_quiet`); it never
-    blocks the caller nor the server's exit."""
-    thread = threading.Thread(target=_warm_when_quiet, args=(modules,), name="toolcall-warmup", daemon=True)
-    thread.start()
-    return thread
+    blocks the caller nor the server's exit. Once per process: a later call returns the first call's thread
+    (the server start, ui/startup.py, and app.py's first script run both ask for it)."""
+    global _started
+    with _start_lock:
+        if _started is None:
+            _started = threading.Thread(target=_warm_when_quiet, args=(modules,), name="toolcall-warmup",
+                                        daemon=True)
+            _started.start()
+        return _started

@@ -38,3 +38,10 @@ def test_the_check_finds_a_timed_test(tmp_path):
     timed.write_text("import time\nfrom time import process_time\nstart = time.perf_counter()\n")
     assert sorted(_clock_reads(timed, tmp_path)) == ["test_timed.py:2: from time import process_time",
                                                     "test_timed.py:3: perf_counter"]
+
+
+def test_property_tests_are_neither_timed_nor_random():
+    """Hypothesis's default gives each example a 200 ms deadline (a timing) and new random examples on every
+    run (a CI run could fail by luck): tests/conftest.py loads a profile without either."""
+    from hypothesis import settings
+    assert settings.default.deadline is None and settings.default.derandomize is True

@@ -40,3 +40,46 @@ def test_a_busy_process_waits_until_the_limit():
     process = FakeProcess([1.0])
     assert wait_until_quiet(delay=0.0, limit=0.5, window=0.125, busy=0.05, **process.kwargs()) == 0.5
     assert process.sleeps == [0.0] + [0.125] * 4
+
+
+def test_the_background_warm_up_starts_once_per_process(monkeypatch):
+    """The server start (ui/startup.py) and app.py's first script run both ask for it: one thread."""
+    from toolcall import warmup
+
+    ran = []
+    monkeypatch.setattr(warmup, "_started", None)
+    monkeypatch.setattr(warmup, "_warm_when_quiet", ran.append)
+    first = warmup.start_background(("json",))
+    assert warmup.start_background(("csv",)) is first
+    first.join(5)
+    assert ran == [("json",)]
+
+
+def test_the_warm_up_steps_aside_before_every_step(monkeypatch):
+    """Each module and cache step is preceded by step_aside, so a student's script run that starts during the
+    warm-up is not queued behind a whole list of imports."""
+    from toolcall import warmup
+
+    log = []
+    monkeypatch.setattr(warmup, "wait_until_quiet", lambda delay=warmup.START_DELAY, **_: log.append(("wait", delay)))
+    monkeypatch.setattr(warmup, "step_aside", lambda: log.append("aside"))
+    monkeypatch.setattr(warmup, "warm_playground", lambda: log.append("playground"))
+    monkeypatch.setattr(warmup, "warm_charts", lambda: log.append("charts"))
+    monkeypatch.setattr(warmup.importlib, "import_module", lambda name: log.append(name))
+    warmup._warm_when_quiet(("json", "csv"))
+    assert log == [("wait", warmup.START_DELAY), "aside", "json", "aside", "csv", "aside", "playground", "aside",
+                   "charts"]
+
+
+def test_stepping_aside_leaves_the_last_student_start_delay_seconds(monkeypatch):
+    """5 s after the last script run ended, whatever the warm-up did meanwhile; no wait once they have passed."""
+    from toolcall import warmup
+
+    delays = []
+    monkeypatch.setattr(warmup, "wait_until_quiet", lambda delay, **_: delays.append(delay) or delay)
+    monkeypatch.setattr(warmup, "_last_script_run", float("-inf"))
+    warmup.step_aside(clock=lambda: 100.0)  # nobody has run a script yet
+    warmup.note_script_run(clock=lambda: 100.0)
+    warmup.step_aside(clock=lambda: 101.5)  # 1.5 s after a script run ended
+    warmup.step_aside(clock=lambda: 100.0 + warmup.START_DELAY + 1)
+    assert delays == [0.0, warmup.START_DELAY - 1.5, 0.0]
