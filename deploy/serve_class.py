@@ -528,6 +528,12 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.database_url and args.database_url.split("://", 1)[0] not in ("postgresql", "postgres"):
         ap.error("--database-url must start with postgresql://")
+    if args.database_url:
+        sys.path.insert(0, str(REPO))
+        from toolcall.progress_pg import url_problem
+        problem = url_problem(args.database_url)
+        if problem is not None:
+            ap.error(f"--database-url: {problem}")
     if not 1 <= args.processes <= 16:
         ap.error("--processes must be 1..16")
     if not (0 < args.port < 65536 and 0 < args.first_backend_port

@@ -130,10 +130,12 @@ NOTE_CODES: dict[str, tuple[str, ...]] = {
     "inspect_score": ("scorer",),
 }
 _STRIP = re.compile(r"[ ,./\-_*^]")
-#: Seconds of grading one log may take in all (each validation has its own smaller budget, and
-#: every upload may bring its own schemas): runs left when it is spent are not graded.
+#: CPU seconds (of the analysing thread) grading one log may take in all (each validation has its own
+#: smaller budget, and every upload may bring its own schemas): runs left when it is spent are not graded.
+#: CPU, not wall time, like the validation budget (toolcall.safe_validator._clock): on a loaded server
+#: a wall clock left runs ungraded, and the page caches the analysis.
 ANALYSIS_BUDGET = 10.0
-_clock = time.monotonic
+_clock = time.thread_time
 
 
 def normalize_string(text: str) -> str:

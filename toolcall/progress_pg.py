@@ -19,8 +19,29 @@ from collections.abc import Iterator
 
 import psycopg
 import psycopg_pool
+from psycopg.conninfo import conninfo_to_dict
 
 from toolcall.progress import SqlProgressStore, StorageError
+
+def url_problem(url: str) -> str | None:
+    """Why ``url`` cannot be a libpq connection URI (``postgresql://user:pass@host:5432/db``), or None.
+
+    Checked before any pool exists: a malformed URL (an unclosed ``[`` of an IPv6 host, a bad ``%``-escape, an
+    unknown query parameter, a port that is not a number) used to open a pool that retried it for ever, each
+    try logging libpq's reason, which for an unclosed bracket quotes the whole URL, password included. The
+    reason returned never repeats the URL. Parsing: libpq's ``PQconninfoParse`` via psycopg's
+    ``conninfo_to_dict`` (https://www.psycopg.org/psycopg3/docs/api/conninfo.html); a port list is
+    comma-separated (https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING-URIS)."""
+    try:
+        params = conninfo_to_dict(url)
+    except psycopg.Error:
+        return ("the progress database URL cannot be read as a postgresql:// URI (check the [ ] around an IPv6 "
+                "host, %-escapes and the query parameters); it is not repeated here because it may hold a password")
+    ports = str(params.get("port", "")).split(",")
+    if not all(p == "" or (p.isdigit() and 0 < int(p) < 65536) for p in ports):
+        return "the progress database URL's port must be a number from 1 to 65535"
+    return None
+
 
 #: pg_advisory_xact_lock key held while migrating, so two hosts starting at once migrate once.
 _MIGRATION_LOCK = 0x746F6F6C  # "tool"
@@ -34,13 +55,17 @@ class PostgresProgressStore(SqlProgressStore):
     ``max_size`` connections; a call waits at most ``timeout`` seconds for one, then raises
     StorageError (as does any database error), so a page never hangs on a dead server; for
     ``retry_after`` seconds after such a failure calls fail at once instead of each waiting.
-    Creating the store never fails for an unreachable server: the schema is migrated on the
+    Creating the store raises StorageError for a URL libpq cannot read (:func:`url_problem`, the URL not
+    repeated), and never fails for an unreachable server: the schema is migrated on the
     first call that reaches it, and every call until then raises StorageError.
     """
 
     _greatest, _least, _real = "GREATEST", "LEAST", "DOUBLE PRECISION"
 
     def __init__(self, url: str, max_size: int = 10, timeout: float = 3.0, retry_after: float = 2.0):
+        problem = url_problem(url)
+        if problem is not None:
+            raise StorageError(problem)
         self._migrated, self._down_since, self.retry_after = False, None, retry_after
         self._migrate_lock = threading.Lock()
         self._pool = psycopg_pool.ConnectionPool(

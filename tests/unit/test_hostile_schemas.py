@@ -147,12 +147,26 @@ def test_chinese_parse_details_are_translated():
     assert check_schema('"x"', "zh").message == "input_schema 必须是 JSON 对象，这里收到的是字符串。"
 
 
-def test_nested_budgets_keep_the_outer_deadline():
+def test_nested_budgets_keep_the_outer_deadline(monkeypatch):
+    from toolcall import safe_validator
     from toolcall.safe_validator import BudgetExceeded, _tick, budget
 
+    cpu = [100.0]  # a fake CPU clock: the test does not depend on how busy the machine is
+    monkeypatch.setattr(safe_validator, "_clock", lambda: cpu[0])
     with budget(0.01):
         with budget(5):
             pass
-        time.sleep(0.02)
+        _tick()
+        cpu[0] += 0.02
         with pytest.raises(BudgetExceeded):
             _tick()
+
+
+def test_the_budget_counts_the_validating_threads_cpu_not_waiting():
+    """A validation that waits (for a core, for the GIL) is not charged for it: sleeping 0.05 s inside a
+    0.01 s budget is no reason to refuse, and so no reason to remember a schema as too expensive."""
+    from toolcall.safe_validator import _tick, budget
+
+    with budget(0.01):
+        time.sleep(0.05)
+        _tick()  # raises BudgetExceeded with a wall clock

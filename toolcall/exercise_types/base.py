@@ -24,6 +24,12 @@ MAX_ANSWER_CHARS = 100_000
 
 OK, WRONG, INFO, ERROR = "ok", "wrong", "info", "error"
 
+#: Most feedback lines a Grade keeps (like a playground card's MAX_SHOWN_ERRORS): past it, the first
+#: MAX_FEEDBACK lines and one more saying how many were left out. A JSON answer with 8 000 extra fields,
+#: or a choice answer naming 9 000 unknown options, made 8 000 feedback lines (each one element the page
+#: sent to the browser on every rerun, 2.4 MB through ``grade``) (issue 13).
+MAX_FEEDBACK = 40
+
 
 @dataclass(frozen=True)
 class FeedbackItem:
@@ -53,6 +59,13 @@ class Grade:
     max_score: float
     feedback: tuple[FeedbackItem, ...] = ()
     malformed: bool = False
+
+    def __post_init__(self):
+        """Keep at most :data:`MAX_FEEDBACK` lines, then one ``exercises.fb.more_feedback`` line with the count."""
+        items = tuple(self.feedback)
+        if len(items) > MAX_FEEDBACK:
+            items = items[:MAX_FEEDBACK] + (fb(INFO, "more_feedback", count=len(items) - MAX_FEEDBACK),)
+        object.__setattr__(self, "feedback", items)
 
     @property
     def correct(self) -> bool:

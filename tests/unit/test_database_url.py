@@ -1,0 +1,56 @@
+"""A malformed progress database URL is refused where it is configured, with a reason that never repeats it
+(issue 13, configuration mistakes). Before, PostgresProgressStore opened a pool on it that retried for ever,
+logging libpq's reason on every try: for an unclosed IPv6 bracket that reason quotes the whole URL, password
+included; the class launcher started every Streamlit process on it."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import pytest
+
+from toolcall.progress import StorageError, open_store
+from toolcall.progress_pg import url_problem
+
+REPO = __import__("pathlib").Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "deploy"))
+from serve_class import main  # noqa: E402
+
+SECRET = "hunter2"
+#: One URL per way libpq refuses to read it (parse) or to use its port, each carrying a password.
+MALFORMED = {
+    f"postgresql://u:{SECRET}@[::1/db": "parse",  # unclosed IPv6 bracket: libpq quotes the whole URL
+    f"postgresql://u:{SECRET}@h/db?bogus=1": "parse",  # unknown query parameter
+    f"postgres://u%zz:{SECRET}@h/db": "parse",  # bad %-escape
+    f"postgresql://u:{SECRET}@h:notaport/db": "port",
+    f"postgresql://u:{SECRET}@h:99999/db": "port",
+    f"postgresql://u:{SECRET}@a:5432,b:x/db": "port",
+}
+READS = {"parse": "cannot be read as a postgresql:// URI", "port": "port must be a number from 1 to 65535"}
+
+
+@pytest.mark.parametrize("url", MALFORMED)
+def test_a_malformed_url_is_refused_without_repeating_it(url, caplog):
+    assert READS[MALFORMED[url]] in url_problem(url)
+    with caplog.at_level(logging.DEBUG), pytest.raises(StorageError) as info:
+        open_store(url)
+    assert READS[MALFORMED[url]] in str(info.value) and SECRET not in str(info.value)
+    assert not [r for r in caplog.records if r.name.startswith("psycopg")]  # no pool ever tried it
+
+
+@pytest.mark.parametrize("url", MALFORMED)
+def test_the_class_launcher_refuses_it_before_starting_anything(url, capsys):
+    # --processes 0 makes a launcher that misses the URL stop on that instead of starting a class
+    with pytest.raises(SystemExit) as info:
+        main(["--database-url", url, "--processes", "0"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "--database-url: the progress database URL" in err
+    assert READS[MALFORMED[url]] in err and SECRET not in err
+
+
+@pytest.mark.parametrize("url", ["postgresql://u:pw@db.lan:5432/class", "postgres://db.lan/class",
+                                 "postgresql://u@/nodb?host=/nonexistent&port=1", "postgresql://a:5432,b/db",
+                                 "postgresql://[::1]:5432/db"])
+def test_well_formed_urls_pass(url):
+    assert url_problem(url) is None
