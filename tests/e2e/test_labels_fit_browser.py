@@ -42,7 +42,8 @@ def _settle(page) -> None:
 
 def _views(page):
     """Yield a label for each state to check: as opened; with every expander open (their labels are
-    drawn, though folded); then with each tab of the page selected in turn (client-side, no rerun)."""
+    drawn, though folded); then with each tab of the page selected in turn (client-side, no rerun), and each of
+    the playground's panels (a rerun)."""
     yield ""
     page.evaluate("document.querySelectorAll('[data-testid=stExpander] details').forEach(d => { d.open = true; })")
     page.wait_for_timeout(300)
@@ -54,6 +55,14 @@ def _views(page):
             tab.click()
             page.wait_for_timeout(200)
             yield f"(tab {tab.inner_text()[:30]}) "
+    # the playground's panels replaced its tabs: each is drawn only when picked (a rerun)
+    panels = page.locator('.st-key-playground_panel button')
+    for i in range(panels.count()):
+        panel = panels.nth(i)
+        name = panel.inner_text()[:30]
+        panel.click()
+        _settle(page)
+        yield f"(panel {name}) "
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -73,9 +82,13 @@ def test_no_label_is_cut_off(server, browser, entry, lang):
             wait_connected(page)
             _settle(page)
             page.screenshot(path=str(SHOTS / f"{entry.id}-{lang}-{width}x{height}.png"))
+            views = []
             for where in _views(page):  # the first screen, then every expander open, then each tab
+                views.append(where)
                 cut.update(f"{width}x{height} {where}{testid} {key}: {text}"
                            for testid, key, text in page.evaluate(TRUNCATED_JS))
+            if entry.id == "playground":  # every panel was opened
+                assert sum(v.startswith("(panel ") for v in views) == 4, views
             assert page.locator('[data-testid="stException"]').count() == 0
         finally:
             context.close()
