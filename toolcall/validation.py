@@ -25,7 +25,7 @@ from toolcall.i18n import t
 from toolcall.parsing import StrictJSONError, json_type, localized_detail, strict_loads
 from toolcall.safe_validator import (ASSERT_FORMATS, META_FORMATS, REGEX_TIMEOUT, REGISTRY, VALIDATION_BUDGET,
                                      BudgetExceeded, FormatTooLong, RegexTimeout, SafeValidator, SizedCache, _no_fetch,
-                                     budget, extra_properties, validator_class)
+                                     budget, extra_properties, validator_class, within_budget)
 
 #: Largest schema text accepted, in characters, and its deepest nesting.
 MAX_SCHEMA_CHARS = 200_000
@@ -245,8 +245,7 @@ def _meta_check(schema: dict[str, Any], lang: str) -> SchemaCheck:
         return refused
     try:
         meta = Draft202012Validator(Draft202012Validator.META_SCHEMA, format_checker=META_FORMATS)
-        with budget():
-            err = best_match(meta.iter_errors(schema))
+        err = within_budget(lambda: best_match(meta.iter_errors(schema)))
     except (RecursionError, BudgetExceeded):
         return SchemaCheck(False, code="SCHEMA_INVALID", message=t("schema.recursion", lang))
     if err is not None:
@@ -570,8 +569,7 @@ def validate(instance: Any, schema: dict[str, Any], lang: str = "en", assert_for
             registry = registry.combine(REGISTRY)
             validator = validator_class(schema, registry)(schema, registry=registry,
                                                           format_checker=ASSERT_FORMATS if assert_format else None)
-        with budget():
-            raw_errors = list(validator.iter_errors(instance))
+        raw_errors = within_budget(lambda: list(validator.iter_errors(instance)))
     except BudgetExceeded:
         _too_expensive.put(key, None, len(key))
         return [_budget_error(lang)], []

@@ -170,3 +170,39 @@ def test_the_budget_counts_the_validating_threads_cpu_not_waiting():
     with budget(0.01):
         time.sleep(0.05)
         _tick()  # raises BudgetExceeded with a wall clock
+
+
+def test_a_one_off_pause_is_not_a_schema_too_expensive(monkeypatch):
+    """The newcomer saw the valid refund call refused with "$budget" during a busy test run: a pause charged to
+    the thread once (a full garbage collection) must neither refuse the call nor get the schema remembered."""
+    from toolcall import safe_validator, validation
+
+    cpu, paused = [100.0], []
+
+    def clock():
+        if not paused and cpu[0] > 100.0:  # the first tick inside the first budget: a one-off 1 s pause
+            paused.append(True)
+            cpu[0] += 1.0
+        cpu[0] += 1e-6
+        return cpu[0]
+    monkeypatch.setattr(safe_validator, "_clock", clock)
+    schema = dict(REFUND, description="pause test")  # a schema no other test has remembered
+    errors, _ = validate({"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged"}, schema)
+    assert paused and errors == []
+    assert json.dumps(schema) not in validation._too_expensive
+
+
+def test_within_budget_tries_twice_then_refuses(monkeypatch):
+    from toolcall import safe_validator
+    from toolcall.safe_validator import BudgetExceeded, _tick, within_budget
+
+    cpu, runs = [0.0], []
+    monkeypatch.setattr(safe_validator, "_clock", lambda: cpu[0])
+
+    def costly():
+        runs.append(1)
+        cpu[0] += 1.0
+        _tick()
+    with pytest.raises(BudgetExceeded):
+        within_budget(costly, 0.5)
+    assert len(runs) == 2
