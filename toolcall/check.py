@@ -208,8 +208,9 @@ def check_pairing_examples(root: Path) -> list[Problem]:
 
 def check_exercises(root: Path) -> list[Problem]:
     """Every fixtures/exercises/*.yaml loads (schema-valid, both languages, ids unique,
-    answers consistent); each reference answer earns full marks and each listed wrong
-    answer does not."""
+    answers consistent); each reference answer earns full marks; each listed wrong answer does not,
+    is an answer a student can give (graded, not refused as malformed: an option id with a typo is
+    not), and gets its own feedback when given."""
     if not (root / "fixtures" / "exercises").is_dir():
         return []
     loaded = load_exercises(root / "fixtures" / "exercises")
@@ -226,10 +227,17 @@ def check_exercises(root: Path) -> list[Problem]:
         if not reference.correct:
             problems.append(Problem(ex.file, json_path(["exercises", where, "answer"]),
                                     f"the reference answer scores {reference.score:g} of {reference.max_score:g}"))
-        for i, g in enumerate(wrongs):
+        for i, (g, wrong) in enumerate(zip(wrongs, ex.wrong_answers)):
+            path = json_path(["exercises", where, "wrong_answers", i, "answer"])
             if g.correct:
-                problems.append(Problem(ex.file, json_path(["exercises", where, "wrong_answers", i, "answer"]),
-                                        "this wrong answer earns full marks"))
+                problems.append(Problem(ex.file, path, "this wrong answer earns full marks"))
+            elif g.malformed:
+                why = g.feedback[0].render("en") if g.feedback else "it is not read as an answer"
+                problems.append(Problem(ex.file, path, f"no student can give this wrong answer ({why}), so its "
+                                                       "feedback is never shown"))
+            elif not any(item.text == wrong["feedback"] for item in g.feedback):
+                problems.append(Problem(ex.file, path, "the grader does not recognise this wrong answer, so its "
+                                                       "feedback is never shown"))
     return problems
 
 

@@ -102,6 +102,11 @@ def test_check_grades_reference_and_wrong_answers(tmp_path):
     found = [(Path(p.file).name, p.path, p.message) for p in check_exercises(tmp_path)]
     assert found == [("x.yaml", "$.exercises[0].wrong_answers[0].answer", "this wrong answer earns full marks"),
                      ("x.yaml", "$.exercises[1].wrong_answers[0].answer", "this wrong answer earns full marks")]
+    typo = dict(off, id="typo", wrong_answers=[{"answer": ["modle"], "feedback": {"en": "f", "zh": "反馈"}}])
+    write(folder, "x.yaml", {"schema_version": 1, "exercises": [typo]})
+    assert [(p.path, p.message) for p in check_exercises(tmp_path)] == [
+        ("$.exercises[0].wrong_answers[0].answer", 'no student can give this wrong answer (There is no option '
+         '"modle".), so its feedback is never shown')]
     write(folder, "x.yaml", {"schema_version": 1, "exercises": [dict(GOOD, answer=0.5, tolerance=-1)]})
     assert [(p.path, p.message) for p in check_exercises(tmp_path)] == [
         ("$.exercises[0].tolerance", "-1 is less than the minimum of 0")]
