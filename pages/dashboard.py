@@ -25,6 +25,7 @@ from toolcall.dashboard import (
     overview,
     parse_name_map,
 )
+from toolcall.numfmt import number
 from toolcall.progress import StorageError
 from toolcall.text import escape_invisible
 from ui.page import start
@@ -61,7 +62,8 @@ st.dataframe(
             tr("dashboard.col_tried"): r["tried"],
             tr("dashboard.col_solved"): r["solved"],
             tr("dashboard.col_revealed"): r["revealed"],
-            tr("dashboard.col_median_tries"): r["median_tries"],
+            # nobody tried it yet: a dash, not the table's raw "None"
+            tr("dashboard.col_median_tries"): "—" if r["median_tries"] is None else number(r["median_tries"]),
             tr("dashboard.col_common_wrong"): " · ".join(f"{escape_invisible(w['answer'])} (×{w['count']})"
                                                       for w in r["common_wrong"]),
         }
