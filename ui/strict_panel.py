@@ -60,11 +60,12 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
     st.markdown("**" + t("strict.panel.findings_title", lang) + "**")
     notes = {(d.path, d.keyword): t(f"strict.sdk.{d.note}", lang) for d in rep.disagreements}
     if rep.findings:
+        noted = any((f.path, f.keyword) in notes for f in rep.findings)  # else the column would be empty
         st.markdown(table([{t("strict.panel.col_path", lang): f.path or "/",
                             t("strict.panel.col_keyword", lang): f.keyword,
                             t("strict.panel.col_effect", lang): t(f"strict.effect.{f.effect}", lang),
                             t("strict.panel.col_message", lang): finding_message(f, lang).replace("`", ""),
-                            t("strict.panel.col_sdk", lang): notes.get((f.path, f.keyword), ""),
+                            **({t("strict.panel.col_sdk", lang): notes.get((f.path, f.keyword), "")} if noted else {}),
                             t("strict.panel.col_source", lang): f.source} for f in rep.findings]))
     else:
         st.caption(t("strict.panel.no_findings", lang))

@@ -46,6 +46,9 @@ def test_anthropic_findings_and_the_amount_zero_leak():
     table = findings(at)
     assert column(table, "Keyword") == ["minimum", "maxLength"]
     assert set(column(table, "What the provider does")) == {"refused (400)"}
+    assert "Docs vs SDK" not in table[0]  # no finding has a docs/SDK note: no column of empty cells
+    others = next(rows for rows in tables(at) if "Docs vs SDK" in rows[0])  # the pattern's note has its own table
+    assert column(others, "Keyword") == ["pattern"]
     zero = matrix(at)["probe: amount_cents: 0"]
     assert zero["Anthropic (SDK transform)"] == "accepted"
     assert zero["Original (local check)"] == "rejected (minimum)"
