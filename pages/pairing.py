@@ -7,8 +7,8 @@ import streamlit as st
 from ui.common import box_chars, lang, load, plain, show_json, tr
 from ui.lesson_widgets import show_page_lessons
 from toolcall.convert import convert
+from toolcall.markdown import table
 from toolcall.pairing import MAX_CHARS, RULES, check_pairing, read_transcript
-from toolcall.text import escape_invisible
 from toolcall.wire import ANTHROPIC, AUTO, FORMATS, OPENAI, PAIRING_CHOICES
 from toolcall.transcripts import build_transcript
 from ui.page import start
@@ -128,15 +128,13 @@ else:
             total = len(report.violations) + report.more
             st.error(tr("pairing.violations", count=total), icon="🚨")
             shown = report.violations[:SHOWN_ROWS]
-            columns = {tr("pairing.col_rule"): st.column_config.TextColumn(width="medium"),
-                       tr("pairing.col_message"): st.column_config.NumberColumn(width="small"),
-                       tr("pairing.col_block"): st.column_config.NumberColumn(width="small"),
-                       tr("pairing.col_detail"): st.column_config.TextColumn(width="large"),
-                       tr("pairing.col_advice"): st.column_config.TextColumn(width="large")}
-            st.dataframe([{tr("pairing.col_rule"): v.rule, tr("pairing.col_message"): v.message_index,
-                           tr("pairing.col_block"): v.block_index, tr("pairing.col_detail"): escape_invisible(v.detail),
-                           tr("pairing.col_advice"): escape_invisible(v.advice)}
-                          for v in shown], hide_index=True, width="stretch", column_config=columns)
+            # an escaped Markdown table, not st.dataframe: its cells wrap, so the detail and the advice are read
+            # whole at any width (a grid cut them off at 1366 px and hid them on a phone)
+            st.markdown(table([{tr("pairing.col_rule"): v.rule,
+                                tr("pairing.col_message"): "" if v.message_index is None else v.message_index,
+                                tr("pairing.col_block"): "" if v.block_index is None else v.block_index,
+                                tr("pairing.col_detail"): v.detail, tr("pairing.col_advice"): v.advice}
+                               for v in shown]))
             if total > len(shown):
                 st.caption(tr("pairing.shown_rows", shown=len(shown), total=total))
         if report.notes:
@@ -145,8 +143,8 @@ else:
                 icon="ℹ️")
 
 with st.expander(tr("pairing.rules_title")):
-    st.dataframe([{tr("pairing.col_rule"): rule, tr("pairing.col_detail"): tr(f"pairing.rule.{rule}")}
-                  for rule in RULES], hide_index=True, width="stretch")
+    st.markdown(table([{tr("pairing.col_rule"): rule, tr("pairing.col_detail"): tr(f"pairing.rule.{rule}")}
+                       for rule in RULES]))
 
 st.divider()
 st.subheader(tr("convert.title"))

@@ -2,6 +2,7 @@
 
 import pytest
 from tests.app.conftest import fresh_app
+from tests.app.markdown_tables import read_table, tables
 
 from toolcall.i18n import t
 from toolcall.pairing import load_examples
@@ -11,9 +12,14 @@ def open_page(lang):
     return fresh_app(lang, page="pages/pairing.py")
 
 
+def violations(at, lang="en"):
+    """The rows of the violations table (the first Markdown table with an advice column)."""
+    return next((rows for rows in tables(at) if t("pairing.col_advice", lang) in rows[0]), [])
+
+
 def rules_shown(at, lang="en"):
-    """The rule column of the violations table (the first dataframe on the page)."""
-    return list(at.dataframe[0].value[t("pairing.col_rule", lang)])
+    """The rule column of the violations table."""
+    return [row[t("pairing.col_rule", lang)] for row in violations(at, lang)]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -60,7 +66,9 @@ def test_user_text_is_never_markdown():
                                             '"tool_use_id": "[x](http://evil.example) **b**", "content": "c"}]}]').run()
     assert not at.exception
     assert rules_shown(at) == ["orphan_result"]
-    assert at.markdown and all("evil" not in m.value for m in at.markdown)
+    assert "[x](http://evil.example) **b**" in violations(at)[0]["detail"]  # read back: shown literally
+    assert at.markdown and all("](" not in m.value and "http://" not in m.value and "**b" not in m.value
+                               for m in at.markdown)  # escaped: no link, no bold, no autolink
 
 
 def test_chosen_format_overrides_detection():
@@ -103,7 +111,7 @@ def test_a_flood_is_checked_once_and_the_page_sends_a_capped_table(monkeypatch):
     at = open_page("en")
     at.text_area(key="pairing_input").input(text).run()
     assert not at.exception
-    assert len(at.dataframe[0].value) == 100
+    assert len(violations(at)) == 100
     assert any(c.value == t("pairing.shown_rows", "en", shown=100, total=17_000) for c in at.caption)
     assert not at.text  # the table only: the rows are not repeated as text (issue 14)
     at.radio(key="pairing_format").set_value("auto").run()  # another rerun, same input
@@ -139,7 +147,8 @@ def test_the_converter_shows_a_transcript_in_another_form_and_what_is_lost(lang)
 def _texts_outside_tables(at) -> list[str]:
     """Every piece of text the page shows outside its tables (markdown, captions, alerts, code, text)."""
     kinds = ("markdown", "caption", "text", "code", "error", "warning", "info", "success")
-    return [str(e.value) for kind in kinds for e in getattr(at, kind)]
+    return [str(e.value) for kind in kinds for e in getattr(at, kind)
+            if not (kind == "markdown" and read_table(e.value) is not None)]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -157,8 +166,8 @@ def test_each_violation_is_shown_once(lang):
             continue
         at.button(key=f"pairing_example_{example.id}").click().run()
         assert not at.exception
-        table = at.dataframe[0].value
-        details = list(table[t("pairing.col_detail", lang)])
+        table = violations(at, lang)
+        details = [row[t("pairing.col_detail", lang)] for row in table]
         assert len(table) == len(report.violations), example.id
         outside = "\n".join(_texts_outside_tables(at))
         for v in report.violations:
