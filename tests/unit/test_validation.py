@@ -168,3 +168,15 @@ def test_chinese_explanations():
     errors, _ = validate(_ok(reason="Damaged"), REFUND, "zh")
     assert errors[0].expected == '以下取值之一："damaged", "not_received", "wrong_item", "other"'
     assert errors[0].received == '字符串 "Damaged"'
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_schema_typed_half_way_is_called_unfinished(lang):
+    """The newcomer typed {"type": "object", "properties": { and read only "Expecting property name enclosed in
+    double quotes": where it breaks, not why. A finished but wrong text gets no such sentence."""
+    from toolcall.i18n import t
+    half = check_schema('{"type": "object", "properties": {', lang)
+    assert half.code == "SCHEMA_NOT_JSON" and (half.line, half.column) == (1, 35)
+    assert half.message.endswith(" " + t("schema.unfinished", lang))
+    wrong = check_schema('{"type": "object",, "properties": {}}', lang)
+    assert wrong.code == "SCHEMA_NOT_JSON" and t("schema.unfinished", lang) not in wrong.message
