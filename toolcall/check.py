@@ -109,9 +109,11 @@ def check_outputs(root: Path) -> list[Problem]:
             if not verdict_holds(out, card):
                 parse_failed = card.parse and not card.parse.ok
                 caught = card.parse.code if parse_failed else ", ".join(sorted({e.keyword for e in card.errors}))
+                wanted = f"{out.expected} (caught by {out.catches})" if out.catches and out.expected == "rejected" \
+                    else out.expected  # an accepted output is caught by nothing, whatever `catches` says
+                got = f"{card.verdict} (caught by {caught})" if caught else card.verdict
                 problems.append(Problem(name, json_path(["outputs", i]),
-                                        f"expected {out.expected} (caught by {out.catches}), got {card.verdict} "
-                                        f"(caught by {caught or 'nothing'})"))
+                                        f"output {out.id!r}: expected {wanted}, got {got}"))
         for i, case in enumerate(fixture.business_cases):
             if book is None:
                 break

@@ -96,7 +96,7 @@ def test_check_catches_a_wrong_expected_verdict(content_copy):
     code, out, _ = run("check", str(content_copy))
     assert code == 1
     index = [o["id"] for o in yaml.safe_load(text)["outputs"]].index("enum_violation")
-    assert f"$.outputs[{index}]: expected accepted (caught by enum), got rejected (caught by enum)" in out
+    assert f"$.outputs[{index}]: output 'enum_violation': expected accepted, got rejected (caught by enum)" in out
 
 
 def test_check_catches_a_seventh_output_added_by_fixture_only(content_copy):
