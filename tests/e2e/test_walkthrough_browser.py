@@ -43,5 +43,6 @@ def test_pairing_example_lists_the_rule_in_chinese(page, server):
     page.locator(".st-key-pairing_example_anthropic_text_first button").click()
     page.get_by_text("发现 1 个问题。").wait_for()
     # the violation is a row of the table (issue 14: no longer repeated below it as text)
-    page.locator("[data-testid=stDataFrame]").get_by_text("tool_result 块必须放在最前面").first.wait_for(state="attached")  # the grid's accessible cell
+    # a cell of the violations table (Markdown, so the text wraps): a <td>, and visible
+    page.locator("[data-testid=stMarkdown] td").filter(has_text="tool_result 块必须放在最前面").first.wait_for()
     assert page.locator("[data-testid=stText]").filter(has_text="tool_result 块必须放在最前面").count() == 0
