@@ -59,6 +59,13 @@ def warm(modules: tuple[str, ...] = MODULES, before_step=None) -> dict[str, floa
     counted). Never raises: a failing step is logged and skipped."""
     steps = [(name, lambda name=name: importlib.import_module(name)) for name in modules]
     steps += [("playground", warm_playground), ("charts", warm_charts)]
+    return run_steps(steps, "warm-up", before_step)
+
+
+def run_steps(steps, label: str, before_step=None) -> dict[str, float]:
+    """Run each ``(name, step)`` in turn, ``before_step()`` before each (not counted); returns seconds per step.
+    Never raises: a failing step (a missing optional dependency, say) is logged under ``label`` and skipped,
+    since the server must serve anyway and a page reports its own errors."""
     took: dict[str, float] = {}
     for name, step in steps:
         if before_step is not None:
@@ -66,8 +73,8 @@ def warm(modules: tuple[str, ...] = MODULES, before_step=None) -> dict[str, floa
         start_at = time.perf_counter()
         try:
             step()
-        except Exception:  # a missing optional dependency must not stop the server
-            log.warning("warm-up: %s failed", name, exc_info=True)
+        except Exception:
+            log.warning("%s: %s failed", label, name, exc_info=True)
         took[name] = time.perf_counter() - start_at
     return took
 

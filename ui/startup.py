@@ -25,7 +25,6 @@ import contextlib
 import importlib
 import logging
 import threading
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -119,14 +118,9 @@ STEPS = (("imports", _import_all), ("streamlit once", _streamlit_once), ("caches
 
 def warm_first_pages() -> dict[str, float]:
     """Run :data:`STEPS`; returns seconds per step. Never raises: a failing step is logged and skipped."""
-    took: dict[str, float] = {}
-    for name, step in STEPS:
-        start_at = time.perf_counter()
-        try:
-            step()
-        except Exception:  # the server must start anyway; the page reports its own errors
-            log.warning("server-start warm-up: %s failed", name, exc_info=True)
-        took[name] = time.perf_counter() - start_at
+    from toolcall.warmup import run_steps
+
+    took = run_steps(STEPS, "server-start warm-up")
     log.debug("server-start warm-up: %s", took)
     return took
 
