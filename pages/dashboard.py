@@ -41,8 +41,12 @@ if not sign_in():
 store = progress_store()
 try:
     data = ClassData.load(store)
-except StorageError:
-    st.warning(tr("dashboard.store_error"))
+except StorageError as exc:
+    if exc.setup:  # waiting will not help: say what is wrong (the server's own words name the setting)
+        st.error(tr("storage.dashboard_setup"))
+        st.code(str(exc), language=None)
+    else:
+        st.warning(tr("dashboard.store_error"))
     st.stop()
 
 L = lang()
