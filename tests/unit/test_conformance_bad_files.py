@@ -41,18 +41,28 @@ KINDS = ["fifo", "loop", "dev_zero", "folder", "not_utf8", "not_json", "too_big"
 @pytest.mark.parametrize("where", ["tests/draft2020-12", "remotes"])
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_bad_file_in_the_suite_is_one_line_and_exit_2(tmp_path, kind, where):
-    tests = tmp_path / "tests" / "draft2020-12"
+    bad = _suite(tmp_path) / where / "bad.json"
+    _make_bad(bad, kind)
+    _one_line(tmp_path, f"{bad}: ")
+
+
+def _suite(root):
+    """A minimal suite under ``root`` (one good file where the command expects one); returns ``root``."""
+    tests = root / "tests" / "draft2020-12"
     (tests / "optional" / "format").mkdir(parents=True)
     (tests / "required.json").write_text(GOOD, encoding="utf-8")
     (tests / "optional" / "ecmascript-regex.json").write_text(GOOD, encoding="utf-8")
-    (tmp_path / "remotes").mkdir()
-    bad = tmp_path / where / "bad.json"
-    _make_bad(bad, kind)
-    run = subprocess.run([sys.executable, "-m", "toolcall", "conformance", str(tmp_path)], cwd=REPO_ROOT,
+    (root / "remotes").mkdir()
+    return root
+
+
+def _one_line(root, start):
+    """`conformance root` exits 2 with nothing on stdout and one line on stderr starting with ``start``."""
+    run = subprocess.run([sys.executable, "-m", "toolcall", "conformance", str(root)], cwd=REPO_ROOT,
                          capture_output=True, text=True, timeout=120)
     lines = run.stderr.strip().splitlines()
-    assert (run.returncode, run.stdout) == (2, ""), run.stderr
-    assert len(lines) == 1 and lines[0].startswith(f"{bad}: "), run.stderr
+    assert (run.returncode, run.stdout) == (2, ""), run.stderr[-500:]
+    assert len(lines) == 1 and lines[0].startswith(start), run.stderr[-500:]
 
 
 #: Files that read as JSON but are not suite files (run_file indexed them blindly: TypeError, KeyError,
@@ -77,15 +87,6 @@ MALFORMED = {
 @pytest.mark.parametrize("kind", sorted(MALFORMED))
 def test_a_malformed_suite_file_is_one_line_naming_its_json_path(tmp_path, kind):
     where, text, words = MALFORMED[kind]
-    tests = tmp_path / "tests" / "draft2020-12"
-    (tests / "optional" / "format").mkdir(parents=True)
-    (tests / "required.json").write_text(GOOD, encoding="utf-8")
-    (tests / "optional" / "ecmascript-regex.json").write_text(GOOD, encoding="utf-8")
-    (tmp_path / "remotes").mkdir()
-    bad = tmp_path / where / "bad.json"
+    bad = _suite(tmp_path) / where / "bad.json"
     bad.write_text(text, encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "toolcall", "conformance", str(tmp_path)], cwd=REPO_ROOT,
-                         capture_output=True, text=True, timeout=120)
-    lines = run.stderr.strip().splitlines()
-    assert (run.returncode, run.stdout) == (2, ""), run.stderr[-500:]
-    assert len(lines) == 1 and lines[0].startswith(f"{bad}: {words}"), run.stderr[-500:]
+    _one_line(tmp_path, f"{bad}: {words}")
