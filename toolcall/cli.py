@@ -281,8 +281,10 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         return 2
     for problem in log.problems:
         print(f"{args.runs}: {problem.describe(lang)}", file=sys.stderr)
-    if not log.runs:
-        print(f"{args.runs}: {t('eval.cli.no_runs', lang, count=len(log.problems))}", file=sys.stderr)
+    if not log.runs:  # with no problem either, the log is empty: say so, not "no usable runs (problems: 0)"
+        text = t("eval.cli.no_runs", lang, count=len(log.problems)) if log.problems \
+            else t("eval.empty_log", lang, format=t(f"eval.format_{log.fmt}", lang))
+        print(f"{args.runs}: {text}", file=sys.stderr)
         return 2
     result = analyse(log, args.k, expectations)
     status = 0 if any(c.refused is None for c in result.cases) else 1

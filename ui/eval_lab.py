@@ -316,8 +316,9 @@ def upload_section(k: int) -> None:
     if problem_count:
         st.warning(tr("eval.upload_problems", count=problem_count))
         st.code(escape_invisible("\n".join(p.describe(lang()) for p in problems)), language=None)
-    if result is None:
-        st.error(tr("eval.upload_empty"))
+    if result is None:  # nothing unreadable either: the log holds no runs at all
+        empty = tr("eval.empty_log", format=tr(f"eval.format_{found_fmt}"))
+        st.error(tr("eval.upload_empty") if problem_count else empty)
         return
     st.success(tr("eval.upload_loaded", runs=runs, cases=len(result.cases), fmt=found_fmt))
     for note in notes:

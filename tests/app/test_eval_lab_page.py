@@ -244,3 +244,13 @@ def test_every_field_named_column_has_a_label_in_the_page_language(lang):
     assert found == {} and len(frames) == 1
     tool_help = _json.loads(at.dataframe[0].proto.columns)["expected_tool"]["help"]
     assert "refund_order" in tool_help and "(no tool)" in tool_help
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_empty_upload_is_called_empty_not_unusable(lang):
+    """An Inspect log without samples read with no problem: the page said "No usable runs in this file." with
+    nothing listed as unusable (tests/unit/test_eval_empty_logs.py derives the other formats)."""
+    at = lab(lang)
+    at.file_uploader(key="eval_upload").set_value(("empty.json", b'{"samples": []}', "application/json")).run()
+    assert not at.exception
+    assert [e.value for e in at.error] == [t("eval.empty_log", lang, format=t("eval.format_inspect", lang))]
