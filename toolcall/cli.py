@@ -16,7 +16,7 @@ from typing import Any
 from toolcall import CONTENT_ROOT
 from toolcall.backend import backend_for
 from toolcall.check import run_checks
-from toolcall.exercises import load_exercises
+from toolcall.exercises import exercise_files, load_exercises
 from toolcall.files import (MAX_FILE_CHARS, ReadError, check_path, os_failure, read_bytes_bounded, read_stdin_bounded,
                             read_text_bounded)
 from toolcall.fixtures import FixtureError, load_orders, load_tool
@@ -129,6 +129,9 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     if args.exercises and not Path(args.exercises).is_dir():
         for problem in loaded.problems:  # "no such folder": not "unknown exercise id"
             print(problem, file=sys.stderr)
+        return 2
+    if args.exercises and not exercise_files(Path(args.exercises)):  # not "unknown id …; known ids: none"
+        print(f"--exercises {args.exercises}: no exercise files (*.yaml, *.yml) in this folder", file=sys.stderr)
         return 2
     exercise = loaded.by_id().get(args.exercise_id)
     if exercise is None:
