@@ -23,6 +23,7 @@ from typing import Any
 
 from toolcall.fixtures import FixtureError, Problem, display_name, json_path, load_checked, load_tool
 from toolcall.i18n import t
+from toolcall.text import escape_identifier, escape_lookalikes, reading_key
 from toolcall.validation import validate
 
 #: The course's rule: five "should call" and five "should not call" samples per tool.
@@ -106,8 +107,12 @@ class SetProblem:
             raise ValueError(f"unknown selection-set problem code {self.code!r}")
 
     def message(self, lang: str = "en") -> str:
-        """The problem in ``lang``."""
-        return t(f"eval.set.{self.code}", lang, **self.params)
+        """The problem in ``lang``. What the student typed is quoted so that two different things never read
+        the same: tool and parameter names (ASCII in every schema) with escape_identifier, case ids and values
+        with escape_lookalikes (``get_\\u043erder``: the Cyrillic о, not "no tool named get_order")."""
+        shown = {k: (escape_identifier(v) if k in ("tool", "param") else escape_lookalikes(v))
+                 if isinstance(v, str) else v for k, v in self.params.items()}
+        return t(f"eval.set.{self.code}", lang, **shown)
 
 
 def _case(raw: dict[str, Any]) -> SelectionCase:
@@ -135,7 +140,9 @@ def load_tool_schemas(names, tools_dir: Path) -> dict[str, dict]:
 
 
 def _norm_request(text: str) -> str:
-    return " ".join(text.casefold().split())
+    """The duplicate key of a request: what it reads as (toolcall.text.reading_key), so a zero-width
+    space, a soft hyphen or a fullwidth letter does not make a copy pass as a new case."""
+    return reading_key(text)
 
 
 def _base_arguments(args: dict[str, tuple[Any, ...]]) -> dict[str, Any]:
@@ -213,9 +220,10 @@ def check_set(cases, schemas: dict[str, dict], tools=None) -> list[SetProblem]:
     seen_requests: dict[str, str] = {}
     seen_ids: set[str] = set()
     for case in cases:
-        if case.id in seen_ids:
+        id_key = reading_key(case.id, fold_case=False)  # "c1" and "c1<zero-width space>" are one id to a reader
+        if id_key in seen_ids:
             problems.append(SetProblem("duplicate_id", case.id, {"case": case.id}))
-        seen_ids.add(case.id)
+        seen_ids.add(id_key)
         if not case.request.strip():
             problems.append(SetProblem("empty_request", case.id, {"case": case.id}))
         else:

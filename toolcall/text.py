@@ -11,6 +11,7 @@ report — these are shown as their ``\\uXXXX`` escapes. Pure: no Streamlit.
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Any
 
 #: Bidirectional controls: embeddings/overrides, isolates, and the marks.
@@ -90,6 +91,19 @@ def escape_lookalikes(text: str) -> str:
     and punctuation are kept, unlike escape_identifier, which escapes every non-ASCII character), where two
     answers that differ by one such letter would otherwise read the same."""
     return escape_invisible(text).translate(_LOOKALIKE_TABLE)
+
+
+def reading_key(text: str, fold_case: bool = True) -> str:
+    """What ``text`` reads as, for "are these the same?": Unicode NFKC (fullwidth ``Ｗ`` is ``W``), every HIDDEN
+    character dropped (a zero-width space or a soft hyphen changes nothing a reader sees), case folded unless
+    ``fold_case`` is False (ids: ``C1`` and ``c1`` read differently), runs of white space as one space. Two texts
+    with one key look alike; look-alike letters of other scripts (Cyrillic а) keep their own key: show those
+    with escape_lookalikes."""
+    folded = unicodedata.normalize("NFKC", text).translate(_DROP_HIDDEN)
+    return " ".join((folded.casefold() if fold_case else folded).split())
+
+
+_DROP_HIDDEN = {ord(ch): None for ch in HIDDEN}
 
 
 def escape_invisible(text: str) -> str:
