@@ -26,7 +26,7 @@ from toolcall.evaluation import ANALYSIS_BUDGET
 from toolcall.eval_import import LogError, read_log, read_native
 from toolcall.evaluation import Analysis, RunLog, analyse, grade_run, summary_rates
 from toolcall.numfmt import percent
-from toolcall.text import escape_invisible
+from toolcall.text import escape_invisible, escape_lookalikes
 from toolcall.selection import (MAX_ARGUMENTS_CHARS, MAX_CELL_CHARS, MAX_REQUEST_CHARS, MIN_PER_TOOL,
                                 check_set, from_rows, load_set, load_tool_schemas, to_rows)
 
@@ -159,7 +159,7 @@ def _case_frame(result: Analysis, k: int) -> pd.DataFrame:
         cell = (lambda x: percent(x, lang())) if c.refused is None else (lambda x: "—")
         rows.append(
             {
-                tr("eval.col_case"): escape_invisible(c.case_id),
+                tr("eval.col_case"): escape_lookalikes(c.case_id),  # "c1" and Cyrillic "с1" are two rows
                 tr("eval.col_expected"): _tool_label(c.expected_tool),
                 tr("eval.col_n"): c.n,
                 tr("eval.col_c"): c.c,
@@ -232,7 +232,7 @@ def drill_down(expectations: dict) -> None:
     )
     log = _recorded(version, language, file_mtime(_runs_path(version, language)))
     ids = list(dict.fromkeys(r.case_id for r in log.runs))
-    case = c2.selectbox(tr("eval.drill_case"), ids, key="eval_drill_case", format_func=escape_invisible,
+    case = c2.selectbox(tr("eval.drill_case"), ids, key="eval_drill_case", format_func=escape_lookalikes,
                         **own_words("selectbox"))
     runs = [r for r in log.runs if r.case_id == case]
     request = (
