@@ -84,6 +84,19 @@ def _keep_rows(rows: list[dict], shipped: list[dict]) -> None:
     state["rows"] = None if rows == shipped else rows
 
 
+def _checked(rows: list[dict], schemas: dict, tools: tuple, language: str) -> tuple[list, list]:
+    """``from_rows`` and ``check_set`` of the table, computed again only when the table (or the language's
+    set) changes: a click anywhere else on the page (k, the drill-down, an upload) reuses them, where a large
+    table cost up to MAX_CHECKED_VALUES validations on every rerun."""
+    digest = hashlib.sha256(json.dumps([rows, language, schemas, tools], default=str).encode()).hexdigest()
+    kept = st.session_state.get("eval_set_checked")
+    if kept is None or kept[0] != digest:
+        cases, problems = from_rows(rows)
+        kept = (digest, cases, problems + check_set(cases, schemas, tools))
+        st.session_state["eval_set_checked"] = kept
+    return kept[1], kept[2]
+
+
 def selection_editor():
     """The editable selection set and its checks; returns ``{case id: expected calls}``."""
     language = lang()
@@ -120,8 +133,7 @@ def selection_editor():
     )
     rows = edited.astype(object).where(edited.notna(), "").to_dict("records")
     _keep_rows(rows, to_rows(sset.cases))
-    cases, problems = from_rows(rows)
-    problems += check_set(cases, schemas, sset.tools)
+    cases, problems = _checked(rows, schemas, sset.tools, language)
     if problems:
         st.error(
             tr("eval.set_problems", count=len(problems))

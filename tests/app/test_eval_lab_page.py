@@ -299,3 +299,18 @@ def test_a_lookalike_case_id_is_a_row_that_reads_differently():
         _sys.stdin = old_stdin
     table = out.getvalue()
     assert twin not in table and sum(line.startswith(first[:28]) for line in table.splitlines()) == 1
+
+
+def test_a_rerun_that_leaves_the_table_alone_checks_nothing_again(monkeypatch):
+    """The set's check ran on every rerun (any click on the page): now once per table."""
+    import toolcall.selection as selection
+
+    calls = []
+    real = selection.validate
+    monkeypatch.setattr(selection, "validate", lambda *a, **k: calls.append(1) or real(*a, **k))
+    at = lab()
+    first = len(calls)
+    assert first > 0
+    at.run()
+    at.run()
+    assert len(calls) == first
