@@ -16,6 +16,7 @@ from ui.widgets import own_words
 from toolcall.dashboard import (
     ClassData,
     activity_chart,
+    common_wrong_cell,
     exercise_table,
     export_csv,
     export_json,
@@ -24,10 +25,10 @@ from toolcall.dashboard import (
     NameMapError,
     overview,
     parse_name_map,
+    shown_answer,
 )
 from toolcall.numfmt import number
 from toolcall.progress import StorageError
-from toolcall.text import escape_invisible
 from ui.page import start
 
 start("dashboard")
@@ -40,8 +41,12 @@ if not sign_in():
 store = progress_store()
 try:
     data = ClassData.load(store)
-except StorageError:
-    st.warning(tr("dashboard.store_error"))
+except StorageError as exc:
+    if exc.setup:  # waiting will not help: say what is wrong (the server's own words name the setting)
+        st.error(tr("storage.dashboard_setup"))
+        st.code(str(exc), language=None)
+    else:
+        st.warning(tr("dashboard.store_error"))
     st.stop()
 
 L = lang()
@@ -64,8 +69,7 @@ st.dataframe(
             tr("dashboard.col_revealed"): r["revealed"],
             # nobody tried it yet: a dash, not the table's raw "None"
             tr("dashboard.col_median_tries"): "—" if r["median_tries"] is None else number(r["median_tries"]),
-            tr("dashboard.col_common_wrong"): " · ".join(f"{escape_invisible(w['answer'])} (×{w['count']})"
-                                                      for w in r["common_wrong"]),
+            tr("dashboard.col_common_wrong"): common_wrong_cell(r["common_wrong"]),
         }
         for r in exercise_table(data, titles)
     ],
@@ -119,7 +123,7 @@ if who:
                 tr("dashboard.col_best"): f"{r.best_score:g} / {r.max_score:g}",
                 tr("dashboard.col_tries"): r.tries,
                 tr("dashboard.col_revealed"): r.revealed,
-                tr("dashboard.col_last_answer"): escape_invisible(r.last_answer),
+                tr("dashboard.col_last_answer"): shown_answer(r.last_answer),
             }
             for r in detail["progress"]
         ],
@@ -132,7 +136,7 @@ if who:
             {
                 tr("dashboard.col_time"): a["at"],
                 tr("dashboard.col_exercise"): titles.get(a["exercise_id"], a["exercise_id"]),
-                tr("dashboard.col_answer"): escape_invisible(a["answer"]),
+                tr("dashboard.col_answer"): shown_answer(a["answer"]),
                 tr("dashboard.col_correct"): bool(a["correct"]),
             }
             for a in detail["attempts"]

@@ -105,7 +105,7 @@ def test_the_instructor_sees_the_class(monkeypatch, waits, lang, learners):
     assert list(row.iloc[1:5]) == [2, 1, 0, "1.5"]  # tried, solved, revealed, median tries
     untried = exercises[exercises.iloc[:, 0] != title]
     assert set(untried.iloc[:, 4]) == {"—"}  # nobody tried them: a dash, never "None"
-    assert row.iloc[5] == f"{SECRET.casefold()} (×2)"  # alice's and BOB's: grouped ignoring case
+    assert row.iloc[5] == f"\"{SECRET.casefold()}\" (×2)"  # alice's and BOB's: grouped ignoring case, quoted
     at.selectbox(key="dashboard_learner").select("alice").run()
     answers = at.dataframe[3].value.iloc[:, 2].tolist()
     assert answers == [SECRET, "0.729"]
