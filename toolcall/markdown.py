@@ -46,6 +46,24 @@ def boldable(text: str) -> str:
 
 
 
+def code(text: str) -> str:
+    """``text`` as a Markdown code span (`` `…` ``) that shows it literally: no escapes inside.
+
+    Backslash escapes do not work inside a code span (CommonMark 0.31, section 6.1: the backslash shows),
+    so :func:`plain` text must never be put between backticks. Instead the fence is one backtick longer
+    than the longest run of backticks in ``text``, padded with a space when ``text`` begins or ends with a
+    backtick or with spaces on both sides (the parser strips one space from each side); newlines, tabs,
+    bidirectional controls and invisible characters show as their escapes, as with :func:`plain`.
+    Streamlit's own additions (``:material/…:``, ``:color[…]``, ``$…$``, autolinks) apply to text, not
+    to code spans. ``""`` gives a span holding one space (an empty pair of backticks would show as-is).
+    """
+    text = text.translate(_CONTROL_TABLE) or " "
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text[0] == "`" or text[-1] == "`" or (text[0] == " " and text[-1] == " " and text.strip(" ")) \
+        else ""
+    return fence + pad + text + pad + fence
+
+
 def table(rows: list[dict]) -> str:
     """A GitHub-flavoured Markdown table of ``rows`` (dicts with the same keys, in order: the header),
     every header and cell escaped with :func:`plain` (a ``|`` in a cell stays a character, ``\\|``).

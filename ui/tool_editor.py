@@ -19,7 +19,7 @@ import streamlit as st
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import Tool
 from toolcall.lint import CHECKLIST, SEVERITIES, grouped, lint_set, lint_tool, score
-from toolcall.markdown import plain
+from toolcall.markdown import code, plain
 from toolcall.points import POINTS, TEMPLATE_POINTS, description_points, stated
 from toolcall.presets import DEFINITION_PRESETS, PRESETS, apply_definition_preset, apply_preset, schema_text
 from toolcall.tooldef import (FORMS, MAX_DEFINITION_CHARS, MAX_DESCRIPTION_CHARS, NAME_MAX, from_fields,
@@ -262,7 +262,7 @@ def show_review(tool: Tool, tools: list[Tool]) -> None:
         st.success(tr("workbench.review_clean"))
     for severity in SEVERITIES:
         if groups[severity]:
-            lines = [f"- `{plain(f.path)}` {plain(f.reason(lang()))} :small[({plain(f.source(lang()))})]"
+            lines = [f"- {code(f.path)} {plain(f.reason(lang()))} :small[({plain(f.source(lang()))})]"
                      for f in groups[severity]]
             box = {"error": st.error, "warning": st.warning, "info": st.info}[severity]
             box(f"**{tr(f'workbench.severity.{severity}')}**\n\n" + "\n".join(lines), icon=_ICONS[severity])

@@ -141,3 +141,27 @@ def test_picking_get_order_shows_its_own_canned_outputs():
     assert not at.exception
     assert f"**{len(outputs)} of {len(outputs)} outputs got their expected verdict.**" in texts(at.markdown)
     assert {c["name"] for c in tool_results(at)} == {"get_order"}
+
+
+def test_review_paths_show_as_written_in_both_languages():
+    """Each finding's JSON path, rendered by a CommonMark parser, reads as the path itself (``$.description``),
+    not with the Markdown escapes the review once put inside its code spans (``\\$\\.description``)."""
+    import re
+
+    from markdown_it import MarkdownIt
+
+    from toolcall.lint import lint_tool
+
+
+    md = MarkdownIt("commonmark")
+    for lang in ("en", "zh"):
+        at = playground(lang)
+        at.text_area(key="tool_description").input("Refunds.").run()
+        open_panel(at, "review")
+        assert not at.exception
+        boxes = "\n".join(md.render(b.value) for b in [*at.error, *at.warning, *at.info])
+        paths = re.findall(r"<code>(.*?)</code>", boxes)
+        tool = load_tool()
+        want = {f.path for f in lint_tool(type(tool)(tool.name, "Refunds.", tool.input_schema))}
+        assert want and want <= set(paths), (lang, want, paths)
+        assert "$.description" in paths and not any("\\" in p for p in paths)

@@ -12,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from toolcall.markdown import _CONTROL, _MD_SPECIAL, _WORD_JOINER, boldable, plain, table
+from toolcall.markdown import _CONTROL, _MD_SPECIAL, _WORD_JOINER, boldable, code, plain, table
 
 MD = MarkdownIt("commonmark")
 # U+0000 is replaced by U+FFFD by every CommonMark parser, and surrogates are not text.
@@ -110,3 +110,35 @@ def test_table_cells_render_as_themselves_and_nothing_else(rows, head):
 
 def test_table_of_nothing_is_nothing():
     assert table([]) == ""
+
+
+@settings(deadline=None)
+@given(TEXT)
+@example("")
+@example("$.input_schema.properties")
+@example("`a``b`")
+@example(" a ")
+@example("   ")
+def test_code_span_shows_any_text_as_itself(text):
+    """code(): one <code> element whose text is the input (controls as their escapes), no backslash added;
+    plain() inside backticks (the review's old JSON paths: ``\\$\\.description``) would fail here."""
+    for sample in [text, *NASTY]:
+        tags, seen = visible(MD.render(f"At {code(sample)} here."))
+        assert tags == ["p", "code", "/code", "/p"], (sample, tags)
+        assert seen == f"At {shown(sample) or ' '} here.", sample
+
+
+def test_plain_inside_backticks_is_the_fault_code_fixes():
+    assert visible(MD.render(f"`{plain('$.description')}`"))[1] == "\\$\\.description"
+    assert visible(MD.render(code("$.description")))[1] == "$.description"
+
+
+def test_no_page_puts_escaped_text_between_backticks():
+    """The kind, across the app: plain()/table() output inside a code span shows its backslashes."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    wrong = re.compile(r"`\{(?:plain|boldable|table)\(|`\"\s*\+\s*(?:plain|boldable)\(")
+    found = [f"{p.relative_to(root)}:{n}" for folder in ("ui", "pages", "toolcall") for p in sorted((root / folder).rglob("*.py"))
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if wrong.search(line)]
+    assert found == []
