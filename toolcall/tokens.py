@@ -12,7 +12,11 @@ text the tools are rendered into, so the billed count differs:
 - Anthropic: "When you use tools, we also automatically include a special system prompt for the model
   which enables tool use", with its token count per model and tool_choice
   (https://docs.anthropic.com/zh-CN/docs/tool-use-pricing-and-tokens, also in Spanish at
-  https://docs.anthropic.com/es/docs/tool-use-pricing-and-tokens): :data:`ANTHROPIC_TOOL_PROMPT`.
+  https://docs.anthropic.com/es/docs/tool-use-pricing-and-tokens, the same table in ko, ru, fr, it, pt):
+  :data:`ANTHROPIC_TOOL_PROMPT`. That table lists only the Claude 3 models (2024, the tool-use launch;
+  it also names the tools-2024-04-04 beta). Searched again on 2026-12-01 ("tool use system prompt
+  tokens", the pricing page https://platform.claude.com/docs/zh-CN/about-claude/pricing): no figure for
+  newer models was found, so the page says where the table is from and how old it is.
   The prompt's text is not published, and Claude's tokenizer is not public: Claude counts here are
   the o200k_base count, labelled an estimate.
 

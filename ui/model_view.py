@@ -24,8 +24,10 @@ def _count(text: str):
 
 
 def show_model_view(tools: list[Tool]) -> None:
-    """A table of tools and tokens (OpenAI JSON exact for its text, Claude an estimate), the total,
-    the tool-count zone, the providers' notes and the edited tool's JSON."""
+    """A table of tools and tokens (OpenAI JSON exact for its text, Claude an estimate over the Anthropic
+    JSON), the total, the tool-count zone, the providers' notes and the edited tool's JSON in each
+    provider's form, each under its provider's note (Anthropic ``{name, description, input_schema}``,
+    OpenAI ``{type: function, function: {name, description, parameters}}``: toolcall.fixtures.Tool)."""
     rows, total_openai, total_claude, method = [], 0, 0, O200K
     for tool in tools:
         openai, claude = _count(wire_json(tool, "openai")), _count(wire_json(tool, "anthropic"))
@@ -42,5 +44,8 @@ def show_model_view(tools: list[Tool]) -> None:
     st.markdown(tr("workbench.anthropic_adds"))
     st.markdown(table([{tr("workbench.model"): m, "tool_choice": c, tr("workbench.tokens_added"): n}
                        for m, c, n in ANTHROPIC_TOOL_PROMPT]))
-    st.markdown(tr("workbench.openai_adds"))
+    st.caption(tr("model_view.anthropic_source"))
+    st.markdown(tr("model_view.anthropic_json"))
     st.code(wire_json(tools[0], "anthropic"), language="json", wrap_lines=True)
+    st.markdown(tr("workbench.openai_adds"))
+    st.code(wire_json(tools[0], "openai"), language="json", wrap_lines=True)
