@@ -279,9 +279,21 @@ def load_scenarios(folder: Path | None = None) -> ScenarioSet:
 # --- the scripted fake model -----------------------------------------------------------------
 
 
+def turn_step(scenario: Scenario, step: Step) -> Step:
+    """The first step of ``scenario`` that shows the same model turn as ``step`` (an equal ``model``),
+    else ``step``. A scenario shows one response again at the next step (step 1 asks what to do with
+    it, step 2 asks for the follow-up request that echoes it unchanged): ids are keyed by this step, so
+    the response and its call ids are the same wherever that turn is shown, and differ between turns
+    that are really different (retries_cap's three invalid calls, each ``a``)."""
+    if step.model is None:
+        return step
+    return next((s for s in scenario.steps if s.model == step.model), step)
+
+
 def scenario_call_id(scenario: Scenario, step: Step, ref: str, fmt: str) -> str:
-    """The provider-shaped id of recorded call ``ref`` at ``step`` (deterministic)."""
-    return call_id(f"{scenario.id}:{step.id}:{ref}", fmt)
+    """The provider-shaped id of recorded call ``ref`` of ``step``'s model turn (deterministic: the
+    same on every step that shows that turn, see :func:`turn_step`)."""
+    return call_id(f"{scenario.id}:{turn_step(scenario, step).id}:{ref}", fmt)
 
 
 def _fill(value: Any, scenario: Scenario, step: Step, fmt: str, lang: str) -> Any:
@@ -342,7 +354,7 @@ def model_response(scenario: Scenario, step: Step, fmt: str, lang: str) -> dict[
         return None
     stop, text = spec["stop_reason"], spec.get("text", {}).get(lang)
     calls = [(scenario_call_id(scenario, step, c["id"], fmt), c) for c in spec.get("calls", [])]
-    seed = call_id(f"{scenario.id}:{step.id}:response")[len("toolu_01") :]
+    seed = call_id(f"{scenario.id}:{turn_step(scenario, step).id}:response")[len("toolu_01") :]
     if fmt == ANTHROPIC:
         content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
         content += [{"type": "tool_use", "id": cid, "name": c["name"], "input": c["input"]} for cid, c in calls]

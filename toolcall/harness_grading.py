@@ -50,6 +50,9 @@ class Finding:
     code: str
     message: str
     http_400: bool = False
+    #: The code of an earlier finding that already states this fault in other words (a pairing rule
+    #: the API enforces and the step's expectation of it), or "": the page shows one bullet per fault.
+    repeats: str = ""
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,11 @@ class MoveGrade:
     @property
     def codes(self) -> tuple[str, ...]:
         return tuple(f.code for f in self.findings)
+
+    @property
+    def shown(self) -> tuple[Finding, ...]:
+        """The findings a student reads: one per fault (those that repeat an earlier one left out)."""
+        return tuple(f for f in self.findings if not f.repeats)
 
 
 def grade_choice_move(step: Step, option_id: str, lang: str) -> MoveGrade:
@@ -263,8 +271,24 @@ def grade_json_move(scenario: Scenario, step: Step, fmt: str, text: str, lang: s
     for exp in step.expect:
         found = _expectation(exp, ctx, lang)
         if found is not None:
-            findings.append(found)
+            same = _stated_by(exp, ctx["ids"].get(exp.get("call", ""), ""), report.violations)
+            findings.append(Finding(found.code, found.message, found.http_400, same))
     return MoveGrade(not findings, tuple(findings), request=request)
+
+
+#: Expectations that restate a pairing rule when it fails: check -> the rule that states the same fault
+#: (the results not first in their message; a call of the echoed turn with no result, by its id).
+_SAME_FAULT = {"result_first": "text_before_tool_result", "result": "tool_use_without_result"}
+
+
+def _stated_by(exp: dict[str, Any], cid: str, violations: list[Any]) -> str:
+    """The code of the pairing finding that already states the fault of the failed expectation ``exp``
+    (``result`` only for a violation about the same call id ``cid``), else ""."""
+    rule = _SAME_FAULT.get(exp["check"])
+    for v in violations:
+        if v.rule == rule and (exp["check"] != "result" or v.params.get("id") == cid):
+            return f"pairing:{rule}"
+    return ""
 
 
 def grade_move(scenario: Scenario, step: Step, fmt: str, move: str, lang: str = "en") -> MoveGrade:

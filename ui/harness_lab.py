@@ -124,7 +124,8 @@ def show_last(g) -> None:
     lines = [f"**{tr('harness.wrong')}**"]
     if any(f.http_400 for f in g.findings):
         lines.append(tr("harness.http_400"))
-    lines += [f"- {plain(f.message)}" for f in g.findings]  # the codes are for tests and logs, not students
+    # one bullet per fault (g.shown); the codes are for tests and logs, not students
+    lines += [f"- {plain(f.message)}" for f in g.shown]
     st.error("\n".join(lines), icon="🛑")
 
 
