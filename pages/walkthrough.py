@@ -6,7 +6,8 @@ import streamlit as st
 from ui.common import lang, load, show_json, show_load_problems, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
-from toolcall.transcripts import SUCCEEDED, build_side_by_side, build_transcript
+from toolcall.transcripts import (STOPPED, SUCCEEDED, VALIDATION, build_side_by_side, build_transcript,
+                                  result_messages)
 from toolcall.wire import ANTHROPIC, OPENAI, STEP_FORMATS
 from ui.page import start
 from ui.widgets import translated
@@ -77,20 +78,41 @@ if language != "en" and any(isinstance(p, dict) and "tools" in p for p in (a_ste
     for name in fixture.tools:
         st.caption(tr("common.labelled", label=f"`{name}`", value=tools[name].for_lang(language).description))
 
+
+def show_payload(steps_of_format, at: int, fmt: str) -> None:
+    """What goes on the wire at step ``at`` of ``steps_of_format`` (one transcript's steps, in ``fmt``).
+    A request or response is shown as sent; at the validation and stopped steps nothing is sent (your
+    code runs, or the loop stops): the tool results that go out in the next request are shown as such
+    (none when the loop stops next), and the app's own record (verdict, backend answer, trace) only
+    under a label saying it is never sent."""
+    step = steps_of_format[at]
+    if step.kind not in (VALIDATION, STOPPED):
+        show_json(step.payload)
+        return
+    stops_next = at + 1 < len(steps_of_format) and steps_of_format[at + 1].kind == STOPPED
+    sent_next = step.kind == VALIDATION and not stops_next
+    note = "results_next" if sent_next else "results_never_sent" if step.kind == VALIDATION else "nothing_sent"
+    st.caption(tr(f"walkthrough_wire.{note}"))
+    if sent_next:
+        show_json(result_messages(fmt, [call["tool_result"] for call in step.payload["calls"]]))
+    with st.expander(tr("walkthrough_wire.own_view")):
+        show_json(step.payload)
+
+
 col_a, col_o = st.columns(2, gap="medium")
 with col_a:
     st.subheader(tr("walkthrough.col_anthropic"))
-    show_json(a_step.payload)
+    show_payload(pair.anthropic.steps, index, ANTHROPIC)
 with col_o:
     st.subheader(tr("walkthrough.col_openai"))
-    show_json(o_step.payload)
+    show_payload(pair.openai.steps, index, OPENAI)
 
 others = [f for f in STEP_FORMATS if f not in (ANTHROPIC, OPENAI)]
 other = translated("segmented_control", tr("walkthrough.other_form_label"), others,
                    {f: tr(f"pairing.format.{f}") for f in others}, key="walkthrough_other_form")
 if other:
     st.subheader(tr(f"pairing.format.{other}"))
-    show_json(build_transcript(fixture, variant.id, other, tools, book, language).steps[index].payload)
+    show_payload(build_transcript(fixture, variant.id, other, tools, book, language).steps, index, other)
 
 if index == len(steps) - 1:
     ok = pair.anthropic.outcome == SUCCEEDED

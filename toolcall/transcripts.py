@@ -331,6 +331,18 @@ def _judgement(fmt: str, call: Call, card: Judgement) -> dict[str, Any]:
     return out
 
 
+def result_messages(fmt: str, results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The messages (input items for OpenAI Responses) that carry one turn's tool ``results`` in the next
+    request of format ``fmt``: Anthropic, every tool_result block in ONE user message; Gemini, every
+    functionResponse part in ONE user turn; OpenAI Chat Completions and Responses, one item per call,
+    right after the assistant turn. Sources: toolcall/wire.py."""
+    if fmt == ANTHROPIC:
+        return [{"role": "user", "content": list(results)}]
+    if fmt == GEMINI:
+        return [{"role": "user", "parts": list(results)}]
+    return list(results)
+
+
 def build_transcript(fx: WalkthroughFixture, variant_id: str, fmt: str, tools: dict[str, Tool], book: OrderBook,
                      lang: str = "en") -> Transcript:
     """Build variant ``variant_id`` of ``fx`` in wire format ``fmt`` (ANTHROPIC or OPENAI), in ``lang``.
@@ -383,12 +395,7 @@ def build_transcript(fx: WalkthroughFixture, variant_id: str, fmt: str, tools: d
                 "outcome": FAILED, "reason": "retry_cap_reached", "attempts": len(loop.rounds),
                 "max_retries": fx.max_retries, "trace": copy.deepcopy(messages)}))
             break
-        if fmt == ANTHROPIC:  # every result in ONE user message, tool_result blocks only
-            messages.append({"role": "user", "content": [card.tool_result for card in cards]})
-        elif fmt == GEMINI:  # every functionResponse part in ONE user turn
-            messages.append({"role": "user", "parts": [card.tool_result for card in cards]})
-        else:  # one role "tool" message per call, right after the assistant message
-            messages.extend(card.tool_result for card in cards)
+        messages.extend(result_messages(fmt, [card.tool_result for card in cards]))
     if loop.outcome == SUCCEEDED:
         turn = len(loop.rounds) + 1
         request = _request(fx, fmt, tools, messages)

@@ -113,3 +113,53 @@ def test_zh_request_shows_the_chinese_description_beside_the_english_wire_json()
     captions = [c.value for c in at.caption]
     assert t("walkthrough.tools_sent_in_english", "zh") in captions
     assert t("common.labelled", "zh", label="`refund_order`", value=tool.for_lang("zh").description) in captions
+
+
+def _wire_and_own(at):
+    """JSON shown on the page outside the "app's own view" expanders, and inside them."""
+    own = [json.loads(c.value) for e in at.expander for c in e.code if c.language == "json"]
+    return [v for v in shown_json(at) if v not in own], own
+
+
+def _keys(value):
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in _keys(v)}
+    return {k for v in value for k in _keys(v)} if isinstance(value, list) else set()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_steps_where_nothing_is_sent_show_the_wire_and_label_the_apps_own_view(lang):
+    """Derived from every variant: the validation step shows the results as they go out in the next
+    request (nothing at all when the retry cap stops the loop next) and its verdict / backend object only
+    under the own-view label; the stopped step's record likewise. No internal key reaches a wire column."""
+    from toolcall.fixtures import load_orders
+    from toolcall.transcripts import (STOPPED, VALIDATION, build_side_by_side, load_tools, load_walkthrough,
+                                      result_messages)
+
+    fixture = load_walkthrough()
+    tools, book = load_tools(fixture.tools), load_orders()
+    seen = set()
+    for variant in fixture.variants:
+        pair = build_side_by_side(fixture, variant.id, tools, book, lang)
+        for index, (a_step, o_step) in enumerate(pair.steps):
+            if a_step.kind not in (VALIDATION, STOPPED):
+                continue
+            at = open_page(lang)
+            at.session_state["walkthrough_variant"] = variant.id
+            at.run()
+            at.session_state["walkthrough_step"] = index
+            at.run()
+            assert not at.exception
+            wire, own = _wire_and_own(at)
+            assert own == [a_step.payload, o_step.payload]
+            assert [e.label for e in at.expander].count(t("walkthrough_wire.own_view", lang)) == 2
+            stops_next = index + 1 < len(pair.steps) and pair.steps[index + 1][0].kind == STOPPED
+            if a_step.kind == VALIDATION and not stops_next:
+                assert wire == [result_messages(fmt, [c["tool_result"] for c in step.payload["calls"]])
+                                for fmt, step in (("anthropic", a_step), ("openai", o_step))]
+                seen.add("sent")
+            else:
+                assert wire == []
+                seen.add(a_step.kind if a_step.kind == STOPPED else "never_sent")
+            assert not _keys(wire) & {"verdict", "backend", "errors", "outcome", "trace"}
+    assert seen == {"sent", "never_sent", STOPPED}
