@@ -80,12 +80,12 @@ def call_id(seed: str, fmt: str = ANTHROPIC) -> str:
 
 
 def tool_call_entry(fmt: str, call: str, name: str, raw: str, value: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The model's side of one call, as the provider sends it: Anthropic's ``tool_use`` content block,
-    one entry of OpenAI's ``tool_calls``, a Responses ``function_call`` item, an MCP ``tools/call``
-    request or a Gemini ``functionCall`` part. Chat Completions and Responses carry ``raw`` as the
-    text; the other forms carry the parsed object (None when ``raw`` is not a JSON object: those APIs
-    only ever send objects; ``value``, when given, is that object, already parsed by the caller). Raises
-    ValueError for an unknown ``fmt``."""
+    """The call side of one call: as the provider sends the model's call (Anthropic's ``tool_use`` content
+    block, one entry of OpenAI's ``tool_calls``, a Responses ``function_call`` item, a Gemini ``functionCall``
+    part), or, for MCP, the ``tools/call`` request the host (the MCP client) sends the tool server. Chat
+    Completions and Responses carry ``raw`` as the text; the other forms carry the parsed object (None when
+    ``raw`` is not a JSON object: those APIs only ever send objects; ``value``, when given, is that object,
+    already parsed by the caller). Raises ValueError for an unknown ``fmt``."""
     if fmt == OPENAI:
         return {"id": call, "type": "function", "function": {"name": name, "arguments": raw}}
     if fmt == RESPONSES:

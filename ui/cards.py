@@ -77,7 +77,7 @@ def card_plan(card, label: str | None = None, canned=None, tool_name: str | None
     if len(card.raw) > RAW_DISPLAY_LIMIT:
         add("caption", tr("common.raw_cut", shown=RAW_DISPLAY_LIMIT, total=len(card.raw)))
     if tool_name is not None and fmt is not None:
-        add("caption", tr("workbench.model_call"))
+        add("caption", tr(f"card_call.title.{fmt}"))  # MCP's tools/call is the host's request, not the model's
         out.append(_step(_json(tool_call_entry(fmt, card.tool_use_id, tool_name, card.raw))))
     if canned is not None and canned.leaked:
         catches = canned.output.catches

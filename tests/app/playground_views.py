@@ -35,3 +35,14 @@ def each_card(at, outputs):
         show_output(at, output.id)
         assert not at.exception, [e.value for e in at.exception]
         yield output
+
+
+def in_order(node):
+    """The elements under ``node`` (``at.main``) in page order: AppTest keeps a block's children in a dict
+    by index, so a caption or note can be matched with the code block drawn right after it."""
+    children = getattr(node, "children", None)
+    if children is None:
+        yield node
+        return
+    for child in children.values():
+        yield from in_order(child)

@@ -7,20 +7,10 @@ import pytest
 
 from tests.app.conftest import fresh_app
 from tests.app.markdown_tables import tables
-from tests.app.playground_views import open_panel
+from tests.app.playground_views import in_order, open_panel
 from toolcall.i18n import t
 from toolcall.tokens import count, wire_json
 from ui.tool_editor import fixture_tool
-
-
-def in_order(node):
-    """The panel's elements in page order (AppTest keeps blocks' children in a dict by index)."""
-    children = getattr(node, "children", None)
-    if children is None:
-        yield node
-        return
-    for child in children.values():
-        yield from in_order(child)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
