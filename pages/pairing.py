@@ -5,6 +5,7 @@ import json
 import streamlit as st
 
 from ui.common import box_chars, lang, load, plain, show_json, tr
+from ui.mono import monospace
 from ui.lesson_widgets import show_page_lessons
 from toolcall.convert import convert
 from toolcall.markdown import table
@@ -107,6 +108,7 @@ with st.expander(tr("pairing.examples"), expanded=not st.session_state.get("pair
 
 names = {f: tr(f"pairing.format.{f}") for f in PAIRING_CHOICES}
 fmt = translated("radio", tr("pairing.format_label"), PAIRING_CHOICES, names, key="pairing_format", horizontal=True)
+monospace((INPUT_KEY, CONVERT_KEY))  # the transcripts are JSON: the same font as the schema editor
 text = st.text_area(tr("pairing.input_label"), key=INPUT_KEY, height=320, max_chars=box_chars(MAX_CHARS))
 above_text, above_form = text, fmt if fmt != AUTO else None  # what the converter below starts from
 

@@ -20,12 +20,12 @@ from toolcall.judge import STOP_REASONS, evaluate, evaluate_canned_cached, summa
 from toolcall.parsing import MAX_INPUT_CHARS
 from toolcall.results import call_id
 from toolcall.wire import FORMATS
+from ui.mono import monospace
 from ui.page import start
 
 start("playground")
 # The editors show JSON and code-like names: a monospace font lines up nesting and makes "line 35, column 27" findable.
-st.html("<style>.st-key-schema_editor textarea, .st-key-workbench_definition_text textarea, .st-key-tool_name input "
-        "{ font-family: 'Source Code Pro', ui-monospace, monospace; }</style>")
+monospace(("schema_editor", "workbench_definition_text", "tool_name", "playground_free_input"))
 
 book = load("orders", "orders/orders.yaml")
 refund = load("outputs", "outputs/refund_order.yaml")

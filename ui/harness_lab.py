@@ -14,6 +14,7 @@ import json
 import streamlit as st
 
 from ui.common import box_chars, lang, plain, show_json, show_load_problems, tr
+from ui.mono import monospace
 from ui.learner import current_learner, progress_store, storage_detail
 from ui.widgets import own_words
 from toolcall.progress import StorageError, cap_notes
@@ -189,11 +190,7 @@ def _json_form(scenario: Scenario, run: Run, step) -> None:
     key = f"harness_json_{scenario.id}_{run.fmt}_{step.id}"  # one editor for both languages: the text is the student's
     if key not in st.session_state:
         st.session_state[key] = starter(scenario, step, run.fmt, L)
-    # our own style: JSON lines up in a monospace font, so "line 12, column 7" is findable
-    st.html(
-        "<style>[class*='st-key-harness_json_'] textarea "
-        "{ font-family: 'Source Code Pro', ui-monospace, monospace; }</style>"
-    )
+    monospace(prefixes=("harness_json_",))  # JSON lines up, so "line 12, column 7" is findable
     if step.explain:
         with st.expander(tr("harness.hint"), icon="💡"):
             st.markdown(step.explain[L])

@@ -12,6 +12,7 @@ import streamlit as st
 from toolcall.exercise_types.base import MAX_ANSWER_CHARS
 from toolcall.exercises import Exercise
 from ui.common import box_chars, lang, tr
+from ui.mono import monospace
 
 
 def key(ex: Exercise, part: str) -> str:
@@ -79,6 +80,11 @@ def answer_text(ex: Exercise) -> str:
 
 
 def text_area(label_key: str, height: int) -> Callable[[Exercise], None]:
-    """``draw`` as one text area labelled ``label_key``."""
-    return lambda ex: st.text_area(tr(label_key), key=key(ex, "answer"), height=height,
-                                   max_chars=box_chars(MAX_ANSWER_CHARS))
+    """``draw`` as one text area labelled ``label_key``, in the monospace font of the JSON editors (every
+    text answer is JSON: the json and schema_fix kinds)."""
+
+    def draw(ex: Exercise) -> None:
+        monospace((key(ex, "answer"),))
+        st.text_area(tr(label_key), key=key(ex, "answer"), height=height, max_chars=box_chars(MAX_ANSWER_CHARS))
+
+    return draw
