@@ -28,6 +28,7 @@ import re
 import zlib
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from toolcall.fixtures import Tool
 from toolcall.i18n import t
@@ -157,6 +158,29 @@ def share_token(tool: Tool) -> str | None:
     raw = json.dumps(tool.as_anthropic(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     token = base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode("ascii").rstrip("=")
     return token if len(token) <= MAX_SHARE_CHARS else None
+
+
+#: Longest app address (``st.context.url``, as the browser reports it) a share link is built on; a longer
+#: one gives no full link (the page then shows the path to add to the address).
+MAX_BASE_URL_CHARS = 2_000
+
+
+def share_url(base: str | None, page: str, param: str, token: str) -> str | None:
+    """The full link that opens ``page`` with ``?<param>=<token>``, built on ``base``, the address of the
+    app page the student is on (``st.context.url``: scheme, host, port and path, no query). None when
+    ``base`` is missing, longer than MAX_BASE_URL_CHARS, or not an ``http``/``https`` address with a host:
+    the caller then shows the relative path. ``/<page>`` is added unless the path already ends with it (the
+    playground's own address does); any query or fragment of ``base`` is dropped, the path is
+    percent-encoded. ``token`` must already be URL-safe (base64url, :func:`share_token`)."""
+    if not base or len(base) > MAX_BASE_URL_CHARS:
+        return None
+    parts = urlsplit(base.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    path = parts.path.rstrip("/")
+    if not path.endswith("/" + page):
+        path += "/" + page
+    return urlunsplit((parts.scheme, parts.netloc, quote(path, safe="/%-._~"), f"{param}={token}", ""))
 
 
 def read_share_token(token: str, lang: str = "en") -> DefinitionCheck:

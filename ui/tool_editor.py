@@ -23,7 +23,7 @@ from toolcall.markdown import code, plain
 from toolcall.points import POINTS, TEMPLATE_POINTS, description_points, stated
 from toolcall.presets import DEFINITION_PRESETS, PRESETS, apply_definition_preset, apply_preset, schema_text
 from toolcall.tooldef import (FORMS, MAX_DEFINITION_CHARS, MAX_DESCRIPTION_CHARS, NAME_MAX, from_fields,
-                              parse_definition, read_share_token, render, share_token)
+                              parse_definition, read_share_token, render, share_token, share_url)
 from toolcall.validation import MAX_SCHEMA_CHARS
 from toolcall.safe_validator import SizedCache
 from ui.common import box_chars, file_mtime, lang, load, tr
@@ -303,8 +303,9 @@ def show_definition(tool: Tool) -> None:
     if token is None:
         st.warning(tr("workbench.share_too_long"))
     else:
-        st.caption(tr("workbench.share_caption"))
-        st.code(f"/playground?{SHARE_PARAM}={token}", language=None, wrap_lines=True)
+        link = share_url(st.context.url, "playground", SHARE_PARAM, token)
+        st.caption(tr("share_link.caption") if link else tr("workbench.share_caption"))
+        st.code(link or f"/playground?{SHARE_PARAM}={token}", language=None, wrap_lines=True)  # text, never HTML
 
 
 
