@@ -166,7 +166,8 @@ def _choice_form(scenario: Scenario, run: Run, step) -> None:
     L = lang()
     ids = [o.id for o in step.options]
     labels = {o.id: o.label[L] for o in step.options}
-    with st.form(_key("form", scenario.id, run.fmt, step.id), border=False):
+    # Submit is the one way to play a move (ui/exercise_widgets.py: Enter, then Submit, played it twice)
+    with st.form(_key("form", scenario.id, run.fmt, step.id), border=False, enter_to_submit=False):
         picked = st.radio(
             tr("harness.choice_label"),
             ids,
@@ -196,7 +197,7 @@ def _json_form(scenario: Scenario, run: Run, step) -> None:
     if step.explain:
         with st.expander(tr("harness.hint"), icon="💡"):
             st.markdown(step.explain[L])
-    with st.form(_key("form", scenario.id, run.fmt, step.id), border=False):
+    with st.form(_key("form", scenario.id, run.fmt, step.id), border=False, enter_to_submit=False):
         st.text_area(tr("harness.json_label"), key=key, height=240, max_chars=box_chars(MAX_MOVE_CHARS))
         if st.form_submit_button(
             tr("harness.submit"), type="primary", key=_key("submit", scenario.id, run.fmt, step.id)
