@@ -21,6 +21,15 @@ _AUTOLINK_WWW = re.compile(r"(?i)(www)\.")
 _MATERIAL_ICON = re.compile(r"(?i):(?=material/)")
 
 
+def _defuse(text: str) -> str:
+    """Controls and invisible characters as their escapes; a word joiner inside what Streamlit turns into
+    a link before Markdown sees any escape (``://``, ``www.``, ``a@b``)."""
+    text = text.translate(_CONTROL_TABLE)
+    text = text.replace("://", ":" + _WORD_JOINER + "//")
+    text = _AUTOLINK_WWW.sub(lambda m: m.group(1) + _WORD_JOINER + ".", text)
+    return text.replace("@", "@" + _WORD_JOINER)
+
+
 def plain(text: str) -> str:
     """Make user text show literally inside Markdown (st.markdown, st.error & co).
 
@@ -31,12 +40,50 @@ def plain(text: str) -> str:
     joiner breaks what Streamlit converts before Markdown sees the escapes: GitHub-style autolinks
     (``www.`` in any case, ``http://``, ``a@b.c``) and ``:material/icon:`` names.
     """
-    text = text.translate(_CONTROL_TABLE)
-    text = text.replace("://", ":" + _WORD_JOINER + "//")
-    text = _AUTOLINK_WWW.sub(lambda m: m.group(1) + _WORD_JOINER + ".", text)
-    text = _MATERIAL_ICON.sub(":" + _WORD_JOINER, text)
-    text = text.replace("@", "@" + _WORD_JOINER)
+    text = _MATERIAL_ICON.sub(":" + _WORD_JOINER, _defuse(text))
     return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in text)
+
+
+#: ASCII punctuation: what a backslash escapes in CommonMark (a backslash before anything else is a backslash).
+_ASCII_PUNCT = set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_ENTITY = re.compile(r"&#?[A-Za-z0-9]+;")
+_ORDERED_START = re.compile(r"\d{1,9}[.)](?=\s|$)")
+
+
+def label(text: str) -> str:
+    """Make text show literally as a widget label or option (st.checkbox, st.radio …), with a backslash
+    only where Markdown would otherwise change the text.
+
+    A label is read aloud from its Markdown source (the aria-label), so :func:`plain`'s escape before
+    every punctuation mark is read out: "cancel backslash underscore order, 19 backslash dot 99".
+    Here ``_`` inside a word (``cancel_order``), ``.``, ``(``, ``"``, ``-`` and the like stay bare;
+    what is escaped: a backslash before punctuation, ``` ` ``` ``*`` ``~`` ``$`` ``[`` (code, emphasis,
+    strikethrough, LaTeX, links), ``_`` beside a space or punctuation, ``<`` opening a tag or autolink,
+    ``&`` opening an entity, ``:`` before a letter (``:red[…]``, ``:material/…:``, ``:smile:``) and a
+    heading, quote, list or rule marker at the start. Controls, invisible characters and autolinks are
+    handled as in :func:`plain`. tests/unit/test_markdown.py checks with a CommonMark parser that any
+    text renders as itself.
+    """
+    text = _defuse(text)
+    out = []
+    for i, ch in enumerate(text):
+        before, after = text[i - 1] if i else " ", text[i + 1] if i + 1 < len(text) else " "
+        if (
+            ch in "`*~$["
+            or (ch == "\\" and after in _ASCII_PUNCT)
+            or (ch == "_" and not (before.isalnum() and after.isalnum()))
+            or (ch == "<" and (after.isalpha() or after in "/!?"))
+            or (ch == "&" and _ENTITY.match(text, i))
+            or (ch == ":" and after.isascii() and after.isalpha())
+            or (i == 0 and ch in "#>-+=")
+        ):
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    ordered = _ORDERED_START.match(text)
+    if ordered:  # "1. x", "2) x" would start a numbered list
+        out[ordered.end() - 1] = "\\" + text[ordered.end() - 1]
+    return "".join(out)
 
 
 def boldable(text: str) -> str:

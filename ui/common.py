@@ -19,7 +19,7 @@ from toolcall.fixtures import FixtureError, load_orders, load_outputs, load_tool
 from toolcall.i18n import normalize_lang, t
 from toolcall.pairing import load_examples
 from toolcall.transcripts import load_walkthrough
-from toolcall.markdown import plain  # noqa: F401  (re-exported for the pages)
+from toolcall.markdown import label, plain  # noqa: F401  (re-exported for the pages)
 from toolcall.text import escape_invisible, visible_json
 
 LANG_KEY = "app_lang"

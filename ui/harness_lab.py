@@ -171,6 +171,7 @@ def _choice_form(scenario: Scenario, run: Run, step) -> None:
         picked = st.radio(
             tr("harness.choice_label"),
             ids,
+            help=tr("harness.choice_help"),
             index=None,
             format_func=labels.__getitem__,
             captions=[f"`{o.code[run.fmt]}`" if run.fmt in o.code else "" for o in step.options],

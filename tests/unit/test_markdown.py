@@ -12,7 +12,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from toolcall.markdown import _CONTROL, _MD_SPECIAL, _WORD_JOINER, boldable, plain, table
+import pytest
+
+from toolcall.markdown import _CONTROL, _MD_SPECIAL, _WORD_JOINER, boldable, label, plain, table
 
 MD = MarkdownIt("commonmark")
 # U+0000 is replaced by U+FFFD by every CommonMark parser, and surrogates are not text.
@@ -110,3 +112,45 @@ def test_table_cells_render_as_themselves_and_nothing_else(rows, head):
 
 def test_table_of_nothing_is_nothing():
     assert table([]) == ""
+
+
+# --- label: literal text with as few backslashes as Markdown allows (a label is read aloud from its source) ----
+
+GFM = MarkdownIt("commonmark").enable("strikethrough")
+LABEL_NASTY = [*NASTY, "- item", "+ item", "* item", "12) item", "___", "***", "a_b_c", "_a_", "a _b_ c", "x\\*y",
+               "end\\", "~~gone~~", "<b>x</b>", "<http://x.y>", ":smile:", "a:b", "1.5 yuan", "&#65;", "![i](x)"]
+
+
+@settings(deadline=None)
+@given(TEXT)
+@example("")
+def test_any_label_renders_as_itself_and_as_nothing_else(text):
+    for sample in [text, *LABEL_NASTY]:
+        sample = sample.strip()  # a paragraph's outer spaces are not shown (and a label has none)
+        tags, seen = visible(GFM.render(label(sample)))
+        assert tags in (["p", "/p"], []), (sample, tags)
+        assert seen == shown(sample).strip(), sample
+        out = label(sample).replace("\\\\", "")
+        assert not re.search(r"(?<!\\)(\$|:[A-Za-z]|~)", out), sample  # Streamlit's LaTeX, directives, icons
+
+
+@pytest.mark.parametrize("text", [
+    "If the order has not shipped yet, use cancel_order instead.",  # the pass^k lab's checkboxes (newcomer pass)
+    "amount_cents is in cents: 19.99 yuan is 1999.",
+    "金额单位是分：19.99 元写作 1999。",
+    'Wrong type ("19.99" as a string)',  # the playground's output picker
+    'Trailing newline after the id ("ORD-20260917\\n")',
+    "JSON 被截断（触到 max_tokens）",
+])
+def test_ordinary_labels_need_no_backslash(text):
+    assert label(text) == text
+
+
+def test_label_escapes_only_what_markdown_would_change():
+    assert label("a *b*") == "a \\*b\\*"
+    assert label("_x_") == "\\_x\\_"
+    assert label("1. x") == "1\\. x"
+    assert label("- x") == "\\- x"
+    assert label(":red[x]") == "\\:red\\[x]"
+    assert label("$5") == "\\$5"
+    assert label("a\\*b") == "a\\\\\\*b"
