@@ -25,6 +25,7 @@ from toolcall.dashboard import (
     overview,
     parse_name_map,
 )
+from toolcall.grading import shown_answer
 from toolcall.numfmt import number
 from toolcall.progress import StorageError
 from toolcall.text import escape_invisible
@@ -45,7 +46,16 @@ except StorageError:
     st.stop()
 
 L = lang()
-titles = {ex.id: ex.title.get(L) or ex.title["en"] for ex in exercise_set().exercises}
+exercises = exercise_set().by_id()
+titles = {ex.id: ex.title.get(L) or ex.title["en"] for ex in exercises.values()}
+
+
+def shown(exercise_id: str, answer: str) -> str:
+    """An answer as the student saw it (option and step texts, not ids), invisible characters escaped."""
+    ex = exercises.get(exercise_id)
+    return escape_invisible(answer if ex is None else shown_answer(ex, answer, L))
+
+
 names: dict[str, str] = st.session_state.get(NAMES_KEY, {})
 
 ov = overview(data)
@@ -64,7 +74,7 @@ st.dataframe(
             tr("dashboard.col_revealed"): r["revealed"],
             # nobody tried it yet: a dash, not the table's raw "None"
             tr("dashboard.col_median_tries"): "—" if r["median_tries"] is None else number(r["median_tries"]),
-            tr("dashboard.col_common_wrong"): " · ".join(f"{escape_invisible(w['answer'])} (×{w['count']})"
+            tr("dashboard.col_common_wrong"): " · ".join(f"{shown(r['exercise_id'], w['answer'])} (×{w['count']})"
                                                       for w in r["common_wrong"]),
         }
         for r in exercise_table(data, titles)
@@ -119,7 +129,7 @@ if who:
                 tr("dashboard.col_best"): f"{r.best_score:g} / {r.max_score:g}",
                 tr("dashboard.col_tries"): r.tries,
                 tr("dashboard.col_revealed"): r.revealed,
-                tr("dashboard.col_last_answer"): escape_invisible(r.last_answer),
+                tr("dashboard.col_last_answer"): shown(r.exercise_id, r.last_answer),
             }
             for r in detail["progress"]
         ],
@@ -132,7 +142,7 @@ if who:
             {
                 tr("dashboard.col_time"): a["at"],
                 tr("dashboard.col_exercise"): titles.get(a["exercise_id"], a["exercise_id"]),
-                tr("dashboard.col_answer"): escape_invisible(a["answer"]),
+                tr("dashboard.col_answer"): shown(a["exercise_id"], a["answer"]),
                 tr("dashboard.col_correct"): bool(a["correct"]),
             }
             for a in detail["attempts"]
