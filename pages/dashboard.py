@@ -8,7 +8,7 @@ learner typed is shown in st.dataframe cells, never as Markdown.
 
 import streamlit as st
 
-from ui.common import lang, plain, show_chart, tr
+from ui.common import lang, plain, show_chart, show_table, tr
 from ui.exercise_widgets import exercise_set
 from ui.instructor import sign_in
 from ui.learner import progress_store
@@ -65,7 +65,7 @@ c2.metric(tr("dashboard.active_last_hour"), ov["active_last_hour"])
 c3.metric(tr("dashboard.attempts"), ov["attempts"])
 
 st.subheader(tr("dashboard.exercises_title"))
-st.dataframe(
+show_table(
     [
         {
             tr("dashboard.col_exercise"): r["title"],
@@ -79,8 +79,6 @@ st.dataframe(
         }
         for r in exercise_table(data, titles)
     ],
-    hide_index=True,
-    width="stretch",
     key="dashboard_exercises",
 )
 
@@ -89,7 +87,7 @@ show_chart(activity_chart(data, L))
 
 st.subheader(tr("dashboard.learners_title"))
 learners = learner_table(data, names)
-st.dataframe(
+show_table(
     [
         {
             tr("dashboard.col_learner"): r["learner"],
@@ -102,8 +100,6 @@ st.dataframe(
         }
         for r in learners
     ],
-    hide_index=True,
-    width="stretch",
     key="dashboard_learners",
     height=min(35 * (len(learners) + 1) + 3, 400),
 )
@@ -122,7 +118,7 @@ if who:
     except StorageError:
         st.warning(tr("dashboard.store_error"))
         st.stop()
-    st.dataframe(
+    show_table(
         [
             {
                 tr("dashboard.col_exercise"): titles.get(r.exercise_id, r.exercise_id),
@@ -133,11 +129,9 @@ if who:
             }
             for r in detail["progress"]
         ],
-        hide_index=True,
-        width="stretch",
         key="dashboard_detail",
     )
-    st.dataframe(
+    show_table(
         [
             {
                 tr("dashboard.col_time"): a["at"],
@@ -147,8 +141,6 @@ if who:
             }
             for a in detail["attempts"]
         ],
-        hide_index=True,
-        width="stretch",
         key="dashboard_detail_attempts",
     )
 
