@@ -7,6 +7,7 @@ renders as itself and never as a link, image, icon, directive, LaTeX or HTML.
 from __future__ import annotations
 
 import re
+from urllib.parse import quote, unquote, urlsplit
 
 from toolcall.text import HIDDEN, escape_invisible
 
@@ -93,7 +94,31 @@ def boldable(text: str) -> str:
 
 
 
-def table(rows: list[dict]) -> str:
+#: Most characters of a link's text (link); a longer last part of the address ends in "…".
+LINK_CHARS = 48
+
+
+def link(url: str) -> str:
+    """A Markdown link to an ``http(s)`` address whose text is short: the host and the last part of the
+    address (its ``#fragment``, else its last path segment that is not a number), e.g.
+    ``[platform.claude.com › strict-tool-use](…)``.
+    A full address as text broke mid-word in a narrow cell (the strict panel's Source column). The text is
+    escaped (:func:`plain`); the target has spaces, parentheses, angle brackets and pipes percent-encoded, so
+    it cannot end the link or a table cell. Anything else (no scheme, other schemes) comes back as
+    :func:`plain` text, never as a link."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return plain(url)
+    host = parts.hostname.removeprefix("www.")
+    last = parts.fragment or next((seg for seg in reversed(parts.path.split("/")) if seg and not seg.isdigit()), "")
+    text = f"{host} › {unquote(last)}" if last else host
+    if len(text) > LINK_CHARS:
+        text = text[:LINK_CHARS - 1] + "…"
+    target = quote(url.strip(), safe=":/?#[]@!$&'*+,;=%~")
+    return f"[{plain(text)}]({target})"
+
+
+def table(rows: list[dict], markdown: tuple[str, ...] = ()) -> str:
     """A GitHub-flavoured Markdown table of ``rows`` (dicts with the same keys, in order: the header),
     every header and cell escaped with :func:`plain` (a ``|`` in a cell stays a character, ``\\|``).
 
@@ -101,6 +126,8 @@ def table(rows: list[dict]) -> str:
     ``st.dataframe`` it needs no pandas / pyarrow (their import is ≈ 1 s of a cold first page, and the
     conversion ≈ 1-2 ms per table per rerun; bench/README.md, section H). Numbers are right-aligned.
     An empty ``rows`` gives "" (no table). ``tests/app/markdown_tables.py`` reads one back.
+    Cells of the columns named in ``markdown`` are already Markdown (:func:`link`) and go in as they are:
+    only for text built here, on one line with no bare ``|``.
     """
     if not rows:
         return ""
@@ -108,5 +135,6 @@ def table(rows: list[dict]) -> str:
     align = ["---:" if isinstance(rows[0][h], (int, float)) and not isinstance(rows[0][h], bool) else "---"
              for h in heads]
     lines = ["| " + " | ".join(plain(str(h)) for h in heads) + " |", "|" + "|".join(align) + "|"]
-    lines += ["| " + " | ".join(plain(str(row[h])) for h in heads) + " |" for row in rows]
+    lines += ["| " + " | ".join(str(row[h]) if h in markdown else plain(str(row[h])) for h in heads) + " |"
+              for row in rows]
     return "\n".join(lines)

@@ -14,6 +14,7 @@ import json
 import streamlit as st
 
 from ui.common import box_chars, lang, plain, show_json, show_load_problems, tr
+from toolcall.markdown import link
 from ui.learner import current_learner, progress_store
 from ui.widgets import own_words
 from toolcall.progress import StorageError, cap_notes
@@ -273,4 +274,4 @@ def show_lab() -> None:
     st.button(tr("harness.restart"), key=_key("restart", scenario.id, fmt), on_click=_restart, args=(scenario, fmt))
     st.caption(tr("harness.score_rule"))
     if scenario.sources:
-        st.caption(tr("common.labelled", label=tr("harness.sources"), value=" · ".join(scenario.sources)))
+        st.caption(tr("common.labelled", label=tr("harness.sources"), value=" · ".join(map(link, scenario.sources))))
