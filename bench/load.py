@@ -173,6 +173,19 @@ class Deployment:
         Server.stop(self)
 
 
+def bare_tree(root: Path, into: Path) -> Path:
+    """A copy of the tree at ``root`` in the folder ``into`` whose ``app.py`` is ``bench/bare_app.py``, so that
+    ``deploy/serve_class.py`` (which always serves ``app.py``) serves Streamlit's floor behind nginx:
+    ``--deploy N --pages bare``. Copies sources and fixtures only (no ``.git``, venv or caches). Returns the copy."""
+    import shutil
+
+    copy = into / "tree"
+    shutil.copytree(root, copy, symlinks=True,
+                    ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__", ".pytest_cache", "docs", "data"))
+    shutil.copyfile(root / "bench" / "bare_app.py", copy / "app.py")
+    return copy
+
+
 def free_port_range(n: int, tries: int = 50) -> int:
     """First of ``n`` consecutive free loopback ports (random base, ``tries`` attempts)."""
     for _ in range(tries):
@@ -513,7 +526,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--servers", type=int, default=1,
                     help="server processes per page, sessions spread over them like a sticky load balancer")
     ap.add_argument("--deploy", type=int, metavar="N",
-                    help="measure the class deployment: deploy/serve_class.py with N processes behind nginx")
+                    help="measure the class deployment: deploy/serve_class.py with N processes behind nginx "
+                         "(the bare page too: a copy of the tree serving bench/bare_app.py as app.py)")
     ap.add_argument("--port", type=int, help="measure an already running `streamlit run app.py` on this port")
     ap.add_argument("--bare-port", type=int, help="an already running bench/bare_app.py on this port")
     ap.add_argument("--host", default="127.0.0.1", help="loopback address (default 127.0.0.1)")
@@ -536,12 +550,15 @@ def main(argv: list[str] | None = None) -> int:
     options = [part for opt in args.opt for part in ("--" + opt.split("=", 1)[0], opt.split("=", 1)[1])]
     apps = {"playground": ("app.py", args.port), "bare": ("bench/bare_app.py", args.bare_port)}
     results = []
+    scratch = tempfile.TemporaryDirectory(prefix="load-bare-")
     for page in args.pages.split(","):
         app, port = apps[page]
         servers: list[Server] = []
         try:
             if args.deploy is not None and page == "playground":
                 servers.append(Deployment(args.deploy, args.host, args.root))
+            elif args.deploy is not None:  # the floor behind the same nginx: a copy whose app.py is the bare page
+                servers.append(Deployment(args.deploy, args.host, bare_tree(args.root, Path(scratch.name))))
             elif port:
                 servers.append(Server(None, port, options, args.host, args.root))
             else:
@@ -552,6 +569,7 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             for server in servers:
                 server.stop()
+    scratch.cleanup()
     print(f"machine: {os.cpu_count()} cores, {psutil.virtual_memory().total / 2**30:.1f} GiB; "
           f"{args.sessions} sessions × {args.rate:g} edit/s × {args.seconds:g} s")
     print(report(results))

@@ -27,3 +27,18 @@ def test_two_sessions_three_seconds(tmp_path):
         assert r["server_cpu_ms_per_rerun"] > 0
     ratio = float(re.search(r"^ratio playground/bare p50: (\S+)$", run.stdout, re.M).group(1))
     assert math.isfinite(ratio) and ratio > 0
+
+
+def test_bare_tree_serves_the_bare_page_as_app_py(tmp_path):
+    """``--deploy N --pages bare`` serves a copy of the tree whose app.py is bench/bare_app.py (serve_class.py
+    always runs app.py), with the fixtures the bare page reads and without the repository's history."""
+    sys.path.insert(0, str(REPO / "bench"))
+    try:
+        import load
+    finally:
+        sys.path.remove(str(REPO / "bench"))
+    copy = load.bare_tree(REPO, tmp_path)
+    assert (copy / "app.py").read_bytes() == (REPO / "bench" / "bare_app.py").read_bytes()
+    assert (copy / "deploy" / "serve_class.py").is_file()
+    assert (copy / "fixtures" / "tools" / "refund_order.json").is_file()
+    assert not (copy / ".git").exists() and not (copy / ".venv").exists()

@@ -66,9 +66,45 @@ def test_the_warm_up_steps_aside_before_every_step(monkeypatch):
     monkeypatch.setattr(warmup, "warm_playground", lambda: log.append("playground"))
     monkeypatch.setattr(warmup, "warm_charts", lambda: log.append("charts"))
     monkeypatch.setattr(warmup.importlib, "import_module", lambda name: log.append(name))
+    monkeypatch.setattr(warmup, "freeze_long_lived", lambda: log.append("freeze"))
     warmup._warm_when_quiet(("json", "csv"))
     assert log == [("wait", warmup.START_DELAY), "aside", "json", "aside", "csv", "aside", "playground", "aside",
-                   "charts"]
+                   "charts", "aside", "freeze"]
+
+
+def test_freezing_collects_first_then_freezes_what_is_left():
+    """Garbage is collected before the freeze (frozen garbage would never be freed), and the count frozen is
+    the collector's own."""
+    from toolcall.warmup import freeze_long_lived
+
+    calls = []
+
+    class Collector:
+        def collect(self):
+            calls.append("collect")
+
+        def freeze(self):
+            calls.append("freeze")
+
+        def get_freeze_count(self):
+            calls.append("count")
+            return 158_000
+
+    assert freeze_long_lived(Collector()) == 158_000
+    assert calls == ["collect", "freeze", "count"]
+
+
+def test_a_served_process_freezes_its_warmed_objects():
+    """In a real interpreter: after the freeze the libraries' objects are in the permanent generation and a
+    full collection no longer counts them (gc.get_objects(2) shrinks by at least what was frozen)."""
+    import subprocess
+    import sys
+
+    code = ("import gc, json, jsonschema, toolcall.warmup as w; before = len(gc.get_objects(2)); "
+            "n = w.freeze_long_lived(); print(before, n, len(gc.get_objects(2)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    before, frozen, after = map(int, out.stdout.split())
+    assert frozen >= 10_000 and after < 1_000 and before > after
 
 
 def test_stepping_aside_leaves_the_last_student_start_delay_seconds(monkeypatch):
