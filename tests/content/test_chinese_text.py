@@ -124,3 +124,21 @@ def test_chinese_text_uses_the_full_width_colon():
     assert ascii_colons("见 `a: b` 和 https://x.y/a:b") == []
     found = {where: runs for where, text in TEXTS if (runs := ascii_colons(text))}
     assert found == {}
+
+
+#: Word-for-word renderings of English found in the Chinese text (a reviewer's pass over the pass^k lab,
+#: session 6), each with what a Chinese reader writes instead. A pattern here catches the next copy anywhere.
+CALQUES = {
+    r"带子": "the chart's \"band\" is 范围 (the legend's word), not a ribbon",
+    r"没有任何(保留的)?句子说到": "\"no kept sentence states\": 保留的句子里都没说到",
+    r"每有一点没有": "\"each point that no … states\": 每漏掉一点",
+    r"对任何 ?k 的": "\"for every k\": 不论 k 取多少",
+    r"再产生后果的场景": "\"before anything happens\": say who checks the result first",
+    r"掩盖了该修什么": "\"hides what to fix\": 看不出该修什么",
+    r"值得同等用心": "\"deserves the same care\": say the same as what",
+}
+
+
+def test_no_word_for_word_renderings_in_chinese_text():
+    found = {where: [p for p in CALQUES if re.search(p, text)] for where, text in TEXTS}
+    assert {where: hits for where, hits in found.items() if hits} == {}
