@@ -7,7 +7,7 @@ import re
 
 import yaml
 
-from tests.zh_prose import ascii_colons, english_runs, prose
+from tests.zh_prose import _FENCED, ascii_colons, english_runs, prose
 from toolcall import CONTENT_ROOT, FIXTURES_DIR, LESSONS_DIR, REPO_ROOT
 
 
@@ -142,3 +142,13 @@ CALQUES = {
 def test_no_word_for_word_renderings_in_chinese_text():
     found = {where: [p for p in CALQUES if re.search(p, text)] for where, text in TEXTS}
     assert {where: hits for where, hits in found.items() if hits} == {}
+
+
+#: A line break inside a Chinese paragraph: Markdown shows it as a space ("全过了； 它没有偏差"), which no
+#: Chinese typesetting has. A break before a list item, heading, table row or display math is Markdown's own.
+SOFT_BREAK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]\n(?![ \t]*(?:[-*+] |\d+\. |#|\||\$\$|\n))(?=[ \t]*\S)")
+
+
+def test_chinese_paragraphs_have_no_line_breaks_that_show_as_spaces():
+    found = [where for where, text in TEXTS if SOFT_BREAK.search(_FENCED.sub(" ", text))]
+    assert found == []
