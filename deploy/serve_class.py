@@ -477,6 +477,21 @@ class Child:
         self.failures, self.restart_at = 0, now
 
 
+def sqlite_problem() -> str | None:
+    """Why the SQLite progress store the processes would open (in TOOLCALL_DATA_DIR, default <repo>/data)
+    is set up wrongly, or None: it is opened (made and migrated) once before any process starts, so a data
+    folder that is a file or a database file that is not SQLite stops the launch with the setting named,
+    instead of every student of the class being told progress cannot be saved. A failure that may pass
+    (a lock held by another program) is left to the processes, which retry."""
+    from toolcall.progress import StorageError, open_store
+
+    try:
+        open_store("").close()
+    except StorageError as exc:
+        return str(exc) if exc.setup else None
+    return None
+
+
 def child_env(database_url: str) -> dict[str, str]:
     """The environment of each Streamlit process: ours, with TOOLCALL_DATABASE_URL set to
     ``database_url`` when it is not empty (the processes then keep progress in PostgreSQL)."""
@@ -522,18 +537,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--port", type=int, default=8501, help="port nginx listens on (default 8501)")
     ap.add_argument("--first-backend-port", type=int, default=8601,
                     help="Streamlit processes listen on 127.0.0.1 from this port up (default 8601)")
-    ap.add_argument("--database-url", default=os.environ.get("TOOLCALL_DATABASE_URL", ""),
+    ap.add_argument("--database-url", default=None,
                     help="postgresql://… shared by every process (and host) for progress; default "
                          "$TOOLCALL_DATABASE_URL, else SQLite in the data folder")
     args = ap.parse_args(argv)
+    source = "--database-url"  # how a refusal names the setting: the one the operator actually gave
+    if args.database_url is None:
+        args.database_url, source = os.environ.get("TOOLCALL_DATABASE_URL", ""), "TOOLCALL_DATABASE_URL (environment)"
     if args.database_url and args.database_url.split("://", 1)[0] not in ("postgresql", "postgres"):
-        ap.error("--database-url must start with postgresql://")
+        ap.error(f"{source} must start with postgresql://")
+    sys.path.insert(0, str(REPO))
     if args.database_url:
-        sys.path.insert(0, str(REPO))
         from toolcall.progress_pg import url_problem
         problem = url_problem(args.database_url)
         if problem is not None:
-            ap.error(f"--database-url: {problem}")
+            ap.error(f"{source}: {problem}")
     if not 1 <= args.processes <= 16:
         ap.error("--processes must be 1..16")
     if not (0 < args.port < 65536 and 0 < args.first_backend_port
@@ -561,6 +579,11 @@ def main(argv: list[str] | None = None) -> int:
     if nginx is None:
         print("nginx not found. Install Debian's nginx (sudo apt-get install nginx), "
               "or run one process with: streamlit run app.py", file=sys.stderr)
+        return 2
+
+    problem = None if args.database_url else sqlite_problem()
+    if problem is not None:
+        print(f"progress storage: {problem}", file=sys.stderr)
         return 2
 
     run_dir = Path(tempfile.mkdtemp(prefix="toolcall-nginx-"))

@@ -16,6 +16,7 @@ from ui.widgets import own_words
 from toolcall.dashboard import (
     ClassData,
     activity_chart,
+    common_wrong_cell,
     exercise_table,
     export_csv,
     export_json,
@@ -24,11 +25,11 @@ from toolcall.dashboard import (
     NameMapError,
     overview,
     parse_name_map,
+    shown_answer,
 )
-from toolcall.grading import shown_answer
+from toolcall.grading import readable_answer
 from toolcall.numfmt import number
 from toolcall.progress import StorageError
-from toolcall.text import escape_invisible
 from ui.page import start
 
 start("dashboard")
@@ -41,8 +42,12 @@ if not sign_in():
 store = progress_store()
 try:
     data = ClassData.load(store)
-except StorageError:
-    st.warning(tr("dashboard.store_error"))
+except StorageError as exc:
+    if exc.setup:  # waiting will not help: say what is wrong (the server's own words name the setting)
+        st.error(tr("storage.dashboard_setup"))
+        st.code(str(exc), language=None)
+    else:
+        st.warning(tr("dashboard.store_error"))
     st.stop()
 
 L = lang()
@@ -50,10 +55,10 @@ exercises = exercise_set().by_id()
 titles = {ex.id: ex.title.get(L) or ex.title["en"] for ex in exercises.values()}
 
 
-def shown(exercise_id: str, answer: str) -> str:
-    """An answer as the student saw it (option and step texts, not ids), invisible characters escaped."""
+def readable(exercise_id: str):
+    """An answer to ``exercise_id`` as the student saw it (option and step texts, not ids), in the page's language."""
     ex = exercises.get(exercise_id)
-    return escape_invisible(answer if ex is None else shown_answer(ex, answer, L))
+    return (lambda answer: answer) if ex is None else (lambda answer: readable_answer(ex, answer, L))
 
 
 names: dict[str, str] = st.session_state.get(NAMES_KEY, {})
@@ -74,8 +79,7 @@ show_table(
             tr("dashboard.col_revealed"): r["revealed"],
             # nobody tried it yet: a dash, not the table's raw "None"
             tr("dashboard.col_median_tries"): "—" if r["median_tries"] is None else number(r["median_tries"]),
-            tr("dashboard.col_common_wrong"): " · ".join(f"{shown(r['exercise_id'], w['answer'])} (×{w['count']})"
-                                                      for w in r["common_wrong"]),
+            tr("dashboard.col_common_wrong"): common_wrong_cell(r["common_wrong"], readable(r["exercise_id"])),
         }
         for r in exercise_table(data, titles)
     ],
@@ -125,7 +129,7 @@ if who:
                 tr("dashboard.col_best"): f"{r.best_score:g} / {r.max_score:g}",
                 tr("dashboard.col_tries"): r.tries,
                 tr("dashboard.col_revealed"): r.revealed,
-                tr("dashboard.col_last_answer"): shown(r.exercise_id, r.last_answer),
+                tr("dashboard.col_last_answer"): shown_answer(readable(r.exercise_id)(r.last_answer)),
             }
             for r in detail["progress"]
         ],
@@ -136,7 +140,7 @@ if who:
             {
                 tr("dashboard.col_time"): a["at"],
                 tr("dashboard.col_exercise"): titles.get(a["exercise_id"], a["exercise_id"]),
-                tr("dashboard.col_answer"): shown(a["exercise_id"], a["answer"]),
+                tr("dashboard.col_answer"): shown_answer(readable(a["exercise_id"])(a["answer"])),
                 tr("dashboard.col_correct"): bool(a["correct"]),
             }
             for a in detail["attempts"]

@@ -16,7 +16,7 @@ from typing import Any
 from toolcall import CONTENT_ROOT
 from toolcall.backend import backend_for
 from toolcall.check import run_checks
-from toolcall.exercises import load_exercises
+from toolcall.exercises import exercise_files, load_exercises
 from toolcall.files import (MAX_FILE_CHARS, ReadError, check_path, os_failure, read_bytes_bounded, read_stdin_bounded,
                             read_text_bounded)
 from toolcall.fixtures import FixtureError, load_orders, load_tool
@@ -29,7 +29,7 @@ from toolcall.pairing import MAX_CHARS as PAIRING_MAX_CHARS
 from toolcall.pairing import check_pairing
 from toolcall.parsing import MAX_INPUT_CHARS
 from toolcall.results import call_id, scrub
-from toolcall.text import escape_terminal, visible_json
+from toolcall.text import escape_lookalikes, escape_terminal, visible_json
 from toolcall.validation import MAX_SCHEMA_CHARS, check_schema
 from toolcall.wire import FORMATS, PAIRING_CHOICES
 
@@ -129,6 +129,9 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     if args.exercises and not Path(args.exercises).is_dir():
         for problem in loaded.problems:  # "no such folder": not "unknown exercise id"
             print(problem, file=sys.stderr)
+        return 2
+    if args.exercises and not exercise_files(Path(args.exercises)):  # not "unknown id …; known ids: none"
+        print(f"--exercises {args.exercises}: no exercise files (*.yaml, *.yml) in this folder", file=sys.stderr)
         return 2
     exercise = loaded.by_id().get(args.exercise_id)
     if exercise is None:
@@ -281,8 +284,10 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         return 2
     for problem in log.problems:
         print(f"{args.runs}: {problem.describe(lang)}", file=sys.stderr)
-    if not log.runs:
-        print(f"{args.runs}: {t('eval.cli.no_runs', lang, count=len(log.problems))}", file=sys.stderr)
+    if not log.runs:  # with no problem either, the log is empty: say so, not "no usable runs (problems: 0)"
+        text = t("eval.cli.no_runs", lang, count=len(log.problems)) if log.problems \
+            else t("eval.empty_log", lang, format=t(f"eval.format_{log.fmt}", lang))
+        print(f"{args.runs}: {text}", file=sys.stderr)
         return 2
     result = analyse(log, args.k, expectations)
     status = 0 if any(c.refused is None for c in result.cases) else 1
@@ -316,7 +321,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     for r in rows:
         tail = (f"refused: {r['refused']}" if r["refused"]
                 else f"{fmt(r['pass^k']):>7} {fmt(r['pass@k']):>7} {fmt(r['naive']):>7}")
-        print(f"{r['case_id'][:28]:<28} {str(r['expected_tool'] or '?')[:16]:<16} {r['n']:>4} {r['c']:>4} {tail}")
+        case = escape_lookalikes(r["case_id"])[:28]  # a look-alike id (Cyrillic с1) is not a second c1
+        print(f"{case:<28} {str(r['expected_tool'] or '?')[:16]:<16} {r['n']:>4} {r['c']:>4} {tail}")
     means = summary_rates(result.cases)
     print(f"mean over cases: pass^k {fmt(means['pass^k'])}, pass@k {fmt(means['pass@k'])}, naive {fmt(means['naive'])}")
     if not result.confusion.empty:

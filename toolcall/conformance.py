@@ -13,16 +13,16 @@ format assertion on).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from collections.abc import Iterator
 
+from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012, specification_with
 
-from toolcall.files import ReadError, read_text_bounded
+from toolcall.fixtures import FixtureError, json_path, read_data
 from toolcall.validation import validate
 
 #: Base URI of the suite's remotes/ folder (its README: "http://localhost:1234").
@@ -78,22 +78,44 @@ def remotes_registry(suite: Path) -> Registry:
     root = suite / "remotes"
     for path in sorted(root.rglob("*.json")):
         contents = _read_json(path)
-        spec = specification_with(contents.get("$schema", ""), default=DRAFT202012) if isinstance(contents, dict) \
-            else DRAFT202012
+        dialect = contents.get("$schema", "") if isinstance(contents, dict) else ""
+        if not isinstance(dialect, str):
+            raise ValueError(f"{path}: $.$schema: not a string")
+        spec = specification_with(dialect, default=DRAFT202012)
         resources.append((REMOTES_BASE + path.relative_to(root).as_posix(), Resource(contents, spec)))
     return Registry().with_resources(resources)
 
 
-def _read_json(path: Path) -> Any:
-    """One suite file's JSON, read through the bounded reader (toolcall/files.py): a FIFO, a device, a
-    symlink loop or an oversized file in the suite folder is refused instead of blocking or filling memory.
-    Raises ValueError naming the file and the reason."""
+#: The shape of a suite test file (the suite's own test-schema.json, reduced to what run_file reads): a list
+#: of cases ``{description, schema, tests: [{description, data, valid}]}``.
+TEST_FILE_SCHEMA = {
+    "type": "array",
+    "items": {
+        "type": "object", "required": ["description", "schema", "tests"],
+        "properties": {
+            "description": {"type": "string"}, "schema": {"type": ["object", "boolean"]},
+            "tests": {"type": "array", "items": {
+                "type": "object", "required": ["description", "data", "valid"],
+                "properties": {"description": {"type": "string"}, "valid": {"type": "boolean"}}}},
+        },
+    },
+}
+_TEST_FILE = Draft202012Validator(TEST_FILE_SCHEMA)
+
+
+def _read_json(path: Path, shape: Draft202012Validator | None = None) -> Any:
+    """One suite file's JSON, read as the content files are (toolcall.fixtures.read_data: bounded, a FIFO,
+    a device, a symlink loop, an oversized or too deeply nested file refused), and, given ``shape``, held
+    to it. Raises ValueError naming the file, the JSON path and the reason."""
     try:
-        return json.loads(read_text_bounded(path))
-    except ReadError as exc:
-        raise ValueError(f"{path}: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        data = read_data(path)
+    except FixtureError as exc:
+        raise ValueError(str(exc).replace(f"{exc.problems[0].file}: ", f"{path}: ", 1)) from None
+    error = next(iter(sorted(shape.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))), None) \
+        if shape is not None else None
+    if error is not None:
+        raise ValueError(f"{path}: {json_path(error.absolute_path)}: not a suite test file: {error.message[:200]}")
+    return data
 
 
 def suite_files(suite: Path) -> Iterator[tuple[str, Path]]:
@@ -110,7 +132,7 @@ def run_file(group: str, path: Path, registry: Registry, suite: Path) -> FileRes
     """Run every test in one suite file; format files run with format assertion on."""
     name = path.relative_to(suite / "tests" / "draft2020-12").as_posix()
     result = FileResult(name, group)
-    for case in _read_json(path):
+    for case in _read_json(path, _TEST_FILE):
         for test in case["tests"]:
             errors, _ = validate(test["data"], case["schema"], "en", assert_format=group == "format",
                                  registry=registry)

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolcall.forms import call_message
-from toolcall.parsing import parse_tool_input
-from toolcall.results import tool_result_message
+from toolcall.parsing import MAX_INPUT_CHARS, parse_tool_input
+from toolcall.results import tool_call_entry, tool_result_message
 from toolcall.wire import ANTHROPIC, FORMATS, GEMINI, MCP, OPENAI, RESPONSES
 
 LOSSES: tuple[str, ...] = ("is_error_in_text", "arguments_not_object", "text_dropped_mcp", "protocol_error",
@@ -177,7 +177,10 @@ def read(fmt: str, messages: list[Any]) -> tuple[list[Event], list[Loss]]:
 # --- writing --------------------------------------------------------------------------------
 
 def _object_arguments(text: str) -> tuple[dict[str, Any], bool]:
-    parsed = parse_tool_input(text)
+    """The arguments as an object, and whether ``text`` was one. No size cap of its own: the text comes from
+    a transcript that is bounded as a whole (the pairing checker's MAX_CHARS), and a valid object larger than
+    one model output (MAX_INPUT_CHARS) is still an object, not ``_raw_arguments``."""
+    parsed = parse_tool_input(text, max(MAX_INPUT_CHARS, len(text)))
     return (parsed.value, True) if parsed.ok else ({"_raw_arguments": text}, False)
 
 
@@ -214,15 +217,15 @@ def write(fmt: str, events: list[Event]) -> tuple[list[dict[str, Any]], list[Los
                 out.append({"role": e.role, "content": e.text})
             continue
         if isinstance(e, Call):
-            arguments = e.arguments
-            if objects:
+            if objects:  # the object itself: parsing its text again (capped as one model output) could refuse it
                 value, ok = _object_arguments(e.arguments)
                 if not ok:
                     losses.append(Loss("arguments_not_object", k))
-                    arguments = _compact(value)
                 elif _compact(value) != e.arguments:
                     losses.append(Loss("reserialised", k))
-            message = call_message(fmt, e.id, e.name, arguments)
+                message = tool_call_entry(fmt, e.id, e.name, _compact(value), value)
+            else:
+                message = call_message(fmt, e.id, e.name, e.arguments)
             if fmt == ANTHROPIC:
                 turn("assistant")["content"].append(message)
             elif fmt == GEMINI:

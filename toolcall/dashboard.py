@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, UTC
 
@@ -22,7 +23,7 @@ import pandas as pd
 
 from toolcall.i18n import t
 from toolcall.progress import PROGRESS_FIELDS, to_csv_bytes, valid_learner
-from toolcall.text import escape_invisible
+from toolcall.text import escape_invisible, escape_lookalikes
 
 #: Wrong answers listed per exercise; characters of an answer kept for grouping and display.
 TOP_WRONG, ANSWER_CHARS = 3, 200
@@ -85,6 +86,23 @@ def normalize_answer(text: str) -> str:
 #: Times are stored as UTC ISO 8601 text, which sorts as time does: a bucket is a prefix
 #: (characters kept, what completes it into a time).
 _BUCKETS = {"10min": (15, "0:00+00:00"), "1h": (13, ":00:00+00:00")}
+
+
+def shown_answer(text: str) -> str:
+    """A learner's answer as a dashboard cell shows it: invisible, bidirectional and look-alike characters
+    (Cyrillic а, Greek ο, fullwidth ａ) as ``\\uXXXX`` (toolcall.text.escape_lookalikes), so two answers the
+    dashboard counts apart never read the same."""
+    return escape_lookalikes(str(text))
+
+
+def common_wrong_cell(entries: list[dict], readable: Callable[[str], str] = str) -> str:
+    """The "most common wrong answers" cell of one exercise: each ``{"answer", "count"}`` of exercise_table's
+    ``common_wrong`` as a quoted JSON string (shown_answer) and its count, joined by `` · ``:
+    ``"0.5" (×2) · "0.8" (×1)``. Quoted, an answer that itself holds `` (×30) · `` stays one answer: a student
+    cannot make the instructor read a made-up answer and count. ``readable`` turns an answer into what the
+    student saw first (toolcall.grading.readable_answer: option texts, not their ids)."""
+    return " · ".join(f"{shown_answer(json.dumps(readable(w['answer']), ensure_ascii=False))} (×{w['count']})"
+                      for w in entries)
 
 
 def overview(data: ClassData) -> dict:

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from toolcall.yaml_io import safe_load
+from toolcall.yaml_io import MAX_DEPTH, python_reason, safe_load
 from jsonschema import Draft202012Validator
 
 from toolcall import CONTENT_ROOT, FIXTURES_DIR, REPO_ROOT
@@ -69,7 +69,12 @@ def display_name(path: Path) -> str:
 def read_data(path: Path) -> Any:
     """Read a .json, .yaml or .yml file (a regular file of at most MAX_FILE_CHARS characters,
     through ``read_text_bounded``). Raises FixtureError with the line of a syntax error, or
-    with why the file was not read (a FIFO, a device, a symlink loop, too large …)."""
+    with why the file was not read (a FIFO, a device, a symlink loop, too large …), or why its
+    text cannot be used: nested deeper than yaml_io.MAX_DEPTH (checked before parsing, JSON and
+    YAML alike), a number Python will not convert (5 000 digits), a date that does not exist.
+    Raises nothing else for any file."""
+    from toolcall.parsing import max_depth  # here: toolcall.parsing reads the catalogue, which reads YAML
+
     name = display_name(path)
     try:
         text = read_text_bounded(path)
@@ -77,10 +82,16 @@ def read_data(path: Path) -> Any:
         raise FixtureError([Problem(name, "$", f"cannot read file: {exc}")]) from None
     try:
         if Path(path).suffix == ".json":
+            depth = max_depth(text)
+            if depth > MAX_DEPTH:
+                raise FixtureError([Problem(name, "$", f"not JSON: nested {depth} levels deep; the limit is "
+                                                       f"{MAX_DEPTH}")])
             return json.loads(text)
         return safe_load(text)
     except json.JSONDecodeError as exc:
         raise FixtureError([Problem(name, "$", f"not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}")]) from exc
+    except ValueError as exc:  # json.loads past Python's integer digits limit: not a JSONDecodeError
+        raise FixtureError([Problem(name, "$", f"not JSON: {python_reason(exc)}")]) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1} column {mark.column + 1}: " if mark else ""

@@ -38,7 +38,7 @@ from toolcall.pages_registry import PAGES
 __all__ = ["EXERCISE_TYPES", "MAX_ANSWER_CHARS", "ExerciseType", "FeedbackItem", "Grade", "GradingInputs",
            "answer_text", "answer_value", "fixture_loader", "grade", "grade_choice", "grade_classify", "grade_json",
            "grade_number", "grade_order", "grade_schema_fix", "grading_inputs", "max_scores", "parse_number",
-           "shown_answer", "totals"]
+           "readable_answer", "totals"]
 
 
 def answer_text(exercise: Exercise, value: Any) -> str:
@@ -75,7 +75,7 @@ def answer_value(exercise: Exercise, text: str) -> Any:
     return EXERCISE_TYPES[exercise.type].read(exercise, text)
 
 
-def shown_answer(exercise: Exercise, text: str, lang: str) -> str:
+def readable_answer(exercise: Exercise, text: str, lang: str) -> str:
     """Stored answer text as the student saw it in ``lang``: the option texts of a choice, the step
     texts of an order (``a → b``), ``item → category`` pairs of a classify; number, json and
     schema_fix answers, and text that cannot be read (cut short, say), as they are. Never raises."""

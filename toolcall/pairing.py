@@ -553,7 +553,7 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
             if not isinstance(args, str):
                 out.add("arguments_not_string", i, j, got=_type_name(args))
             else:
-                parsed = parse_tool_input(args)
+                parsed = parse_tool_input(args, MAX_CHARS)  # bounded by the transcript: only bad JSON is noted
                 if not parsed.ok:
                     out.note("arguments_invalid_json", i, j, id=tc["id"], code=parsed.code,
                              detail=localized_detail(parsed, out.lang))

@@ -143,23 +143,24 @@ def _syntax_hints(raw: str, pos: int | None) -> list[Hint]:
     return hints
 
 
-def parse_tool_input(raw: str) -> ParsedInput:
+def parse_tool_input(raw: str, limit: int = MAX_INPUT_CHARS) -> ParsedInput:
     """Parse ``raw`` (str, the model's argument text) into a JSON object.
 
     Returns a ParsedInput; never raises for any str. Refuses, with a code and hints:
-    text over MAX_INPUT_CHARS or nested deeper than MAX_DEPTH; anything json.loads
-    rejects (truncation, trailing commas, single quotes, code fences, a BOM);
+    text over ``limit`` characters (MAX_INPUT_CHARS, the app's cap on one model output; a reader of
+    arguments inside a transcript that is itself bounded passes its own) or nested deeper than
+    MAX_DEPTH; anything json.loads rejects (truncation, trailing commas, single quotes, code fences, a BOM);
     NaN/Infinity and numbers that overflow; integers over MAX_INT_DIGITS digits;
     duplicate keys (the last would silently win); and any top-level value that is not
     an object (including a JSON string that itself holds JSON: double encoding).
     """
     if not isinstance(raw, str):
         raise TypeError(f"raw must be str, not {type(raw).__name__}")
-    if len(raw) > MAX_INPUT_CHARS:
+    if len(raw) > limit:
         return ParsedInput(raw, False, code=TOO_LARGE,
-                           detail=f"input is {len(raw):,} characters; the limit is {MAX_INPUT_CHARS:,}",
-                           detail_key="too_large", detail_params={"size": len(raw), "limit": MAX_INPUT_CHARS},
-                           hints=[Hint("too_large", {"size": len(raw), "limit": MAX_INPUT_CHARS})])
+                           detail=f"input is {len(raw):,} characters; the limit is {limit:,}",
+                           detail_key="too_large", detail_params={"size": len(raw), "limit": limit},
+                           hints=[Hint("too_large", {"size": len(raw), "limit": limit})])
     if not raw.strip():
         return ParsedInput(raw, False, code=INVALID_JSON, detail="empty input: expected a JSON object",
                            detail_key="empty", line=1, column=1, pos=0, hints=[Hint("empty")])
@@ -173,7 +174,7 @@ def parse_tool_input(raw: str) -> ParsedInput:
     if not isinstance(value, dict):
         hints = [Hint("not_an_object", {"type": json_type(value)})]
         if isinstance(value, str):
-            inner = parse_tool_input(value) if len(value) <= MAX_INPUT_CHARS else None
+            inner = parse_tool_input(value, limit) if len(value) <= limit else None
             if inner is not None and inner.ok:
                 hints = [Hint("double_encoded")]
         return ParsedInput(raw, False, value=value, code=NOT_AN_OBJECT,

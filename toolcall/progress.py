@@ -90,7 +90,33 @@ def _now(timespec: str = "seconds") -> str:
 
 class StorageError(RuntimeError):
     """The progress database cannot be used right now (unreachable, locked too long, disk
-    full…). The message names the driver's error type only, never a password or a query."""
+    full…). The message names the driver's error type only, never a password or a query.
+
+    ``setup`` is True when the storage is set up wrongly and waiting will not help (the data folder
+    is a file, the database file is not SQLite, the URL is not a postgresql:// one): the message
+    then names the setting and what to do, and pages say so instead of "cannot be reached"."""
+
+    def __init__(self, message: str, setup: bool = False):
+        super().__init__(message)
+        self.setup = setup
+
+
+def _setup_problem(folder: Path, path: Path, exc: BaseException) -> str | None:
+    """What is set up wrongly when the SQLite store at ``path`` in ``folder`` failed to open with ``exc``,
+    naming the setting (TOOLCALL_DATA_DIR) and the fix; None for a failure that may pass (a lock, a full
+    disk). Looks at the paths' metadata only."""
+    setting = "TOOLCALL_DATA_DIR, default <repo>/data"
+    if folder.exists() and not folder.is_dir():
+        return f"the data folder {folder} ({setting}) is not a folder"
+    if path.exists() and not path.is_file():
+        return f"{path} is not a regular file (a folder or a device); move it away ({setting})"
+    if isinstance(exc, sqlite3.DatabaseError) and "not a database" in str(exc):
+        return (f"{path} is not a SQLite database (damaged, or another kind of file); move it away and a "
+                "new one is made")
+    if isinstance(exc, PermissionError) or (isinstance(exc, sqlite3.OperationalError)
+                                            and "unable to open" in str(exc)):
+        return f"cannot create or open {path}: the folder cannot be written ({setting})"
+    return None
 
 
 #: Schema migrations, in order: (version, statements). Version 1 is the table of the first
@@ -401,13 +427,17 @@ class ProgressStore(SqlProgressStore):
             self.migrate()
         except (sqlite3.Error, OSError, StorageError) as exc:
             if not self.path.is_file():
-                raise StorageError(f"cannot open the progress database ({type(exc).__name__})") from exc
+                setup = _setup_problem(self.folder, self.path, exc)
+                raise StorageError(setup or f"cannot open the progress database ({type(exc).__name__})",
+                                   setup=setup is not None) from exc
             try:
                 self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=30,
                                            isolation_level=None, check_same_thread=False)
                 self._db.execute("SELECT count(*) FROM progress")  # raises if even reading fails
             except sqlite3.Error as exc2:
-                raise StorageError(f"cannot open the progress database ({type(exc2).__name__})") from exc2
+                setup = _setup_problem(self.folder, self.path, exc2)
+                raise StorageError(setup or f"cannot open the progress database ({type(exc2).__name__})",
+                                   setup=setup is not None) from exc2
             self.read_only = True
 
     def close(self) -> None:
@@ -441,7 +471,8 @@ def open_store(database_url: str | None = None, folder: Path | None = None) -> S
     """The progress store to use: PostgreSQL when ``database_url`` (else $TOOLCALL_DATABASE_URL)
     is a ``postgresql://`` or ``postgres://`` URL, else SQLite in ``folder`` (default
     data_dir()). Raises ValueError for any other non-empty URL (the message does not repeat
-    it: it may hold a password), StorageError when SQLite cannot be opened."""
+    it: it may hold a password), StorageError when SQLite cannot be opened (``setup`` True when
+    waiting will not help: see StorageError)."""
     url = (database_url if database_url is not None else os.environ.get("TOOLCALL_DATABASE_URL", "")).strip()
     if not url:
         return ProgressStore(folder)

@@ -65,7 +65,7 @@ class PostgresProgressStore(SqlProgressStore):
     def __init__(self, url: str, max_size: int = 10, timeout: float = 3.0, retry_after: float = 2.0):
         problem = url_problem(url)
         if problem is not None:
-            raise StorageError(problem)
+            raise StorageError(problem, setup=True)
         self._migrated, self._down_since, self.retry_after = False, None, retry_after
         self._migrate_lock = threading.Lock()
         self._pool = psycopg_pool.ConnectionPool(

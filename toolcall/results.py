@@ -79,17 +79,18 @@ def call_id(seed: str, fmt: str = ANTHROPIC) -> str:
     return f"req_{body[:16]}" if fmt == MCP else f"call_{body}"
 
 
-def tool_call_entry(fmt: str, call: str, name: str, raw: str) -> dict[str, Any]:
+def tool_call_entry(fmt: str, call: str, name: str, raw: str, value: dict[str, Any] | None = None) -> dict[str, Any]:
     """The model's side of one call, as the provider sends it: Anthropic's ``tool_use`` content block,
     one entry of OpenAI's ``tool_calls``, a Responses ``function_call`` item, an MCP ``tools/call``
     request or a Gemini ``functionCall`` part. Chat Completions and Responses carry ``raw`` as the
     text; the other forms carry the parsed object (None when ``raw`` is not a JSON object: those APIs
-    only ever send objects). Raises ValueError for an unknown ``fmt``."""
+    only ever send objects; ``value``, when given, is that object, already parsed by the caller). Raises
+    ValueError for an unknown ``fmt``."""
     if fmt == OPENAI:
         return {"id": call, "type": "function", "function": {"name": name, "arguments": raw}}
     if fmt == RESPONSES:
         return {"type": "function_call", "call_id": call, "name": name, "arguments": raw}
-    value = parse_tool_input(raw).value
+    value = parse_tool_input(raw).value if value is None else value
     if fmt == ANTHROPIC:
         return {"type": "tool_use", "id": call, "name": name, "input": value}
     if fmt == MCP:

@@ -23,6 +23,7 @@ from typing import Any
 
 from toolcall.fixtures import FixtureError, Problem, display_name, json_path, load_checked, load_tool
 from toolcall.i18n import t
+from toolcall.text import escape_identifier, escape_lookalikes, reading_key
 from toolcall.validation import validate
 
 #: The course's rule: five "should call" and five "should not call" samples per tool.
@@ -34,6 +35,10 @@ MAX_REQUEST_CHARS = 2_000
 #: shipped sets use at most 3 of each): past them a case is one problem, not thousands of
 #: validations on every edit of the table.
 MAX_VALUES_PER_PARAMETER, MAX_NAMES_PER_CASE = 10, 10
+#: Acceptable values checked against the schemas in one whole set (each is one validation): the per-case cap
+#: alone let 500 rows × 4 parameters × 10 values cost 20 000 validations, 4 s of CPU on every rerun of the
+#: page. The shipped sets check about 60; past this many the rest is one problem, not checked.
+MAX_CHECKED_VALUES = 1_000
 #: Characters of a table cell read (an id, a should_not_call list), and of an expected_arguments cell.
 MAX_CELL_CHARS = 2_000
 MAX_ARGUMENTS_CHARS = 20_000
@@ -57,6 +62,7 @@ SET_CODES: dict[str, tuple[str, ...]] = {
     "self_contradiction": ("case", "tool"),
     "bad_json": ("case",),
     "too_many": ("count", "limit"),
+    "values_unchecked": ("count", "limit"),
     "too_many_values": ("case", "param", "count", "limit"),
     "too_many_names": ("case", "count", "limit"),
 }
@@ -106,8 +112,12 @@ class SetProblem:
             raise ValueError(f"unknown selection-set problem code {self.code!r}")
 
     def message(self, lang: str = "en") -> str:
-        """The problem in ``lang``."""
-        return t(f"eval.set.{self.code}", lang, **self.params)
+        """The problem in ``lang``. What the student typed is quoted so that two different things never read
+        the same: tool and parameter names (ASCII in every schema) with escape_identifier, case ids and values
+        with escape_lookalikes (``get_\\u043erder``: the Cyrillic о, not "no tool named get_order")."""
+        shown = {k: (escape_identifier(v) if k in ("tool", "param") else escape_lookalikes(v))
+                 if isinstance(v, str) else v for k, v in self.params.items()}
+        return t(f"eval.set.{self.code}", lang, **shown)
 
 
 def _case(raw: dict[str, Any]) -> SelectionCase:
@@ -135,7 +145,9 @@ def load_tool_schemas(names, tools_dir: Path) -> dict[str, dict]:
 
 
 def _norm_request(text: str) -> str:
-    return " ".join(text.casefold().split())
+    """The duplicate key of a request: what it reads as (toolcall.text.reading_key), so a zero-width
+    space, a soft hyphen or a fullwidth letter does not make a copy pass as a new case."""
+    return reading_key(text)
 
 
 def _base_arguments(args: dict[str, tuple[Any, ...]]) -> dict[str, Any]:
@@ -148,7 +160,10 @@ def _base_arguments(args: dict[str, tuple[Any, ...]]) -> dict[str, Any]:
     return base
 
 
-def _argument_problems(case: SelectionCase, schema: dict[str, Any]) -> list[SetProblem]:
+def _argument_problems(case: SelectionCase, schema: dict[str, Any], budget: list[int]) -> list[SetProblem]:
+    """The problems of one case's expected arguments against ``schema``. ``budget`` is ``[values the set may
+    still validate, values left unchecked]``: each validation spends one; once it is spent, values are counted
+    as unchecked instead (check_set reports them)."""
     problems: list[SetProblem] = []
     props = schema.get("properties", {}) if isinstance(schema.get("properties"), dict) else {}
     required = [r for r in schema.get("required", []) if isinstance(r, str)]
@@ -176,6 +191,10 @@ def _argument_problems(case: SelectionCase, schema: dict[str, Any]) -> list[SetP
         for value in values[:MAX_VALUES_PER_PARAMETER]:
             if value == OMIT:
                 continue
+            if budget[0] <= 0:
+                budget[1] += 1
+                continue
+            budget[0] -= 1
             errors, _ = validate({**base, name: value}, schema)
             mine = "/" + name.replace("~", "~0").replace("/", "~1")
             for err in (e for e in errors if e.pointer == mine or e.pointer.startswith(mine + "/")):
@@ -211,11 +230,13 @@ def check_set(cases, schemas: dict[str, dict], tools=None) -> list[SetProblem]:
     tools = tuple(schemas) if tools is None else tuple(tools)
     problems: list[SetProblem] = []
     seen_requests: dict[str, str] = {}
+    budget = [MAX_CHECKED_VALUES, 0]  # validations left, values left unchecked
     seen_ids: set[str] = set()
     for case in cases:
-        if case.id in seen_ids:
+        id_key = reading_key(case.id, fold_case=False)  # "c1" and "c1<zero-width space>" are one id to a reader
+        if id_key in seen_ids:
             problems.append(SetProblem("duplicate_id", case.id, {"case": case.id}))
-        seen_ids.add(case.id)
+        seen_ids.add(id_key)
         if not case.request.strip():
             problems.append(SetProblem("empty_request", case.id, {"case": case.id}))
         else:
@@ -244,7 +265,9 @@ def check_set(cases, schemas: dict[str, dict], tools=None) -> list[SetProblem]:
                 )
             )
         elif case.expected_tool in schemas:
-            problems += _argument_problems(case, schemas[case.expected_tool])
+            problems += _argument_problems(case, schemas[case.expected_tool], budget)
+    if budget[1]:
+        problems.append(SetProblem("values_unchecked", None, {"count": budget[1], "limit": MAX_CHECKED_VALUES}))
     for tool in tools:
         calls = sum(1 for c in cases if c.expected_tool == tool)
         declines = sum(1 for c in cases if tool in c.should_not_call)

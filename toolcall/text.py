@@ -11,6 +11,7 @@ report — these are shown as their ``\\uXXXX`` escapes. Pure: no Streamlit.
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Any
 
 #: Bidirectional controls: embeddings/overrides, isolates, and the marks.
@@ -70,6 +71,39 @@ def escape_identifier(text: str) -> str:
     if text.isascii() and text.isprintable():
         return text
     return "".join(ch if " " <= ch <= "~" else _escape(ch) for ch in text)
+
+
+#: Blocks of letters drawn like Latin ones that neither of the course's languages writes (every character of
+#: them is escaped: their combining letters and the Greek question mark ";" too): Greek, Cyrillic
+#: (with its supplement and extensions), Armenian, Cherokee and the fullwidth Latin letters (U+FF21–U+FF3A,
+#: U+FF41–U+FF5A; not the fullwidth punctuation Chinese text uses). Cyrillic а, е, о, р, с, у, х and Greek ο
+#: are the usual look-alikes of a, e, o, p, c, y, x and o: https://www.unicode.org/Public/security/latest/
+#: confusables.txt (UTS #39) lists them.
+LOOKALIKE_BLOCKS = ((0x0370, 0x03FF), (0x0400, 0x052F), (0x0530, 0x058F), (0x13A0, 0x13FF), (0x1C80, 0x1C8F),
+                    (0x1F00, 0x1FFF), (0x2DE0, 0x2DFF), (0xA640, 0xA69F), (0xAB70, 0xABBF), (0xFF21, 0xFF3A),
+                    (0xFF41, 0xFF5A))
+_LOOKALIKE_TABLE = {c: _escape(chr(c)) for lo, hi in LOOKALIKE_BLOCKS for c in range(lo, hi + 1)}
+
+
+def escape_lookalikes(text: str) -> str:
+    """``text`` with every character of LOOKALIKE_BLOCKS (Cyrillic а in ``["а"]``, Greek ο, fullwidth ａ) as its
+    ``\\uXXXX`` escape, and HIDDEN characters too: for free text in English or Chinese (Chinese characters
+    and punctuation are kept, unlike escape_identifier, which escapes every non-ASCII character), where two
+    answers that differ by one such letter would otherwise read the same."""
+    return escape_invisible(text).translate(_LOOKALIKE_TABLE)
+
+
+def reading_key(text: str, fold_case: bool = True) -> str:
+    """What ``text`` reads as, for "are these the same?": Unicode NFKC (fullwidth ``Ｗ`` is ``W``), every HIDDEN
+    character dropped (a zero-width space or a soft hyphen changes nothing a reader sees), case folded unless
+    ``fold_case`` is False (ids: ``C1`` and ``c1`` read differently), runs of white space as one space. Two texts
+    with one key look alike; look-alike letters of other scripts (Cyrillic а) keep their own key: show those
+    with escape_lookalikes."""
+    folded = unicodedata.normalize("NFKC", text).translate(_DROP_HIDDEN)
+    return " ".join((folded.casefold() if fold_case else folded).split())
+
+
+_DROP_HIDDEN = {ord(ch): None for ch in HIDDEN}
 
 
 def escape_invisible(text: str) -> str:

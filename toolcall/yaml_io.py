@@ -22,6 +22,10 @@ SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 #: ``&x [*w, *w, …]`` expand to 9⁹ nodes and kept ``eval --selection`` busy past any limit. The largest file
 #: of this repository has a few thousand nodes.
 MAX_EXPANDED_NODES = 1_000_000
+#: Deepest nesting of lists and mappings a document may have (the input cap of toolcall.parsing.MAX_DEPTH; the
+#: deepest file of this repository nests 10). Deeper, every reader downstream (the schema check, json.dumps, the
+#: pure-Python parser LibYAML's refusals fall back to) recurses past Python's limit: a RecursionError, not a line.
+MAX_DEPTH = 64
 
 
 class AliasBomb(yaml.YAMLError):
@@ -33,10 +37,24 @@ class AliasBomb(yaml.YAMLError):
         self.problem, self.problem_mark = problem, mark
 
 
+class Refused(yaml.YAMLError):
+    """A document nested deeper than MAX_DEPTH, or a value YAML's constructors cannot build (a date that does
+    not exist, an integer of more than 4300 digits). ``problem`` says which; ``problem_mark`` where (yaml's Mark)."""
+
+    def __init__(self, problem: str, mark: Any = None):
+        super().__init__(problem)
+        self.problem, self.problem_mark = problem, mark
+
+    def __str__(self) -> str:
+        return self.problem
+
+
 def _expanded_nodes(root: yaml.Node) -> int:
-    """Nodes of ``root`` counting each alias as a full copy (sizes memoized per node, so linear in the
-    document); raises AliasBomb past MAX_EXPANDED_NODES or when a node contains itself."""
+    """Nodes of ``root`` counting each alias as a full copy (sizes and depths memoized per node, so linear in
+    the document); raises AliasBomb past MAX_EXPANDED_NODES or when a node contains itself, Refused when lists
+    and mappings nest deeper than MAX_DEPTH."""
     size: dict[int, int] = {}
+    depth: dict[int, int] = {}
     open_nodes: set[int] = set()
     stack: list[tuple[yaml.Node, bool]] = [(root, False)]
     while stack:
@@ -49,6 +67,10 @@ def _expanded_nodes(root: yaml.Node) -> int:
                 raise AliasBomb(f"more than {MAX_EXPANDED_NODES} values once its aliases (*name) are expanded",
                                 node.start_mark)
             size[key] = total
+            nested = (depth[id(c)] for c in children)
+            depth[key] = 0 if isinstance(node, yaml.ScalarNode) else 1 + max(nested, default=0)
+            if depth[key] > MAX_DEPTH:
+                raise Refused(f"nested more than {MAX_DEPTH} levels deep (lists and mappings)", node.start_mark)
             open_nodes.discard(key)
             continue
         if key in size:
@@ -76,9 +98,59 @@ def _load(text: str, loader_class: Any) -> Any:
         if node is None:
             return None
         _expanded_nodes(node)
-        return loader.construct_document(node)
+        try:
+            return loader.construct_document(node)
+        except yaml.YAMLError:
+            raise
+        except MemoryError:
+            raise
+        except Exception as exc:  # a constructor's own failure (ValueError, KeyError …), not a YAMLError
+            raise Refused(_refusal(exc), getattr(exc, "_yaml_mark", None)) from None
     finally:
         loader.dispose()
+
+
+def python_reason(exc: Exception) -> str:
+    """What ``exc`` says, without Python's advice to the programmer (``int()`` past 4300 digits ends "; use
+    sys.set_int_max_str_digits() to increase the limit", which an instructor cannot act on)."""
+    return str(exc).split("; use sys.set_int_max_str_digits()")[0]
+
+
+def _refusal(exc: Exception) -> str:
+    """The problem for a constructor's exception: the tag and the scalar (cut to 40 characters), and what a
+    ValueError says without Python's advice to the programmer (``int()`` ends "use
+    sys.set_int_max_str_digits() to increase the limit"); another exception's words (``'NoneType' object has no
+    attribute 'groupdict'``) would only confuse: ``not a valid timestamp: '2024-02-30' (day is out of range for
+    month)``."""
+    tag = str(getattr(exc, "_yaml_tag", "") or "").rsplit(":", 1)[-1] or "value"
+    value = getattr(exc, "_yaml_value", None)
+    shown = f" {value if len(value) <= 40 else value[:40] + '…'!r}" if isinstance(value, str) else ""
+    reason = python_reason(exc) if isinstance(exc, ValueError) else ""
+    return f"not a valid {tag}:{shown}" + (f" ({reason})" if reason else "")
+
+
+class _Marked:
+    """A loader mixin: an exception raised while one node is built carries that node's tag and start mark, so
+    the refusal says what and where (``2024-02-30`` on line 4: not a valid timestamp)."""
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep)  # type: ignore[misc]
+        except yaml.YAMLError:
+            raise
+        except Exception as exc:
+            if getattr(exc, "_yaml_mark", None) is None:
+                exc._yaml_mark, exc._yaml_tag = node.start_mark, node.tag  # type: ignore[attr-defined]
+                exc._yaml_value = node.value if isinstance(node, yaml.ScalarNode) else None  # type: ignore
+            raise
+
+
+class _FastLoader(_Marked, SafeLoader):  # type: ignore[misc, valid-type]
+    pass
+
+
+class _PureLoader(_Marked, yaml.SafeLoader):
+    pass
 
 
 def safe_load(stream: Any) -> Any:
@@ -87,11 +159,18 @@ def safe_load(stream: Any) -> Any:
     line mark) that yaml.safe_load raises, and the instructor reads the same message as before; text LibYAML
     cannot take at all (a lone surrogate: it encodes to UTF-8 first) goes the same way. A document larger
     than MAX_EXPANDED_NODES once its aliases are expanded, or containing itself, raises AliasBomb (a
-    yaml.YAMLError) before any Python value is built."""
+    yaml.YAMLError) before any Python value is built; one nested deeper than MAX_DEPTH, or holding a value
+    the constructors cannot build (``2024-02-30``, an integer of 5 000 digits), raises Refused (a
+    yaml.YAMLError, with the line). Any ``str`` raises nothing else: no RecursionError, no ValueError."""
     text = stream.read() if hasattr(stream, "read") else stream
     try:
-        return _load(text, SafeLoader)
-    except AliasBomb:
+        return _load(text, _FastLoader)
+    except (AliasBomb, Refused):
         raise
-    except (yaml.YAMLError, UnicodeEncodeError):
-        return _load(text, yaml.SafeLoader)
+    except (yaml.YAMLError, UnicodeEncodeError) as fast:
+        try:
+            return _load(text, _PureLoader)
+        except RecursionError:  # the pure parser recurses once per level: LibYAML's own refusal says why
+            if isinstance(fast, yaml.YAMLError):
+                raise fast from None
+            raise Refused(f"nested more than {MAX_DEPTH} levels deep (lists and mappings)") from None

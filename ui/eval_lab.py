@@ -26,7 +26,7 @@ from toolcall.evaluation import ANALYSIS_BUDGET
 from toolcall.eval_import import LogError, read_log, read_native
 from toolcall.evaluation import Analysis, RunLog, analyse, grade_run, summary_rates
 from toolcall.numfmt import percent
-from toolcall.text import escape_invisible
+from toolcall.text import escape_invisible, escape_lookalikes
 from toolcall.selection import (MAX_ARGUMENTS_CHARS, MAX_CELL_CHARS, MAX_REQUEST_CHARS, MIN_PER_TOOL,
                                 check_set, from_rows, load_set, load_tool_schemas, to_rows)
 
@@ -84,6 +84,19 @@ def _keep_rows(rows: list[dict], shipped: list[dict]) -> None:
     state["rows"] = None if rows == shipped else rows
 
 
+def _checked(rows: list[dict], schemas: dict, tools: tuple, language: str) -> tuple[list, list]:
+    """``from_rows`` and ``check_set`` of the table, computed again only when the table (or the language's
+    set) changes: a click anywhere else on the page (k, the drill-down, an upload) reuses them, where a large
+    table cost up to MAX_CHECKED_VALUES validations on every rerun."""
+    digest = hashlib.sha256(json.dumps([rows, language, schemas, tools], default=str).encode()).hexdigest()
+    kept = st.session_state.get("eval_set_checked")
+    if kept is None or kept[0] != digest:
+        cases, problems = from_rows(rows)
+        kept = (digest, cases, problems + check_set(cases, schemas, tools))
+        st.session_state["eval_set_checked"] = kept
+    return kept[1], kept[2]
+
+
 def selection_editor():
     """The editable selection set and its checks; returns ``{case id: expected calls}``."""
     language = lang()
@@ -120,8 +133,7 @@ def selection_editor():
     )
     rows = edited.astype(object).where(edited.notna(), "").to_dict("records")
     _keep_rows(rows, to_rows(sset.cases))
-    cases, problems = from_rows(rows)
-    problems += check_set(cases, schemas, sset.tools)
+    cases, problems = _checked(rows, schemas, sset.tools, language)
     if problems:
         st.error(
             tr("eval.set_problems", count=len(problems))
@@ -159,7 +171,7 @@ def _case_frame(result: Analysis, k: int) -> pd.DataFrame:
         cell = (lambda x: percent(x, lang())) if c.refused is None else (lambda x: "—")
         rows.append(
             {
-                tr("eval.col_case"): escape_invisible(c.case_id),
+                tr("eval.col_case"): escape_lookalikes(c.case_id),  # "c1" and Cyrillic "с1" are two rows
                 tr("eval.col_expected"): _tool_label(c.expected_tool),
                 tr("eval.col_n"): c.n,
                 tr("eval.col_c"): c.c,
@@ -232,7 +244,7 @@ def drill_down(expectations: dict) -> None:
     )
     log = _recorded(version, language, file_mtime(_runs_path(version, language)))
     ids = list(dict.fromkeys(r.case_id for r in log.runs))
-    case = c2.selectbox(tr("eval.drill_case"), ids, key="eval_drill_case", format_func=escape_invisible,
+    case = c2.selectbox(tr("eval.drill_case"), ids, key="eval_drill_case", format_func=escape_lookalikes,
                         **own_words("selectbox"))
     runs = [r for r in log.runs if r.case_id == case]
     request = (
@@ -316,8 +328,9 @@ def upload_section(k: int) -> None:
     if problem_count:
         st.warning(tr("eval.upload_problems", count=problem_count))
         st.code(escape_invisible("\n".join(p.describe(lang()) for p in problems)), language=None)
-    if result is None:
-        st.error(tr("eval.upload_empty"))
+    if result is None:  # nothing unreadable either: the log holds no runs at all
+        empty = tr("eval.empty_log", format=tr(f"eval.format_{found_fmt}"))
+        st.error(tr("eval.upload_empty") if problem_count else empty)
         return
     st.success(tr("eval.upload_loaded", runs=runs, cases=len(result.cases), fmt=found_fmt))
     for note in notes:

@@ -12,7 +12,7 @@ from ui.common import first_in_run, lang, plain, tr
 from ui.common import show_load_problems as show_load_problems_of
 from ui.common import load as load_fixture
 from ui.exercise_inputs import answer, draw, key, prefill, show_reference, untouched
-from ui.learner import current_learner, progress_store, save_answer
+from ui.learner import current_learner, progress_store, save_answer, storage_detail
 from toolcall.exercises import Exercise, ExerciseSet, exercise_files, load_exercises
 from toolcall.grading import MAX_ANSWER_CHARS, EXERCISE_TYPES, Grade, GradingInputs, grade
 from toolcall.progress import REVEAL_AFTER, StorageError, cap_notes
@@ -59,9 +59,9 @@ def safe_store(call, *args):
     (grading goes on)."""
     try:
         return call(*args)
-    except StorageError:
+    except StorageError as exc:
         if first_in_run("store_error"):
-            st.warning(tr("exercises.store_error", detail=tr("progress.unreachable")))
+            st.warning(tr("exercises.store_error", detail=storage_detail(exc)))
         return None
 
 

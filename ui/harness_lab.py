@@ -15,7 +15,7 @@ import streamlit as st
 
 from ui.common import box_chars, lang, plain, show_json, show_load_problems, tr
 from toolcall.markdown import link
-from ui.learner import current_learner, progress_store
+from ui.learner import current_learner, progress_store, storage_detail
 from ui.widgets import own_words
 from toolcall.progress import StorageError, cap_notes
 from toolcall.harness import Scenario, ScenarioSet, load_scenarios, model_response, scenario_files, starter
@@ -223,8 +223,8 @@ def _save(scenario: Scenario, run: Run) -> None:
     st.session_state["harness_caps"] = []
     try:
         rec = progress_store().record(current_learner(), scenario.progress_id, summary, score, points)
-    except StorageError:  # what every store raises when its database is unusable
-        st.session_state["harness_store_error"] = True
+    except StorageError as exc:  # what every store raises when its database is unusable
+        st.session_state["harness_store_error"] = storage_detail(exc)
     else:
         st.session_state["harness_store_error"] = False
         st.session_state["harness_caps"] = cap_notes(summary, rec)
@@ -240,7 +240,7 @@ def show_done(scenario: Scenario, run: Run) -> None:
         icon="🏁",
     )
     if st.session_state.get("harness_store_error"):
-        st.warning(tr("exercises.store_error", detail=tr("progress.unreachable")))
+        st.warning(tr("exercises.store_error", detail=st.session_state["harness_store_error"]))
     for note, params in st.session_state.get("harness_caps", ()):
         st.info(tr(note, **params), icon="🗄️")
     try:

@@ -69,6 +69,10 @@ class _UnavailableStore:
     """Stands in for a store that could not be opened: every call raises the original
     error, which ui.exercise_widgets.safe_store turns into a warning (grading goes on)."""
 
+    #: Nothing can be read either: the sidebar must not say "read-only: your earlier answers are shown"
+    #: (``__getattr__`` would answer this with a function, which is true).
+    read_only = False
+
     def __init__(self, error: Exception):
         self.error = error
 
@@ -85,8 +89,27 @@ def progress_store() -> SqlProgressStore | _UnavailableStore:
     instead of crashing (and the next run tries again)."""
     try:
         return _store(str(data_dir()), database_url())
-    except (StorageError, ValueError, OSError) as exc:
+    except StorageError as exc:
+        return _UnavailableStore(exc)
+    except ValueError as exc:  # a TOOLCALL_DATABASE_URL that is not a postgresql:// one: set up wrongly
+        return _UnavailableStore(StorageError(str(exc), setup=True))
+    except OSError as exc:
         return _UnavailableStore(StorageError(str(exc)))
+
+
+def setup_problem() -> StorageError | None:
+    """The store's own error when it could not be opened because it is set up wrongly (StorageError.setup:
+    waiting will not help), else None."""
+    store = progress_store()
+    error = getattr(store, "error", None) if isinstance(store, _UnavailableStore) else None
+    return error if getattr(error, "setup", False) else None
+
+
+def storage_detail(exc: StorageError | None = None) -> str:
+    """Why progress is not saved, for ``exercises.store_error``: the database cannot be reached, or (``exc`` or
+    the store set up wrongly) the server's storage is set up wrongly, which only the instructor can fix."""
+    setup = getattr(exc, "setup", False) if exc is not None else setup_problem() is not None
+    return tr("storage.setup_detail") if setup else tr("progress.unreachable")
 
 
 def pending_answers() -> PendingAnswers:
@@ -99,8 +122,15 @@ def save_answer(learner: str, exercise_id: str, answer: str, score: float, max_s
     session because the database is unreachable."""
     rec = pending_answers().save(progress_store(), learner, exercise_id, answer, score, max_score)
     if rec is None:
-        st.warning(tr("progress.not_saved", n=len(pending_answers())))
+        _warn_not_saved()
     return rec
+
+
+def _warn_not_saved() -> None:
+    """Progress is not being saved: "cannot be reached, keep this tab open", or, when the storage is set up
+    wrongly (waiting will not help), that the instructor must fix it."""
+    key = "storage.not_saved_setup" if setup_problem() is not None else "progress.not_saved"
+    st.warning(tr(key, n=len(pending_answers())))
 
 
 def flush_pending() -> None:
@@ -109,4 +139,4 @@ def flush_pending() -> None:
     if len(pending):
         pending.flush(progress_store())
         if len(pending):
-            st.warning(tr("progress.not_saved", n=len(pending)))
+            _warn_not_saved()

@@ -108,7 +108,7 @@ def test_the_instructor_sees_the_class(monkeypatch, waits, lang, learners):
     assert list(row.iloc[1:5]) == [2, 1, 0, "1.5"]  # tried, solved, revealed, median tries
     untried = exercises[exercises.iloc[:, 0] != title]
     assert set(untried.iloc[:, 4]) == {"—"}  # nobody tried them: a dash, never "None"
-    assert row.iloc[5] == f"{SECRET.casefold()} (×2)"  # alice's and BOB's: grouped ignoring case
+    assert row.iloc[5] == f"\"{SECRET.casefold()}\" (×2)"  # alice's and BOB's: grouped ignoring case, quoted
     at.selectbox(key="dashboard_learner").select("alice").run()
     answers = at.dataframe[3].value.iloc[:, 2].tolist()
     assert answers == [SECRET, "0.729"]
@@ -189,6 +189,6 @@ def test_wrong_answers_show_the_option_texts_the_students_saw(monkeypatch, waits
     sep = t("word.list_sep", lang)
     shown = sep.join(ex.labels("options")[i][lang] for i in picked)
     exercises = at.dataframe[0].value
-    assert exercises[exercises.iloc[:, 0] == ex.title[lang]].iloc[0, 5] == f"{shown} (×2)"
+    assert exercises[exercises.iloc[:, 0] == ex.title[lang]].iloc[0, 5] == f"{json.dumps(shown, ensure_ascii=False)} (×2)"
     at.selectbox(key="dashboard_learner").select("bob").run()
     assert at.dataframe[3].value.iloc[:, 2].tolist() == [SECRET.upper(), shown]  # typed text stays as typed

@@ -244,3 +244,73 @@ def test_every_field_named_column_has_a_label_in_the_page_language(lang):
     assert found == {} and len(frames) == 1
     tool_help = _json.loads(at.dataframe[0].proto.columns)["expected_tool"]["help"]
     assert "refund_order" in tool_help and "(no tool)" in tool_help
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_empty_upload_is_called_empty_not_unusable(lang):
+    """An Inspect log without samples read with no problem: the page said "No usable runs in this file." with
+    nothing listed as unusable (tests/unit/test_eval_empty_logs.py derives the other formats)."""
+    at = lab(lang)
+    at.file_uploader(key="eval_upload").set_value(("empty.json", b'{"samples": []}', "application/json")).run()
+    assert not at.exception
+    assert [e.value for e in at.error] == [t("eval.empty_log", lang, format=t("eval.format_inspect", lang))]
+
+
+def _lookalike_log() -> tuple[bytes, str, str]:
+    """The shipped good log's first 20 lines with the second case's id changed to the first's written with a
+    Cyrillic letter (``с``, U+0441, for ``c`` when the id has one, else ``о`` for ``o``…)."""
+    from tests.unit.test_dashboard_answer_cells import LOOKALIKES
+
+    lines = (FIXTURES_DIR / "eval_runs" / "shop_good.en.jsonl").read_text(encoding="utf-8").splitlines()[:20]
+    runs = [json.loads(line) for line in lines]
+    first, second = dict.fromkeys(r["case_id"] for r in runs)
+    latin, alike = next((a, b) for a, b in LOOKALIKES if a in first)
+    twin = first.replace(latin, alike, 1)
+    for r in runs:
+        if r["case_id"] == second:
+            r["case_id"] = twin
+    return "\n".join(json.dumps(r, ensure_ascii=False) for r in runs).encode(), first, twin
+
+
+def test_a_lookalike_case_id_is_a_row_that_reads_differently():
+    """Two cases whose ids differ by a Cyrillic letter were two rows reading the same id (escape_invisible
+    leaves letters alone): the second now shows its letter as \\uXXXX, in the table and the CLI's."""
+    import io
+    import sys as _sys
+
+    from toolcall.cli import main
+
+    data, first, twin = _lookalike_log()
+    at = lab()
+    at.file_uploader(key="eval_upload").set_value(("mine.jsonl", data, "text/plain")).run()
+    assert not at.exception
+    shown = list(at.dataframe[-1].value.iloc[:, 0])
+    assert len(shown) == 2 and len(set(shown)) == 2 and first in shown and twin not in shown
+    old_stdin = _sys.stdin
+    try:
+        _sys.stdin = io.TextIOWrapper(io.BytesIO(data))
+        out = io.StringIO()
+        old_stdout, _sys.stdout = _sys.stdout, out
+        try:
+            main(["eval", "-", "--k", "1"])
+        finally:
+            _sys.stdout = old_stdout
+    finally:
+        _sys.stdin = old_stdin
+    table = out.getvalue()
+    assert twin not in table and sum(line.startswith(first[:28]) for line in table.splitlines()) == 1
+
+
+def test_a_rerun_that_leaves_the_table_alone_checks_nothing_again(monkeypatch):
+    """The set's check ran on every rerun (any click on the page): now once per table."""
+    import toolcall.selection as selection
+
+    calls = []
+    real = selection.validate
+    monkeypatch.setattr(selection, "validate", lambda *a, **k: calls.append(1) or real(*a, **k))
+    at = lab()
+    first = len(calls)
+    assert first > 0
+    at.run()
+    at.run()
+    assert len(calls) == first

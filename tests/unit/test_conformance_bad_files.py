@@ -41,15 +41,52 @@ KINDS = ["fifo", "loop", "dev_zero", "folder", "not_utf8", "not_json", "too_big"
 @pytest.mark.parametrize("where", ["tests/draft2020-12", "remotes"])
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_bad_file_in_the_suite_is_one_line_and_exit_2(tmp_path, kind, where):
-    tests = tmp_path / "tests" / "draft2020-12"
+    bad = _suite(tmp_path) / where / "bad.json"
+    _make_bad(bad, kind)
+    _one_line(tmp_path, f"{bad}: ")
+
+
+def _suite(root):
+    """A minimal suite under ``root`` (one good file where the command expects one); returns ``root``."""
+    tests = root / "tests" / "draft2020-12"
     (tests / "optional" / "format").mkdir(parents=True)
     (tests / "required.json").write_text(GOOD, encoding="utf-8")
     (tests / "optional" / "ecmascript-regex.json").write_text(GOOD, encoding="utf-8")
-    (tmp_path / "remotes").mkdir()
-    bad = tmp_path / where / "bad.json"
-    _make_bad(bad, kind)
-    run = subprocess.run([sys.executable, "-m", "toolcall", "conformance", str(tmp_path)], cwd=REPO_ROOT,
+    (root / "remotes").mkdir()
+    return root
+
+
+def _one_line(root, start):
+    """`conformance root` exits 2 with nothing on stdout and one line on stderr starting with ``start``."""
+    run = subprocess.run([sys.executable, "-m", "toolcall", "conformance", str(root)], cwd=REPO_ROOT,
                          capture_output=True, text=True, timeout=120)
     lines = run.stderr.strip().splitlines()
-    assert (run.returncode, run.stdout) == (2, ""), run.stderr
-    assert len(lines) == 1 and lines[0].startswith(f"{bad}: "), run.stderr
+    assert (run.returncode, run.stdout) == (2, ""), run.stderr[-500:]
+    assert len(lines) == 1 and lines[0].startswith(start), run.stderr[-500:]
+
+
+#: Files that read as JSON but are not suite files (run_file indexed them blindly: TypeError, KeyError,
+#: AttributeError tracebacks), and JSON the reader cannot build (RecursionError, ValueError): each one line
+#: naming the file and the JSON path, exit 2. ``where`` is the folder the file is placed in.
+MALFORMED = {
+    "object_not_list": ("tests/draft2020-12", '{"a": 1}', "$: not a suite test file"),
+    "case_not_object": ("tests/draft2020-12", '["a"]', "$[0]: not a suite test file"),
+    "tests_not_list": ("tests/draft2020-12", '[{"description": "d", "schema": {}, "tests": 5}]',
+                       "$[0].tests: not a suite test file"),
+    "valid_not_bool": ("tests/draft2020-12", '[{"description": "d", "schema": {}, "tests": [{"description": "t", '
+                                             '"data": 1, "valid": "yes"}]}]', "$[0].tests[0].valid: not a suite"),
+    "no_data": ("tests/draft2020-12", '[{"description": "d", "schema": {}, "tests": [{"description": "t", '
+                                      '"valid": true}]}]', "$[0].tests[0]: not a suite test file"),
+    "deep": ("tests/draft2020-12", "[" * 5000 + "]" * 5000, "$: not JSON: nested 5000 levels deep"),
+    "int_5000_digits": ("tests/draft2020-12", "[" + "9" * 5000 + "]", "$: not JSON: Exceeds the limit"),
+    "remote_dialect_not_string": ("remotes", '{"$schema": 5}', "$.$schema: not a string"),
+    "remote_deep": ("remotes", "[" * 5000 + "]" * 5000, "$: not JSON: nested 5000 levels deep"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(MALFORMED))
+def test_a_malformed_suite_file_is_one_line_naming_its_json_path(tmp_path, kind):
+    where, text, words = MALFORMED[kind]
+    bad = _suite(tmp_path) / where / "bad.json"
+    bad.write_text(text, encoding="utf-8")
+    _one_line(tmp_path, f"{bad}: {words}")

@@ -1,4 +1,4 @@
-"""toolcall.grading.shown_answer: a stored answer as the student saw it, for the class dashboard (its
+"""toolcall.grading.readable_answer: a stored answer as the student saw it, for the class dashboard (its
 "common wrong answers" listed option ids such as ``["strict_validate", "cap_retries"]``: newcomer pass,
 session 5). Cases come from the shipped exercises: every listed wrong answer and reference answer of every
 type whose widgets show texts for ids, as the dashboard groups it (normalize_answer), in both languages."""
@@ -9,7 +9,7 @@ import pytest
 
 from toolcall.dashboard import normalize_answer
 from toolcall.exercises import load_exercises
-from toolcall.grading import answer_text, shown_answer
+from toolcall.grading import answer_text, readable_answer
 from toolcall.i18n import LANGS
 
 EXERCISES = load_exercises()
@@ -23,7 +23,7 @@ CASES = [(ex, value) for ex in EXERCISES.exercises if ex.type in KINDS
 @pytest.mark.parametrize("ex, value", CASES, ids=[f"{ex.id}-{i}" for i, (ex, _) in enumerate(CASES)])
 def test_every_answer_naming_ids_is_shown_with_their_texts(ex, value, lang):
     text = normalize_answer(answer_text(ex, value))  # what the dashboard has: case folded, spaces collapsed
-    shown = shown_answer(ex, text, lang)
+    shown = readable_answer(ex, text, lang)
     assert shown != text
     labels = {kind: ex.labels(kind) for kind in KINDS[ex.type]}
     if ex.type == "classify":
@@ -38,18 +38,18 @@ def test_every_answer_naming_ids_is_shown_with_their_texts(ex, value, lang):
 def test_shipped_answers_read_exactly():
     by_id = EXERCISES.by_id()
     ex = by_id["ex_misconceptions"]
-    assert shown_answer(ex, json.dumps(["strict_validate", "cap_retries"]), "en") == (
+    assert readable_answer(ex, json.dumps(["strict_validate", "cap_retries"]), "en") == (
         "With strict tool use you still validate the arguments before the refund runs; "
         "Retries in the same context are not independent, so cap them")
-    assert shown_answer(ex, "cap_retries", "zh") == "同一上下文里的重试并不独立，所以要设上限"
+    assert readable_answer(ex, "cap_retries", "zh") == "同一上下文里的重试并不独立，所以要设上限"
     order = by_id["wt_order"]
-    assert shown_answer(order, json.dumps(["send", "run", "tool_use", "result", "final"]), "en").startswith(
+    assert readable_answer(order, json.dumps(["send", "run", "tool_use", "result", "final"]), "en").startswith(
         "You send a request: the user's message in messages, refund_order in tools → Your code validates")
 
 
 def test_text_answers_and_unreadable_text_stay_as_they_are():
     by_type = {ex.type: ex for ex in reversed(EXERCISES.exercises)}
-    assert shown_answer(by_type["number"], "84/120", "zh") == "84/120"
-    assert shown_answer(by_type["json"], '{"a": 1}', "en") == '{"a": 1}'
-    assert shown_answer(by_type["choice"], '["no_such_option"]', "en") == '["no_such_option"]'
-    assert shown_answer(by_type["classify"], '{"cut short', "en") == '{"cut short'
+    assert readable_answer(by_type["number"], "84/120", "zh") == "84/120"
+    assert readable_answer(by_type["json"], '{"a": 1}', "en") == '{"a": 1}'
+    assert readable_answer(by_type["choice"], '["no_such_option"]', "en") == '["no_such_option"]'
+    assert readable_answer(by_type["classify"], '{"cut short', "en") == '{"cut short'

@@ -1,0 +1,95 @@
+"""Progress storage that is set up wrongly is named as such, with the setting, everywhere: not "cannot be
+reached, keep this tab open" (waiting never fixes a data folder that is a file or a database file that is not
+SQLite), and the class launcher refuses to start with it instead of every student being told progress is lost.
+
+Before: ProgressStore said "cannot open the progress database (FileExistsError)" / "(DatabaseError)", pages
+said "the database cannot be reached", and serve_class.py blamed "--database-url" for a bad
+TOOLCALL_DATABASE_URL the operator had set in the environment. Cases: every broken setup in BROKEN."""
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolcall.progress import DB_NAME, ProgressStore, StorageError, open_store
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "deploy"))
+from serve_class import main  # noqa: E402
+
+
+def _data_dir_is_a_file(tmp: Path) -> tuple[Path, str]:
+    (tmp / "data").write_text("notes")
+    return tmp / "data", "is not a folder"
+
+
+def _data_dir_is_a_device(tmp: Path) -> tuple[Path, str]:
+    return Path("/dev/null"), "is not a folder"
+
+
+def _database_is_a_folder(tmp: Path) -> tuple[Path, str]:
+    (tmp / DB_NAME).mkdir()
+    return tmp, "is not a regular file"
+
+
+def _database_is_text(tmp: Path) -> tuple[Path, str]:
+    (tmp / DB_NAME).write_text("this is not SQLite " * 100)
+    return tmp, "is not a SQLite database"
+
+
+def _database_is_random_bytes(tmp: Path) -> tuple[Path, str]:
+    (tmp / DB_NAME).write_bytes(os.urandom(8192))
+    return tmp, "is not a SQLite database"
+
+
+BROKEN = [_data_dir_is_a_file, _data_dir_is_a_device, _database_is_a_folder, _database_is_text,
+          _database_is_random_bytes]
+
+
+@pytest.mark.parametrize("broken", BROKEN, ids=lambda f: f.__name__.strip("_"))
+def test_a_broken_setup_is_a_setup_error_naming_the_path(tmp_path, broken):
+    folder, words = broken(tmp_path)
+    with pytest.raises(StorageError) as refused:
+        open_store("", folder)
+    assert refused.value.setup is True
+    assert words in str(refused.value) and str(folder) in str(refused.value)
+    assert "Error)" not in str(refused.value)  # not a Python exception name in place of the problem
+
+
+def test_a_sound_folder_opens_and_a_bad_url_is_a_setup_error(tmp_path):
+    ProgressStore(tmp_path / "new" / "deeper").close()  # made as needed
+    from toolcall.progress_pg import PostgresProgressStore
+
+    with pytest.raises(StorageError) as refused:
+        PostgresProgressStore("postgresql://u@host:99999/db")
+    assert refused.value.setup is True
+
+
+@pytest.fixture
+def no_nginx_needed(monkeypatch):
+    monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
+    monkeypatch.setattr("serve_class.find_nginx", lambda: "/usr/sbin/nginx")
+    monkeypatch.setattr("serve_class.tempfile.mkdtemp", lambda **kw: pytest.fail("the class started"))
+    monkeypatch.delenv("TOOLCALL_DATABASE_URL", raising=False)
+
+
+@pytest.mark.parametrize("broken", BROKEN, ids=lambda f: f.__name__.strip("_"))
+def test_the_class_launcher_refuses_a_broken_sqlite_setup_before_starting(tmp_path, monkeypatch, capsys,
+                                                                          no_nginx_needed, broken):
+    folder, words = broken(tmp_path)
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", str(folder))
+    assert main(["--processes", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("progress storage: ") and words in err and str(folder) in err
+
+
+def test_the_class_launcher_names_the_environment_when_the_url_came_from_it(monkeypatch, capsys):
+    monkeypatch.setenv("TOOLCALL_DATABASE_URL", "sqlite:///class.db")
+    with pytest.raises(SystemExit):
+        main(["--processes", "1"])
+    err = capsys.readouterr().err
+    assert "TOOLCALL_DATABASE_URL (environment) must start with postgresql://" in err and "--database-url must" not in err
+    monkeypatch.setenv("TOOLCALL_DATABASE_URL", "postgresql://u@host:99999/db")
+    with pytest.raises(SystemExit):
+        main(["--processes", "1"])
+    assert "TOOLCALL_DATABASE_URL (environment): the progress database URL's port" in capsys.readouterr().err
