@@ -244,7 +244,7 @@ def show_editor() -> tuple[Tool, bool]:
     st.text_area(tr("workbench.description_label"), key="tool_description", height=130, persist_state="session",
                  max_chars=box_chars(MAX_DESCRIPTION_CHARS), help=tr("workbench.description_help"))
     st.text_area(tr("playground.editor_label"), key="schema_editor", height=380, persist_state="session",
-                 max_chars=box_chars(MAX_SCHEMA_CHARS))
+                 max_chars=box_chars(MAX_SCHEMA_CHARS), help=tr("playground.editor_help"))
     state["workbench_description"] = state["tool_description"]
     state["workbench_reference"] = ref.description
     good = state.get("playground_last_good")
