@@ -160,7 +160,7 @@ e1, e2 = st.columns(2)
 # Built only when clicked (a callable): a large class's files cost nothing on every render.
 e1.download_button(
     tr("dashboard.export_csv"),
-    lambda: export_csv(data, names),
+    lambda: export_csv(ClassData.load(store, answers=True), names),  # the last answers, read only now
     file_name="class-progress.csv",
     mime="text/csv",
     key="dashboard_export_csv",

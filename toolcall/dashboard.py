@@ -49,13 +49,15 @@ class ClassData:
     since: str
 
     @classmethod
-    def load(cls, store, now: datetime | None = None, bucket: str = "10min") -> ClassData:
+    def load(cls, store, now: datetime | None = None, bucket: str = "10min", answers: bool = False) -> ClassData:
         """Read a whole class from a progress store (StorageError if it is unusable); "the last
         hour" ends at ``now`` (UTC, default now); activity is counted per ``bucket`` (``10min``
-        or ``1h``; KeyError otherwise)."""
+        or ``1h``; KeyError otherwise). ``last_answer`` is read only with ``answers`` (the CSV
+        export): every render read each learner's last answer to each exercise, up to 8 000
+        characters apiece, and showed none of them; learner ids cost nothing to make."""
         cut, tail = _BUCKETS[bucket]
         since = ((now or datetime.now(UTC)) - timedelta(hours=1)).astimezone(UTC).isoformat(timespec="seconds")
-        rows = store.class_progress(as_tuples=True)
+        rows = store.class_progress(as_tuples=True, answer_chars=None if answers else 0)
         summary = store.class_attempt_summary(since, cut)
         activity = (
             pd.DataFrame.from_records(summary["activity"], columns=["time", "correct", "tries"])
@@ -297,7 +299,8 @@ def parse_name_map(raw: bytes) -> dict[str, str]:
 
 
 def export_csv(data: ClassData, names: dict[str, str] | None = None) -> bytes:
-    """Every progress row of the class as the CSV download (PROGRESS_FIELDS plus ``name``):
+    """Every progress row of the class as the CSV download (PROGRESS_FIELDS plus ``name``; ``data``
+    loaded with ``answers=True``, or its last_answer cells are empty):
     UTF-8 with a BOM, cells that start like a formula prefixed with ', as the student export
     writes it (toolcall.progress.to_csv_bytes, one place)."""
     names = names or {}

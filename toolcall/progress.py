@@ -316,11 +316,16 @@ class SqlProgressStore:
             return _dicts(execute(f"SELECT {', '.join(ATTEMPT_FIELDS)} FROM attempts WHERE learner = ? "
                                   "ORDER BY at, attempt_id", (learner,)))
 
-    def class_progress(self, as_tuples: bool = False) -> list:
+    def class_progress(self, as_tuples: bool = False, answer_chars: int | None = None) -> list:
         """Every progress row of every learner (dicts of PROGRESS_FIELDS, or tuples in that
-        order): for the instructors' dashboard only, never for a learner's page."""
+        order): for the instructors' dashboard only, never for a learner's page. ``answer_chars``:
+        read at most this many characters of each ``last_answer`` (0: none; the dashboard's page
+        shows none of them, and a class's last answers can be learners × exercises × 8 000
+        characters); None reads them whole (the CSV export)."""
+        fields = [f if f != "last_answer" or answer_chars is None else f"substr(last_answer, 1, {int(answer_chars)})"
+                  for f in PROGRESS_FIELDS]
         with self._tx() as execute:
-            cur = execute(f"SELECT {', '.join(PROGRESS_FIELDS)} FROM progress ORDER BY learner, exercise_id", ())
+            cur = execute(f"SELECT {', '.join(fields)} FROM progress ORDER BY learner, exercise_id", ())
             return [tuple(r) for r in cur.fetchall()] if as_tuples else _dicts(cur)
 
     def class_attempts(self, limit: int = MAX_CLASS_ATTEMPTS, as_tuples: bool = False) -> list:
