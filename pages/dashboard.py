@@ -14,6 +14,7 @@ from ui.instructor import sign_in
 from ui.learner import progress_store
 from ui.widgets import own_words
 from toolcall.dashboard import (
+    DETAIL_ANSWER_CHARS,
     ClassData,
     activity_chart,
     common_wrong_cell,
@@ -123,7 +124,7 @@ if who:
                 tr("dashboard.col_best"): f"{r.best_score:g} / {r.max_score:g}",
                 tr("dashboard.col_tries"): r.tries,
                 tr("dashboard.col_revealed"): r.revealed,
-                tr("dashboard.col_last_answer"): shown_answer(r.last_answer),
+                tr("dashboard.col_last_answer"): shown_answer(r.last_answer, DETAIL_ANSWER_CHARS),
             }
             for r in detail["progress"]
         ],
@@ -136,7 +137,7 @@ if who:
             {
                 tr("dashboard.col_time"): a["at"],
                 tr("dashboard.col_exercise"): titles.get(a["exercise_id"], a["exercise_id"]),
-                tr("dashboard.col_answer"): shown_answer(a["answer"]),
+                tr("dashboard.col_answer"): shown_answer(a["answer"], DETAIL_ANSWER_CHARS),
                 tr("dashboard.col_correct"): bool(a["correct"]),
             }
             for a in detail["attempts"]

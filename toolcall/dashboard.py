@@ -89,11 +89,13 @@ def normalize_answer(text: str) -> str:
 _BUCKETS = {"10min": (15, "0:00+00:00"), "1h": (13, ":00:00+00:00")}
 
 
-def shown_answer(text: str) -> str:
+def shown_answer(text: str, limit: int | None = None) -> str:
     """A learner's answer as a dashboard cell shows it: invisible, bidirectional and look-alike characters
     (Cyrillic а, Greek ο, fullwidth ａ) as ``\\uXXXX`` (toolcall.text.escape_lookalikes), so two answers the
-    dashboard counts apart never read the same."""
-    return escape_lookalikes(str(text))
+    dashboard counts apart never read the same; with ``limit``, at most that many characters, then "…"."""
+    text = str(text)
+    cut = limit is not None and len(text) > limit
+    return escape_lookalikes(text[:limit] if cut else text) + ("…" if cut else "")
 
 
 def common_wrong_cell(entries: list[dict]) -> str:
@@ -205,10 +207,18 @@ def learner_table(data: ClassData, names: dict[str, str] | None = None) -> list[
     ]
 
 
+#: Characters of one answer a drill-down cell shows (read from the store: one more, to know it was cut). A
+#: learner's tries are up to MAX_STORED_ATTEMPTS per exercise of up to MAX_STORED_ANSWER_CHARS each: whole,
+#: one drill-down sent tens of MB to the instructor's browser.
+DETAIL_ANSWER_CHARS = 500
+
+
 def learner_detail(store, learner: str) -> dict:
     """One learner's rows from a progress store: ``{"progress": [Record], "attempts":
-    [ATTEMPT_FIELDS rows, oldest first]}``. Raises ValueError for an invalid learner id."""
-    return {"progress": list(store.all(learner).values()), "attempts": store.attempts(learner)}
+    [ATTEMPT_FIELDS rows, oldest first, each answer cut to DETAIL_ANSWER_CHARS + 1 characters]}``. Raises
+    ValueError for an invalid learner id."""
+    return {"progress": list(store.all(learner).values()),
+            "attempts": store.attempts(learner, answer_chars=DETAIL_ANSWER_CHARS + 1)}
 
 
 def _records(frame: pd.DataFrame) -> list[dict]:

@@ -36,3 +36,20 @@ def test_the_csv_export_still_holds_every_last_answer(tmp_path):
     assert len(rows) == LEARNERS * EXERCISES
     assert {len(r["last_answer"]) for r in rows} == {MAX_STORED_ANSWER_CHARS}
 
+
+
+def test_a_drill_down_reads_and_shows_a_bounded_part_of_each_answer(tmp_path):
+    """Up to MAX_STORED_ATTEMPTS tries per exercise, each up to 8 000 characters, went whole into the
+    instructor's drill-down table (tens of MB for one hostile learner)."""
+    from toolcall.dashboard import DETAIL_ANSWER_CHARS, learner_detail, shown_answer
+    from toolcall.progress import MAX_STORED_ATTEMPTS
+
+    store = ProgressStore(tmp_path)
+    for _ in range(MAX_STORED_ATTEMPTS + 5):
+        store.record("mallory", "ex0", "y" * MAX_STORED_ANSWER_CHARS, 0, 1)
+    detail = learner_detail(store, "mallory")
+    assert len(detail["attempts"]) == MAX_STORED_ATTEMPTS
+    assert {len(a["answer"]) for a in detail["attempts"]} == {DETAIL_ANSWER_CHARS + 1}
+    assert shown_answer(detail["attempts"][0]["answer"], DETAIL_ANSWER_CHARS) == "y" * DETAIL_ANSWER_CHARS + "…"
+    assert shown_answer("short", DETAIL_ANSWER_CHARS) == "short"
+    assert len(store.attempts("mallory")[0]["answer"]) == MAX_STORED_ANSWER_CHARS  # the store still keeps all
