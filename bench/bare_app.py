@@ -74,27 +74,32 @@ def _card(key: str, label: str, raw: str, errors: bool, truncated: bool = False)
         st.code(_RESULT["content"], language=None, wrap_lines=True)
 
 
+def _options() -> None:
+    """pages/playground.py's show_options(): drawn above the fragment, so not sent again by an edit."""
+    tool_col, preset_col, apply_col, reset_col = st.columns([3, 4, 2, 2], vertical_alignment="bottom")
+    tool_col.selectbox("Tool", _TOOLS, key="playground_tool")
+    preset_col.selectbox("Loosen the schema", _PRESETS, key="playground_preset")
+    apply_col.button("Apply", key="playground_apply_preset", width="stretch")
+    reset_col.button("Reset", key="playground_reset", width="stretch")
+    fmt_col, assert_col = st.columns([4, 1.3], vertical_alignment="bottom")
+    fmt_col.radio("Wire format", _FORMATS, key="playground_format", horizontal=True)
+    assert_col.toggle("Check format (assertion)", key="playground_assert_format",
+                      help="Draft 2020-12 only annotates format by default; on: the formats this validator knows are "
+                           "checked.")
+
+
 @st.fragment
 def _live(tool: dict, outputs: dict) -> None:
     """The part a schema edit reruns, element for element as pages/playground.py's live_part() with the
     refund_order tool picked and the strict panel closed (bench/README.md: load.py's msgs column)."""
     left, right = st.columns([2, 3], gap="medium")
     with left:  # ui/tool_editor.show_editor
-        st.selectbox("Tool", _TOOLS, key="playground_tool")
-        st.selectbox("Loosen the schema", _PRESETS, key="playground_preset")
         st.caption("Edited by hand since this preset was applied.")
-        with st.container(horizontal=True):
-            st.button("Apply", key="playground_apply_preset", width="stretch")
-            st.button("Reset", key="playground_reset", width="stretch")
         st.success("The definition is valid.", icon="✅")
         st.text_input("Name", key="tool_name")
         st.text_area("Description", key="tool_description", height=130)
         st.text_area("Schema", key="schema_editor", height=380)
     with right:
-        st.radio("Wire format", _FORMATS, key="playground_format", horizontal=True)
-        st.toggle("Check format (assertion)", key="playground_assert_format",
-                  help="Draft 2020-12 only annotates format by default; on: the formats this validator knows are "
-                       "checked.")
         with st.container(border=True, key="playground_summary"):  # ui/playground_pick.show_summary
             st.markdown("**8 of 8 outputs got their expected verdict.**")
             st.success("No bad output got through.")
@@ -155,6 +160,7 @@ def page() -> None:
         st.session_state["tool_description"] = tool["description"]
     st.title("Schema playground")
     st.markdown("Edit the schema; nothing is validated on this page.")
+    _options()
     _live(tool, outputs)
     st.divider()
     st.subheader("Business rules")

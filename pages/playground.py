@@ -11,7 +11,7 @@ from ui.model_view import show_model_view
 from ui.playground_pick import DEFINITION, OUTPUTS, REVIEW, pick_output, pick_panel, show_summary
 from ui.strict_panel import render_strict_panel
 from ui.replay import show_replay
-from ui.tool_editor import show_definition, show_editor, show_review, tool_set
+from ui.tool_editor import show_definition, show_editor, show_picker, show_review, tool_set
 from ui.widgets import translated
 from toolcall import FIXTURES_DIR
 from toolcall.backend import backend_for
@@ -55,6 +55,20 @@ def show_free(tool, fmt: str, assert_format: bool) -> None:
         st.caption(tr("playground.free_empty"))
 
 
+def show_options() -> None:
+    """What changes the whole page, drawn above the fragment so that an edit does not send it again (issue 18):
+    the tool picker and presets (ui/tool_editor.show_picker), then the wire format (the business cases below
+    show it too) and whether formats are asserted. Changing one reruns the page."""
+    show_picker()
+    fmt_col, assert_col = st.columns([4, 1.3], vertical_alignment="bottom")
+    with fmt_col:
+        translated("radio", tr("playground.format_label"), FORMATS, {f: tr(f"playground.format.{f}") for f in FORMATS},
+                   key="playground_format", horizontal=True)
+    with assert_col:
+        st.toggle(tr("validator.assert_format"), key="playground_assert_format",
+                  help=tr("validator.assert_format_help"))
+
+
 @st.fragment
 def live_part() -> None:
     """Editor beside the results; a definition edit reruns only this fragment (bench/README.md). Beside the
@@ -65,17 +79,12 @@ def live_part() -> None:
     with left:
         tool, _stale = show_editor()
     picked = st.session_state["playground_tool"]
+    fmt = st.session_state["playground_format"]
+    assert_format = st.session_state["playground_assert_format"]
     with right:
-        fmt = translated("radio", tr("playground.format_label"), FORMATS,
-                         {f: tr(f"playground.format.{f}") for f in FORMATS}, key="playground_format", horizontal=True)
-        if st.session_state.setdefault("playground_format_drawn", fmt) != fmt:
-            st.session_state["playground_format_drawn"] = fmt
-            st.rerun(scope="app")  # the business cases below show the wire format too
         # when stale, the editor on the left says so once, beside its error (issue 14: it was said twice)
         outputs = _outputs(picked)
         backend_book = book if picked == "refund_order" else None
-        assert_format = st.toggle(tr("validator.assert_format"), key="playground_assert_format",
-                                  help=tr("validator.assert_format_help"))
         cards = evaluate_canned_cached(outputs or (), tool.input_schema, tool.name, backend_book, lang(), fmt,
                                        assert_format, refund.max_tokens)
         show_summary(cards, summarize(cards), picked)
@@ -98,6 +107,7 @@ def live_part() -> None:
     render_strict_panel(tool.input_schema, tool.name, lang(), outputs=outputs or ())  # computed only when on
 
 
+show_options()
 live_part()
 fmt = st.session_state["playground_format"]
 reference_tool = load("tool", "tools/refund_order.json")

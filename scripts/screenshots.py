@@ -4,8 +4,8 @@ Usage: .venv/bin/python scripts/screenshots.py [page-url-path ...]   (default: a
 Needs Debian's chromium and fonts-noto-cjk (bash .ci/run installs both).
 """
 
+import argparse
 import os
-
 import sys
 from pathlib import Path
 
@@ -42,4 +42,12 @@ def main(paths: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    ap = argparse.ArgumentParser(description="Full-page screenshots of the app's pages in English and Chinese into "
+                                             "docs/<page>-<lang>.png (SHOT_HEIGHT sets the window height).")
+    ap.add_argument("pages", nargs="*", metavar="page",
+                    help="page ids (default: every page): " + ", ".join(p.id for p in PAGES))
+    wanted = ap.parse_args().pages
+    unknown = [p for p in wanted if p not in BY_ID]
+    if unknown:
+        ap.error(f"no page {', '.join(unknown)}; the pages are: {', '.join(p.id for p in PAGES)}")
+    main(wanted)

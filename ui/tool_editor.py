@@ -168,8 +168,31 @@ def init_state() -> None:
     _fill(previous if isinstance(previous, Tool) else reference(state["playground_tool"]))
 
 
+def show_picker() -> None:
+    """The tool picker, the presets and their Apply / Reset buttons, in one row. The playground draws them above
+    its fragment: a definition edit (a fragment rerun) does not send them again, and a pick or a click, which
+    changes the fields anyway, reruns the whole page (issue 18: each widget an edit redraws costs every student
+    of the process CPU)."""
+    init_state()
+    ids = tool_ids()
+    tool_col, preset_col, apply_col, reset_col = st.columns([3, 4, 2, 2], vertical_alignment="bottom")
+    with tool_col:
+        translated("selectbox", tr("workbench.pick_label"), [*ids, CUSTOM],
+                   {i: (tr("workbench.pick_custom") if i == CUSTOM else i) for i in [*ids, CUSTOM]},
+                   key="playground_tool", on_change=_pick)
+    options = [*PRESETS, *DEFINITION_PRESETS]
+    with preset_col:
+        translated("selectbox", tr("playground.preset_label"), options,
+                   {p: tr(f"playground.preset.{p}") if p in PRESETS else tr(f"workbench.preset.{p}")
+                    for p in options}, key="playground_preset", on_change=_apply_preset)
+    apply_col.button(tr("playground.preset_apply"), key="playground_apply_preset", on_click=_apply_preset,
+                     width="stretch")
+    reset_col.button(tr("playground.reset"), key="playground_reset", on_click=_reset, width="stretch")
+
+
 def show_editor() -> tuple[Tool, bool]:
-    """Draw the picker, presets and the three fields; return (the definition the cards follow, stale).
+    """Draw the preset's note, the check of the fields and the three fields (the picker and presets are
+    :func:`show_picker`'s, drawn first); return (the definition the cards follow, stale).
 
     ``stale`` is True when the fields do not pass (the message is shown above the fields) and the
     cards keep the last good definition."""
@@ -177,24 +200,15 @@ def show_editor() -> tuple[Tool, bool]:
     init_state()
     if "workbench_link_error" in state:
         st.error(plain(state.pop("workbench_link_error")), icon="🔗")
-    ids = tool_ids()
-    picked = translated("selectbox", tr("workbench.pick_label"), [*ids, CUSTOM],
-                        {i: (tr("workbench.pick_custom") if i == CUSTOM else i) for i in [*ids, CUSTOM]},
-                        key="playground_tool", on_change=_pick)
+    picked = state["playground_tool"]
     ref = reference(picked)
-    options = [*PRESETS, *DEFINITION_PRESETS]
-    preset = translated("selectbox", tr("playground.preset_label"), options,
-                        {p: tr(f"playground.preset.{p}") if p in PRESETS else tr(f"workbench.preset.{p}")
-                         for p in options}, key="playground_preset", on_change=_apply_preset)
+    preset = state.get("playground_preset", "reference")
     lesson = tr(f"playground.preset_lesson.{preset}") if preset in PRESETS else tr(f"workbench.preset_lesson.{preset}")
     edited = (state["tool_name"], state["tool_description"], state["schema_editor"]) != _preset_fields(ref, preset)
     if edited and picked != CUSTOM:  # the reference itself has no "preset" to apply again: Reset restores it
         lesson = (tr("playground.reference_edited", reset=tr("playground.reset")) if preset == "reference"
                   else tr("playground.preset_edited"))
     st.caption(lesson)
-    with st.container(horizontal=True):
-        st.button(tr("playground.preset_apply"), key="playground_apply_preset", on_click=_apply_preset, width="stretch")
-        st.button(tr("playground.reset"), key="playground_reset", on_click=_reset, width="stretch")
     checked = _checked_fields(state["tool_name"], state["tool_description"], state["schema_editor"], lang())
     if checked.ok:
         state["playground_last_good"] = checked.tool
