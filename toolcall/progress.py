@@ -503,6 +503,9 @@ class PendingAnswers:
     def __init__(self, limit: int = 500):
         self.limit = limit
         self.items: list[dict] = []
+        #: Answers graded while the queue was full: neither saved nor kept (the page must say so, not
+        #: "kept in this tab: 500").
+        self.dropped = 0
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -522,7 +525,9 @@ class PendingAnswers:
              max_score: float) -> Record | None:
         """Save one graded try after the queued ones; if the database is unusable, queue it
         and return None (the caller says progress is not being saved). Never raises StorageError."""
-        self.add(learner, exercise_id, answer, score, max_score)
+        if not self.add(learner, exercise_id, answer, score, max_score):
+            with self._lock:
+                self.dropped += 1
         self.flush(store)
         with self._lock:
             if self.items:

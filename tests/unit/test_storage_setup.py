@@ -107,3 +107,20 @@ def test_a_relative_data_folder_means_where_the_operator_typed_it(tmp_path, monk
     assert main(["--processes", "1"]) == 2
     assert str(tmp_path / "class-data") in capsys.readouterr().err
     assert not (REPO / "class-data").exists()
+
+
+def test_an_answer_the_full_queue_cannot_keep_is_counted_as_dropped():
+    """The 501st answer of an outage was neither saved nor kept, while the page said "kept in this tab: 500"."""
+    from toolcall.progress import PendingAnswers
+
+    class Down:
+        def record(self, **kwargs):
+            raise StorageError("down")
+
+        def get(self, *args):
+            raise StorageError("down")
+
+    pending = PendingAnswers(limit=2)
+    for _ in range(5):
+        assert pending.save(Down(), "alice", "pk_pass3", "0.5", 0, 1) is None
+    assert (len(pending), pending.dropped) == (2, 3)
