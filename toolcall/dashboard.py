@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, UTC
 
@@ -98,12 +99,13 @@ def shown_answer(text: str, limit: int | None = None) -> str:
     return escape_lookalikes(text[:limit] if cut else text) + ("…" if cut else "")
 
 
-def common_wrong_cell(entries: list[dict]) -> str:
+def common_wrong_cell(entries: list[dict], readable: Callable[[str], str] = str) -> str:
     """The "most common wrong answers" cell of one exercise: each ``{"answer", "count"}`` of exercise_table's
     ``common_wrong`` as a quoted JSON string (shown_answer) and its count, joined by `` · ``:
     ``"0.5" (×2) · "0.8" (×1)``. Quoted, an answer that itself holds `` (×30) · `` stays one answer: a student
-    cannot make the instructor read a made-up answer and count."""
-    return " · ".join(f"{shown_answer(json.dumps(w['answer'], ensure_ascii=False))} (×{w['count']})"
+    cannot make the instructor read a made-up answer and count. ``readable`` turns an answer into what the
+    student saw first (toolcall.grading.readable_answer: option texts, not their ids)."""
+    return " · ".join(f"{shown_answer(json.dumps(readable(w['answer']), ensure_ascii=False))} (×{w['count']})"
                       for w in entries)
 
 
