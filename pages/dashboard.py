@@ -14,6 +14,7 @@ from ui.instructor import sign_in
 from ui.learner import progress_store
 from ui.widgets import own_words
 from toolcall.dashboard import (
+    DETAIL_ANSWER_CHARS,
     ClassData,
     activity_chart,
     common_wrong_cell,
@@ -129,7 +130,8 @@ if who:
                 tr("dashboard.col_best"): f"{r.best_score:g} / {r.max_score:g}",
                 tr("dashboard.col_tries"): r.tries,
                 tr("dashboard.col_revealed"): r.revealed,
-                tr("dashboard.col_last_answer"): shown_answer(readable(r.exercise_id)(r.last_answer)),
+                tr("dashboard.col_last_answer"): shown_answer(readable(r.exercise_id)(r.last_answer),
+                                                              DETAIL_ANSWER_CHARS),
             }
             for r in detail["progress"]
         ],
@@ -140,7 +142,7 @@ if who:
             {
                 tr("dashboard.col_time"): a["at"],
                 tr("dashboard.col_exercise"): titles.get(a["exercise_id"], a["exercise_id"]),
-                tr("dashboard.col_answer"): shown_answer(readable(a["exercise_id"])(a["answer"])),
+                tr("dashboard.col_answer"): shown_answer(readable(a["exercise_id"])(a["answer"]), DETAIL_ANSWER_CHARS),
                 tr("dashboard.col_correct"): bool(a["correct"]),
             }
             for a in detail["attempts"]
@@ -162,7 +164,7 @@ e1, e2 = st.columns(2)
 # Built only when clicked (a callable): a large class's files cost nothing on every render.
 e1.download_button(
     tr("dashboard.export_csv"),
-    lambda: export_csv(data, names),
+    lambda: export_csv(ClassData.load(store, answers=True), names),  # the last answers, read only now
     file_name="class-progress.csv",
     mime="text/csv",
     key="dashboard_export_csv",

@@ -50,13 +50,15 @@ class ClassData:
     since: str
 
     @classmethod
-    def load(cls, store, now: datetime | None = None, bucket: str = "10min") -> ClassData:
+    def load(cls, store, now: datetime | None = None, bucket: str = "10min", answers: bool = False) -> ClassData:
         """Read a whole class from a progress store (StorageError if it is unusable); "the last
         hour" ends at ``now`` (UTC, default now); activity is counted per ``bucket`` (``10min``
-        or ``1h``; KeyError otherwise)."""
+        or ``1h``; KeyError otherwise). ``last_answer`` is read only with ``answers`` (the CSV
+        export): every render read each learner's last answer to each exercise, up to 8 000
+        characters apiece, and showed none of them; learner ids cost nothing to make."""
         cut, tail = _BUCKETS[bucket]
         since = ((now or datetime.now(UTC)) - timedelta(hours=1)).astimezone(UTC).isoformat(timespec="seconds")
-        rows = store.class_progress(as_tuples=True)
+        rows = store.class_progress(as_tuples=True, answer_chars=None if answers else 0)
         summary = store.class_attempt_summary(since, cut)
         activity = (
             pd.DataFrame.from_records(summary["activity"], columns=["time", "correct", "tries"])
@@ -88,11 +90,13 @@ def normalize_answer(text: str) -> str:
 _BUCKETS = {"10min": (15, "0:00+00:00"), "1h": (13, ":00:00+00:00")}
 
 
-def shown_answer(text: str) -> str:
+def shown_answer(text: str, limit: int | None = None) -> str:
     """A learner's answer as a dashboard cell shows it: invisible, bidirectional and look-alike characters
     (Cyrillic а, Greek ο, fullwidth ａ) as ``\\uXXXX`` (toolcall.text.escape_lookalikes), so two answers the
-    dashboard counts apart never read the same."""
-    return escape_lookalikes(str(text))
+    dashboard counts apart never read the same; with ``limit``, at most that many characters, then "…"."""
+    text = str(text)
+    cut = limit is not None and len(text) > limit
+    return escape_lookalikes(text[:limit] if cut else text) + ("…" if cut else "")
 
 
 def common_wrong_cell(entries: list[dict], readable: Callable[[str], str] = str) -> str:
@@ -205,10 +209,18 @@ def learner_table(data: ClassData, names: dict[str, str] | None = None) -> list[
     ]
 
 
+#: Characters of one answer a drill-down cell shows (read from the store: one more, to know it was cut). A
+#: learner's tries are up to MAX_STORED_ATTEMPTS per exercise of up to MAX_STORED_ANSWER_CHARS each: whole,
+#: one drill-down sent tens of MB to the instructor's browser.
+DETAIL_ANSWER_CHARS = 500
+
+
 def learner_detail(store, learner: str) -> dict:
     """One learner's rows from a progress store: ``{"progress": [Record], "attempts":
-    [ATTEMPT_FIELDS rows, oldest first]}``. Raises ValueError for an invalid learner id."""
-    return {"progress": list(store.all(learner).values()), "attempts": store.attempts(learner)}
+    [ATTEMPT_FIELDS rows, oldest first, each answer cut to DETAIL_ANSWER_CHARS + 1 characters]}``. Raises
+    ValueError for an invalid learner id."""
+    return {"progress": list(store.all(learner).values()),
+            "attempts": store.attempts(learner, answer_chars=DETAIL_ANSWER_CHARS + 1)}
 
 
 def _records(frame: pd.DataFrame) -> list[dict]:
@@ -299,7 +311,8 @@ def parse_name_map(raw: bytes) -> dict[str, str]:
 
 
 def export_csv(data: ClassData, names: dict[str, str] | None = None) -> bytes:
-    """Every progress row of the class as the CSV download (PROGRESS_FIELDS plus ``name``):
+    """Every progress row of the class as the CSV download (PROGRESS_FIELDS plus ``name``; ``data``
+    loaded with ``answers=True``, or its last_answer cells are empty):
     UTF-8 with a BOM, cells that start like a formula prefixed with ', as the student export
     writes it (toolcall.progress.to_csv_bytes, one place)."""
     names = names or {}

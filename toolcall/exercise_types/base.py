@@ -238,7 +238,7 @@ def known_wrong(exercise: Exercise, same: Callable[[Any], bool]) -> list[Feedbac
         try:
             if same(wrong["answer"]):
                 found.append(FeedbackItem(WRONG, text=wrong["feedback"]))
-        except (Malformed, ValueError, TypeError):
+        except (Malformed, ValueError, TypeError, RecursionError):  # a listed answer json.loads cannot nest
             continue
     return found
 
