@@ -40,9 +40,12 @@ def text_px(text: str) -> int:
 def fit_widths(rows: Iterable[Mapping[str, object]], max_px: int = MAX_PX) -> dict[str, int]:
     """``{column: width in pixels}`` for a table given as rows (dicts with the same keys): the widest
     of the header and every cell (:func:`text_px` + :data:`PADDING_PX`), within MIN_PX..``max_px``.
-    No rows: no widths."""
+    No rows: no widths. Only a cell's first ``max_px / THIN_PX`` characters are measured (no more can fit), so
+    the work is bounded by the number of cells, not by their length (an 8 000-character answer)."""
+    enough = int(max_px // THIN_PX) + 1  # characters past this many cannot widen a column any more
     widest: dict[str, int] = {}
     for row in rows:
         for column, value in row.items():
-            widest[column] = max(widest.get(column, text_px(column)), text_px("" if value is None else value))
+            text = "" if value is None else str(value)[:enough]
+            widest[column] = max(widest.get(column, text_px(str(column)[:enough])), text_px(text))
     return {column: max(MIN_PX, min(max_px, px + PADDING_PX)) for column, px in widest.items()}

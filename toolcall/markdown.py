@@ -49,6 +49,8 @@ def plain(text: str) -> str:
 _ASCII_PUNCT = set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _ENTITY = re.compile(r"&#?[A-Za-z0-9]+;")
 _ORDERED_START = re.compile(r"\d{1,9}[.)](?=\s|$)")
+#: What makes a line a heading, quote, bullet or rule: its first character is escaped ("-5 points" needs nothing).
+_BLOCK_START = re.compile(r"#{1,6}(?:\s|$)|>|[-+](?:\s|$)|-(?:\s*-){2,}\s*$")
 
 
 def label(text: str) -> str:
@@ -76,7 +78,7 @@ def label(text: str) -> str:
             or (ch == "<" and (after.isalpha() or after in "/!?"))
             or (ch == "&" and _ENTITY.match(text, i))
             or (ch == ":" and after.isascii() and after.isalpha())
-            or (i == 0 and ch in "#>-+=")
+            or (i == 0 and _BLOCK_START.match(text))
         ):
             out.append("\\" + ch)
         else:

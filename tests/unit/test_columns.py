@@ -32,3 +32,14 @@ def test_the_header_counts_and_chinese_counts_double():
     assert fit_widths([{"a": "x" * 1000}], max_px=200) == {"a": 200}
     assert fit_widths([{"a": None}]) == {"a": MIN_PX}
     assert fit_widths([]) == {}
+
+
+def test_the_work_is_bounded_by_the_cells_not_their_length():
+    """A cell of 8 000 or 800 000 characters is measured only as far as a column can widen."""
+    from tests.workcount import lines_run
+
+    short = [{"answer": "x" * 8_000}] * 3
+    long = [{"answer": "x" * 800_000}] * 3
+    (small, lines_small), (big, lines_big) = lines_run(fit_widths, short), lines_run(fit_widths, long)
+    assert small == big == {"answer": MAX_PX}
+    assert lines_big == lines_small

@@ -152,7 +152,8 @@ def test_no_page_puts_escaped_text_between_backticks():
 
 GFM = MarkdownIt("commonmark").enable("strikethrough")
 LABEL_NASTY = [*NASTY, "- item", "+ item", "* item", "12) item", "___", "***", "a_b_c", "_a_", "a _b_ c", "x\\*y",
-               "end\\", "~~gone~~", "<b>x</b>", "<http://x.y>", ":smile:", "a:b", "1.5 yuan", "&#65;", "![i](x)"]
+               "end\\", "~~gone~~", "<b>x</b>", "<http://x.y>", ":smile:", "a:b", "1.5 yuan", "&#65;", "![i](x)",
+               "-5 points", "+5", "#tag", "- - -", "###", "> q", "=x", "-"]
 
 
 @settings(deadline=None)
@@ -181,6 +182,8 @@ def test_ordinary_labels_need_no_backslash(text):
 
 
 def test_label_escapes_only_what_markdown_would_change():
+    assert [label(t) for t in ("-5 points", "+5", "#tag", "=x")] == ["-5 points", "+5", "#tag", "=x"]
+    assert [label(t) for t in ("- x", "+ x", "# x", "> x", "---")] == ["\\- x", "\\+ x", "\\# x", "\\> x", "\\---"]
     assert label("a *b*") == "a \\*b\\*"
     assert label("_x_") == "\\_x\\_"
     assert label("1. x") == "1\\. x"
