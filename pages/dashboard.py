@@ -16,12 +16,14 @@ from ui.widgets import own_words
 from toolcall.dashboard import (
     ClassData,
     activity_chart,
+    best_cell,
     common_wrong_cell,
     exercise_table,
     export_csv,
     export_json,
     learner_detail,
     learner_table,
+    readable_time,
     NameMapError,
     overview,
     parse_name_map,
@@ -82,6 +84,7 @@ st.subheader(tr("dashboard.activity_title"))
 show_chart(activity_chart(data, L))
 
 st.subheader(tr("dashboard.learners_title"))
+st.caption(tr("dashboard_times.utc_note"))
 learners = learner_table(data, names)
 st.dataframe(
     [
@@ -92,7 +95,7 @@ st.dataframe(
             tr("dashboard.col_solved"): r["solved"],
             tr("dashboard.col_revealed"): r["revealed"],
             tr("dashboard.col_tries"): r["tries"],
-            tr("dashboard.col_last_active"): r["last_active"],
+            tr("dashboard.col_last_active"): readable_time(r["last_active"]),
         }
         for r in learners
     ],
@@ -120,7 +123,7 @@ if who:
         [
             {
                 tr("dashboard.col_exercise"): titles.get(r.exercise_id, r.exercise_id),
-                tr("dashboard.col_best"): f"{r.best_score:g} / {r.max_score:g}",
+                tr("dashboard.col_best"): best_cell(r, L),
                 tr("dashboard.col_tries"): r.tries,
                 tr("dashboard.col_revealed"): r.revealed,
                 tr("dashboard.col_last_answer"): shown_answer(r.last_answer),
@@ -134,7 +137,7 @@ if who:
     st.dataframe(
         [
             {
-                tr("dashboard.col_time"): a["at"],
+                tr("dashboard.col_time"): readable_time(a["at"]),
                 tr("dashboard.col_exercise"): titles.get(a["exercise_id"], a["exercise_id"]),
                 tr("dashboard.col_answer"): shown_answer(a["answer"]),
                 tr("dashboard.col_correct"): bool(a["correct"]),
