@@ -84,7 +84,6 @@ st.subheader(tr("dashboard.activity_title"))
 show_chart(activity_chart(data, L))
 
 st.subheader(tr("dashboard.learners_title"))
-st.caption(tr("dashboard_times.utc_note"))
 learners = learner_table(data, names)
 st.dataframe(
     [
