@@ -25,6 +25,11 @@ else:
 
     st.set_page_config(page_title="Tool calling, hands on", page_icon="🛠️", layout="wide")
     whole_labels()
+    from toolcall import content_root_problem
+
+    if (problem := content_root_problem()) is not None:  # every page reads content: name the setting, once
+        st.error(tr(f"content_root.{problem[0]}", value=problem[1]))
+        st.stop()
 
     # The browser's language is the default; a choice made here is kept in the URL (?app_lang=中文),
     # so a reload or a shared link keeps it, and across pages.

@@ -97,7 +97,9 @@ def _live(tool: dict, outputs: dict) -> None:
         st.caption("Edited by hand since this preset was applied.")
         st.success("The definition is valid.", icon="✅")
         st.text_input("Name", key="tool_name")
-        st.text_area("Description", key="tool_description", height=130)
+        st.text_area("Description", key="tool_description", height=130,
+                     help="What the model reads when it decides whether to call this tool; the panel counts its "
+                          "tokens. A language switch rewrites the box only while you have not typed in it.")
         st.text_area("Schema", key="schema_editor", height=380)
     with right:
         with st.container(border=True, key="playground_summary"):  # ui/playground_pick.show_summary

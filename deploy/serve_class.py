@@ -483,19 +483,44 @@ def sqlite_problem() -> str | None:
     folder that is a file or a database file that is not SQLite stops the launch with the setting named,
     instead of every student of the class being told progress cannot be saved. A failure that may pass
     (a lock held by another program) is left to the processes, which retry."""
-    from toolcall.progress import StorageError, open_store
+    from toolcall.progress import ProgressStore, StorageError
 
     try:
-        open_store("").close()
+        ProgressStore(Path(data_folder())).close()
     except StorageError as exc:
         return str(exc) if exc.setup else None
     return None
 
 
+def secrets_database_url() -> bool:
+    """True when ``.streamlit/secrets.toml`` gives the processes a TOOLCALL_DATABASE_URL (ui/learner.py reads it
+    there when the environment has none): their progress is then not in SQLite, and its folder is not checked."""
+    import tomllib
+
+    try:
+        with open(REPO / ".streamlit" / "secrets.toml", "rb") as fh:
+            return bool(tomllib.load(fh).get("TOOLCALL_DATABASE_URL"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return False
+
+
+def data_folder() -> str:
+    """The SQLite data folder the processes use: TOOLCALL_DATA_DIR (``~`` expanded) made absolute against the
+    folder this launcher was started from, where the operator typed it, not the repository the processes run
+    in; ``<repo>/data`` when unset."""
+    folder = os.environ.get("TOOLCALL_DATA_DIR", "")
+    return os.path.abspath(os.path.expanduser(folder)) if folder else str(REPO / "data")
+
+
 def child_env(database_url: str) -> dict[str, str]:
     """The environment of each Streamlit process: ours, with TOOLCALL_DATABASE_URL set to
-    ``database_url`` when it is not empty (the processes then keep progress in PostgreSQL)."""
-    return {**os.environ, **({"TOOLCALL_DATABASE_URL": database_url} if database_url else {})}
+    ``database_url`` when it is not empty (the processes then keep progress in PostgreSQL), and
+    TOOLCALL_DATA_DIR made absolute (data_folder: the processes run in the repository, so a relative
+    folder would otherwise mean another place than the one the launcher checked)."""
+    env = {**os.environ, **({"TOOLCALL_DATABASE_URL": database_url} if database_url else {})}
+    if env.get("TOOLCALL_DATA_DIR"):
+        env["TOOLCALL_DATA_DIR"] = data_folder()
+    return env
 
 
 #: While the class starts, a Streamlit process that dies this many times in a row before it first answers is
@@ -581,7 +606,7 @@ def main(argv: list[str] | None = None) -> int:
               "or run one process with: streamlit run app.py", file=sys.stderr)
         return 2
 
-    problem = None if args.database_url else sqlite_problem()
+    problem = None if args.database_url or secrets_database_url() else sqlite_problem()
     if problem is not None:
         print(f"progress storage: {problem}", file=sys.stderr)
         return 2

@@ -8,12 +8,13 @@ learner typed is shown in st.dataframe cells, never as Markdown.
 
 import streamlit as st
 
-from ui.common import lang, plain, show_chart, tr
+from ui.common import lang, plain, show_chart, show_table, tr
 from ui.exercise_widgets import exercise_set
 from ui.instructor import sign_in
 from ui.learner import progress_store
 from ui.widgets import own_words
 from toolcall.dashboard import (
+    DETAIL_ANSWER_CHARS,
     ClassData,
     activity_chart,
     best_cell,
@@ -29,6 +30,7 @@ from toolcall.dashboard import (
     parse_name_map,
     shown_answer,
 )
+from toolcall.grading import readable_answer
 from toolcall.numfmt import number
 from toolcall.progress import StorageError
 from ui.page import start
@@ -52,7 +54,16 @@ except StorageError as exc:
     st.stop()
 
 L = lang()
-titles = {ex.id: ex.title.get(L) or ex.title["en"] for ex in exercise_set().exercises}
+exercises = exercise_set().by_id()
+titles = {ex.id: ex.title.get(L) or ex.title["en"] for ex in exercises.values()}
+
+
+def readable(exercise_id: str):
+    """An answer to ``exercise_id`` as the student saw it (option and step texts, not ids), in the page's language."""
+    ex = exercises.get(exercise_id)
+    return (lambda answer: answer) if ex is None else (lambda answer: readable_answer(ex, answer, L))
+
+
 names: dict[str, str] = st.session_state.get(NAMES_KEY, {})
 
 ov = overview(data)
@@ -62,7 +73,7 @@ c2.metric(tr("dashboard.active_last_hour"), ov["active_last_hour"])
 c3.metric(tr("dashboard.attempts"), ov["attempts"])
 
 st.subheader(tr("dashboard.exercises_title"))
-st.dataframe(
+show_table(
     [
         {
             tr("dashboard.col_exercise"): r["title"],
@@ -71,12 +82,10 @@ st.dataframe(
             tr("dashboard.col_revealed"): r["revealed"],
             # nobody tried it yet: a dash, not the table's raw "None"
             tr("dashboard.col_median_tries"): "—" if r["median_tries"] is None else number(r["median_tries"]),
-            tr("dashboard.col_common_wrong"): common_wrong_cell(r["common_wrong"]),
+            tr("dashboard.col_common_wrong"): common_wrong_cell(r["common_wrong"], readable(r["exercise_id"])),
         }
         for r in exercise_table(data, titles)
     ],
-    hide_index=True,
-    width="stretch",
     key="dashboard_exercises",
 )
 
@@ -85,7 +94,7 @@ show_chart(activity_chart(data, L))
 
 st.subheader(tr("dashboard.learners_title"))
 learners = learner_table(data, names)
-st.dataframe(
+show_table(
     [
         {
             tr("dashboard.col_learner"): r["learner"],
@@ -98,8 +107,6 @@ st.dataframe(
         }
         for r in learners
     ],
-    hide_index=True,
-    width="stretch",
     key="dashboard_learners",
     height=min(35 * (len(learners) + 1) + 3, 400),
 )
@@ -118,33 +125,30 @@ if who:
     except StorageError:
         st.warning(tr("dashboard.store_error"))
         st.stop()
-    st.dataframe(
+    show_table(
         [
             {
                 tr("dashboard.col_exercise"): titles.get(r.exercise_id, r.exercise_id),
                 tr("dashboard.col_best"): best_cell(r, L),
                 tr("dashboard.col_tries"): r.tries,
                 tr("dashboard.col_revealed"): r.revealed,
-                tr("dashboard.col_last_answer"): shown_answer(r.last_answer),
+                tr("dashboard.col_last_answer"): shown_answer(readable(r.exercise_id)(r.last_answer),
+                                                              DETAIL_ANSWER_CHARS),
             }
             for r in detail["progress"]
         ],
-        hide_index=True,
-        width="stretch",
         key="dashboard_detail",
     )
-    st.dataframe(
+    show_table(
         [
             {
                 tr("dashboard.col_time"): readable_time(a["at"]),
                 tr("dashboard.col_exercise"): titles.get(a["exercise_id"], a["exercise_id"]),
-                tr("dashboard.col_answer"): shown_answer(a["answer"]),
+                tr("dashboard.col_answer"): shown_answer(readable(a["exercise_id"])(a["answer"]), DETAIL_ANSWER_CHARS),
                 tr("dashboard.col_correct"): bool(a["correct"]),
             }
             for a in detail["attempts"]
         ],
-        hide_index=True,
-        width="stretch",
         key="dashboard_detail_attempts",
     )
 
@@ -162,7 +166,7 @@ e1, e2 = st.columns(2)
 # Built only when clicked (a callable): a large class's files cost nothing on every render.
 e1.download_button(
     tr("dashboard.export_csv"),
-    lambda: export_csv(data, names),
+    lambda: export_csv(ClassData.load(store, answers=True), names),  # the last answers, read only now
     file_name="class-progress.csv",
     mime="text/csv",
     key="dashboard_export_csv",

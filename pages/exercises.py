@@ -3,7 +3,7 @@ downloads for an instructor, and the general exercises."""
 
 import streamlit as st
 
-from ui.common import lang, tr
+from ui.common import lang, show_table, tr
 from ui.exercise_widgets import exercise_set, safe_store, show_exercise, show_load_problems
 from ui.learner import current_learner, progress_store
 from toolcall.grading import answer_text, grading_inputs, in_course_order, max_scores, totals
@@ -66,7 +66,7 @@ for ex in listed:
                  tr("exercises.col_type"): tr(f"exercises.type.{ex.type}"),
                  tr("exercises.col_score"): f"{rec.best_score:g} / {rec.max_score:g}" if rec and rec.tries else "–",
                  tr("exercises.col_tries"): rec.tries if rec else 0, tr("exercises.col_status"): _status(ex.id)})
-summary.dataframe(rows, hide_index=True, width="stretch", key="exercises_table", height=35 * (len(rows) + 1) + 3)
+show_table(rows, where=summary, key="exercises_table", height=35 * (len(rows) + 1) + 3)
 
 export = export_rows(learner, [*loaded.exercises, *harness], records, lang(),
                      {**_max_scores(loaded), **{h.id: h.max_score for h in harness}})

@@ -107,7 +107,8 @@ with st.expander(tr("pairing.examples"), expanded=not st.session_state.get("pair
 
 names = {f: tr(f"pairing.format.{f}") for f in PAIRING_CHOICES}
 fmt = translated("radio", tr("pairing.format_label"), PAIRING_CHOICES, names, key="pairing_format", horizontal=True)
-text = st.text_area(tr("pairing.input_label"), key=INPUT_KEY, height=320, max_chars=box_chars(MAX_CHARS))
+text = st.text_area(tr("pairing.input_label"), key=INPUT_KEY, height=320, max_chars=box_chars(MAX_CHARS),
+                    help=tr("pairing.input_help"))
 above_text, above_form = text, fmt if fmt != AUTO else None  # what the converter below starts from
 
 if not text.strip():

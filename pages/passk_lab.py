@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui.common import lang, load, plain, show_cached_chart, tr
+from ui.common import label, lang, load, show_cached_chart, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
 from toolcall.charts import PASSK_DEFAULTS, RETRY_DEFAULTS, passk_chart_for, retry_chart
@@ -57,7 +57,7 @@ if st.session_state.get("passk_sentences_for") != description:  # a new descript
     for key in [k for k in st.session_state if str(k).startswith("passk_sentence_")]:
         del st.session_state[key]
     st.session_state["passk_sentences_for"] = description
-kept = [st.checkbox(plain(s.text), value=True, key=f"passk_sentence_{i}",
+kept = [st.checkbox(label(s.text), value=True, key=f"passk_sentence_{i}",
                     help=tr("workbench.lab_states", points=points_text(s.points)))
         for i, s in enumerate(sentences[:MAX_LISTED_SENTENCES])]
 if len(sentences) > MAX_LISTED_SENTENCES:  # the rest stay kept

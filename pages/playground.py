@@ -43,7 +43,7 @@ def _outputs(picked: str):
 def show_free(tool, fmt: str, assert_format: bool) -> None:
     """The free box: paste a model output, pick the response's stop reason, see its card."""
     free = st.text_area(tr("playground.free_label"), key="playground_free_input", height=120, persist_state="session",
-                        max_chars=box_chars(MAX_INPUT_CHARS))
+                        max_chars=box_chars(MAX_INPUT_CHARS), help=tr("playground.free_help"))
     stop = translated("radio", tr("truncation.stop_label"), STOP_REASONS,
                       {r: tr(f"truncation.stop.{r}") for r in STOP_REASONS},
                       key="playground_free_stop_reason", horizontal=True, persist_state="session")

@@ -18,3 +18,19 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 CONTENT_ROOT = Path(os.environ.get("TOOLCALL_CONTENT_ROOT") or REPO_ROOT).expanduser().resolve()
 FIXTURES_DIR = CONTENT_ROOT / "fixtures"
 LESSONS_DIR = CONTENT_ROOT / "lessons"
+
+
+def content_root_problem() -> tuple[str, str] | None:
+    """``(code, value)`` when TOOLCALL_CONTENT_ROOT is set to something that cannot be the content root, else
+    None: ``no_folder`` (missing, or not a folder) or ``no_fixtures`` (a folder without fixtures/). The code's
+    sentence is ``content_root.<code>`` in the locale files; every page and command would otherwise fail on
+    the first fixture it reads (a FileNotFoundError traceback naming a schema file)."""
+    value = os.environ.get("TOOLCALL_CONTENT_ROOT")
+    if not value:
+        return None
+    root = Path(value).expanduser()
+    if not root.is_dir():
+        return "no_folder", value
+    if not (root / "fixtures").is_dir():
+        return "no_fixtures", value
+    return None

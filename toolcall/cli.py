@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from toolcall import CONTENT_ROOT
+from toolcall import CONTENT_ROOT, content_root_problem
 from toolcall.backend import backend_for
 from toolcall.check import run_checks
 from toolcall.exercises import exercise_files, load_exercises
@@ -425,6 +425,9 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 FILE_KINDS = ("text", "bytes", "folder", "stdin")
+#: Commands that read nothing of the course content (fixtures, their schemas, lessons): they run whatever
+#: TOOLCALL_CONTENT_ROOT says.
+NO_CONTENT = frozenset({"passk", "conformance"})
 
 
 def _file_arg(parser: argparse.ArgumentParser, *names: str, kind: str, limit: int | None = None,
@@ -532,6 +535,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         parser = _build_parser()
         args = parser.parse_args(argv)
+        problem = content_root_problem() if args.command not in NO_CONTENT else None
+        if problem is not None:  # every command reads content: name the setting, not a schema file's traceback
+            print(t(f"content_root.{problem[0]}", getattr(args, "lang", "en"), value=problem[1]), file=sys.stderr)
+            return 2
         code = args.func(args) if _check_paths(parser, args) else 2
         sys.stdout.flush()
     except BrokenPipeError:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, UTC
 
@@ -50,13 +51,15 @@ class ClassData:
     bucket: str = "10min"
 
     @classmethod
-    def load(cls, store, now: datetime | None = None, bucket: str = "10min") -> ClassData:
+    def load(cls, store, now: datetime | None = None, bucket: str = "10min", answers: bool = False) -> ClassData:
         """Read a whole class from a progress store (StorageError if it is unusable); "the last
         hour" ends at ``now`` (UTC, default now); activity is counted per ``bucket`` (``10min``
-        or ``1h``; KeyError otherwise)."""
+        or ``1h``; KeyError otherwise). ``last_answer`` is read only with ``answers`` (the CSV
+        export): every render read each learner's last answer to each exercise, up to 8 000
+        characters apiece, and showed none of them; learner ids cost nothing to make."""
         cut, tail = _BUCKETS[bucket]
         since = ((now or datetime.now(UTC)) - timedelta(hours=1)).astimezone(UTC).isoformat(timespec="seconds")
-        rows = store.class_progress(as_tuples=True)
+        rows = store.class_progress(as_tuples=True, answer_chars=None if answers else 0)
         summary = store.class_attempt_summary(since, cut)
         activity = (
             pd.DataFrame.from_records(summary["activity"], columns=["time", "correct", "tries"])
@@ -119,19 +122,22 @@ def best_cell(record, lang: str) -> str:
     return t("dashboard_times.not_tried", lang, what="; ".join(done) or t("dashboard_times.only_opened", lang))
 
 
-def shown_answer(text: str) -> str:
+def shown_answer(text: str, limit: int | None = None) -> str:
     """A learner's answer as a dashboard cell shows it: invisible, bidirectional and look-alike characters
     (Cyrillic а, Greek ο, fullwidth ａ) as ``\\uXXXX`` (toolcall.text.escape_lookalikes), so two answers the
-    dashboard counts apart never read the same."""
-    return escape_lookalikes(str(text))
+    dashboard counts apart never read the same; with ``limit``, at most that many characters, then "…"."""
+    text = str(text)
+    cut = limit is not None and len(text) > limit
+    return escape_lookalikes(text[:limit] if cut else text) + ("…" if cut else "")
 
 
-def common_wrong_cell(entries: list[dict]) -> str:
+def common_wrong_cell(entries: list[dict], readable: Callable[[str], str] = str) -> str:
     """The "most common wrong answers" cell of one exercise: each ``{"answer", "count"}`` of exercise_table's
     ``common_wrong`` as a quoted JSON string (shown_answer) and its count, joined by `` · ``:
     ``"0.5" (×2) · "0.8" (×1)``. Quoted, an answer that itself holds `` (×30) · `` stays one answer: a student
-    cannot make the instructor read a made-up answer and count."""
-    return " · ".join(f"{shown_answer(json.dumps(w['answer'], ensure_ascii=False))} (×{w['count']})"
+    cannot make the instructor read a made-up answer and count. ``readable`` turns an answer into what the
+    student saw first (toolcall.grading.readable_answer: option texts, not their ids)."""
+    return " · ".join(f"{shown_answer(json.dumps(readable(w['answer']), ensure_ascii=False))} (×{w['count']})"
                       for w in entries)
 
 
@@ -235,10 +241,18 @@ def learner_table(data: ClassData, names: dict[str, str] | None = None) -> list[
     ]
 
 
+#: Characters of one answer a drill-down cell shows (read from the store: one more, to know it was cut). A
+#: learner's tries are up to MAX_STORED_ATTEMPTS per exercise of up to MAX_STORED_ANSWER_CHARS each: whole,
+#: one drill-down sent tens of MB to the instructor's browser.
+DETAIL_ANSWER_CHARS = 500
+
+
 def learner_detail(store, learner: str) -> dict:
     """One learner's rows from a progress store: ``{"progress": [Record], "attempts":
-    [ATTEMPT_FIELDS rows, oldest first]}``. Raises ValueError for an invalid learner id."""
-    return {"progress": list(store.all(learner).values()), "attempts": store.attempts(learner)}
+    [ATTEMPT_FIELDS rows, oldest first, each answer cut to DETAIL_ANSWER_CHARS + 1 characters]}``. Raises
+    ValueError for an invalid learner id."""
+    return {"progress": list(store.all(learner).values()),
+            "attempts": store.attempts(learner, answer_chars=DETAIL_ANSWER_CHARS + 1)}
 
 
 def _records(frame: pd.DataFrame) -> list[dict]:
@@ -335,7 +349,8 @@ def parse_name_map(raw: bytes) -> dict[str, str]:
 
 
 def export_csv(data: ClassData, names: dict[str, str] | None = None) -> bytes:
-    """Every progress row of the class as the CSV download (PROGRESS_FIELDS plus ``name``):
+    """Every progress row of the class as the CSV download (PROGRESS_FIELDS plus ``name``; ``data``
+    loaded with ``answers=True``, or its last_answer cells are empty):
     UTF-8 with a BOM, cells that start like a formula prefixed with ', as the student export
     writes it (toolcall.progress.to_csv_bytes, one place)."""
     names = names or {}

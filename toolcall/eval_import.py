@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import io
 import json
+import lzma
 import zipfile
+import zlib
 from typing import Any
 from collections.abc import Iterator
 
@@ -443,7 +445,7 @@ def _inspect_samples(data: bytes) -> tuple[str, Iterator[tuple[str, Any]]]:
             try:
                 spec = _json_doc(_member(zf, zf.getinfo(head)), head).get("eval") or {}
                 model = str(spec.get("model") or "")
-            except (ValueError, AttributeError, zipfile.BadZipFile, OSError, EOFError):
+            except (ValueError, AttributeError, *ZIP_MEMBER_FAILURES):
                 pass
             break
 
@@ -452,10 +454,17 @@ def _inspect_samples(data: bytes) -> tuple[str, Iterator[tuple[str, Any]]]:
             if info.filename.startswith("samples/") and info.filename.endswith(".json"):
                 try:
                     yield info.filename, _json_doc(_member(zf, info), info.filename)
-                except (LogUnreadable, LogTooLarge, zipfile.BadZipFile, OSError, EOFError) as exc:
+                except (LogUnreadable, LogTooLarge, *ZIP_MEMBER_FAILURES) as exc:
                     yield info.filename, exc
 
     return model, samples()
+
+
+#: What reading one zip member can raise besides our own refusals: a broken entry (BadZipFile: a bad CRC), a
+#: damaged compressed stream (zlib.error, lzma.LZMAError, OSError from bz2, EOFError), an encrypted member
+#: (RuntimeError) or a compression method this Python cannot unpack (NotImplementedError, a RuntimeError: zstd,
+#: AES). Each is that member's problem, never the reader's traceback.
+ZIP_MEMBER_FAILURES = (zipfile.BadZipFile, OSError, EOFError, RuntimeError, zlib.error, lzma.LZMAError)
 
 
 def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:

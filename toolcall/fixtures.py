@@ -103,7 +103,11 @@ def schema_problems(data: Any, kind: str, name: str, schemas_dir: Path | None = 
     """Every error of ``data`` against ``fixtures/schemas/<kind>.schema.json``, as Problems: in
     English, jsonschema's messages (what authors of content files read); in another ``lang``, the
     app's translated validator explanations (toolcall.validation.validate: expected / received)."""
-    schema = json.loads(((schemas_dir or FIXTURES_DIR / "schemas") / f"{kind}.schema.json").read_text("utf-8"))
+    schema_path = (schemas_dir or FIXTURES_DIR / "schemas") / f"{kind}.schema.json"
+    try:
+        schema = json.loads(read_text_bounded(schema_path))
+    except (ReadError, ValueError) as exc:  # a content root without its schemas: the file cannot be checked
+        return [Problem(name, "$", f"cannot be checked: {display_name(schema_path)}: {exc}")]
     if lang != "en":
         from toolcall.i18n import t
         from toolcall.validation import validate  # here: validation is heavier than loading fixtures

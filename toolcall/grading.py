@@ -38,7 +38,7 @@ from toolcall.pages_registry import PAGES
 __all__ = ["EXERCISE_TYPES", "MAX_ANSWER_CHARS", "ExerciseType", "FeedbackItem", "Grade", "GradingInputs",
            "answer_text", "answer_value", "fixture_loader", "grade", "grade_choice", "grade_classify", "grade_json",
            "grade_number", "grade_order", "grade_schema_fix", "grading_inputs", "max_scores", "parse_number",
-           "totals"]
+           "readable_answer", "totals"]
 
 
 def answer_text(exercise: Exercise, value: Any) -> str:
@@ -73,6 +73,15 @@ def answer_value(exercise: Exercise, text: str) -> Any:
     cannot be read: choice → list of option ids, order → list of step ids, classify →
     ``{item: category}``, number / json / schema_fix → the text itself. Never raises."""
     return EXERCISE_TYPES[exercise.type].read(exercise, text)
+
+
+def readable_answer(exercise: Exercise, text: str, lang: str) -> str:
+    """Stored answer text as the student saw it in ``lang``: the option texts of a choice, the step
+    texts of an order (``a → b``), ``item → category`` pairs of a classify; number, json and
+    schema_fix answers, and text that cannot be read (cut short, say), as they are. Never raises."""
+    kind = EXERCISE_TYPES[exercise.type]
+    value = kind.read(exercise, text)
+    return text if value is None else kind.show(exercise, value, lang)
 
 
 def max_scores(exercises, inputs: Callable[[Exercise], GradingInputs]) -> dict[str, float]:

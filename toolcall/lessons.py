@@ -202,18 +202,26 @@ PASSK_FIGURES: dict[str, Callable[..., Any]] = {
 #: Largest number a figure's source may pass: the course's figures use small counts, and an
 #: exponent of ten million would make exact arithmetic run for minutes.
 MAX_ARGUMENT = 10_000
+#: Longest figure source read (the course's are under 100 characters): Python's parser builds one node per
+#: operator, so 3 000 minus signs raised RecursionError and 10 000 MemoryError out of ast.parse.
+MAX_SOURCE_CHARS = 500
 
 
 def parse_source(source: str) -> tuple[str, dict[str, Any]]:
     """Parse ``name(key=literal, …)`` without evaluating anything.
 
     Only keyword arguments whose values are literals (numbers, strings, booleans) are
-    allowed. Returns (name, kwargs); raises ValueError for anything else.
+    allowed. Returns (name, kwargs); raises ValueError for anything else (a source over
+    MAX_SOURCE_CHARS characters or nested past the parser's limits included).
     """
+    if len(source) > MAX_SOURCE_CHARS:
+        raise ValueError(f"the source is {len(source):,} characters; the limit is {MAX_SOURCE_CHARS}")
     try:
         node = ast.parse(source.strip(), mode="eval").body
     except SyntaxError as exc:
         raise ValueError(f"not a call: {exc.msg}") from exc
+    except (RecursionError, MemoryError):
+        raise ValueError("not a call: nested too deeply for the parser") from None
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or node.args:
         raise ValueError("expected name(key=value, …) with keyword arguments only")
     kwargs: dict[str, Any] = {}

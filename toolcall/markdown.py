@@ -7,6 +7,7 @@ renders as itself and never as a link, image, icon, directive, LaTeX or HTML.
 from __future__ import annotations
 
 import re
+from urllib.parse import quote, unquote, urlsplit
 
 from toolcall.text import HIDDEN, escape_invisible
 
@@ -21,6 +22,15 @@ _AUTOLINK_WWW = re.compile(r"(?i)(www)\.")
 _MATERIAL_ICON = re.compile(r"(?i):(?=material/)")
 
 
+def _defuse(text: str) -> str:
+    """Controls and invisible characters as their escapes; a word joiner inside what Streamlit turns into
+    a link before Markdown sees any escape (``://``, ``www.``, ``a@b``)."""
+    text = text.translate(_CONTROL_TABLE)
+    text = text.replace("://", ":" + _WORD_JOINER + "//")
+    text = _AUTOLINK_WWW.sub(lambda m: m.group(1) + _WORD_JOINER + ".", text)
+    return text.replace("@", "@" + _WORD_JOINER)
+
+
 def plain(text: str) -> str:
     """Make user text show literally inside Markdown (st.markdown, st.error & co).
 
@@ -31,12 +41,52 @@ def plain(text: str) -> str:
     joiner breaks what Streamlit converts before Markdown sees the escapes: GitHub-style autolinks
     (``www.`` in any case, ``http://``, ``a@b.c``) and ``:material/icon:`` names.
     """
-    text = text.translate(_CONTROL_TABLE)
-    text = text.replace("://", ":" + _WORD_JOINER + "//")
-    text = _AUTOLINK_WWW.sub(lambda m: m.group(1) + _WORD_JOINER + ".", text)
-    text = _MATERIAL_ICON.sub(":" + _WORD_JOINER, text)
-    text = text.replace("@", "@" + _WORD_JOINER)
+    text = _MATERIAL_ICON.sub(":" + _WORD_JOINER, _defuse(text))
     return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in text)
+
+
+#: ASCII punctuation: what a backslash escapes in CommonMark (a backslash before anything else is a backslash).
+_ASCII_PUNCT = set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_ENTITY = re.compile(r"&#?[A-Za-z0-9]+;")
+_ORDERED_START = re.compile(r"\d{1,9}[.)](?=\s|$)")
+#: What makes a line a heading, quote, bullet or rule: its first character is escaped ("-5 points" needs nothing).
+_BLOCK_START = re.compile(r"#{1,6}(?:\s|$)|>|[-+](?:\s|$)|-(?:\s*-){2,}\s*$")
+
+
+def label(text: str) -> str:
+    """Make text show literally as a widget label or option (st.checkbox, st.radio …), with a backslash
+    only where Markdown would otherwise change the text.
+
+    A label is read aloud from its Markdown source (the aria-label), so :func:`plain`'s escape before
+    every punctuation mark is read out: "cancel backslash underscore order, 19 backslash dot 99".
+    Here ``_`` inside a word (``cancel_order``), ``.``, ``(``, ``"``, ``-`` and the like stay bare;
+    what is escaped: a backslash before punctuation, ``` ` ``` ``*`` ``~`` ``$`` ``[`` (code, emphasis,
+    strikethrough, LaTeX, links), ``_`` beside a space or punctuation, ``<`` opening a tag or autolink,
+    ``&`` opening an entity, ``:`` before a letter (``:red[…]``, ``:material/…:``, ``:smile:``) and a
+    heading, quote, list or rule marker at the start. Controls, invisible characters and autolinks are
+    handled as in :func:`plain`. tests/unit/test_markdown.py checks with a CommonMark parser that any
+    text renders as itself.
+    """
+    text = _defuse(text)
+    out = []
+    for i, ch in enumerate(text):
+        before, after = text[i - 1] if i else " ", text[i + 1] if i + 1 < len(text) else " "
+        if (
+            ch in "`*~$["
+            or (ch == "\\" and after in _ASCII_PUNCT)
+            or (ch == "_" and not (before.isalnum() and after.isalnum()))
+            or (ch == "<" and (after.isalpha() or after in "/!?"))
+            or (ch == "&" and _ENTITY.match(text, i))
+            or (ch == ":" and after.isascii() and after.isalpha())
+            or (i == 0 and _BLOCK_START.match(text))
+        ):
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    ordered = _ORDERED_START.match(text)
+    if ordered:  # "1. x", "2) x" would start a numbered list
+        out[ordered.end() - 1] = "\\" + text[ordered.end() - 1]
+    return "".join(out)
 
 
 def boldable(text: str) -> str:
@@ -46,7 +96,31 @@ def boldable(text: str) -> str:
 
 
 
-def table(rows: list[dict]) -> str:
+#: Most characters of a link's text (link); a longer last part of the address ends in "…".
+LINK_CHARS = 48
+
+
+def link(url: str) -> str:
+    """A Markdown link to an ``http(s)`` address whose text is short: the host and the last part of the
+    address (its ``#fragment``, else its last path segment that is not a number), e.g.
+    ``[platform.claude.com › strict-tool-use](…)``.
+    A full address as text broke mid-word in a narrow cell (the strict panel's Source column). The text is
+    escaped (:func:`plain`); the target has spaces, parentheses, angle brackets and pipes percent-encoded, so
+    it cannot end the link or a table cell. Anything else (no scheme, other schemes) comes back as
+    :func:`plain` text, never as a link."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return plain(url)
+    host = parts.hostname.removeprefix("www.")
+    last = parts.fragment or next((seg for seg in reversed(parts.path.split("/")) if seg and not seg.isdigit()), "")
+    text = f"{host} › {unquote(last)}" if last else host
+    if len(text) > LINK_CHARS:
+        text = text[:LINK_CHARS - 1] + "…"
+    target = quote(url.strip(), safe=":/?#[]@!$&'*+,;=%~")
+    return f"[{plain(text)}]({target})"
+
+
+def table(rows: list[dict], markdown: tuple[str, ...] = ()) -> str:
     """A GitHub-flavoured Markdown table of ``rows`` (dicts with the same keys, in order: the header),
     every header and cell escaped with :func:`plain` (a ``|`` in a cell stays a character, ``\\|``).
 
@@ -54,6 +128,8 @@ def table(rows: list[dict]) -> str:
     ``st.dataframe`` it needs no pandas / pyarrow (their import is ≈ 1 s of a cold first page, and the
     conversion ≈ 1-2 ms per table per rerun; bench/README.md, section H). Numbers are right-aligned.
     An empty ``rows`` gives "" (no table). ``tests/app/markdown_tables.py`` reads one back.
+    Cells of the columns named in ``markdown`` are already Markdown (:func:`link`) and go in as they are:
+    only for text built here, on one line with no bare ``|``.
     """
     if not rows:
         return ""
@@ -61,5 +137,6 @@ def table(rows: list[dict]) -> str:
     align = ["---:" if isinstance(rows[0][h], (int, float)) and not isinstance(rows[0][h], bool) else "---"
              for h in heads]
     lines = ["| " + " | ".join(plain(str(h)) for h in heads) + " |", "|" + "|".join(align) + "|"]
-    lines += ["| " + " | ".join(plain(str(row[h])) for h in heads) + " |" for row in rows]
+    lines += ["| " + " | ".join(str(row[h]) if h in markdown else plain(str(row[h])) for h in heads) + " |"
+              for row in rows]
     return "\n".join(lines)

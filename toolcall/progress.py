@@ -309,18 +309,27 @@ class SqlProgressStore:
             rows = _dicts(execute("SELECT * FROM progress WHERE learner = ? ORDER BY exercise_id", (learner,)))
         return {row["exercise_id"]: _record(row) for row in rows}
 
-    def attempts(self, learner: str) -> list[dict]:
-        """Every graded try of ``learner`` (ATTEMPT_FIELDS), oldest first."""
+    def attempts(self, learner: str, answer_chars: int | None = None) -> list[dict]:
+        """Every graded try of ``learner`` (ATTEMPT_FIELDS), oldest first; with ``answer_chars``, at most
+        that many characters of each answer (the dashboard's drill-down: up to MAX_STORED_ATTEMPTS tries
+        per exercise, each up to MAX_STORED_ANSWER_CHARS)."""
         self._check(learner)
+        fields = [f if f != "answer" or answer_chars is None else f"substr(answer, 1, {int(answer_chars)}) AS answer"
+                  for f in ATTEMPT_FIELDS]
         with self._tx() as execute:
-            return _dicts(execute(f"SELECT {', '.join(ATTEMPT_FIELDS)} FROM attempts WHERE learner = ? "
+            return _dicts(execute(f"SELECT {', '.join(fields)} FROM attempts WHERE learner = ? "
                                   "ORDER BY at, attempt_id", (learner,)))
 
-    def class_progress(self, as_tuples: bool = False) -> list:
+    def class_progress(self, as_tuples: bool = False, answer_chars: int | None = None) -> list:
         """Every progress row of every learner (dicts of PROGRESS_FIELDS, or tuples in that
-        order): for the instructors' dashboard only, never for a learner's page."""
+        order): for the instructors' dashboard only, never for a learner's page. ``answer_chars``:
+        read at most this many characters of each ``last_answer`` (0: none; the dashboard's page
+        shows none of them, and a class's last answers can be learners × exercises × 8 000
+        characters); None reads them whole (the CSV export)."""
+        fields = [f if f != "last_answer" or answer_chars is None
+                  else f"substr(last_answer, 1, {int(answer_chars)}) AS last_answer" for f in PROGRESS_FIELDS]
         with self._tx() as execute:
-            cur = execute(f"SELECT {', '.join(PROGRESS_FIELDS)} FROM progress ORDER BY learner, exercise_id", ())
+            cur = execute(f"SELECT {', '.join(fields)} FROM progress ORDER BY learner, exercise_id", ())
             return [tuple(r) for r in cur.fetchall()] if as_tuples else _dicts(cur)
 
     def class_attempts(self, limit: int = MAX_CLASS_ATTEMPTS, as_tuples: bool = False) -> list:
@@ -494,6 +503,9 @@ class PendingAnswers:
     def __init__(self, limit: int = 500):
         self.limit = limit
         self.items: list[dict] = []
+        #: Answers graded while the queue was full: neither saved nor kept (the page must say so, not
+        #: "kept in this tab: 500").
+        self.dropped = 0
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -513,7 +525,9 @@ class PendingAnswers:
              max_score: float) -> Record | None:
         """Save one graded try after the queued ones; if the database is unusable, queue it
         and return None (the caller says progress is not being saved). Never raises StorageError."""
-        self.add(learner, exercise_id, answer, score, max_score)
+        if not self.add(learner, exercise_id, answer, score, max_score):
+            with self._lock:
+                self.dropped += 1
         self.flush(store)
         with self._lock:
             if self.items:

@@ -15,11 +15,12 @@ import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from toolcall import FIXTURES_DIR
+from toolcall.columns import MAX_PX, fit_widths
 from toolcall.fixtures import FixtureError, load_orders, load_outputs, load_tool
 from toolcall.i18n import normalize_lang, t
 from toolcall.pairing import load_examples
 from toolcall.transcripts import load_walkthrough
-from toolcall.markdown import plain  # noqa: F401  (re-exported for the pages)
+from toolcall.markdown import label, plain  # noqa: F401  (re-exported for the pages)
 from toolcall.text import escape_invisible, visible_json
 
 LANG_KEY = "app_lang"
@@ -161,3 +162,12 @@ def show_chart(chart) -> None:
     # take "to_dict" for a chart property
     object.__setattr__(chart, "to_dict", functools.partial(type(chart).to_dict, chart, validate=False))
     st.altair_chart(chart, width="stretch")
+
+
+def show_table(rows: list[dict], *, where: Any = None, max_px: int = MAX_PX, **kwargs: Any) -> None:
+    """``st.dataframe`` of ``rows`` (dicts with the same keys) with every column as wide as its widest
+    text, header included (toolcall.columns.fit_widths): the grid sizes columns from its first rows only
+    and cut "Harness scenario" in the Exercises table. ``where`` is a container to draw into; other
+    keyword arguments go to st.dataframe (``key``, ``height`` …); no index."""
+    config = {column: st.column_config.Column(width=px) for column, px in fit_widths(rows, max_px).items()}
+    (where or st).dataframe(rows, hide_index=True, width="stretch", column_config=config, **kwargs)

@@ -75,7 +75,9 @@ def show_exercise(ex: Exercise, learner: str) -> None:
         st.caption(tr(f"exercises.type.{ex.type}"))
         st.markdown(ex.prompt[L])
         draw(ex, in_form=False)
-        with st.form(key(ex, "form"), border=False):
+        # Submit is the one way to submit: with Enter submitting too, Enter then Submit (what a student does)
+        # graded the answer twice and said "the same answer as your last try"
+        with st.form(key(ex, "form"), border=False, enter_to_submit=False):
             draw(ex, in_form=True)
             submitted = st.form_submit_button(tr("exercises.submit"), key=key(ex, "submit"), type="primary")
         unanswered = untouched(ex) if submitted else None
@@ -86,7 +88,7 @@ def show_exercise(ex: Exercise, learner: str) -> None:
             text = answer(ex)
             result = grade(ex, text, inputs(ex))
             st.session_state[key(ex, "grade")] = result
-            # the same answer as the last try (Enter in the box, then Submit) is graded again, not counted again
+            # the same answer as the last try (Submit pressed twice) is graded again, not counted again
             repeat = bool(rec and rec.tries and rec.last_answer == text[:MAX_ANSWER_CHARS])
             st.session_state[key(ex, "repeat")] = repeat and not result.malformed
             if not result.malformed and not repeat:  # an empty or unreadable answer is not a try either

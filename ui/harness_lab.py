@@ -14,6 +14,7 @@ import json
 import streamlit as st
 
 from ui.common import box_chars, lang, plain, show_json, show_load_problems, tr
+from toolcall.markdown import link
 from ui.learner import current_learner, progress_store, storage_detail
 from ui.widgets import own_words
 from toolcall.progress import StorageError, cap_notes
@@ -166,10 +167,12 @@ def _choice_form(scenario: Scenario, run: Run, step) -> None:
     L = lang()
     ids = [o.id for o in step.options]
     labels = {o.id: o.label[L] for o in step.options}
-    with st.form(_key("form", scenario.id, run.fmt, step.id), border=False):
+    # Submit is the one way to play a move (ui/exercise_widgets.py: Enter, then Submit, played it twice)
+    with st.form(_key("form", scenario.id, run.fmt, step.id), border=False, enter_to_submit=False):
         picked = st.radio(
             tr("harness.choice_label"),
             ids,
+            help=tr("harness.choice_help"),
             index=None,
             format_func=labels.__getitem__,
             captions=[f"`{o.code[run.fmt]}`" if run.fmt in o.code else "" for o in step.options],
@@ -196,7 +199,7 @@ def _json_form(scenario: Scenario, run: Run, step) -> None:
     if step.explain:
         with st.expander(tr("harness.hint"), icon="💡"):
             st.markdown(step.explain[L])
-    with st.form(_key("form", scenario.id, run.fmt, step.id), border=False):
+    with st.form(_key("form", scenario.id, run.fmt, step.id), border=False, enter_to_submit=False):
         st.text_area(tr("harness.json_label"), key=key, height=240, max_chars=box_chars(MAX_MOVE_CHARS))
         if st.form_submit_button(
             tr("harness.submit"), type="primary", key=_key("submit", scenario.id, run.fmt, step.id)
@@ -271,4 +274,4 @@ def show_lab() -> None:
     st.button(tr("harness.restart"), key=_key("restart", scenario.id, fmt), on_click=_restart, args=(scenario, fmt))
     st.caption(tr("harness.score_rule"))
     if scenario.sources:
-        st.caption(tr("common.labelled", label=tr("harness.sources"), value=" · ".join(scenario.sources)))
+        st.caption(tr("common.labelled", label=tr("harness.sources"), value=" · ".join(map(link, scenario.sources))))

@@ -129,8 +129,11 @@ def save_answer(learner: str, exercise_id: str, answer: str, score: float, max_s
 def _warn_not_saved() -> None:
     """Progress is not being saved: "cannot be reached, keep this tab open", or, when the storage is set up
     wrongly (waiting will not help), that the instructor must fix it."""
+    pending = pending_answers()
     key = "storage.not_saved_setup" if setup_problem() is not None else "progress.not_saved"
-    st.warning(tr(key, n=len(pending_answers())))
+    st.warning(tr(key, n=len(pending)))
+    if pending.dropped:  # the tab keeps no more: say that these were lost, not that they are kept
+        st.warning(tr("storage.pending_full", n=pending.limit, dropped=pending.dropped))
 
 
 def flush_pending() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from toolcall.safe_validator import SizedCache
-from ui.common import lang, plain, tr
+from ui.common import label, lang, plain, tr
 from ui.widgets import translated
 
 #: The panels beside the editor, in the picker's order: ``playground_panel``'s values.
@@ -74,7 +74,7 @@ def output_labels(cards) -> tuple[dict[str, str], list[str]]:
     hit = _labels.get(key)
     if hit is not None and hit[0] is cards:
         return hit[1], hit[2]
-    labels = {c.output.id: plain(c.output.label[lang()]) for c in cards}
+    labels = {c.output.id: label(c.output.label[lang()]) for c in cards}  # read aloud: no needless backslashes
     labels[FREE] = tr("playground.output_free", label=tr("workbench.tab_free"))
     captions = [{"matched": "", "leaked": tr("playground.output_leaked"),
                  "overrejected": tr("playground.output_overrejected")}[outcome(c)] for c in cards] + [""]

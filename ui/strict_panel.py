@@ -17,7 +17,7 @@ import streamlit as st
 
 from toolcall.fixtures import load_outputs
 from toolcall.i18n import t
-from toolcall.markdown import table
+from toolcall.markdown import link, table
 from toolcall.strict import COLUMNS, described_refusals, finding_message, leak_matrix, openai_fix, report, schema_diff
 from toolcall.strict.transforms import MAX_DIFF_LINES
 from toolcall.strict.rules import PROVIDERS
@@ -66,7 +66,8 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
                             t("strict.panel.col_effect", lang): t(f"strict.effect.{f.effect}", lang),
                             t("strict.panel.col_message", lang): finding_message(f, lang).replace("`", ""),
                             **({t("strict.panel.col_sdk", lang): notes.get((f.path, f.keyword), "")} if noted else {}),
-                            t("strict.panel.col_source", lang): f.source} for f in rep.findings]))
+                            t("strict.panel.col_source", lang): link(f.source)} for f in rep.findings],
+                          markdown=(t("strict.panel.col_source", lang),)))
     else:
         st.caption(t("strict.panel.no_findings", lang))
     others = [d for d in rep.disagreements if not any((f.path, f.keyword) == (d.path, d.keyword) for f in rep.findings)]

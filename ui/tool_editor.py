@@ -166,6 +166,29 @@ def init_state() -> None:
         state["workbench_link_error"] = shared.message
     previous = state.get("playground_last_good")
     _fill(previous if isinstance(previous, Tool) else reference(state["playground_tool"]))
+    state[_FIELDS_LANG] = lang()
+
+
+#: Session-state key: the language the editor's fields were last filled or checked in (see follow_language).
+_FIELDS_LANG = "playground_fields_lang"
+
+
+def follow_language() -> None:
+    """After a language switch, fields the student has not touched follow it: a picked fixture tool with the
+    picked preset applied, exactly as written in the previous language, is written again in the new one (the
+    description is the fixture's translation). Fields edited by hand stay as they are, and the preset's note
+    then says they were edited. Before this, a switch left the old language's description in the box and the
+    note claimed an edit nobody made. Call before the fields are drawn in the run (show_picker does)."""
+    state, language = st.session_state, lang()
+    was = state.get(_FIELDS_LANG, language)
+    state[_FIELDS_LANG] = language
+    picked = state.get("playground_tool", "refund_order")
+    if was == language or picked == CUSTOM or "tool_name" not in state:
+        return
+    preset = state.get("playground_preset", "reference")
+    fields = (state["tool_name"], state["tool_description"], state["schema_editor"])
+    if fields == _preset_fields(fixture_tool(picked, was), preset):
+        _fill(_preset_tool(reference(picked), preset))
 
 
 def show_picker() -> None:
@@ -174,6 +197,7 @@ def show_picker() -> None:
     changes the fields anyway, reruns the whole page (issue 18: each widget an edit redraws costs every student
     of the process CPU)."""
     init_state()
+    follow_language()
     ids = tool_ids()
     tool_col, preset_col, apply_col, reset_col = st.columns([3, 4, 2, 2], vertical_alignment="bottom")
     with tool_col:
@@ -218,9 +242,9 @@ def show_editor() -> tuple[Tool, bool]:
         st.warning(tr("playground.stale"), icon="⏳")
     st.text_input(tr("workbench.name_label"), key="tool_name", persist_state="session", max_chars=box_chars(NAME_MAX))
     st.text_area(tr("workbench.description_label"), key="tool_description", height=130, persist_state="session",
-                 max_chars=box_chars(MAX_DESCRIPTION_CHARS))
+                 max_chars=box_chars(MAX_DESCRIPTION_CHARS), help=tr("workbench.description_help"))
     st.text_area(tr("playground.editor_label"), key="schema_editor", height=380, persist_state="session",
-                 max_chars=box_chars(MAX_SCHEMA_CHARS))
+                 max_chars=box_chars(MAX_SCHEMA_CHARS), help=tr("playground.editor_help"))
     state["workbench_description"] = state["tool_description"]
     state["workbench_reference"] = ref.description
     good = state.get("playground_last_good")

@@ -24,6 +24,14 @@ BROKEN = [
     ("fixtures/selection/shop.zh.yaml", "cases:\n  - [\n", "pages/eval_lab.py", "page", True),
     ("fixtures/outputs/refund_order.yaml", "outputs: [\n", "pages/playground.py", "page", True),
     ("lessons/zh/99-typo.md", "---\ntitle: [\n---\n正文\n", "pages/lessons.py", "lessons", False),
+    # text that parses but cannot be built: a date that does not exist, nesting past any reader (RecursionError
+    # and ValueError tracebacks before; tests/unit/test_content_text_never_raises.py derives the rest)
+    ("fixtures/exercises/zz-date.yaml", "exercises:\n  - id: x\n    when: 2024-02-30\n", "pages/exercises.py",
+     "exercises", False),
+    ("lessons/zh/98-deep.md", "---\ntitle: " + "[" * 2000 + "]" * 2000 + "\n---\n正文\n", "pages/lessons.py",
+     "lessons", False),
+    ("fixtures/transcripts/refund_walkthrough.yaml", "variants: " + "[" * 100 + "]" * 100 + "\n",
+     "pages/walkthrough.py", "page", True),
 ]
 
 

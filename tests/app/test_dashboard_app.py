@@ -1,10 +1,13 @@
 """The class dashboard's access control through AppTest, in both languages: no data without
 an instructor's sign-in, from any page or URL parameter; the signed-in view shows the class."""
 
+import json
+
 import pytest
 
 from tests.app.conftest import PAGES, fresh_app
 from toolcall.exercises import load_exercises
+from toolcall.i18n import t
 from toolcall.instructor import LoginThrottle
 from toolcall.progress import ProgressStore
 
@@ -167,3 +170,25 @@ def test_nothing_a_learner_typed_shows_invisible_characters_on_the_dashboard(mon
     shown = texts(at)
     assert "0.5\\u200b" in shown and "\\u202e0.9" in shown and "0.7\\udb40\\udc41" in shown
     assert not set(shown) & HIDDEN
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_wrong_answers_show_the_option_texts_the_students_saw(monkeypatch, waits, tmp_path, lang):
+    """The common wrong answers and a learner's answers read as the options shown on the Exercises
+    page, in the page's language, not as their ids (``["strict_validate", "cap_retries"]``)."""
+    ex = load_exercises().by_id()["ex_misconceptions"]
+    picked = ex.wrong_answers[0]["answer"]
+    store = ProgressStore(tmp_path)
+    for who in ("alice", "bob"):
+        store.record(who, ex.id, json.dumps(picked), 0, 1)
+    store.close()
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", PASSPHRASE)
+    at = open_dashboard(lang)
+    at.text_input(key="dashboard_passphrase").input(PASSPHRASE)
+    at.button[0].click().run()
+    sep = t("word.list_sep", lang)
+    shown = sep.join(ex.labels("options")[i][lang] for i in picked)
+    exercises = at.dataframe[0].value
+    assert exercises[exercises.iloc[:, 0] == ex.title[lang]].iloc[0, 5] == f"{json.dumps(shown, ensure_ascii=False)} (×2)"
+    at.selectbox(key="dashboard_learner").select("bob").run()
+    assert at.dataframe[3].value.iloc[:, 2].tolist() == [SECRET.upper(), shown]  # typed text stays as typed

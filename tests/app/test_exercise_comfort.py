@@ -134,7 +134,7 @@ def test_an_empty_submit_is_neither_graded_nor_counted(data_dir, ex):
 
 
 def test_the_same_answer_twice_in_a_row_counts_one_try(data_dir):
-    """Issue 14: Enter in the box, then Submit, counted two tries for one answer."""
+    """Issue 14: Submit twice with one answer counted two tries (Enter no longer submits: test_form_submit.py)."""
     ex = next(e for e in load_exercises().exercises if e.type == "number")
     at = run_page(ex.page, "twice")
     at.text_input(key=f"exercises_{ex.id}_answer").input("12345")

@@ -112,8 +112,8 @@ def test_chinese(at):
     assert "从 **90.0%** 提到 **93.2%**" in markdown(at)
     # the description simulation cuts the Chinese description's five sentences
     assert [c.label for c in at.checkbox if c.key.startswith("passk_sentence_")] == [
-        "给已签收的订单发起全额或部分退款。", "只在用户明确要求退款、并给出订单号时调用。", "取消未发货的订单请用 cancel\\_order。",
-        "金额单位是分：19\\.99 元写作 1999。", "退款金额不能超过实付金额。"]
+        "给已签收的订单发起全额或部分退款。", "只在用户明确要求退款、并给出订单号时调用。", "取消未发货的订单请用 cancel_order。",
+        "金额单位是分：19.99 元写作 1999。", "退款金额不能超过实付金额。"]
     at.number_input(key="passk_est_k").set_value(12).run()
     assert at.error[0].value.startswith("k = 12 大于 n = 10")
 

@@ -275,3 +275,46 @@ def test_a_card_lists_at_most_max_shown_errors_and_says_how_many_more(lang):
         assert len(bullets) == MAX_SHOWN_ERRORS + 1
         assert bullets[-1] == "- " + t("card.errors_more", lang, count=n - MAX_SHOWN_ERRORS)
         assert len(body) < 200 * MAX_SHOWN_ERRORS
+
+
+def _switch_language(at, language):
+    at.selectbox(key="app_lang").set_value(language).run()
+    assert not at.exception
+    return at
+
+
+def _note(at):
+    """The preset's note above the fields (the first caption of the editor column)."""
+    return [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize("preset", ["reference", "nothing_required"])
+def test_untouched_fields_follow_a_language_switch(preset):
+    """A fixture tool with a preset applied and nothing typed is written again in the new language, and the
+    note is the preset's own (it claimed "you edited it by hand" after a switch; newcomer pass, session 6)."""
+    from toolcall.presets import apply_preset, schema_text
+    from ui.tool_editor import fixture_tool
+
+    at = playground()
+    if preset != "reference":
+        at.selectbox(key="playground_preset").select(preset).run()
+    _switch_language(at, "zh")
+    zh = fixture_tool("refund_order", "zh")
+    assert at.text_area(key="tool_description").value == zh.description
+    assert at.text_area(key="schema_editor").value == schema_text(apply_preset(zh.input_schema, preset))
+    notes = _note(at)
+    assert t("playground.preset_edited", "zh") not in notes
+    assert t("playground.reference_edited", "zh", reset=t("playground.reset", "zh")) not in notes
+    assert t(f"playground.preset_lesson.{preset}", "zh") in notes
+    _switch_language(at, "en")  # and back
+    assert at.text_area(key="tool_description").value == fixture_tool("refund_order", "en").description
+
+
+def test_fields_edited_by_hand_stay_through_a_language_switch():
+    """What the student typed is never replaced: the edited description stays, and the note says it was edited."""
+    at = playground()
+    mine = "Refund an order. My own words."
+    at.text_area(key="tool_description").input(mine).run()
+    _switch_language(at, "zh")
+    assert at.text_area(key="tool_description").value == mine
+    assert t("playground.reference_edited", "zh", reset=t("playground.reset", "zh")) in _note(at)

@@ -10,7 +10,7 @@ from tests.app.conftest import fresh_app
 from tests.app.playground_views import each_card, open_panel, show_free, show_output
 from toolcall.fixtures import load_outputs
 from toolcall.i18n import t
-from toolcall.markdown import plain
+from toolcall.markdown import label, plain
 from ui.playground_pick import FREE, PANELS
 
 OUTPUTS = load_outputs().outputs
@@ -39,7 +39,7 @@ def free_label(lang):
 def test_the_output_picker_lists_every_canned_output(lang):
     at = playground(lang)
     radio = at.radio(key="playground_output")
-    assert list(radio.options) == [plain(o.label[lang]) for o in OUTPUTS] + [free_label(lang)]
+    assert list(radio.options) == [label(o.label[lang]) for o in OUTPUTS] + [free_label(lang)]
     assert list(radio.proto.captions) == [""] * (len(OUTPUTS) + 1)  # every output as expected: nothing to flag
     assert radio.value == OUTPUTS[0].id
     assert len(calls(at)) == 1  # one card drawn, not one per output
@@ -51,7 +51,7 @@ def test_a_leak_shows_under_its_output_and_the_picked_card_follows_the_edit():
     assert not at.exception
     radio = at.radio(key="playground_output")
     assert radio.value == EXTRA.id  # the choice survives the edit
-    assert list(radio.options) == [plain(o.label["en"]) for o in OUTPUTS] + [free_label("en")]  # labels stay
+    assert list(radio.options) == [label(o.label["en"]) for o in OUTPUTS] + [free_label("en")]  # labels stay
     assert list(radio.proto.captions) == [t("playground.output_leaked", "en") if o is EXTRA else ""
                                           for o in OUTPUTS] + [""]
     assert any(e.startswith("LEAKED") for e in texts(at.error))  # the picked card says so
@@ -161,7 +161,7 @@ def test_the_reference_is_serialised_once_per_tool_object():
 
 def test_the_picker_labels_are_built_once_per_judged_cards_and_language(monkeypatch):
     """An edit that gives the same verdicts as an earlier one (the same shared cards) translates and escapes
-    no label again: plain() runs once per output the first time only."""
+    no label again: label() runs once per output the first time only."""
     import ui.playground_pick as pick
     from toolcall.safe_validator import SizedCache
 
@@ -169,8 +169,8 @@ def test_the_picker_labels_are_built_once_per_judged_cards_and_language(monkeypa
     at = playground()
     ref = at.text_area(key="schema_editor").value
     calls = []
-    real = pick.plain
-    monkeypatch.setattr(pick, "plain", lambda text: calls.append(text) or real(text))
+    real = pick.label
+    monkeypatch.setattr(pick, "label", lambda text: calls.append(text) or real(text))
     for text in (ref + "\n", ref + "\n\n", ref + "\n\n\n"):  # the same schema: the same shared cards
         at.text_area(key="schema_editor").input(text).run()
     assert calls == []

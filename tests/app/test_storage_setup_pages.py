@@ -54,3 +54,17 @@ def test_the_dashboard_names_the_setting_to_fix(tmp_path, monkeypatch, setup, la
     assert [e.value for e in at.error] == [t("storage.dashboard_setup", lang)]
     assert named in at.code[0].value
     assert t("dashboard.store_error", lang) not in [w.value for w in at.warning]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_answers_past_the_tabs_queue_are_said_to_be_lost(tmp_path, monkeypatch, lang):
+    from toolcall.progress import PendingAnswers
+
+    _sqlite_url(tmp_path, monkeypatch)
+    at = open_exercises("alice", lang)
+    at.session_state["exercises_pending"] = PendingAnswers(limit=1)
+    for _ in range(3):
+        at.radio(key="exercises_ex_truncated_answer").set_value("ask_retry")
+        at.button(key="exercises_ex_truncated_submit").click().run()
+    assert not at.exception
+    assert t("storage.pending_full", lang, n=1, dropped=2) in [w.value for w in at.warning]

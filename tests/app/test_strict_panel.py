@@ -3,6 +3,7 @@ provider, the leak matrix, the OpenAI fix and its diff, in both languages; the n
 SDK turns into description text and the key-order-blind diff (issue 14)."""
 
 import json
+import re
 
 from tests.app.conftest import fresh_app
 from tests.app.markdown_tables import tables
@@ -145,3 +146,22 @@ def test_the_diff_ignores_key_order_and_shows_the_moves():
     at.text_area(key="schema_editor").input(json.dumps(reverse(schema), indent=2)).run()
     assert not at.exception
     assert _anthropic_diff(at) == shown
+
+
+def test_sources_are_links_with_short_text():
+    """The Source column showed whole addresses that broke mid-word in its narrow cells; every finding of
+    every provider now cites a link whose text is the host and the page's last part."""
+    at = panel()
+    sources = []
+    for provider in [o for o in at.radio(key="playground_strict_provider").options]:
+        at.radio(key="playground_strict_provider").set_value(provider).run()
+        sources += column(findings(at), "Source")
+    assert len(sources) >= 4
+    assert [s for s in sources if not re.fullmatch(r"\[[^\]]{3,48}\]\(https://[^()\s|]+\)", s)] == []
+    assert "[platform.claude.com › json-schema-limitations](" in sources[0]
+
+
+def test_the_harness_lab_sources_are_links():
+    at = fresh_app("zh").switch_page("pages/harness_lab.py").run()
+    cited = [c.value for c in at.caption if "](https://" in c.value]
+    assert cited and all("https://" not in re.sub(r"\]\(https://[^)]+\)", "]", c) for c in cited)

@@ -7,7 +7,7 @@ import re
 
 import yaml
 
-from tests.zh_prose import ascii_colons, english_runs, prose
+from tests.zh_prose import _FENCED, ascii_colons, english_runs, prose
 from toolcall import CONTENT_ROOT, FIXTURES_DIR, LESSONS_DIR, REPO_ROOT
 
 
@@ -124,3 +124,31 @@ def test_chinese_text_uses_the_full_width_colon():
     assert ascii_colons("见 `a: b` 和 https://x.y/a:b") == []
     found = {where: runs for where, text in TEXTS if (runs := ascii_colons(text))}
     assert found == {}
+
+
+#: Word-for-word renderings of English found in the Chinese text (a reviewer's pass over the pass^k lab,
+#: session 6), each with what a Chinese reader writes instead. A pattern here catches the next copy anywhere.
+CALQUES = {
+    r"带子": "the chart's \"band\" is 范围 (the legend's word), not a ribbon",
+    r"没有任何(保留的)?句子说到": "\"no kept sentence states\": 保留的句子里都没说到",
+    r"每有一点没有": "\"each point that no … states\": 每漏掉一点",
+    r"对任何 ?k 的": "\"for every k\": 不论 k 取多少",
+    r"再产生后果的场景": "\"before anything happens\": say who checks the result first",
+    r"掩盖了该修什么": "\"hides what to fix\": 看不出该修什么",
+    r"值得同等用心": "\"deserves the same care\": say the same as what",
+}
+
+
+def test_no_word_for_word_renderings_in_chinese_text():
+    found = {where: [p for p in CALQUES if re.search(p, text)] for where, text in TEXTS}
+    assert {where: hits for where, hits in found.items() if hits} == {}
+
+
+#: A line break inside a Chinese paragraph: Markdown shows it as a space ("全过了； 它没有偏差"), which no
+#: Chinese typesetting has. A break before a list item, heading, table row or display math is Markdown's own.
+SOFT_BREAK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]\n(?![ \t]*(?:[-*+] |\d+\. |#|\||\$\$|\n))(?=[ \t]*\S)")
+
+
+def test_chinese_paragraphs_have_no_line_breaks_that_show_as_spaces():
+    found = [where for where, text in TEXTS if SOFT_BREAK.search(_FENCED.sub(" ", text))]
+    assert found == []

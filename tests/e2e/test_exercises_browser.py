@@ -68,3 +68,23 @@ def test_language_switch_shows_the_choice_in_the_new_language(page, server):
     # one key for both languages (ui.widgets.translated): wait until the rerun shows the Chinese label
     expect(page.locator(".st-key-exercises_ex_failure_taxonomy_item_cancel input")).to_have_value("选错工具",
                                                                                                   timeout=30_000)
+
+
+def test_enter_then_submit_is_one_try_with_no_same_answer_note(page, server):
+    """Enter in a number answer, then Submit (what a student does), is one graded try: Enter no longer
+    submits the form too, so no "The same answer as your last try" follows a single answer."""
+    page.set_viewport_size({"width": 1300, "height": 2000})
+    page.goto(f"{server}/passk_lab?learner=e2e-enter")
+    box = page.locator(".st-key-exercises_pk_pass3_box")
+    box.wait_for()
+    settle(page)
+    answer = page.locator(".st-key-exercises_pk_pass3_answer input")
+    answer.fill("0.512")
+    answer.press("Enter")
+    settle(page)
+    expect(box).not_to_contain_text("Best score", timeout=2_000)  # Enter graded nothing
+    page.locator(".st-key-exercises_pk_pass3_submit button").click()
+    expect(box).to_contain_text("Best score 0 of 1 · tries 1", timeout=60_000)
+    settle(page)
+    assert "The same answer as your last try" not in box.inner_text()
+    assert "Press Enter" not in box.inner_text()  # Streamlit's English hint is gone with Enter-to-submit

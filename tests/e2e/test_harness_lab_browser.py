@@ -53,7 +53,8 @@ def test_a_whole_scenario_in_the_browser(page, server):
 
     editor = page.locator(".st-key-harness_json_plain_call_anthropic_write_followup textarea")
     editor.fill(move_text(SCENARIO.steps[1], reference_move(SCENARIO, SCENARIO.steps[1], "anthropic", "en")))
-    editor.press("Control+Enter")  # submits the form from the keyboard
+    editor.press("Tab")  # the keyboard way to the form's button (Ctrl+Enter no longer submits: test_form_submit.py)
+    page.keyboard.press("Enter")
     page.get_by_text("Step 3 of 3").wait_for()
 
     # the keyboard alone: Space picks the focused option (the first, the right one here), Tab, Enter

@@ -1,4 +1,5 @@
-"""toolcall.markdown.plain: any student text shows as itself inside Markdown and becomes nothing else.
+"""toolcall.markdown: plain (any student text shows as itself inside Markdown and becomes nothing else), label
+(the same for widget labels, with as few backslashes as possible) and link (a cited address, short text).
 
 A real CommonMark parser (markdown-it-py) renders the escaped text inside one of the app's sentences;
 Streamlit's own additions to Markdown (``:material/icon:``, ``:color[…]`` directives, ``$…$`` LaTeX,
@@ -8,11 +9,14 @@ GitHub-style autolinks) are checked on the escaped text itself.
 import html
 import re
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from toolcall.markdown import _CONTROL, _MD_SPECIAL, _WORD_JOINER, boldable, plain, table
+from toolcall.harness import load_scenarios
+from toolcall.markdown import _CONTROL, _MD_SPECIAL, _WORD_JOINER, LINK_CHARS, boldable, label, link, plain, table
+from toolcall.strict.rules import RULES
 
 MD = MarkdownIt("commonmark")
 # U+0000 is replaced by U+FFFD by every CommonMark parser, and surrogates are not text.
@@ -110,3 +114,86 @@ def test_table_cells_render_as_themselves_and_nothing_else(rows, head):
 
 def test_table_of_nothing_is_nothing():
     assert table([]) == ""
+
+
+# --- label: literal text with as few backslashes as Markdown allows (a label is read aloud from its source) ----
+
+GFM = MarkdownIt("commonmark").enable("strikethrough")
+LABEL_NASTY = [*NASTY, "- item", "+ item", "* item", "12) item", "___", "***", "a_b_c", "_a_", "a _b_ c", "x\\*y",
+               "end\\", "~~gone~~", "<b>x</b>", "<http://x.y>", ":smile:", "a:b", "1.5 yuan", "&#65;", "![i](x)",
+               "-5 points", "+5", "#tag", "- - -", "###", "> q", "=x", "-"]
+
+
+@settings(deadline=None)
+@given(TEXT)
+@example("")
+def test_any_label_renders_as_itself_and_as_nothing_else(text):
+    for sample in [text, *LABEL_NASTY]:
+        sample = sample.strip()  # a paragraph's outer spaces are not shown (and a label has none)
+        tags, seen = visible(GFM.render(label(sample)))
+        assert tags in (["p", "/p"], []), (sample, tags)
+        assert seen == shown(sample).strip(), sample
+        out = label(sample).replace("\\\\", "")
+        assert not re.search(r"(?<!\\)(\$|:[A-Za-z]|~)", out), sample  # Streamlit's LaTeX, directives, icons
+
+
+@pytest.mark.parametrize("text", [
+    "If the order has not shipped yet, use cancel_order instead.",  # the pass^k lab's checkboxes (newcomer pass)
+    "amount_cents is in cents: 19.99 yuan is 1999.",
+    "金额单位是分：19.99 元写作 1999。",
+    'Wrong type ("19.99" as a string)',  # the playground's output picker
+    'Trailing newline after the id ("ORD-20260917\\n")',
+    "JSON 被截断（触到 max_tokens）",
+])
+def test_ordinary_labels_need_no_backslash(text):
+    assert label(text) == text
+
+
+def test_label_escapes_only_what_markdown_would_change():
+    assert [label(t) for t in ("-5 points", "+5", "#tag", "=x")] == ["-5 points", "+5", "#tag", "=x"]
+    assert [label(t) for t in ("- x", "+ x", "# x", "> x", "---")] == ["\\- x", "\\+ x", "\\# x", "\\> x", "\\---"]
+    assert label("a *b*") == "a \\*b\\*"
+    assert label("_x_") == "\\_x\\_"
+    assert label("1. x") == "1\\. x"
+    assert label("- x") == "\\- x"
+    assert label(":red[x]") == "\\:red\\[x]"
+    assert label("$5") == "\\$5"
+    assert label("a\\*b") == "a\\\\\\*b"
+
+
+# --- link: a cited address as a link with short text (the strict panel's Source column broke mid-word) ----------
+
+#: Every address the app cites on a page: strict-mode rules and the harness lab's scenarios.
+CITED = sorted({rule.source for rule in RULES} | {u for s in load_scenarios().scenarios for u in s.sources})
+
+
+@pytest.mark.parametrize("url", CITED)
+def test_every_cited_address_is_one_link_with_short_text(url):
+    rendered = GFM.render(link(url))
+    anchors = re.findall(r'<a href="([^"]*)">(.*?)</a>', rendered)
+    assert len(anchors) == 1, rendered
+    href, text = anchors[0]
+    assert html.unescape(href) == url  # the shipped addresses need no percent-encoding
+    shown_text = html.unescape(text)
+    assert len(shown_text) <= LINK_CHARS and "://" not in shown_text and shown_text.startswith(
+        url.split("/")[2].removeprefix("www."))
+
+
+def test_link_texts_read_exactly():
+    assert link("https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations") \
+        == ("[platform\\.claude\\.com › json\\-schema\\-limitations]"
+            "(https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations)")
+    assert link("https://www.example.com/") == "[example\\.com](https://www.example.com/)"
+    assert link("https://community.openai.com/t/a-b/123").startswith("[community\\.openai\\.com › a\\-b](")
+
+
+@pytest.mark.parametrize("text", ["javascript:alert(1)", "ftp://x.y/z", "not a url", "https:///nohost"])
+def test_only_http_addresses_become_links(text):
+    assert link(text) == plain(text)
+    assert "<a " not in GFM.render(link(text))
+
+
+def test_a_target_cannot_end_the_link_or_the_cell():
+    out = link("https://x.y/a(b)|c d<e>")
+    assert out == "[x\\.y › a\\(b\\)\\|c d\\<e\\>](https://x.y/a%28b%29%7Cc%20d%3Ce%3E)"
+    assert re.findall(r'href="([^"]*)"', GFM.render(out)) == ["https://x.y/a%28b%29%7Cc%20d%3Ce%3E"]

@@ -93,3 +93,34 @@ def test_the_class_launcher_names_the_environment_when_the_url_came_from_it(monk
     with pytest.raises(SystemExit):
         main(["--processes", "1"])
     assert "TOOLCALL_DATABASE_URL (environment): the progress database URL's port" in capsys.readouterr().err
+
+
+def test_a_relative_data_folder_means_where_the_operator_typed_it(tmp_path, monkeypatch, capsys, no_nginx_needed):
+    """The processes run in the repository: a relative TOOLCALL_DATA_DIR was another folder for them than for
+    the launcher's check (which would have made a stray database where the operator stood)."""
+    from serve_class import REPO, child_env
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", "class-data")
+    assert child_env("")["TOOLCALL_DATA_DIR"] == str(tmp_path / "class-data")
+    (tmp_path / "class-data").write_text("not a folder")
+    assert main(["--processes", "1"]) == 2
+    assert str(tmp_path / "class-data") in capsys.readouterr().err
+    assert not (REPO / "class-data").exists()
+
+
+def test_an_answer_the_full_queue_cannot_keep_is_counted_as_dropped():
+    """The 501st answer of an outage was neither saved nor kept, while the page said "kept in this tab: 500"."""
+    from toolcall.progress import PendingAnswers
+
+    class Down:
+        def record(self, **kwargs):
+            raise StorageError("down")
+
+        def get(self, *args):
+            raise StorageError("down")
+
+    pending = PendingAnswers(limit=2)
+    for _ in range(5):
+        assert pending.save(Down(), "alice", "pk_pass3", "0.5", 0, 1) is None
+    assert (len(pending), pending.dropped) == (2, 3)

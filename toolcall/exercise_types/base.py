@@ -102,6 +102,16 @@ def _no_faults(item: dict[str, Any]) -> list[Fault]:
     return []
 
 
+def _as_text(exercise: Exercise, value: Any, lang: str) -> str:
+    return str(value)
+
+
+def texts_of(exercise: Exercise, kind: str, listed: list[str], lang: str) -> list[str]:
+    """The texts (in ``lang``) a student saw for ids of ``kind`` (options, steps, items, categories)."""
+    labels = exercise.labels(kind)
+    return [labels[i].get(lang) or labels[i]["en"] for i in listed]
+
+
 def as_text(exercise: Exercise, text: str) -> str:
     """``read`` for types whose widgets hold the answer text itself."""
     return text
@@ -127,7 +137,8 @@ class ExerciseType:
     ``read(exercise, text)`` turns stored answer text back into what the widgets hold, or None;
     ``check(item)`` lists the faults of a fixture block that passed the JSON Schema but contradicts
     itself (:data:`Fault`); ``inputs(exercise, load)`` reads what grading needs with ``load``
-    (:data:`Loader`)."""
+    (:data:`Loader`); ``show(exercise, value, lang)`` writes what ``read`` gave as the student saw it
+    in ``lang`` (option, step, item and category texts rather than their ids)."""
 
     name: str
     grade: Callable[[Exercise, str, GradingInputs], Grade]
@@ -135,6 +146,7 @@ class ExerciseType:
     read: Callable[[Exercise, str], Any]
     check: Callable[[dict[str, Any]], list[Fault]] = _no_faults
     inputs: Callable[[Exercise, Loader], GradingInputs] = _no_inputs
+    show: Callable[[Exercise, Any, str], str] = _as_text
 
 
 # --- helpers the graders share ----------------------------------------------------------------
@@ -229,7 +241,7 @@ def known_wrong(exercise: Exercise, same: Callable[[Any], bool]) -> list[Feedbac
         try:
             if same(wrong["answer"]):
                 found.append(FeedbackItem(WRONG, text=wrong["feedback"]))
-        except (Malformed, ValueError, TypeError):
+        except (Malformed, ValueError, TypeError, RecursionError):  # a listed answer json.loads cannot nest
             continue
     return found
 

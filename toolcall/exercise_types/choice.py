@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 from toolcall.text import escape_identifier  # ids quoted from the answer: a look-alike shows escaped
 from toolcall.exercise_types.base import (ERROR, INFO, OK, WRONG, ExerciseType, Fault, Grade, Malformed, both,
                                           duplicate_ids, fail, fb, ids, json_text, json_value, known_wrong, reader,
-                                          simple)
+                                          simple, texts_of)
+from toolcall.i18n import t
 
 if TYPE_CHECKING:
     from toolcall.exercises import Exercise
@@ -74,4 +75,9 @@ def grade_choice(exercise: Exercise, text: str) -> Grade:
     return Grade(1 if correct else 0, 1, tuple(items))
 
 
-TYPE = ExerciseType("choice", simple(grade_choice), json_text, reader(choice_ids), check)
+def show(exercise: Exercise, chosen: list[str], lang: str) -> str:
+    """The chosen options' texts, in the order chosen ("Wrong tool; Missing argument")."""
+    return t("word.list_sep", lang).join(texts_of(exercise, "options", chosen, lang))
+
+
+TYPE = ExerciseType("choice", simple(grade_choice), json_text, reader(choice_ids), check, show=show)

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 from toolcall.text import escape_identifier  # ids quoted from the answer: a look-alike shows escaped
 from toolcall.exercise_types.base import (ERROR, INFO, OK, WRONG, ExerciseType, Fault, FeedbackItem, Grade, Malformed,
                                           both, duplicate_ids, fail, fb, ids, json_text, json_value, known_wrong,
-                                          reader, simple)
+                                          reader, simple, texts_of)
+from toolcall.i18n import t
 
 if TYPE_CHECKING:
     from toolcall.exercises import Exercise
@@ -61,4 +62,11 @@ def grade_classify(exercise: Exercise, text: str) -> Grade:
     return Grade(right, len(items), tuple(out))
 
 
-TYPE = ExerciseType("classify", simple(grade_classify), json_text, reader(mapping), check)
+def show(exercise: Exercise, chosen: dict[str, str], lang: str) -> str:
+    """Each item's text with the category's text it was sorted into ("item → category; …"), in answer order."""
+    items = texts_of(exercise, "items", list(chosen), lang)
+    cats = texts_of(exercise, "categories", list(chosen.values()), lang)
+    return t("word.list_sep", lang).join(f"{i} → {c}" for i, c in zip(items, cats))
+
+
+TYPE = ExerciseType("classify", simple(grade_classify), json_text, reader(mapping), check, show=show)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolcall.exercise_types.base import (ERROR, INFO, OK, WRONG, ExerciseType, Fault, Grade, Malformed, both,
                                           duplicate_ids, fail, fb, ids, json_text, json_value, known_wrong, reader,
-                                          simple)
+                                          simple, texts_of)
 
 if TYPE_CHECKING:
     from toolcall.exercises import Exercise
@@ -56,4 +56,9 @@ def grade_order(exercise: Exercise, text: str) -> Grade:
     return Grade(right, len(steps), tuple(items))
 
 
-TYPE = ExerciseType("order", simple(grade_order), json_text, reader(step_ids), check)
+def show(exercise: Exercise, order: list[str], lang: str) -> str:
+    """The steps' texts, first step first, joined by arrows."""
+    return " → ".join(texts_of(exercise, "steps", order, lang))
+
+
+TYPE = ExerciseType("order", simple(grade_order), json_text, reader(step_ids), check, show=show)
