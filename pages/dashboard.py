@@ -17,12 +17,14 @@ from toolcall.dashboard import (
     DETAIL_ANSWER_CHARS,
     ClassData,
     activity_chart,
+    best_cell,
     common_wrong_cell,
     exercise_table,
     export_csv,
     export_json,
     learner_detail,
     learner_table,
+    readable_time,
     NameMapError,
     overview,
     parse_name_map,
@@ -101,7 +103,7 @@ show_table(
             tr("dashboard.col_solved"): r["solved"],
             tr("dashboard.col_revealed"): r["revealed"],
             tr("dashboard.col_tries"): r["tries"],
-            tr("dashboard.col_last_active"): r["last_active"],
+            tr("dashboard.col_last_active"): readable_time(r["last_active"]),
         }
         for r in learners
     ],
@@ -127,7 +129,7 @@ if who:
         [
             {
                 tr("dashboard.col_exercise"): titles.get(r.exercise_id, r.exercise_id),
-                tr("dashboard.col_best"): f"{r.best_score:g} / {r.max_score:g}",
+                tr("dashboard.col_best"): best_cell(r, L),
                 tr("dashboard.col_tries"): r.tries,
                 tr("dashboard.col_revealed"): r.revealed,
                 tr("dashboard.col_last_answer"): shown_answer(readable(r.exercise_id)(r.last_answer),
@@ -140,7 +142,7 @@ if who:
     show_table(
         [
             {
-                tr("dashboard.col_time"): a["at"],
+                tr("dashboard.col_time"): readable_time(a["at"]),
                 tr("dashboard.col_exercise"): titles.get(a["exercise_id"], a["exercise_id"]),
                 tr("dashboard.col_answer"): shown_answer(readable(a["exercise_id"])(a["answer"]), DETAIL_ANSWER_CHARS),
                 tr("dashboard.col_correct"): bool(a["correct"]),

@@ -48,6 +48,7 @@ class ClassData:
     recent: frozenset
     attempts: int
     since: str
+    bucket: str = "10min"
 
     @classmethod
     def load(cls, store, now: datetime | None = None, bucket: str = "10min", answers: bool = False) -> ClassData:
@@ -77,6 +78,7 @@ class ClassData:
             frozenset(summary["recent"]),
             int(summary["count"]),
             since,
+            bucket,
         )
 
 
@@ -88,6 +90,36 @@ def normalize_answer(text: str) -> str:
 #: Times are stored as UTC ISO 8601 text, which sorts as time does: a bucket is a prefix
 #: (characters kept, what completes it into a time).
 _BUCKETS = {"10min": (15, "0:00+00:00"), "1h": (13, ":00:00+00:00")}
+#: How long each bucket lasts: a bar spans its bucket, from ``time`` to ``end``.
+BUCKET_LENGTH = {"10min": timedelta(minutes=10), "1h": timedelta(hours=1)}
+
+
+def readable_time(stored: str | None) -> str:
+    """A stored UTC ISO 8601 time as ``2026-12-01 05:44`` (UTC, to the minute; the page says
+    UTC once); "" for none; the text itself when it is not a time."""
+    if not stored:
+        return ""
+    try:
+        when = datetime.fromisoformat(str(stored))
+    except ValueError:
+        return str(stored)
+    if when.tzinfo is not None:
+        when = when.astimezone(UTC)
+    return when.strftime("%Y-%m-%d %H:%M")
+
+
+def best_cell(record, lang: str) -> str:
+    """A learner's result on one exercise (a progress.Record) for the drill-down: the best score
+    out of the maximum once graded; what they did otherwise (hints opened, answer shown, only
+    opened), never a 0 / 0 score."""
+    if record.tries:
+        return f"{record.best_score:g} / {record.max_score:g}"
+    done = []
+    if record.hints_shown:
+        done.append(t("dashboard_times.hints_opened", lang, count=record.hints_shown))
+    if record.revealed:
+        done.append(t("dashboard_times.answer_shown", lang))
+    return t("dashboard_times.not_tried", lang, what="; ".join(done) or t("dashboard_times.only_opened", lang))
 
 
 def shown_answer(text: str, limit: int | None = None) -> str:
@@ -246,17 +278,23 @@ def activity_frame(data: ClassData) -> pd.DataFrame:
 def activity_chart(data: ClassData, lang: str) -> alt.Chart:
     """Stacked bars of graded tries over time (activity_frame), labelled in ``lang``."""
     frame = activity_frame(data)
-    frame = frame.assign(outcome=frame["outcome"].map(lambda o: t(f"dashboard.outcome_{o}", lang)))
+    # a bar spans its bucket (time .. end) on a UTC axis labelled %H:%M throughout: vega's default
+    # labels mixed "05:31" with ":30", and bars centred on a bucket's start were cut at the edges
+    frame = frame.assign(outcome=frame["outcome"].map(lambda o: t(f"dashboard.outcome_{o}", lang)),
+                         end=frame["time"] + BUCKET_LENGTH[data.bucket])
     names = [t("dashboard.outcome_correct", lang), t("dashboard.outcome_wrong", lang)]
     return (
         alt.Chart(frame)
         .mark_bar()
         .encode(
-            x=alt.X("time:T", title=t("dashboard.chart_time", lang)),
+            x=alt.X("time:T", title=t("dashboard_times.chart_time_utc", lang), scale=alt.Scale(type="utc"),
+                    axis=alt.Axis(format="%H:%M", labelOverlap=True)),
+            x2="end:T",
             y=alt.Y("sum(tries):Q", title=t("dashboard.chart_tries", lang), stack=True),
             color=alt.Color("outcome:N", title=None, scale=alt.Scale(domain=names, range=["#2e7d32", "#c62828"])),
             tooltip=[
-                alt.Tooltip("time:T", title=t("dashboard.chart_time", lang)),
+                alt.Tooltip("time:T", title=t("dashboard_times.chart_time_utc", lang), format="%H:%M",
+                            formatType="utc"),
                 alt.Tooltip("outcome:N", title=None),
                 alt.Tooltip("tries:Q"),
             ],

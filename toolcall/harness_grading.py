@@ -30,7 +30,7 @@ from toolcall.harness import (
 )
 from toolcall.i18n import LANGS, t
 from toolcall.pairing import check_pairing
-from toolcall.parsing import MAX_DEPTH, StrictJSONError, localized_detail, strict_loads
+from toolcall.parsing import MAX_DEPTH, StrictJSONError, localized_detail, names_place, strict_loads
 from toolcall.wire import ANTHROPIC, OPENAI
 from toolcall.wire import HARNESS_FORMATS as FORMATS
 
@@ -100,7 +100,8 @@ def parse_move(text: str, lang: str) -> tuple[dict[str, Any] | None, Finding | N
     try:
         value = strict_loads(text, MAX_DEPTH)
     except StrictJSONError as exc:
-        where = t("harness.finding.at", lang, line=exc.line, column=exc.column) if exc.line is not None else ""
+        where = t("harness.finding.at", lang, line=exc.line, column=exc.column) if exc.line is not None \
+            and not names_place(exc) else ""
         return None, Finding(
             f"parse:{exc.code}", t("harness.finding.not_json", lang, where=where, detail=localized_detail(exc, lang))
         )

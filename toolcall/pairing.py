@@ -64,7 +64,8 @@ from typing import Any
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import load_checked, require_unique_ids
 from toolcall.i18n import t
-from toolcall.parsing import MAX_DEPTH, StrictJSONError, localized_detail, max_depth, parse_tool_input, strict_loads
+from toolcall.parsing import (MAX_DEPTH, StrictJSONError, localized_detail, max_depth, names_place, parse_tool_input,
+                              strict_loads)
 from toolcall.text import escape_identifier
 from toolcall.wire import ANTHROPIC, AUTO, GEMINI, MCP, OPENAI, PAIRING_CHOICES, RESPONSES
 
@@ -286,7 +287,7 @@ def _load(text: str, lang: str) -> tuple[list[Any] | None, Any, str | None]:
         # strict: no NaN, no duplicate keys, no lone surrogates, no 5000-digit integers
         data = strict_loads(text.removeprefix("\ufeff"), MAX_DEPTH)
     except StrictJSONError as exc:
-        if exc.line is not None:
+        if exc.line is not None and not names_place(exc):
             return None, None, t("pairing.error.not_json", lang, line=exc.line, column=exc.column,
                                  detail=localized_detail(exc, lang))
         return None, None, t("pairing.error.not_json_value", lang, detail=localized_detail(exc, lang))

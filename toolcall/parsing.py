@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolcall.i18n import DEFAULT_LANG, catalogue, t
+from toolcall.json_explain import explain
 
 #: Largest raw input accepted, in characters. Real tool inputs are a few hundred.
 MAX_INPUT_CHARS = 100_000
@@ -43,7 +44,8 @@ class ParsedInput:
 
     ``ok`` is True only when ``value`` is a JSON object (a Python dict). Otherwise
     ``code`` is one of INVALID_JSON, NOT_AN_OBJECT, TOO_LARGE, TOO_DEEP, DUPLICATE_KEYS;
-    ``detail`` is the parser's own English message; ``line``/``column`` are 1-based and
+    ``detail`` is the parser's own English message; ``line``/``column`` are 1-based and name the place
+    to fix (json_explain: for a missing comma, the value before it) and
     ``pos`` is the 0-based character offset, when the parser gave one.
     """
 
@@ -198,19 +200,6 @@ class StrictJSONError(ValueError):
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
-#: Python's json error messages, and the key of their translation under ``json_error.``.
-_DECODER_MESSAGES = {
-    "Expecting value": "expecting_value",
-    "Expecting property name enclosed in double quotes": "expecting_property_name",
-    "Expecting ':' delimiter": "expecting_colon",
-    "Expecting ',' delimiter": "expecting_comma",
-    "Unterminated string starting at": "unterminated_string",
-    "Invalid control character at": "invalid_control_character",
-    "Invalid \\escape": "invalid_escape",
-    "Invalid \\uXXXX escape": "invalid_unicode_escape",
-    "Extra data": "extra_data",
-    "Unexpected UTF-8 BOM (decode using utf-8-sig)": "bom",
-}
 
 
 def find_surrogate(value: Any) -> str | None:
@@ -263,7 +252,8 @@ def strict_loads(text: str, depth_limit: int = MAX_DEPTH) -> Any:
         value = json.loads(text, object_pairs_hook=pairs_hook, parse_constant=_refuse_constant,
                            parse_int=_parse_int, parse_float=_parse_float)
     except json.JSONDecodeError as exc:
-        raise StrictJSONError(INVALID_JSON, exc.msg, _DECODER_MESSAGES.get(exc.msg), None, exc.lineno, exc.colno,
+        why = explain(text, exc)  # the place to fix, which for a missing comma is not where the parser stopped
+        raise StrictJSONError(INVALID_JSON, exc.msg, f"explain.{why.kind}", why.params(), why.line, why.column,
                               exc.pos) from None
     except _Refused as exc:
         raise StrictJSONError(INVALID_JSON, str(exc), f"refused_{exc.hint.key}", exc.hint.params,
@@ -283,10 +273,21 @@ def strict_loads(text: str, depth_limit: int = MAX_DEPTH) -> Any:
 
 def localized_detail(parsed: ParsedInput | StrictJSONError, lang: str) -> str:
     """The parser's detail in ``lang``: a translation of Python's json messages and of our
-    own refusals; any other message is returned as the parser wrote it."""
+    own refusals; any other message is returned as the parser wrote it. A decoder error is the
+    plain-words explanation of ``json_explain`` (the place to fix, an excerpt) with the parser's
+    own message and place after it, as a detail."""
+    if parsed.detail_key and parsed.detail_key.startswith("explain."):
+        params = parsed.detail_params
+        return t(f"json_error.{parsed.detail_key}", lang, **params) + t("json_error.explain_raw", lang, **params)
     if parsed.detail_key:
         return t(f"json_error.{parsed.detail_key}", lang, **_localized_params(parsed.detail_params, lang))
     return parsed.detail
+
+
+def names_place(parsed: ParsedInput | StrictJSONError) -> bool:
+    """True when :func:`localized_detail` already says where to fix the text (a decoder error,
+    explained by json_explain), so a message around it should not give the line and column again."""
+    return bool(parsed.detail_key and parsed.detail_key.startswith("explain."))
 
 
 def render_hint(hint: Hint, lang: str, for_model: bool = False) -> str:

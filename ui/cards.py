@@ -5,6 +5,7 @@ Drawn by pages/playground.py for each canned output and for the free box.
 
 from __future__ import annotations
 
+from toolcall.parsing import names_place
 from toolcall.judge import MAX_TOKENS_FIELD, STOP_TOOL_USE, STOP_WORDS, no_backend_message
 from toolcall.results import result_text, tool_call_entry
 from toolcall.wire import ANTHROPIC
@@ -87,7 +88,7 @@ def card_plan(card, label: str | None = None, canned=None, tool_name: str | None
         add("warning", tr("playground.overrejected"), icon="⚠️")
     parse = card.parse
     if parse is not None and not parse.ok:
-        if parse.line is not None:
+        if parse.line is not None and not names_place(parse):
             text = tr("playground.parse_problem_at", code=parse.code, detail=card.parse_detail, line=parse.line,
                       column=parse.column, pos=parse.pos)
         else:

@@ -10,6 +10,7 @@ from toolcall.harness import load_scenarios, move_text, reference_move, wrong_mo
 from toolcall.harness_grading import grade_move, progress_max
 from toolcall.i18n import t
 from toolcall.markdown import plain
+from toolcall.parsing import localized_detail, parse_tool_input
 from toolcall.progress import ProgressStore
 
 SCENARIOS = load_scenarios().scenarios
@@ -82,8 +83,9 @@ def test_plain_call_shipped_texts_and_restart():
     editor.input('{"max_tokens": 1024, "messages": [}')
     at.button(key="harness_submit_plain_call_anthropic_write_followup_en").click().run()
     shown = at.error[0].value
-    assert plain(t("harness.finding.not_json", "en", where=t("harness.finding.at", "en", line=1, column=35),
-                   detail="Expecting value")) in shown and "parse:" not in shown
+    detail = localized_detail(parse_tool_input('{"max_tokens": 1024, "messages": [}'), "en")  # says the place
+    assert detail.startswith("A value is expected at line 1, column 35: ")
+    assert plain(t("harness.finding.not_json", "en", where="", detail=detail)) in shown and "parse:" not in shown
     at.button(key="harness_restart_plain_call_anthropic_en").click().run()
     assert at.get("progress")[0].proto.text == "Step 1 of 3"
 

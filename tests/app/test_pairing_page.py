@@ -5,6 +5,7 @@ from tests.app.conftest import fresh_app
 from tests.app.markdown_tables import read_table, tables
 
 from toolcall.i18n import t
+from toolcall.parsing import localized_detail, parse_tool_input
 from toolcall.pairing import load_examples
 
 
@@ -54,8 +55,9 @@ def test_not_json_gets_a_clear_message(lang):
     at = open_page(lang)
     at.text_area(key="pairing_input").input("[{\"role\": \"user\",").run()
     assert not at.exception
-    expected = t("pairing.error.not_json", lang, line=1, column=18,
-                 detail=t("json_error.expecting_property_name", lang))
+    # the text ends after the comma: "stops before the JSON is complete", at the comma (json_explain)
+    expected = t("pairing.error.not_json_value", lang,
+                 detail=localized_detail(parse_tool_input("[{\"role\": \"user\","), lang))
     assert at.error[0].value.replace("\\", "") == expected
 
 

@@ -9,6 +9,8 @@ from tests.app.markdown_tables import tables
 from tests.app.playground_views import each_card, show_free, show_output
 from toolcall.fixtures import load_outputs
 from toolcall.i18n import t
+from toolcall.markdown import plain
+from toolcall.parsing import localized_detail, parse_tool_input
 
 OUTPUTS = load_outputs().outputs
 N = len(OUTPUTS)
@@ -64,7 +66,10 @@ def test_invalid_json_in_editor_shows_error_and_keeps_last_good_result():
     at.button(key="playground_apply_preset").click().run()
     at.text_area(key="schema_editor").input('{"type": "object",\n  "properties": }').run()
     assert not at.exception
-    assert "Not JSON\\: line 2, column 17\\: Expecting value\\." in texts(at.error)
+    # the place to fix in plain words, then the parser's message (json_explain)
+    detail = localized_detail(parse_tool_input('{"type": "object",\n  "properties": }'), "en")
+    assert detail.startswith('A value is expected at line 2, column 17: "properties": }')
+    assert plain(t("schema.not_json_value", "en", detail=detail)) in texts(at.error)
     assert any("stale" in w for w in texts(at.warning))
     shown = [str(e.value) for kind in ("warning", "caption", "info", "markdown", "error") for e in getattr(at, kind)]
     assert sum(t("playground.stale", "en") in s for s in shown) == 1  # once, not in both columns (issue 14)

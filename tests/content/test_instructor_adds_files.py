@@ -127,6 +127,7 @@ def test_the_added_entries_are_loaded_from_the_content_root(grown):
     assert run.stdout.split() == ["added_by_test_negative_amount", "True", "True"], run.stderr
 
 
+@pytest.mark.slow  # reruns the content, unit and app tests in a subprocess: minutes; .ci/run runs it
 def test_content_unit_and_app_tests_pass_against_the_grown_content(grown):
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", *MODULES],
                          capture_output=True, text=True, cwd=REPO_ROOT, timeout=1500,

@@ -59,7 +59,7 @@ def test_result_with_broken_schema_file_exits_2(tmp_path, capsys):
     schema = tmp_path / "bad.json"
     schema.write_text('{"type": ')
     assert main(["result", "--tool", TOOL, "--schema", str(schema), "--input", "{}"]) == 2
-    assert "Not JSON: line 1, column 10" in capsys.readouterr().err
+    assert "Not JSON: The text stops at line 1, column 8, before the JSON is complete" in capsys.readouterr().err
 
 
 def test_result_reads_stdin():

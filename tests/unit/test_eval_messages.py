@@ -105,4 +105,4 @@ def test_a_runs_detail_in_chinese_carries_the_parsers_chinese_message():
     assert (zh.detail, zh.error_type) == (en.detail, en.error_type) == ("unparsable", "unparsable_arguments")
     parsed = parse_tool_input(raw)
     assert zh.text("zh") == t("eval.detail.unparsable", "zh", why=f"{parsed.code}: {localized_detail(parsed, 'zh')}")
-    assert en.text() == f"arguments do not parse ({parsed.code}: {parsed.detail})"
+    assert en.text() == f"arguments do not parse ({parsed.code}: {localized_detail(parsed, 'en')})"

@@ -15,11 +15,11 @@ from toolcall.parsing import Hint
 MODEL_WORDS = {"en": ("max_tokens", "stop_reason", "the model", "tool call", "arguments"),
                "zh": ("max_tokens", "stop_reason", "模型", "参数")}
 
-#: (answer text, line, column, what the student is told is wrong with it in en)
-MALFORMED = [('{"a": 1', 1, 8, "ends before the JSON is complete"),
+#: (answer text, line, column of the place to fix, what the student is told is wrong with it in en)
+MALFORMED = [('{"a": 1', 1, 7, "before the JSON is complete"),
              ("{'a':1}", 1, 2, "Python dict"),
-             ('{"a": 1,}', 1, 9, "no comma before a closing"),
-             ('[\n  "send",\n  "run"', 3, 8, "ends before the JSON is complete")]
+             ('{"a": 1,}', 1, 8, "delete that last comma"),
+             ('[\n  "send",\n  "run"', 3, 7, "before the JSON is complete")]
 
 
 def one_exercise_per_type():
@@ -39,8 +39,7 @@ def test_a_malformed_answer_is_told_where_it_breaks_and_why(ex, text, line, colu
     shown = {lang: [item.render(lang) for item in result.feedback] for lang in LANGS}
     for lang, words in MODEL_WORDS.items():
         assert not [line_ for line_ in shown[lang] for w in words if w in line_], shown[lang]
-    where = [s for s in shown["en"] if s.startswith("Your answer breaks at")]
-    assert where and f"line {line}, column {column}" in where[0], shown["en"]
+    assert any(f"line {line}, column {column}" in s for s in shown["en"]), shown["en"]
     assert any(cause in s for s in shown["en"]), shown["en"]
     assert any(f"第 {line} 行第 {column} 列" in s for s in shown["zh"]), shown["zh"]
 

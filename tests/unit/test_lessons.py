@@ -148,17 +148,16 @@ def test_a_changed_app_message_breaks_the_quoting_lesson(content):
 def test_a_stale_parser_message_is_reported(content):
     """The parser's internal message ("Unterminated string starting at") is not what the app
     prints; a lesson that quotes it fails the check (issue 12: CI passed with such a quote)."""
-    for lang, printed in (("en", "Unterminated string (it starts at the line and column given)"),
-                          ("zh", "字符串没有结束（从这里开始）")):
+    from toolcall.parsing import localized_detail, parse_tool_input
+    truncated = parse_tool_input('{"order_id": "ORD-20260917", "amount_cents": 1999, "rea')
+    for lang in ("en", "zh"):
         lesson = content / "lessons" / lang / "07-errors-back.md"
         text = lesson.read_text("utf-8")
-        assert text.count(printed) == 2  # the figure and the sentence quoting it
-        lesson.write_text(text.replace(printed, "Unterminated string starting at"), "utf-8")
+        stale = """  - {value: "Unterminated string starting at", source: 'parse_error(output="truncated", field="detail")'}\n"""
+        lesson.write_text(text.replace("figures:\n", "figures:\n" + stale, 1), "utf-8")
     assert [str(p) for p in check_lessons(content)] == [
-        "lessons/en/07-errors-back.md: $.figures[1].value: 'Unterminated string starting at' is wrong: "
-        "the app computes 'Unterminated string (it starts at the line and column given)'",
-        "lessons/zh/07-errors-back.md: $.figures[1].value: 'Unterminated string starting at' is wrong: "
-        "the app computes '字符串没有结束（从这里开始）'"]
+        f"lessons/{lang}/07-errors-back.md: $.figures[0].value: 'Unterminated string starting at' is wrong: "
+        f"the app computes {localized_detail(truncated, lang)!r}" for lang in ("en", "zh")]
 
 
 def test_sources_must_be_https_urls(content):
@@ -190,7 +189,7 @@ def test_lesson_03_quotes_the_tool_description_in_its_own_language(content):
 def test_an_unknown_figure_function_is_reported(content):
     _edit(content / "lessons" / "en" / "07-errors-back.md", "all_fail(", "all_fails(")
     (problem,) = check_lessons(content)
-    assert str(problem).startswith("lessons/en/07-errors-back.md: $.figures[4].source: all_fails(p_fail=0.2, "
+    assert str(problem).startswith("lessons/en/07-errors-back.md: $.figures[3].source: all_fails(p_fail=0.2, "
                                    "attempts=3): unknown figure function 'all_fails'")
 
 

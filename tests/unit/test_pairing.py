@@ -161,7 +161,7 @@ def test_every_built_request_has_zero_violations(variant, fmt):
 # --- input that cannot be checked ---------------------------------------------------------------
 
 @pytest.mark.parametrize("text, start", [
-    ("{not json", "Not JSON: line 1, column 2"),
+    ("{not json", "Not JSON: A key is expected at line 1, column 2: {n — a key is text in double quotes"),
     ("", "The text is empty."),
     ('"hello"', "Expected a messages list (a JSON array) or a request object; this is string."),
     ('{"model": "x"}', 'This object has no "messages" field.'),
@@ -230,7 +230,7 @@ def test_command_line_reports_violations_and_exit_codes(capsys, tmp_path):
     assert main(["pairing", str(clean)]) == 0
     broken.write_text("{oops", encoding="utf-8")
     assert main(["pairing", str(broken)]) == 2
-    assert capsys.readouterr().err.startswith("Not JSON: line 1, column 2")
+    assert capsys.readouterr().err.startswith("Not JSON: A key is expected at line 1, column 2: {o")
 
 
 def test_non_string_tool_call_id_is_reported_not_raised():
@@ -261,8 +261,8 @@ def test_invalid_arguments_detail_is_in_the_report_language():
     text = json.dumps([USER, calls(call(args='{"order_id": "ORD-2026')), tool()])
     zh = check_pairing(text, "auto", "zh").notes[0].detail
     en = check_pairing(text, "auto", "en").notes[0].detail
-    assert "字符串没有结束（从这里开始）" in zh and "Unterminated" not in zh
-    assert "Unterminated string (it starts at the line and column given)" in en
+    assert "从第 1 行第 14 列开始的字符串没有结束" in zh and "Unterminated" not in zh.split("（解析器原文")[0]
+    assert "The string that starts at line 1, column 14 never ends" in en
 
 
 def test_wrong_content_type_detail_in_chinese_uses_chinese_phrases():

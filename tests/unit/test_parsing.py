@@ -34,8 +34,9 @@ def test_refused_with_code_detail_and_hint(raw, code, detail, hint):
 
 def test_trailing_comma_position_is_reported():
     parsed = parse_tool_input('{"amount_cents": 1999,}')
-    # Python 3.11's json module points just past the comma, at the closing brace.
-    assert (parsed.line, parsed.column, parsed.pos) == (1, 23, 22)
+    # Python 3.11's json module points just past the comma, at the closing brace (pos); the place to fix
+    # is the comma itself (line, column: json_explain)
+    assert (parsed.line, parsed.column, parsed.pos) == (1, 22, 22)
 
 
 def test_truncated_output_is_reported_not_repaired():

@@ -21,7 +21,9 @@ def _ok(**overrides):
 def test_not_json_points_at_line_and_column():
     checked = check_schema('{\n  "type": "object",\n  "properties": {,}\n}')
     assert (checked.ok, checked.code, checked.line, checked.column) == (False, "SCHEMA_NOT_JSON", 3, 18)
-    assert checked.message == "Not JSON: line 3, column 18: Expecting property name enclosed in double quotes."
+    assert checked.message == ('Not JSON: A key is expected at line 3, column 18: "properties": {, — a key is text in '
+                               'double quotes, like "name". (Parser\'s message: Expecting property name enclosed in '
+                               'double quotes, line 3, column 18).')
 
 
 @pytest.mark.parametrize("text, type_name", [("[]", "array"), ("true", "boolean"), ('"x"', "string"),
@@ -176,7 +178,8 @@ def test_a_schema_typed_half_way_is_called_unfinished(lang):
     double quotes": where it breaks, not why. A finished but wrong text gets no such sentence."""
     from toolcall.i18n import t
     half = check_schema('{"type": "object", "properties": {', lang)
-    assert half.code == "SCHEMA_NOT_JSON" and (half.line, half.column) == (1, 35)
+    # the place to fix is the last character typed (json_explain: the text ends early), the parser says column 35
+    assert half.code == "SCHEMA_NOT_JSON" and (half.line, half.column) == (1, 34)
     assert half.message.endswith(" " + t("schema.unfinished", lang))
     wrong = check_schema('{"type": "object",, "properties": {}}', lang)
     assert wrong.code == "SCHEMA_NOT_JSON" and t("schema.unfinished", lang) not in wrong.message

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolcall.fixtures import OutputsFixture, Tool
 from toolcall.i18n import DEFAULT_LANG, LANGS, catalogue, t
-from toolcall.parsing import Hint, StrictJSONError, localized_detail, parse_tool_input, strict_loads
+from toolcall.parsing import Hint, StrictJSONError, localized_detail, names_place, parse_tool_input, strict_loads
 
 if TYPE_CHECKING:  # toolcall.exercises imports this package to check fixture blocks
     from toolcall.exercises import Exercise
@@ -192,6 +192,9 @@ def json_value(text: str, expected_key: str) -> Any:
         where = {"line": exc.line or 1, "column": exc.column or 1}
         detail = {lang: localized_detail(exc, lang) for lang in LANGS}
         hints = [exc.hint] if exc.hint else parse_tool_input(text).hints
+        if names_place(exc):  # the explanation says where to fix and quotes the text there
+            raise Malformed(fb(ERROR, "bad_format_explained", expected=both(expected_key), detail=detail),
+                            *answer_hints(hints)) from exc
         raise Malformed(fb(ERROR, "bad_format", expected=both(expected_key), detail=detail, **where),
                         *where_it_breaks(text, exc.line, exc.column), *answer_hints(hints)) from exc
 

@@ -10,7 +10,7 @@ from toolcall.exercise_types.base import (ERROR, OK, WRONG, ExerciseType, Fault,
                                           answer_hints, as_text, check_size, fail, fb, known_wrong, simple, text_as_is,
                                           where_it_breaks)
 from toolcall.i18n import LANGS, t
-from toolcall.parsing import localized_detail, parse_tool_input
+from toolcall.parsing import localized_detail, names_place, parse_tool_input
 from toolcall.validation import check_schema, validate
 
 if TYPE_CHECKING:
@@ -28,6 +28,10 @@ def _json_object(text: str) -> dict[str, Any]:
     parsed = parse_tool_input(text)
     if parsed.ok:
         return parsed.value
+    if names_place(parsed):  # the explanation says where to fix and quotes the text there
+        raise Malformed(FeedbackItem(ERROR, text={lang: t("exercises.fb.json_explained", lang,
+                                                          detail=localized_detail(parsed, lang)) for lang in LANGS}),
+                        *answer_hints(parsed.hints))
     items = [FeedbackItem(ERROR, text={lang: t("exercises.fb.json_parse", lang, code=parsed.code,
                                                detail=localized_detail(parsed, lang)[:200]) for lang in LANGS})]
     raise Malformed(*items, *where_it_breaks(text, parsed.line, parsed.column), *answer_hints(parsed.hints))

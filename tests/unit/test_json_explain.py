@@ -1,0 +1,132 @@
+"""JSON that does not parse is explained in plain words at the place to fix, in en and zh, everywhere
+(toolcall/json_explain.py): newcomer session 6, item 1. Cases derive from the decoder's own messages."""
+
+import inspect
+import json
+import json.decoder
+import json.scanner
+import re
+from string import Formatter
+
+import pytest
+
+from tests.conftest import unit_exercises
+from toolcall.grading import grade, grading_inputs
+from toolcall.i18n import LANGS, catalogue, t
+from toolcall.json_explain import EXCERPT_CHARS, KINDS, explain, message_kind
+from toolcall.pairing import check_pairing
+from toolcall.parsing import localized_detail, parse_tool_input
+
+#: The newcomer's answer to "Send the error back": the comma after "is_error": true left out on line 4.
+NO_COMMA = '{\n  "type": "tool_result",\n  "tool_use_id": "toolu_01",\n  "is_error": true\n  "content": "x"\n}'
+
+#: One text per kind that explain() returns (a new kind without a sample fails test_every_kind_has_a_sample).
+SAMPLES = {
+    "expecting_property_name": '{"a": 1, b: 2}',
+    "expecting_colon": '{"a" 1}',
+    "expecting_comma": NO_COMMA,
+    "trailing_comma": '{"a": [1, 2,], "b": 3}',
+    "single_quotes": "{'a': 1}",
+    "not_a_value": '{"a": True}',
+    "ends_early": '{"a": [1, ',
+    "unterminated_string": '{"a": "xyz',
+    "invalid_control_character": '{"a": "x\ny"}',
+    "invalid_escape": '{"a": "C:\\dir"}',
+    "invalid_unicode_escape": '{"a": "\\u12"}',
+    "extra_data": '{"a": 1} {"b": 2}',
+    "bom": '\ufeff{"a": 1}',
+}
+
+
+def decoder_messages() -> list[str]:
+    """Every message CPython's pure-Python json decoder and scanner raise, their ``{0!r}`` parts
+    dropped (the C scanner raises the same messages without them)."""
+    source = "".join(inspect.getsource(m) for m in (json, json.decoder, json.scanner))
+    found = re.findall(r'(?:JSONDecodeError\(|msg = )\s*"((?:[^"\\]|\\.)*)"', source)
+    cleaned = {re.sub(r":? ?\{0!r\}", "", m.encode().decode("unicode_escape")).strip() for m in found}
+    return sorted(cleaned)
+
+
+def decode_errors(text: str) -> list[json.JSONDecodeError]:
+    """The error of the C decoder and of the pure-Python one (their messages differ) on ``text``."""
+    errors = []
+    pure = json.JSONDecoder()
+    pure.parse_string = json.decoder.py_scanstring
+    pure.parse_object = json.decoder.JSONObject
+    pure.scan_once = json.scanner.py_make_scanner(pure)
+    for decode in (json.loads, pure.decode):
+        with pytest.raises(json.JSONDecodeError) as caught:
+            decode(text)
+        errors.append(caught.value)
+    return errors
+
+
+def test_the_decoder_messages_are_found():
+    assert {"Expecting ',' delimiter", "Expecting value", "Extra data",
+            "Invalid \\uXXXX escape"} <= set(decoder_messages())
+
+
+@pytest.mark.parametrize("msg", decoder_messages())
+def test_every_decoder_message_has_a_kind(msg):
+    assert message_kind(msg) != "unknown", f"json raises {msg!r}: explain it in toolcall/json_explain.py"
+
+
+def test_every_kind_has_a_sample():
+    assert set(SAMPLES) == set(KINDS) - {"unknown"}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_kind_is_worded_in_both_languages_with_the_same_fields(kind):
+    fields = {lang: {f for _, f, _, _ in Formatter().parse(catalogue(lang)[f"json_error.explain.{kind}"]) if f}
+              for lang in LANGS}
+    assert fields["en"] == fields["zh"]
+
+
+@pytest.mark.parametrize("kind", sorted(SAMPLES))
+def test_each_sample_is_explained_as_its_kind_by_both_decoders(kind):
+    text = SAMPLES[kind]
+    for exc in decode_errors(text.removeprefix("\ufeff") if kind != "bom" else text):
+        if kind == "bom" and exc.msg != "Unexpected UTF-8 BOM (decode using utf-8-sig)":
+            continue  # the pure decoder reads the BOM as a stray character
+        assert explain(text, exc).kind == kind, exc.msg
+
+
+@pytest.mark.parametrize("kind", sorted(SAMPLES))
+def test_what_the_student_reads_names_the_place_and_keeps_the_parser_words_as_a_detail(kind):
+    parsed = parse_tool_input(SAMPLES[kind])
+    assert not parsed.ok
+    for lang in LANGS:
+        shown = localized_detail(parsed, lang)
+        assert shown.startswith(t(f"json_error.explain.{kind}", lang, **parsed.detail_params)), shown
+        assert shown.endswith(t("json_error.explain_raw", lang, **parsed.detail_params)), shown
+        if kind != "bom":
+            assert f"{parsed.line}" in shown and parsed.detail_params["excerpt"] in shown
+
+
+def test_a_missing_comma_points_after_the_value_before_it():
+    parsed = parse_tool_input(NO_COMMA)
+    assert (parsed.line, parsed.column, parsed.pos) == (4, 18, NO_COMMA.index('"content"'))
+    assert parsed.detail_params["excerpt"] == '"is_error": true'
+    assert localized_detail(parsed, "en") == (
+        'A comma is missing after this, at line 4, column 18: "is_error": true — put a , right after it (if the '
+        "object or list ends there, close it with } or ]). (Parser's message: Expecting ',' delimiter, line 5, "
+        "column 3)")
+    assert localized_detail(parsed, "zh").startswith('这里后面少了一个逗号（第 4 行第 18 列）："is_error": true')
+
+
+def test_the_exercise_says_where_the_comma_goes_and_quotes_no_lone_quote():
+    ex = unit_exercises().by_id()["pg_error_result"]
+    shown = {lang: [f.render(lang) for f in grade(ex, NO_COMMA, grading_inputs(ex)).feedback] for lang in LANGS}
+    assert shown["en"][0].startswith('Your answer is not a JSON object yet. A comma is missing after this, at line 4, '
+                                     'column 18: "is_error": true')
+    assert not any(s.endswith(': "') or s.endswith('：“') or s.endswith('："') for lang in LANGS for s in shown[lang])
+
+
+def test_the_pairing_checker_says_a_truncated_paste_stops_early():
+    whole = json.dumps([{"role": "user", "content": "refund ORD-1"}, {"role": "assistant", "content": "ok"}])
+    text = whole[:whole.index('{"role": "assistant"')]  # cut after a comma: the paste stops early
+    comma = len(text.rstrip())  # 1-based column of the comma, the last thing typed
+    report = check_pairing(text)
+    assert report.error.startswith(f"Not JSON: The text stops at line 1, column {comma}, before the JSON is complete: "
+                                   f"{text.rstrip()[-EXCERPT_CHARS:]} — it was cut off")
+    assert check_pairing(text, "auto", "zh").error.startswith(f"不是 JSON：文本在第 1 行第 {comma} 列就结束了")
