@@ -76,3 +76,9 @@ def t(key: str, lang: str = DEFAULT_LANG, **params: Any) -> str:
     if template is None:
         template = catalogue(DEFAULT_LANG)[key]
     return template.format(**params)
+
+
+def sentence_gap(lang: str) -> str:
+    """What goes between two sentences joined in ``lang``: a space in English, nothing in Chinese (a Chinese
+    sentence ends with a full-width 。 that carries its own spacing)."""
+    return "" if normalize_lang(lang) == "zh" else " "

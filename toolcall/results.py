@@ -37,7 +37,7 @@ import json
 import re
 from typing import Any
 
-from toolcall.i18n import t
+from toolcall.i18n import sentence_gap, t
 from toolcall.parsing import ParsedInput, parse_tool_input
 from toolcall.text import escape_invisible
 from toolcall.validation import FieldError, display_pointer
@@ -202,7 +202,7 @@ def _line(err: FieldError, lang: str) -> str:
     line = t("result.error_line", lang, pointer=display_pointer(err.pointer, lang), keyword=err.keyword,
              expected=err.expected,
              received=err.received)
-    sep = "" if lang == "zh" else " "  # Chinese sentences are not separated by spaces
+    sep = sentence_gap(lang)
     for hint in err.hints:
         line += sep + hint
     for reason in err.reasons:

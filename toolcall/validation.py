@@ -21,7 +21,7 @@ from referencing.jsonschema import DRAFT202012
 from urllib.parse import urldefrag, urljoin
 
 from toolcall.regex_errors import describe as describe_regex_error
-from toolcall.i18n import t
+from toolcall.i18n import sentence_gap, t
 from toolcall.parsing import StrictJSONError, ends_open, json_type, localized_detail, names_place, strict_loads
 from toolcall.safe_validator import (ASSERT_FORMATS, META_FORMATS, REGEX_TIMEOUT, REGISTRY, VALIDATION_BUDGET,
                                      BudgetExceeded, FormatTooLong, RegexTimeout, SafeValidator, SizedCache, _no_fetch,
@@ -191,7 +191,8 @@ def _check_schema(text: str, lang: str) -> SchemaCheck:
         detail = localized_detail(exc, lang)
         if exc.line is not None:
             # typed half-way ({"properties": { …): the parser's "expecting a property name" says where, not why
-            unfinished = " " + t("schema.unfinished", lang) if ends_open(text) else ""
+            # (the explanation already says the text stops early; this adds what to do, and that the cards wait)
+            unfinished = sentence_gap(lang) + t("schema.unfinished", lang) if ends_open(text) else ""
             message = t("schema.not_json_value", lang, detail=detail) if names_place(exc) \
                 else t("schema.not_json", lang, line=exc.line, column=exc.column, detail=detail)
             return SchemaCheck(False, code="SCHEMA_NOT_JSON", line=exc.line, column=exc.column,

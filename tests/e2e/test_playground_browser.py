@@ -60,12 +60,12 @@ def _commit_on_fresh_page(page, server, key: str, text: str) -> None:
 
 def test_invalid_schema_text_shows_error_where_typed(server, page):
     _commit_on_fresh_page(page, server, "schema_editor", '{"type": "object",')
-    page.get_by_text("Not JSON: line 1, column 19").wait_for()
+    page.get_by_text("Not JSON: The text stops at line 1, column 18").wait_for()
     assert page.locator('[data-testid="stException"]').count() == 0
 
 
 def test_switching_wire_format_redraws_cards_and_business_cases(server, page):
-    """The format radio lives in the fragment; switching it must redraw the whole page once."""
+    """The format radio sits above the fragment; switching it redraws the whole page (cards and business cases)."""
     page.goto(server + "/playground")
     wait_connected(page)
     page.locator(".st-key-playground_format").get_by_text(t("playground.format.openai", "en"), exact=True).click()
