@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 # file_mtime: the fixture cache key pages use
-from ui.common import file_mtime, lang, plain, show_chart, show_load_problems, tr
+from ui.common import file_mtime, lang, plain, show_chart, show_load_problems, show_table, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.widgets import own_words
 from toolcall import FIXTURES_DIR
@@ -143,14 +143,8 @@ def selection_editor():
     else:
         st.success(tr("eval.set_ok", cases=len(cases), need=MIN_PER_TOOL))
     with st.expander(tr("eval.set_counts")):
-        counts = pd.DataFrame(
-            {
-                "tool": list(sset.tools),
-                "should_call": [sum(c.expected_tool == t for c in cases) for t in sset.tools],
-                "should_not_call": [sum(t in c.should_not_call for c in cases) for t in sset.tools],
-            }
-        )
-        st.dataframe(counts, hide_index=True)
+        show_table([{tr("eval.counts_tool"): t, tr("eval.counts_call"): sum(c.expected_tool == t for c in cases),
+                     tr("eval.counts_not"): sum(t in c.should_not_call for c in cases)} for t in sset.tools])
     return {c.id: c.expected_calls() for c in cases}
 
 
@@ -165,7 +159,8 @@ def _right_runs(result: Analysis) -> tuple[int, int]:
     return right, int(table.values.sum())
 
 
-def _case_frame(result: Analysis, k: int) -> pd.DataFrame:
+def _case_rows(result: Analysis, k: int) -> list[dict]:
+    """One row per case of the per-case table: id, expected tool, n, c, pass^k, naive, pass@k, note."""
     rows = []
     for c in result.cases:
         cell = (lambda x: percent(x, lang())) if c.refused is None else (lambda x: "—")
@@ -183,7 +178,7 @@ def _case_frame(result: Analysis, k: int) -> pd.DataFrame:
                 ),
             }
         )
-    return pd.DataFrame(rows)
+    return rows
 
 
 def show_analysis(result: Analysis, k: int, key: str) -> None:
@@ -206,7 +201,7 @@ def show_analysis(result: Analysis, k: int, key: str) -> None:
         show_chart(taxonomy_chart(result.taxonomy, lang()))
         st.caption(tr("eval.taxonomy_fix"))
     st.subheader(tr("eval.cases_title"))
-    st.dataframe(_case_frame(result, k), hide_index=True, width="stretch")
+    show_table(_case_rows(result, k), key=f"{key}_cases")
 
 
 def _descriptions(version: str, language: str) -> None:
@@ -280,7 +275,7 @@ def drill_down(expectations: dict) -> None:
                 tr("eval.col_validation"): "; ".join(g.validation),
             }
         )
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    show_table(rows)
 
 
 # --- 3. uploads --------------------------------------------------------------------------
