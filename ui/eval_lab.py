@@ -17,7 +17,7 @@ import streamlit as st
 # file_mtime: the fixture cache key pages use
 from ui.common import file_mtime, lang, plain, show_chart, show_load_problems, show_table, tr
 from ui.exercise_widgets import show_page_exercises
-from ui.widgets import own_words
+from ui.widgets import file_uploader, own_words
 from toolcall import FIXTURES_DIR
 from toolcall.eval_charts import confusion_chart, taxonomy_chart
 from toolcall.eval_charts import tool_label as chart_tool_label
@@ -289,12 +289,12 @@ def upload_section(k: int) -> None:
     labels = {f: tr(f"eval.format_{f}") for f in ("auto", "native", "tau", "inspect")}
     fmt = c2.selectbox(tr("eval.format_label"), tuple(labels), key="eval_format", format_func=labels.__getitem__,
                        **own_words("selectbox"))
-    # max_upload_size: the server refuses a larger file before holding it (default: 200 MB per upload). The
-    # browser then marks the file with Streamlit's own English "File must be 20.0MB or smaller", which no
-    # option translates, so the label states the cap in the page's language; upload_too_large below is
-    # the check for an upload that did not pass through the browser's.
-    uploaded = c1.file_uploader(tr("eval.upload_label", limit=UPLOAD_LIMIT_MB), type=["jsonl", "json", "eval"],
-                                key="eval_upload", max_upload_size=UPLOAD_LIMIT_MB)
+    # the server refuses a larger file before holding it (default: 200 MB per upload). The browser then
+    # marks the file with Streamlit's own English "File must be 20.0MB or smaller" (a hover tooltip no
+    # option or style reaches), so the label states the cap in the page's language; upload_too_large below
+    # is the check for an upload that did not pass through the browser's.
+    uploaded = file_uploader(tr("eval.upload_label", limit=UPLOAD_LIMIT_MB), key="eval_upload",
+                             types=["jsonl", "json", "eval"], limit_mb=UPLOAD_LIMIT_MB, where=c1)
     if uploaded is None:
         return
     if uploaded.size > UPLOAD_LIMIT_MB * 1_000_000:
