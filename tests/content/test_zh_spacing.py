@@ -10,6 +10,8 @@ import string
 
 import pytest
 
+from tests.content.test_chinese_text import TEXTS
+from tests.zh_prose import _FENCED
 from toolcall.i18n import catalogue, sentence_gap
 
 #: A full-width mark that carries its own spacing, then a space or tab (a newline inside Markdown is drawn as one too).
@@ -41,6 +43,13 @@ def test_every_zh_string_is_checked():
 
 def test_no_zh_ui_string_has_a_space_after_full_width_punctuation_or_a_colon_after_a_colon():
     found = {key: places for key, value in ZH.items() if (places := stray_spacing(rendered(value)))}
+    assert found == {}
+
+
+def test_no_zh_lesson_or_fixture_text_breaks_the_rules():
+    """Lessons (body, code blocks aside) and every zh field of the fixtures, as tests/content/test_chinese_text.py reads them."""
+    found = {where: places for where, text in TEXTS
+             if not where.startswith("toolcall/") and (places := stray_spacing(_FENCED.sub(" ", text)))}
     assert found == {}
 
 
