@@ -22,7 +22,7 @@ from toolcall import FIXTURES_DIR
 from toolcall.eval_charts import confusion_chart, taxonomy_chart
 from toolcall.eval_charts import tool_label as chart_tool_label
 from toolcall.fixtures import FixtureError
-from toolcall.evaluation import ANALYSIS_BUDGET
+from toolcall.evaluation import ANALYSIS_BUDGET, MAX_MATRIX_TOOLS
 from toolcall.eval_import import LogError, read_log, read_native
 from toolcall.evaluation import Analysis, RunLog, analyse, grade_run, summary_rates
 from toolcall.numfmt import percent
@@ -34,6 +34,9 @@ VERSIONS = ("vague", "good")
 #: Largest upload accepted, in MB.
 UPLOAD_LIMIT_MB = 20
 K_MAX = 10
+#: Cases the per-case table lists at most: an upload may hold 200 000 (toolcall.eval_import.MAX_RUNS), and the
+#: table is sent to the browser on every rerun of the page (100 000 cases: 8.9 MB); the means count every case.
+SHOWN_CASES = 1_000
 EDITOR_ORDER = ["id", "expected_tool", "request", "expected_arguments", "should_not_call"]
 
 
@@ -167,7 +170,7 @@ def _right_runs(result: Analysis) -> tuple[int, int]:
 
 def _case_frame(result: Analysis, k: int) -> pd.DataFrame:
     rows = []
-    for c in result.cases:
+    for c in result.cases[:SHOWN_CASES]:
         cell = (lambda x: percent(x, lang())) if c.refused is None else (lambda x: "—")
         rows.append(
             {
@@ -202,11 +205,16 @@ def show_analysis(result: Analysis, k: int, key: str) -> None:
     if runs:
         st.subheader(tr("eval.matrix_title"))
         show_chart(confusion_chart(result.confusion, lang()))
+        if any(result.folded_tools):
+            st.caption(tr("eval.matrix_folded", kept=MAX_MATRIX_TOOLS - 1, expected=result.folded_tools[0],
+                          chosen=result.folded_tools[1]))
         st.subheader(tr("eval.taxonomy_title"))
         show_chart(taxonomy_chart(result.taxonomy, lang()))
         st.caption(tr("eval.taxonomy_fix"))
     st.subheader(tr("eval.cases_title"))
     st.dataframe(_case_frame(result, k), hide_index=True, width="stretch")
+    if len(result.cases) > SHOWN_CASES:
+        st.caption(tr("eval.cases_not_shown", shown=f"{SHOWN_CASES:,}", total=f"{len(result.cases):,}"))
 
 
 def _descriptions(version: str, language: str) -> None:
