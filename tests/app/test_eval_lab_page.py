@@ -319,7 +319,8 @@ def test_a_rerun_that_leaves_the_table_alone_checks_nothing_again(monkeypatch):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_an_upload_with_more_cases_than_the_table_lists_says_so_and_sends_a_bounded_table(lang):
     """The per-case table lists at most SHOWN_CASES rows (an upload may hold 200 000 cases, 8.9 MB of table per
-    rerun at 100 000), and says how many there are; the matrix of a log naming more tools than it keeps says how
+    rerun at 100 000), and says how many there are; the session keeps only those rows (the whole analysis of a
+    20 MB upload held about 40 MB per session); the matrix of a log naming more tools than it keeps says how
     many names it summed."""
     from toolcall.evaluation import MAX_MATRIX_TOOLS
     from ui.eval_lab import SHOWN_CASES
@@ -338,3 +339,5 @@ def test_an_upload_with_more_cases_than_the_table_lists_says_so_and_sends_a_boun
     assert t("eval.cases_not_shown", lang, shown=f"{SHOWN_CASES:,}", total=f"{total:,}") in captions
     folded = 30 - (MAX_MATRIX_TOOLS - 1)
     assert t("eval.matrix_folded", lang, kept=MAX_MATRIX_TOOLS - 1, expected=folded, chosen=0) in captions
+    kept, cases, _ = at.session_state["eval_upload_result"][-1]  # what the session holds: no row per run
+    assert kept.graded is None and len(kept.cases) == SHOWN_CASES and cases == total
