@@ -10,6 +10,7 @@ from tests.app.conftest import fresh_app
 from tests.app.playground_views import open_panel, show_free
 from toolcall.fixtures import Tool
 from toolcall.i18n import t
+from toolcall.markdown import plain
 from toolcall.parsing import MAX_DEPTH, MAX_INPUT_CHARS
 from toolcall.tooldef import MAX_DEFINITION_CHARS, share_token
 from toolcall.validation import MAX_SCHEMA_CHARS, MAX_SCHEMA_DEPTH
@@ -68,3 +69,19 @@ def test_a_share_link_of_a_deep_schema_fills_an_editor_that_checks():
     text = at.text_area(key="schema_editor").value
     assert len(text) <= MAX_SCHEMA_CHARS and json.loads(text) == schema
     assert "workbench_link_error" not in at.session_state
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_free_output_of_thousands_of_whole_number_floats_lists_a_few_and_counts_the_rest(lang):
+    """19 800 floats such as 1.0 were one note each in the card's info box (2.3 MB on every render; under a
+    40 000-character key, 473 million characters)."""
+    from toolcall.validation import MAX_LISTED
+
+    count = (MAX_INPUT_CHARS - 2_000) // 4
+    at = fresh_app(lang, page="pages/playground.py")
+    show_free(at)
+    at.text_area(key="playground_free_input").input('{"amount_cents":[' + ",".join(["1.0"] * count) + "]}").run()
+    assert not at.exception, [e.value for e in at.exception]
+    more = plain(t("note.integral_floats_more", lang, count=count - MAX_LISTED))
+    notes = [i.value for i in at.info if more in i.value]
+    assert len(notes) == 1 and len(notes[0]) < 5_000
