@@ -21,7 +21,7 @@ from toolcall.i18n import normalize_lang, t
 from toolcall.pairing import load_examples
 from toolcall.transcripts import load_walkthrough
 from toolcall.markdown import label, plain  # noqa: F401  (re-exported for the pages)
-from toolcall.text import escape_invisible, visible_json
+from toolcall.text import PRETTY, bounded_json, escape_invisible
 
 LANG_KEY = "app_lang"
 
@@ -146,9 +146,23 @@ def show_load_problems(kind: str, problems: Iterable[Any], *, stop: bool = False
         st.stop()
 
 
-def show_json(value: Any) -> None:
-    """Pretty JSON in a copyable code block (never rendered as Markdown)."""
-    st.code(visible_json(value, indent=2), language="json", wrap_lines=True)
+#: Characters of JSON a code block shows (toolcall.text.bounded_json): indented while it fits, else on one line,
+#: cut past it. A 99 000-character model output nested 60 deep was a 6.3 MB block on its card, on every edit.
+JSON_DISPLAY_LIMIT = 50_000
+
+
+def json_note(how: str, limit: int) -> str | None:
+    """The caption under JSON that bounded_json did not indent (``how``), or None."""
+    return None if how == PRETTY else tr(f"common.json_{how}", limit=f"{limit:,}")
+
+
+def show_json(value: Any, limit: int = JSON_DISPLAY_LIMIT) -> None:
+    """JSON in a copyable code block (never rendered as Markdown): indented while that stays within
+    ``limit`` characters, else on one line, cut at ``limit`` (a caption says which)."""
+    text, how = bounded_json(value, limit)
+    st.code(text, language="json", wrap_lines=True)
+    if (note := json_note(how, limit)) is not None:
+        st.caption(note)
 
 
 #: Characters of a raw output shown on a card; the rest is summarised (ui/cards.py).

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -22,7 +23,7 @@ from toolcall import FIXTURES_DIR
 from toolcall.eval_charts import confusion_chart, taxonomy_chart
 from toolcall.eval_charts import tool_label as chart_tool_label
 from toolcall.fixtures import FixtureError
-from toolcall.evaluation import ANALYSIS_BUDGET
+from toolcall.evaluation import ANALYSIS_BUDGET, MAX_MATRIX_TOOLS
 from toolcall.eval_import import LogError, read_log, read_native
 from toolcall.evaluation import Analysis, RunLog, analyse, grade_run, summary_rates
 from toolcall.numfmt import percent
@@ -34,6 +35,9 @@ VERSIONS = ("vague", "good")
 #: Largest upload accepted, in MB.
 UPLOAD_LIMIT_MB = 20
 K_MAX = 10
+#: Cases the per-case table lists at most: an upload may hold 200 000 (toolcall.eval_import.MAX_RUNS), and the
+#: table is sent to the browser on every rerun of the page (100 000 cases: 8.9 MB); the means count every case.
+SHOWN_CASES = 1_000
 EDITOR_ORDER = ["id", "expected_tool", "request", "expected_arguments", "should_not_call"]
 
 
@@ -162,7 +166,7 @@ def _right_runs(result: Analysis) -> tuple[int, int]:
 def _case_rows(result: Analysis, k: int) -> list[dict]:
     """One row per case of the per-case table: id, expected tool, n, c, pass^k, naive, pass@k, note."""
     rows = []
-    for c in result.cases:
+    for c in result.cases[:SHOWN_CASES]:
         cell = (lambda x: percent(x, lang())) if c.refused is None else (lambda x: "—")
         rows.append(
             {
@@ -181,10 +185,20 @@ def _case_rows(result: Analysis, k: int) -> list[dict]:
     return rows
 
 
-def show_analysis(result: Analysis, k: int, key: str) -> None:
-    """Metrics, confusion heatmap, taxonomy bars and the per-case table of one analysis."""
+def _kept(result: Analysis) -> tuple[Analysis, int, dict]:
+    """What the page keeps of an upload's analysis in the session: ``(analysis without its per-run table and
+    with the cases it lists, number of cases, means over every case)``. The whole analysis of a 20 MB upload
+    held about 40 MB per session (a row per run, a CaseRow per case) for as long as the session lived."""
+    shown = replace(result, graded=None, cases=result.cases[:SHOWN_CASES])
+    return shown, len(result.cases), summary_rates(result.cases)
+
+
+def show_analysis(result: Analysis, k: int, key: str, total: int | None = None, means: dict | None = None) -> None:
+    """Metrics, confusion heatmap, taxonomy bars and the per-case table of one analysis (``total`` cases, whose
+    ``means`` are given when ``result.cases`` holds only the first of them: see _kept)."""
     right, runs = _right_runs(result)
-    means = summary_rates(result.cases)
+    means = summary_rates(result.cases) if means is None else means
+    total = len(result.cases) if total is None else total
     cols = st.columns(4)
     if runs:
         with cols[0].container(key=f"{key}_right"):
@@ -197,11 +211,16 @@ def show_analysis(result: Analysis, k: int, key: str) -> None:
     if runs:
         st.subheader(tr("eval.matrix_title"))
         show_chart(confusion_chart(result.confusion, lang()))
+        if any(result.folded_tools):
+            st.caption(tr("eval.matrix_folded", kept=MAX_MATRIX_TOOLS - 1, expected=result.folded_tools[0],
+                          chosen=result.folded_tools[1]))
         st.subheader(tr("eval.taxonomy_title"))
         show_chart(taxonomy_chart(result.taxonomy, lang()))
         st.caption(tr("eval.taxonomy_fix"))
     st.subheader(tr("eval.cases_title"))
     show_table(_case_rows(result, k), key=f"{key}_cases")
+    if total > SHOWN_CASES:
+        st.caption(tr("eval.cases_not_shown", shown=f"{SHOWN_CASES:,}", total=f"{total:,}"))
 
 
 def _descriptions(version: str, language: str) -> None:
@@ -314,12 +333,14 @@ def upload_section(k: int) -> None:
             return
         bar.progress(0.0, text=tr("eval.upload_progress"))
         result = (
-            analyse(log, k, progress=lambda f: bar.progress(f, text=tr("eval.upload_progress"))) if log.runs else None
+            _kept(analyse(log, k, progress=lambda f: bar.progress(f, text=tr("eval.upload_progress"))))
+            if log.runs else None
         )
         bar.empty()
         cached = ((digest, fmt, k), log.fmt, len(log.runs), log.problems[:20], len(log.problems), log.notes, result)
         st.session_state["eval_upload_result"] = cached
-    _, found_fmt, runs, problems, problem_count, notes, result = cached
+    _, found_fmt, runs, problems, problem_count, notes, kept = cached
+    result, total, means = kept if kept is not None else (None, 0, None)
     if problem_count:
         st.warning(tr("eval.upload_problems", count=problem_count))
         st.code(escape_invisible("\n".join(p.describe(lang()) for p in problems)), language=None)
@@ -327,7 +348,7 @@ def upload_section(k: int) -> None:
         empty = tr("eval.empty_log", format=tr(f"eval.format_{found_fmt}"))
         st.error(tr("eval.upload_empty") if problem_count else empty)
         return
-    st.success(tr("eval.upload_loaded", runs=runs, cases=len(result.cases), fmt=found_fmt))
+    st.success(tr("eval.upload_loaded", runs=runs, cases=total, fmt=found_fmt))
     for note in notes:
         st.caption(tr("eval.note", note=plain(note.text(lang()))))
     if result.confusion.empty:
@@ -336,7 +357,7 @@ def upload_section(k: int) -> None:
         st.caption(tr("eval.upload_disagree", count=result.disagreements))
     if result.not_graded:
         st.warning(tr("eval.upload_not_graded", count=result.not_graded, seconds=int(ANALYSIS_BUDGET)))
-    show_analysis(result, k, "eval_upload")
+    show_analysis(result, k, "eval_upload", total, means)
 
 
 def render() -> None:
