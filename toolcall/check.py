@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from pathlib import Path
 from collections.abc import Callable
 
 from toolcall.backend import backend_for
 from toolcall.exercises import load_exercises
+from toolcall.files import ReadError, check_path
 from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, load_orders, load_outputs,
                                load_tool)
 from toolcall.lesson_check import check_lessons
@@ -280,15 +282,37 @@ CONTENT_PATTERNS = ("fixtures/tools/*.json", "fixtures/orders/*.y*ml", "fixtures
                     "lessons/*/*.md")
 
 
+def content_folders(root: Path) -> list[Path]:
+    """The folders the checkers read files from (each pattern's folder; ``lessons/<lang>`` per language)."""
+    folders = [Path(root) / pattern.rsplit("/", 1)[0] for pattern in CONTENT_PATTERNS if "*/" not in pattern]
+    return folders + [Path(root) / "lessons"] + [Path(root) / "lessons" / lang for lang in LANGS]
+
+
+def content_folder_problems(root: Path) -> list[Problem]:
+    """A content folder that is missing is simply a kind of content not used; one whose name is taken by
+    something that is not a folder (a file, a FIFO, a link to nothing, a symlink loop) is a problem: every
+    file meant to be in it would otherwise be skipped without a word."""
+    problems = []
+    for folder in content_folders(root):
+        if not os.path.lexists(folder):
+            continue
+        try:
+            check_path(folder, "folder")
+        except ReadError as exc:
+            problems.append(Problem(display_name(folder), "$", f"cannot read folder: {exc}: nothing in it is checked"))
+    return problems
+
+
 def run_checks(root: Path) -> list[Problem]:
     """Run every checker on ``root``; returns all problems (empty when the content is sound).
     A folder without fixtures/ is itself a problem: checking nothing must not pass."""
     if not (Path(root) / "fixtures").is_dir():
         return [Problem(display_name(Path(root)), "$", "no fixtures/ folder here: nothing to check")]
+    folders = content_folder_problems(Path(root))
     if not any(next(Path(root).glob(pattern), None) for pattern in CONTENT_PATTERNS):
-        return [Problem(display_name(Path(root)), "$", "nothing to check: no fixture or lesson files "
+        return folders or [Problem(display_name(Path(root)), "$", "nothing to check: no fixture or lesson files "
                         "(fixtures/<kind>/*.json|yaml, lessons/<lang>/*.md) under this folder")]
-    problems: list[Problem] = []
+    problems: list[Problem] = folders
     for checker in CHECKERS:
         problems += checker(Path(root))
     return list(dict.fromkeys(problems))  # a fixture problem met through a lesson or an exercise: once
