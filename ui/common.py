@@ -93,6 +93,8 @@ def tr(key: str, **params: Any) -> str:
 
 
 def file_mtime(path: Path) -> float:
+    """``path``'s modification time, the cache key of what is loaded from it; 0.0 when it cannot be read
+    (a dangling link, a symlink loop): the loader then reports the file, never a traceback here."""
     try:
         return path.stat().st_mtime
     except OSError:
