@@ -248,20 +248,15 @@ def check_exercises(root: Path) -> list[Problem]:
 def check_selection_and_runs(root: Path) -> list[Problem]:
     """Selection sets (fixtures/selection/*.yaml) follow the set rules; every recorded run log
     (fixtures/eval_runs/*.jsonl) loads without a bad line."""
-    from toolcall.eval_import import MAX_BYTES, read_native
-    from toolcall.files import ReadError, read_bytes_bounded
+    from toolcall.eval_import import read_recorded
     from toolcall.selection import check_selection_files
 
     problems = check_selection_files(root)
     for path in sorted((root / "fixtures" / "eval_runs").glob("*.jsonl")):
         try:
-            log = read_native(read_bytes_bounded(path, MAX_BYTES))
-        except ReadError as exc:
-            problems.append(Problem(display_name(path), "$", str(exc)))
-            continue
-        problems += [Problem(display_name(path), f"line {p.line}: {p.field}", p.message) for p in log.problems]
-        if not log.runs:
-            problems.append(Problem(display_name(path), "$", "no runs"))
+            read_recorded(path)  # as the selection lab reads it
+        except FixtureError as exc:
+            problems += exc.problems
     return problems
 
 

@@ -55,3 +55,31 @@ def test_the_pages_that_load_them_name_them(shown):
         codes = "\n".join(shown[page]["code"])
         assert f"{folder}/97-gone.yaml: $: cannot read file: no such file" in codes, codes
         assert f"{folder}/98-loop.yaml: $: cannot read file: a symlink loop" in codes, codes
+
+
+@pytest.fixture(scope="module")
+def eval_lab(tmp_path_factory):
+    """The selection lab with one recorded log a FIFO (it hung the page) and the other starting with a blank
+    line (check accepts it; the page raised JSONDecodeError)."""
+    root = tmp_path_factory.mktemp("recorded")
+    shutil.copytree(CONTENT_ROOT / "fixtures", root / "fixtures")
+    runs = root / "fixtures" / "eval_runs"
+    (runs / "shop_vague.en.jsonl").unlink()
+    os.mkfifo(runs / "shop_vague.en.jsonl")
+    good = runs / "shop_good.en.jsonl"
+    good.write_text("\n" + good.read_text(encoding="utf-8"), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "tests.app.broken_content_probe", "en", "pages/eval_lab.py"],
+                         capture_output=True, text=True, cwd=REPO_ROOT, timeout=600,
+                         env={**os.environ, "TOOLCALL_CONTENT_ROOT": str(root)})
+    assert run.returncode == 0, run.stderr[-3000:]
+    return json.loads(run.stdout.strip().splitlines()[-1])["pages/eval_lab.py"]
+
+
+def test_a_recorded_log_that_cannot_be_read_is_named_and_the_rest_of_the_page_works(eval_lab):
+    from toolcall.i18n import t
+
+    assert eval_lab["exception"] == []
+    assert t("load_problems.recorded", "en") in eval_lab["warning"]
+    assert ("fixtures/eval_runs/shop_vague.en.jsonl: $: cannot read file: a FIFO (named pipe), not a regular file"
+            in eval_lab["code"])
+    assert any(m.startswith("**search\\_orders**") for m in eval_lab["markdown"])  # the good log's descriptions
