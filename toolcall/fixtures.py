@@ -155,8 +155,18 @@ def schema_problems(data: Any, kind: str, name: str, schemas_dir: Path | None = 
         errors, _ = validate(data, schema, lang)
         return [Problem(name, json_path(_pointer_parts(e.pointer)),
                         t("schema.invalid_detail", lang, expected=e.expected, received=e.received)) for e in errors]
-    errors = sorted(Draft202012Validator(schema).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    errors = sorted(content_validator(schema).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     return [Problem(name, json_path(e.absolute_path), e.message) for e in errors]
+
+
+def content_validator(schema: Any) -> Any:
+    """The validator of content files against their schema: JSON Schema's own ``pattern`` semantics
+    (ECMA-262, toolcall.safe_validator, as the non-English path and every student schema use), not Python's
+    ``re``, whose ``$`` also matches before a final line break: ``id: "pk_pass3\n"`` (a YAML block scalar) passed
+    ``^[a-z][a-z0-9_]*$`` and became a second exercise reading ``pk_pass3``; ``name: "refund_order\n"`` a tool."""
+    from toolcall.safe_validator import SafeValidator  # here: the ECMA engine is not needed to read fixtures
+
+    return SafeValidator(schema)
 
 
 def _pointer_parts(pointer: str) -> list[str | int]:

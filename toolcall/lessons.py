@@ -148,7 +148,7 @@ def load_lessons(lang: str, root: Path = CONTENT_ROOT) -> LessonSet:
     problems: list[Problem] = []
     for path in lesson_files(lang, root):
         file = _relative(path, root)
-        if not FILE_NAME.match(path.name):
+        if not FILE_NAME.fullmatch(path.name):
             problems.append(Problem(file, "$", "file name must look like NN-slug.md (two digits, lowercase words)"))
             continue
         try:
