@@ -26,13 +26,12 @@ from toolcall.results import call_id
 from toolcall.wire import STEP_FORMATS as FORMATS
 from toolcall.i18n import LANGS
 from toolcall.transcripts import RUNNABLE, build_transcript, load_walkthrough
-from toolcall.validation import check_schema
 
 Checker = Callable[[Path], list[Problem]]
 
 
 def check_tools(root: Path) -> list[Problem]:
-    """Every fixtures/tools/*.json is a tool definition whose input_schema is a valid schema."""
+    """Every fixtures/tools/*.json is a tool definition whose input_schema is a valid schema (load_tool)."""
     problems: list[Problem] = []
     for path in sorted((root / "fixtures" / "tools").glob("*.json")):
         try:
@@ -43,10 +42,6 @@ def check_tools(root: Path) -> list[Problem]:
         if path.stem != tool.name:
             problems.append(Problem(display_name(path), "$.name",
                                     f"tool name {tool.name!r} differs from the file name"))
-        checked = check_schema(json.dumps(tool.input_schema))
-        if not checked.ok:
-            problems.append(Problem(display_name(path), "$.input_schema" + (checked.path or "").replace("/", "."),
-                                    checked.message))
     return problems
 
 
@@ -172,6 +167,8 @@ def check_walkthroughs(root: Path) -> list[Problem]:
                 tools[tool_name] = load_tool(root / "fixtures" / "tools" / f"{tool_name}.json")
             except FixtureError as exc:
                 problems += exc.problems
+        if set(fx.tools) - set(tools):  # said above; every request lists every tool, so none can be built
+            continue
         for v, variant in enumerate(fx.variants):
             unknown = sorted({c.tool for a in variant.attempts for c in a.calls} - set(tools))
             if unknown:

@@ -318,7 +318,7 @@ class OrderBook:
 
 def load_tool(path: Path | None = None, lang: str = "en") -> Tool:
     """Load a tool definition (default fixtures/tools/refund_order.json). Raises FixtureError (its
-    schema problems in ``lang``)."""
+    schema problems in ``lang``), also when its ``input_schema`` is not a valid JSON Schema."""
     path = path or FIXTURES_DIR / "tools" / "refund_order.json"
     data = load_checked(path, "tool", lang)
     i18n = data.get(TOOL_I18N, {})
@@ -328,6 +328,14 @@ def load_tool(path: Path | None = None, lang: str = "en") -> Tool:
                for lang, tr in i18n.items() for name in tr.get("properties", {}) if name not in names]
     if unknown:
         raise FixtureError(unknown)
+    # An input_schema that is no JSON Schema ({"type": -1} inside properties) passes tool.schema.json; every
+    # validation against it then raised TypeError (check's selection and output checks, `result`, the pages).
+    from toolcall.validation import check_schema  # here: validation imports this module
+
+    checked = check_schema(json.dumps(data["input_schema"]), lang)
+    if not checked.ok:
+        raise FixtureError([Problem(display_name(path), "$.input_schema" + (checked.path or "").replace("/", "."),
+                                    checked.message)])
     return Tool(data["name"], data["description"], data["input_schema"], i18n)
 
 
