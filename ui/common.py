@@ -105,6 +105,8 @@ def tr(key: str, **params: Any) -> str:
 
 
 def file_mtime(path: Path) -> float:
+    """``path``'s modification time, the cache key of what is loaded from it; 0.0 when it cannot be read
+    (a dangling link, a symlink loop): the loader then reports the file, never a traceback here."""
     try:
         return path.stat().st_mtime
     except OSError:
@@ -133,9 +135,10 @@ def load(kind: str, relative: str):
 
 def show_load_problems(kind: str, problems: Iterable[Any], *, stop: bool = False) -> None:
     """Say in the page's language that course files of ``kind`` (``"page"``: one this page needs,
-    ``"exercises"``, ``"scenarios"``, ``"lessons"``: some left out) could not be loaded and that the
-    instructor should run ``python -m toolcall check``; then the technical detail (each problem as
-    ``str()``: file and JSON path, in English, for the instructor) as plain text, never Markdown.
+    ``"exercises"``, ``"scenarios"``, ``"lessons"``: some left out, ``"recorded"``: a recorded run log, not
+    shown) could not be loaded and that the instructor should run ``python -m toolcall check``; then the
+    technical detail (each problem as ``str()``: file and JSON path, in English, for the instructor) as plain
+    text, never Markdown.
     Nothing when ``problems`` is empty. ``stop``: the page cannot run without the file (st.stop())."""
     lines = [str(p) for p in problems]
     if not lines:

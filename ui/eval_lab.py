@@ -24,10 +24,10 @@ from toolcall.eval_charts import confusion_chart, taxonomy_chart
 from toolcall.eval_charts import tool_label as chart_tool_label
 from toolcall.fixtures import FixtureError
 from toolcall.evaluation import ANALYSIS_BUDGET, MAX_MATRIX_TOOLS
-from toolcall.eval_import import LogError, read_log, read_native
-from toolcall.evaluation import Analysis, RunLog, analyse, grade_run, summary_rates
+from toolcall.eval_import import LogError, Recorded, read_log, read_recorded
+from toolcall.evaluation import Analysis, analyse, grade_run, summary_rates
 from toolcall.numfmt import percent
-from toolcall.text import escape_invisible, escape_lookalikes
+from toolcall.text import escape_invisible, escape_lookalikes, reading_key
 from toolcall.selection import (MAX_ARGUMENTS_CHARS, MAX_CELL_CHARS, MAX_REQUEST_CHARS, MIN_PER_TOOL,
                                 check_set, from_rows, load_set, load_tool_schemas, to_rows)
 
@@ -48,14 +48,25 @@ def _selection(language: str, mtime: float):
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _recorded(version: str, language: str, mtime: float) -> RunLog:
-    return read_native((FIXTURES_DIR / "eval_runs" / f"shop_{version}.{language}.jsonl").read_bytes())
+def _recorded(version: str, language: str, mtime: float) -> Recorded:
+    """The recorded log of ``version``; FixtureError (file and line) when it cannot be used."""
+    return read_recorded(_runs_path(version, language))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _analysed(version: str, language: str, k: int, expectations_json: str, mtime: float) -> Analysis:
     expectations = {case: tuple(calls) for case, calls in json.loads(expectations_json).items()}
-    return analyse(_recorded(version, language, mtime), k, expectations)
+    return analyse(_recorded(version, language, mtime).log, k, expectations)
+
+
+def _recorded_or_problems(version: str, language: str) -> Recorded | None:
+    """The recorded log, or None after saying (in the page's language, with the file and line) why it cannot
+    be used: a recorded log an instructor broke leaves the rest of the page working."""
+    try:
+        return _recorded(version, language, file_mtime(_runs_path(version, language)))
+    except FixtureError as exc:
+        show_load_problems("recorded", exc.problems)
+        return None
 
 
 def _runs_path(version: str, language: str) -> Path:
@@ -223,11 +234,10 @@ def show_analysis(result: Analysis, k: int, key: str, total: int | None = None, 
         st.caption(tr("eval.cases_not_shown", shown=f"{SHOWN_CASES:,}", total=f"{total:,}"))
 
 
-def _descriptions(version: str, language: str) -> None:
-    first = json.loads(_runs_path(version, language).read_text(encoding="utf-8").split("\n", 1)[0])
+def _descriptions(recorded: Recorded) -> None:
     with st.expander(tr("eval.descriptions")):
-        for tool in first.get("tools", []):
-            st.markdown(f"**{plain(tool['name'])}**: {plain(tool.get('description', ''))}")
+        for name, description in recorded.tools:
+            st.markdown(f"**{plain(name)}**: {plain(description)}")
 
 
 def recorded_runs(expectations: dict) -> int:
@@ -240,7 +250,10 @@ def recorded_runs(expectations: dict) -> int:
     tabs = st.tabs([tr(f"eval.version_{v}") for v in VERSIONS])
     for tab, version in zip(tabs, VERSIONS):
         with tab:
-            _descriptions(version, language)
+            recorded = _recorded_or_problems(version, language)
+            if recorded is None:
+                continue
+            _descriptions(recorded)
             result = _analysed(version, language, k, frozen, file_mtime(_runs_path(version, language)))
             show_analysis(result, k, f"eval_{version}")
     drill_down(expectations)
@@ -256,23 +269,21 @@ def drill_down(expectations: dict) -> None:
     version = c1.radio(
         tr("eval.drill_version"), VERSIONS, key="eval_drill_version", horizontal=True, format_func=labels.__getitem__
     )
-    log = _recorded(version, language, file_mtime(_runs_path(version, language)))
+    recorded = _recorded_or_problems(version, language)
+    if recorded is None:
+        return
+    log = recorded.log
     ids = list(dict.fromkeys(r.case_id for r in log.runs))
     case = c2.selectbox(tr("eval.drill_case"), ids, key="eval_drill_case", format_func=escape_lookalikes,
                         **own_words("selectbox"))
     runs = [r for r in log.runs if r.case_id == case]
-    request = (
-        json.loads(_runs_path(version, language).read_text(encoding="utf-8").splitlines()[runs[0].line - 1]).get(
-            "request", ""
-        )
-        if runs
-        else ""
-    )
+    request = recorded.requests.get(runs[0].line, "") if runs else ""
     if request:
         st.markdown(tr("eval.drill_request", request=plain(request)))
     rows = []
-    for run in runs:
-        expected = expectations.get(run.case_id, run.expected)
+    own = {reading_key(case_id, fold_case=False): calls for case_id, calls in expectations.items()}
+    for run in runs:  # the set's expectation for the case id the run's reads as (as analyse() finds it)
+        expected = own.get(reading_key(run.case_id, fold_case=False), run.expected)
         g = grade_run(expected, run.calls, log.tool_sets[run.tools], language)
         call = run.calls[0] if run.calls else None
         raw = (

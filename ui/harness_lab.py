@@ -13,7 +13,7 @@ import json
 
 import streamlit as st
 
-from ui.common import box_chars, lang, plain, show_json, show_load_problems, tr
+from ui.common import box_chars, file_mtime, lang, plain, show_json, show_load_problems, tr
 from ui.mono import monospace
 from toolcall.markdown import link
 from ui.learner import current_learner, progress_store, storage_detail
@@ -44,7 +44,7 @@ def _load(stamp: tuple[tuple[str, float], ...]) -> ScenarioSet:
 
 def scenario_set() -> ScenarioSet:
     """Every scenario, cached until a scenario file is added, removed or edited."""
-    return _load(tuple((str(p), p.stat().st_mtime) for p in scenario_files()))
+    return _load(tuple((str(p), file_mtime(p)) for p in scenario_files()))
 
 
 def _key(name: str, *parts: str) -> str:
