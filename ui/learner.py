@@ -16,6 +16,14 @@ from toolcall.progress import (PendingAnswers, Record, SqlProgressStore, Storage
                                open_store, read_only_problem, valid_learner)
 
 LEARNER_KEY = "exercises_learner"
+#: The sidebar box that shows the id. Streamlit's copy button sits over the right end of a code block, and on
+#: hover it covered the id's last characters at 1366 px (newcomer session 7): the box keeps the button's width
+#: free on the right, a smaller monospace font fits the longest generated id (25 characters) on one line, and a longer
+#: id typed into the address wraps instead of running under the button.
+LEARNER_BOX_KEY = "sidebar_learner_id"
+LEARNER_BOX_CSS = (f"<style>.st-key-{LEARNER_BOX_KEY} pre {{ padding-left: 0.75rem; padding-right: 2.5rem; }} "
+                   f".st-key-{LEARNER_BOX_KEY} pre code {{ font-size: 0.75rem; white-space: pre-wrap; "
+                   "overflow-wrap: anywhere; }</style>")
 
 
 def current_learner() -> str:
@@ -40,7 +48,9 @@ def learner_sidebar() -> str:
     learner = current_learner()
     with st.sidebar:
         st.caption(tr("exercises.learner_label"), help=tr("exercises.learner_help"))
-        st.code(learner, language=None)
+        with st.container(key=LEARNER_BOX_KEY):
+            st.code(learner, language=None, wrap_lines=True)
+        st.html(LEARNER_BOX_CSS)
         if st.session_state.pop("exercises_learner_replaced", False):
             st.warning(tr("exercises.learner_replaced"))
         if getattr(progress_store(), "read_only", False):
