@@ -259,7 +259,7 @@ def show_analysis(result: Analysis, k: int, key: str, total: int | None = None, 
 def _descriptions(recorded: Recorded) -> None:
     with st.expander(tr("eval.descriptions")):
         for name, description in recorded.tools:
-            st.markdown(f"**{plain(name)}**: {plain(description)}")
+            st.markdown(tr("common.labelled", label=f"**{plain(name)}**", value=plain(description)))  # zh：
 
 
 def recorded_runs(expectations: dict) -> int:
