@@ -94,6 +94,10 @@ def check_outputs(root: Path) -> list[Problem]:
         except FixtureError as exc:
             problems += exc.problems
             continue
+        if fixture.tool != path.stem:  # the playground judges outputs/<tool>.yaml against the tool of that name
+            problems.append(Problem(name, "$.tool", f"names the tool {fixture.tool!r}, but the playground shows these "
+                                                    f"outputs for the tool of the file's name, {path.stem!r}"))
+            continue
         try:
             book = load_orders(root / "fixtures" / "orders" / "orders.yaml")
         except FixtureError:
