@@ -12,7 +12,7 @@ from ui.common import lang, plain, show_chart, show_table, tr
 from ui.exercise_widgets import exercise_set
 from ui.instructor import sign_in
 from ui.learner import progress_store, setup_problem
-from ui.widgets import own_words
+from ui.widgets import file_uploader, own_words
 from toolcall.dashboard import (
     DETAIL_ANSWER_CHARS,
     ClassData,
@@ -157,7 +157,7 @@ if who:
 
 st.subheader(tr("dashboard.names_title"))
 st.caption(tr("dashboard.names_help"))
-upload = st.file_uploader(tr("dashboard.names_upload"), type=["csv"], key="dashboard_names_file", max_upload_size=1)
+upload = file_uploader(tr("dashboard.names_upload"), key="dashboard_names_file", types=["csv"], limit_mb=1)
 if upload is not None:
     try:
         st.session_state[NAMES_KEY] = parse_name_map(upload.getvalue())

@@ -172,7 +172,7 @@ elif convert_text.strip():
     if error:
         st.error(plain(error), icon="❌")
     else:
-        show_json(converted)
+        show_json(converted, MAX_CHARS)  # no longer than the transcript the box may hold, however deep it nests
         if losses:
             st.warning(tr("convert.losses_title") + "\n\n" + "\n\n".join(
                 plain(tr("convert.loss_line", index=loss.index, text=tr(f"convert.loss.{loss.code}")))

@@ -253,7 +253,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     """``eval RUNS --k K``: per-case pass^k table and confusion matrix of a run log."""
     from toolcall.eval_import import MAX_BYTES as MAX_LOG_BYTES
     from toolcall.eval_import import LogError, read_log
-    from toolcall.evaluation import ANALYSIS_BUDGET, analyse, case_rows_json, summary_rates
+    from toolcall.evaluation import ANALYSIS_BUDGET, MAX_MATRIX_TOOLS, analyse, case_rows_json, summary_rates
     from toolcall.i18n import t
     from toolcall.selection import load_set
 
@@ -305,7 +305,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                           "taxonomy": result.taxonomy,
                           "confusion": {"expected": list(result.confusion.index),
                                         "chosen": list(result.confusion.columns),
-                                        "counts": result.confusion.values.tolist()}},
+                                        "counts": result.confusion.values.tolist(),
+                                        "folded": dict(zip(("expected", "chosen"), result.folded_tools))}},
                          ensure_ascii=False, indent=2))
         return status
     if args.out == "csv":
@@ -329,6 +330,9 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     if not result.confusion.empty:
         print("\nconfusion matrix (rows: expected tool, columns: chosen tool)")
         print(result.confusion.rename(index=escape_identifier, columns=escape_identifier).to_string())
+        if any(result.folded_tools):
+            print(t("eval.matrix_folded", lang, kept=MAX_MATRIX_TOOLS - 1, expected=result.folded_tools[0],
+                    chosen=result.folded_tools[1]))
         print("\nfailure taxonomy: " + ", ".join(f"{name} {count}" for name, count in result.taxonomy.items()))
     for note in notes:
         print(f"note: {note}")

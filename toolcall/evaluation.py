@@ -453,7 +453,8 @@ class Analysis:
     DataFrame; ``cases``: CaseRows in first-seen order; ``confusion``: a DataFrame of run
     counts, expected tool (rows) × chosen tool (columns), NO_TOOL included, runs without an
     expectation left out; ``taxonomy``: ``{class: runs}`` for every class in TAXONOMY order;
-    ``disagreements``: runs whose logged ``passed`` differs from our grade."""
+    ``disagreements``: runs whose logged ``passed`` differs from our grade; ``folded_tools``: how many
+    expected and chosen tool names the matrix sums under OTHER_TOOLS (past MAX_MATRIX_TOOLS per axis)."""
 
     graded: Any
     cases: list[CaseRow]
@@ -462,6 +463,7 @@ class Analysis:
     disagreements: int
     ungraded: int
     not_graded: int = 0
+    folded_tools: tuple[int, int] = (0, 0)
 
 
 def _freeze(value: Any) -> bytes:
@@ -567,14 +569,16 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
     has_log = np.asarray([v is not None for v in logged], dtype=bool)
     disagreements = int((known & has_log & (ours != (logged == True))).sum())  # noqa: E712
     ungraded = int((~known & ~has_log).sum())
+    confusion, folded = folded_confusion(graded)
     return Analysis(
         graded,
         case_table(graded, k),
-        confusion_matrix(graded),
+        confusion,
         taxonomy_counts(graded),
         disagreements,
         ungraded,
         int(skipped.sum()),
+        folded,
     )
 
 
@@ -605,17 +609,49 @@ def case_table(graded, k: int) -> list[CaseRow]:
     return out
 
 
-def confusion_matrix(graded):
-    """Runs per (expected tool, chosen tool), runs without an expectation left out; rows and
-    columns sorted with NO_TOOL last. An empty DataFrame when nothing is graded."""
+#: Tool names per axis of the confusion matrix: the most frequent ones (ties by name), NO_TOOL always among
+#: them; the runs of every other name are summed under OTHER_TOOLS. A log may name any number of tools
+#: (each run's call and expectation are free text), and a matrix of every expected × chosen name grows with
+#: their product: 5 000 distinct names on each side, a 0.8 MB upload, made a 25-million-cell table
+#: (about 400 MB) and a chart of as many cells.
+MAX_MATRIX_TOOLS = 20
+#: The row and column that sum the names past MAX_MATRIX_TOOLS (translated as ``eval.other_tools``).
+OTHER_TOOLS = "(other tools)"
+
+
+def _fold(names, limit: int):
+    """``names`` (a Series) with every name outside the ``limit`` most frequent (NO_TOOL kept) as
+    OTHER_TOOLS, and how many distinct names were folded. Linear in the runs (value counts, one sort of
+    the distinct names)."""
+    counts = names.value_counts(sort=False)
+    if len(counts) <= limit:
+        return names, 0
+    ranked = sorted(counts.items(), key=lambda item: (item[0] != NO_TOOL, -item[1], str(item[0])))
+    kept = [name for name, _ in ranked[:limit - 1]]  # one place left for OTHER_TOOLS
+    return names.where(names.isin(kept), OTHER_TOOLS), len(counts) - len(kept)
+
+
+def folded_confusion(graded, limit: int = MAX_MATRIX_TOOLS):
+    """(confusion_matrix, (expected names folded, chosen names folded)): runs per (expected tool, chosen
+    tool), at most ``limit`` names per axis, the rest summed under OTHER_TOOLS; runs without an expectation
+    left out; rows and columns sorted with OTHER_TOOLS, then NO_TOOL, last. An empty DataFrame when nothing
+    is graded. Memory and time grow with the runs, never with the product of the names."""
     import pandas as pd
 
     known = graded[graded["expected_tool"].notna()]
     if known.empty:
-        return pd.DataFrame()
-    table = pd.crosstab(known["expected_tool"], known["chosen_tool"])
-    order = lambda names: sorted(names, key=lambda n: (n == NO_TOOL, n))  # noqa: E731
-    return table.reindex(index=order(table.index), columns=order(table.columns), fill_value=0)
+        return pd.DataFrame(), (0, 0)
+    expected, folded_expected = _fold(known["expected_tool"], limit)
+    chosen, folded_chosen = _fold(known["chosen_tool"], limit)
+    table = pd.crosstab(expected, chosen)
+    order = lambda names: sorted(names, key=lambda n: (n == NO_TOOL, n == OTHER_TOOLS, n))  # noqa: E731
+    return (table.reindex(index=order(table.index), columns=order(table.columns), fill_value=0),
+            (folded_expected, folded_chosen))
+
+
+def confusion_matrix(graded, limit: int = MAX_MATRIX_TOOLS):
+    """The matrix of :func:`folded_confusion` alone."""
+    return folded_confusion(graded, limit)[0]
 
 
 def taxonomy_counts(graded) -> dict[str, int]:

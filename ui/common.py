@@ -21,7 +21,7 @@ from toolcall.i18n import normalize_lang, t
 from toolcall.pairing import load_examples
 from toolcall.transcripts import load_walkthrough
 from toolcall.markdown import label, plain  # noqa: F401  (re-exported for the pages)
-from toolcall.text import escape_invisible, visible_json
+from toolcall.text import PRETTY, bounded_json, escape_invisible
 
 LANG_KEY = "app_lang"
 
@@ -44,6 +44,18 @@ def box_chars(limit: int) -> int:
 
 #: How each language is named in the sidebar switch (and so in the URL: ?app_lang=中文).
 LANG_LABELS = {"en": "English", "zh": "中文"}
+#: A link's language by code (``?lang=zh``, ``?lang=zh-CN``): what a teacher types into a link by hand. The
+#: sidebar's choice (``?app_lang=``) wins over it; without either, the browser's language.
+LINK_LANG_KEY = "lang"
+
+
+def default_lang() -> str:
+    """The language before the sidebar switch has a value: ``?lang=<code>`` when the address has one
+    naming a language the app has (normalised like a locale: ``zh-CN`` is ``zh``), else the browser's
+    language (``st.context.locale``). ``en`` or ``zh``."""
+    link = str(st.query_params.get(LINK_LANG_KEY) or "")
+    head = link.replace("_", "-").split("-")[0].lower()
+    return normalize_lang(link if head in LANG_LABELS else st.context.locale)
 
 
 def lang() -> str:
@@ -66,7 +78,7 @@ def lang() -> str:
         return value
     try:
         by_label = {label: code for code, label in LANG_LABELS.items()}
-        return by_label.get(st.query_params.get(LANG_KEY, ""), normalize_lang(st.context.locale))
+        return by_label.get(st.query_params.get(LANG_KEY, ""), default_lang())
     except Exception:  # outside a script run (AppTest calls format_func there): no context
         return "en"
 
@@ -137,9 +149,23 @@ def show_load_problems(kind: str, problems: Iterable[Any], *, stop: bool = False
         st.stop()
 
 
-def show_json(value: Any) -> None:
-    """Pretty JSON in a copyable code block (never rendered as Markdown)."""
-    st.code(visible_json(value, indent=2), language="json", wrap_lines=True)
+#: Characters of JSON a code block shows (toolcall.text.bounded_json): indented while it fits, else on one line,
+#: cut past it. A 99 000-character model output nested 60 deep was a 6.3 MB block on its card, on every edit.
+JSON_DISPLAY_LIMIT = 50_000
+
+
+def json_note(how: str, limit: int) -> str | None:
+    """The caption under JSON that bounded_json did not indent (``how``), or None."""
+    return None if how == PRETTY else tr(f"common.json_{how}", limit=f"{limit:,}")
+
+
+def show_json(value: Any, limit: int = JSON_DISPLAY_LIMIT) -> None:
+    """JSON in a copyable code block (never rendered as Markdown): indented while that stays within
+    ``limit`` characters, else on one line, cut at ``limit`` (a caption says which)."""
+    text, how = bounded_json(value, limit)
+    st.code(text, language="json", wrap_lines=True)
+    if (note := json_note(how, limit)) is not None:
+        st.caption(note)
 
 
 #: Characters of a raw output shown on a card; the rest is summarised (ui/cards.py).

@@ -9,20 +9,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
 # file_mtime: the fixture cache key pages use
-from ui.common import file_mtime, lang, plain, show_chart, show_load_problems, tr
+from ui.common import file_mtime, lang, plain, show_chart, show_load_problems, show_table, tr
 from ui.exercise_widgets import show_page_exercises
-from ui.widgets import own_words
+from ui.widgets import file_uploader, own_words
 from toolcall import FIXTURES_DIR
 from toolcall.eval_charts import confusion_chart, taxonomy_chart
 from toolcall.eval_charts import tool_label as chart_tool_label
 from toolcall.fixtures import FixtureError
-from toolcall.evaluation import ANALYSIS_BUDGET
+from toolcall.evaluation import ANALYSIS_BUDGET, MAX_MATRIX_TOOLS
 from toolcall.eval_import import LogError, Recorded, read_log, read_recorded
 from toolcall.evaluation import Analysis, analyse, grade_run, summary_rates
 from toolcall.numfmt import percent
@@ -34,6 +35,9 @@ VERSIONS = ("vague", "good")
 #: Largest upload accepted, in MB.
 UPLOAD_LIMIT_MB = 20
 K_MAX = 10
+#: Cases the per-case table lists at most: an upload may hold 200 000 (toolcall.eval_import.MAX_RUNS), and the
+#: table is sent to the browser on every rerun of the page (100 000 cases: 8.9 MB); the means count every case.
+SHOWN_CASES = 1_000
 EDITOR_ORDER = ["id", "expected_tool", "request", "expected_arguments", "should_not_call"]
 
 
@@ -154,14 +158,8 @@ def selection_editor():
     else:
         st.success(tr("eval.set_ok", cases=len(cases), need=MIN_PER_TOOL))
     with st.expander(tr("eval.set_counts")):
-        counts = pd.DataFrame(
-            {
-                "tool": list(sset.tools),
-                "should_call": [sum(c.expected_tool == t for c in cases) for t in sset.tools],
-                "should_not_call": [sum(t in c.should_not_call for c in cases) for t in sset.tools],
-            }
-        )
-        st.dataframe(counts, hide_index=True)
+        show_table([{tr("eval.counts_tool"): t, tr("eval.counts_call"): sum(c.expected_tool == t for c in cases),
+                     tr("eval.counts_not"): sum(t in c.should_not_call for c in cases)} for t in sset.tools])
     return {c.id: c.expected_calls() for c in cases}
 
 
@@ -176,9 +174,10 @@ def _right_runs(result: Analysis) -> tuple[int, int]:
     return right, int(table.values.sum())
 
 
-def _case_frame(result: Analysis, k: int) -> pd.DataFrame:
+def _case_rows(result: Analysis, k: int) -> list[dict]:
+    """One row per case of the per-case table: id, expected tool, n, c, pass^k, naive, pass@k, note."""
     rows = []
-    for c in result.cases:
+    for c in result.cases[:SHOWN_CASES]:
         cell = (lambda x: percent(x, lang())) if c.refused is None else (lambda x: "—")
         rows.append(
             {
@@ -194,13 +193,23 @@ def _case_frame(result: Analysis, k: int) -> pd.DataFrame:
                 ),
             }
         )
-    return pd.DataFrame(rows)
+    return rows
 
 
-def show_analysis(result: Analysis, k: int, key: str) -> None:
-    """Metrics, confusion heatmap, taxonomy bars and the per-case table of one analysis."""
+def _kept(result: Analysis) -> tuple[Analysis, int, dict]:
+    """What the page keeps of an upload's analysis in the session: ``(analysis without its per-run table and
+    with the cases it lists, number of cases, means over every case)``. The whole analysis of a 20 MB upload
+    held about 40 MB per session (a row per run, a CaseRow per case) for as long as the session lived."""
+    shown = replace(result, graded=None, cases=result.cases[:SHOWN_CASES])
+    return shown, len(result.cases), summary_rates(result.cases)
+
+
+def show_analysis(result: Analysis, k: int, key: str, total: int | None = None, means: dict | None = None) -> None:
+    """Metrics, confusion heatmap, taxonomy bars and the per-case table of one analysis (``total`` cases, whose
+    ``means`` are given when ``result.cases`` holds only the first of them: see _kept)."""
     right, runs = _right_runs(result)
-    means = summary_rates(result.cases)
+    means = summary_rates(result.cases) if means is None else means
+    total = len(result.cases) if total is None else total
     cols = st.columns(4)
     if runs:
         with cols[0].container(key=f"{key}_right"):
@@ -213,11 +222,16 @@ def show_analysis(result: Analysis, k: int, key: str) -> None:
     if runs:
         st.subheader(tr("eval.matrix_title"))
         show_chart(confusion_chart(result.confusion, lang()))
+        if any(result.folded_tools):
+            st.caption(tr("eval.matrix_folded", kept=MAX_MATRIX_TOOLS - 1, expected=result.folded_tools[0],
+                          chosen=result.folded_tools[1]))
         st.subheader(tr("eval.taxonomy_title"))
         show_chart(taxonomy_chart(result.taxonomy, lang()))
         st.caption(tr("eval.taxonomy_fix"))
     st.subheader(tr("eval.cases_title"))
-    st.dataframe(_case_frame(result, k), hide_index=True, width="stretch")
+    show_table(_case_rows(result, k), key=f"{key}_cases")
+    if total > SHOWN_CASES:
+        st.caption(tr("eval.cases_not_shown", shown=f"{SHOWN_CASES:,}", total=f"{total:,}"))
 
 
 def _descriptions(recorded: Recorded) -> None:
@@ -291,7 +305,7 @@ def drill_down(expectations: dict) -> None:
                 tr("eval.col_validation"): "; ".join(g.validation),
             }
         )
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    show_table(rows)
 
 
 # --- 3. uploads --------------------------------------------------------------------------
@@ -305,12 +319,12 @@ def upload_section(k: int) -> None:
     labels = {f: tr(f"eval.format_{f}") for f in ("auto", "native", "tau", "inspect")}
     fmt = c2.selectbox(tr("eval.format_label"), tuple(labels), key="eval_format", format_func=labels.__getitem__,
                        **own_words("selectbox"))
-    # max_upload_size: the server refuses a larger file before holding it (default: 200 MB per upload). The
-    # browser then marks the file with Streamlit's own English "File must be 20.0MB or smaller", which no
-    # option translates, so the label states the cap in the page's language; upload_too_large below is
-    # the check for an upload that did not pass through the browser's.
-    uploaded = c1.file_uploader(tr("eval.upload_label", limit=UPLOAD_LIMIT_MB), type=["jsonl", "json", "eval"],
-                                key="eval_upload", max_upload_size=UPLOAD_LIMIT_MB)
+    # the server refuses a larger file before holding it (default: 200 MB per upload). The browser then
+    # marks the file with Streamlit's own English "File must be 20.0MB or smaller" (a hover tooltip no
+    # option or style reaches), so the label states the cap in the page's language; upload_too_large below
+    # is the check for an upload that did not pass through the browser's.
+    uploaded = file_uploader(tr("eval.upload_label", limit=UPLOAD_LIMIT_MB), key="eval_upload",
+                             types=["jsonl", "json", "eval"], limit_mb=UPLOAD_LIMIT_MB, where=c1)
     if uploaded is None:
         return
     if uploaded.size > UPLOAD_LIMIT_MB * 1_000_000:
@@ -330,12 +344,14 @@ def upload_section(k: int) -> None:
             return
         bar.progress(0.0, text=tr("eval.upload_progress"))
         result = (
-            analyse(log, k, progress=lambda f: bar.progress(f, text=tr("eval.upload_progress"))) if log.runs else None
+            _kept(analyse(log, k, progress=lambda f: bar.progress(f, text=tr("eval.upload_progress"))))
+            if log.runs else None
         )
         bar.empty()
         cached = ((digest, fmt, k), log.fmt, len(log.runs), log.problems[:20], len(log.problems), log.notes, result)
         st.session_state["eval_upload_result"] = cached
-    _, found_fmt, runs, problems, problem_count, notes, result = cached
+    _, found_fmt, runs, problems, problem_count, notes, kept = cached
+    result, total, means = kept if kept is not None else (None, 0, None)
     if problem_count:
         st.warning(tr("eval.upload_problems", count=problem_count))
         st.code(escape_invisible("\n".join(p.describe(lang()) for p in problems)), language=None)
@@ -343,7 +359,7 @@ def upload_section(k: int) -> None:
         empty = tr("eval.empty_log", format=tr(f"eval.format_{found_fmt}"))
         st.error(tr("eval.upload_empty") if problem_count else empty)
         return
-    st.success(tr("eval.upload_loaded", runs=runs, cases=len(result.cases), fmt=found_fmt))
+    st.success(tr("eval.upload_loaded", runs=runs, cases=total, fmt=found_fmt))
     for note in notes:
         st.caption(tr("eval.note", note=plain(note.text(lang()))))
     if result.confusion.empty:
@@ -352,7 +368,7 @@ def upload_section(k: int) -> None:
         st.caption(tr("eval.upload_disagree", count=result.disagreements))
     if result.not_graded:
         st.warning(tr("eval.upload_not_graded", count=result.not_graded, seconds=int(ANALYSIS_BUDGET)))
-    show_analysis(result, k, "eval_upload")
+    show_analysis(result, k, "eval_upload", total, means)
 
 
 def render() -> None:

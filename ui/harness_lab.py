@@ -126,8 +126,11 @@ def show_last(g) -> None:
     lines = [f"**{tr('harness.wrong')}**"]
     if any(f.http_400 for f in g.findings):
         lines.append(tr("harness.http_400"))
-    # one bullet per fault (g.shown); the codes are for tests and logs, not students
-    lines += [f"- {plain(f.message)}" for f in g.shown]
+    # one bullet per fault (g.shown), at most MAX_LISTED_FINDINGS; the codes are for tests and logs, not students
+    listed, more = g.listed()
+    lines += [f"- {plain(f.message)}" for f in listed]
+    if more:
+        lines.append(f"- {tr('harness.findings_more', count=more)}")
     st.error("\n".join(lines), icon="🛑")
 
 

@@ -21,13 +21,19 @@ from toolcall.markdown import link, table
 from toolcall.strict import COLUMNS, described_refusals, finding_message, leak_matrix, openai_fix, report, schema_diff
 from toolcall.strict.transforms import MAX_DIFF_LINES
 from toolcall.strict.rules import PROVIDERS
+from toolcall.text import PRETTY, bounded_json, editable_json
+from toolcall.validation import MAX_SCHEMA_CHARS
 
 PREFIX = "playground_strict"
-# Markdown table cells wrap at words; the JSON-pointer and URL columns (first, last) may break anywhere. A table
-# still wider than a phone scrolls sideways inside its own box instead of widening the page (issue 14).
+# Markdown table cells wrap at words; the first and last columns (a JSON pointer, a source link; the leak
+# matrix's output and last column) may break anywhere, except a JSON pointer in the findings: it is never cut
+# inside a name (it read "/properties/amount_cents/minimu" + "m" before session 7). A table still wider than its
+# box (a deep pointer, a phone) scrolls sideways inside its own box instead of widening the page (issue 14).
 _P = ".st-key-playground_strict_panel"
 _WRAP_CSS = (f"<style>{_P} table {{ width: 100%; }} {_P} td, {_P} th {{ overflow-wrap: break-word; min-width: 5em; }} "
              f"{_P} td:first-child, {_P} td:last-child {{ overflow-wrap: anywhere; min-width: 7em; }} "
+             f"{_P} .st-key-playground_strict_findings td:first-child {{ overflow-wrap: normal; }} "
+             f"{_P} .st-key-playground_strict_findings td:last-child {{ min-width: 10.5em; }} "
              f"{_P} [data-testid=stMarkdownContainer]:has(table) {{ overflow-x: auto; }}</style>")
 
 
@@ -36,8 +42,13 @@ def _outputs(_marker: str = "refund_order"):
     return load_outputs().outputs
 
 
-def _js(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=2)
+def _show_js(value: Any, lang: str) -> None:
+    """A schema or declaration as JSON: indented while that stays within MAX_SCHEMA_CHARS characters (a schema
+    nested 58 deep, 199 000 characters, was a 12.6 MB block on every edit), else on one line (a caption says so)."""
+    text, how = bounded_json(value, MAX_SCHEMA_CHARS)
+    st.code(text, language="json", wrap_lines=True)
+    if how != PRETTY:
+        st.caption(t(f"common.json_{how}", lang, limit=f"{MAX_SCHEMA_CHARS:,}"))
 
 
 def _apply_fixed(text: str) -> None:
@@ -79,7 +90,7 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
     left, right = st.columns(2)
     with left:
         st.caption(t("strict.panel.original", lang))
-        st.code(_js(schema), language="json", wrap_lines=True)
+        _show_js(schema, lang)
     with right:
         st.caption(t(f"strict.panel.{provider}_sdk", lang) if provider != "gemini" else name)
         if rep.transform_too_large:
@@ -87,11 +98,10 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
         elif rep.transform_error:
             st.text(t("strict.panel.transform_failed", lang, error=rep.transform_error))
         else:
-            st.code(_js(rep.transformed if provider != "gemini" else rep.declaration), language="json",
-                    wrap_lines=True)
+            _show_js(rep.transformed if provider != "gemini" else rep.declaration, lang)
     if rep.transformed is not None and provider != "gemini":
         st.caption(t("strict.panel.diff_caption", lang))
-        _show_diff(schema_diff(schema, rep.transformed, ("original", provider)), schema, lang)
+        _show_diff(schema_diff(schema, rep.transformed, ("original", provider)), lang)
         moved = sorted({m.keyword for m in rep.moved if m.into == "description"})
         if moved:
             st.text(t("strict.panel.moved_caption", lang, keywords=", ".join(moved)))
@@ -134,11 +144,11 @@ def _leaks(schema: dict[str, Any], outputs, lang: str) -> None:
         st.caption(t("strict.panel.no_leaks", lang))
 
 
-def _show_diff(diff: str | None, schema: dict[str, Any], lang: str) -> None:
-    """A schema diff, ``=`` when equal, or why it is not drawn (too long: schema_diff)."""
+def _show_diff(diff: str | None, lang: str) -> None:
+    """A schema diff, ``=`` when equal, or why it is not drawn (too long: schema_diff; the schema is not written
+    out again to count its lines)."""
     if diff is None:
-        lines = len(json.dumps(schema, ensure_ascii=False, indent=2).splitlines())
-        st.caption(t("strict.panel.diff_too_long", lang, lines=f"{lines:,}", limit=f"{MAX_DIFF_LINES:,}"))
+        st.caption(t("strict.panel.diff_too_long", lang, limit=f"{MAX_DIFF_LINES:,}"))
     else:
         st.code(diff or "=", language="diff", wrap_lines=True)
 
@@ -154,7 +164,7 @@ def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
     if fixed.diff == "":
         st.caption(t("strict.panel.fix_none", lang))
         return
-    _show_diff(fixed.diff, schema, lang)
+    _show_diff(fixed.diff, lang)
     fields = [p.rsplit("/", 1)[-1] for p in fixed.made_nullable]
     lines = [t("strict.panel.fix_nullable", lang, fields=", ".join(fields))] if fields else []
     matrix = leak_matrix(schema, outputs)
@@ -168,7 +178,7 @@ def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
     if lines:
         st.text("\n".join(lines))
     st.button(t("strict.panel.fix_apply", lang), key=f"{PREFIX}_fix_apply", on_click=_apply_fixed,
-              args=(json.dumps(fixed.schema, ensure_ascii=False, indent=2),))
+              args=(editable_json(fixed.schema, MAX_SCHEMA_CHARS),))
 
 
 def render_strict_panel(schema: dict[str, Any], tool_name: str, lang: str, outputs=None) -> None:
@@ -186,7 +196,8 @@ def render_strict_panel(schema: dict[str, Any], tool_name: str, lang: str, outpu
         names = {p: t(f"strict.panel.provider_{p}", lang) for p in PROVIDERS}
         provider = st.radio(t("strict.panel.provider", lang), PROVIDERS, horizontal=True, key=f"{PREFIX}_provider",
                             format_func=names.__getitem__)
-        _findings(schema, provider, tool_name, lang)
+        with st.container(key=f"{PREFIX}_findings"):
+            _findings(schema, provider, tool_name, lang)
         st.divider()
         _leaks(schema, outputs, lang)
         st.divider()

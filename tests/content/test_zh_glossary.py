@@ -10,6 +10,8 @@ from tests.content.test_chinese_text import TEXTS
 #: English term -> (the one zh rendering, the variants a zh text must not use for it).
 GLOSSARY = {
     "wire format": ("接口格式", ("线上格式", "消息格式")),
+    # "on the wire": what is actually sent and received; 线上 reads as "online", 线路 as a cable
+    "on the wire": ("实际收发", ("线上实际", "线上传输", "线路上")),
     "walkthrough (the page)": ("一次调用，逐步拆开", ("分步演示",)),
     "failure taxonomy": ("失败分类", ("失败分层",)),
     # pass^k is the chance that all k runs pass: the runs are independent, not "in a row"
