@@ -49,7 +49,11 @@ def _show_grade(g: Grade) -> None:
         return
     text = tr("exercises.result_correct" if g.correct else "exercises.result_partial",
               score=f"{g.score:g}", max=f"{g.max_score:g}")
-    st.markdown(("✅ " if g.correct else "✍️ ") + f"**{text}**")
+    if g.correct:  # one green box: the verdict, then what the feedback adds (a second "Correct." box said it twice)
+        st.success("\n".join([f"**{text}**", *(f"- {plain(item.render(lang()))}" for item in g.feedback)]),
+                   icon="✅")
+        return
+    st.markdown(f"✍️ **{text}**")
     for item in g.feedback:
         _SHOW[item.level](plain(item.render(lang())))
 
