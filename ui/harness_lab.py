@@ -15,6 +15,7 @@ import streamlit as st
 
 from ui.common import box_chars, file_mtime, lang, plain, show_json, show_load_problems, tr
 from ui.mono import monospace
+from toolcall.i18n import sentence_gap
 from toolcall.markdown import link
 from ui.learner import current_learner, progress_store, storage_detail
 from ui.widgets import own_words
@@ -124,9 +125,10 @@ def show_last(g) -> None:
             )
         )
         return
-    lines = [f"**{tr('harness.wrong')}**"]
-    if any(f.http_400 for f in g.findings):
-        lines.append(tr("harness.http_400"))
+    # the 400 goes on the heading's line, joined as the language joins sentences: a newline here is a soft break
+    # that Markdown draws as a space, which Chinese does not put after its "：" (newcomer session 7)
+    http_400 = sentence_gap(lang()) + tr("harness.http_400") if any(f.http_400 for f in g.findings) else ""
+    lines = [f"**{tr('harness.wrong')}**{http_400}"]
     # one bullet per fault (g.shown), at most MAX_LISTED_FINDINGS; the codes are for tests and logs, not students
     listed, more = g.listed()
     lines += [f"- {plain(f.message)}" for f in listed]
