@@ -22,7 +22,6 @@ from ui.widgets import own_words
 from toolcall.progress import StorageError, cap_notes
 from toolcall.harness import Scenario, ScenarioSet, load_scenarios, model_response, scenario_files, starter
 from toolcall.harness_grading import MAX_MOVE_CHARS, Run, new_run, play, progress_score, run_summary, step_points
-from toolcall.i18n import sentence_gap
 from toolcall.wire import HARNESS_FORMATS as FORMATS
 
 RUNS_KEY = "harness_runs"
