@@ -94,6 +94,10 @@ def check_outputs(root: Path) -> list[Problem]:
         except FixtureError as exc:
             problems += exc.problems
             continue
+        if fixture.tool != path.stem:  # the playground judges outputs/<tool>.yaml against the tool of that name
+            problems.append(Problem(name, "$.tool", f"names the tool {fixture.tool!r}, but the playground shows these "
+                                                    f"outputs for the tool of the file's name, {path.stem!r}"))
+            continue
         try:
             book = load_orders(root / "fixtures" / "orders" / "orders.yaml")
         except FixtureError:
@@ -207,6 +211,17 @@ def check_pairing_examples(root: Path) -> list[Problem]:
     return problems
 
 
+def _answer_text(ex, value, at: list, problems: list[Problem]) -> str | None:
+    """The answer text of ``value`` (the reference or a listed wrong answer) as a student would type it, or None
+    after adding a problem at ``at`` when the exercise type cannot write it: a wrong answer is any JSON to the
+    schema, and a number exercise's ``[null]`` raised TypeError from float() in check."""
+    try:
+        return answer_text(ex, value)
+    except (TypeError, ValueError, OverflowError, RecursionError) as exc:
+        problems.append(Problem(ex.file, json_path(at), f"not an answer to a {ex.type} exercise ({exc})"))
+        return None
+
+
 def check_exercises(root: Path) -> list[Problem]:
     """Every fixtures/exercises/*.yaml loads (schema-valid, both languages, ids unique,
     answers consistent); each reference answer earns full marks; each listed wrong answer does not,
@@ -218,18 +233,23 @@ def check_exercises(root: Path) -> list[Problem]:
     problems = list(loaded.problems)
     for ex in loaded.exercises:
         where = ex.index
+        texts = [_answer_text(ex, value, ["exercises", where, *at], problems)
+                 for at, value in [(["answer"], ex.answer)]
+                 + [(["wrong_answers", i, "answer"], w["answer"]) for i, w in enumerate(ex.wrong_answers)]]
         try:
             inputs = grading_inputs(ex, root)
-            reference = grade(ex, answer_text(ex, ex.answer), inputs)
-            wrongs = [grade(ex, answer_text(ex, w["answer"]), inputs) for w in ex.wrong_answers]
+            graded = [None if text is None else grade(ex, text, inputs) for text in texts]
         except FixtureError as exc:
             problems += exc.problems
             continue
-        if not reference.correct:
+        reference, wrongs = graded[0], graded[1:]
+        if reference is not None and not reference.correct:
             problems.append(Problem(ex.file, json_path(["exercises", where, "answer"]),
                                     f"the reference answer scores {reference.score:g} of {reference.max_score:g}"))
         for i, (g, wrong) in enumerate(zip(wrongs, ex.wrong_answers)):
             path = json_path(["exercises", where, "wrong_answers", i, "answer"])
+            if g is None:
+                continue
             if g.correct:
                 problems.append(Problem(ex.file, path, "this wrong answer earns full marks"))
             elif g.malformed:

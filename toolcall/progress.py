@@ -455,6 +455,15 @@ def _record(row: dict) -> Record:
     return Record(**data)
 
 
+def _identity(path: Path) -> tuple[int, int] | None:
+    """Which file ``path`` is now (device, inode), or None when there is none."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
 class ProgressStore(SqlProgressStore):
     """Progress for every learner in one SQLite file (``folder``/progress.sqlite3): the
     default back end, nothing to configure.
@@ -473,10 +482,15 @@ class ProgressStore(SqlProgressStore):
         self.folder = Path(folder or data_dir()).expanduser()
         self.path = self.folder / DB_NAME
         self._lock = threading.RLock()
+        self._open()
+
+    def _open(self) -> None:
+        """Connect to ``self.path`` (made and migrated if needed, else read-only) and note which file it is."""
         self.read_only = False
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+            self._file = _identity(self.path)  # the file connected to (migrate's transaction checks it)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")  # with WAL: safe across crashes, fsync at checkpoints
             self.migrate()
@@ -492,6 +506,7 @@ class ProgressStore(SqlProgressStore):
                 try:
                     self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?{query}", uri=True, timeout=30,
                                                isolation_level=None, check_same_thread=False)
+                    self._file = _identity(self.path)
                     self._db.execute("SELECT count(*) FROM progress")  # raises if even reading fails
                     break
                 except sqlite3.Error as exc2:
@@ -501,6 +516,18 @@ class ProgressStore(SqlProgressStore):
                 raise StorageError(setup or f"cannot open the progress database ({type(failure).__name__})",
                                    setup=setup is not None) from failure
             self.read_only = True
+
+    def _follow(self) -> None:
+        """Reopen when the file at ``self.path`` is no longer the one connected to: deleted (an instructor
+        resetting the class while it runs) or replaced (a backup moved into place). SQLite keeps writing to the
+        file it opened, so every later answer went to a deleted file and was gone at the next restart, with no
+        word to anyone. Raises StorageError when the new file cannot be opened (a file that is not SQLite…)."""
+        if _identity(self.path) != self._file:
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+            self._open()
 
     def _writable(self) -> bool:
         """False when SQLite refuses to write the file: a file this user cannot write opens without a word (and
@@ -529,6 +556,7 @@ class ProgressStore(SqlProgressStore):
     @contextmanager
     def _tx(self) -> Iterator:
         with self._lock:
+            self._follow()
             try:
                 # A read-only file cannot take the write lock: reads run in a plain transaction,
                 # and a write then fails inside it (StorageError).
