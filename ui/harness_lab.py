@@ -124,9 +124,9 @@ def show_last(g) -> None:
             )
         )
         return
-    # the 400 goes on the heading's line, joined as the language joins sentences: a newline here is a soft break
-    # that Markdown draws as a space, which Chinese does not put after its "：" (newcomer session 7)
-    http_400 = sentence_gap(lang()) + tr("harness.http_400") if any(f.http_400 for f in g.findings) else ""
+    # the 400 is a paragraph of its own: a single newline is a soft break that Markdown draws as a space, which
+    # Chinese does not put after its "：", and run on ("：**API") the bold cannot close (newcomer session 7)
+    http_400 = "\n\n" + tr("harness.http_400") if any(f.http_400 for f in g.findings) else ""
     lines = [f"**{tr('harness.wrong')}**{http_400}"]
     # one bullet per fault (g.shown), at most MAX_LISTED_FINDINGS; the codes are for tests and logs, not students
     listed, more = g.listed()

@@ -99,8 +99,8 @@ def test_a_json_move_that_breaks_pairing_says_400():
     at.button(key="harness_submit_plain_call_openai_write_followup_zh").click().run()
     text = at.error[0].value
     assert t("harness.http_400", "zh") in text and plain(t("pairing.rule.tool_without_tool_calls", "zh")) in text
-    # the 400 runs on from the heading with no space after its "：" (newcomer session 7; tests/content/test_zh_spacing.py)
-    assert text.startswith(f"**{t('harness.wrong', 'zh')}**{t('harness.http_400', 'zh')}\n- ")
+    # the 400 is its own paragraph: no space after the heading's "：", and the bold closes (newcomer session 7)
+    assert text.startswith(f"**{t('harness.wrong', 'zh')}**\n\n{t('harness.http_400', 'zh')}\n- ")
     assert plain(t("harness.expect.history", "zh", count=1)) in text
     assert "pairing:" not in text and "expect:" not in text  # internal codes are not shown (issue 14)
 

@@ -2,17 +2,20 @@
 item 4: "真实情况会是这样： API 会以……", built by joining two strings with a newline that Markdown draws as a space;
 "minimum: 1：Anthropic……" in the strict-mode table, where the table drops the backticks around `minimum: 1`).
 
-Every zh UI string is rendered with sample parameters; strings a page joins are joined as the page joins them
-(toolcall.i18n.sentence_gap); tests/app/test_zh_spacing_pages.py and test_harness_lab_page.py check the pages."""
+Also: bold that CommonMark cannot close next to full-width punctuation ("**Anthropic：**先是" shows its asterisks; the
+fix for the 400 above, run on as "**……会是这样：**API", did the same). Every zh UI string is rendered with sample
+parameters, lessons and fixture zh fields are read whole; tests/app/test_zh_spacing_pages.py and
+test_harness_lab_page.py check the pages as drawn."""
 
 import re
 import string
+import unicodedata
 
 import pytest
 
 from tests.content.test_chinese_text import TEXTS
-from tests.zh_prose import _FENCED
-from toolcall.i18n import catalogue, sentence_gap
+from tests.zh_prose import _FENCED, _INLINE
+from toolcall.i18n import catalogue
 
 #: A full-width mark that carries its own spacing, then a space or tab (a newline inside Markdown is drawn as one too).
 SPACE_AFTER_MARK = re.compile(r"[：，。；！？、][ \t]")
@@ -23,6 +26,25 @@ COLON_AFTER_COLON = re.compile(r"[^\s：，。；（(]+: [^\s：，。；）)]*`
 def stray_spacing(text: str) -> list[str]:
     """What in ``text`` breaks one of the two rules (the mark and its space; the "key: value：")."""
     return [m.group() for rx in (SPACE_AFTER_MARK, COLON_AFTER_COLON) for m in rx.finditer(text)]
+
+
+def _punctuation(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "PS"  # CommonMark's Unicode punctuation: categories P and S
+
+
+def unclosed_bold(text: str) -> list[str]:
+    """The ``**`` runs in ``text`` (code aside) that CommonMark cannot use as the bold they open or close: an opener
+    must be left-flanking, a closer right-flanking (a closer after "：" must be followed by a space or punctuation,
+    so "**会是这样：**API" and "**Anthropic：**先是" keep their asterisks). Openers and closers alternate."""
+    text = _INLINE.sub("c", _FENCED.sub(" ", text))
+    bad = []
+    for n, m in enumerate(re.finditer(r"(?<!\*)\*\*(?!\*)", text)):
+        before = text[m.start() - 1] if m.start() else " "
+        after = text[m.end()] if m.end() < len(text) else " "
+        inner, outer = (after, before) if n % 2 == 0 else (before, after)
+        if inner.isspace() or (_punctuation(inner) and not (outer.isspace() or _punctuation(outer))):
+            bad.append(text[max(0, m.start() - 5):m.end() + 2])
+    return bad
 
 
 def rendered(template: str) -> str:
@@ -69,8 +91,19 @@ def test_the_strict_rule_texts_read_key_then_value():
     assert rendered(ZH["strict.rule.anthropic.numeric"]).startswith("`甲` 为 甲：Anthropic")
 
 
-def test_the_harness_lab_heading_and_400_join_without_a_space():
-    """ui/harness_lab.py joins them with sentence_gap: nothing in Chinese, a space in English."""
-    joined = ZH["harness.wrong"] + sentence_gap("zh") + ZH["harness.http_400"]
-    assert stray_spacing(joined) == [] and "： " not in joined
-    assert sentence_gap("en") == " "
+def test_every_bold_in_zh_text_can_close():
+    found = {key: bad for key, value in ZH.items() if (bad := unclosed_bold(rendered(value)))}
+    found |= {where: bad for where, text in TEXTS if not where.startswith("toolcall/") and (bad := unclosed_bold(text))}
+    assert found == {}
+
+
+@pytest.mark.parametrize("text, bad", [
+    ("**这一步不对。真实情况会是这样：**API 会以 HTTP 400 拒绝", ["会是这样：**AP"]),   # the 400 run on
+    ("两条消息。**Anthropic：**先是 `x`", ["opic：**先是"]),                              # a scenario's explanation
+    ("**Anthropic**：先是", []),
+    ("**这一步不对。**\n\nAPI 会以", []),
+    ("同一个请求跑 **k** 次，**每一次**都得对", []),
+    ("（`in cents`、单位、元……）、**上限**（`never exceed`）", []),
+])
+def test_the_bold_rule_finds_the_reported_cases(text, bad):
+    assert unclosed_bold(text) == bad
