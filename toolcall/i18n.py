@@ -82,3 +82,9 @@ def sentence_gap(lang: str) -> str:
     """What goes between two sentences joined in ``lang``: a space in English, nothing in Chinese (a Chinese
     sentence ends with a full-width 。 that carries its own spacing)."""
     return "" if normalize_lang(lang) == "zh" else " "
+
+
+def name_list(items, lang: str) -> str:
+    """Short names (keywords, tools, fields) listed in ``lang``: "maxLength, minimum" in English, "maxLength、minimum"
+    in Chinese, which lists with the enumeration comma (an ASCII ", " read as English left in: newcomer session 7)."""
+    return t("word.name_sep", lang).join(map(str, items))

@@ -15,7 +15,7 @@ from typing import Any
 from toolcall.backend import (BACKENDS, KEY_BY_BUSINESS, KEY_BY_CALL_ID, Backend, BackendResult, RefundBackend,
                               backend_for)
 from toolcall.fixtures import CannedOutput, OrderBook
-from toolcall.i18n import t
+from toolcall.i18n import name_list, t
 from toolcall.parsing import ParsedInput, localized_detail, parse_tool_input, render_hint
 from toolcall.wire import ANTHROPIC, GEMINI, MCP, OPENAI, RESPONSES
 from toolcall.results import (backend_error_content, call_id, jsonrpc_error, landing, parse_error_content, scrub,
@@ -230,7 +230,7 @@ def unknown_tool_message(name: str, call: str, fmt: str, known: list[str], lang:
     MCP: a JSON-RPC ``-32602`` error ("Unknown tool", the spec's own example): the request could not
     be dispatched. Every other form: an error result the model reads, naming the tools it can call.
     """
-    text = t("wire.unknown_tool", lang, tool=name, known=", ".join(known))
+    text = t("wire.unknown_tool", lang, tool=name, known=name_list(known, lang))
     if fmt == MCP:
         return jsonrpc_error(call, text)
     return tool_result_message(fmt, call, text, True, name)
@@ -238,7 +238,7 @@ def unknown_tool_message(name: str, call: str, fmt: str, known: list[str], lang:
 
 def no_backend_message(tool_name: str, lang: str = "en") -> str:
     """The plain statement shown for a tool without a fake backend (schema verdict only, no fake result)."""
-    return t("backend.no_backend", lang, name=tool_name, known=", ".join(BACKENDS))
+    return t("backend.no_backend", lang, name=tool_name, known=name_list(BACKENDS, lang))
 
 
 def unknown_tool(tool_name: str, known: list[str] | tuple[str, ...], lang: str = "en", fmt: str = ANTHROPIC,
@@ -248,7 +248,8 @@ def unknown_tool(tool_name: str, known: list[str] | tuple[str, ...], lang: str =
     (``{"error": {"code": "UNKNOWN_TOOL", "message": …, "retryable": false}}``; MCP: the JSON-RPC
     error of :func:`unknown_tool_message`). Never another tool's answer."""
     call = tool_use_id or call_id(f"{tool_name}:{raw}", fmt)
-    error = {"code": UNKNOWN_TOOL, "message": t("backend.UNKNOWN_TOOL", lang, name=tool_name, known=", ".join(known)),
+    error = {"code": UNKNOWN_TOOL,
+             "message": t("backend.UNKNOWN_TOOL", lang, name=tool_name, known=name_list(known, lang)),
              "retryable": False}
     message = (unknown_tool_message(tool_name, call, fmt, list(known), lang) if fmt == MCP
                else tool_result_message(fmt, call, backend_error_content(error), True, tool_name))

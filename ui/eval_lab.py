@@ -21,7 +21,7 @@ from ui.exercise_widgets import show_page_exercises
 from ui.widgets import file_uploader, own_words
 from toolcall import FIXTURES_DIR
 from toolcall.columns import fit_widths
-from toolcall.i18n import t
+from toolcall.i18n import name_list, t
 from toolcall.eval_charts import confusion_chart, taxonomy_chart
 from toolcall.eval_charts import tool_label as chart_tool_label
 from toolcall.fixtures import FixtureError
@@ -149,7 +149,8 @@ def selection_editor():
         "id": st.column_config.TextColumn(tr("eval.col_id"), width=px["id"], help=tr("eval.col_field", field="id"),
                                           max_chars=MAX_CELL_CHARS),
         "expected_tool": st.column_config.TextColumn(
-            tr("eval.col_tool"), width=px["expected_tool"], help=tr("eval.col_tool_help", tools=", ".join(sset.tools)),
+            tr("eval.col_tool"), width=px["expected_tool"],
+            help=tr("eval.col_tool_help", tools=name_list(sset.tools, language)),
             max_chars=MAX_CELL_CHARS),
         "request": st.column_config.TextColumn(tr("eval.col_request"), width=px["request"],
                                                help=tr("eval.col_field", field="request"), max_chars=MAX_REQUEST_CHARS),

@@ -16,7 +16,7 @@ from typing import Any
 import streamlit as st
 
 from toolcall.fixtures import load_outputs
-from toolcall.i18n import t
+from toolcall.i18n import name_list, t
 from toolcall.markdown import link, table
 from toolcall.strict import (COLUMNS, MAX_PROBES, described_refusals, finding_message, leak_matrix, openai_fix, report,
                              schema_diff)
@@ -95,7 +95,7 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
         st.info(t("strict.panel.gemini_note", lang))
     described = described_refusals(rep)
     if described:
-        st.info(t("strict.panel.described_note", lang, keywords=", ".join(described),
+        st.info(t("strict.panel.described_note", lang, keywords=name_list(described, lang),
                   sdk=t(f"strict.panel.{provider}_sdk", lang)), icon="ℹ️")
     st.markdown("**" + t("strict.panel.findings_title", lang) + "**")
     notes = {(d.path, d.keyword): t(f"strict.sdk.{d.note}", lang) for d in rep.disagreements}
@@ -138,7 +138,7 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
         _show_diff(schema_diff(schema, rep.transformed, ("original", provider)), lang)
         moved = sorted({m.keyword for m in rep.moved if m.into == "description"})
         if moved:
-            st.text(t("strict.panel.moved_caption", lang, keywords=", ".join(moved)))
+            st.text(t("strict.panel.moved_caption", lang, keywords=name_list(moved, lang)))
 
 
 def _matrix(schema: dict[str, Any], outputs, extra=()):
@@ -155,7 +155,7 @@ def _cell(verdict, lang: str) -> str:
         return t("strict.panel.cell_none", lang)
     if verdict.accepted:
         return t("strict.panel.cell_accepted", lang)
-    return t("strict.panel.cell_rejected", lang, keywords=", ".join(verdict.keywords) or verdict.parse)
+    return t("strict.panel.cell_rejected", lang, keywords=name_list(verdict.keywords, lang) or verdict.parse)
 
 
 def _leaks(schema: dict[str, Any], outputs, lang: str) -> None:
@@ -178,10 +178,10 @@ def _leaks(schema: dict[str, Any], outputs, lang: str) -> None:
                         **{t(f"strict.panel.col_{c}", lang): _cell(row.verdicts[c], lang) for c in COLUMNS}}
                        for row in matrix.rows]))
     names = {c: t(f"strict.panel.col_{c}", lang) for c in COLUMNS}
-    lines = [t("strict.panel.leak_line", lang, label=label(r), columns=", ".join(names[c] for c in r.leaks),
-               keywords=", ".join(r.verdicts["original"].keywords)) for r in matrix.rows if r.leaks]
+    lines = [t("strict.panel.leak_line", lang, label=label(r), columns=name_list((names[c] for c in r.leaks), lang),
+               keywords=name_list(r.verdicts["original"].keywords, lang)) for r in matrix.rows if r.leaks]
     lines += [t("strict.panel.overreject_line", lang, label=label(r),
-                columns=", ".join(names[c] for c in r.overrejects))
+                columns=name_list((names[c] for c in r.overrejects), lang))
               for r in matrix.rows if r.overrejects]
     if lines:
         st.text("\n".join(lines))
@@ -212,14 +212,14 @@ def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
         return
     _show_diff(fixed.diff, lang)
     fields = [p.rsplit("/", 1)[-1] for p in fixed.made_nullable]
-    lines = [t("strict.panel.fix_nullable", lang, fields=", ".join(fields))] if fields else []
+    lines = [t("strict.panel.fix_nullable", lang, fields=name_list(fields, lang))] if fields else []
     matrix = _matrix(schema, outputs)
     for row in matrix.rows:
         if "openai_fix" in row.overrejects and row.verdicts["openai_fix"].keywords == ("required",):
             missing = [f for f in fields if f not in json.loads(row.raw)]
             if missing:
                 label = next((o.label.get(lang, o.id) for o in outputs if o.id == row.id), row.label)
-                lines.append(t("strict.panel.fix_valid_now_invalid", lang, label=label, fields=", ".join(missing),
+                lines.append(t("strict.panel.fix_valid_now_invalid", lang, label=label, fields=name_list(missing, lang),
                                first=missing[0]))
     if lines:
         st.text("\n".join(lines))

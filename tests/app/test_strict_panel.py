@@ -97,7 +97,9 @@ def test_a_schema_the_sdk_cannot_transform_is_explained_not_crashed():
 
 
 def _note(lang):
-    return t("strict.panel.described_note", lang, keywords="maxLength, minimum", sdk="Anthropic transform_schema")
+    # names listed as each language lists them (newcomer session 7: "（maxLength, minimum）" in Chinese)
+    keywords = {"en": "maxLength, minimum", "zh": "maxLength、minimum"}[lang]
+    return t("strict.panel.described_note", lang, keywords=keywords, sdk="Anthropic transform_schema")
 
 
 def test_the_reference_schema_says_why_its_refusal_is_expected():

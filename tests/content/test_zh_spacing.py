@@ -21,11 +21,15 @@ from toolcall.i18n import catalogue
 SPACE_AFTER_MARK = re.compile(r"[：，。；！？、][ \t]")
 #: "key: value" right before a full-width colon: two colons in one clause ("minimum: 1：Anthropic").
 COLON_AFTER_COLON = re.compile(r"[^\s：，。；（(]+: [^\s：，。；）)]*`?：")
+#: Names listed with an ASCII ", " inside full-width brackets ("（maxLength, minimum）"): Chinese lists them with "、"
+#: (toolcall.i18n.name_list). A formula's own brackets, C(n, k), are left alone.
+ASCII_LIST = re.compile(r"（[^（）()\n]*\w, \w[^（）()\n]*）")
 
 
 def stray_spacing(text: str) -> list[str]:
-    """What in ``text`` breaks one of the two rules (the mark and its space; the "key: value：")."""
-    return [m.group() for rx in (SPACE_AFTER_MARK, COLON_AFTER_COLON) for m in rx.finditer(text)]
+    """What in ``text`` breaks one of the rules (the mark and its space; the "key: value："; the bracketed list)."""
+    return ([m.group() for rx in (SPACE_AFTER_MARK, COLON_AFTER_COLON) for m in rx.finditer(text)]
+            + ASCII_LIST.findall(_INLINE.sub("c", text)))  # `to refund, use` is a quotation, not a list
 
 
 def _punctuation(ch: str) -> bool:
@@ -82,6 +86,9 @@ def test_no_zh_lesson_or_fixture_text_breaks_the_rules():
     ("一个 CallToolResult（isError: false）：宿主程序", []),     # a bracket closes the pair
     ("`minimum` 为 1：Anthropic 的 strict 模式", []),
     ("第一句。第二句，第三句", []),
+    ("它用了不支持的校验关键字（maxLength, minimum），原样发出去", ["（maxLength, minimum）"]),   # as seen in Chromium
+    ("它用了不支持的校验关键字（maxLength、minimum），原样发出去", []),
+    ("都除以 C(num_trials, k)）", []),
 ])
 def test_the_rules_find_the_reported_cases(text, places):
     assert stray_spacing(text) == places

@@ -76,3 +76,12 @@ def test_the_walkthrough_request_carries_the_english_wire_definition_in_every_la
     descriptions = [t["description"] if fmt == "anthropic" else t["function"]["description"] for t in first["tools"]]
     assert descriptions == [tools[n].description for n in fx.tools]
     assert not any(_has_cjk(d) for d in descriptions)
+
+
+def test_names_are_listed_as_each_language_lists_them():
+    """Newcomer session 7: the strict panel's note read "（maxLength, minimum）" in Chinese."""
+    from toolcall.i18n import name_list
+
+    assert name_list(["maxLength", "minimum"], "en") == "maxLength, minimum"
+    assert name_list(("maxLength", "minimum"), "zh") == "maxLength、minimum"
+    assert name_list([], "zh") == "" and name_list(iter(["a"]), "zh") == "a"
