@@ -20,6 +20,8 @@ from ui.common import file_mtime, lang, plain, show_chart, show_load_problems, s
 from ui.exercise_widgets import show_page_exercises
 from ui.widgets import file_uploader, own_words
 from toolcall import FIXTURES_DIR
+from toolcall.columns import fit_widths
+from toolcall.i18n import t
 from toolcall.eval_charts import confusion_chart, taxonomy_chart
 from toolcall.eval_charts import tool_label as chart_tool_label
 from toolcall.fixtures import FixtureError
@@ -39,6 +41,25 @@ K_MAX = 10
 #: table is sent to the browser on every rerun of the page (100 000 cases: 8.9 MB); the means count every case.
 SHOWN_CASES = 1_000
 EDITOR_ORDER = ["id", "expected_tool", "request", "expected_arguments", "should_not_call"]
+#: The editor's widest column, in pixels: the longest shipped request (en, 634 px) fits; a longer cell typed in
+#: shows in full when the cell is opened.
+EDITOR_MAX_PX = 660
+#: The pencil Streamlit draws before an editable column's header.
+EDIT_ICON_PX = 22
+EDITOR_HEADERS = {"id": "eval.col_id", "expected_tool": "eval.col_tool", "request": "eval.col_request",
+                  "expected_arguments": "eval.col_args", "should_not_call": "eval.col_avoid"}
+
+
+def editor_widths(shipped: list[dict], language: str) -> dict[str, int]:
+    """``{column: pixels}`` for the selection editor: each column as wide as its header (and pencil) or its widest
+    shipped cell, whichever is wider, up to EDITOR_MAX_PX (toolcall.columns.fit_widths). Fixed widths cut the
+    requests and arguments at 1366 px (newcomer session 7). Measured on the shipped set only: the widths stay
+    the same while the student edits, so the editor is not remounted; the table scrolls sideways where the
+    columns are wider than the page."""
+    headers = {column: t(key, language) for column, key in EDITOR_HEADERS.items()}
+    cells = fit_widths([{c: row.get(c, "") for c in EDITOR_ORDER} for row in shipped], EDITOR_MAX_PX)
+    heads = fit_widths([headers], EDITOR_MAX_PX)
+    return {c: max(cells.get(c, 0), min(EDITOR_MAX_PX, heads[c] + EDIT_ICON_PX)) for c in EDITOR_ORDER}
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -123,18 +144,19 @@ def selection_editor():
     st.markdown(tr("eval.set_intro"))
     base = pd.DataFrame(_editor_rows(language, to_rows(sset.cases)))[EDITOR_ORDER]
     # each column holds at most what the set reads of it (toolcall.selection.from_rows), so nothing typed is cut
+    px = editor_widths(to_rows(sset.cases), language)
     config = {
-        "id": st.column_config.TextColumn(tr("eval.col_id"), width=130, help=tr("eval.col_field", field="id"),
+        "id": st.column_config.TextColumn(tr("eval.col_id"), width=px["id"], help=tr("eval.col_field", field="id"),
                                           max_chars=MAX_CELL_CHARS),
         "expected_tool": st.column_config.TextColumn(
-            tr("eval.col_tool"), width=150, help=tr("eval.col_tool_help", tools=", ".join(sset.tools)),
+            tr("eval.col_tool"), width=px["expected_tool"], help=tr("eval.col_tool_help", tools=", ".join(sset.tools)),
             max_chars=MAX_CELL_CHARS),
-        "request": st.column_config.TextColumn(tr("eval.col_request"), width=380,
+        "request": st.column_config.TextColumn(tr("eval.col_request"), width=px["request"],
                                                help=tr("eval.col_field", field="request"), max_chars=MAX_REQUEST_CHARS),
-        "expected_arguments": st.column_config.TextColumn(tr("eval.col_args"), width=380,
+        "expected_arguments": st.column_config.TextColumn(tr("eval.col_args"), width=px["expected_arguments"],
                                                           help=tr("eval.col_field", field="expected_arguments"),
                                                           max_chars=MAX_ARGUMENTS_CHARS),
-        "should_not_call": st.column_config.TextColumn(tr("eval.col_avoid"), width=200,
+        "should_not_call": st.column_config.TextColumn(tr("eval.col_avoid"), width=px["should_not_call"],
                                                        help=tr("eval.col_field", field="should_not_call"),
                                                        max_chars=MAX_CELL_CHARS),
     }
