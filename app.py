@@ -23,7 +23,8 @@ else:
     from ui.page import navigation_pages
     from ui.widgets import own_words
 
-    st.set_page_config(page_title="Tool calling, hands on", page_icon="🛠️", layout="wide")
+    # the app's title in the session's language; each page adds its own title in front (ui.page.start)
+    st.set_page_config(page_title=tr("app.title"), page_icon="🛠️", layout="wide")
     whole_labels()
     from toolcall import content_root_problem
 
