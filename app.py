@@ -15,8 +15,8 @@ if __name__ != "__main__":  # imported once per process by `streamlit run` (st.A
     app = st.App("app.py", lifespan=lifespan)
 else:
     from toolcall import warmup
-    from toolcall.i18n import LANGS, normalize_lang
-    from ui.common import LANG_KEY, LANG_LABELS, tr
+    from toolcall.i18n import LANGS
+    from ui.common import LANG_KEY, LANG_LABELS, default_lang, tr
     from ui.instructor import is_instructor
     from ui.labels import whole_labels
     from ui.learner import learner_sidebar
@@ -31,9 +31,9 @@ else:
         st.error(tr(f"content_root.{problem[0]}", value=problem[1]))
         st.stop()
 
-    # The browser's language is the default; a choice made here is kept in the URL (?app_lang=中文),
-    # so a reload or a shared link keeps it, and across pages.
-    st.sidebar.selectbox(tr("app.language"), LANGS, index=LANGS.index(normalize_lang(st.context.locale)),
+    # The browser's language (or a link's ?lang=zh) is the default; a choice made here is kept in the URL
+    # (?app_lang=中文), so a reload or a shared link keeps it, and across pages.
+    st.sidebar.selectbox(tr("app.language"), LANGS, index=LANGS.index(default_lang()),
                          key=LANG_KEY, bind="query-params", format_func=LANG_LABELS.__getitem__,
                          **own_words("selectbox"))
     learner_sidebar()

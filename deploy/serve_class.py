@@ -480,16 +480,18 @@ class Child:
 def sqlite_problem() -> str | None:
     """Why the SQLite progress store the processes would open (in TOOLCALL_DATA_DIR, default <repo>/data)
     is set up wrongly, or None: it is opened (made and migrated) once before any process starts, so a data
-    folder that is a file or a database file that is not SQLite stops the launch with the setting named,
+    folder that is a file (or a link to nothing, a loop), a database file that is not SQLite or that this user
+    cannot write stops the launch with the setting named,
     instead of every student of the class being told progress cannot be saved. A failure that may pass
     (a lock held by another program) is left to the processes, which retry."""
-    from toolcall.progress import ProgressStore, StorageError
+    from toolcall.progress import ProgressStore, StorageError, read_only_problem
 
     try:
-        ProgressStore(Path(data_folder())).close()
+        store = ProgressStore(Path(data_folder()))
     except StorageError as exc:
         return str(exc) if exc.setup else None
-    return None
+    store.close()
+    return read_only_problem(store.path) if store.read_only else None  # every answer of the class would be lost
 
 
 def secrets_database_url() -> bool:

@@ -9,10 +9,10 @@ learner typed is shown in st.dataframe cells, never as Markdown.
 import streamlit as st
 
 from ui.common import lang, plain, show_chart, show_table, tr
-from ui.exercise_widgets import exercise_set
+from ui.exercise_widgets import course_entries, exercise_set
 from ui.instructor import sign_in
-from ui.learner import progress_store
-from ui.widgets import own_words
+from ui.learner import progress_store, setup_problem
+from ui.widgets import file_uploader, own_words
 from toolcall.dashboard import (
     DETAIL_ANSWER_CHARS,
     ClassData,
@@ -30,7 +30,9 @@ from toolcall.dashboard import (
     parse_name_map,
     shown_answer,
 )
-from toolcall.grading import readable_answer
+from toolcall.grading import readable_answer, status
+from toolcall.harness import PROGRESS_PREFIX
+from toolcall.harness_grading import readable_summary
 from toolcall.numfmt import number
 from toolcall.progress import StorageError
 from ui.page import start
@@ -52,16 +54,31 @@ except StorageError as exc:
     else:
         st.warning(tr("dashboard.store_error"))
     st.stop()
+if (problem := setup_problem()) is not None:  # a read-only database: shown, but nothing new is saved
+    st.error(tr("storage.dashboard_read_only"))
+    st.code(str(problem), language=None)
 
 L = lang()
 exercises = exercise_set().by_id()
-titles = {ex.id: ex.title.get(L) or ex.title["en"] for ex in exercises.values()}
+entries = {e.id: e for e in course_entries()}  # exercises and harness scenarios, in the Exercises page's order
+titles = {e.id: e.title.get(L) or e.title["en"] for e in entries.values()}
 
 
 def readable(exercise_id: str):
-    """An answer to ``exercise_id`` as the student saw it (option and step texts, not ids), in the page's language."""
+    """An answer to ``exercise_id`` as the student saw it (option and step texts, not ids), in the page's language;
+    a harness scenario's stored run as its wire format and wrong moves by step."""
     ex = exercises.get(exercise_id)
-    return (lambda answer: answer) if ex is None else (lambda answer: readable_answer(ex, answer, L))
+    if ex is not None:
+        return lambda answer: readable_answer(ex, answer, L)
+    if exercise_id.startswith(PROGRESS_PREFIX):
+        return lambda answer: readable_summary(answer, L)
+    return lambda answer: answer
+
+
+def status_cell(record) -> str:
+    """A learner's status on one row, said as the Exercises page says it (toolcall.grading.status)."""
+    key, params = status(entries.get(record.exercise_id), record)
+    return tr(f"exercises.status.{key}", **params)
 
 
 names: dict[str, str] = st.session_state.get(NAMES_KEY, {})
@@ -130,6 +147,7 @@ if who:
             {
                 tr("dashboard.col_exercise"): titles.get(r.exercise_id, r.exercise_id),
                 tr("dashboard.col_best"): best_cell(r, L),
+                tr("exercises.col_status"): status_cell(r),
                 tr("dashboard.col_tries"): r.tries,
                 tr("dashboard.col_revealed"): r.revealed,
                 tr("dashboard.col_last_answer"): shown_answer(readable(r.exercise_id)(r.last_answer),
@@ -154,7 +172,7 @@ if who:
 
 st.subheader(tr("dashboard.names_title"))
 st.caption(tr("dashboard.names_help"))
-upload = st.file_uploader(tr("dashboard.names_upload"), type=["csv"], key="dashboard_names_file", max_upload_size=1)
+upload = file_uploader(tr("dashboard.names_upload"), key="dashboard_names_file", types=["csv"], limit_mb=1)
 if upload is not None:
     try:
         st.session_state[NAMES_KEY] = parse_name_map(upload.getvalue())

@@ -4,9 +4,9 @@ downloads for an instructor, and the general exercises."""
 import streamlit as st
 
 from ui.common import lang, show_table, tr
-from ui.exercise_widgets import exercise_set, safe_store, show_exercise, show_load_problems
+from ui.exercise_widgets import course_entries, exercise_set, safe_store, show_exercise, show_load_problems
 from ui.learner import current_learner, progress_store
-from toolcall.grading import answer_text, grading_inputs, in_course_order, max_scores, totals
+from toolcall.grading import answer_text, finished_short, grading_inputs, max_scores, status, totals
 from toolcall.harness_grading import progress_entries
 from toolcall.progress import export_rows, to_csv_bytes, to_json
 from ui.harness_lab import scenario_set
@@ -28,7 +28,7 @@ def _max_scores(loaded) -> dict[str, float]:
 
 loaded = exercise_set()
 learner = current_learner()
-harness = progress_entries(scenario_set().scenarios)  # the harness lab's scenarios: rows after the exercises
+harness = progress_entries(scenario_set().scenarios)  # the harness lab's scenarios, for the export
 
 st.title(tr("exercises.title"))
 st.markdown(tr("exercises.intro"))
@@ -42,21 +42,23 @@ for ex in loaded.for_page("exercises"):
 
 records = safe_store(progress_store().all, learner) or {}
 
-listed = in_course_order([*loaded.exercises, *harness])  # the table's rows: every exercise and scenario
+listed = course_entries()  # the table's rows: every exercise and scenario, in the dashboard's order too
 solved, score, points = totals(listed, records)
+finished = finished_short(listed, records)
 summary.subheader(tr("exercises.all_title"))
-summary.progress(solved / max(len(listed), 1),
-                 text=tr("exercises.total", solved=solved, total=len(listed), score=f"{score:g}", max=f"{points:g}")
-                 if points else tr("exercises.total_untried", solved=solved, total=len(listed)))
+if not points:
+    total_line = tr("exercises.total_untried", solved=solved, total=len(listed))
+elif finished:  # a scenario run to its end below full marks is said apart: neither solved nor in progress
+    total_line = tr("exercises.total_finished", solved=solved, total=len(listed), finished=finished,
+                    score=f"{score:g}", max=f"{points:g}")
+else:
+    total_line = tr("exercises.total", solved=solved, total=len(listed), score=f"{score:g}", max=f"{points:g}")
+summary.progress(solved / max(len(listed), 1), text=total_line)
 
 
-def _status(ex_id: str) -> str:
-    rec = records.get(ex_id)
-    if rec is None or not rec.tries:
-        return tr("exercises.status.todo")
-    if rec.solved:
-        return tr("exercises.status.solved")
-    return tr("exercises.status.revealed" if rec.revealed else "exercises.status.tried")
+def _status(ex) -> str:
+    key, params = status(ex, records.get(ex.id))
+    return tr(f"exercises.status.{key}", **params)
 
 
 rows = []
@@ -65,7 +67,7 @@ for ex in listed:
     rows.append({tr("exercises.col_page"): tr(f"exercises.page.{ex.page}"), tr("exercises.col_title"): ex.title[lang()],
                  tr("exercises.col_type"): tr(f"exercises.type.{ex.type}"),
                  tr("exercises.col_score"): f"{rec.best_score:g} / {rec.max_score:g}" if rec and rec.tries else "–",
-                 tr("exercises.col_tries"): rec.tries if rec else 0, tr("exercises.col_status"): _status(ex.id)})
+                 tr("exercises.col_tries"): rec.tries if rec else 0, tr("exercises.col_status"): _status(ex)})
 show_table(rows, where=summary, key="exercises_table", height=35 * (len(rows) + 1) + 3)
 
 export = export_rows(learner, [*loaded.exercises, *harness], records, lang(),

@@ -105,6 +105,32 @@ def in_course_order(entries: list) -> list:
     return sorted(entries, key=lambda e: rank.get(e.page, len(rank)))
 
 
+#: Entry types whose progress record is written once, when a run ends (the harness lab's scenarios): a
+#: record below full marks is a finished run, not work in progress.
+FINISHED_WHEN_RECORDED = frozenset({"harness"})
+
+
+def status(entry, record) -> tuple[str, dict[str, str]]:
+    """The progress status of one entry (an exercise or a harness progress entry, with a ``type``) for one
+    learner's ``record`` (a progress record or None): ``(key under exercises.status, params)``. ``todo``
+    (no graded try), ``solved`` (full marks), ``finished`` with ``score`` and ``max`` (a scenario run to its
+    end below full marks: "Finished, 2 of 3", never "In progress"), ``revealed`` or ``tried``. The exercises
+    table and the dashboard's drill-down both say it with this. ``entry`` None (an id no longer listed) is
+    taken for an exercise."""
+    if record is None or not record.tries:
+        return "todo", {}
+    if record.solved:
+        return "solved", {}
+    if getattr(entry, "type", None) in FINISHED_WHEN_RECORDED:
+        return "finished", {"score": f"{record.best_score:g}", "max": f"{record.max_score:g}"}
+    return ("revealed" if record.revealed else "tried"), {}
+
+
+def finished_short(entries, records: dict[str, Any]) -> int:
+    """How many of ``entries`` have the status ``finished``: run to their end, below full marks."""
+    return sum(1 for e in entries if status(e, records.get(e.id))[0] == "finished")
+
+
 def totals(exercises, records: dict[str, Any]) -> tuple[int, float, float]:
     """``(solved, score, points)`` over ``exercises`` for one learner's ``records`` (progress
     records by exercise id): how many are solved, the sum of best scores, and the points of the

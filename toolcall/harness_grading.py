@@ -11,6 +11,7 @@ its first move is right, 0.5 after one wrong move, 0 after more. Pure: no stream
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -427,6 +428,26 @@ def progress_score(scenario: Scenario, run: Run) -> tuple[float, float]:
 def run_summary(scenario: Scenario, run: Run) -> str:
     """What the progress store keeps as the "answer" of a finished run (short JSON)."""
     return json.dumps({"format": run.fmt, "wrong_per_step": run.wrong, "moves": run.moves}, ensure_ascii=False)
+
+
+_SUMMARY_HEAD = re.compile(r'\{"format": "(?P<format>[a-z]{1,20})", "wrong_per_step": \[(?P<wrong>[0-9, ]{0,400})\]')
+
+
+def readable_summary(text: str, lang: str) -> str:
+    """A stored run summary (run_summary, possibly cut short and case-folded by the dashboard's grouping) as
+    an instructor reads it in ``lang``: the wire format and the wrong moves by step, ``Anthropic · wrong
+    moves: step 1 ×1, step 3 ×2`` (``… no wrong move`` when there were none). Text that is not a summary is
+    returned as it is. Never raises."""
+    head = _SUMMARY_HEAD.match(str(text))  # its first two fields, which a cut keeps (the moves come last)
+    if head is None:
+        return text
+    fmt = head["format"]
+    steps = [(n, int(w)) for n, w in enumerate(head["wrong"].replace(" ", "").split(","), start=1) if w and int(w)]
+    name = t(f"harness.format.{fmt}", lang) if fmt in FORMATS else str(fmt)
+    if not steps:
+        return t("harness.summary.none", lang, format=name)
+    listed = t("harness.summary.sep", lang).join(t("harness.summary.step", lang, n=n, count=w) for n, w in steps)
+    return t("harness.summary.wrong", lang, format=name, steps=listed)
 
 
 # --- python -m toolcall check ----------------------------------------------------------------

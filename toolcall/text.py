@@ -93,13 +93,14 @@ def escape_lookalikes(text: str) -> str:
     return escape_invisible(text).translate(_LOOKALIKE_TABLE)
 
 
-def reading_key(text: str, fold_case: bool = True) -> str:
-    """What ``text`` reads as, for "are these the same?": Unicode NFKC (fullwidth ``Ｗ`` is ``W``), every HIDDEN
-    character dropped (a zero-width space or a soft hyphen changes nothing a reader sees), case folded unless
-    ``fold_case`` is False (ids: ``C1`` and ``c1`` read differently), runs of white space as one space. Two texts
-    with one key look alike; look-alike letters of other scripts (Cyrillic а) keep their own key: show those
-    with escape_lookalikes."""
-    folded = unicodedata.normalize("NFKC", text).translate(_DROP_HIDDEN)
+def reading_key(text: str, fold_case: bool = True, form: str = "NFKC") -> str:
+    """What ``text`` reads as, for "are these the same?": Unicode NFKC (fullwidth ``Ｗ`` is ``W``; ``form`` "NFC"
+    merges only the spellings Unicode calls the same text, ``é`` and ``e`` + combining acute, keeping ``x²`` apart
+    from ``x2``), every HIDDEN character dropped (a zero-width space or a soft hyphen changes nothing a reader
+    sees), case folded unless ``fold_case`` is False (ids: ``C1`` and ``c1`` read differently), runs of white
+    space as one space. Two texts with one key look alike; look-alike letters of other scripts (Cyrillic а) keep
+    their own key: show those with escape_lookalikes."""
+    folded = unicodedata.normalize(form, text).translate(_DROP_HIDDEN)
     return " ".join((folded.casefold() if fold_case else folded).split())
 
 

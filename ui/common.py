@@ -44,6 +44,18 @@ def box_chars(limit: int) -> int:
 
 #: How each language is named in the sidebar switch (and so in the URL: ?app_lang=中文).
 LANG_LABELS = {"en": "English", "zh": "中文"}
+#: A link's language by code (``?lang=zh``, ``?lang=zh-CN``): what a teacher types into a link by hand. The
+#: sidebar's choice (``?app_lang=``) wins over it; without either, the browser's language.
+LINK_LANG_KEY = "lang"
+
+
+def default_lang() -> str:
+    """The language before the sidebar switch has a value: ``?lang=<code>`` when the address has one
+    naming a language the app has (normalised like a locale: ``zh-CN`` is ``zh``), else the browser's
+    language (``st.context.locale``). ``en`` or ``zh``."""
+    link = str(st.query_params.get(LINK_LANG_KEY) or "")
+    head = link.replace("_", "-").split("-")[0].lower()
+    return normalize_lang(link if head in LANG_LABELS else st.context.locale)
 
 
 def lang() -> str:
@@ -66,7 +78,7 @@ def lang() -> str:
         return value
     try:
         by_label = {label: code for code, label in LANG_LABELS.items()}
-        return by_label.get(st.query_params.get(LANG_KEY, ""), normalize_lang(st.context.locale))
+        return by_label.get(st.query_params.get(LANG_KEY, ""), default_lang())
     except Exception:  # outside a script run (AppTest calls format_func there): no context
         return "en"
 
@@ -93,6 +105,8 @@ def tr(key: str, **params: Any) -> str:
 
 
 def file_mtime(path: Path) -> float:
+    """``path``'s modification time, the cache key of what is loaded from it; 0.0 when it cannot be read
+    (a dangling link, a symlink loop): the loader then reports the file, never a traceback here."""
     try:
         return path.stat().st_mtime
     except OSError:
@@ -121,9 +135,10 @@ def load(kind: str, relative: str):
 
 def show_load_problems(kind: str, problems: Iterable[Any], *, stop: bool = False) -> None:
     """Say in the page's language that course files of ``kind`` (``"page"``: one this page needs,
-    ``"exercises"``, ``"scenarios"``, ``"lessons"``: some left out) could not be loaded and that the
-    instructor should run ``python -m toolcall check``; then the technical detail (each problem as
-    ``str()``: file and JSON path, in English, for the instructor) as plain text, never Markdown.
+    ``"exercises"``, ``"scenarios"``, ``"lessons"``: some left out, ``"recorded"``: a recorded run log, not
+    shown) could not be loaded and that the instructor should run ``python -m toolcall check``; then the
+    technical detail (each problem as ``str()``: file and JSON path, in English, for the instructor) as plain
+    text, never Markdown.
     Nothing when ``problems`` is empty. ``stop``: the page cannot run without the file (st.stop())."""
     lines = [str(p) for p in problems]
     if not lines:

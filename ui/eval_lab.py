@@ -16,18 +16,20 @@ import pandas as pd
 import streamlit as st
 
 # file_mtime: the fixture cache key pages use
-from ui.common import file_mtime, lang, plain, show_chart, show_load_problems, tr
+from ui.common import file_mtime, lang, plain, show_chart, show_load_problems, show_table, tr
 from ui.exercise_widgets import show_page_exercises
-from ui.widgets import own_words
+from ui.widgets import file_uploader, own_words
 from toolcall import FIXTURES_DIR
+from toolcall.columns import fit_widths
+from toolcall.i18n import t
 from toolcall.eval_charts import confusion_chart, taxonomy_chart
 from toolcall.eval_charts import tool_label as chart_tool_label
 from toolcall.fixtures import FixtureError
 from toolcall.evaluation import ANALYSIS_BUDGET, MAX_MATRIX_TOOLS
-from toolcall.eval_import import LogError, read_log, read_native
-from toolcall.evaluation import Analysis, RunLog, analyse, grade_run, summary_rates
+from toolcall.eval_import import LogError, Recorded, read_log, read_recorded
+from toolcall.evaluation import Analysis, analyse, grade_run, summary_rates
 from toolcall.numfmt import percent
-from toolcall.text import escape_invisible, escape_lookalikes
+from toolcall.text import escape_invisible, escape_lookalikes, reading_key
 from toolcall.selection import (MAX_ARGUMENTS_CHARS, MAX_CELL_CHARS, MAX_REQUEST_CHARS, MIN_PER_TOOL,
                                 check_set, from_rows, load_set, load_tool_schemas, to_rows)
 
@@ -39,6 +41,25 @@ K_MAX = 10
 #: table is sent to the browser on every rerun of the page (100 000 cases: 8.9 MB); the means count every case.
 SHOWN_CASES = 1_000
 EDITOR_ORDER = ["id", "expected_tool", "request", "expected_arguments", "should_not_call"]
+#: The editor's widest column, in pixels: the longest shipped request (en, 634 px) fits; a longer cell typed in
+#: shows in full when the cell is opened.
+EDITOR_MAX_PX = 660
+#: The pencil Streamlit draws before an editable column's header.
+EDIT_ICON_PX = 22
+EDITOR_HEADERS = {"id": "eval.col_id", "expected_tool": "eval.col_tool", "request": "eval.col_request",
+                  "expected_arguments": "eval.col_args", "should_not_call": "eval.col_avoid"}
+
+
+def editor_widths(shipped: list[dict], language: str) -> dict[str, int]:
+    """``{column: pixels}`` for the selection editor: each column as wide as its header (and pencil) or its widest
+    shipped cell, whichever is wider, up to EDITOR_MAX_PX (toolcall.columns.fit_widths). Fixed widths cut the
+    requests and arguments at 1366 px (newcomer session 7). Measured on the shipped set only: the widths stay
+    the same while the student edits, so the editor is not remounted; the table scrolls sideways where the
+    columns are wider than the page."""
+    headers = {column: t(key, language) for column, key in EDITOR_HEADERS.items()}
+    cells = fit_widths([{c: row.get(c, "") for c in EDITOR_ORDER} for row in shipped], EDITOR_MAX_PX)
+    heads = fit_widths([headers], EDITOR_MAX_PX)
+    return {c: max(cells.get(c, 0), min(EDITOR_MAX_PX, heads[c] + EDIT_ICON_PX)) for c in EDITOR_ORDER}
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -48,14 +69,25 @@ def _selection(language: str, mtime: float):
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _recorded(version: str, language: str, mtime: float) -> RunLog:
-    return read_native((FIXTURES_DIR / "eval_runs" / f"shop_{version}.{language}.jsonl").read_bytes())
+def _recorded(version: str, language: str, mtime: float) -> Recorded:
+    """The recorded log of ``version``; FixtureError (file and line) when it cannot be used."""
+    return read_recorded(_runs_path(version, language))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _analysed(version: str, language: str, k: int, expectations_json: str, mtime: float) -> Analysis:
     expectations = {case: tuple(calls) for case, calls in json.loads(expectations_json).items()}
-    return analyse(_recorded(version, language, mtime), k, expectations)
+    return analyse(_recorded(version, language, mtime).log, k, expectations)
+
+
+def _recorded_or_problems(version: str, language: str) -> Recorded | None:
+    """The recorded log, or None after saying (in the page's language, with the file and line) why it cannot
+    be used: a recorded log an instructor broke leaves the rest of the page working."""
+    try:
+        return _recorded(version, language, file_mtime(_runs_path(version, language)))
+    except FixtureError as exc:
+        show_load_problems("recorded", exc.problems)
+        return None
 
 
 def _runs_path(version: str, language: str) -> Path:
@@ -112,18 +144,19 @@ def selection_editor():
     st.markdown(tr("eval.set_intro"))
     base = pd.DataFrame(_editor_rows(language, to_rows(sset.cases)))[EDITOR_ORDER]
     # each column holds at most what the set reads of it (toolcall.selection.from_rows), so nothing typed is cut
+    px = editor_widths(to_rows(sset.cases), language)
     config = {
-        "id": st.column_config.TextColumn(tr("eval.col_id"), width=130, help=tr("eval.col_field", field="id"),
+        "id": st.column_config.TextColumn(tr("eval.col_id"), width=px["id"], help=tr("eval.col_field", field="id"),
                                           max_chars=MAX_CELL_CHARS),
         "expected_tool": st.column_config.TextColumn(
-            tr("eval.col_tool"), width=150, help=tr("eval.col_tool_help", tools=", ".join(sset.tools)),
+            tr("eval.col_tool"), width=px["expected_tool"], help=tr("eval.col_tool_help", tools=", ".join(sset.tools)),
             max_chars=MAX_CELL_CHARS),
-        "request": st.column_config.TextColumn(tr("eval.col_request"), width=380,
+        "request": st.column_config.TextColumn(tr("eval.col_request"), width=px["request"],
                                                help=tr("eval.col_field", field="request"), max_chars=MAX_REQUEST_CHARS),
-        "expected_arguments": st.column_config.TextColumn(tr("eval.col_args"), width=380,
+        "expected_arguments": st.column_config.TextColumn(tr("eval.col_args"), width=px["expected_arguments"],
                                                           help=tr("eval.col_field", field="expected_arguments"),
                                                           max_chars=MAX_ARGUMENTS_CHARS),
-        "should_not_call": st.column_config.TextColumn(tr("eval.col_avoid"), width=200,
+        "should_not_call": st.column_config.TextColumn(tr("eval.col_avoid"), width=px["should_not_call"],
                                                        help=tr("eval.col_field", field="should_not_call"),
                                                        max_chars=MAX_CELL_CHARS),
     }
@@ -147,14 +180,8 @@ def selection_editor():
     else:
         st.success(tr("eval.set_ok", cases=len(cases), need=MIN_PER_TOOL))
     with st.expander(tr("eval.set_counts")):
-        counts = pd.DataFrame(
-            {
-                "tool": list(sset.tools),
-                "should_call": [sum(c.expected_tool == t for c in cases) for t in sset.tools],
-                "should_not_call": [sum(t in c.should_not_call for c in cases) for t in sset.tools],
-            }
-        )
-        st.dataframe(counts, hide_index=True)
+        show_table([{tr("eval.counts_tool"): t, tr("eval.counts_call"): sum(c.expected_tool == t for c in cases),
+                     tr("eval.counts_not"): sum(t in c.should_not_call for c in cases)} for t in sset.tools])
     return {c.id: c.expected_calls() for c in cases}
 
 
@@ -169,7 +196,8 @@ def _right_runs(result: Analysis) -> tuple[int, int]:
     return right, int(table.values.sum())
 
 
-def _case_frame(result: Analysis, k: int) -> pd.DataFrame:
+def _case_rows(result: Analysis, k: int) -> list[dict]:
+    """One row per case of the per-case table: id, expected tool, n, c, pass^k, naive, pass@k, note."""
     rows = []
     for c in result.cases[:SHOWN_CASES]:
         cell = (lambda x: percent(x, lang())) if c.refused is None else (lambda x: "—")
@@ -187,7 +215,7 @@ def _case_frame(result: Analysis, k: int) -> pd.DataFrame:
                 ),
             }
         )
-    return pd.DataFrame(rows)
+    return rows
 
 
 def _kept(result: Analysis) -> tuple[Analysis, int, dict]:
@@ -223,16 +251,15 @@ def show_analysis(result: Analysis, k: int, key: str, total: int | None = None, 
         show_chart(taxonomy_chart(result.taxonomy, lang()))
         st.caption(tr("eval.taxonomy_fix"))
     st.subheader(tr("eval.cases_title"))
-    st.dataframe(_case_frame(result, k), hide_index=True, width="stretch")
+    show_table(_case_rows(result, k), key=f"{key}_cases")
     if total > SHOWN_CASES:
         st.caption(tr("eval.cases_not_shown", shown=f"{SHOWN_CASES:,}", total=f"{total:,}"))
 
 
-def _descriptions(version: str, language: str) -> None:
-    first = json.loads(_runs_path(version, language).read_text(encoding="utf-8").split("\n", 1)[0])
+def _descriptions(recorded: Recorded) -> None:
     with st.expander(tr("eval.descriptions")):
-        for tool in first.get("tools", []):
-            st.markdown(f"**{plain(tool['name'])}**: {plain(tool.get('description', ''))}")
+        for name, description in recorded.tools:
+            st.markdown(f"**{plain(name)}**: {plain(description)}")
 
 
 def recorded_runs(expectations: dict) -> int:
@@ -245,7 +272,10 @@ def recorded_runs(expectations: dict) -> int:
     tabs = st.tabs([tr(f"eval.version_{v}") for v in VERSIONS])
     for tab, version in zip(tabs, VERSIONS):
         with tab:
-            _descriptions(version, language)
+            recorded = _recorded_or_problems(version, language)
+            if recorded is None:
+                continue
+            _descriptions(recorded)
             result = _analysed(version, language, k, frozen, file_mtime(_runs_path(version, language)))
             show_analysis(result, k, f"eval_{version}")
     drill_down(expectations)
@@ -261,23 +291,21 @@ def drill_down(expectations: dict) -> None:
     version = c1.radio(
         tr("eval.drill_version"), VERSIONS, key="eval_drill_version", horizontal=True, format_func=labels.__getitem__
     )
-    log = _recorded(version, language, file_mtime(_runs_path(version, language)))
+    recorded = _recorded_or_problems(version, language)
+    if recorded is None:
+        return
+    log = recorded.log
     ids = list(dict.fromkeys(r.case_id for r in log.runs))
     case = c2.selectbox(tr("eval.drill_case"), ids, key="eval_drill_case", format_func=escape_lookalikes,
                         **own_words("selectbox"))
     runs = [r for r in log.runs if r.case_id == case]
-    request = (
-        json.loads(_runs_path(version, language).read_text(encoding="utf-8").splitlines()[runs[0].line - 1]).get(
-            "request", ""
-        )
-        if runs
-        else ""
-    )
+    request = recorded.requests.get(runs[0].line, "") if runs else ""
     if request:
         st.markdown(tr("eval.drill_request", request=plain(request)))
     rows = []
-    for run in runs:
-        expected = expectations.get(run.case_id, run.expected)
+    own = {reading_key(case_id, fold_case=False): calls for case_id, calls in expectations.items()}
+    for run in runs:  # the set's expectation for the case id the run's reads as (as analyse() finds it)
+        expected = own.get(reading_key(run.case_id, fold_case=False), run.expected)
         g = grade_run(expected, run.calls, log.tool_sets[run.tools], language)
         call = run.calls[0] if run.calls else None
         raw = (
@@ -299,7 +327,7 @@ def drill_down(expectations: dict) -> None:
                 tr("eval.col_validation"): "; ".join(g.validation),
             }
         )
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    show_table(rows)
 
 
 # --- 3. uploads --------------------------------------------------------------------------
@@ -313,12 +341,12 @@ def upload_section(k: int) -> None:
     labels = {f: tr(f"eval.format_{f}") for f in ("auto", "native", "tau", "inspect")}
     fmt = c2.selectbox(tr("eval.format_label"), tuple(labels), key="eval_format", format_func=labels.__getitem__,
                        **own_words("selectbox"))
-    # max_upload_size: the server refuses a larger file before holding it (default: 200 MB per upload). The
-    # browser then marks the file with Streamlit's own English "File must be 20.0MB or smaller", which no
-    # option translates, so the label states the cap in the page's language; upload_too_large below is
-    # the check for an upload that did not pass through the browser's.
-    uploaded = c1.file_uploader(tr("eval.upload_label", limit=UPLOAD_LIMIT_MB), type=["jsonl", "json", "eval"],
-                                key="eval_upload", max_upload_size=UPLOAD_LIMIT_MB)
+    # the server refuses a larger file before holding it (default: 200 MB per upload). The browser then
+    # marks the file with Streamlit's own English "File must be 20.0MB or smaller" (a hover tooltip no
+    # option or style reaches), so the label states the cap in the page's language; upload_too_large below
+    # is the check for an upload that did not pass through the browser's.
+    uploaded = file_uploader(tr("eval.upload_label", limit=UPLOAD_LIMIT_MB), key="eval_upload",
+                             types=["jsonl", "json", "eval"], limit_mb=UPLOAD_LIMIT_MB, where=c1)
     if uploaded is None:
         return
     if uploaded.size > UPLOAD_LIMIT_MB * 1_000_000:

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.common import first_in_run, lang, plain, tr
+from ui.common import file_mtime, first_in_run, lang, plain, tr
 from ui.common import show_load_problems as show_load_problems_of
 from ui.common import load as load_fixture
 from ui.exercise_inputs import answer, draw, key, prefill, show_reference, untouched
 from ui.learner import current_learner, progress_store, save_answer, storage_detail
 from toolcall.exercises import Exercise, ExerciseSet, exercise_files, load_exercises
-from toolcall.grading import MAX_ANSWER_CHARS, EXERCISE_TYPES, Grade, GradingInputs, grade
+from toolcall.grading import MAX_ANSWER_CHARS, EXERCISE_TYPES, Grade, GradingInputs, grade, in_course_order
+from toolcall.harness_grading import progress_entries
+from ui.harness_lab import scenario_set
 from toolcall.progress import REVEAL_AFTER, StorageError, cap_notes
 
 _SHOW = {"ok": st.success, "wrong": st.error, "info": st.info, "error": st.warning}
@@ -27,7 +29,14 @@ def _load(stamp: tuple[tuple[str, float], ...]) -> ExerciseSet:
 
 def exercise_set() -> ExerciseSet:
     """Every exercise (cached until an exercise file changes)."""
-    return _load(tuple((str(p), p.stat().st_mtime) for p in exercise_files()))
+    return _load(tuple((str(p), file_mtime(p)) for p in exercise_files()))
+
+
+def course_entries() -> list:
+    """Every exercise and every harness scenario (toolcall.harness_grading.progress_entries), in course order
+    (toolcall.grading.in_course_order): the rows of the Exercises page's table and of the dashboard's, so both
+    list them alike."""
+    return in_course_order([*exercise_set().exercises, *progress_entries(scenario_set().scenarios)])
 
 
 def inputs(ex: Exercise) -> GradingInputs:
@@ -49,7 +58,11 @@ def _show_grade(g: Grade) -> None:
         return
     text = tr("exercises.result_correct" if g.correct else "exercises.result_partial",
               score=f"{g.score:g}", max=f"{g.max_score:g}")
-    st.markdown(("✅ " if g.correct else "✍️ ") + f"**{text}**")
+    if g.correct:  # one green box: the verdict, then what the feedback adds (a second "Correct." box said it twice)
+        st.success("\n".join([f"**{text}**", *(f"- {plain(item.render(lang()))}" for item in g.feedback)]),
+                   icon="✅")
+        return
+    st.markdown(f"✍️ **{text}**")
     for item in g.feedback:
         _SHOW[item.level](plain(item.render(lang())))
 

@@ -13,14 +13,15 @@ import json
 
 import streamlit as st
 
-from ui.common import box_chars, lang, plain, show_json, show_load_problems, tr
+from ui.common import box_chars, file_mtime, lang, plain, show_json, show_load_problems, tr
 from ui.mono import monospace
+from toolcall.i18n import sentence_gap
 from toolcall.markdown import link
 from ui.learner import current_learner, progress_store, storage_detail
 from ui.widgets import own_words
 from toolcall.progress import StorageError, cap_notes
 from toolcall.harness import Scenario, ScenarioSet, load_scenarios, model_response, scenario_files, starter
-from toolcall.harness_grading import MAX_MOVE_CHARS, Run, new_run, play, progress_score, run_summary
+from toolcall.harness_grading import MAX_MOVE_CHARS, Run, new_run, play, progress_score, run_summary, step_points
 from toolcall.wire import HARNESS_FORMATS as FORMATS
 
 RUNS_KEY = "harness_runs"
@@ -44,7 +45,7 @@ def _load(stamp: tuple[tuple[str, float], ...]) -> ScenarioSet:
 
 def scenario_set() -> ScenarioSet:
     """Every scenario, cached until a scenario file is added, removed or edited."""
-    return _load(tuple((str(p), p.stat().st_mtime) for p in scenario_files()))
+    return _load(tuple((str(p), file_mtime(p)) for p in scenario_files()))
 
 
 def _key(name: str, *parts: str) -> str:
@@ -123,9 +124,10 @@ def show_last(g) -> None:
             )
         )
         return
-    lines = [f"**{tr('harness.wrong')}**"]
-    if any(f.http_400 for f in g.findings):
-        lines.append(tr("harness.http_400"))
+    # the 400 goes on the heading's line, joined as the language joins sentences: a newline here is a soft break
+    # that Markdown draws as a space, which Chinese does not put after its "：" (newcomer session 7)
+    http_400 = sentence_gap(lang()) + tr("harness.http_400") if any(f.http_400 for f in g.findings) else ""
+    lines = [f"**{tr('harness.wrong')}**{http_400}"]
     # one bullet per fault (g.shown), at most MAX_LISTED_FINDINGS; the codes are for tests and logs, not students
     listed, more = g.listed()
     lines += [f"- {plain(f.message)}" for f in listed]
@@ -160,12 +162,14 @@ def show_step(scenario: Scenario, run: Run) -> None:
             _choice_form(scenario, run, step)
         else:
             _json_form(scenario, run, step)
-    last = run.last_grade(scenario, L)
-    if last is not None and not last.correct:
-        show_last(last)
-        if last.request is not None:
-            with st.expander(tr("harness.built_request")):
-                show_json(last.request)
+        # under the move button, not below the response: the response runs ~400 px past a 768 px
+        # screen, so a wrong move's consequence drawn after it changed nothing the student could see
+        last = run.last_grade(scenario, L)
+        if last is not None and not last.correct:
+            show_last(last)
+            if last.request is not None:
+                with st.expander(tr("harness.built_request")):
+                    show_json(last.request)
 
 
 def _choice_form(scenario: Scenario, run: Run, step) -> None:
@@ -231,15 +235,14 @@ def _save(scenario: Scenario, run: Run) -> None:
         st.session_state["harness_caps"] = cap_notes(summary, rec)
 
 
-def show_done(scenario: Scenario, run: Run) -> None:
-    """The end of a run: the score, where it was saved, the best so far."""
+def show_done(scenario: Scenario, run: Run, following: Scenario | None = None) -> None:
+    """The end of a run: the score, where it was saved, each step's result, the best so far, and
+    a button to ``following`` (the next scenario, if any)."""
     score, points = run.score(scenario)
-    st.success(
-        tr("harness.done", score=f"{score:g}", max=f"{points:g}")
-        + " "
-        + tr("harness.done_saved", id=scenario.progress_id),
-        icon="🏁",
-    )
+    done = (tr("harness.done", score=f"{score:g}", max=f"{points:g}"),
+            tr("harness.done_saved", id=scenario.progress_id))
+    st.success(sentence_gap(lang()).join(done), icon="🏁")
+    st.markdown("\n".join(f"- {line}" for line in recap_lines(scenario, run)))
     if st.session_state.get("harness_store_error"):
         st.warning(tr("exercises.store_error", detail=st.session_state["harness_store_error"]))
     for note, params in st.session_state.get("harness_caps", ()):
@@ -252,6 +255,34 @@ def show_done(scenario: Scenario, run: Run) -> None:
         # best_score is on the scale of progress_score (2/3 of an OpenAI run on a 4-point scenario: 2.67)
         st.caption(tr("harness.progress_line", best=f"{round(rec.best_score, 2):g}", max=f"{rec.max_score:g}",
                       tries=rec.tries))
+    if following is not None:
+        st.button(tr("harness.next_scenario", title=following.title[lang()]), type="primary", icon="➡️",
+                  key=_key("next", scenario.id, run.fmt), on_click=_go_to, args=(following.id,))
+
+
+def recap_lines(scenario: Scenario, run: Run) -> list[str]:
+    """One line per step of a finished run in the page's language: its number, how many wrong moves
+    came before the right one, the points it earned (toolcall.harness_grading.step_points)."""
+    steps = scenario.steps_for(run.fmt)
+    lines = []
+    for n, wrong in enumerate(run.wrong[: len(steps)], start=1):
+        key = "right_first" if not wrong else "wrong_one" if wrong == 1 else "wrong_many"
+        what = tr(f"harness.recap.{key}", count=wrong)
+        lines.append(tr("harness.recap.line", n=n, total=len(steps), what=what, points=f"{step_points(wrong):g}"))
+    return lines
+
+
+def next_scenario(loaded: ScenarioSet, scenario: Scenario) -> Scenario | None:
+    """The scenario after ``scenario`` in the picker's order, None after the last."""
+    ids = [s.id for s in loaded.scenarios]
+    at = ids.index(scenario.id)
+    return loaded.scenarios[at + 1] if at + 1 < len(ids) else None
+
+
+def _go_to(scenario_id: str) -> None:
+    st.session_state[SCENARIO_KEY] = scenario_id
+    # the picker's own state would keep showing the old scenario: dropped, it is drawn again from SCENARIO_KEY
+    st.session_state.pop(_key("pick"), None)
 
 
 def show_lab() -> None:
@@ -269,7 +300,7 @@ def show_lab() -> None:
     if last is not None and last.correct:
         show_last(last)
     if run.done(scenario):
-        show_done(scenario, run)
+        show_done(scenario, run, next_scenario(loaded, scenario))
     else:
         show_step(scenario, run)
     st.button(tr("harness.restart"), key=_key("restart", scenario.id, fmt), on_click=_restart, args=(scenario, fmt))

@@ -27,11 +27,15 @@ from toolcall.text import PRETTY, bounded_json, editable_json
 from toolcall.validation import MAX_SCHEMA_CHARS
 
 PREFIX = "playground_strict"
-# Markdown table cells wrap at words; the JSON-pointer and URL columns (first, last) may break anywhere. A table
-# still wider than a phone scrolls sideways inside its own box instead of widening the page (issue 14).
+# Markdown table cells wrap at words; the first and last columns (a JSON pointer, a source link; the leak
+# matrix's output and last column) may break anywhere, except a JSON pointer in the findings: it is never cut
+# inside a name (it read "/properties/amount_cents/minimu" + "m" before session 7). A table still wider than its
+# box (a deep pointer, a phone) scrolls sideways inside its own box instead of widening the page (issue 14).
 _P = ".st-key-playground_strict_panel"
 _WRAP_CSS = (f"<style>{_P} table {{ width: 100%; }} {_P} td, {_P} th {{ overflow-wrap: break-word; min-width: 5em; }} "
              f"{_P} td:first-child, {_P} td:last-child {{ overflow-wrap: anywhere; min-width: 7em; }} "
+             f"{_P} .st-key-playground_strict_findings td:first-child {{ overflow-wrap: normal; }} "
+             f"{_P} .st-key-playground_strict_findings td:last-child {{ min-width: 10.5em; }} "
              f"{_P} [data-testid=stMarkdownContainer]:has(table) {{ overflow-x: auto; }}</style>")
 
 
@@ -238,7 +242,8 @@ def render_strict_panel(schema: dict[str, Any], tool_name: str, lang: str, outpu
         names = {p: t(f"strict.panel.provider_{p}", lang) for p in PROVIDERS}
         provider = st.radio(t("strict.panel.provider", lang), PROVIDERS, horizontal=True, key=f"{PREFIX}_provider",
                             format_func=names.__getitem__)
-        _findings(schema, provider, tool_name, lang)
+        with st.container(key=f"{PREFIX}_findings"):
+            _findings(schema, provider, tool_name, lang)
         st.divider()
         _leaks(schema, outputs, lang)
         st.divider()

@@ -56,3 +56,33 @@ def translated(kind: str, label: str, options: Iterable[Any], labels: Mapping[An
     drawn_in[key] = language
     return draw(label, list(options), key=key, format_func=shown.__getitem__ if shown is not None else labels,
                 **{**own_words(kind), **kwargs})
+
+
+def css_string(text: str) -> str:
+    """``text`` as a CSS string literal: every character but an ASCII letter or digit is a six-digit hex
+    escape ending in the space CSS reads as its end (``"`` is ``\\000022 ``; a space is escaped too, since a
+    space after an escape belongs to it), so no text can end the string or the rule."""
+    return '"' + "".join(c if c.isascii() and c.isalnum() else f"\\{ord(c):06x} " for c in text) + '"'
+
+
+def uploader_css(key: str, limit_mb: int, types: Iterable[str]) -> str:
+    """The ``<style>`` rule that shows the session's words in the file uploader keyed ``key`` where Streamlit
+    draws its own English and has no parameter for it: the button ("Upload") and the line of limits
+    ("20MB per file • JSONL, JSON"). The words are the app's own (``widgets.uploader.*``), never a student's."""
+    box = f".st-key-{key} [data-testid=stFileUploaderDropzone]"
+    words = {f"{box} > span button [data-testid=stMarkdownContainer] p": tr("widgets.uploader.button"),
+             f"{box} [data-testid=stFileUploaderDropzoneInstructions] span": tr(
+                 "widgets.uploader.limits", limit=limit_mb, types=tr("widgets.uploader.type_gap").join(
+                     t.upper() for t in types))}
+    # the element keeps its box (font-size 0 hides its own text); ::after draws ours at Streamlit's 14 px
+    return "<style>" + " ".join(f"{sel} {{ font-size: 0; }} {sel}::after {{ content: {css_string(text)}; "
+                                f"font-size: 0.875rem; }}" for sel, text in words.items()) + "</style>"
+
+
+def file_uploader(label: str, *, key: str, types: list[str], limit_mb: int, where: Any = None) -> Any:
+    """``st.file_uploader`` keyed ``key`` for one file of ``types`` (extensions, no dot) of at most
+    ``limit_mb`` megabytes (the server refuses a larger one before holding it), with its button and its
+    line of limits in the session's language (:func:`uploader_css`). ``where`` is a container to draw
+    into. Returns Streamlit's UploadedFile or None."""
+    st.html(uploader_css(key, limit_mb, types))
+    return (where or st).file_uploader(label, type=types, key=key, max_upload_size=limit_mb)

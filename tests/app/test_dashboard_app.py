@@ -192,3 +192,45 @@ def test_wrong_answers_show_the_option_texts_the_students_saw(monkeypatch, waits
     assert exercises[exercises.iloc[:, 0] == ex.title[lang]].iloc[0, 5] == f"{json.dumps(shown, ensure_ascii=False)} (×2)"
     at.selectbox(key="dashboard_learner").select("bob").run()
     assert at.dataframe[3].value.iloc[:, 2].tolist() == [SECRET.upper(), shown]  # typed text stays as typed
+
+
+def _signed_in(lang):
+    at = open_dashboard(lang)
+    at.text_input(key="dashboard_passphrase").input(PASSPHRASE)
+    at.button[0].click().run()
+    assert not at.exception
+    return at
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_exercise_table_lists_rows_as_the_exercises_page_does_with_readable_harness_runs(
+        monkeypatch, waits, tmp_path, lang):
+    """Newcomer session 7: harness rows were titled ``harness:plain_call`` with escaped JSON as their common
+    wrong answer, and the rows came in another order than the Exercises page's (selection lab first). Same
+    titles in the same order as the Exercises page; a scenario's wrong runs read as wrong moves by step; the
+    drill-down says the run's status as the Exercises page does."""
+    from toolcall.harness import load_scenarios
+
+    store = ProgressStore(tmp_path)
+    store.record("carol", "harness:plain_call",
+                 json.dumps({"format": "anthropic", "wrong_per_step": [1, 0, 2], "moves": ["validate_run_return"]}),
+                 1.5, 3)
+    store.close()
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", PASSPHRASE)
+    at = _signed_in(lang)
+    dashboard = at.dataframe[0].value
+    page = fresh_app(lang, {"learner": "carol"}, page="pages/exercises.py").dataframe[0].value
+    assert list(dashboard.iloc[:, 0]) == list(page[t("exercises.col_title", lang)])
+    assert [title for title in dashboard.iloc[:, 0] if ":" in title and title.split(":")[0].isascii()
+            and title.split(":")[0].islower()] == []  # no raw "kind:id" left
+    title = next(s for s in load_scenarios().scenarios if s.id == "plain_call").title[lang]
+    row = dashboard[dashboard.iloc[:, 0] == title].iloc[0]
+    steps = t("harness.summary.sep", lang).join([t("harness.summary.step", lang, n=1, count=1),
+                                                 t("harness.summary.step", lang, n=3, count=2)])
+    readable = t("harness.summary.wrong", lang, format="Anthropic", steps=steps)
+    assert row.iloc[5] == f"{json.dumps(readable, ensure_ascii=False)} (×1)"
+    at.selectbox(key="dashboard_learner").select("carol").run()
+    detail = at.dataframe[2].value
+    assert detail[t("exercises.col_status", lang)].tolist() == [t("exercises.status.finished", lang, score="1.5",
+                                                                  max="3")]
+    assert detail.iloc[0, 0] == title

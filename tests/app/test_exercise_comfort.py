@@ -1,6 +1,8 @@
 """The student's comfort in the exercise widgets (issue 14): the reveal note leaves once an
 exercise is solved; the ordering control."""
 
+import re
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -61,7 +63,7 @@ def test_the_reveal_note_leaves_as_soon_as_the_exercise_is_solved():
     before = len(locked_notes(at))
     at.text_input(key=f"exercises_{ex.id}_answer").input(answer_text(ex, ex.answer))
     at.button(key=f"exercises_{ex.id}_submit").click().run()
-    assert f"✅ **{t('exercises.result_correct', 'en', score=1, max=1)}**" in [m.value for m in at.markdown]
+    assert any(s.value.startswith(f"**{t('exercises.result_correct', 'en', score=1, max=1)}**") for s in at.success)
     assert len(locked_notes(at)) == before - 1
 
 
@@ -112,7 +114,7 @@ def test_up_and_down_buttons_reorder_full_texts_and_grade(data_dir, ex, lang):
     assert sort_by_buttons(at, ex, list(ex.answer)) > 0
     at.button(key=f"exercises_{ex.id}_submit").click().run()
     n = len(ex.answer)
-    assert f"✅ **{t('exercises.result_correct', lang, score=n, max=n)}**" in [m.value for m in at.markdown]
+    assert any(s.value.startswith(f"**{t('exercises.result_correct', lang, score=n, max=n)}**") for s in at.success)
     record = ProgressStore(data_dir).get("mover", ex.id)
     assert (record.tries, record.best_score) == (1, n)
 
@@ -146,3 +148,33 @@ def test_the_same_answer_twice_in_a_row_counts_one_try(data_dir):
     at.button(key=f"exercises_{ex.id}_submit").click().run()
     assert ProgressStore(data_dir).get("twice", ex.id).tries == 2
     assert t("exercises.same_answer", "en") not in [c.value for c in at.caption]
+
+
+def script_grading_every_reference_answer() -> None:
+    from toolcall.exercises import load_exercises  # noqa: PLC0415 (runs inside AppTest)
+    from toolcall.grading import answer_text, grade, grading_inputs  # noqa: PLC0415
+    from ui.exercise_widgets import _show_grade  # noqa: PLC0415
+
+    for ex in load_exercises().exercises:
+        _show_grade(grade(ex, answer_text(ex, ex.answer), grading_inputs(ex)))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_right_answer_is_one_message_not_two(lang):
+    """Newcomer session 7: "✅ Correct: 1 of 1." then a green box saying only "Correct.". Every shipped
+    exercise's reference answer, whatever its type, is said in exactly one green box that starts with the
+    score line, and nothing else is drawn for it; no feedback line merely repeats the verdict."""
+    at = AppTest.from_function(script_grading_every_reference_answer, default_timeout=60)
+    at.session_state["app_lang"] = lang
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    exercises = load_exercises().exercises
+    assert len(at.success) == len(exercises)
+    assert (len(at.markdown), len(at.info), len(at.error), len(at.warning)) == (0, 0, 0, 0)
+    for ex, box in zip(exercises, at.success):
+        g = grade(ex, answer_text(ex, ex.answer), grading_inputs(ex))
+        verdict = t("exercises.result_correct", lang, score=f"{g.score:g}", max=f"{g.max_score:g}")
+        head, *details = box.value.split("\n")
+        assert head == f"**{verdict}**", ex.id
+        word = re.split("[:：]", verdict)[0]  # "Correct" / the Chinese verdict word: a line of just that repeats it
+        assert [line for line in details if line.lstrip("- ").rstrip(".。") == word] == [], ex.id

@@ -99,6 +99,8 @@ def test_a_json_move_that_breaks_pairing_says_400():
     at.button(key="harness_submit_plain_call_openai_write_followup_zh").click().run()
     text = at.error[0].value
     assert t("harness.http_400", "zh") in text and plain(t("pairing.rule.tool_without_tool_calls", "zh")) in text
+    # the 400 runs on from the heading with no space after its "：" (newcomer session 7; tests/content/test_zh_spacing.py)
+    assert text.startswith(f"**{t('harness.wrong', 'zh')}**{t('harness.http_400', 'zh')}\n- ")
     assert plain(t("harness.expect.history", "zh", count=1)) in text
     assert "pairing:" not in text and "expect:" not in text  # internal codes are not shown (issue 14)
 
@@ -184,3 +186,63 @@ def test_a_flooded_json_move_lists_a_bounded_number_of_faults_and_counts_the_res
     shown = grade_move(SCENARIO, STEP, "anthropic", move, lang).shown
     assert text.count("\n- ") == MAX_LISTED_FINDINGS + 1
     assert t("harness.findings_more", lang, count=len(shown) - MAX_LISTED_FINDINGS) in text
+
+
+def _column_with(at, key):
+    """The column block holding the widget ``key`` (AppTest: ``at.columns`` are every column on the page)."""
+    return next(c for c in at.columns if any(getattr(w, "key", None) == key for w in c.button))
+
+
+@pytest.mark.parametrize("lang, fmt", PLAYS)
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
+def test_a_wrong_moves_feedback_is_drawn_beside_the_move_button(scenario, lang, fmt):
+    """Newcomer session 7: the red consequence was drawn under the model's long response, ~400 px below
+    a 1366x768 screen, so a wrong move changed nothing visible. It sits in the move's column, under the
+    button, for every scenario's first listed wrong move (choice or JSON)."""
+    step = scenario.steps_for(fmt)[0]
+    at = open_lab(lang, fmt, scenario.id)
+    wrong, _codes = wrong_moves(scenario, step, fmt, lang)[0]
+    make_move(at, scenario, step, fmt, lang, wrong)
+    submit = f"harness_submit_{scenario.id}_{fmt}_{step.id}_{lang}"
+    column = _column_with(at, submit)
+    assert len(at.error) == 1 and [e.value for e in column.error] == [at.error[0].value]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_finish_screen_recaps_each_step_and_offers_the_next_scenario(lang, data_dir):
+    """Newcomer session 7: the finish screen had no recap and no way on. Plain call with one wrong first
+    move: 2.5 of 3, the recap names step 1 as the wrong one, and the button opens the next scenario.
+    In Chinese the two sentences of the finish line join with no space (was "2 / 3 分。 已记入")."""
+    scenario = next(s for s in SCENARIOS if s.id == "plain_call")
+    steps = scenario.steps_for("anthropic")
+    at = open_lab(lang, "anthropic", scenario.id)
+    make_move(at, scenario, steps[0], "anthropic", lang, wrong_moves(scenario, steps[0], "anthropic", lang)[0][0])
+    for step in steps:
+        make_move(at, scenario, step, "anthropic", lang, reference_move(scenario, step, "anthropic", lang))
+    gap = "" if lang == "zh" else " "
+    done = (t("harness.done", lang, score="2.5", max="3") + gap
+            + t("harness.done_saved", lang, id="harness:plain_call"))
+    assert done in [s.value for s in at.success]
+    assert "。 " not in done
+    recap = [t("harness.recap.line", lang, n=1, total=3, what=t("harness.recap.wrong_one", lang), points="0.5"),
+             t("harness.recap.line", lang, n=2, total=3, what=t("harness.recap.right_first", lang), points="1"),
+             t("harness.recap.line", lang, n=3, total=3, what=t("harness.recap.right_first", lang), points="1")]
+    assert "\n".join(f"- {line}" for line in recap) in [m.value for m in at.markdown]
+    following = SCENARIOS[[s.id for s in SCENARIOS].index("plain_call") + 1]
+    button = at.button(key=f"harness_next_plain_call_anthropic_{lang}")
+    assert button.label == t("harness.next_scenario", lang, title=following.title[lang])
+    button.click().run()
+    assert not at.exception
+    assert at.session_state["harness_scenario"] == following.id
+    assert at.selectbox(key=f"harness_pick_{lang}").value == following.id
+    assert at.get("progress")[0].proto.text == t("harness.step_title", lang, n=1,
+                                                   total=len(following.steps_for("anthropic")))
+
+
+def test_the_last_scenario_has_no_next_button():
+    """After the last scenario there is nowhere to go: no button (it would point at nothing)."""
+    last = SCENARIOS[-1]
+    at = open_lab("en", "anthropic", last.id)
+    for step in last.steps_for("anthropic"):
+        make_move(at, last, step, "anthropic", "en", reference_move(last, step, "anthropic", "en"))
+    assert [b.key for b in at.button if b.key and b.key.startswith("harness_next_")] == []

@@ -50,6 +50,18 @@ def test_language_defaults_from_the_browser_locale():
     assert _app().session_state[LANG_KEY] == "en"
 
 
+def test_a_links_lang_code_picks_the_language_over_the_browsers():
+    """``?lang=zh`` (what a teacher types into a link by hand) opens the app in Chinese on an English
+    browser (it was ignored: only the sidebar's ?app_lang=中文 was read); an unknown code leaves the
+    browser's language; the sidebar's own choice in the address wins over the link's code."""
+    for query, locale, expected in (({"lang": "zh"}, "en-US", "zh"), ({"lang": "zh-CN"}, "en-US", "zh"),
+                                    ({"lang": "en"}, "zh-CN", "en"), ({"lang": "fr"}, "zh-CN", "zh"),
+                                    ({"lang": ""}, "zh-CN", "zh"), ({"lang": "zh", "app_lang": "English"}, None, "en")):
+        at = fresh_app(None, query=query, locale=locale, page="pages/lessons.py")
+        assert at.session_state[LANG_KEY] == expected, query
+        assert at.title[0].value == t("lessons.title", expected), query
+
+
 def test_sidebar_switch_changes_the_language_and_it_survives_a_page_switch():
     """Switch to Chinese on the home page, open the lessons page: still Chinese, and back."""
     at = _app("en-US")

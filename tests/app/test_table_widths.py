@@ -49,3 +49,14 @@ def test_the_dashboard_tables_fit_their_texts(lang, data_dir, monkeypatch):
     at.selectbox(key="dashboard_learner").select("swift-otter-7f3a9c").run()
     assert not at.exception and len(at.dataframe) == 4
     assert [cut_cells(frame) for frame in at.dataframe] == [{}, {}, {}, {}]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_selection_labs_tables_fit_their_texts(lang):
+    """The per-tool counts, both versions' per-case tables and the drill-down (the editable set is the
+    student's table, with its own widths); newcomer pass, session 6: they were sized from their first rows."""
+    at = fresh_app(lang, page="pages/eval_lab.py")
+    assert not at.exception
+    frames = [f for f in at.dataframe if not f.proto.editing_mode]
+    assert len(frames) == 4  # counts, vague cases, good cases, drill-down runs
+    assert [cut_cells(frame) for frame in frames] == [{}, {}, {}, {}]

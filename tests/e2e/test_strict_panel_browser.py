@@ -46,6 +46,14 @@ OVERFLOW_JS = """(phone) => Array.from(document.querySelectorAll('.st-key-playgr
 }).map(e => [e.closest('[data-testid]')?.dataset.testid || e.tagName, e.innerText.trim().slice(0, 60)])"""
 
 
+#: Lines taken by each JSON pointer in the findings table (first column): /properties/amount_cents/minimum was
+#: cut to "minimu" / "m" at 1366 px.
+POINTER_LINES_JS = """Array.from(document.querySelectorAll('.st-key-playground_strict_panel table')[0]
+    .querySelectorAll('tbody td:first-child')).map(td => {
+        const r = document.createRange(); r.selectNodeContents(td);
+        return new Set(Array.from(r.getClientRects()).map(x => Math.round(x.top))).size; })"""
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_strict_panel_has_the_page_width_and_cuts_nothing(server, browser, lang):
     """Issue 14: at 1366×768 the panel was held in the narrow right column (~430 px) and cut its tables and
@@ -75,6 +83,8 @@ def test_strict_panel_has_the_page_width_and_cuts_nothing(server, browser, lang)
             if width > 640:
                 assert box["width"] > 1.5 * editor["width"], (box, editor)
                 assert box["y"] > editor["y"] + editor["height"]  # below the editor, not beside it
+            if width > 640:  # a JSON pointer is one line, never cut inside a name (session 7)
+                assert page.evaluate(POINTER_LINES_JS) == [1, 1], width
             cut = page.evaluate(OVERFLOW_JS, width < 640)
             assert not cut, f"{width}px cut or scrolling: {cut}"
             assert page.evaluate("document.documentElement.scrollWidth") <= width + 1

@@ -352,3 +352,46 @@ def test_negative_zero_is_echoed_without_a_sign():
     exercise = load_exercises().by_id()["pk_pass3"]
     result = grade(exercise, "-0.0", grading_inputs(exercise))
     assert result.feedback[0].render("en") == t("exercises.fb.number_off", "en", value="0")
+
+
+# --- newcomer session 7: a scenario run to its end below full marks is "finished", not "in progress" ------
+
+def _rec(best, top, tries=1, revealed=False):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(best_score=best, max_score=top, tries=tries, revealed=revealed,
+                           solved=top > 0 and best >= top)
+
+
+def test_status_says_finished_for_a_scenario_below_full_marks_and_in_progress_for_an_exercise():
+    from types import SimpleNamespace
+
+    from toolcall.grading import finished_short, status
+
+    scenario, exercise = SimpleNamespace(id="harness:plain_call", type="harness"), SimpleNamespace(id="x", type="number")
+    assert status(scenario, _rec(2, 3)) == ("finished", {"score": "2", "max": "3"})
+    assert status(scenario, _rec(2.5, 3)) == ("finished", {"score": "2.5", "max": "3"})
+    assert status(scenario, _rec(3, 3)) == ("solved", {})
+    assert status(scenario, None) == ("todo", {})
+    assert status(exercise, _rec(0, 1, tries=2)) == ("tried", {})
+    assert status(exercise, _rec(0, 1, tries=2, revealed=True)) == ("revealed", {})
+    assert status(exercise, _rec(0, 1, tries=0, revealed=True)) == ("todo", {})
+    records = {"harness:plain_call": _rec(2, 3), "x": _rec(0, 1)}
+    assert finished_short([scenario, exercise], records) == 1
+
+
+def test_every_status_has_a_label_in_both_languages():
+    """The next status a core function returns must be said on the page: every key, both languages,
+    with the params it is given."""
+    from types import SimpleNamespace
+
+    from toolcall.grading import status
+
+    cases = [(SimpleNamespace(type=ty), rec) for ty in ("harness", "number", "choice")
+             for rec in (None, _rec(1, 1), _rec(0.5, 1), _rec(0, 1, revealed=True))]
+    for lang in ("en", "zh"):
+        for entry, rec in cases:
+            key, params = status(entry, rec)
+            assert t(f"exercises.status.{key}", lang, **params)
+    assert t("exercises.status.finished", "en", score="2", max="3") == "Finished, 2 of 3"
+    assert t("exercises.status.finished", "zh", score="2", max="3") == "已完成，2/3 分"

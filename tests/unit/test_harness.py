@@ -293,3 +293,40 @@ def test_runs_in_both_formats_share_one_scale(tmp_path, first, then, best, solve
         rec = store.record("ann", scenario.progress_id, run_summary(scenario, run), score, top)
     assert (rec.best_score, rec.max_score, rec.solved) == (best, 4.0, solved)
     store.close()
+
+
+# --- newcomer session 7: the dashboard reads a stored run as wrong moves by step ----------------------
+
+@pytest.mark.parametrize("lang, shown", [
+    ("en", "Anthropic · wrong moves: step 1 ×1, step 3 ×2"),
+    ("zh", "Anthropic · 走错的步骤：第 1 步 ×1、第 3 步 ×2"),
+])
+def test_a_stored_run_reads_as_its_wrong_moves_by_step(lang, shown):
+    from toolcall.dashboard import normalize_answer
+    from toolcall.harness_grading import readable_summary
+
+    stored = json.dumps({"format": "anthropic", "wrong_per_step": [1, 0, 2], "moves": ["validate_run_return"] * 40})
+    assert readable_summary(stored, lang) == shown
+    # as the dashboard groups it: case-folded and cut to its first characters (the moves come last)
+    assert readable_summary(normalize_answer(stored), lang) == shown
+    assert readable_summary(stored[:70], lang) == shown
+    none = json.dumps({"format": "openai", "wrong_per_step": [0, 0], "moves": []})
+    assert readable_summary(none, lang) == {"en": "OpenAI · no wrong move", "zh": "OpenAI · 没有走错"}[lang]
+    for other in ("", "0.5", '["a"]', '{"format": "anthropic"', "harness"):
+        assert readable_summary(other, lang) == other
+
+
+def test_every_finished_run_of_every_scenario_reads_without_json():
+    """The next scenario too: the summary of a run through any shipped scenario, in any format, with a wrong
+    move at each step, reads as text (no brace, no field name) in both languages."""
+    from toolcall.harness_grading import new_run, readable_summary, run_summary
+
+    for scenario in load_scenarios().scenarios:
+        for fmt in ("anthropic", "openai"):
+            if not scenario.steps_for(fmt):
+                continue
+            run = new_run(scenario, fmt)
+            run.wrong = [1] * len(run.wrong)
+            for lang in ("en", "zh"):
+                text = readable_summary(run_summary(scenario, run), lang)
+                assert "{" not in text and "wrong_per_step" not in text, (scenario.id, fmt, text)

@@ -71,7 +71,7 @@ def test_the_confusion_chart_and_the_pages_tables_escape_a_lookalike_tool_name(l
     from toolcall.eval_charts import confusion_chart
     from toolcall.evaluation import Analysis, CaseRow
     from toolcall.selection import NO_TOOL
-    from ui.eval_lab import _case_frame
+    from ui.eval_lab import _case_rows
 
     chosen = ["get_order", "get_\u043erder", "get_order\u200b", NO_TOOL]
     confusion = pd.DataFrame([[1, 1, 1, 1]], index=["get_order"], columns=chosen)
@@ -80,7 +80,7 @@ def test_the_confusion_chart_and_the_pages_tables_escape_a_lookalike_tool_name(l
     assert [v["chosen"] for v in values] == ["get_order", "get_\\u043erder", "get_order\\u200b",
                                              t("eval.no_tool", lang)]
     result = Analysis(None, [CaseRow("c1", "get_\u043erder", 1, 1, 1, 1.0, 1.0, 1.0)], None, {}, 0, 0)
-    assert _case_frame(result, 1).iloc[0].tolist()[1] == "get_\\u043erder"
+    assert list(_case_rows(result, 1)[0].values())[1] == "get_\\u043erder"
 
 
 def _first_of_type(kind):

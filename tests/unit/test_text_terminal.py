@@ -30,7 +30,7 @@ def test_pairing_text_output_is_escaped(tmp_path, capsys):
 
 def test_the_pages_case_table_escapes_bidi_in_ids():
     from toolcall.evaluation import Analysis, CaseRow
-    from ui.eval_lab import _case_frame
+    from ui.eval_lab import _case_rows
 
     result = Analysis(None, [CaseRow("x\u202eevil", "get\u200border", 1, 1, 1, 1.0, 1.0, 1.0)], None, {}, 0, 0)
-    assert _case_frame(result, 1).iloc[0].tolist()[:2] == ["x\\u202eevil", "get\\u200border"]
+    assert list(_case_rows(result, 1)[0].values())[:2] == ["x\\u202eevil", "get\\u200border"]
