@@ -584,6 +584,11 @@ def main(argv: list[str] | None = None) -> int:
     if not (0 < args.port < 65536 and 0 < args.first_backend_port
             and args.first_backend_port + args.processes - 1 <= 65535):
         ap.error("ports must be 1..65535")
+    last_backend = args.first_backend_port + args.processes - 1
+    if args.first_backend_port <= args.port <= last_backend:  # each free alone: nginx then found its own in use
+        ap.error(f"--port {args.port} is also a Streamlit process's port (--first-backend-port "
+                 f"{args.first_backend_port} to {last_backend} for {args.processes} processes); choose a --port "
+                 "outside that range, or another --first-backend-port")
     if args.address is None:
         args.address = "0.0.0.0" if args.public else "127.0.0.1"
     try:

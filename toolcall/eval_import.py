@@ -31,6 +31,7 @@ LineProblem naming its line (or record number) and field, and every other record
 
 from __future__ import annotations
 
+import codecs
 import io
 import json
 import lzma
@@ -180,6 +181,9 @@ def read_log(data: bytes, fmt: str = "auto", name: str = "", limit: int = MAX_BY
     """
     if len(data) > limit:
         raise LogTooLarge("log_too_large", len(data), limit)
+    # A byte-order mark is no content (Windows PowerShell's and older Notepad's "UTF-8" start with one): left
+    # in, it broke line 1, so every later line "must list the tools", and a τ-bench list was read as native.
+    data = data.removeprefix(codecs.BOM_UTF8)
     if fmt == "auto":
         fmt = detect_log_format(data, name)
     readers = {"native": read_native, "tau": read_tau, "inspect": read_inspect}
@@ -602,7 +606,8 @@ def read_recorded(path: Path) -> Recorded:
         raise FixtureError([Problem(name, "$", f"cannot read file: {exc}")]) from None
     except UnicodeDecodeError as exc:
         raise FixtureError([Problem(name, "$", f"cannot read file: not UTF-8 text (byte {exc.start})")]) from None
-    log = merge_alike_case_ids(read_native(data))
+    data = data.removeprefix(codecs.BOM_UTF8)  # as read_log reads it
+    log = read_log(data, "native", name)
     problems = [Problem(name, f"line {p.line}: {p.field}", p.message) for p in log.problems]
     tools: tuple[tuple[str, str], ...] | None = None
     requests: dict[int, str] = {}
