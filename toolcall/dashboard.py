@@ -109,8 +109,8 @@ FINE_SPAN = timedelta(hours=6)
 #: draws the whole span in at most MAX_BARS bars is used; axis labels fall on bar edges.
 BAR_WIDTHS = tuple(timedelta(minutes=m) for m in (1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1440))
 MAX_BARS, MIN_BARS = 48, 12
-#: Distances between two axis labels, narrowest first (each a Vega time interval that lands on round times);
-#: the narrowest that is a whole number of bars and leaves at most MAX_TICKS labels is used.
+#: Distances between two axis labels, narrowest first (round times: tick_times lists them on the axis); the
+#: narrowest that is a whole number of bars and leaves at most MAX_TICKS labels is used.
 TICKS = tuple(timedelta(minutes=m) for m in (1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1440, 2880, 10080))
 MAX_TICKS = 12
 
@@ -337,6 +337,12 @@ def _ms(when: pd.Timestamp) -> int:
     return int(when.timestamp() * 1000)
 
 
+def _datetime(when: pd.Timestamp) -> dict:
+    """A UTC time as a Vega-Lite DateTime object (month 1-12)."""
+    return {"year": when.year, "month": when.month, "date": when.day, "hours": when.hour, "minutes": when.minute,
+            "utc": True}
+
+
 def activity_chart(data: ClassData, lang: str) -> alt.Chart:
     """Stacked bars of graded tries over time (activity_frame) binned by activity_bins, labelled in ``lang``:
     each bar spans its bin (time .. end) where its tries happened, one label per tick on a UTC axis (the
@@ -351,8 +357,10 @@ def activity_chart(data: ClassData, lang: str) -> alt.Chart:
         frame = (frame.assign(time=frame["time"].dt.floor(width))
                  .groupby(["time", "outcome"], as_index=False)["tries"].sum())
         frame = frame.assign(end=frame["time"] + width)
-        unit, count = _tick_interval(bins.tick)
-        axis = alt.Axis(format=bins.label_format, labelOverlap=True, tickCount={"interval": unit, "step": count},
+        # the ticks are listed (round times, one per bins.tick): Vega's own ticks fell every 30 s, each minute
+        # written twice, and its {"interval": …} tick counts fail in Streamlit's build ("reading 'every'")
+        # (as Vega-Lite DateTime objects: listed as epoch milliseconds, no label was drawn at all)
+        axis = alt.Axis(format=bins.label_format, labelOverlap=True, values=[_datetime(x) for x in tick_times(bins)],
                         grid=False)
         scale = alt.Scale(type="utc", domain=[_ms(bins.start), _ms(bins.end)], nice=False)
     else:
@@ -364,7 +372,9 @@ def activity_chart(data: ClassData, lang: str) -> alt.Chart:
         .encode(
             x=alt.X("time:T", title=t("dashboard_times.chart_time_utc", lang), scale=scale, axis=axis),
             x2="end:T",
-            y=alt.Y("sum(tries):Q", title=t("dashboard.chart_tries", lang), stack=True),
+            # whole answers: no 0.2, 0.4 … ticks on a count
+            y=alt.Y("sum(tries):Q", title=t("dashboard.chart_tries", lang), stack=True,
+                    axis=alt.Axis(tickMinStep=1, format="d")),
             color=alt.Color("outcome:N", title=None, scale=alt.Scale(domain=names, range=["#2e7d32", "#c62828"])),
             tooltip=[
                 alt.Tooltip("time:T", title=t("dashboard_times.chart_time_utc", lang), format="%H:%M",
@@ -377,14 +387,16 @@ def activity_chart(data: ClassData, lang: str) -> alt.Chart:
     )
 
 
-def _tick_interval(tick: timedelta) -> tuple[str, int]:
-    """A tick length as a Vega time interval and step: ("minute", 5), ("hour", 2), ("day", 1)."""
-    minutes = int(tick.total_seconds() // 60)
-    if minutes % 1440 == 0:
-        return "day", minutes // 1440
-    if minutes % 60 == 0:
-        return "hour", minutes // 60
-    return "minute", minutes
+def tick_times(bins: ActivityBins) -> list[pd.Timestamp]:
+    """Where the activity chart's axis labels go: every round multiple of ``bins.tick`` (from midnight UTC)
+    from ``bins.start`` to ``bins.end``, both included."""
+    tick = pd.Timedelta(bins.tick)
+    at = bins.start.ceil(tick) if tick <= pd.Timedelta(days=1) else bins.start.ceil("D")
+    times = []
+    while at <= bins.end:
+        times.append(at)
+        at += tick
+    return times
 
 
 class NameMapError(ValueError):
