@@ -480,16 +480,18 @@ class Child:
 def sqlite_problem() -> str | None:
     """Why the SQLite progress store the processes would open (in TOOLCALL_DATA_DIR, default <repo>/data)
     is set up wrongly, or None: it is opened (made and migrated) once before any process starts, so a data
-    folder that is a file or a database file that is not SQLite stops the launch with the setting named,
+    folder that is a file (or a link to nothing, a loop), a database file that is not SQLite or that this user
+    cannot write stops the launch with the setting named,
     instead of every student of the class being told progress cannot be saved. A failure that may pass
     (a lock held by another program) is left to the processes, which retry."""
-    from toolcall.progress import ProgressStore, StorageError
+    from toolcall.progress import ProgressStore, StorageError, read_only_problem
 
     try:
-        ProgressStore(Path(data_folder())).close()
+        store = ProgressStore(Path(data_folder()))
     except StorageError as exc:
         return str(exc) if exc.setup else None
-    return None
+    store.close()
+    return read_only_problem(store.path) if store.read_only else None  # every answer of the class would be lost
 
 
 def secrets_database_url() -> bool:
@@ -582,6 +584,11 @@ def main(argv: list[str] | None = None) -> int:
     if not (0 < args.port < 65536 and 0 < args.first_backend_port
             and args.first_backend_port + args.processes - 1 <= 65535):
         ap.error("ports must be 1..65535")
+    last_backend = args.first_backend_port + args.processes - 1
+    if args.first_backend_port <= args.port <= last_backend:  # each free alone: nginx then found its own in use
+        ap.error(f"--port {args.port} is also a Streamlit process's port (--first-backend-port "
+                 f"{args.first_backend_port} to {last_backend} for {args.processes} processes); choose a --port "
+                 "outside that range, or another --first-backend-port")
     if args.address is None:
         args.address = "0.0.0.0" if args.public else "127.0.0.1"
     try:

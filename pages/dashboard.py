@@ -11,7 +11,7 @@ import streamlit as st
 from ui.common import lang, plain, show_chart, show_table, tr
 from ui.exercise_widgets import course_entries, exercise_set
 from ui.instructor import sign_in
-from ui.learner import progress_store
+from ui.learner import progress_store, setup_problem
 from ui.widgets import file_uploader, own_words
 from toolcall.dashboard import (
     DETAIL_ANSWER_CHARS,
@@ -54,6 +54,9 @@ except StorageError as exc:
     else:
         st.warning(tr("dashboard.store_error"))
     st.stop()
+if (problem := setup_problem()) is not None:  # a read-only database: shown, but nothing new is saved
+    st.error(tr("storage.dashboard_read_only"))
+    st.code(str(problem), language=None)
 
 L = lang()
 exercises = exercise_set().by_id()

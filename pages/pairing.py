@@ -36,14 +36,16 @@ def _check(text: str, fmt: str, language: str):
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def _convert(text: str, source: str, target: str, language: str):
-    """``(converted, losses, error)`` for one converter input, computed once like ``_check``: the box is
+    """``(converted, losses, error, problems)`` (problems: the pairing checker's count on the converted
+    transcript, in ``target``) for one converter input, computed once like ``_check``: the box is
     pre-filled from the transcript above, so a large paste would otherwise be re-read and converted on
     every click anywhere on the page."""
     messages, error = read_transcript(text, language)
     if error:
-        return None, [], error
+        return None, [], error, 0
     converted, losses = convert(messages, source, target)
-    return converted, losses, None
+    report = check_pairing(json.dumps(converted, ensure_ascii=False), target, language)
+    return converted, losses, None, len(report.violations) + report.more
 
 
 def _valid_request(fmt: str) -> str:
@@ -168,14 +170,18 @@ convert_text = st.text_area(tr("convert.input_label"), key=CONVERT_KEY, height=2
 if source == target:
     st.info(tr("convert.same_form", form=form_names[source]), icon="ℹ️")
 elif convert_text.strip():
-    converted, losses, error = _convert(convert_text, source, target, lang())
+    converted, losses, error, problems = _convert(convert_text, source, target, lang())
     if error:
         st.error(plain(error), icon="❌")
     else:
-        show_json(converted)
+        show_json(converted, MAX_CHARS)  # no longer than the transcript the box may hold, however deep it nests
         if losses:
             st.warning(tr("convert.losses_title") + "\n\n" + "\n\n".join(
-                plain(tr("convert.loss_line", index=loss.index, text=tr(f"convert.loss.{loss.code}")))
+                plain(tr("convert.loss_line", message=loss.message, text=tr(f"convert.loss.{loss.code}"))
+                      if loss.message is not None
+                      else tr("convert.loss_line_whole", text=tr(f"convert.loss.{loss.code}")))
                 for loss in losses[:SHOWN_ROWS]), icon="⚠️")
+        elif problems:  # nothing lost, and so the pasted transcript's mistakes are carried over too
+            st.warning(tr("convert.no_loss_broken", count=problems, form=form_names[target]), icon="⚠️")
         else:
             st.success(tr("convert.no_loss"), icon="✅")

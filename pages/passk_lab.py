@@ -78,7 +78,12 @@ with st.expander(tr("workbench.lab_mapping_title")):
     st.markdown(tr("workbench.lab_mapping"))
 
 # 3. Equivalences worth seeing ------------------------------------------------------------
+# From here on m is the one section 2 shows: the slider's m plus every point the cuts left unstated, so the
+# same screen never gives two ranges for one description (newcomer session 7, item 1).
 st.header(tr("passk.equiv_title"))
+if cut:
+    st.caption(tr("passk.equiv_m_cut", m_set=m, cut=cut, m=m + cut))
+m = m + cut
 if m >= 1:
     st.markdown(tr("passk.equiv_remove", m=m, m1=m - 1, q=percent(q), q2=percent(equivalent_q(q, m)),
                    value=percent(q ** (m - 1))))

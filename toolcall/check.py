@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from pathlib import Path
 from collections.abc import Callable
 
 from toolcall.backend import backend_for
 from toolcall.exercises import load_exercises
+from toolcall.files import ReadError, check_path
 from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, load_orders, load_outputs,
                                load_tool)
 from toolcall.lesson_check import check_lessons
@@ -24,13 +26,12 @@ from toolcall.results import call_id
 from toolcall.wire import STEP_FORMATS as FORMATS
 from toolcall.i18n import LANGS
 from toolcall.transcripts import RUNNABLE, build_transcript, load_walkthrough
-from toolcall.validation import check_schema
 
 Checker = Callable[[Path], list[Problem]]
 
 
 def check_tools(root: Path) -> list[Problem]:
-    """Every fixtures/tools/*.json is a tool definition whose input_schema is a valid schema."""
+    """Every fixtures/tools/*.json is a tool definition whose input_schema is a valid schema (load_tool)."""
     problems: list[Problem] = []
     for path in sorted((root / "fixtures" / "tools").glob("*.json")):
         try:
@@ -41,10 +42,6 @@ def check_tools(root: Path) -> list[Problem]:
         if path.stem != tool.name:
             problems.append(Problem(display_name(path), "$.name",
                                     f"tool name {tool.name!r} differs from the file name"))
-        checked = check_schema(json.dumps(tool.input_schema))
-        if not checked.ok:
-            problems.append(Problem(display_name(path), "$.input_schema" + (checked.path or "").replace("/", "."),
-                                    checked.message))
     return problems
 
 
@@ -96,6 +93,10 @@ def check_outputs(root: Path) -> list[Problem]:
             tool = load_tool(root / "fixtures" / "tools" / f"{fixture.tool}.json")
         except FixtureError as exc:
             problems += exc.problems
+            continue
+        if fixture.tool != path.stem:  # the playground judges outputs/<tool>.yaml against the tool of that name
+            problems.append(Problem(name, "$.tool", f"names the tool {fixture.tool!r}, but the playground shows these "
+                                                    f"outputs for the tool of the file's name, {path.stem!r}"))
             continue
         try:
             book = load_orders(root / "fixtures" / "orders" / "orders.yaml")
@@ -170,6 +171,8 @@ def check_walkthroughs(root: Path) -> list[Problem]:
                 tools[tool_name] = load_tool(root / "fixtures" / "tools" / f"{tool_name}.json")
             except FixtureError as exc:
                 problems += exc.problems
+        if set(fx.tools) - set(tools):  # said above; every request lists every tool, so none can be built
+            continue
         for v, variant in enumerate(fx.variants):
             unknown = sorted({c.tool for a in variant.attempts for c in a.calls} - set(tools))
             if unknown:
@@ -208,6 +211,17 @@ def check_pairing_examples(root: Path) -> list[Problem]:
     return problems
 
 
+def _answer_text(ex, value, at: list, problems: list[Problem]) -> str | None:
+    """The answer text of ``value`` (the reference or a listed wrong answer) as a student would type it, or None
+    after adding a problem at ``at`` when the exercise type cannot write it: a wrong answer is any JSON to the
+    schema, and a number exercise's ``[null]`` raised TypeError from float() in check."""
+    try:
+        return answer_text(ex, value)
+    except (TypeError, ValueError, OverflowError, RecursionError) as exc:
+        problems.append(Problem(ex.file, json_path(at), f"not an answer to a {ex.type} exercise ({exc})"))
+        return None
+
+
 def check_exercises(root: Path) -> list[Problem]:
     """Every fixtures/exercises/*.yaml loads (schema-valid, both languages, ids unique,
     answers consistent); each reference answer earns full marks; each listed wrong answer does not,
@@ -219,18 +233,23 @@ def check_exercises(root: Path) -> list[Problem]:
     problems = list(loaded.problems)
     for ex in loaded.exercises:
         where = ex.index
+        texts = [_answer_text(ex, value, ["exercises", where, *at], problems)
+                 for at, value in [(["answer"], ex.answer)]
+                 + [(["wrong_answers", i, "answer"], w["answer"]) for i, w in enumerate(ex.wrong_answers)]]
         try:
             inputs = grading_inputs(ex, root)
-            reference = grade(ex, answer_text(ex, ex.answer), inputs)
-            wrongs = [grade(ex, answer_text(ex, w["answer"]), inputs) for w in ex.wrong_answers]
+            graded = [None if text is None else grade(ex, text, inputs) for text in texts]
         except FixtureError as exc:
             problems += exc.problems
             continue
-        if not reference.correct:
+        reference, wrongs = graded[0], graded[1:]
+        if reference is not None and not reference.correct:
             problems.append(Problem(ex.file, json_path(["exercises", where, "answer"]),
                                     f"the reference answer scores {reference.score:g} of {reference.max_score:g}"))
         for i, (g, wrong) in enumerate(zip(wrongs, ex.wrong_answers)):
             path = json_path(["exercises", where, "wrong_answers", i, "answer"])
+            if g is None:
+                continue
             if g.correct:
                 problems.append(Problem(ex.file, path, "this wrong answer earns full marks"))
             elif g.malformed:
@@ -246,20 +265,15 @@ def check_exercises(root: Path) -> list[Problem]:
 def check_selection_and_runs(root: Path) -> list[Problem]:
     """Selection sets (fixtures/selection/*.yaml) follow the set rules; every recorded run log
     (fixtures/eval_runs/*.jsonl) loads without a bad line."""
-    from toolcall.eval_import import MAX_BYTES, read_native
-    from toolcall.files import ReadError, read_bytes_bounded
+    from toolcall.eval_import import read_recorded
     from toolcall.selection import check_selection_files
 
     problems = check_selection_files(root)
     for path in sorted((root / "fixtures" / "eval_runs").glob("*.jsonl")):
         try:
-            log = read_native(read_bytes_bounded(path, MAX_BYTES))
-        except ReadError as exc:
-            problems.append(Problem(display_name(path), "$", str(exc)))
-            continue
-        problems += [Problem(display_name(path), f"line {p.line}: {p.field}", p.message) for p in log.problems]
-        if not log.runs:
-            problems.append(Problem(display_name(path), "$", "no runs"))
+            read_recorded(path)  # as the selection lab reads it
+        except FixtureError as exc:
+            problems += exc.problems
     return problems
 
 
@@ -280,15 +294,37 @@ CONTENT_PATTERNS = ("fixtures/tools/*.json", "fixtures/orders/*.y*ml", "fixtures
                     "lessons/*/*.md")
 
 
+def content_folders(root: Path) -> list[Path]:
+    """The folders the checkers read files from (each pattern's folder; ``lessons/<lang>`` per language)."""
+    folders = [Path(root) / pattern.rsplit("/", 1)[0] for pattern in CONTENT_PATTERNS if "*/" not in pattern]
+    return folders + [Path(root) / "lessons"] + [Path(root) / "lessons" / lang for lang in LANGS]
+
+
+def content_folder_problems(root: Path) -> list[Problem]:
+    """A content folder that is missing is simply a kind of content not used; one whose name is taken by
+    something that is not a folder (a file, a FIFO, a link to nothing, a symlink loop) is a problem: every
+    file meant to be in it would otherwise be skipped without a word."""
+    problems = []
+    for folder in content_folders(root):
+        if not os.path.lexists(folder):
+            continue
+        try:
+            check_path(folder, "folder")
+        except ReadError as exc:
+            problems.append(Problem(display_name(folder), "$", f"cannot read folder: {exc}: nothing in it is checked"))
+    return problems
+
+
 def run_checks(root: Path) -> list[Problem]:
     """Run every checker on ``root``; returns all problems (empty when the content is sound).
     A folder without fixtures/ is itself a problem: checking nothing must not pass."""
     if not (Path(root) / "fixtures").is_dir():
         return [Problem(display_name(Path(root)), "$", "no fixtures/ folder here: nothing to check")]
+    folders = content_folder_problems(Path(root))
     if not any(next(Path(root).glob(pattern), None) for pattern in CONTENT_PATTERNS):
-        return [Problem(display_name(Path(root)), "$", "nothing to check: no fixture or lesson files "
+        return folders or [Problem(display_name(Path(root)), "$", "nothing to check: no fixture or lesson files "
                         "(fixtures/<kind>/*.json|yaml, lessons/<lang>/*.md) under this folder")]
-    problems: list[Problem] = []
+    problems: list[Problem] = folders
     for checker in CHECKERS:
         problems += checker(Path(root))
     return list(dict.fromkeys(problems))  # a fixture problem met through a lesson or an exercise: once

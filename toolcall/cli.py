@@ -29,7 +29,7 @@ from toolcall.pairing import MAX_CHARS as PAIRING_MAX_CHARS
 from toolcall.pairing import check_pairing
 from toolcall.parsing import MAX_INPUT_CHARS
 from toolcall.results import call_id, scrub
-from toolcall.text import escape_lookalikes, escape_terminal, visible_json
+from toolcall.text import escape_identifier, escape_lookalikes, escape_terminal, visible_json
 from toolcall.validation import MAX_SCHEMA_CHARS, check_schema
 from toolcall.wire import FORMATS, PAIRING_CHOICES
 
@@ -253,7 +253,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     """``eval RUNS --k K``: per-case pass^k table and confusion matrix of a run log."""
     from toolcall.eval_import import MAX_BYTES as MAX_LOG_BYTES
     from toolcall.eval_import import LogError, read_log
-    from toolcall.evaluation import ANALYSIS_BUDGET, analyse, case_rows_json, summary_rates
+    from toolcall.evaluation import ANALYSIS_BUDGET, MAX_MATRIX_TOOLS, analyse, case_rows_json, summary_rates
     from toolcall.i18n import t
     from toolcall.selection import load_set
 
@@ -305,7 +305,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                           "taxonomy": result.taxonomy,
                           "confusion": {"expected": list(result.confusion.index),
                                         "chosen": list(result.confusion.columns),
-                                        "counts": result.confusion.values.tolist()}},
+                                        "counts": result.confusion.values.tolist(),
+                                        "folded": dict(zip(("expected", "chosen"), result.folded_tools))}},
                          ensure_ascii=False, indent=2))
         return status
     if args.out == "csv":
@@ -322,12 +323,16 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         tail = (f"refused: {r['refused']}" if r["refused"]
                 else f"{fmt(r['pass^k']):>7} {fmt(r['pass@k']):>7} {fmt(r['naive']):>7}")
         case = escape_lookalikes(r["case_id"])[:28]  # a look-alike id (Cyrillic с1) is not a second c1
-        print(f"{case:<28} {str(r['expected_tool'] or '?')[:16]:<16} {r['n']:>4} {r['c']:>4} {tail}")
+        tool = escape_identifier(r["expected_tool"] or "?")[:16]  # get_\u043erder (Cyrillic о), not get_order
+        print(f"{case:<28} {tool:<16} {r['n']:>4} {r['c']:>4} {tail}")
     means = summary_rates(result.cases)
     print(f"mean over cases: pass^k {fmt(means['pass^k'])}, pass@k {fmt(means['pass@k'])}, naive {fmt(means['naive'])}")
     if not result.confusion.empty:
         print("\nconfusion matrix (rows: expected tool, columns: chosen tool)")
-        print(result.confusion.to_string())
+        print(result.confusion.rename(index=escape_identifier, columns=escape_identifier).to_string())
+        if any(result.folded_tools):
+            print(t("eval.matrix_folded", lang, kept=MAX_MATRIX_TOOLS - 1, expected=result.folded_tools[0],
+                    chosen=result.folded_tools[1]))
         print("\nfailure taxonomy: " + ", ".join(f"{name} {count}" for name, count in result.taxonomy.items()))
     for note in notes:
         print(f"note: {note}")

@@ -17,6 +17,23 @@ is_error)``, then written (``write``) in another form. Each step returns the los
   Gemini's ``response`` is an object, so text that is a JSON object is stored as that object.
 * ``not_a_turn``: a message or item this converter does not read (for example a Responses ``reasoning``
   item, an image block) is skipped.
+* ``content_not_text``: a result whose content is not text (an object, a number, an image block): only its
+  text is carried, the rest is dropped.
+* ``empty_text_dropped``: Chat Completions and Responses read an empty content as no text: an empty text
+  (which Anthropic rejects anyway) is not written.
+* ``result_name_dropped``: only Gemini names the tool in a result; elsewhere a result takes its call's
+  name when read, so a name that differs from the call's (or a result with no call before it) is lost.
+* ``text_moved``: Anthropic wants a turn's tool_result blocks first in the user message, Chat Completions its
+  tool messages right after the tool_calls: a user's text between a turn's calls and its results (and, for
+  Chat Completions, an assistant's) is written after the turn's last result. Every form is written so,
+  so that a trip through a form that allows the text there (Responses, Gemini) does not move it on the way back.
+* ``changed``: the safety net. After reading, the events are written back in the source form and compared
+  with the source (``faithful``: the content of each message, equivalent spellings made equal); a message
+  that would come back different (a value of an unexpected type coerced, messages merged or split, a role
+  renamed) is listed, unless a loss above already names it. So "nothing lost" means: read back, the same
+  content (tests/unit/test_convert_round_trip.py holds every form pair to that).
+
+Each loss also names ``message``: the index of the source message it comes from (None when unknown).
 
 Shapes and sources: toolcall/forms.py (calls), toolcall/results.py (results), toolcall/wire.py.
 The property "a write that reports no loss reads back to the same events" is tested with hypothesis
@@ -26,7 +43,7 @@ The property "a write that reports no loss reads back to the same events" is tes
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolcall.forms import call_message
@@ -35,13 +52,15 @@ from toolcall.results import tool_call_entry, tool_result_message
 from toolcall.wire import ANTHROPIC, FORMATS, GEMINI, MCP, OPENAI, RESPONSES
 
 LOSSES: tuple[str, ...] = ("is_error_in_text", "arguments_not_object", "text_dropped_mcp", "protocol_error",
-                           "reserialised", "not_a_turn")
+                           "reserialised", "not_a_turn", "content_not_text", "empty_text_dropped",
+                           "result_name_dropped", "text_moved", "changed")
 
 
 @dataclass(frozen=True)
 class Text:
     role: str
     text: str
+    at: int | None = field(default=None, compare=False)  # the source message it was read from
 
 
 @dataclass(frozen=True)
@@ -49,6 +68,7 @@ class Call:
     id: str
     name: str
     arguments: str
+    at: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -57,6 +77,7 @@ class Result:
     name: str
     text: str
     is_error: bool = False
+    at: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -65,6 +86,7 @@ class Loss:
 
     code: str
     index: int | None = None
+    message: int | None = field(default=None, compare=False)  # the source message (None: unknown)
 
 
 Event = Text | Call | Result
@@ -106,15 +128,21 @@ def read(fmt: str, messages: list[Any]) -> tuple[list[Event], list[Loss]]:
     def result(cid: Any, text: str, is_error: bool, name: Any = None) -> None:
         events.append(Result(str(cid), str(name) if name is not None else names.get(str(cid), ""), text, is_error))
 
-    for m in messages:
+    def text_only(content: Any) -> None:
+        """A result's content that is more than text (an object, a number, an image part) loses the rest."""
+        if content is not None and not isinstance(content, str) and not (isinstance(content, list) and all(
+                isinstance(x, dict) and isinstance(x.get("text"), str) for x in content)):
+            losses.append(Loss("content_not_text", len(events)))
+
+    def read_one(m: Any) -> None:
         if not isinstance(m, dict):
             losses.append(Loss("not_a_turn", len(events)))
-            continue
-        if fmt == ANTHROPIC:
-            role, content = m.get("role"), m.get("content")
+            return
+        if fmt == ANTHROPIC:  # every form's text is a user's or an assistant's: any other role is read as user
+            role, content = "assistant" if m.get("role") == "assistant" else "user", m.get("content")
             if isinstance(content, str):
                 events.append(Text(str(role), content))
-                continue
+                return
             for b in content if isinstance(content, list) else []:
                 kind = b.get("type") if isinstance(b, dict) else None
                 if kind == "text":
@@ -122,14 +150,16 @@ def read(fmt: str, messages: list[Any]) -> tuple[list[Event], list[Loss]]:
                 elif kind == "tool_use":
                     call(b.get("id"), b.get("name"), _compact(b.get("input")))
                 elif kind == "tool_result":
+                    text_only(b.get("content", ""))
                     result(b.get("tool_use_id"), _text_of(b.get("content", "")) or "", b.get("is_error") is True)
                 else:
                     losses.append(Loss("not_a_turn", len(events)))
         elif fmt in (OPENAI, RESPONSES) and "role" in m and m.get("type") in (None, "message"):
             role, text = m.get("role"), _text_of(m.get("content"))
             if role == "tool":
+                text_only(m.get("content"))
                 result(m.get("tool_call_id"), text or "", False)
-                continue
+                return
             if text:
                 events.append(Text("assistant" if role == "assistant" else "user", text))
             for tc in m.get("tool_calls") or []:
@@ -139,12 +169,14 @@ def read(fmt: str, messages: list[Any]) -> tuple[list[Event], list[Loss]]:
             call(m.get("call_id"), m.get("name"), str(m.get("arguments", "")))
         elif fmt == RESPONSES and m.get("type") == "function_call_output":
             output = m.get("output")
+            text_only(output)
             result(m.get("call_id"), output if isinstance(output, str) else _text_of(output) or "", False)
         elif fmt == MCP and m.get("method") == "tools/call":
             params = m.get("params") if isinstance(m.get("params"), dict) else {}
             call(m.get("id"), params.get("name"), _compact(params.get("arguments")))
         elif fmt == MCP and isinstance(m.get("result"), dict):
             r = m["result"]
+            text_only(r.get("content"))
             result(m.get("id"), _text_of(r.get("content")) or "", r.get("isError") is True)
         elif fmt == MCP and "error" in m:
             losses.append(Loss("protocol_error", len(events)))
@@ -153,6 +185,7 @@ def read(fmt: str, messages: list[Any]) -> tuple[list[Event], list[Loss]]:
             role = "assistant" if m.get("role") == "model" else "user"
             for p in m["parts"]:
                 if not isinstance(p, dict):
+                    losses.append(Loss("not_a_turn", len(events)))
                     continue
                 if isinstance(p.get("text"), str):
                     events.append(Text(role, p["text"]))
@@ -171,6 +204,12 @@ def read(fmt: str, messages: list[Any]) -> tuple[list[Event], list[Loss]]:
                     losses.append(Loss("not_a_turn", len(events)))
         else:
             losses.append(Loss("not_a_turn", len(events)))
+
+    for i, m in enumerate(messages):
+        first_event, first_loss = len(events), len(losses)
+        read_one(m)
+        events[first_event:] = [replace(e, at=i) for e in events[first_event:]]
+        losses[first_loss:] = [replace(x, message=i) for x in losses[first_loss:]]
     return events, losses
 
 
@@ -184,6 +223,40 @@ def _object_arguments(text: str) -> tuple[dict[str, Any], bool]:
     return (parsed.value, True) if parsed.ok else ({"_raw_arguments": text}, False)
 
 
+def _texts_after_results(events: list[Event], roles: tuple[str, ...]) -> tuple[list[tuple[int, Event]], list[int]]:
+    """``events`` with their indices, each text of ``roles`` that sits between a turn's calls and a result
+    still to come for them held back until that turn's last result (Anthropic: results first in the user
+    message; Chat Completions: tool messages right after the tool_calls), and the indices of the texts moved.
+    Linear."""
+    last_result: dict[str, int] = {}
+    for k, e in enumerate(events):
+        if isinstance(e, Result):
+            last_result[e.id] = k
+    out: list[tuple[int, Event]] = []
+    held: list[tuple[int, Event]] = []
+    moved: list[int] = []
+    waiting = 0  # index of the last result the open turn's calls still wait for
+    previous: Event | None = None
+    for k, e in enumerate(events):
+        if isinstance(e, Call):
+            out += held
+            held = []
+            waiting = max(waiting if isinstance(previous, Call) else 0, last_result.get(e.id, 0))
+        elif isinstance(e, Text) and e.role in roles and waiting > k:
+            held.append((k, e))
+            moved.append(k)
+            previous = e
+            continue
+        elif isinstance(e, Text):
+            waiting = 0
+        out.append((k, e))
+        if isinstance(e, Result) and k >= waiting:
+            out += held
+            held = []
+        previous = e
+    return out + held, moved
+
+
 def write(fmt: str, events: list[Event]) -> tuple[list[dict[str, Any]], list[Loss]]:
     """``events`` as a messages list (Responses: input items; MCP: JSON-RPC messages; Gemini:
     contents) in ``fmt``, and what could not be carried. Consecutive calls share one assistant
@@ -193,6 +266,7 @@ def write(fmt: str, events: list[Event]) -> tuple[list[dict[str, Any]], list[Los
     out: list[dict[str, Any]] = []
     losses: list[Loss] = []
     objects = fmt in (ANTHROPIC, MCP, GEMINI)
+    called: dict[str, str] = {}  # call id → tool name, as a reader recovers a result's name
 
     def turn(role: str) -> dict[str, Any]:
         """The open turn of ``role`` (a new one when the last message is another role)."""
@@ -205,7 +279,11 @@ def write(fmt: str, events: list[Event]) -> tuple[list[dict[str, Any]], list[Los
             out.append({"role": g_role, "parts": []})
         return out[-1]
 
-    for k, e in enumerate(events):
+    order = list(enumerate(events))
+    if fmt != MCP:  # a turn's results follow its calls at once, in every form: a text in between goes after them
+        order, moved = _texts_after_results(events, ("user", "assistant") if fmt == OPENAI else ("user",))
+        losses += [Loss("text_moved", k) for k in moved]
+    for k, e in order:
         if isinstance(e, Text):
             if fmt == MCP:
                 losses.append(Loss("text_dropped_mcp", k))
@@ -213,10 +291,13 @@ def write(fmt: str, events: list[Event]) -> tuple[list[dict[str, Any]], list[Los
                 turn(e.role)["content"].append({"type": "text", "text": e.text})
             elif fmt == GEMINI:
                 turn(e.role)["parts"].append({"text": e.text})
+            elif not e.text:  # Chat Completions and Responses read an empty content as no text at all
+                losses.append(Loss("empty_text_dropped", k))
             else:
                 out.append({"role": e.role, "content": e.text})
             continue
         if isinstance(e, Call):
+            called[e.id] = e.name
             if objects:  # the object itself: parsing its text again (capped as one model output) could refuse it
                 value, ok = _object_arguments(e.arguments)
                 if not ok:
@@ -226,6 +307,8 @@ def write(fmt: str, events: list[Event]) -> tuple[list[dict[str, Any]], list[Los
                 message = tool_call_entry(fmt, e.id, e.name, _compact(value), value)
             else:
                 message = call_message(fmt, e.id, e.name, e.arguments)
+            if fmt == MCP:
+                message["id"] = _rpc_id(e.id)
             if fmt == ANTHROPIC:
                 turn("assistant")["content"].append(message)
             elif fmt == GEMINI:
@@ -242,6 +325,8 @@ def write(fmt: str, events: list[Event]) -> tuple[list[dict[str, Any]], list[Los
             continue
         if e.is_error and fmt in (OPENAI, RESPONSES):
             losses.append(Loss("is_error_in_text", k))
+        if fmt != GEMINI and e.name != called.get(e.id, ""):  # read back, a result takes its call's name
+            losses.append(Loss("result_name_dropped", k))
         message = tool_result_message(fmt, e.id, e.text, e.is_error, e.name)
         if fmt == GEMINI:
             value = next(iter(message["functionResponse"]["response"].values()))
@@ -251,13 +336,133 @@ def write(fmt: str, events: list[Event]) -> tuple[list[dict[str, Any]], list[Los
         elif fmt == ANTHROPIC:
             turn("user")["content"].append(message)
         else:
+            if fmt == MCP:
+                message["id"] = _rpc_id(e.id)
             out.append(message)
     return out, losses
 
 
+# --- the safety net: does each source message survive being read? ---------------------------
+
+def _sid(value: Any) -> Any:
+    """An id as it is: ``7`` and ``"7"`` are different ids (JSON-RPC matches them by type too), and an id of
+    the wrong type is something the checker flags, so reading it as text is a change."""
+    return value
+
+
+def _rpc_id(cid: str) -> str | int:
+    """A JSON-RPC id as MCP logs usually write it: a number when the id is one written out ("7" → 7)."""
+    return int(cid) if cid.isascii() and cid.isdigit() and str(int(cid)) == cid else cid
+
+
+def _ctext(content: Any, empty: Any = "") -> Any:
+    """Content that is only text, as that text (``empty`` when there is none); anything else as it is."""
+    if content is None or content == [] or content == "":
+        return empty if content is not None or empty is None else None
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and all(isinstance(x, dict) and isinstance(x.get("text"), str) for x in content):
+        return "".join(x["text"] for x in content)
+    return content
+
+
+def _flag(value: Any) -> Any:
+    return False if value is None else value
+
+
+def faithful(fmt: str, message: Any) -> Any:
+    """The content of one message of ``fmt`` as comparable data: what a trip must keep. Equivalent spellings
+    are made equal (a str content and one text block; absent and false error flags; an id 7 and "7";
+    a Gemini call without id and its name); anything unexpected is kept as it is, so that it differs
+    from what the converter writes back."""
+    if not isinstance(message, dict):
+        return ("raw", message)
+    m = message
+    if fmt == ANTHROPIC:
+        content = m.get("content")
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        if not isinstance(blocks, list):
+            return ("raw", m)
+        out = []
+        for b in blocks:
+            kind = b.get("type") if isinstance(b, dict) else None
+            if kind == "text":
+                out.append(("text", b.get("text")))
+            elif kind == "tool_use":
+                out.append(("tool_use", _sid(b.get("id")), b.get("name"), b.get("input")))
+            elif kind == "tool_result":
+                out.append(("tool_result", _sid(b.get("tool_use_id")), _ctext(b.get("content", "")),
+                            _flag(b.get("is_error"))))
+            else:
+                out.append(("raw", b))
+        return (m.get("role"), out)
+    if fmt in (OPENAI, RESPONSES) and "role" in m and m.get("type") in (None, "message"):
+        role, calls = m.get("role"), m.get("tool_calls")
+        if role == "tool":
+            return ("tool", _sid(m.get("tool_call_id")), _ctext(m.get("content")))
+        if calls is not None and not isinstance(calls, list):
+            return ("raw", m)
+        listed = [(_sid(tc.get("id")), tc.get("function", {}).get("name"), tc.get("function", {}).get("arguments"))
+                  if isinstance(tc, dict) and isinstance(tc.get("function", {}), dict) else ("raw", tc)
+                  for tc in calls or []]
+        return (role, _ctext(m.get("content"), None), listed)
+    if fmt == RESPONSES and m.get("type") == "function_call":
+        return ("call", _sid(m.get("call_id")), m.get("name"), m.get("arguments"))
+    if fmt == RESPONSES and m.get("type") == "function_call_output":
+        return ("output", _sid(m.get("call_id")), _ctext(m.get("output")))
+    if fmt == MCP and m.get("method") == "tools/call" and isinstance(m.get("params"), dict):
+        return ("call", m.get("jsonrpc"), _sid(m.get("id")), m["params"].get("name"), m["params"].get("arguments"))
+    if fmt == MCP and isinstance(m.get("result"), dict) and "error" not in m:
+        r = m["result"]
+        return ("result", m.get("jsonrpc"), _sid(m.get("id")), _ctext(r.get("content")), _flag(r.get("isError")))
+    if fmt == GEMINI and isinstance(m.get("parts"), list):
+        out = []
+        for p in m["parts"]:
+            fc = p.get("functionCall") if isinstance(p, dict) else None
+            fr = p.get("functionResponse") if isinstance(p, dict) else None
+            if isinstance(p, dict) and isinstance(p.get("text"), str):
+                out.append(("text", p["text"]))
+            elif isinstance(fc, dict):
+                out.append(("call", _sid(fc.get("id", fc.get("name"))), fc.get("name"), fc.get("args", {})))
+            elif isinstance(fr, dict):
+                out.append(("response", _sid(fr.get("id", fr.get("name"))), fr.get("name"), fr.get("response")))
+            else:
+                out.append(("raw", p))
+        return (m.get("role"), out)
+    return ("raw", m)
+
+
+def changed(fmt: str, messages: list[Any], events: list[Event], skip: set[int] = frozenset()) -> list[Loss]:
+    """A ``changed`` loss for each source message (not in ``skip``) that its events, written back in ``fmt``,
+    do not reproduce (``faithful``), and for each message that writing would merge into the one before it
+    (two user messages in a row, an assistant's text and its calls in two messages). Linear in the messages."""
+    by_message: dict[int, list[Event]] = {}
+    for e in events:
+        by_message.setdefault(e.at, []).append(e)
+    losses: list[Loss] = []
+    previous: list[Event] = []
+    for i, m in enumerate(messages):
+        own = by_message.get(i, [])
+        first = events.index(own[0]) if own else None
+        alone, _ = write(fmt, own)
+        if i not in skip and [faithful(fmt, x) for x in alone] != [faithful(fmt, m)]:
+            losses.append(Loss("changed", first, i))
+        elif i not in skip and own and previous and len(write(fmt, previous + own)[0]) < len(
+                write(fmt, previous)[0]) + len(alone):
+            losses.append(Loss("changed", first, i))
+        previous = own or previous
+    return losses
+
+
 def convert(events_or_messages: list[Any], source: str, target: str) -> tuple[list[dict[str, Any]], list[Loss]]:
     """Read ``events_or_messages`` (a messages list in ``source``) and write it in ``target``: the messages
-    and every loss of both steps."""
+    and every loss (reading, the ``changed`` safety net, writing), in the order of the source messages they
+    come from. An empty list of losses means: converted back, the same content as the source."""
     events, lost_reading = read(source, events_or_messages)
+    lost_changed = changed(source, events_or_messages, events, {x.message for x in lost_reading})
     messages, lost_writing = write(target, events)
-    return messages, lost_reading + lost_writing
+    lost_writing = [replace(x, message=events[x.index].at) if x.index is not None and x.index < len(events) else x
+                    for x in lost_writing]
+    losses = lost_reading + lost_changed + lost_writing
+    last = len(events_or_messages)
+    return messages, sorted(losses, key=lambda x: (last if x.message is None else x.message, x.index or 0))

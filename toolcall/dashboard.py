@@ -6,7 +6,8 @@ gives a display-name mapping (parse_name_map), which the caller keeps on the ser
 Counts: a learner *tried* an exercise with ≥ 1 graded try, *solved* it with full marks as
 best score, *revealed* it when the reference answer was shown; the median tries is over the
 learners who tried. A wrong answer is a graded try without full marks; wrong answers are
-grouped by their text with case and runs of spaces ignored (normalize_answer).
+grouped by their text with case, runs of spaces, Unicode forms and invisible characters ignored
+(normalize_answer).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import pandas as pd
 
 from toolcall.i18n import t
 from toolcall.progress import PROGRESS_FIELDS, to_csv_bytes, valid_learner
-from toolcall.text import escape_invisible, escape_lookalikes
+from toolcall.text import escape_invisible, escape_lookalikes, reading_key
 
 #: Wrong answers listed per exercise; characters of an answer kept for grouping and display.
 TOP_WRONG, ANSWER_CHARS = 3, 200
@@ -94,8 +95,10 @@ class ClassData:
 
 
 def normalize_answer(text: str) -> str:
-    """The grouping key of an answer: spaces collapsed, case folded, at most ANSWER_CHARS."""
-    return " ".join(str(text).split()).casefold()[:ANSWER_CHARS]
+    """The grouping key of an answer: spaces collapsed, case folded, one Unicode form (NFC: ``café`` typed with a
+    combining accent is ``café``) and no invisible characters (toolcall.text.reading_key), at most ANSWER_CHARS.
+    Two answers the dashboard counts apart then never read the same (shown_answer escapes look-alikes)."""
+    return reading_key(str(text), form="NFC")[:ANSWER_CHARS]
 
 
 #: Times are stored as UTC ISO 8601 text, which sorts as time does: a bucket is a prefix

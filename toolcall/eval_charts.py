@@ -6,16 +6,18 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from toolcall.evaluation import TAXONOMY
+from toolcall.evaluation import OTHER_TOOLS, TAXONOMY
 from toolcall.i18n import t
 from toolcall.selection import NO_TOOL
 from toolcall.text import escape_identifier
 
 
 def tool_label(name: str, lang: str) -> str:
-    """A tool name as an axis label: NO_TOOL translated; any other name through escape_identifier, so a
+    """A tool name as an axis label: NO_TOOL and OTHER_TOOLS translated; any other name through escape_identifier, so a
     model's look-alike or invisible-character call (``get_оrder``, Cyrillic о) is not a second column
     that reads exactly like ``get_order`` (tool names are ASCII for every provider)."""
+    if name == OTHER_TOOLS:
+        return t("eval.other_tools", lang)
     return t("eval.no_tool", lang) if name == NO_TOOL else escape_identifier(str(name))
 
 

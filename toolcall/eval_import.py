@@ -31,17 +31,20 @@ LineProblem naming its line (or record number) and field, and every other record
 
 from __future__ import annotations
 
+import codecs
 import io
 import json
 import lzma
 import zipfile
 import zlib
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from collections.abc import Iterator
 
 import orjson
 
-from toolcall.evaluation import Call, LineProblem, Note, Run, RunLog
+from toolcall.evaluation import Call, LineProblem, Note, Run, RunLog, merge_alike_case_ids
 from toolcall.i18n import t
 
 #: Default size limit of an input, in bytes.
@@ -178,14 +181,14 @@ def read_log(data: bytes, fmt: str = "auto", name: str = "", limit: int = MAX_BY
     """
     if len(data) > limit:
         raise LogTooLarge("log_too_large", len(data), limit)
+    # A byte-order mark is no content (Windows PowerShell's and older Notepad's "UTF-8" start with one): left
+    # in, it broke line 1, so every later line "must list the tools", and a τ-bench list was read as native.
+    data = data.removeprefix(codecs.BOM_UTF8)
     if fmt == "auto":
         fmt = detect_log_format(data, name)
-    if fmt == "native":
-        return read_native(data)
-    if fmt == "tau":
-        return read_tau(data)
-    if fmt == "inspect":
-        return read_inspect(data)
+    readers = {"native": read_native, "tau": read_tau, "inspect": read_inspect}
+    if fmt in readers:  # a case id spelled two ways that read alike is one case (said in a note)
+        return merge_alike_case_ids(readers[fmt](data))
     raise ValueError(f"unknown format {fmt!r}; expected one of {LOG_FORMATS}")
 
 
@@ -571,3 +574,58 @@ def read_inspect(data: bytes) -> RunLog:
     if not log.tool_sets:
         log.tool_sets.append({})
     return log
+
+
+# --- a recorded log of the course (fixtures/eval_runs/*.jsonl) -------------------------------
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A recorded run log as the selection lab shows it: the ``log``, the ``tools`` the first line lists
+    (``(name, description)``) and each line's ``request`` (``{line: text}``, for the drill-down)."""
+
+    log: RunLog
+    tools: tuple[tuple[str, str], ...]
+    requests: dict[int, str]
+
+
+def read_recorded(path: Path) -> Recorded:
+    """Read the native log at ``path`` through toolcall.files (a regular file of at most MAX_BYTES bytes:
+    not a FIFO, a device, a folder or a link to nothing). Raises FixtureError naming the file, with the
+    reason or every bad line (``line N: $.field``), when it cannot be read, is not UTF-8 text, has a line
+    the reader refuses, a tool description or a request that is not a string, or no runs: the page then
+    says so, and ``python -m toolcall check`` lists the same problems."""
+    from toolcall.files import ReadError, read_bytes_bounded
+    from toolcall.fixtures import FixtureError, Problem, display_name
+
+    name = display_name(path)
+    try:
+        data = read_bytes_bounded(path, MAX_BYTES)
+        data.decode("utf-8")
+    except ReadError as exc:
+        raise FixtureError([Problem(name, "$", f"cannot read file: {exc}")]) from None
+    except UnicodeDecodeError as exc:
+        raise FixtureError([Problem(name, "$", f"cannot read file: not UTF-8 text (byte {exc.start})")]) from None
+    data = data.removeprefix(codecs.BOM_UTF8)  # as read_log reads it
+    log = read_log(data, "native", name)
+    problems = [Problem(name, f"line {p.line}: {p.field}", p.message) for p in log.problems]
+    tools: tuple[tuple[str, str], ...] | None = None
+    requests: dict[int, str] = {}
+    used = {run.line for run in log.runs}
+    for number, raw in enumerate(data.split(b"\n"), start=1):  # read_native's lines
+        if number not in used:
+            continue
+        rec = orjson.loads(raw)
+        if tools is None and isinstance(rec.get("tools"), list):
+            tools = tuple((tool["name"], tool.get("description", "")) for tool in rec["tools"])
+            problems += [Problem(name, f"line {number}: $.tools[{i}].description", "must be a string")
+                         for i, (_, text) in enumerate(tools) if not isinstance(text, str)]
+        if not isinstance(rec.get("request", ""), str):
+            problems.append(Problem(name, f"line {number}: $.request", "must be a string"))
+        else:
+            requests[number] = rec.get("request", "")
+    if not log.runs and not problems:
+        problems.append(Problem(name, "$", "no runs"))
+    if problems:
+        raise FixtureError(problems)
+    return Recorded(log, tools or (), requests)

@@ -46,6 +46,7 @@ from toolcall.i18n import t
 from toolcall.parsing import json_type, localized_detail, parse_tool_input
 from toolcall.passk import EstimateInputError, estimate
 from toolcall.selection import NO_TOOL, OMIT
+from toolcall.text import escape_identifier, reading_key
 from toolcall.validation import validate
 
 #: The failure taxonomy, in its fixed order.
@@ -128,6 +129,7 @@ NOTE_CODES: dict[str, tuple[str, ...]] = {
     "tau_results": (),
     "tau_fewer_trials": ("trials",),
     "inspect_score": ("scorer",),
+    "case_ids_read_alike": ("ids", "groups"),
 }
 _STRIP = re.compile(r"[ ,./\-_*^]")
 #: CPU seconds (of the analysing thread) grading one log may take in all (each validation has its own
@@ -389,6 +391,34 @@ class RunLog:
     notes: list[Note] = field(default_factory=list)
 
 
+#: Most groups of look-alike case ids a note quotes; the rest are counted.
+MAX_ALIKE_QUOTED = 3
+
+
+def merge_alike_case_ids(log: RunLog) -> RunLog:
+    """``log`` with every case id that reads like an earlier one (toolcall.text.reading_key, case kept: another
+    Unicode form ``cafe\u0301``/``café``, a zero-width or trailing space) renamed to that earlier spelling,
+    so its runs count towards one case, not two rows that look the same; a Note ``case_ids_read_alike``
+    quotes the spellings merged (escaped: ``"c1"``, ``"c1 "``). Changes ``log`` in place and returns it."""
+    first: dict[str, str] = {}
+    groups: dict[str, list[str]] = {}
+    for case_id in dict.fromkeys(run.case_id for run in log.runs):
+        key = reading_key(case_id, fold_case=False)
+        if key in first:
+            groups.setdefault(key, [first[key]]).append(case_id)
+        else:
+            first[key] = case_id
+    if not groups:
+        return log
+    rename = {case_id: spellings[0] for spellings in groups.values() for case_id in spellings[1:]}
+    log.runs[:] = [run._replace(case_id=rename[run.case_id]) if run.case_id in rename else run for run in log.runs]
+    quoted = "; ".join(", ".join(f'"{escape_identifier(s)}"' for s in spellings[:4])
+                       for spellings in list(groups.values())[:MAX_ALIKE_QUOTED])
+    log.notes.append(Note("case_ids_read_alike", {"ids": quoted + ("; …" if len(groups) > MAX_ALIKE_QUOTED else ""),
+                                                  "groups": len(groups)}))
+    return log
+
+
 @dataclass(frozen=True)
 class CaseRow:
     """Per case: n runs, c passed, and for k: the unbiased pass^k and pass@k and the naive
@@ -423,7 +453,8 @@ class Analysis:
     DataFrame; ``cases``: CaseRows in first-seen order; ``confusion``: a DataFrame of run
     counts, expected tool (rows) × chosen tool (columns), NO_TOOL included, runs without an
     expectation left out; ``taxonomy``: ``{class: runs}`` for every class in TAXONOMY order;
-    ``disagreements``: runs whose logged ``passed`` differs from our grade."""
+    ``disagreements``: runs whose logged ``passed`` differs from our grade; ``folded_tools``: how many
+    expected and chosen tool names the matrix sums under OTHER_TOOLS (past MAX_MATRIX_TOOLS per axis)."""
 
     graded: Any
     cases: list[CaseRow]
@@ -432,6 +463,7 @@ class Analysis:
     disagreements: int
     ungraded: int
     not_graded: int = 0
+    folded_tools: tuple[int, int] = (0, 0)
 
 
 def _freeze(value: Any) -> bytes:
@@ -470,18 +502,23 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
     grades: list[Verdict] = []
     known_of: list[bool] = []  # per grade: its runs had an expectation (and were graded)
     index: list[int] = []
-    frozen = {case: _freeze(list(value)) for case, value in (expectations or {}).items()}
+    # An expectation applies to the case its id reads as (toolcall.text.reading_key, case kept): a set's
+    # "so_lamp" and a log's "so_lamp " (or another Unicode form) are one case, not an expectation ignored.
+    frozen = {reading_key(case, fold_case=False): (value, _freeze(list(value)))
+              for case, value in (expectations or {}).items()}
+    case_key: dict[str, str] = {}
     total = len(log.runs)
     deadline = _clock() + ANALYSIS_BUDGET
     for i, run in enumerate(log.runs):
-        expected = expectations[run.case_id] if run.case_id in frozen else run.expected
+        own = frozen.get(case_key.get(run.case_id) or case_key.setdefault(run.case_id, reading_key(run.case_id, False)))
+        expected = own[0] if own else run.expected
         # Importers share one object among identical expectations and calls (read_native does):
         # identity finds a known grade without serialising anything. Every run object lives in
         # ``log`` while this runs, so an id is never reused.
         ident = (run.tools, id(expected), id(run.calls))
         j = by_identity.get(ident)
         if j is None:
-            expected_key = frozen[run.case_id] if run.case_id in frozen else _freeze(expected)
+            expected_key = own[1] if own else _freeze(expected)
             key = (run.tools, expected_key, _freeze([list(c) for c in run.calls]) if run.calls else b"")
             j = cache.get(key)
             if j is None and expected is not None and _clock() > deadline:
@@ -532,14 +569,16 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
     has_log = np.asarray([v is not None for v in logged], dtype=bool)
     disagreements = int((known & has_log & (ours != (logged == True))).sum())  # noqa: E712
     ungraded = int((~known & ~has_log).sum())
+    confusion, folded = folded_confusion(graded)
     return Analysis(
         graded,
         case_table(graded, k),
-        confusion_matrix(graded),
+        confusion,
         taxonomy_counts(graded),
         disagreements,
         ungraded,
         int(skipped.sum()),
+        folded,
     )
 
 
@@ -570,17 +609,49 @@ def case_table(graded, k: int) -> list[CaseRow]:
     return out
 
 
-def confusion_matrix(graded):
-    """Runs per (expected tool, chosen tool), runs without an expectation left out; rows and
-    columns sorted with NO_TOOL last. An empty DataFrame when nothing is graded."""
+#: Tool names per axis of the confusion matrix: the most frequent ones (ties by name), NO_TOOL always among
+#: them; the runs of every other name are summed under OTHER_TOOLS. A log may name any number of tools
+#: (each run's call and expectation are free text), and a matrix of every expected × chosen name grows with
+#: their product: 5 000 distinct names on each side, a 0.8 MB upload, made a 25-million-cell table
+#: (about 400 MB) and a chart of as many cells.
+MAX_MATRIX_TOOLS = 20
+#: The row and column that sum the names past MAX_MATRIX_TOOLS (translated as ``eval.other_tools``).
+OTHER_TOOLS = "(other tools)"
+
+
+def _fold(names, limit: int):
+    """``names`` (a Series) with every name outside the ``limit`` most frequent (NO_TOOL kept) as
+    OTHER_TOOLS, and how many distinct names were folded. Linear in the runs (value counts, one sort of
+    the distinct names)."""
+    counts = names.value_counts(sort=False)
+    if len(counts) <= limit:
+        return names, 0
+    ranked = sorted(counts.items(), key=lambda item: (item[0] != NO_TOOL, -item[1], str(item[0])))
+    kept = [name for name, _ in ranked[:limit - 1]]  # one place left for OTHER_TOOLS
+    return names.where(names.isin(kept), OTHER_TOOLS), len(counts) - len(kept)
+
+
+def folded_confusion(graded, limit: int = MAX_MATRIX_TOOLS):
+    """(confusion_matrix, (expected names folded, chosen names folded)): runs per (expected tool, chosen
+    tool), at most ``limit`` names per axis, the rest summed under OTHER_TOOLS; runs without an expectation
+    left out; rows and columns sorted with OTHER_TOOLS, then NO_TOOL, last. An empty DataFrame when nothing
+    is graded. Memory and time grow with the runs, never with the product of the names."""
     import pandas as pd
 
     known = graded[graded["expected_tool"].notna()]
     if known.empty:
-        return pd.DataFrame()
-    table = pd.crosstab(known["expected_tool"], known["chosen_tool"])
-    order = lambda names: sorted(names, key=lambda n: (n == NO_TOOL, n))  # noqa: E731
-    return table.reindex(index=order(table.index), columns=order(table.columns), fill_value=0)
+        return pd.DataFrame(), (0, 0)
+    expected, folded_expected = _fold(known["expected_tool"], limit)
+    chosen, folded_chosen = _fold(known["chosen_tool"], limit)
+    table = pd.crosstab(expected, chosen)
+    order = lambda names: sorted(names, key=lambda n: (n == NO_TOOL, n == OTHER_TOOLS, n))  # noqa: E731
+    return (table.reindex(index=order(table.index), columns=order(table.columns), fill_value=0),
+            (folded_expected, folded_chosen))
+
+
+def confusion_matrix(graded, limit: int = MAX_MATRIX_TOOLS):
+    """The matrix of :func:`folded_confusion` alone."""
+    return folded_confusion(graded, limit)[0]
 
 
 def taxonomy_counts(graded) -> dict[str, int]:

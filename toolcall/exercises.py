@@ -9,17 +9,16 @@ still loads, and each problem reads ``fixtures/exercises/x.yaml: $.exercises[2].
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
 
 from toolcall import FIXTURES_DIR
 from toolcall.exercise_types import EXERCISE_TYPES
 from toolcall.exercise_types.base import Fault
-from toolcall.fixtures import FixtureError, Problem, display_name, first_introduced, json_path, read_data
+from toolcall.fixtures import (FixtureError, Problem, SchemaFileError, content_schema, content_validator, display_name,
+                               first_introduced, json_path, read_data)
 
 #: Exercise types (toolcall/exercise_types/; a test keeps exercise.schema.json's enum equal).
 TYPES: tuple[str, ...] = tuple(EXERCISE_TYPES)
@@ -84,8 +83,11 @@ def load_exercise_file(path: Path, schema_path: Path = SCHEMA_PATH) -> tuple[lis
         data = read_data(path)
     except FixtureError as exc:
         return [], list(exc.problems)
-    schema = json.loads(Path(schema_path).read_text("utf-8"))
-    errors = sorted(Draft202012Validator(schema).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    try:
+        schema = content_schema(Path(schema_path))
+    except SchemaFileError as exc:  # read as every content schema is (toolcall.fixtures.schema_problems)
+        return [], [Problem(name, "$", f"cannot be checked: {display_name(Path(schema_path))}: {exc}")]
+    errors = sorted(content_validator(schema).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     problems = [Problem(name, json_path(e.absolute_path), e.message) for e in errors]
     if any(len(e.absolute_path) < 2 or e.absolute_path[0] != "exercises" for e in errors):
         return [], problems  # the file as a whole is wrong, not one exercise

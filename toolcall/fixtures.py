@@ -7,7 +7,9 @@ so an instructor's typo fails CI with the file and the JSON path.
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ import yaml
 
 from toolcall.yaml_io import MAX_DEPTH, python_reason, safe_load
 from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
 
 from toolcall import CONTENT_ROOT, FIXTURES_DIR, REPO_ROOT
 from toolcall.files import ReadError, read_text_bounded
@@ -98,6 +101,43 @@ def read_data(path: Path) -> Any:
         raise FixtureError([Problem(name, "$", f"not YAML: {where}{getattr(exc, 'problem', exc)}")]) from exc
 
 
+class SchemaFileError(ValueError):
+    """A content schema (``fixtures/schemas/<kind>.schema.json``) that cannot check anything: its reason."""
+
+
+def content_schema(path: Path) -> Any:
+    """The JSON Schema in the file at ``path`` (an instructor's content root holds its own copy), read through
+    read_text_bounded and checked against Draft 2020-12's meta-schema, so a broken copy is one sentence, never
+    a traceback from the validator (``{"type": 5}`` raised TypeError while checking a fixture). Raises
+    SchemaFileError: the file cannot be read, is not JSON, is nested too deep, or is not a valid schema.
+    Cached by the file's modification time and size."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        info = None
+    return _content_schema(str(path), info.st_mtime_ns if info else 0, info.st_size if info else -1)
+
+
+@functools.lru_cache(maxsize=32)
+def _content_schema(path: str, mtime_ns: int, size: int) -> Any:
+    try:
+        schema = json.loads(read_text_bounded(path))
+    except ReadError as exc:
+        raise SchemaFileError(str(exc)) from None
+    except ValueError as exc:
+        raise SchemaFileError(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise SchemaFileError("not JSON: nested too deep to read") from None
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        where = "".join(f"/{p}" for p in exc.absolute_path)
+        raise SchemaFileError(f"not a valid JSON Schema: {where or '/'}: {exc.message}") from None
+    except RecursionError:
+        raise SchemaFileError("not a valid JSON Schema: nested too deep to check") from None
+    return schema
+
+
 def schema_problems(data: Any, kind: str, name: str, schemas_dir: Path | None = None,
                     lang: str = "en") -> list[Problem]:
     """Every error of ``data`` against ``fixtures/schemas/<kind>.schema.json``, as Problems: in
@@ -105,8 +145,8 @@ def schema_problems(data: Any, kind: str, name: str, schemas_dir: Path | None = 
     app's translated validator explanations (toolcall.validation.validate: expected / received)."""
     schema_path = (schemas_dir or FIXTURES_DIR / "schemas") / f"{kind}.schema.json"
     try:
-        schema = json.loads(read_text_bounded(schema_path))
-    except (ReadError, ValueError) as exc:  # a content root without its schemas: the file cannot be checked
+        schema = content_schema(schema_path)
+    except SchemaFileError as exc:  # a content root without its schemas, or a broken one: nothing is checked
         return [Problem(name, "$", f"cannot be checked: {display_name(schema_path)}: {exc}")]
     if lang != "en":
         from toolcall.i18n import t
@@ -115,8 +155,18 @@ def schema_problems(data: Any, kind: str, name: str, schemas_dir: Path | None = 
         errors, _ = validate(data, schema, lang)
         return [Problem(name, json_path(_pointer_parts(e.pointer)),
                         t("schema.invalid_detail", lang, expected=e.expected, received=e.received)) for e in errors]
-    errors = sorted(Draft202012Validator(schema).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    errors = sorted(content_validator(schema).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     return [Problem(name, json_path(e.absolute_path), e.message) for e in errors]
+
+
+def content_validator(schema: Any) -> Any:
+    """The validator of content files against their schema: JSON Schema's own ``pattern`` semantics
+    (ECMA-262, toolcall.safe_validator, as the non-English path and every student schema use), not Python's
+    ``re``, whose ``$`` also matches before a final line break: ``id: "pk_pass3\n"`` (a YAML block scalar) passed
+    ``^[a-z][a-z0-9_]*$`` and became a second exercise reading ``pk_pass3``; ``name: "refund_order\n"`` a tool."""
+    from toolcall.safe_validator import SafeValidator  # here: the ECMA engine is not needed to read fixtures
+
+    return SafeValidator(schema)
 
 
 def _pointer_parts(pointer: str) -> list[str | int]:
@@ -268,7 +318,7 @@ class OrderBook:
 
 def load_tool(path: Path | None = None, lang: str = "en") -> Tool:
     """Load a tool definition (default fixtures/tools/refund_order.json). Raises FixtureError (its
-    schema problems in ``lang``)."""
+    schema problems in ``lang``), also when its ``input_schema`` is not a valid JSON Schema."""
     path = path or FIXTURES_DIR / "tools" / "refund_order.json"
     data = load_checked(path, "tool", lang)
     i18n = data.get(TOOL_I18N, {})
@@ -278,6 +328,14 @@ def load_tool(path: Path | None = None, lang: str = "en") -> Tool:
                for lang, tr in i18n.items() for name in tr.get("properties", {}) if name not in names]
     if unknown:
         raise FixtureError(unknown)
+    # An input_schema that is no JSON Schema ({"type": -1} inside properties) passes tool.schema.json; every
+    # validation against it then raised TypeError (check's selection and output checks, `result`, the pages).
+    from toolcall.validation import check_schema  # here: validation imports this module
+
+    checked = check_schema(json.dumps(data["input_schema"]), lang)
+    if not checked.ok:
+        raise FixtureError([Problem(display_name(path), "$.input_schema" + (checked.path or "").replace("/", "."),
+                                    checked.message)])
     return Tool(data["name"], data["description"], data["input_schema"], i18n)
 
 

@@ -31,6 +31,7 @@ from toolcall.harness import (
 )
 from toolcall.i18n import LANGS, t
 from toolcall.pairing import check_pairing
+from toolcall.safe_validator import SizedCache
 from toolcall.parsing import MAX_DEPTH, StrictJSONError, localized_detail, names_place, strict_loads
 from toolcall.wire import ANTHROPIC, OPENAI
 from toolcall.wire import HARNESS_FORMATS as FORMATS
@@ -56,6 +57,11 @@ class Finding:
     repeats: str = ""
 
 
+#: Faults of one move a page lists (MoveGrade.listed); a 20 000-character move can break a pairing rule
+#: hundreds of times (253 bullets, 22 000 characters, for one result block per message).
+MAX_LISTED_FINDINGS = 20
+
+
 @dataclass(frozen=True)
 class MoveGrade:
     """The grade of one move: ``correct``; ``findings`` (empty when correct); ``feedback`` (the
@@ -67,6 +73,8 @@ class MoveGrade:
     feedback: str = ""
     consequence: str | None = None
     request: dict[str, Any] | None = None
+    #: Pairing violations past the checker's MAX_VIOLATIONS: found, not listed in ``findings``.
+    more: int = 0
 
     @property
     def codes(self) -> tuple[str, ...]:
@@ -76,6 +84,12 @@ class MoveGrade:
     def shown(self) -> tuple[Finding, ...]:
         """The findings a student reads: one per fault (those that repeat an earlier one left out)."""
         return tuple(f for f in self.findings if not f.repeats)
+
+    def listed(self, limit: int = MAX_LISTED_FINDINGS) -> tuple[tuple[Finding, ...], int]:
+        """``(the first `limit` of shown, how many faults more)``: a page lists a bounded number of bullets and
+        says how many it left out, those past the pairing checker's own cap (``more``) included."""
+        shown = self.shown
+        return shown[:limit], max(0, len(shown) - limit) + self.more
 
 
 def grade_choice_move(step: Step, option_id: str, lang: str) -> MoveGrade:
@@ -275,7 +289,7 @@ def grade_json_move(scenario: Scenario, step: Step, fmt: str, text: str, lang: s
         if found is not None:
             same = _stated_by(exp, ctx["ids"].get(exp.get("call", ""), ""), report.violations)
             findings.append(Finding(found.code, found.message, found.http_400, same))
-    return MoveGrade(not findings, tuple(findings), request=request)
+    return MoveGrade(not findings, tuple(findings), request=request, more=report.more)
 
 
 #: Expectations that restate a pairing rule when it fails: check -> the rule that states the same fault
@@ -308,6 +322,12 @@ def step_points(wrong_tries: int) -> float:
     return {0: 1.0, 1: 0.5}.get(wrong_tries, 0.0)
 
 
+#: Grades of last moves by (scenario id, format, step index, move, language), with the scenario they were
+#: graded against (an edited scenario file grades again). Bounded by entries and by characters (moves and
+#: messages).
+_regraded = SizedCache(max_entries=256, max_cost=8_000_000)
+
+
 @dataclass
 class Run:
     """One student's way through one scenario in one format: the step reached, the wrong moves
@@ -323,11 +343,19 @@ class Run:
     last_move: tuple[int, str] | None = None
 
     def last_grade(self, scenario: Scenario, lang: str) -> MoveGrade | None:
-        """The last move's grade, written in ``lang`` (None before the first move)."""
+        """The last move's grade, written in ``lang`` (None before the first move). Graded once per move,
+        scenario and language (_regraded): the lab asks on every rerun, twice, and a 20 000-character move
+        runs the pairing checker over its whole request each time."""
         if self.last_move is None:
             return None
         index, move = self.last_move
-        return grade_move(scenario, scenario.steps_for(self.fmt)[index], self.fmt, move, lang)
+        key = (scenario.id, self.fmt, index, move, lang)
+        hit = _regraded.get(key)
+        if hit is not None and (hit[0] is scenario or hit[0] == scenario):  # the page's cache hands out copies
+            return hit[1]
+        grade = grade_move(scenario, scenario.steps_for(self.fmt)[index], self.fmt, move, lang)
+        _regraded.put(key, (scenario, grade), len(move) + sum(len(f.message) for f in grade.findings))
+        return grade
 
     def done(self, scenario: Scenario) -> bool:
         return self.step >= len(scenario.steps_for(self.fmt))

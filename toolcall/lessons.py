@@ -94,9 +94,12 @@ def lesson_files(lang: str, root: Path = CONTENT_ROOT) -> list[Path]:
 
 
 def _relative(path: Path, root: Path) -> str:
+    """``path`` relative to ``root`` (``lessons/en/01-x.md``), else ``path`` itself. A link is named by
+    itself, not by its target (only its folder is resolved); never raises, even for a symlink loop."""
+    path = Path(path)
     try:
-        return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
-    except ValueError:
+        return (path.parent.resolve() / path.name).relative_to(Path(root).resolve()).as_posix()
+    except (ValueError, OSError, RuntimeError):  # outside root, or a loop among the folders
         return str(path)
 
 
@@ -145,7 +148,7 @@ def load_lessons(lang: str, root: Path = CONTENT_ROOT) -> LessonSet:
     problems: list[Problem] = []
     for path in lesson_files(lang, root):
         file = _relative(path, root)
-        if not FILE_NAME.match(path.name):
+        if not FILE_NAME.fullmatch(path.name):
             problems.append(Problem(file, "$", "file name must look like NN-slug.md (two digits, lowercase words)"))
             continue
         try:

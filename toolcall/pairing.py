@@ -396,7 +396,7 @@ def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[st
                     out.add("empty_error_result", i, j, id=tool_use_id if isinstance(tool_use_id, str) else "?")
                 elif isinstance(c, list):
                     for x in c:  # text blocks inside a tool_result may not be empty either
-                        if x.get("type") == "text" and x.get("text") == "":
+                        if isinstance(x, dict) and x.get("type") == "text" and x.get("text") == "":
                             out.add("empty_text_block", i, j)
                             break
             blocks[-1].append(b)

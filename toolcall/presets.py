@@ -4,9 +4,10 @@ selectbox and the schema-fix exercises' starting schemas)."""
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
+from toolcall.text import editable_json
+from toolcall.validation import MAX_SCHEMA_CHARS
 
 PRESETS: tuple[str, ...] = ("reference", "no_additional_properties", "nothing_required", "enum_removed",
                             "integer_loosened", "all_constraints_stripped")
@@ -51,8 +52,10 @@ def apply_preset(reference: dict[str, Any], preset: str) -> dict[str, Any]:
 
 
 def schema_text(schema: dict[str, Any]) -> str:
-    """Pretty JSON for the schema editor (2-space indent, non-ASCII kept)."""
-    return json.dumps(schema, indent=2, ensure_ascii=False)
+    """Pretty JSON for the schema editor (2-space indent, non-ASCII kept); compact when indenting would pass
+    MAX_SCHEMA_CHARS (a schema nested 58 deep, 199 000 characters, from a share link or an applied definition,
+    filled the editor with 12.6 MB that check_schema then refused as too large)."""
+    return editable_json(schema, MAX_SCHEMA_CHARS)
 
 
 #: Presets that change the name or the description (the playground's selectbox lists them after PRESETS).

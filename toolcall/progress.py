@@ -12,12 +12,14 @@ and filtered by learner id: one learner's rows are never read for another.
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import json
 import os
 import re
 import secrets
 import sqlite3
+import stat
 import threading
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -101,15 +103,59 @@ class StorageError(RuntimeError):
         self.setup = setup
 
 
+_SETTING = "TOOLCALL_DATA_DIR, default <repo>/data"
+
+
+def read_only_problem(path: Path) -> str:
+    """The sentence for a progress database this user can read but not write."""
+    return (f"{path} is read-only (the file or its folder cannot be written by this user): progress is shown, "
+            f"not saved; make both writable, or point {_SETTING.split(',')[0]} at a folder that is")
+
+
+def _path_problem(path: Path) -> str | None:
+    """Why ``path`` (the data folder or the database file) cannot be opened or made, naming the part of it at
+    fault, or None when nothing on it is in the way (it is there, or it and its missing folders can be made):
+    a link to nothing or a symlink loop at it or above it (mkdir said FileExistsError), a file where a folder
+    must be. Looks at metadata only."""
+    from toolcall.files import KINDS, _kind, os_failure
+
+    reasons = {errno.ENOENT: "a link to nothing (its target does not exist)",
+               errno.ELOOP: "a symlink loop (the link points back to itself)"}
+    part = Path(path)
+    while True:  # the nearest part that is there (a link counts, even one to nothing)
+        try:
+            os.lstat(part)
+            break
+        except OSError as exc:
+            if exc.errno == errno.ENOENT and part.parent != part:
+                part = part.parent
+                continue
+            return f"{part}: {reasons.get(exc.errno) or os_failure(exc)}"
+    try:
+        info = os.stat(part)
+    except OSError as exc:
+        return f"{part}: {reasons.get(exc.errno) or os_failure(exc)}"
+    if part != Path(path) and not stat.S_ISDIR(info.st_mode):
+        kind = "a file" if stat.S_ISREG(info.st_mode) else KINDS[_kind(info.st_mode)]
+        return f"{part} is {kind}, not a folder"
+    return None
+
+
 def _setup_problem(folder: Path, path: Path, exc: BaseException) -> str | None:
     """What is set up wrongly when the SQLite store at ``path`` in ``folder`` failed to open with ``exc``,
     naming the setting (TOOLCALL_DATA_DIR) and the fix; None for a failure that may pass (a lock, a full
     disk). Looks at the paths' metadata only."""
-    setting = "TOOLCALL_DATA_DIR, default <repo>/data"
+    setting = _SETTING
     if folder.exists() and not folder.is_dir():
         return f"the data folder {folder} ({setting}) is not a folder"
+    if (why := _path_problem(folder)) is not None:
+        return f"the data folder {folder} ({setting}) cannot be used: {why}"
     if path.exists() and not path.is_file():
         return f"{path} is not a regular file (a folder or a device); move it away ({setting})"
+    if (why := _path_problem(path)) is not None:
+        return f"the progress database cannot be used: {why}; move it away ({setting})"
+    if isinstance(exc, sqlite3.OperationalError) and "readonly" in str(exc):
+        return read_only_problem(path)
     if isinstance(exc, sqlite3.DatabaseError) and "not a database" in str(exc):
         return (f"{path} is not a SQLite database (damaged, or another kind of file); move it away and a "
                 "new one is made")
@@ -417,6 +463,15 @@ def _record(row: dict) -> Record:
     return Record(**data)
 
 
+def _identity(path: Path) -> tuple[int, int] | None:
+    """Which file ``path`` is now (device, inode), or None when there is none."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
 class ProgressStore(SqlProgressStore):
     """Progress for every learner in one SQLite file (``folder``/progress.sqlite3): the
     default back end, nothing to configure.
@@ -435,27 +490,68 @@ class ProgressStore(SqlProgressStore):
         self.folder = Path(folder or data_dir()).expanduser()
         self.path = self.folder / DB_NAME
         self._lock = threading.RLock()
+        self._open()
+
+    def _open(self) -> None:
+        """Connect to ``self.path`` (made and migrated if needed, else read-only) and note which file it is."""
         self.read_only = False
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+            self._file = _identity(self.path)  # the file connected to (migrate's transaction checks it)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")  # with WAL: safe across crashes, fsync at checkpoints
             self.migrate()
+            self.read_only = not self._writable()
         except (sqlite3.Error, OSError, StorageError) as exc:
             if not self.path.is_file():
                 setup = _setup_problem(self.folder, self.path, exc)
                 raise StorageError(setup or f"cannot open the progress database ({type(exc).__name__})",
                                    setup=setup is not None) from exc
-            try:
-                self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=30,
-                                           isolation_level=None, check_same_thread=False)
-                self._db.execute("SELECT count(*) FROM progress")  # raises if even reading fails
-            except sqlite3.Error as exc2:
-                setup = _setup_problem(self.folder, self.path, exc2)
-                raise StorageError(setup or f"cannot open the progress database ({type(exc2).__name__})",
-                                   setup=setup is not None) from exc2
+            # Read-only; in a folder that cannot be written WAL mode cannot make its -shm file, so "mode=ro" alone
+            # fails ("attempt to write a readonly database"): then the file is read as it is (immutable).
+            for query in ("mode=ro", "mode=ro&immutable=1"):
+                try:
+                    self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?{query}", uri=True, timeout=30,
+                                               isolation_level=None, check_same_thread=False)
+                    self._file = _identity(self.path)
+                    self._db.execute("SELECT count(*) FROM progress")  # raises if even reading fails
+                    break
+                except sqlite3.Error as exc2:
+                    failure = exc2
+            else:
+                setup = _setup_problem(self.folder, self.path, failure)
+                raise StorageError(setup or f"cannot open the progress database ({type(failure).__name__})",
+                                   setup=setup is not None) from failure
             self.read_only = True
+
+    def _follow(self) -> None:
+        """Reopen when the file at ``self.path`` is no longer the one connected to: deleted (an instructor
+        resetting the class while it runs) or replaced (a backup moved into place). SQLite keeps writing to the
+        file it opened, so every later answer went to a deleted file and was gone at the next restart, with no
+        word to anyone. Raises StorageError when the new file cannot be opened (a file that is not SQLite…)."""
+        if _identity(self.path) != self._file:
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+            self._open()
+
+    def _writable(self) -> bool:
+        """False when SQLite refuses to write the file: a file this user cannot write opens without a word (and
+        BEGIN IMMEDIATE succeeds on it), then every save failed as if the database were unreachable. A write
+        that changes nothing, rolled back, finds out."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("DELETE FROM progress WHERE 0")
+            finally:
+                self._db.execute("ROLLBACK")
+        except sqlite3.OperationalError as exc:
+            if getattr(exc, "sqlite_errorname", "").startswith("SQLITE_READONLY") or "readonly" in str(exc):
+                return False
+            raise
+        return True
 
     def close(self) -> None:
         """Close the connection (the store cannot be used afterwards)."""
@@ -468,6 +564,7 @@ class ProgressStore(SqlProgressStore):
     @contextmanager
     def _tx(self) -> Iterator:
         with self._lock:
+            self._follow()
             try:
                 # A read-only file cannot take the write lock: reads run in a plain transaction,
                 # and a write then fails inside it (StorageError).
@@ -479,8 +576,8 @@ class ProgressStore(SqlProgressStore):
                     raise
                 self._db.execute("COMMIT")
             except (sqlite3.Error, OSError) as exc:
-                if self.read_only:
-                    raise StorageError(f"{self.path} is read-only: progress is shown, not saved") from exc
+                if self.read_only:  # waiting will not make it writable: a setup problem
+                    raise StorageError(read_only_problem(self.path), setup=True) from exc
                 raise StorageError(f"the progress database failed ({type(exc).__name__})") from exc
 
 

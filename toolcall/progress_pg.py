@@ -40,7 +40,41 @@ def url_problem(url: str) -> str | None:
     ports = str(params.get("port", "")).split(",")
     if not all(p == "" or (p.isdigit() and 0 < int(p) < 65536) for p in ports):
         return "the progress database URL's port must be a number from 1 to 65535"
-    return None
+    return option_problem(params)
+
+
+#: A unix-socket folder that does not exist: where option_problem points libpq, so it connects nowhere.
+_NOWHERE = "/nonexistent-toolcall-option-check"
+
+
+def option_problem(params: dict) -> str | None:
+    """libpq's own refusal of a connection parameter's value, or None. ``sslmode=bogus``,
+    ``target_session_attrs=nope``, an unknown ``service``, ``connect_timeout=abc``… pass the URI parser and
+    are refused only when connecting: the pool then retried for ever and every page said the database could
+    not be reached, which waiting never fixes. libpq checks every option before it connects
+    (``PQconnectStart``), so with the hosts replaced by a socket folder that does not exist (``hostaddr``
+    left out: it would connect over TCP) nothing reaches the network: a message that is not the failure to
+    reach that folder is the refusal. A message quoting the password is not repeated."""
+    from psycopg import pq
+    from psycopg.conninfo import make_conninfo, timeout_from_conninfo
+
+    try:
+        timeout_from_conninfo(params)  # how the pool reads connect_timeout
+    except (psycopg.Error, ValueError) as exc:
+        return f"the progress database URL: {exc}"
+    hosts = str(params.get("host", "")).split(",")
+    probe = {k: v for k, v in params.items() if k not in ("host", "hostaddr", "port")}
+    conn = pq.PGconn.connect_start(make_conninfo(**probe, host=",".join([_NOWHERE] * len(hosts))).encode())
+    try:
+        message = conn.error_message.decode("utf-8", "replace").strip().splitlines()
+    finally:
+        conn.finish()
+    if not message or _NOWHERE in message[0] or "local socket" in message[0]:
+        return None  # every option read; the failure is the socket folder's (gssencmode=require: not over one)
+    password = str(params.get("password") or "")
+    if password and password in message[0]:
+        return "libpq refuses a parameter of the progress database URL (its message quotes the password)"
+    return f"the progress database URL: libpq refuses it: {message[0]}"
 
 
 #: pg_advisory_xact_lock key held while migrating, so two hosts starting at once migrate once.

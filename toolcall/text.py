@@ -93,13 +93,14 @@ def escape_lookalikes(text: str) -> str:
     return escape_invisible(text).translate(_LOOKALIKE_TABLE)
 
 
-def reading_key(text: str, fold_case: bool = True) -> str:
-    """What ``text`` reads as, for "are these the same?": Unicode NFKC (fullwidth ``Ｗ`` is ``W``), every HIDDEN
-    character dropped (a zero-width space or a soft hyphen changes nothing a reader sees), case folded unless
-    ``fold_case`` is False (ids: ``C1`` and ``c1`` read differently), runs of white space as one space. Two texts
-    with one key look alike; look-alike letters of other scripts (Cyrillic а) keep their own key: show those
-    with escape_lookalikes."""
-    folded = unicodedata.normalize("NFKC", text).translate(_DROP_HIDDEN)
+def reading_key(text: str, fold_case: bool = True, form: str = "NFKC") -> str:
+    """What ``text`` reads as, for "are these the same?": Unicode NFKC (fullwidth ``Ｗ`` is ``W``; ``form`` "NFC"
+    merges only the spellings Unicode calls the same text, ``é`` and ``e`` + combining acute, keeping ``x²`` apart
+    from ``x2``), every HIDDEN character dropped (a zero-width space or a soft hyphen changes nothing a reader
+    sees), case folded unless ``fold_case`` is False (ids: ``C1`` and ``c1`` read differently), runs of white
+    space as one space. Two texts with one key look alike; look-alike letters of other scripts (Cyrillic а) keep
+    their own key: show those with escape_lookalikes."""
+    folded = unicodedata.normalize(form, text).translate(_DROP_HIDDEN)
     return " ".join((folded.casefold() if fold_case else folded).split())
 
 
@@ -116,3 +117,43 @@ def visible_json(value: Any, **kwargs: Any) -> str:
     """``json.dumps(value, ensure_ascii=False, **kwargs)`` with HIDDEN characters escaped: the
     same JSON value (they can only occur inside strings, where ``\\uXXXX`` means the same)."""
     return escape_invisible(json.dumps(value, ensure_ascii=False, **kwargs))
+
+
+#: How :func:`bounded_json` wrote a value: indented, compact on one line, or compact and cut.
+PRETTY, COMPACT, CUT = "pretty", "compact", "cut"
+
+
+def _indented_within(value: Any, limit: int, indent: int, sort_keys: bool, escape: bool) -> str | None:
+    """``value`` as indented JSON (HIDDEN escaped when ``escape``) if that is at most ``limit`` characters, else
+    None. Written chunk by chunk and abandoned at the limit, so the indented text is never built whole:
+    indentation multiplies the size of deeply nested values (64 levels: about 64 times the compact text)."""
+    parts: list[str] = []
+    size = 0
+    for chunk in json.JSONEncoder(ensure_ascii=False, indent=indent, sort_keys=sort_keys).iterencode(value):
+        if escape:
+            chunk = escape_invisible(chunk)
+        size += len(chunk)
+        if size > limit:
+            return None
+        parts.append(chunk)
+    return "".join(parts)
+
+
+def bounded_json(value: Any, limit: int, indent: int = 2, sort_keys: bool = False) -> tuple[str, str]:
+    """``(text, how)`` for showing ``value``: :func:`visible_json` indented by ``indent`` (``how`` PRETTY) when
+    that is at most ``limit`` characters; else compact (COMPACT) when that fits; else the first ``limit``
+    characters of the compact text (CUT). The compact text is about as long as the JSON the value was read
+    from; the indented one is never built past the limit."""
+    text = _indented_within(value, limit, indent, sort_keys, escape=True)
+    if text is not None:
+        return text, PRETTY
+    compact = visible_json(value, separators=(",", ":"), sort_keys=sort_keys)
+    return (compact, COMPACT) if len(compact) <= limit else (compact[:limit], CUT)
+
+
+def editable_json(value: Any, limit: int, indent: int = 2) -> str:
+    """``json.dumps(value, ensure_ascii=False, indent=indent)`` when that is at most ``limit`` characters, else
+    the whole compact JSON (for a box the student edits and applies: never cut, never escaped, and no longer
+    than the value's own JSON however deep it nests)."""
+    text = _indented_within(value, limit, indent, False, escape=False)
+    return text if text is not None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))

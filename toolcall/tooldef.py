@@ -33,6 +33,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 from toolcall.fixtures import Tool
 from toolcall.i18n import t
 from toolcall.parsing import StrictJSONError, json_type, localized_detail, strict_loads
+from toolcall.text import editable_json
 from toolcall.validation import MAX_SCHEMA_DEPTH, check_schema
 
 #: The providers' tool-name rule (see the module docstring for both sources).
@@ -136,7 +137,10 @@ def definition_from_value(value: Any, lang: str = "en") -> DefinitionCheck:
     problem = check_name(name, lang, f"{base}.name") or check_description(description, lang, f"{base}.description")
     if problem:
         return problem
-    result = from_fields(name, description, json.dumps(value[schema_key], ensure_ascii=False), lang)
+    # compact: the schema is held to MAX_SCHEMA_CHARS as written here, and ", " after every comma of a schema
+    # written without spaces made a valid one too large
+    schema_json = json.dumps(value[schema_key], ensure_ascii=False, separators=(",", ":"))
+    result = from_fields(name, description, schema_json, lang)
     if not result.ok and result.path.startswith("$.input_schema"):
         return DefinitionCheck(False, code=result.code, message=result.message,
                                path=f"{base}.{schema_key}" + result.path[len("$.input_schema"):])
@@ -145,9 +149,11 @@ def definition_from_value(value: Any, lang: str = "en") -> DefinitionCheck:
 
 def render(tool: Tool, form: str = COURSE) -> str:
     """The definition as pretty JSON (2-space indent, non-ASCII kept) in ``form``: COURSE
-    (``{name, description, input_schema}``) or OPENAI_FORM (``{type, function: {…, parameters}}``)."""
+    (``{name, description, input_schema}``) or OPENAI_FORM (``{type, function: {…, parameters}}``); compact
+    when indenting would pass MAX_DEFINITION_CHARS (a schema nested 60 deep grows about 60 times when indented:
+    its definition was refused by parse_definition, and sent to the browser twice on every edit)."""
     value = tool.as_openai() if form == OPENAI_FORM else tool.as_anthropic()
-    return json.dumps(value, indent=2, ensure_ascii=False)
+    return editable_json(value, MAX_DEFINITION_CHARS)
 
 
 # --- share links ---------------------------------------------------------------------------

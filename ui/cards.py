@@ -12,8 +12,8 @@ from toolcall.wire import ANTHROPIC
 from toolcall.validation import display_pointer
 from toolcall.markdown import boldable, plain
 from toolcall.safe_validator import SizedCache
-from toolcall.text import visible_json
-from ui.common import RAW_DISPLAY_LIMIT, lang, tr
+from toolcall.text import bounded_json
+from ui.common import JSON_DISPLAY_LIMIT, RAW_DISPLAY_LIMIT, json_note, lang, tr
 
 import streamlit as st
 
@@ -79,7 +79,7 @@ def card_plan(card, label: str | None = None, canned=None, tool_name: str | None
         add("caption", tr("common.raw_cut", shown=RAW_DISPLAY_LIMIT, total=len(card.raw)))
     if tool_name is not None and fmt is not None:
         add("caption", tr(f"card_call.title.{fmt}"))  # MCP's tools/call is the host's request, not the model's
-        out.append(_step(_json(tool_call_entry(fmt, card.tool_use_id, tool_name, card.raw))))
+        out.extend(_json(tool_call_entry(fmt, card.tool_use_id, tool_name, card.raw)))
     if canned is not None and canned.leaked:
         catches = canned.output.catches
         add("error", plain(tr("playground.leaked", keyword=catches) if catches else tr("playground.leaked_parse")),
@@ -114,7 +114,7 @@ def card_plan(card, label: str | None = None, canned=None, tool_name: str | None
     if card.no_backend:
         add("info", plain(no_backend_message(tool_name or "?", lang())), icon="🧪")
     if card.tool_result:
-        out.append(_step(_json(card.tool_result)))
+        out.extend(_json(card.tool_result))
         add("caption", tr("common.labelled", label=tr("wire.lands_label"), value=tr(f"wire.lands.{card.lands}")))
         if card.output_errors:
             add("warning", tr("wire.output_mismatch", count=len(card.output_errors)) + "\n\n"
@@ -124,9 +124,13 @@ def card_plan(card, label: str | None = None, canned=None, tool_name: str | None
     return tuple(out)
 
 
-def _json(value) -> tuple:
-    """ui.common.show_json as a plan step."""
-    return "code", visible_json(value, indent=2), {"language": "json", "wrap_lines": True}
+def _json(value) -> list[tuple[str, tuple, dict]]:
+    """ui.common.show_json as plan steps: the code block, and the caption when it is not indented."""
+    text, how = bounded_json(value, JSON_DISPLAY_LIMIT)
+    steps = [("code", (text,), {"language": "json", "wrap_lines": True})]
+    if (note := json_note(how, JSON_DISPLAY_LIMIT)) is not None:
+        steps.append(("caption", (note,), {}))
+    return steps
 
 
 def _raw(raw: str) -> tuple:
@@ -150,7 +154,7 @@ def _harness_action_plan(card, fmt: str) -> list[tuple[str, tuple, dict]]:
     limit = MAX_TOKENS_FIELD.get(fmt, MAX_TOKENS_FIELD[ANTHROPIC])
     steps = [("warning", (tr("truncation.harness", stop=_stop_text(action.stop_reason, fmt), field=f"`{limit}`",
                                 was=action.max_tokens, now=action.next_max_tokens),), {"icon": "✂️"}),
-             _step(_json(action.request_fields(fmt)))]
+             *_json(action.request_fields(fmt))]
     if card.tool_result:
         steps.append(("caption", (tr("truncation.otherwise", stop=_stop_text(STOP_TOOL_USE, fmt)),), {}))
     return steps

@@ -21,7 +21,7 @@ from toolcall.i18n import normalize_lang, t
 from toolcall.pairing import load_examples
 from toolcall.transcripts import load_walkthrough
 from toolcall.markdown import label, plain  # noqa: F401  (re-exported for the pages)
-from toolcall.text import escape_invisible, visible_json
+from toolcall.text import PRETTY, bounded_json, escape_invisible
 
 LANG_KEY = "app_lang"
 
@@ -105,6 +105,8 @@ def tr(key: str, **params: Any) -> str:
 
 
 def file_mtime(path: Path) -> float:
+    """``path``'s modification time, the cache key of what is loaded from it; 0.0 when it cannot be read
+    (a dangling link, a symlink loop): the loader then reports the file, never a traceback here."""
     try:
         return path.stat().st_mtime
     except OSError:
@@ -133,9 +135,10 @@ def load(kind: str, relative: str):
 
 def show_load_problems(kind: str, problems: Iterable[Any], *, stop: bool = False) -> None:
     """Say in the page's language that course files of ``kind`` (``"page"``: one this page needs,
-    ``"exercises"``, ``"scenarios"``, ``"lessons"``: some left out) could not be loaded and that the
-    instructor should run ``python -m toolcall check``; then the technical detail (each problem as
-    ``str()``: file and JSON path, in English, for the instructor) as plain text, never Markdown.
+    ``"exercises"``, ``"scenarios"``, ``"lessons"``: some left out, ``"recorded"``: a recorded run log, not
+    shown) could not be loaded and that the instructor should run ``python -m toolcall check``; then the
+    technical detail (each problem as ``str()``: file and JSON path, in English, for the instructor) as plain
+    text, never Markdown.
     Nothing when ``problems`` is empty. ``stop``: the page cannot run without the file (st.stop())."""
     lines = [str(p) for p in problems]
     if not lines:
@@ -146,9 +149,23 @@ def show_load_problems(kind: str, problems: Iterable[Any], *, stop: bool = False
         st.stop()
 
 
-def show_json(value: Any) -> None:
-    """Pretty JSON in a copyable code block (never rendered as Markdown)."""
-    st.code(visible_json(value, indent=2), language="json", wrap_lines=True)
+#: Characters of JSON a code block shows (toolcall.text.bounded_json): indented while it fits, else on one line,
+#: cut past it. A 99 000-character model output nested 60 deep was a 6.3 MB block on its card, on every edit.
+JSON_DISPLAY_LIMIT = 50_000
+
+
+def json_note(how: str, limit: int) -> str | None:
+    """The caption under JSON that bounded_json did not indent (``how``), or None."""
+    return None if how == PRETTY else tr(f"common.json_{how}", limit=f"{limit:,}")
+
+
+def show_json(value: Any, limit: int = JSON_DISPLAY_LIMIT) -> None:
+    """JSON in a copyable code block (never rendered as Markdown): indented while that stays within
+    ``limit`` characters, else on one line, cut at ``limit`` (a caption says which)."""
+    text, how = bounded_json(value, limit)
+    st.code(text, language="json", wrap_lines=True)
+    if (note := json_note(how, limit)) is not None:
+        st.caption(note)
 
 
 #: Characters of a raw output shown on a card; the rest is summarised (ui/cards.py).

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -19,14 +20,16 @@ from ui.common import file_mtime, lang, plain, show_chart, show_load_problems, s
 from ui.exercise_widgets import show_page_exercises
 from ui.widgets import file_uploader, own_words
 from toolcall import FIXTURES_DIR
+from toolcall.columns import fit_widths
+from toolcall.i18n import t
 from toolcall.eval_charts import confusion_chart, taxonomy_chart
 from toolcall.eval_charts import tool_label as chart_tool_label
 from toolcall.fixtures import FixtureError
-from toolcall.evaluation import ANALYSIS_BUDGET
-from toolcall.eval_import import LogError, read_log, read_native
-from toolcall.evaluation import Analysis, RunLog, analyse, grade_run, summary_rates
+from toolcall.evaluation import ANALYSIS_BUDGET, MAX_MATRIX_TOOLS
+from toolcall.eval_import import LogError, Recorded, read_log, read_recorded
+from toolcall.evaluation import Analysis, analyse, grade_run, summary_rates
 from toolcall.numfmt import percent
-from toolcall.text import escape_invisible, escape_lookalikes
+from toolcall.text import escape_invisible, escape_lookalikes, reading_key
 from toolcall.selection import (MAX_ARGUMENTS_CHARS, MAX_CELL_CHARS, MAX_REQUEST_CHARS, MIN_PER_TOOL,
                                 check_set, from_rows, load_set, load_tool_schemas, to_rows)
 
@@ -34,7 +37,29 @@ VERSIONS = ("vague", "good")
 #: Largest upload accepted, in MB.
 UPLOAD_LIMIT_MB = 20
 K_MAX = 10
+#: Cases the per-case table lists at most: an upload may hold 200 000 (toolcall.eval_import.MAX_RUNS), and the
+#: table is sent to the browser on every rerun of the page (100 000 cases: 8.9 MB); the means count every case.
+SHOWN_CASES = 1_000
 EDITOR_ORDER = ["id", "expected_tool", "request", "expected_arguments", "should_not_call"]
+#: The editor's widest column, in pixels: the longest shipped request (en, 634 px) fits; a longer cell typed in
+#: shows in full when the cell is opened.
+EDITOR_MAX_PX = 660
+#: The pencil Streamlit draws before an editable column's header.
+EDIT_ICON_PX = 22
+EDITOR_HEADERS = {"id": "eval.col_id", "expected_tool": "eval.col_tool", "request": "eval.col_request",
+                  "expected_arguments": "eval.col_args", "should_not_call": "eval.col_avoid"}
+
+
+def editor_widths(shipped: list[dict], language: str) -> dict[str, int]:
+    """``{column: pixels}`` for the selection editor: each column as wide as its header (and pencil) or its widest
+    shipped cell, whichever is wider, up to EDITOR_MAX_PX (toolcall.columns.fit_widths). Fixed widths cut the
+    requests and arguments at 1366 px (newcomer session 7). Measured on the shipped set only: the widths stay
+    the same while the student edits, so the editor is not remounted; the table scrolls sideways where the
+    columns are wider than the page."""
+    headers = {column: t(key, language) for column, key in EDITOR_HEADERS.items()}
+    cells = fit_widths([{c: row.get(c, "") for c in EDITOR_ORDER} for row in shipped], EDITOR_MAX_PX)
+    heads = fit_widths([headers], EDITOR_MAX_PX)
+    return {c: max(cells.get(c, 0), min(EDITOR_MAX_PX, heads[c] + EDIT_ICON_PX)) for c in EDITOR_ORDER}
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -44,14 +69,25 @@ def _selection(language: str, mtime: float):
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _recorded(version: str, language: str, mtime: float) -> RunLog:
-    return read_native((FIXTURES_DIR / "eval_runs" / f"shop_{version}.{language}.jsonl").read_bytes())
+def _recorded(version: str, language: str, mtime: float) -> Recorded:
+    """The recorded log of ``version``; FixtureError (file and line) when it cannot be used."""
+    return read_recorded(_runs_path(version, language))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _analysed(version: str, language: str, k: int, expectations_json: str, mtime: float) -> Analysis:
     expectations = {case: tuple(calls) for case, calls in json.loads(expectations_json).items()}
-    return analyse(_recorded(version, language, mtime), k, expectations)
+    return analyse(_recorded(version, language, mtime).log, k, expectations)
+
+
+def _recorded_or_problems(version: str, language: str) -> Recorded | None:
+    """The recorded log, or None after saying (in the page's language, with the file and line) why it cannot
+    be used: a recorded log an instructor broke leaves the rest of the page working."""
+    try:
+        return _recorded(version, language, file_mtime(_runs_path(version, language)))
+    except FixtureError as exc:
+        show_load_problems("recorded", exc.problems)
+        return None
 
 
 def _runs_path(version: str, language: str) -> Path:
@@ -108,18 +144,19 @@ def selection_editor():
     st.markdown(tr("eval.set_intro"))
     base = pd.DataFrame(_editor_rows(language, to_rows(sset.cases)))[EDITOR_ORDER]
     # each column holds at most what the set reads of it (toolcall.selection.from_rows), so nothing typed is cut
+    px = editor_widths(to_rows(sset.cases), language)
     config = {
-        "id": st.column_config.TextColumn(tr("eval.col_id"), width=130, help=tr("eval.col_field", field="id"),
+        "id": st.column_config.TextColumn(tr("eval.col_id"), width=px["id"], help=tr("eval.col_field", field="id"),
                                           max_chars=MAX_CELL_CHARS),
         "expected_tool": st.column_config.TextColumn(
-            tr("eval.col_tool"), width=150, help=tr("eval.col_tool_help", tools=", ".join(sset.tools)),
+            tr("eval.col_tool"), width=px["expected_tool"], help=tr("eval.col_tool_help", tools=", ".join(sset.tools)),
             max_chars=MAX_CELL_CHARS),
-        "request": st.column_config.TextColumn(tr("eval.col_request"), width=380,
+        "request": st.column_config.TextColumn(tr("eval.col_request"), width=px["request"],
                                                help=tr("eval.col_field", field="request"), max_chars=MAX_REQUEST_CHARS),
-        "expected_arguments": st.column_config.TextColumn(tr("eval.col_args"), width=380,
+        "expected_arguments": st.column_config.TextColumn(tr("eval.col_args"), width=px["expected_arguments"],
                                                           help=tr("eval.col_field", field="expected_arguments"),
                                                           max_chars=MAX_ARGUMENTS_CHARS),
-        "should_not_call": st.column_config.TextColumn(tr("eval.col_avoid"), width=200,
+        "should_not_call": st.column_config.TextColumn(tr("eval.col_avoid"), width=px["should_not_call"],
                                                        help=tr("eval.col_field", field="should_not_call"),
                                                        max_chars=MAX_CELL_CHARS),
     }
@@ -162,7 +199,7 @@ def _right_runs(result: Analysis) -> tuple[int, int]:
 def _case_rows(result: Analysis, k: int) -> list[dict]:
     """One row per case of the per-case table: id, expected tool, n, c, pass^k, naive, pass@k, note."""
     rows = []
-    for c in result.cases:
+    for c in result.cases[:SHOWN_CASES]:
         cell = (lambda x: percent(x, lang())) if c.refused is None else (lambda x: "—")
         rows.append(
             {
@@ -181,10 +218,20 @@ def _case_rows(result: Analysis, k: int) -> list[dict]:
     return rows
 
 
-def show_analysis(result: Analysis, k: int, key: str) -> None:
-    """Metrics, confusion heatmap, taxonomy bars and the per-case table of one analysis."""
+def _kept(result: Analysis) -> tuple[Analysis, int, dict]:
+    """What the page keeps of an upload's analysis in the session: ``(analysis without its per-run table and
+    with the cases it lists, number of cases, means over every case)``. The whole analysis of a 20 MB upload
+    held about 40 MB per session (a row per run, a CaseRow per case) for as long as the session lived."""
+    shown = replace(result, graded=None, cases=result.cases[:SHOWN_CASES])
+    return shown, len(result.cases), summary_rates(result.cases)
+
+
+def show_analysis(result: Analysis, k: int, key: str, total: int | None = None, means: dict | None = None) -> None:
+    """Metrics, confusion heatmap, taxonomy bars and the per-case table of one analysis (``total`` cases, whose
+    ``means`` are given when ``result.cases`` holds only the first of them: see _kept)."""
     right, runs = _right_runs(result)
-    means = summary_rates(result.cases)
+    means = summary_rates(result.cases) if means is None else means
+    total = len(result.cases) if total is None else total
     cols = st.columns(4)
     if runs:
         with cols[0].container(key=f"{key}_right"):
@@ -197,18 +244,22 @@ def show_analysis(result: Analysis, k: int, key: str) -> None:
     if runs:
         st.subheader(tr("eval.matrix_title"))
         show_chart(confusion_chart(result.confusion, lang()))
+        if any(result.folded_tools):
+            st.caption(tr("eval.matrix_folded", kept=MAX_MATRIX_TOOLS - 1, expected=result.folded_tools[0],
+                          chosen=result.folded_tools[1]))
         st.subheader(tr("eval.taxonomy_title"))
         show_chart(taxonomy_chart(result.taxonomy, lang()))
         st.caption(tr("eval.taxonomy_fix"))
     st.subheader(tr("eval.cases_title"))
     show_table(_case_rows(result, k), key=f"{key}_cases")
+    if total > SHOWN_CASES:
+        st.caption(tr("eval.cases_not_shown", shown=f"{SHOWN_CASES:,}", total=f"{total:,}"))
 
 
-def _descriptions(version: str, language: str) -> None:
-    first = json.loads(_runs_path(version, language).read_text(encoding="utf-8").split("\n", 1)[0])
+def _descriptions(recorded: Recorded) -> None:
     with st.expander(tr("eval.descriptions")):
-        for tool in first.get("tools", []):
-            st.markdown(f"**{plain(tool['name'])}**: {plain(tool.get('description', ''))}")
+        for name, description in recorded.tools:
+            st.markdown(f"**{plain(name)}**: {plain(description)}")
 
 
 def recorded_runs(expectations: dict) -> int:
@@ -221,7 +272,10 @@ def recorded_runs(expectations: dict) -> int:
     tabs = st.tabs([tr(f"eval.version_{v}") for v in VERSIONS])
     for tab, version in zip(tabs, VERSIONS):
         with tab:
-            _descriptions(version, language)
+            recorded = _recorded_or_problems(version, language)
+            if recorded is None:
+                continue
+            _descriptions(recorded)
             result = _analysed(version, language, k, frozen, file_mtime(_runs_path(version, language)))
             show_analysis(result, k, f"eval_{version}")
     drill_down(expectations)
@@ -237,23 +291,21 @@ def drill_down(expectations: dict) -> None:
     version = c1.radio(
         tr("eval.drill_version"), VERSIONS, key="eval_drill_version", horizontal=True, format_func=labels.__getitem__
     )
-    log = _recorded(version, language, file_mtime(_runs_path(version, language)))
+    recorded = _recorded_or_problems(version, language)
+    if recorded is None:
+        return
+    log = recorded.log
     ids = list(dict.fromkeys(r.case_id for r in log.runs))
     case = c2.selectbox(tr("eval.drill_case"), ids, key="eval_drill_case", format_func=escape_lookalikes,
                         **own_words("selectbox"))
     runs = [r for r in log.runs if r.case_id == case]
-    request = (
-        json.loads(_runs_path(version, language).read_text(encoding="utf-8").splitlines()[runs[0].line - 1]).get(
-            "request", ""
-        )
-        if runs
-        else ""
-    )
+    request = recorded.requests.get(runs[0].line, "") if runs else ""
     if request:
         st.markdown(tr("eval.drill_request", request=plain(request)))
     rows = []
-    for run in runs:
-        expected = expectations.get(run.case_id, run.expected)
+    own = {reading_key(case_id, fold_case=False): calls for case_id, calls in expectations.items()}
+    for run in runs:  # the set's expectation for the case id the run's reads as (as analyse() finds it)
+        expected = own.get(reading_key(run.case_id, fold_case=False), run.expected)
         g = grade_run(expected, run.calls, log.tool_sets[run.tools], language)
         call = run.calls[0] if run.calls else None
         raw = (
@@ -314,12 +366,14 @@ def upload_section(k: int) -> None:
             return
         bar.progress(0.0, text=tr("eval.upload_progress"))
         result = (
-            analyse(log, k, progress=lambda f: bar.progress(f, text=tr("eval.upload_progress"))) if log.runs else None
+            _kept(analyse(log, k, progress=lambda f: bar.progress(f, text=tr("eval.upload_progress"))))
+            if log.runs else None
         )
         bar.empty()
         cached = ((digest, fmt, k), log.fmt, len(log.runs), log.problems[:20], len(log.problems), log.notes, result)
         st.session_state["eval_upload_result"] = cached
-    _, found_fmt, runs, problems, problem_count, notes, result = cached
+    _, found_fmt, runs, problems, problem_count, notes, kept = cached
+    result, total, means = kept if kept is not None else (None, 0, None)
     if problem_count:
         st.warning(tr("eval.upload_problems", count=problem_count))
         st.code(escape_invisible("\n".join(p.describe(lang()) for p in problems)), language=None)
@@ -327,7 +381,7 @@ def upload_section(k: int) -> None:
         empty = tr("eval.empty_log", format=tr(f"eval.format_{found_fmt}"))
         st.error(tr("eval.upload_empty") if problem_count else empty)
         return
-    st.success(tr("eval.upload_loaded", runs=runs, cases=len(result.cases), fmt=found_fmt))
+    st.success(tr("eval.upload_loaded", runs=runs, cases=total, fmt=found_fmt))
     for note in notes:
         st.caption(tr("eval.note", note=plain(note.text(lang()))))
     if result.confusion.empty:
@@ -336,7 +390,7 @@ def upload_section(k: int) -> None:
         st.caption(tr("eval.upload_disagree", count=result.disagreements))
     if result.not_graded:
         st.warning(tr("eval.upload_not_graded", count=result.not_graded, seconds=int(ANALYSIS_BUDGET)))
-    show_analysis(result, k, "eval_upload")
+    show_analysis(result, k, "eval_upload", total, means)
 
 
 def render() -> None:

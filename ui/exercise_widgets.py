@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.common import first_in_run, lang, plain, tr
+from ui.common import file_mtime, first_in_run, lang, plain, tr
 from ui.common import show_load_problems as show_load_problems_of
 from ui.common import load as load_fixture
 from ui.exercise_inputs import answer, draw, key, prefill, show_reference, untouched
@@ -29,7 +29,7 @@ def _load(stamp: tuple[tuple[str, float], ...]) -> ExerciseSet:
 
 def exercise_set() -> ExerciseSet:
     """Every exercise (cached until an exercise file changes)."""
-    return _load(tuple((str(p), p.stat().st_mtime) for p in exercise_files()))
+    return _load(tuple((str(p), file_mtime(p)) for p in exercise_files()))
 
 
 def course_entries() -> list:

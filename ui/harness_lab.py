@@ -13,15 +13,15 @@ import json
 
 import streamlit as st
 
-from ui.common import box_chars, lang, plain, show_json, show_load_problems, tr
+from ui.common import box_chars, file_mtime, lang, plain, show_json, show_load_problems, tr
 from ui.mono import monospace
+from toolcall.i18n import sentence_gap
 from toolcall.markdown import link
 from ui.learner import current_learner, progress_store, storage_detail
 from ui.widgets import own_words
 from toolcall.progress import StorageError, cap_notes
 from toolcall.harness import Scenario, ScenarioSet, load_scenarios, model_response, scenario_files, starter
 from toolcall.harness_grading import MAX_MOVE_CHARS, Run, new_run, play, progress_score, run_summary, step_points
-from toolcall.i18n import sentence_gap
 from toolcall.wire import HARNESS_FORMATS as FORMATS
 
 RUNS_KEY = "harness_runs"
@@ -46,7 +46,7 @@ def _load(stamp: tuple[tuple[str, float], ...]) -> ScenarioSet:
 
 def scenario_set() -> ScenarioSet:
     """Every scenario, cached until a scenario file is added, removed or edited."""
-    return _load(tuple((str(p), p.stat().st_mtime) for p in scenario_files()))
+    return _load(tuple((str(p), file_mtime(p)) for p in scenario_files()))
 
 
 def _key(name: str, *parts: str) -> str:
@@ -125,11 +125,15 @@ def show_last(g) -> None:
             )
         )
         return
-    lines = [f"**{tr('harness.wrong')}**"]
-    if any(f.http_400 for f in g.findings):
-        lines.append(tr("harness.http_400"))
-    # one bullet per fault (g.shown); the codes are for tests and logs, not students
-    lines += [f"- {plain(f.message)}" for f in g.shown]
+    # the 400 goes on the heading's line, joined as the language joins sentences: a newline here is a soft break
+    # that Markdown draws as a space, which Chinese does not put after its "：" (newcomer session 7)
+    http_400 = sentence_gap(lang()) + tr("harness.http_400") if any(f.http_400 for f in g.findings) else ""
+    lines = [f"**{tr('harness.wrong')}**{http_400}"]
+    # one bullet per fault (g.shown), at most MAX_LISTED_FINDINGS; the codes are for tests and logs, not students
+    listed, more = g.listed()
+    lines += [f"- {plain(f.message)}" for f in listed]
+    if more:
+        lines.append(f"- {tr('harness.findings_more', count=more)}")
     st.error("\n".join(lines), icon="🛑")
 
 

@@ -13,7 +13,7 @@ import streamlit as st
 
 from ui.common import tr
 from toolcall.progress import (PendingAnswers, Record, SqlProgressStore, StorageError, data_dir, new_learner_id,
-                               open_store, valid_learner)
+                               open_store, read_only_problem, valid_learner)
 
 LEARNER_KEY = "exercises_learner"
 
@@ -99,8 +99,10 @@ def progress_store() -> SqlProgressStore | _UnavailableStore:
 
 def setup_problem() -> StorageError | None:
     """The store's own error when it could not be opened because it is set up wrongly (StorageError.setup:
-    waiting will not help), else None."""
+    waiting will not help), or the read-only problem of a SQLite store opened read-only, else None."""
     store = progress_store()
+    if getattr(store, "read_only", False):  # opened, but nothing can be saved: waiting will not help either
+        return StorageError(read_only_problem(store.path), setup=True)
     error = getattr(store, "error", None) if isinstance(store, _UnavailableStore) else None
     return error if getattr(error, "setup", False) else None
 

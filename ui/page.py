@@ -1,7 +1,7 @@
 """The opening of every page, and app.py's navigation, both read from toolcall.pages_registry.
 
 A page file starts with ``start("<id>")``: it makes sure the page runs under app.py (see
-:func:`start`) and draws the page's title. Nothing else has to be remembered.
+:func:`start`) and names the browser tab after the page (:func:`tab_title`). Nothing else has to be remembered.
 """
 
 from __future__ import annotations
@@ -46,4 +46,13 @@ def start(page_id: str) -> Page:
     if PagesManager.uses_pages_directory:
         PagesManager.uses_pages_directory = False
         st.rerun()
-    return page(page_id)
+    entry = page(page_id)
+    st.set_page_config(page_title=tab_title(entry))
+    return entry
+
+
+def tab_title(entry: Page) -> str:
+    """The browser tab's title for a page: "<page title> · <app title>" in the session's language, so open tabs
+    can be told apart (app.py's set_page_config gave every page "Tool calling, hands on"; Streamlit 1.67 lets a
+    later call in the same run change only the fields it names)."""
+    return f"{tr(entry.title_key)} · {tr('app.title')}"

@@ -314,3 +314,30 @@ def test_a_rerun_that_leaves_the_table_alone_checks_nothing_again(monkeypatch):
     at.run()
     at.run()
     assert len(calls) == first
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_upload_with_more_cases_than_the_table_lists_says_so_and_sends_a_bounded_table(lang):
+    """The per-case table lists at most SHOWN_CASES rows (an upload may hold 200 000 cases, 8.9 MB of table per
+    rerun at 100 000), and says how many there are; the session keeps only those rows (the whole analysis of a
+    20 MB upload held about 40 MB per session); the matrix of a log naming more tools than it keeps says how
+    many names it summed."""
+    from toolcall.evaluation import MAX_MATRIX_TOOLS
+    from ui.eval_lab import SHOWN_CASES
+
+    total = SHOWN_CASES + 3
+    tools = [{"name": "t", "input_schema": {"type": "object"}}]
+    lines = [json.dumps({"case_id": f"c{i}", "run": 1, "model": "m", "expected_calls": [{"name": f"e{i % 30}"}],
+                         "actual_calls": [{"name": "t", "arguments": {}}], **({"tools": tools} if i == 0 else {})})
+             for i in range(total)]
+    at = lab(lang)
+    at.file_uploader(key="eval_upload").set_value(("many.jsonl", "\n".join(lines).encode(), "text/plain")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert t("eval.upload_loaded", lang, runs=total, cases=total, fmt="native") in [s.value for s in at.success]
+    assert at.dataframe[-1].value.shape[0] == SHOWN_CASES
+    captions = [c.value for c in at.caption]
+    assert t("eval.cases_not_shown", lang, shown=f"{SHOWN_CASES:,}", total=f"{total:,}") in captions
+    folded = 30 - (MAX_MATRIX_TOOLS - 1)
+    assert t("eval.matrix_folded", lang, kept=MAX_MATRIX_TOOLS - 1, expected=folded, chosen=0) in captions
+    kept, cases, _ = at.session_state["eval_upload_result"][-1]  # what the session holds: no row per run
+    assert kept.graded is None and len(kept.cases) == SHOWN_CASES and cases == total

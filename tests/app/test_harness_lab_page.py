@@ -99,6 +99,8 @@ def test_a_json_move_that_breaks_pairing_says_400():
     at.button(key="harness_submit_plain_call_openai_write_followup_zh").click().run()
     text = at.error[0].value
     assert t("harness.http_400", "zh") in text and plain(t("pairing.rule.tool_without_tool_calls", "zh")) in text
+    # the 400 runs on from the heading with no space after its "：" (newcomer session 7; tests/content/test_zh_spacing.py)
+    assert text.startswith(f"**{t('harness.wrong', 'zh')}**{t('harness.http_400', 'zh')}\n- ")
     assert plain(t("harness.expect.history", "zh", count=1)) in text
     assert "pairing:" not in text and "expect:" not in text  # internal codes are not shown (issue 14)
 
@@ -164,6 +166,26 @@ def test_a_finished_scenario_with_the_database_down_warns_in_the_page_language(m
         make_move(at, scenario, step, "openai", "zh", reference_move(scenario, step, "openai", "zh"))
     # a mysql:// URL is a setup problem, not an outage: said as such (tests/app/test_storage_setup_pages.py)
     assert t("exercises.store_error", "zh", detail=t("storage.setup_detail", "zh")) in [w.value for w in at.warning]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_flooded_json_move_lists_a_bounded_number_of_faults_and_counts_the_rest(lang):
+    """A 20 000-character move with a result block per message broke a pairing rule 277 times: 277 bullets
+    (22 000 characters) on every rerun; now MAX_LISTED_FINDINGS and one line with the count of the rest."""
+    from tests.unit.test_harness_move_caps import SCENARIO, STEP, flood
+    from toolcall.harness_grading import MAX_LISTED_FINDINGS
+
+    at = open_lab(lang, "anthropic", "plain_call")
+    at.radio(key=f"harness_choice_plain_call_anthropic_tool_use_arrives_{lang}").set_value("validate_run_return")
+    at.button(key=f"harness_submit_plain_call_anthropic_tool_use_arrives_{lang}").click().run()
+    move = flood(True)
+    at.text_area(key="harness_json_plain_call_anthropic_write_followup").input(move)
+    at.button(key=f"harness_submit_plain_call_anthropic_write_followup_{lang}").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    text = at.error[0].value
+    shown = grade_move(SCENARIO, STEP, "anthropic", move, lang).shown
+    assert text.count("\n- ") == MAX_LISTED_FINDINGS + 1
+    assert t("harness.findings_more", lang, count=len(shown) - MAX_LISTED_FINDINGS) in text
 
 
 def _column_with(at, key):

@@ -109,7 +109,7 @@ def test_a_flood_is_checked_once_and_the_page_sends_a_capped_table(monkeypatch):
                        {"role": "user", "content": results}], separators=(",", ":"))
     calls = []
     real = pairing.check_pairing
-    monkeypatch.setattr(pairing, "check_pairing", lambda *a, **k: calls.append(1) or real(*a, **k))
+    monkeypatch.setattr(pairing, "check_pairing", lambda *a, **k: calls.append(a[0]) or real(*a, **k))
     at = open_page("en")
     at.text_area(key="pairing_input").input(text).run()
     assert not at.exception
@@ -118,7 +118,8 @@ def test_a_flood_is_checked_once_and_the_page_sends_a_capped_table(monkeypatch):
     assert not at.text  # the table only: the rows are not repeated as text (issue 14)
     at.radio(key="pairing_format").set_value("auto").run()  # another rerun, same input
     at.run()
-    assert len(calls) == 1
+    # the paste once, and the converter's output once (it says whether the trip kept the paste's mistakes)
+    assert calls.count(text) == 1 and len(calls) == 2
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -144,6 +145,38 @@ def test_the_converter_shows_a_transcript_in_another_form_and_what_is_lost(lang)
     warning = at.warning[-1].value
     assert warning.startswith(t("convert.losses_title", lang))
     assert t("convert.loss.is_error_in_text", lang)[:20] in warning.replace("\\", "")
+
+    assert t("convert.loss_line", lang, message=2, text="")[:11] in warning.replace("\\", "")  # the pasted message
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_converter_never_says_nothing_lost_when_it_changed_something(lang):
+    """Newcomer report: an object as a tool_result's content and a text block before the tool_result, read as
+    Anthropic and shown as Chat Completions, was "Nothing lost". Both changes are now listed, naming messages[2]."""
+    import json
+
+    from tests.unit.test_convert_round_trip import NEWCOMER
+
+    at = open_page(lang)
+    at.selectbox(key="convert_source").set_value("anthropic").run()
+    at.selectbox(key="convert_target").set_value("openai").run()
+    at.text_area(key="convert_input").input(json.dumps(NEWCOMER)).run()
+    assert not at.exception and not at.success
+    warning = at.warning[-1].value.replace("\\", "")
+    for code in ("text_moved", "content_not_text"):
+        assert t("convert.loss_line", lang, message=2, text=t(f"convert.loss.{code}", lang)) in warning
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_nothing_lost_but_broken_says_the_mistakes_came_along(lang):
+    """A broken transcript converted faithfully is not a green "nothing lost": the output keeps the mistakes."""
+    example = next(e for e in load_examples() if e.id == "anthropic_no_result")
+    at = open_page(lang)
+    at.selectbox(key="convert_source").set_value("anthropic").run()
+    at.selectbox(key="convert_target").set_value("openai").run()
+    at.text_area(key="convert_input").input(example.text).run()
+    assert not at.exception and not at.success
+    assert at.warning[-1].value == t("convert.no_loss_broken", lang, count=1, form=t("pairing.format.openai", lang))
 
 
 def _texts_outside_tables(at) -> list[str]:

@@ -161,3 +161,30 @@ def test_a_long_description_lists_at_most_the_cap(lang, note):
     assert notes == [t("passk.sentences_not_listed", lang, count=200 - MAX_LISTED_SENTENCES,
                        limit=MAX_LISTED_SENTENCES)]
     assert f"{200 - MAX_LISTED_SENTENCES}" in notes[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_after_cuts_sections_2_and_3_use_the_same_m(at, lang):
+    """Newcomer session 7: with m = 6 set and two points cut, section 2 showed m = 8 and 0.1–43.0 % while section 3
+    still said m = 6 and 0.6–53.1 %. Below the cuts, one m (8) drives every figure, and section 3 says where it
+    comes from."""
+    at.selectbox(key="app_lang").set_value(lang).run()
+    at.slider(key="passk_m").set_value(6).run()
+    at.checkbox(key="passk_sentence_2").uncheck().run()
+    at.checkbox(key="passk_sentence_4").uncheck().run()
+    assert not at.exception
+    assert metric(at, t("passk.cut_m", lang)) == "8"
+    band = t("passk.cut_band", lang, low="0.1%", high="43.0%")          # 0.9^64 and 0.9^8
+    assert [c.value for c in at.caption if c.value == band] == [band]
+    text = markdown(at)
+    assert t("passk.equiv_band", lang, q="90.0%", k=8, m=8, low="0.1%", high="43.0%") in text
+    assert t("passk.equiv_band", lang, q="90.0%", k=8, m=6, low="0.6%", high="53.1%") not in text
+    assert t("passk.equiv_remove", lang, m=8, m1=7, q="90.0%", q2=percent(0.9 ** (7 / 8), lang),
+             value=percent(0.9 ** 7, lang)) in text
+    assert t("passk.equiv_m_cut", lang, m_set=6, cut=2, m=8) in [c.value for c in at.caption]
+
+
+def test_without_cuts_section_3_uses_the_slider_and_says_nothing_more(at):
+    at.slider(key="passk_m").set_value(6).run()
+    assert "At q = 90.0%, k = 8, m = 6, pass^k lands between **0.6%** (independent runs) and **53.1%**" in markdown(at)
+    assert not [c for c in at.caption if c.value.startswith("Here m =")]

@@ -165,3 +165,34 @@ def test_the_harness_lab_sources_are_links():
     at = fresh_app("zh").switch_page("pages/harness_lab.py").run()
     cited = [c.value for c in at.caption if "](https://" in c.value]
     assert cited and all("https://" not in re.sub(r"\]\(https://[^)]+\)", "]", c) for c in cited)
+
+
+def test_a_schema_of_many_constrained_properties_gets_bounded_tables_and_is_computed_once(monkeypatch):
+    """150 properties with a maxLength each: the OpenAI findings table lists SHOWN_ROWS rows and says how many
+    there are (7 224 findings were a 3.6 MB table per rerun), the leak matrix probes MAX_PROBES constraints and
+    says how many it left (400 took 82 s per rerun), and picking providers back and forth computes the report,
+    the matrix and the fix once (they were computed on every rerun)."""
+    import ui.strict_panel as panel_module
+    from toolcall.strict import MAX_PROBES, report
+
+    built = []
+    real = panel_module.leak_matrix
+    monkeypatch.setattr(panel_module, "leak_matrix", lambda *a, **k: built.append(1) or real(*a, **k))
+    panel_module._computed.clear()
+    n = 150
+    schema = {"type": "object", "properties": {f"a{i}": {"type": "string", "maxLength": 5} for i in range(n)}}
+    at = panel("zh")
+    at.text_area(key="schema_editor").input(json.dumps(schema)).run()
+    at.radio(key="playground_strict_provider").set_value("openai").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(findings(at, "zh")) == panel_module.SHOWN_ROWS
+    captions = [c.value for c in at.caption]
+    total = len(report(schema, "openai").findings)
+    assert total > panel_module.SHOWN_ROWS
+    assert t("strict.panel.rows_shown", "zh", shown=panel_module.SHOWN_ROWS, total=f"{total:,}") in captions
+    assert t("strict.panel.unprobed", "zh", count=n - MAX_PROBES, limit=MAX_PROBES) in captions
+    before = len(built)  # one matrix for the reference schema, one for this one
+    for provider in ("anthropic", "openai", "gemini", "openai"):
+        at.radio(key="playground_strict_provider").set_value(provider).run()
+        assert not at.exception
+    assert before == 2 and len(built) == before

@@ -26,8 +26,19 @@ MALFORMED = {
     f"postgresql://u:{SECRET}@h:notaport/db": "port",
     f"postgresql://u:{SECRET}@h:99999/db": "port",
     f"postgresql://u:{SECRET}@a:5432,b:x/db": "port",
+    # values libpq refuses only when it connects: the pool retried them for ever and every page said the
+    # database could not be reached (setup=False), and the launcher started the class
+    f"postgresql://u:{SECRET}@h/db?sslmode=bogus": "value",
+    f"postgresql://u:{SECRET}@h/db?gssencmode=x": "value",
+    f"postgresql://u:{SECRET}@a,b/db?target_session_attrs=nope": "value",
+    f"postgresql://u:{SECRET}@h/db?load_balance_hosts=x": "value",
+    f"postgresql://u:{SECRET}@h/db?channel_binding=x": "value",
+    f"postgresql://u:{SECRET}@h/db?require_auth=bogus": "value",
+    f"postgresql://u:{SECRET}@h/db?service=no_such_service_here": "value",
+    f"postgresql://u:{SECRET}@h/db?connect_timeout=soon": "timeout",
 }
-READS = {"parse": "cannot be read as a postgresql:// URI", "port": "port must be a number from 1 to 65535"}
+READS = {"parse": "cannot be read as a postgresql:// URI", "port": "port must be a number from 1 to 65535",
+         "value": "libpq refuses it: ", "timeout": "bad value for connect_timeout"}
 
 
 @pytest.mark.parametrize("url", MALFORMED)
@@ -54,3 +65,27 @@ def test_the_class_launcher_refuses_it_before_starting_anything(url, capsys):
                                  "postgresql://[::1]:5432/db"])
 def test_well_formed_urls_pass(url):
     assert url_problem(url) is None
+
+
+#: Every value libpq's documentation lists for the options it checks before connecting
+#: (https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-PARAMKEYWORDS): none is refused.
+ACCEPTED = {"sslmode": ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"],
+            "gssencmode": ["disable", "prefer", "require"],
+            "target_session_attrs": ["any", "read-write", "read-only", "primary", "standby", "prefer-standby"],
+            "load_balance_hosts": ["disable", "random"], "channel_binding": ["disable", "prefer", "require"],
+            "connect_timeout": ["0", "10"], "hostaddr": ["127.0.0.1"],
+            "require_auth": ["password", "md5", "gss", "sspi", "scram-sha-256", "none", "!password"],
+            "sslnegotiation": ["postgres"]}
+
+
+@pytest.mark.parametrize("key, value", [(k, v) for k, values in ACCEPTED.items() for v in values])
+def test_every_documented_value_passes(key, value):
+    assert url_problem(f"postgresql://u:pw@db.lan:5432/class?{key}={value}") is None
+
+
+def test_the_value_check_reaches_no_server(monkeypatch):
+    """libpq checks the options on a socket folder that does not exist: never the URL's host."""
+    import socket
+
+    monkeypatch.setattr(socket.socket, "connect", lambda *a: pytest.fail("a connection was attempted"))
+    assert url_problem("postgresql://u@127.0.0.1:5432/db?hostaddr=127.0.0.1&sslmode=require") is None

@@ -64,7 +64,14 @@ def test_no_backend_is_an_error():
 @pytest.mark.parametrize("argv, message", [(["--processes", "0"], "--processes must be 1..16"),
                                            (["--processes", "17"], "--processes must be 1..16"),
                                            (["--port", "70000"], "ports must be 1..65535"),
-                                           (["--first-backend-port", "65535", "--processes", "2"], "ports must be 1..65535")])
+                                           (["--first-backend-port", "65535", "--processes", "2"], "ports must be 1..65535"),
+                                           # nginx's port among the processes': each was free alone, then nginx
+                                           # failed with "[emerg] bind() ... Address already in use" (its own)
+                                           *[(["--port", str(port), "--first-backend-port", "8601", "--processes",
+                                               "3"], f"--port {port} is also a Streamlit process's port "
+                                               "(--first-backend-port 8601 to 8603 for 3 processes); choose a --port "
+                                               "outside that range, or another --first-backend-port")
+                                             for port in (8601, 8602, 8603)]])
 def test_bad_arguments_are_refused_before_anything_starts(argv, message, capsys):
     with pytest.raises(SystemExit) as exc:
         main(argv)

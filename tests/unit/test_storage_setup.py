@@ -42,8 +42,43 @@ def _database_is_random_bytes(tmp: Path) -> tuple[Path, str]:
     return tmp, "is not a SQLite database"
 
 
+def _data_dir_is_a_symlink_loop(tmp: Path) -> tuple[Path, str]:
+    (tmp / "data").symlink_to("data")
+    return tmp / "data", "a symlink loop"
+
+
+def _data_dir_is_a_link_to_nothing(tmp: Path) -> tuple[Path, str]:
+    (tmp / "data").symlink_to(tmp / "gone")
+    return tmp / "data", "a link to nothing"
+
+
+def _data_dir_is_below_a_link_to_nothing(tmp: Path) -> tuple[Path, str]:
+    (tmp / "mnt").symlink_to(tmp / "unmounted")
+    return tmp / "mnt" / "class", f"{tmp / 'mnt'}: a link to nothing"
+
+
+def _data_dir_is_below_a_file(tmp: Path) -> tuple[Path, str]:
+    (tmp / "notes").write_text("x")
+    return tmp / "notes" / "data", "a part of the path is a file, not a folder"
+
+
+def _database_is_a_symlink_loop(tmp: Path) -> tuple[Path, str]:
+    (tmp / DB_NAME).symlink_to(DB_NAME)
+    return tmp, "a symlink loop"
+
+
+def _database_is_a_link_to_nothing(tmp: Path) -> tuple[Path, str]:
+    (tmp / DB_NAME).symlink_to(tmp / "elsewhere" / DB_NAME)
+    return tmp, "a link to nothing"
+
+
+#: Before the links and the file on the path were added, they read "cannot open the progress database
+#: (FileExistsError)" / "(NotADirectoryError)" (not a setup problem: the class started and every student was
+#: told the database could not be reached) or "the folder cannot be written".
 BROKEN = [_data_dir_is_a_file, _data_dir_is_a_device, _database_is_a_folder, _database_is_text,
-          _database_is_random_bytes]
+          _database_is_random_bytes, _data_dir_is_a_symlink_loop, _data_dir_is_a_link_to_nothing,
+          _data_dir_is_below_a_link_to_nothing, _data_dir_is_below_a_file, _database_is_a_symlink_loop,
+          _database_is_a_link_to_nothing]
 
 
 @pytest.mark.parametrize("broken", BROKEN, ids=lambda f: f.__name__.strip("_"))

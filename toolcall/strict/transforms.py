@@ -323,16 +323,30 @@ def openai_fix(schema: dict[str, Any], unsupported: frozenset[str]) -> OpenAIFix
 MAX_DIFF_LINES = 2_000
 
 
+def _lines_within(value: Any, max_lines: int) -> list[str] | None:
+    """``value`` as canonical indented JSON (keys sorted), split into lines; None past ``max_lines`` lines, the
+    text then not written further (indenting a schema nested 60 deep makes it about 60 times longer)."""
+    parts: list[str] = []
+    lines = 1
+    for chunk in json.JSONEncoder(ensure_ascii=False, indent=2, sort_keys=True).iterencode(value):
+        lines += chunk.count("\n")
+        if lines > max_lines:
+            return None
+        parts.append(chunk)
+    return "".join(parts).splitlines()
+
+
 def schema_diff(before: dict[str, Any], after: dict[str, Any], names: tuple[str, str] = ("original", "fixed"),
                 max_lines: int = MAX_DIFF_LINES) -> str | None:
     """Unified diff of two schemas printed as canonical indented JSON (keys sorted at every level, so
     keys that were only reordered, as transform_schema rebuilds each object, show no change; a keyword
     that moved still shows as removed in one place and added in another); ``""`` when they are equal;
-    None when either is longer than ``max_lines`` lines and they differ (the caller says the diff is not drawn)."""
-    a = json.dumps(before, ensure_ascii=False, indent=2, sort_keys=True).splitlines()
-    b = json.dumps(after, ensure_ascii=False, indent=2, sort_keys=True).splitlines()
+    None when either is longer than ``max_lines`` lines and they differ (the caller says the diff is not drawn).
+    Neither side is written past ``max_lines`` lines."""
+    a, b = _lines_within(before, max_lines), _lines_within(after, max_lines)
+    if a is None or b is None:
+        canonical = lambda v: json.dumps(v, ensure_ascii=False, sort_keys=True, separators=(",", ":"))  # noqa: E731
+        return "" if canonical(before) == canonical(after) else None
     if a == b:
         return ""
-    if max(len(a), len(b)) > max_lines:
-        return None
     return "\n".join(difflib.unified_diff(a, b, names[0], names[1], lineterm="", n=2))
