@@ -143,9 +143,10 @@ else:
             if total > len(shown):
                 st.caption(tr("pairing.shown_rows", shown=len(shown), total=total))
         if report.notes:
+            left = len(report.notes) + report.notes_more - SHOWN_ROWS  # notes past the rows shown, counted
             st.info(tr("pairing.notes_title") + "\n\n" + "\n\n".join(
-                plain(f"messages[{n.message_index}]: {n.detail} {n.advice}") for n in report.notes[:SHOWN_ROWS]),
-                icon="ℹ️")
+                [plain(f"messages[{n.message_index}]: {n.detail} {n.advice}") for n in report.notes[:SHOWN_ROWS]]
+                + ([tr("pairing.notes_more", count=left)] if left > 0 else [])), icon="ℹ️")
 
 with st.expander(tr("pairing.rules_title")):
     st.markdown(table([{tr("pairing.col_rule"): rule, tr("pairing.col_detail"): tr(f"pairing.rule.{rule}")}

@@ -16,7 +16,7 @@ from ui.widgets import translated
 from toolcall import FIXTURES_DIR
 from toolcall.backend import backend_for
 from toolcall.markdown import table
-from toolcall.judge import STOP_REASONS, evaluate, evaluate_canned_cached, summarize
+from toolcall.judge import STOP_REASONS, evaluate, evaluate_cached, evaluate_canned_cached, summarize
 from toolcall.parsing import MAX_INPUT_CHARS
 from toolcall.results import call_id
 from toolcall.wire import FORMATS
@@ -48,8 +48,8 @@ def show_free(tool, fmt: str, assert_format: bool) -> None:
                       {r: tr(f"truncation.stop.{r}") for r in STOP_REASONS},
                       key="playground_free_stop_reason", horizontal=True, persist_state="session")
     if free:
-        judged = evaluate(free, tool.input_schema, tool.name, lang(), fmt, call_id("free:" + free, fmt),
-                          backend_for(tool.name, book), assert_format, stop, refund.max_tokens)
+        judged = evaluate_cached(free, tool.input_schema, tool.name, book, lang(), fmt, call_id("free:" + free, fmt),
+                                 assert_format, stop, refund.max_tokens)  # a click elsewhere judges nothing again
         show_card(judged, "playground_card_free", None, None, tool.name, fmt)
     else:
         st.caption(tr("playground.free_empty"))

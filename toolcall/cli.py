@@ -202,7 +202,8 @@ def _cmd_pairing(args: argparse.Namespace) -> int:
         return 2
     print(json.dumps({"format": report.fmt, "messages": report.message_count, "more": report.more,
                       "violations": [v.as_json() for v in report.violations],
-                      "notes": [n.as_json() for n in report.notes]}, ensure_ascii=False, indent=2))
+                      "notes": [n.as_json() for n in report.notes], "notes_more": report.notes_more},
+                     ensure_ascii=False, indent=2))
     return 1 if report.violations else 0
 
 

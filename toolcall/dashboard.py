@@ -52,19 +52,30 @@ class ClassData:
     bucket: str = "10min"
 
     @classmethod
-    def load(cls, store, now: datetime | None = None, bucket: str = "10min", answers: bool = False) -> ClassData:
+    def load(cls, store, now: datetime | None = None, bucket: str = "auto", answers: bool = False) -> ClassData:
         """Read a whole class from a progress store (StorageError if it is unusable); "the last
-        hour" ends at ``now`` (UTC, default now); activity is counted per ``bucket`` (``10min``
-        or ``1h``; KeyError otherwise). ``last_answer`` is read only with ``answers`` (the CSV
+        hour" ends at ``now`` (UTC, default now); activity is counted per ``bucket`` (``1min``, ``10min``
+        or ``1h``; KeyError otherwise), or with ``auto`` per hour, then per minute when those hours span
+        at most FINE_SPAN (a class session: at most 2 × 60 × 6 rows, however long the store's history).
+        ``last_answer`` is read only with ``answers`` (the CSV
         export): every render read each learner's last answer to each exercise, up to 8 000
         characters apiece, and showed none of them; learner ids cost nothing to make."""
-        cut, tail = _BUCKETS[bucket]
+        coarse = "1h" if bucket == "auto" else bucket
+        cut, tail = _BUCKETS[coarse]
         since = ((now or datetime.now(UTC)) - timedelta(hours=1)).astimezone(UTC).isoformat(timespec="seconds")
         rows = store.class_progress(as_tuples=True, answer_chars=None if answers else 0)
         summary = store.class_attempt_summary(since, cut)
+        counted = summary["activity"]
+        if bucket == "auto":
+            bucket = coarse
+            hours = sorted({str(r[0]) for r in counted})
+            if hours and _parse_prefix(hours[-1], tail) - _parse_prefix(hours[0], tail) < FINE_SPAN:
+                bucket = "1min"
+                cut, tail = _BUCKETS[bucket]
+                counted = store.class_activity(cut, hours[0])
         activity = (
-            pd.DataFrame.from_records(summary["activity"], columns=["time", "correct", "tries"])
-            if summary["activity"]
+            pd.DataFrame.from_records(counted, columns=["time", "correct", "tries"])
+            if counted
             else pd.DataFrame(columns=["time", "correct", "tries"])
         )
         activity["time"] = activity["time"].astype(str) + tail
@@ -92,9 +103,23 @@ def normalize_answer(text: str) -> str:
 
 #: Times are stored as UTC ISO 8601 text, which sorts as time does: a bucket is a prefix
 #: (characters kept, what completes it into a time).
-_BUCKETS = {"10min": (15, "0:00+00:00"), "1h": (13, ":00:00+00:00")}
+_BUCKETS = {"1min": (16, ":00+00:00"), "10min": (15, "0:00+00:00"), "1h": (13, ":00:00+00:00")}
 #: How long each bucket lasts: a bar spans its bucket, from ``time`` to ``end``.
-BUCKET_LENGTH = {"10min": timedelta(minutes=10), "1h": timedelta(hours=1)}
+BUCKET_LENGTH = {"1min": timedelta(minutes=1), "10min": timedelta(minutes=10), "1h": timedelta(hours=1)}
+#: ``auto`` reads minutes when the hours with tries span less than this.
+FINE_SPAN = timedelta(hours=6)
+#: Widths a bar may span on the chart, narrowest first: the narrowest that the data's bucket divides and that
+#: draws the whole span in at most MAX_BARS bars is used; axis labels fall on bar edges.
+BAR_WIDTHS = tuple(timedelta(minutes=m) for m in (1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1440))
+MAX_BARS, MIN_BARS = 48, 12
+#: Distances between two axis labels, narrowest first (round times: tick_times lists them on the axis); the
+#: narrowest that is a whole number of bars and leaves at most MAX_TICKS labels is used.
+TICKS = tuple(timedelta(minutes=m) for m in (1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1440, 2880, 10080))
+MAX_TICKS = 12
+
+
+def _parse_prefix(prefix: str, tail: str) -> datetime:
+    return datetime.fromisoformat(prefix + tail)
 
 
 def readable_time(stored: str | None) -> str:
@@ -278,22 +303,81 @@ def activity_frame(data: ClassData) -> pd.DataFrame:
     return frame.dropna().reset_index(drop=True)
 
 
+@dataclass(frozen=True)
+class ActivityBins:
+    """How the activity chart bins and labels time: each bar spans ``width``; the axis runs from ``start``
+    to ``end`` (UTC; at least MIN_BARS widths, the tries centred) with a label every ``tick`` (TICKS: a whole
+    number of widths, at most MAX_TICKS labels), written with ``label_format``."""
+
+    width: timedelta
+    start: pd.Timestamp
+    end: pd.Timestamp
+    tick: timedelta
+    label_format: str
+
+
+def activity_bins(frame: pd.DataFrame, bucket: str) -> ActivityBins | None:
+    """The bins of activity_frame(data) (None when it is empty): the narrowest BAR_WIDTHS width that
+    ``bucket``'s length divides and that covers the span of the tries in at most MAX_BARS bars."""
+    if frame.empty:
+        return None
+    step = BUCKET_LENGTH[bucket]
+    first, last = frame["time"].min(), frame["time"].max() + step
+    usable = [w for w in BAR_WIDTHS if w >= step and w % step == timedelta(0)] or [step]
+    width = next((w for w in usable if (last - first) / w <= MAX_BARS), usable[-1])
+    start, end = first.floor(width), (last - pd.Timedelta(1, "us")).floor(width) + width
+    missing = MIN_BARS - round((end - start) / width)
+    if missing > 0:  # a short burst is drawn at its times, not stretched across the whole chart
+        start, end = start - (missing // 2) * width, end + (missing - missing // 2) * width
+    ticks = [w for w in TICKS if w >= width and w % width == timedelta(0)]
+    tick = next((w for w in ticks if (end - start) / w <= MAX_TICKS), ticks[-1] if ticks else width)
+    days = start.date() != (end - pd.Timedelta(1, "us")).date()
+    label = "%m-%d" if width >= timedelta(days=1) else ("%m-%d %H:%M" if days else "%H:%M")
+    return ActivityBins(width, start, end, tick, label)
+
+
+def _ms(when: pd.Timestamp) -> int:
+    return int(when.timestamp() * 1000)
+
+
+def _datetime(when: pd.Timestamp) -> dict:
+    """A UTC time as a Vega-Lite DateTime object (month 1-12)."""
+    return {"year": when.year, "month": when.month, "date": when.day, "hours": when.hour, "minutes": when.minute,
+            "utc": True}
+
+
 def activity_chart(data: ClassData, lang: str) -> alt.Chart:
-    """Stacked bars of graded tries over time (activity_frame), labelled in ``lang``."""
+    """Stacked bars of graded tries over time (activity_frame) binned by activity_bins, labelled in ``lang``:
+    each bar spans its bin (time .. end) where its tries happened, one label per tick on a UTC axis (the
+    default ticks every 30 s wrote each minute twice, and four tries in one ten-minute bucket filled the chart)."""
     frame = activity_frame(data)
-    # a bar spans its bucket (time .. end) on a UTC axis labelled %H:%M throughout: vega's default
-    # labels mixed "05:31" with ":30", and bars centred on a bucket's start were cut at the edges
-    frame = frame.assign(outcome=frame["outcome"].map(lambda o: t(f"dashboard.outcome_{o}", lang)),
-                         end=frame["time"] + BUCKET_LENGTH[data.bucket])
+    bins = activity_bins(frame, data.bucket)
     names = [t("dashboard.outcome_correct", lang), t("dashboard.outcome_wrong", lang)]
+    axis = alt.Axis(format="%H:%M", labelOverlap=True)
+    scale = alt.Scale(type="utc")
+    if bins is not None:
+        width = pd.Timedelta(bins.width)
+        frame = (frame.assign(time=frame["time"].dt.floor(width))
+                 .groupby(["time", "outcome"], as_index=False)["tries"].sum())
+        frame = frame.assign(end=frame["time"] + width)
+        # the ticks are listed (round times, one per bins.tick): Vega's own ticks fell every 30 s, each minute
+        # written twice, and its {"interval": …} tick counts fail in Streamlit's build ("reading 'every'")
+        # (as Vega-Lite DateTime objects: listed as epoch milliseconds, no label was drawn at all)
+        axis = alt.Axis(format=bins.label_format, labelOverlap=True, values=[_datetime(x) for x in tick_times(bins)],
+                        grid=False)
+        scale = alt.Scale(type="utc", domain=[_ms(bins.start), _ms(bins.end)], nice=False)
+    else:
+        frame = frame.assign(end=frame["time"])
+    frame = frame.assign(outcome=frame["outcome"].map(lambda o: t(f"dashboard.outcome_{o}", lang)))
     return (
         alt.Chart(frame)
         .mark_bar()
         .encode(
-            x=alt.X("time:T", title=t("dashboard_times.chart_time_utc", lang), scale=alt.Scale(type="utc"),
-                    axis=alt.Axis(format="%H:%M", labelOverlap=True)),
+            x=alt.X("time:T", title=t("dashboard_times.chart_time_utc", lang), scale=scale, axis=axis),
             x2="end:T",
-            y=alt.Y("sum(tries):Q", title=t("dashboard.chart_tries", lang), stack=True),
+            # whole answers: no 0.2, 0.4 … ticks on a count
+            y=alt.Y("sum(tries):Q", title=t("dashboard.chart_tries", lang), stack=True,
+                    axis=alt.Axis(tickMinStep=1, format="d")),
             color=alt.Color("outcome:N", title=None, scale=alt.Scale(domain=names, range=["#2e7d32", "#c62828"])),
             tooltip=[
                 alt.Tooltip("time:T", title=t("dashboard_times.chart_time_utc", lang), format="%H:%M",
@@ -304,6 +388,18 @@ def activity_chart(data: ClassData, lang: str) -> alt.Chart:
         )
         .properties(height=220)
     )
+
+
+def tick_times(bins: ActivityBins) -> list[pd.Timestamp]:
+    """Where the activity chart's axis labels go: every round multiple of ``bins.tick`` (from midnight UTC)
+    from ``bins.start`` to ``bins.end``, both included."""
+    tick = pd.Timedelta(bins.tick)
+    at = bins.start.ceil(tick) if tick <= pd.Timedelta(days=1) else bins.start.ceil("D")
+    times = []
+    while at <= bins.end:
+        times.append(at)
+        at += tick
+    return times
 
 
 class NameMapError(ValueError):

@@ -116,8 +116,8 @@ class Report:
     """The checker's answer. ``error`` (a translated sentence) is set when the text could not
     be checked at all; otherwise ``fmt`` is the format used, ``message_count`` the number of messages checked,
     ``violations`` at most MAX_VIOLATIONS (``more`` counts the rest), ``notes`` remarks that
-    are not violations. ``looks`` is the form the transcript looks like when that is not the chosen one
-    (the format_mismatch error)."""
+    are not violations (at most MAX_VIOLATIONS, ``notes_more`` counts the rest). ``looks`` is the form the
+    transcript looks like when that is not the chosen one (the format_mismatch error)."""
 
     fmt: str | None = None
     detected: bool = False
@@ -127,6 +127,8 @@ class Report:
     error: str | None = None
     notes: list[Violation] = field(default_factory=list)
     looks: str | None = None
+    #: Notes past MAX_VIOLATIONS: found, only counted.
+    notes_more: int = 0
 
     @property
     def ok(self) -> bool:
@@ -162,7 +164,7 @@ def id_list(ids: list[str] | set[str], lang: str) -> str:
 
 class _Collector:
     def __init__(self, lang: str):
-        self.lang, self.found, self.more, self.notes = lang, [], 0, []
+        self.lang, self.found, self.more, self.notes, self.notes_more = lang, [], 0, [], 0
 
     @property
     def full(self) -> bool:
@@ -178,9 +180,11 @@ class _Collector:
         self.found.append(self._build(rule, msg, block, key, params))
 
     def note(self, rule: str, msg: int | None, block: int | None, **params: Any) -> None:
-        """Record a note (at most MAX_VIOLATIONS; the rest dropped)."""
+        """Record a note (at most MAX_VIOLATIONS; the rest only counted, in ``notes_more``)."""
         if len(self.notes) < MAX_VIOLATIONS:
             self.notes.append(self._build(rule, msg, block, None, params))
+        else:
+            self.notes_more += 1
 
     def _build(self, rule: str, msg: int | None, block: int | None, key: str | None, params: dict) -> Violation:
         key = key or rule
@@ -336,7 +340,7 @@ def check_pairing(text: str, fmt: str = AUTO, lang: str = "en") -> Report:
     out = _Collector(lang)
     {ANTHROPIC: _check_anthropic, OPENAI: _check_openai, RESPONSES: _check_responses, MCP: _check_mcp,
      GEMINI: _check_gemini}[fmt](messages, out)
-    return Report(fmt, detected, len(messages), out.found, out.more, notes=out.notes)
+    return Report(fmt, detected, len(messages), out.found, out.more, notes=out.notes, notes_more=out.notes_more)
 
 
 # --- Anthropic ---------------------------------------------------------------------------

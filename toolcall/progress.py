@@ -411,6 +411,14 @@ class SqlProgressStore:
                                                   "GROUP BY 1, 2 ORDER BY 1, 2", (int(bucket_chars),)).fetchall()]
         return {"count": count, "recent": recent, "wrong": wrong, "activity": activity}
 
+    def class_activity(self, bucket_chars: int, since: str = "") -> list[tuple]:
+        """Graded tries at or after ``since`` (a UTC ISO 8601 prefix; "" for all) counted per time prefix of
+        ``bucket_chars`` characters and outcome: ``[(prefix, correct 0/1, count)]``, oldest first. The
+        dashboard reads minutes this way once class_attempt_summary's hours show a short span."""
+        with self._tx() as execute:
+            return [tuple(r) for r in execute("SELECT substr(at, 1, ?), correct, COUNT(*) FROM attempts WHERE at >= ? "
+                                              "GROUP BY 1, 2 ORDER BY 1, 2", (int(bucket_chars), since)).fetchall()]
+
     def class_version(self) -> tuple:
         """A cheap stamp that changes whenever any learner's progress changes (row counts
         and the latest times), to cache class-wide reads."""

@@ -26,6 +26,7 @@ from toolcall.wire import HARNESS_FORMATS as FORMATS
 
 RUNS_KEY = "harness_runs"
 SCENARIO_KEY, FORMAT_KEY = "harness_scenario", "harness_format"
+TOAST_KEY = "harness_toast"  # set by a wrong move, taken by the next draw of its feedback
 _ICONS = {
     "http_400": "🛑",
     "double_refund": "💸",
@@ -158,18 +159,28 @@ def show_step(scenario: Scenario, run: Run) -> None:
         if step.world:
             st.info(tr("harness.world", text=step.world[L]), icon="🌍")
         st.markdown(tr("harness.your_move", text=step.prompt[L]))
+        # the feedback goes right under the move button, not below the response: the response runs ~400 px
+        # past a 768 px screen, so a wrong move's consequence drawn after it changed nothing the student saw
         if step.kind == "choice":
             _choice_form(scenario, run, step)
+            _show_wrong(scenario, run)
         else:
             _json_form(scenario, run, step)
-        # under the move button, not below the response: the response runs ~400 px past a 768 px
-        # screen, so a wrong move's consequence drawn after it changed nothing the student could see
-        last = run.last_grade(scenario, L)
-        if last is not None and not last.correct:
-            show_last(last)
-            if last.request is not None:
-                with st.expander(tr("harness.built_request")):
-                    show_json(last.request)
+
+
+def _show_wrong(scenario: Scenario, run: Run) -> None:
+    """The last move's consequence when it was wrong, with the request it built (json moves), and, right after
+    the click that made it, a toast with its headline: seen wherever the page is scrolled."""
+    last = run.last_grade(scenario, lang())
+    if last is None or last.correct:
+        return
+    if st.session_state.pop(TOAST_KEY, False):
+        what = tr("harness.consequence." + last.consequence) if last.consequence else tr("harness.toast_wrong")
+        st.toast(tr("harness.toast", what=what), icon=_ICONS.get(last.consequence or "", "🛑"))
+    show_last(last)
+    if last.request is not None:
+        with st.expander(tr("harness.built_request")):
+            show_json(last.request)
 
 
 def _choice_form(scenario: Scenario, run: Run, step) -> None:
@@ -210,13 +221,14 @@ def _json_form(scenario: Scenario, run: Run, step) -> None:
             tr("harness.submit"), type="primary", key=_key("submit", scenario.id, run.fmt, step.id)
         ):
             _play(scenario, run, st.session_state[key])
+    _show_wrong(scenario, run)  # under the button, before "Start the editor over"
     if st.button(tr("harness.reset_editor"), key=_key("reset", scenario.id, run.fmt, step.id)):
         st.session_state[key] = starter(scenario, step, run.fmt, L)
         st.rerun()
 
 
 def _play(scenario: Scenario, run: Run, move: str) -> None:
-    play(scenario, run, move, lang())
+    st.session_state[TOAST_KEY] = not play(scenario, run, move, lang()).correct
     if run.done(scenario):
         _save(scenario, run)
     st.rerun()

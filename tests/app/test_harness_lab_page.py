@@ -198,7 +198,7 @@ def _column_with(at, key):
 def test_a_wrong_moves_feedback_is_drawn_beside_the_move_button(scenario, lang, fmt):
     """Newcomer session 7: the red consequence was drawn under the model's long response, ~400 px below
     a 1366x768 screen, so a wrong move changed nothing visible. It sits in the move's column, under the
-    button, for every scenario's first listed wrong move (choice or JSON)."""
+    button, for every scenario's first listed wrong move (choice or JSON), and a toast says its headline."""
     step = scenario.steps_for(fmt)[0]
     at = open_lab(lang, fmt, scenario.id)
     wrong, _codes = wrong_moves(scenario, step, fmt, lang)[0]
@@ -206,6 +206,13 @@ def test_a_wrong_moves_feedback_is_drawn_beside_the_move_button(scenario, lang, 
     submit = f"harness_submit_{scenario.id}_{fmt}_{step.id}_{lang}"
     column = _column_with(at, submit)
     assert len(at.error) == 1 and [e.value for e in column.error] == [at.error[0].value]
+    # and a toast with its headline, seen wherever the page is scrolled: once, for the click that made it
+    option = next((o for o in step.options if o.id == wrong), None)
+    what = (t(f"harness.consequence.{option.consequence}", lang) if option is not None and option.consequence
+            else t("harness.toast_wrong", lang))
+    assert [x.value for x in at.toast] == [t("harness.toast", lang, what=what)]
+    at.run()
+    assert not at.toast and len(at.error) == 1
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -85,3 +85,23 @@ def test_a_free_output_of_thousands_of_whole_number_floats_lists_a_few_and_count
     more = plain(t("note.integral_floats_more", lang, count=count - MAX_LISTED))
     notes = [i.value for i in at.info if more in i.value]
     assert len(notes) == 1 and len(notes[0]) < 5_000
+
+
+def test_the_free_card_is_judged_once_per_input_not_on_every_rerun(monkeypatch):
+    """A 98 000-character output with thousands of errors cost about 1 s of CPU per rerun: clicks on the panel
+    picker judged it again each time."""
+    import toolcall.judge as judge
+    from ui.playground_pick import OUTPUTS, REVIEW
+
+    calls = []
+    real = judge.evaluate
+    monkeypatch.setattr(judge, "evaluate", lambda *a, **k: calls.append(a[0]) or real(*a, **k))
+    judge._free.clear()
+    at = fresh_app("en", page="pages/playground.py")
+    show_free(at)
+    free = '{"order_id": "ORD-20260917", "extra": [' + ",".join(["1.5"] * 5_000) + "]}"
+    at.text_area(key="playground_free_input").input(free).run()
+    for panel in (REVIEW, OUTPUTS, REVIEW, OUTPUTS):
+        open_panel(at, panel)
+        assert not at.exception, [e.value for e in at.exception]
+    assert calls.count(free) == 1

@@ -279,3 +279,24 @@ def test_example_buttons_are_grouped_by_their_expected_result(lang):
         f"pairing_example_{e.id}" for e in examples if not e.expect}
     assert broken == {f"pairing_example_{e.id}" for e in examples if e.expect}
     assert len(box.columns) == 6
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_transcript_of_many_notes_lists_some_and_counts_the_rest(lang):
+    """600 calls with broken arguments: 100 notes listed and one line for the other 500 (the checker's 500 kept
+    and the 100 it counted); before, 500 were kept and the rest dropped without a word."""
+    import ast
+    from pathlib import Path
+
+    from tests.unit.test_pairing_notes_caps import broken_arguments
+
+    source = (Path(__file__).resolve().parents[2] / "pages" / "pairing.py").read_text(encoding="utf-8")
+    SHOWN_ROWS = next(node.value.value for node in ast.parse(source).body if isinstance(node, ast.Assign)
+                      and getattr(node.targets[0], "id", "") == "SHOWN_ROWS")  # the page's constant, not imported
+    calls = 600
+    at = open_page(lang)
+    at.text_area(key="pairing_input").input(broken_arguments(calls)).run()
+    assert not at.exception, [e.value for e in at.exception]
+    box = next(i.value for i in at.info if i.value.startswith(t("pairing.notes_title", lang)))
+    assert box.count("messages\\[") == SHOWN_ROWS
+    assert t("pairing.notes_more", lang, count=calls - SHOWN_ROWS) in box

@@ -40,3 +40,29 @@ def test_students_never_see_it_and_the_passphrase_stays_out_of_the_url(page, tmp
         assert "Learners seen" in page.locator('[data-testid="stMain"]').inner_text()
         assert "Class dashboard" in page.locator('[data-testid="stSidebarNav"]').inner_text()
         assert PASSPHRASE.split()[0] not in page.url and "passphrase" not in page.url
+
+
+def test_the_activity_chart_labels_each_minute_once_where_the_tries_were(page, tmp_path):
+    """Newcomer session 7: each minute was written twice under the chart (10:40, 10:40, 10:41 …) and four
+    tries at 10:42-10:47 filled it as one 10:40-10:50 block. Read back from the SVG Streamlit's Vega draws
+    (a spec can compile and draw no label at all: epoch-millisecond tick values did, an {"interval": …}
+    tick count threw): one label per minute from 10:39 to 10:51, none repeated."""
+    import re
+
+    store = ProgressStore(tmp_path)
+    for who, minute, score in (("ann", 42, 0), ("ben", 43, 0), ("cat", 45, 0), ("cat", 47, 1)):
+        store.record(who, "pk_pass3", f"answer {minute}", score, 1, at=f"2026-12-01T10:{minute}:00+00:00")
+    store.close()
+    page.set_default_timeout(90_000)
+    with fresh_server(env={"TOOLCALL_DATA_DIR": str(tmp_path), "TOOLCALL_INSTRUCTOR_PASSPHRASE": PASSPHRASE}) as url:
+        page.set_viewport_size({"width": 1366, "height": 768})
+        page.goto(f"{url}/dashboard?learner=teacher-1")
+        page.wait_for_selector(".st-key-dashboard_passphrase input[type=password]")
+        settle(page)
+        page.locator(".st-key-dashboard_passphrase input").fill(PASSPHRASE)
+        page.get_by_role("button", name="Sign in").click()
+        chart = page.locator('[data-testid="stVegaLiteChart"]').first
+        chart.scroll_into_view_if_needed()
+        page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stVegaLiteChart\"] svg text').length > 5")
+        texts = chart.locator("svg text").evaluate_all("nodes => nodes.map(n => n.textContent)")
+        assert [x for x in texts if re.fullmatch(r"\d\d:\d\d", x)] == [f"10:{m}" for m in range(39, 52)]

@@ -45,6 +45,11 @@ def test_a_whole_scenario_in_the_browser(page, server):
     page.locator(f".st-key-harness_submit_plain_call_anthropic_{first.id}_en button").click()
     page.get_by_text("The customer is told something false.").wait_for()
     page.get_by_text("Step 1 of 3").wait_for()
+    # newcomer session 7: the consequence was drawn under the model's response, ~400 px below the screen;
+    # it is under the button now, its headline on screen where the student clicked, and a toast says it too
+    alert = page.locator('[data-testid="stAlertContentError"]').first.bounding_box()
+    assert alert["y"] + 40 < LAPTOP["height"], alert
+    page.locator('[data-testid="stToast"]').get_by_text("The customer is told something false").wait_for()
 
     box.get_by_text("Validate the input, run refund_order yourself").click()
     page.locator(f".st-key-harness_submit_plain_call_anthropic_{first.id}_en button").click()
@@ -63,3 +68,6 @@ def test_a_whole_scenario_in_the_browser(page, server):
     page.keyboard.press("Tab")
     page.keyboard.press("Enter")
     page.get_by_text("Scenario finished: 2.5 of 3 points. Saved to your progress as harness:plain_call.").wait_for()
+    page.get_by_text("Step 1 of 3: right after one wrong move · 0.5 of 1 point").wait_for()
+    page.locator(".st-key-harness_next_plain_call_anthropic_en button").click()
+    page.get_by_text("Step 1 of 3").wait_for()

@@ -74,8 +74,14 @@ def test_activity_is_bucketed_by_outcome(store):
     assert [(str(t), o, n) for t, o, n in frame.itertuples(index=False)] == [
         ("2026-11-30 09:00:00+00:00", "wrong", 3), ("2026-11-30 11:00:00+00:00", "wrong", 1),
         ("2026-11-30 11:00:00+00:00", "correct", 1)]
-    assert [str(t) for t in activity_frame(ClassData.load(store, NOW))["time"]][:2] == [
+    assert [str(t) for t in activity_frame(ClassData.load(store, NOW, bucket="10min"))["time"]][:2] == [
         "2026-11-30 09:00:00+00:00", "2026-11-30 11:30:00+00:00"]
+    # auto (the page's): these hours span less than FINE_SPAN, so the tries are counted per minute
+    fine = ClassData.load(store, NOW)
+    assert fine.bucket == "1min"
+    assert [str(t) for t in activity_frame(fine)["time"]] == [
+        "2026-11-30 09:00:00+00:00", "2026-11-30 09:01:00+00:00", "2026-11-30 09:02:00+00:00",
+        "2026-11-30 11:30:00+00:00", "2026-11-30 11:31:00+00:00"]
 
 
 def test_an_empty_class(tmp_path):
@@ -165,3 +171,14 @@ def test_activity_chart_is_a_valid_vega_lite_spec(data):
     # the page draws charts without Altair's schema check (ui.common.show_chart): it runs here
     spec = activity_chart(data, "zh").to_dict()  # validates; raises on an invalid spec
     assert spec["mark"] == {"type": "bar"}
+
+
+def test_auto_buckets_read_hours_when_the_tries_span_more_than_six_hours(tmp_path):
+    """Minutes are read only for a short span (at most 2 x 60 x 6 rows); a term's tries stay hourly."""
+    store = ProgressStore(tmp_path)
+    store.record("dan", "pk_pass3", "0.5", 0, 1, at="2026-11-20T08:15:00+00:00")
+    store.record("dan", "pk_pass3", "0.729", 1, 1, at="2026-11-30T11:31:00+00:00")
+    data = ClassData.load(store, NOW)
+    store.close()
+    assert data.bucket == "1h"
+    assert [str(t) for t in activity_frame(data)["time"]] == ["2026-11-20 08:00:00+00:00", "2026-11-30 11:00:00+00:00"]

@@ -364,3 +364,14 @@ def test_a_read_only_database_still_shows_progress(tmp_path, monkeypatch):
         ro.close()
     finally:
         os.chmod(tmp_path, 0o755)
+
+
+def test_class_activity_counts_tries_per_time_prefix_from_a_start(make_store):
+    """The dashboard's per-minute read (newcomer session 7), the same on SQLite and PostgreSQL."""
+    store = make_store()
+    for at, score in (("2026-12-01T10:42:10+00:00", 0), ("2026-12-01T10:42:50+00:00", 1),
+                      ("2026-12-01T10:47:00+00:00", 0), ("2026-12-01T09:59:00+00:00", 0)):
+        store.record("alice", "pk_pass3", f"a{at}", score, 1, at=at)
+    assert store.class_activity(16, "2026-12-01T10") == [("2026-12-01T10:42", 0, 1), ("2026-12-01T10:42", 1, 1),
+                                                          ("2026-12-01T10:47", 0, 1)]
+    assert store.class_activity(13) == [("2026-12-01T09", 0, 1), ("2026-12-01T10", 0, 2), ("2026-12-01T10", 1, 1)]
