@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tests.app.conftest import fresh_app
-from toolcall import FIXTURES_DIR
+from toolcall import CONTENT_ROOT, FIXTURES_DIR, REPO_ROOT
 from toolcall.columns import PADDING_PX, text_px
 from toolcall.selection import load_set, to_rows
 from ui.eval_lab import EDITOR_MAX_PX, EDITOR_ORDER
@@ -29,7 +29,8 @@ def editor_widths_shown(lang: str) -> dict[str, int]:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_editor_columns_fit_the_shipped_texts(lang):
     widths = editor_widths_shown(lang)
-    assert widths == SHIPPED[lang]
+    if CONTENT_ROOT == REPO_ROOT:  # an instructor's grown copy has other texts, so other widths: the fit below holds
+        assert widths == SHIPPED[lang]
     rows = to_rows(load_set(FIXTURES_DIR / "selection" / f"shop.{lang}.yaml").cases)
     cut = [(c, row[c]) for row in rows for c in EDITOR_ORDER
            if text_px(str(row.get(c, ""))) + PADDING_PX > widths[c] and widths[c] < EDITOR_MAX_PX]

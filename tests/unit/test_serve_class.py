@@ -89,14 +89,16 @@ def test_missing_nginx_says_how_to_install(monkeypatch, capsys):
 
 def test_ports_in_use_are_named_before_anything_starts(capsys):
     import socket
-    with socket.socket() as taken:
+    with socket.socket() as taken, socket.socket() as backend:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
-        port = taken.getsockname()[1]
+        backend.bind(("127.0.0.1", 0))
+        backend.listen()
+        port, backend_port = taken.getsockname()[1], backend.getsockname()[1]
         assert main(["--address", "127.0.0.1", "--port", str(port), "--processes", "1",
-                     "--first-backend-port", str(port)]) == 2
+                     "--first-backend-port", str(backend_port)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"already in use: 127.0.0.1:{port}, 127.0.0.1:{port}. Stop what listens there")
+    assert err.startswith(f"already in use: 127.0.0.1:{port}, 127.0.0.1:{backend_port}. Stop what listens there")
 
 
 @pytest.mark.parametrize("address", ["0", "0.0.0.0", "::", "[::]", "0.0", "000.0.0.0", "::ffff:0.0.0.0"])
