@@ -12,6 +12,7 @@ Advisory locks: https://www.postgresql.org/docs/current/explicit-locking.html#AD
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from contextlib import contextmanager
@@ -77,6 +78,41 @@ def option_problem(params: dict) -> str | None:
     return f"the progress database URL: libpq refuses it: {message[0]}"
 
 
+#: The server's refusals that waiting will not fix (libpq puts them after ``FATAL:``; PostgreSQL's
+#: messages, https://www.postgresql.org/docs/current/client-authentication-problems.html): a database or
+#: role that does not exist, a wrong password, no pg_hba.conf line for this client, a role that may not log
+#: in or connect. "Too many connections", "starting up" and "shutting down" pass: they are outages.
+_SETUP_REFUSALS = re.compile(
+    r'database ".*" does not exist|role ".*" does not exist|password authentication failed'
+    r"|authentication failed for user|no pg_hba\.conf entry|is not permitted to log in"
+    r"|permission denied for database|no password supplied|password is required"
+)
+#: Longest server reason repeated on the dashboard.
+_REASON_CHARS = 200
+
+
+def refusal_problem(message: str, password: str = "") -> str | None:
+    """The setup problem in libpq's connection-failure ``message`` (the text of a
+    ``psycopg.OperationalError``), or None when it reads as an outage (server down, not reachable,
+    too many connections), which waiting may fix.
+
+    The reason returned is the server's own words after ``FATAL:`` (e.g. ``database "x" does not
+    exist``), at most _REASON_CHARS characters with control characters shown as ``\\uXXXX``,
+    never the URL or ``password``; libpq's wording is English unless the server's ``lc_messages``
+    says otherwise, and a translated refusal reads as an outage."""
+    fatal = message.rsplit("FATAL:", 1)[-1].strip() if "FATAL:" in message else message.strip()
+    fatal = fatal.splitlines()[0] if fatal else ""
+    if not _SETUP_REFUSALS.search(fatal):
+        return None
+    if password and password in fatal:
+        fatal = fatal.replace(password, "…")
+    fatal = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in fatal)
+    if len(fatal) > _REASON_CHARS:
+        fatal = fatal[: _REASON_CHARS - 1] + "…"
+    return (f"the progress database server refuses the connection: {fatal}. Waiting will not fix this: "
+            "fix the progress database URL (its database, user or password) or the server's set-up")
+
+
 #: pg_advisory_xact_lock key held while migrating, so two hosts starting at once migrate once.
 _MIGRATION_LOCK = 0x746F6F6C  # "tool"
 
@@ -91,7 +127,10 @@ class PostgresProgressStore(SqlProgressStore):
     ``retry_after`` seconds after such a failure calls fail at once instead of each waiting.
     Creating the store raises StorageError for a URL libpq cannot read (:func:`url_problem`, the URL not
     repeated), and never fails for an unreachable server: the schema is migrated on the
-    first call that reaches it, and every call until then raises StorageError.
+    first call that reaches it, and every call until then raises StorageError. When the server answers
+    but refuses (a missing database or role, a wrong password: :func:`refusal_problem`) that
+    StorageError has ``setup=True`` and the server's reason, so the dashboard names it instead of
+    "unreachable"; the pool keeps trying, and the first call after the fix connects.
     """
 
     _greatest, _least, _real = "GREATEST", "LEAST", "DOUBLE PRECISION"
@@ -102,8 +141,27 @@ class PostgresProgressStore(SqlProgressStore):
             raise StorageError(problem, setup=True)
         self._migrated, self._down_since, self.retry_after = False, None, retry_after
         self._migrate_lock = threading.Lock()
+        self._password = str(conninfo_to_dict(url).get("password") or "")
+        self._refused: str | None = None  # the last setup refusal the pool's connection attempts met
+        store = self
+
+        class _Watched(psycopg.Connection):
+            """A pooled connection whose failed connect is read for a setup refusal (the pool itself only
+            logs it and later raises PoolTimeout, which says nothing of why)."""
+
+            @classmethod
+            def connect(cls, *args, **kwargs):
+                try:
+                    conn = super().connect(*args, **kwargs)
+                except psycopg.OperationalError as exc:
+                    store._refused = refusal_problem(str(exc), store._password)
+                    raise
+                store._refused = None
+                return conn
+
         self._pool = psycopg_pool.ConnectionPool(
             url,
+            connection_class=_Watched,
             min_size=1,
             max_size=max_size,
             timeout=timeout,
@@ -138,6 +196,8 @@ class PostgresProgressStore(SqlProgressStore):
     def _raw_tx(self) -> Iterator:
         down = self._down_since
         if down is not None and time.monotonic() - down < self.retry_after:
+            if self._refused is not None:
+                raise StorageError(self._refused, setup=True)
             raise StorageError("the progress database is unreachable (retrying shortly)")
         try:
             with self._pool.connection() as conn, conn.cursor() as cur:
@@ -150,6 +210,8 @@ class PostgresProgressStore(SqlProgressStore):
             self._down_since = None
         except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as exc:
             self._down_since = time.monotonic()
+            if self._refused is not None:  # the server answered, and said no: a setting is wrong
+                raise StorageError(self._refused, setup=True) from exc
             raise StorageError(f"the progress database is unreachable ({type(exc).__name__})") from exc
         except psycopg.Error as exc:
             raise StorageError(f"the progress database failed ({type(exc).__name__})") from exc

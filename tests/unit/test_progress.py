@@ -247,6 +247,85 @@ def test_an_unreachable_postgres_fails_fast_without_the_password():
         store.close()
 
 
+def _with(url: str, **parts) -> str:
+    """``url`` with its user name and/or database (path) replaced."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    u = urlsplit(url)
+    netloc = u.netloc if "user" not in parts else parts["user"] + "@" + u.netloc.split("@")[-1]
+    return urlunsplit((u.scheme, netloc, "/" + parts.get("db", u.path.lstrip("/")), u.query, u.fragment))
+
+
+@pytest.mark.parametrize("part, value, reason", [
+    ("db", "toolcall_missing_db", 'database "toolcall_missing_db" does not exist'),
+    ("user", "toolcall_missing_role", 'role "toolcall_missing_role" does not exist'),
+])
+def test_a_missing_database_or_role_is_a_setup_error_in_the_servers_words(part, value, reason):
+    """The server answers and refuses: that is a setting to fix, not an outage to wait for (it read "the
+    progress database is unreachable (PoolTimeout)"). Once the database exists, the same store works."""
+    import psycopg
+
+    from tests.pg import server_url
+    from toolcall.progress_pg import PostgresProgressStore
+
+    url = server_url()
+    store = PostgresProgressStore(_with(url, **{part: value}), timeout=1.0, retry_after=0)
+    try:
+        for call in (lambda: store.get("alice", "pk_pass3"), lambda: store.record("alice", "pk_pass3", "1", 1, 1)):
+            with pytest.raises(StorageError) as info:
+                call()
+            assert info.value.setup is True
+            assert str(info.value) == (
+                f"the progress database server refuses the connection: {reason}. Waiting will not fix this: "
+                "fix the progress database URL (its database, user or password) or the server's set-up")
+        if part == "db":  # the instructor creates it: the next call after retry_after connects
+            with psycopg.connect(url, autocommit=True) as db:
+                db.execute(f"CREATE DATABASE {value}")
+            try:
+                for _ in range(50):
+                    try:
+                        assert store.get("alice", "pk_pass3") is None
+                        break
+                    except StorageError as exc:
+                        assert exc.setup is True  # still the refusal until the pool's next try
+                        threading.Event().wait(0.1)
+                else:
+                    pytest.fail("the store never connected once the database existed")
+            finally:
+                store.close()
+                with psycopg.connect(url, autocommit=True) as db:
+                    db.execute(f"DROP DATABASE {value} WITH (FORCE)")
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("message, expected", [
+    ('connection failed: connection to server on socket "/s/.s.PGSQL.5432" failed: FATAL:  password authentication '
+     'failed for user "app"', 'password authentication failed for user "app"'),
+    ('connection failed: connection to server at "10.0.0.5", port 5432 failed: FATAL:  no pg_hba.conf entry for host '
+     '"10.0.0.9", user "app", database "course", no encryption',
+     'no pg_hba.conf entry for host "10.0.0.9", user "app", database "course", no encryption'),
+    ('connection failed: FATAL:  role "app" is not permitted to log in', 'role "app" is not permitted to log in'),
+    ("connection failed: fe_sendauth: no password supplied", "connection failed: fe_sendauth: no password supplied"),
+    ('FATAL:  database "a\x1bb" does not exist', 'database "a\\u001bb" does not exist'),
+    ('FATAL:  password authentication failed for user "s3cret"', 'password authentication failed for user "…"'),
+    ('FATAL:  database "' + "x" * 300 + '" does not exist', 'database "' + "x" * 189 + "…"),
+    ("connection failed: FATAL:  sorry, too many clients already", None),
+    ("connection failed: FATAL:  the database system is starting up", None),
+    ('connection failed: connection to server on socket "/nowhere/.s.PGSQL.1" failed: No such file or directory',
+     None),
+])
+def test_only_refusals_that_waiting_cannot_fix_are_setup_problems(message, expected):
+    from toolcall.progress_pg import refusal_problem
+
+    got = refusal_problem(message, password="s3cret")
+    if expected is None:
+        assert got is None
+    else:
+        assert got == (f"the progress database server refuses the connection: {expected}. Waiting will not fix "
+                       "this: fix the progress database URL (its database, user or password) or the server's set-up")
+
+
 class _Flaky:
     """A store that is down until told otherwise; ``lose_reply`` saves but reports a failure."""
 
