@@ -437,13 +437,15 @@ def changed(fmt: str, messages: list[Any], events: list[Event], skip: set[int] =
     do not reproduce (``faithful``), and for each message that writing would merge into the one before it
     (two user messages in a row, an assistant's text and its calls in two messages). Linear in the messages."""
     by_message: dict[int, list[Event]] = {}
-    for e in events:
+    first_of: dict[int, int] = {}  # message → index of its first event (not events.index: a scan per message)
+    for k, e in enumerate(events):
         by_message.setdefault(e.at, []).append(e)
+        first_of.setdefault(e.at, k)
     losses: list[Loss] = []
     previous: list[Event] = []
     for i, m in enumerate(messages):
         own = by_message.get(i, [])
-        first = events.index(own[0]) if own else None
+        first = first_of.get(i)
         alone, _ = write(fmt, own)
         if i not in skip and [faithful(fmt, x) for x in alone] != [faithful(fmt, m)]:
             losses.append(Loss("changed", first, i))
