@@ -7,7 +7,7 @@ import streamlit as st
 from ui.common import box_chars, lang, load, plain, show_json, tr
 from ui.mono import monospace
 from ui.lesson_widgets import show_page_lessons
-from toolcall.convert import convert
+from toolcall.convert import convert, loss_report
 from toolcall.markdown import table
 from toolcall.pairing import MAX_CHARS, RULES, check_pairing, read_transcript
 from toolcall.wire import ANTHROPIC, AUTO, FORMATS, OPENAI, PAIRING_CHOICES
@@ -36,7 +36,8 @@ def _check(text: str, fmt: str, language: str):
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def _convert(text: str, source: str, target: str, language: str):
-    """``(converted, losses, error, problems)`` (problems: the pairing checker's count on the converted
+    """``(converted, losses, error, problems)`` (losses: the capped lines of toolcall.convert.loss_report,
+    at most a line per kind of loss, not one per loss; problems: the pairing checker's count on the converted
     transcript, in ``target``) for one converter input, computed once like ``_check``: the box is
     pre-filled from the transcript above, so a large paste would otherwise be re-read and converted on
     every click anywhere on the page."""
@@ -45,7 +46,7 @@ def _convert(text: str, source: str, target: str, language: str):
         return None, [], error, 0
     converted, losses = convert(messages, source, target)
     report = check_pairing(json.dumps(converted, ensure_ascii=False), target, language)
-    return converted, losses, None, len(report.violations) + report.more
+    return converted, loss_report(losses, language), None, len(report.violations) + report.more
 
 
 def _valid_request(fmt: str) -> str:
@@ -177,11 +178,8 @@ elif convert_text.strip():
     else:
         show_json(converted, MAX_CHARS)  # no longer than the transcript the box may hold, however deep it nests
         if losses:
-            st.warning(tr("convert.losses_title") + "\n\n" + "\n\n".join(
-                plain(tr("convert.loss_line", message=loss.message, text=tr(f"convert.loss.{loss.code}"))
-                      if loss.message is not None
-                      else tr("convert.loss_line_whole", text=tr(f"convert.loss.{loss.code}")))
-                for loss in losses[:SHOWN_ROWS]), icon="⚠️")
+            st.warning(tr("convert.losses_title") + "\n\n" + "\n\n".join(plain(line) for line in losses),
+                       icon="⚠️")
         elif problems:  # nothing lost, and so the pasted transcript's mistakes are carried over too
             st.warning(tr("convert.no_loss_broken", count=problems, form=form_names[target]), icon="⚠️")
         else:

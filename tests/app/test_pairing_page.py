@@ -300,3 +300,49 @@ def test_a_transcript_of_many_notes_lists_some_and_counts_the_rest(lang):
     box = next(i.value for i in at.info if i.value.startswith(t("pairing.notes_title", lang)))
     assert box.count("messages\\[") == SHOWN_ROWS
     assert t("pairing.notes_more", lang, count=calls - SHOWN_ROWS) in box
+
+
+def _element_bytes(at) -> dict[str, int]:
+    """Serialised bytes of the page's elements, by kind (what a run sends the browser, before compression)."""
+    sizes: dict[str, int] = {}
+
+    def walk(node):
+        proto = getattr(node, "proto", None)
+        if proto is not None and hasattr(proto, "ByteSize"):
+            sizes[type(node).__name__] = sizes.get(type(node).__name__, 0) + proto.ByteSize()
+        for child in (getattr(node, "children", None) or {}).values():
+            walk(child)
+    walk(at._tree)
+    return sizes
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_flood_of_losses_is_a_line_per_kind_and_the_page_sends_little_besides_the_transcripts(lang):
+    """Issue 13: 1 000 turns read as Anthropic, shown as MCP, lose 2 000 texts in 2 000 messages (and 1 000 are
+    merged read back); the page drew a line per loss (100 of them, 14.6 KB for a 690 KB paste). Now a line per
+    kind naming 12 messages and counting the rest: the warning is under 1 KB, and everything but the converted
+    JSON and the pasted box under 16 KB (the page's own buttons and text are 11.6 KB)."""
+    import json
+
+    from tests.unit.test_convert_loss_caps import _flood
+    from toolcall.markdown import plain
+
+    text = json.dumps(_flood(1000), separators=(",", ":"))
+    at = open_page(lang)
+    at.selectbox(key="convert_source").set_value("anthropic").run()
+    at.selectbox(key="convert_target").set_value("mcp").run()
+    at.text_area(key="convert_input").input(text).run()
+    assert not at.exception
+    refs = t("convert.message_sep", lang).join(t("convert.message_ref", lang, message=m)
+                                                for m in (0, 1, 3, 4, 6, 7, 9, 10, 12, 13, 15, 16))
+    line = t("convert.loss_line_many", lang, messages=refs + t("convert.messages_more", lang, count=1988),
+             text=t("convert.loss.text_dropped_mcp", lang))
+    changed = t("convert.loss_line_many", lang, messages=t("convert.message_sep", lang).join(
+        t("convert.message_ref", lang, message=m) for m in range(2, 36, 3)) + t("convert.messages_more", lang,
+                                                                                    count=988),
+        text=t("convert.loss.changed", lang))  # "hurry" and the result: two user messages, merged read back
+    assert at.warning[-1].value == t("convert.losses_title", lang) + "\n\n" + plain(line) + "\n\n" + plain(changed)
+    sizes = _element_bytes(at)
+    assert sizes["Code"] > len(text) // 2  # the converted transcript itself (capped by show_json at MAX_CHARS)
+    assert sizes["Warning"] < 1_000, sizes  # was 14 657 bytes
+    assert sum(size for kind, size in sizes.items() if kind not in ("Code", "TextArea")) < 16_000, sizes  # was 26 KB
