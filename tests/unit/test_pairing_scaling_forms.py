@@ -36,3 +36,26 @@ def test_checking_is_linear_in_the_number_of_calls(fmt, answered):
     texts = {n: _transcript(n, fmt, answered) for n in (250, 1000)}
     ratio = growth(lambda n: _check(texts[n], fmt), 250)
     assert 3.5 < ratio < 4.5, ratio
+
+
+def _answered_then_without_ids(n: int) -> str:
+    """One Chat Completions turn of ``n`` calls, all answered, then ``n`` tool messages with no tool_call_id."""
+    messages = [{"role": "assistant", "content": None,
+                 "tool_calls": [{"id": f"call_{k}", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+                                for k in range(n)]}]
+    messages += [{"role": "tool", "tool_call_id": f"call_{k}", "content": "ok"} for k in range(n)]
+    messages += [{"role": "tool", "content": "ok"} for _ in range(n)]
+    return json.dumps(messages, separators=(",", ":"))
+
+
+def test_tool_messages_without_an_id_do_not_rescan_the_turn():
+    """Each tool message without tool_call_id asked whether any call of the turn was still unanswered by
+    scanning every call: 5.3 times the lines for 4 times the calls at 250 → 1 000 (8.0 at 1 000 → 4 000), and
+    4.3 s CPU for a 916 KB paste of 5 500 (0.17 s now). The turn now counts its unanswered calls as they
+    change."""
+    texts = {n: _answered_then_without_ids(n) for n in (250, 1000)}
+    report = check_pairing(texts[250], "openai")
+    assert [v.rule for v in report.violations] == ["missing_tool_call_id"] * 250
+    assert {v.key for v in report.violations} == {"missing_tool_call_id_no_call"}
+    ratio = growth(lambda n: _check(texts[n], "openai"), 250)
+    assert 3.5 < ratio < 4.5, ratio
