@@ -84,8 +84,8 @@ def _follow_above(form: str | None, text: str) -> None:
     if not state.get(CHOSEN_KEY):
         source = form if form in FORMATS else ANTHROPIC
         state[SOURCE_KEY], state[TARGET_KEY] = source, _next_form(source)
-    if text.strip() and state.get(CONVERT_KEY, "") in ("", state.get(PREFILLED_KEY)):
-        state[CONVERT_KEY] = state[PREFILLED_KEY] = text
+    if text.strip() and state.get(CONVERT_KEY, "") in ("", state.get(PREFILLED_KEY)) and state.get(CONVERT_KEY) != text:
+        state[CONVERT_KEY] = state[PREFILLED_KEY] = text  # only when it changes: set, the box's text is sent again
 
 
 examples = load("pairing", "pairing/examples.yaml")

@@ -346,3 +346,23 @@ def test_a_flood_of_losses_is_a_line_per_kind_and_the_page_sends_little_besides_
     assert sizes["Code"] > len(text) // 2  # the converted transcript itself (capped by show_json at MAX_CHARS)
     assert sizes["Warning"] < 1_000, sizes  # was 14 657 bytes
     assert sum(size for kind, size in sizes.items() if kind not in ("Code", "TextArea")) < 16_000, sizes  # was 26 KB
+
+
+def test_a_rerun_does_not_send_the_pasted_transcript_back_in_the_converter_box():
+    """The converter's box, pre-filled with the transcript above, was set again on every rerun, so every click
+    serialised the whole paste into the page again (921 KB for a 921 KB paste; Streamlit then sends a
+    reference when the browser has it, after hashing it). Now it is set when the transcript above changes."""
+    import json
+
+    from tests.unit.test_convert_loss_caps import _flood
+
+    text = json.dumps(_flood(200), separators=(",", ":"))
+    at = open_page("en")
+    at.text_area(key="pairing_input").input(text).run()
+    assert not at.exception
+    assert _element_bytes(at)["TextArea"] > len(text)  # the first time, the box's new text goes to the browser
+    at.run()
+    assert at.text_area(key="convert_input").value == text
+    assert _element_bytes(at)["TextArea"] < 2_000  # the two boxes' labels and settings only
+    at.text_area(key="pairing_input").input(text[:-1] + " ]").run()  # the transcript above changed: followed
+    assert at.text_area(key="convert_input").value == text[:-1] + " ]"
