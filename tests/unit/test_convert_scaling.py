@@ -31,15 +31,26 @@ def _anthropic(turns: int) -> list[dict]:
     return messages
 
 
+def _one_turn(turns: int) -> list[dict]:
+    """The same calls in one assistant message, every result in the next: a scan per event, not per message,
+    shows here."""
+    calls = [{"type": "tool_use", "id": f"toolu_{k}", "name": f"tool_{k % 7}", "input": {"k": k}}
+             for k in range(3 * turns)]
+    results = [{"type": "tool_result", "tool_use_id": f"toolu_{k}", "content": "ok", "is_error": k % 2 == 0}
+               for k in range(3 * turns)]
+    return [{"role": "user", "content": "go"}, {"role": "assistant", "content": [{"type": "text", "text": "x"}, *calls]},
+            {"role": "user", "content": [*results, {"type": "text", "text": "and now?"}]}]
+
+
 PAIRS = [(s, t) for s in FORMATS for t in FORMATS if s != t]
 
 
+@pytest.mark.parametrize("build", [_anthropic, _one_turn], ids=["many_turns", "one_turn"])
 @pytest.mark.parametrize(("source", "target"), PAIRS, ids=[f"{s}-{t}" for s, t in PAIRS])
-def test_converting_is_linear_in_the_number_of_messages(source, target):
+def test_converting_is_linear_in_the_number_of_messages(source, target, build):
     """Lines run, not seconds (tests/workcount.py): 4x the turns is about 4x the lines when linear; the
-    scan per message made it 9x and more at these sizes, growing with the size."""
-    sources = {n: _anthropic(n) if source == ANTHROPIC else convert(_anthropic(n), ANTHROPIC, source)[0]
-               for n in (25, 100)}
+    scan per message made it 6x to 9.5x at these sizes (many turns), growing with the size."""
+    sources = {n: build(n) if source == ANTHROPIC else convert(build(n), ANTHROPIC, source)[0] for n in (25, 100)}
     ratio = growth(lambda n: convert(sources[n], source, target), 25)
     assert 3.5 < ratio < 4.5, ratio
 
