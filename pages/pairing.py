@@ -36,17 +36,19 @@ def _check(text: str, fmt: str, language: str):
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def _convert(text: str, source: str, target: str, language: str):
-    """``(converted, losses, error, problems)`` (losses: the capped lines of toolcall.convert.loss_report,
-    at most a line per kind of loss, not one per loss; problems: the pairing checker's count on the converted
-    transcript, in ``target``) for one converter input, computed once like ``_check``: the box is
+    """``(converted, losses, error, problems, unchecked)`` (losses: the capped lines of
+    toolcall.convert.loss_report, at most a line per kind of loss, not one per loss; problems: the pairing
+    checker's count on the converted transcript, in ``target``; unchecked: the checker's reason when it
+    cannot read that transcript, else None: a form can be longer or nest deeper than the paste) for one
+    converter input, computed once like ``_check``: the box is
     pre-filled from the transcript above, so a large paste would otherwise be re-read and converted on
     every click anywhere on the page."""
     messages, error = read_transcript(text, language)
     if error:
-        return None, [], error, 0
+        return None, [], error, 0, None
     converted, losses = convert(messages, source, target)
     report = check_pairing(json.dumps(converted, ensure_ascii=False), target, language)
-    return converted, loss_report(losses, language), None, len(report.violations) + report.more
+    return converted, loss_report(losses, language), None, len(report.violations) + report.more, report.error
 
 
 def _valid_request(fmt: str) -> str:
@@ -172,7 +174,7 @@ convert_text = st.text_area(tr("convert.input_label"), key=CONVERT_KEY, height=2
 if source == target:
     st.info(tr("convert.same_form", form=form_names[source]), icon="ℹ️")
 elif convert_text.strip():
-    converted, losses, error, problems = _convert(convert_text, source, target, lang())
+    converted, losses, error, problems, unchecked = _convert(convert_text, source, target, lang())
     if error:
         st.error(plain(error), icon="❌")
     else:
@@ -180,6 +182,8 @@ elif convert_text.strip():
         if losses:
             st.warning(tr("convert.losses_title") + "\n\n" + "\n\n".join(plain(line) for line in losses),
                        icon="⚠️")
+        elif unchecked:  # not "nothing lost" in green: whether the mistakes came along is not known
+            st.info(plain(tr("convert.no_loss_unchecked", reason=unchecked)), icon="ℹ️")
         elif problems:  # nothing lost, and so the pasted transcript's mistakes are carried over too
             st.warning(tr("convert.no_loss_broken", count=problems, form=form_names[target]), icon="⚠️")
         else:

@@ -366,3 +366,30 @@ def test_a_rerun_does_not_send_the_pasted_transcript_back_in_the_converter_box()
     assert _element_bytes(at)["TextArea"] < 2_000  # the two boxes' labels and settings only
     at.text_area(key="pairing_input").input(text[:-1] + " ]").run()  # the transcript above changed: followed
     assert at.text_area(key="convert_input").value == text[:-1] + " ]"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_nothing_lost_is_not_green_when_the_converted_transcript_cannot_be_checked(lang, monkeypatch):
+    """A form can be longer than the paste (Chat Completions spells out "type": "function" for every call):
+    a paste just under the checker's limit, converted, was over it; the checker's refusal counted as "no
+    problems", and the page said "Nothing lost" in green for a transcript nobody checked."""
+    import json
+
+    import toolcall.pairing as pairing
+    from toolcall.markdown import plain
+
+    messages = [{"role": "user", "content": "refund the broken mug"},
+                {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_unchecked", "name": "refund_order",
+                                                   "input": {"order_id": "ORD-1", "reason": "damaged"}}]},
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_unchecked",
+                                              "content": "refunded"}]}]
+    text = json.dumps(messages, separators=(",", ":"))
+    monkeypatch.setattr(pairing, "MAX_CHARS", len(text) + 10)  # the paste fits; its Chat Completions form not
+    at = open_page(lang)
+    at.selectbox(key="convert_source").set_value("anthropic").run()
+    at.selectbox(key="convert_target").set_value("openai").run()
+    at.text_area(key="convert_input").input(text).run()
+    assert not at.exception
+    assert not at.success and not at.warning
+    reason = t("pairing.error.too_large", lang, size=338, limit=len(text) + 10)
+    assert at.info[-1].value == plain(t("convert.no_loss_unchecked", lang, reason=reason))
