@@ -10,11 +10,20 @@ slope of log(time) against log(size): about 1 for linear work, 2 for quadratic. 
 test: a report (bench/README.md quotes it). Sizes past the checker's 1 MB input limit
 (MAX_CHARS) are measured with the limit lifted for this run: the point is the algorithm.
 
-    python bench/pairing_scaling.py
+Then the converter (toolcall/convert.py, the pairing page's "Convert between forms"): a transcript of
+N blocks in many turns (CONVERT_TURN: a text and two parallel calls, their results one an error, a
+user's text; so reading, writing, the moving of texts and the ``changed`` safety net all run), written
+in each form, converted into every other form: CPU seconds per size and the slope per pair. (Its
+safety net once scanned every event per message: slope 1.2–2.1 at 10³→3·10³.) The converter has no
+size limit of its own; the page gives it what the 1 MB box holds.
+
+    python bench/pairing_scaling.py                    # both
+    python bench/pairing_scaling.py --only converter   # or: --only checker
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import sys
@@ -77,7 +86,61 @@ def slope(points: list[tuple[int, float]]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
 
 
+CONVERT_SIZES = (1_000, 3_000, 10_000, 30_000)
+
+
+def convert_source(n: int) -> list[dict]:
+    """About ``n`` blocks in Anthropic's form, in turns of six: an assistant's text and two parallel calls,
+    then their two results (the second an error) and a user's text."""
+    messages: list[dict] = [{"role": "user", "content": "go"}]
+    for k in range(0, n, 6):
+        messages += [{"role": "assistant", "content": [
+                         {"type": "text", "text": "checking"},
+                         {"type": "tool_use", "id": f"t{k}", "name": "get_order", "input": {"k": k}},
+                         {"type": "tool_use", "id": f"t{k + 1}", "name": "get_user", "input": {}}]},
+                     {"role": "user", "content": [
+                         {"type": "tool_result", "tool_use_id": f"t{k}", "content": "ok"},
+                         {"type": "tool_result", "tool_use_id": f"t{k + 1}", "content": "no", "is_error": True},
+                         {"type": "text", "text": "and now?"}]}]
+    return messages
+
+
+def converter(runs: int = 2) -> None:
+    """Print the converter's CPU seconds (fastest of ``runs``) per size and the slope, for every form pair."""
+    from toolcall.convert import convert
+    from toolcall.wire import ANTHROPIC, FORMATS
+
+    print(f"\nconverter{'':<15}" + "".join(f"{n:>9}" for n in CONVERT_SIZES) + f"{'slope':>7}")
+    for source in FORMATS:
+        inputs = {n: convert_source(n) for n in CONVERT_SIZES}
+        if source != ANTHROPIC:
+            inputs = {n: convert(m, ANTHROPIC, source)[0] for n, m in inputs.items()}
+        for target in (f for f in FORMATS if f != source):
+            points = []
+            for n in CONVERT_SIZES:
+                best = math.inf
+                for _ in range(runs):
+                    start = time.process_time()
+                    convert(inputs[n], source, target)
+                    best = min(best, time.process_time() - start)
+                points.append((n, best))
+            print(f"{source + ' -> ' + target:<24}" + "".join(f"{s:>9.3f}" for _, s in points)
+                  + f"{slope(points):>7.2f}", flush=True)
+
+
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", choices=("checker", "converter"), help="measure one of the two")
+    args = parser.parse_args()
+    if args.only != "converter":
+        checker()
+    if args.only != "checker":
+        converter()
+    return 0
+
+
+def checker() -> None:
+    """Print the pairing checker's CPU seconds per size and the slope, for each shape."""
     print(f"{'shape':<10}{'blocks':>8}{'chars':>11}{'CPU s':>9}")
     shapes = [("anthropic", anthropic), ("openai", openai)]
     shapes += [(f, converted(f)) for f in ("responses", "mcp", "gemini")]
@@ -94,7 +157,6 @@ def main() -> int:
             points.append((n, seconds))
             print(f"{name:<10}{n:>8}{len(text):>11}{seconds:>9.3f}" + ("  (limit lifted)" if over else ""))
         print(f"{name}: slope of log(time) vs log(blocks) = {slope(points):.2f} (1 = linear, 2 = quadratic)")
-    return 0
 
 
 if __name__ == "__main__":

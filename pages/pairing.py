@@ -7,7 +7,7 @@ import streamlit as st
 from ui.common import box_chars, lang, load, plain, show_json, tr
 from ui.mono import monospace
 from ui.lesson_widgets import show_page_lessons
-from toolcall.convert import convert
+from toolcall.convert import convert, loss_report
 from toolcall.markdown import table
 from toolcall.pairing import MAX_CHARS, RULES, check_pairing, read_transcript
 from toolcall.wire import ANTHROPIC, AUTO, FORMATS, OPENAI, PAIRING_CHOICES
@@ -36,16 +36,19 @@ def _check(text: str, fmt: str, language: str):
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def _convert(text: str, source: str, target: str, language: str):
-    """``(converted, losses, error, problems)`` (problems: the pairing checker's count on the converted
-    transcript, in ``target``) for one converter input, computed once like ``_check``: the box is
+    """``(converted, losses, error, problems, unchecked)`` (losses: the capped lines of
+    toolcall.convert.loss_report, at most a line per kind of loss, not one per loss; problems: the pairing
+    checker's count on the converted transcript, in ``target``; unchecked: the checker's reason when it
+    cannot read that transcript, else None: a form can be longer or nest deeper than the paste) for one
+    converter input, computed once like ``_check``: the box is
     pre-filled from the transcript above, so a large paste would otherwise be re-read and converted on
     every click anywhere on the page."""
     messages, error = read_transcript(text, language)
     if error:
-        return None, [], error, 0
+        return None, [], error, 0, None
     converted, losses = convert(messages, source, target)
     report = check_pairing(json.dumps(converted, ensure_ascii=False), target, language)
-    return converted, losses, None, len(report.violations) + report.more
+    return converted, loss_report(losses, language), None, len(report.violations) + report.more, report.error
 
 
 def _valid_request(fmt: str) -> str:
@@ -83,8 +86,8 @@ def _follow_above(form: str | None, text: str) -> None:
     if not state.get(CHOSEN_KEY):
         source = form if form in FORMATS else ANTHROPIC
         state[SOURCE_KEY], state[TARGET_KEY] = source, _next_form(source)
-    if text.strip() and state.get(CONVERT_KEY, "") in ("", state.get(PREFILLED_KEY)):
-        state[CONVERT_KEY] = state[PREFILLED_KEY] = text
+    if text.strip() and state.get(CONVERT_KEY, "") in ("", state.get(PREFILLED_KEY)) and state.get(CONVERT_KEY) != text:
+        state[CONVERT_KEY] = state[PREFILLED_KEY] = text  # only when it changes: set, the box's text is sent again
 
 
 examples = load("pairing", "pairing/examples.yaml")
@@ -171,17 +174,16 @@ convert_text = st.text_area(tr("convert.input_label"), key=CONVERT_KEY, height=2
 if source == target:
     st.info(tr("convert.same_form", form=form_names[source]), icon="ℹ️")
 elif convert_text.strip():
-    converted, losses, error, problems = _convert(convert_text, source, target, lang())
+    converted, losses, error, problems, unchecked = _convert(convert_text, source, target, lang())
     if error:
         st.error(plain(error), icon="❌")
     else:
         show_json(converted, MAX_CHARS)  # no longer than the transcript the box may hold, however deep it nests
         if losses:
-            st.warning(tr("convert.losses_title") + "\n\n" + "\n\n".join(
-                plain(tr("convert.loss_line", message=loss.message, text=tr(f"convert.loss.{loss.code}"))
-                      if loss.message is not None
-                      else tr("convert.loss_line_whole", text=tr(f"convert.loss.{loss.code}")))
-                for loss in losses[:SHOWN_ROWS]), icon="⚠️")
+            st.warning(tr("convert.losses_title") + "\n\n" + "\n\n".join(plain(line) for line in losses),
+                       icon="⚠️")
+        elif unchecked:  # not "nothing lost" in green: whether the mistakes came along is not known
+            st.info(plain(tr("convert.no_loss_unchecked", reason=unchecked)), icon="ℹ️")
         elif problems:  # nothing lost, and so the pasted transcript's mistakes are carried over too
             st.warning(tr("convert.no_loss_broken", count=problems, form=form_names[target]), icon="⚠️")
         else:

@@ -34,6 +34,8 @@ is_error)``, then written (``write``) in another form. Each step returns the los
   content (tests/unit/test_convert_round_trip.py holds every form pair to that).
 
 Each loss also names ``message``: the index of the source message it comes from (None when unknown).
+``loss_report`` turns the losses into what a page shows: a line per kind of loss naming at most
+MAX_LOSS_MESSAGES source messages, at most MAX_LOSS_LINES lines, each rest counted exactly.
 
 Shapes and sources: toolcall/forms.py (calls), toolcall/results.py (results), toolcall/wire.py.
 The property "a write that reports no loss reads back to the same events" is tested with hypothesis
@@ -47,9 +49,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolcall.forms import call_message
+from toolcall.i18n import t
 from toolcall.parsing import MAX_INPUT_CHARS, parse_tool_input
 from toolcall.results import tool_call_entry, tool_result_message
 from toolcall.wire import ANTHROPIC, FORMATS, GEMINI, MCP, OPENAI, RESPONSES
+
+#: Lines a report of losses shows at most (one per kind of loss; the kinds past it are counted in one more line),
+#: and source messages one line names at most (the rest counted): a 1 MB paste can lose something in 10 000
+#: messages, and the page once listed a line per loss.
+MAX_LOSS_LINES = 12
+MAX_LOSS_MESSAGES = 12
 
 LOSSES: tuple[str, ...] = ("is_error_in_text", "arguments_not_object", "text_dropped_mcp", "protocol_error",
                            "reserialised", "not_a_turn", "content_not_text", "empty_text_dropped",
@@ -437,13 +446,15 @@ def changed(fmt: str, messages: list[Any], events: list[Event], skip: set[int] =
     do not reproduce (``faithful``), and for each message that writing would merge into the one before it
     (two user messages in a row, an assistant's text and its calls in two messages). Linear in the messages."""
     by_message: dict[int, list[Event]] = {}
-    for e in events:
+    first_of: dict[int, int] = {}  # message → index of its first event (not events.index: a scan per message)
+    for k, e in enumerate(events):
         by_message.setdefault(e.at, []).append(e)
+        first_of.setdefault(e.at, k)
     losses: list[Loss] = []
     previous: list[Event] = []
     for i, m in enumerate(messages):
         own = by_message.get(i, [])
-        first = events.index(own[0]) if own else None
+        first = first_of.get(i)
         alone, _ = write(fmt, own)
         if i not in skip and [faithful(fmt, x) for x in alone] != [faithful(fmt, m)]:
             losses.append(Loss("changed", first, i))
@@ -466,3 +477,57 @@ def convert(events_or_messages: list[Any], source: str, target: str) -> tuple[li
     losses = lost_reading + lost_changed + lost_writing
     last = len(events_or_messages)
     return messages, sorted(losses, key=lambda x: (last if x.message is None else x.message, x.index or 0))
+
+
+# --- the report: a line per kind of loss, capped -----------------------------------------------
+
+@dataclass(frozen=True)
+class LossLine:
+    """One kind of loss (``code``, one of LOSSES): the first source messages it comes from (ascending, at most
+    MAX_LOSS_MESSAGES; empty for a loss of the whole transcript) and how many more messages have it."""
+
+    code: str
+    messages: tuple[int, ...]
+    more: int = 0
+
+
+def loss_lines(losses: list[Loss], lines: int = MAX_LOSS_LINES,
+               ids: int = MAX_LOSS_MESSAGES) -> tuple[list[LossLine], int]:
+    """``losses`` as at most ``lines`` lines, one per code (a code's losses of the whole transcript, ``message``
+    None, are a line of their own), ordered by the first message each comes from (whole-transcript lines
+    last), and the number of lines left out. Each line names at most ``ids`` distinct messages; ``more`` counts
+    the rest exactly. O(n log n) in the losses; raises ValueError when ``lines`` or ``ids`` is below 1."""
+    if lines < 1 or ids < 1:
+        raise ValueError(f"lines and ids must be at least 1, not {lines} and {ids}")
+    groups: dict[tuple[str, bool], set[int]] = {}
+    for loss in losses:
+        groups.setdefault((loss.code, loss.message is None), set()).update(
+            () if loss.message is None else (loss.message,))
+    ordered = sorted(groups.items(), key=lambda kv: (kv[0][1], min(kv[1], default=0)))
+    out = []
+    for (code, _), messages in ordered[:lines]:
+        first = sorted(messages)
+        out.append(LossLine(code, tuple(first[:ids]), max(0, len(first) - ids)))
+    return out, max(0, len(ordered) - lines)
+
+
+def loss_report(losses: list[Loss], lang: str) -> list[str]:
+    """The lines a page shows for ``losses`` in ``lang`` (plain text, not Markdown): one per kind of loss naming
+    at most MAX_LOSS_MESSAGES source messages ("messages[2], messages[5] … and 40 more messages: <sentence>"),
+    at most MAX_LOSS_LINES of them, then one line counting the kinds left out. Empty for no loss. Raises
+    KeyError for a code with no sentence in the catalogue."""
+    shown, left = loss_lines(losses)
+    report = []
+    for line in shown:
+        text = t(f"convert.loss.{line.code}", lang)
+        if not line.messages:
+            report.append(t("convert.loss_line_whole", lang, text=text))
+        elif len(line.messages) == 1 and not line.more:
+            report.append(t("convert.loss_line", lang, message=line.messages[0], text=text))
+        else:
+            refs = t("convert.message_sep", lang).join(t("convert.message_ref", lang, message=m) for m in line.messages)
+            more = t("convert.messages_more", lang, count=line.more) if line.more else ""
+            report.append(t("convert.loss_line_many", lang, messages=refs + more, text=text))
+    if left:
+        report.append(t("convert.losses_more", lang, count=left))
+    return report

@@ -484,6 +484,7 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
         if isinstance(m, dict) and m.get("role") == "tool" and isinstance(m.get("tool_call_id"), str):
             last_tool[m["tool_call_id"]] = i
     zone: set[str] = set()  # ids of the assistant turn whose tool messages may follow now
+    waiting = 0  # how many of them are not answered yet (kept as they change: no scan of the zone per message)
     zone_owner: int | None = None
     in_zone = False
     listed: list[str] = []
@@ -512,7 +513,7 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
                 out.add("wrong_content_type", i, None, what="tool_call_id", expected="string", got=_type_name(rid))
                 continue
             if not isinstance(rid, str):
-                if in_zone and any(cid not in answered for cid in zone):
+                if in_zone and waiting:
                     out.add("missing_tool_call_id", i, None, expected=expected, ids=zone)
                 else:
                     out.add("missing_tool_call_id", i, None, key="missing_tool_call_id_no_call")
@@ -529,6 +530,7 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
                 out.add("duplicate_result", i, None, id=rid, first=answered[rid])
             elif rid in zone:
                 answered[rid] = i
+                waiting -= 1
             else:
                 out.add("id_mismatch", i, None, key="id_mismatch_openai", id=rid, expected=expected, ids=zone)
             continue
@@ -537,7 +539,7 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
             if later > i:
                 out.add("text_before_tool_result", i, None, key="text_before_tool_message", role=str(role)[:40],
                         call=zone_owner, after=later)
-        in_zone, zone, zone_owner = False, set(), None  # a new set: violations keep the old one as their ids
+        in_zone, zone, zone_owner, waiting = False, set(), None, 0  # a new set: violations keep the old one
         listed.clear()
         if content is not None and not isinstance(content, (str, list)):
             out.add("wrong_content_type", i, None, what="content", expected="string / array / null",
@@ -563,6 +565,7 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
                     out.note("arguments_invalid_json", i, j, id=tc["id"], code=parsed.code,
                              detail=localized_detail(parsed, out.lang))
             calls.setdefault(tc["id"], (i, j))
+            waiting += tc["id"] not in zone and tc["id"] not in answered
             zone.add(tc["id"])
         in_zone, zone_owner = True, i
     for cid, (i, j) in calls.items():

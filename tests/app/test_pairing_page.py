@@ -300,3 +300,96 @@ def test_a_transcript_of_many_notes_lists_some_and_counts_the_rest(lang):
     box = next(i.value for i in at.info if i.value.startswith(t("pairing.notes_title", lang)))
     assert box.count("messages\\[") == SHOWN_ROWS
     assert t("pairing.notes_more", lang, count=calls - SHOWN_ROWS) in box
+
+
+def _element_bytes(at) -> dict[str, int]:
+    """Serialised bytes of the page's elements, by kind (what a run sends the browser, before compression)."""
+    sizes: dict[str, int] = {}
+
+    def walk(node):
+        proto = getattr(node, "proto", None)
+        if proto is not None and hasattr(proto, "ByteSize"):
+            sizes[type(node).__name__] = sizes.get(type(node).__name__, 0) + proto.ByteSize()
+        for child in (getattr(node, "children", None) or {}).values():
+            walk(child)
+    walk(at._tree)
+    return sizes
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_flood_of_losses_is_a_line_per_kind_and_the_page_sends_little_besides_the_transcripts(lang):
+    """Issue 13: 1 000 turns read as Anthropic, shown as MCP, lose 2 000 texts in 2 000 messages (and 1 000 are
+    merged read back); the page drew a line per loss (100 of them, 14.6 KB for a 690 KB paste). Now a line per
+    kind naming 12 messages and counting the rest: the warning is under 1 KB, and everything but the converted
+    JSON and the pasted box under 16 KB (the page's own buttons and text are 11.6 KB)."""
+    import json
+
+    from tests.unit.test_convert_loss_caps import _flood
+    from toolcall.markdown import plain
+
+    text = json.dumps(_flood(1000), separators=(",", ":"))
+    at = open_page(lang)
+    at.selectbox(key="convert_source").set_value("anthropic").run()
+    at.selectbox(key="convert_target").set_value("mcp").run()
+    at.text_area(key="convert_input").input(text).run()
+    assert not at.exception
+    refs = t("convert.message_sep", lang).join(t("convert.message_ref", lang, message=m)
+                                                for m in (0, 1, 3, 4, 6, 7, 9, 10, 12, 13, 15, 16))
+    line = t("convert.loss_line_many", lang, messages=refs + t("convert.messages_more", lang, count=1988),
+             text=t("convert.loss.text_dropped_mcp", lang))
+    changed = t("convert.loss_line_many", lang, messages=t("convert.message_sep", lang).join(
+        t("convert.message_ref", lang, message=m) for m in range(2, 36, 3)) + t("convert.messages_more", lang,
+                                                                                    count=988),
+        text=t("convert.loss.changed", lang))  # "hurry" and the result: two user messages, merged read back
+    assert at.warning[-1].value == t("convert.losses_title", lang) + "\n\n" + plain(line) + "\n\n" + plain(changed)
+    sizes = _element_bytes(at)
+    assert sizes["Code"] > len(text) // 2  # the converted transcript itself (capped by show_json at MAX_CHARS)
+    assert sizes["Warning"] < 1_000, sizes  # was 14 657 bytes
+    assert sum(size for kind, size in sizes.items() if kind not in ("Code", "TextArea")) < 16_000, sizes  # was 26 KB
+
+
+def test_a_rerun_does_not_send_the_pasted_transcript_back_in_the_converter_box():
+    """The converter's box, pre-filled with the transcript above, was set again on every rerun, so every click
+    serialised the whole paste into the page again (921 KB for a 921 KB paste; Streamlit then sends a
+    reference when the browser has it, after hashing it). Now it is set when the transcript above changes."""
+    import json
+
+    from tests.unit.test_convert_loss_caps import _flood
+
+    text = json.dumps(_flood(200), separators=(",", ":"))
+    at = open_page("en")
+    at.text_area(key="pairing_input").input(text).run()
+    assert not at.exception
+    assert _element_bytes(at)["TextArea"] > len(text)  # the first time, the box's new text goes to the browser
+    at.run()
+    assert at.text_area(key="convert_input").value == text
+    assert _element_bytes(at)["TextArea"] < 2_000  # the two boxes' labels and settings only
+    at.text_area(key="pairing_input").input(text[:-1] + " ]").run()  # the transcript above changed: followed
+    assert at.text_area(key="convert_input").value == text[:-1] + " ]"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_nothing_lost_is_not_green_when_the_converted_transcript_cannot_be_checked(lang, monkeypatch):
+    """A form can be longer than the paste (Chat Completions spells out "type": "function" for every call):
+    a paste just under the checker's limit, converted, was over it; the checker's refusal counted as "no
+    problems", and the page said "Nothing lost" in green for a transcript nobody checked."""
+    import json
+
+    import toolcall.pairing as pairing
+    from toolcall.markdown import plain
+
+    messages = [{"role": "user", "content": "refund the broken mug"},
+                {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_unchecked", "name": "refund_order",
+                                                   "input": {"order_id": "ORD-1", "reason": "damaged"}}]},
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_unchecked",
+                                              "content": "refunded"}]}]
+    text = json.dumps(messages, separators=(",", ":"))
+    monkeypatch.setattr(pairing, "MAX_CHARS", len(text) + 10)  # the paste fits; its Chat Completions form not
+    at = open_page(lang)
+    at.selectbox(key="convert_source").set_value("anthropic").run()
+    at.selectbox(key="convert_target").set_value("openai").run()
+    at.text_area(key="convert_input").input(text).run()
+    assert not at.exception
+    assert not at.success and not at.warning
+    reason = t("pairing.error.too_large", lang, size=338, limit=len(text) + 10)
+    assert at.info[-1].value == plain(t("convert.no_loss_unchecked", lang, reason=reason))
