@@ -130,7 +130,9 @@ else:
         above_form = report.fmt
         st.caption(tr("pairing.detected" if report.detected else "pairing.chosen", count=report.message_count,
                       fmt=name))
-        if not report.violations:
+        if not report.violations and not report.message_count:  # `[]`: not a green verdict on nothing
+            st.info(tr("pairing.no_messages"), icon="ℹ️")
+        elif not report.violations:
             st.success(tr("pairing.no_violations"), icon="✅")
         else:
             total = len(report.violations) + report.more

@@ -393,3 +393,14 @@ def test_nothing_lost_is_not_green_when_the_converted_transcript_cannot_be_check
     assert not at.success and not at.warning
     reason = t("pairing.error.too_large", lang, size=338, limit=len(text) + 10)
     assert at.info[-1].value == plain(t("convert.no_loss_unchecked", lang, reason=reason))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("text", ["[]", '{"messages": []}', '{"input": []}'])
+def test_an_empty_transcript_is_not_a_green_verdict(lang, text):
+    """`[]` read "Checked 0 messages" and a green "No pairing problems": nothing was checked."""
+    at = open_page(lang)
+    at.text_area(key="pairing_input").input(text).run()
+    assert not at.exception
+    assert [i.value for i in at.info][:1] == [t("pairing.no_messages", lang)]
+    assert t("pairing.no_violations", lang) not in [s.value for s in at.success]
