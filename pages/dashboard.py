@@ -12,7 +12,7 @@ from ui.common import lang, plain, show_chart, show_table, tr
 from ui.exercise_widgets import course_entries, exercise_set
 from ui.instructor import sign_in
 from ui.learner import progress_store, setup_problem
-from ui.widgets import file_uploader, own_words
+from ui.widgets import accepted_name, file_uploader, own_words
 from toolcall.dashboard import (
     DETAIL_ANSWER_CHARS,
     ClassData,
@@ -39,6 +39,7 @@ from ui.page import start
 
 start("dashboard")
 NAMES_KEY = "dashboard_names"
+NAMES_FILE_KEY, NAMES_ERROR_KEY = "dashboard_names_file", "dashboard_names_error"
 
 st.title(tr("dashboard.title"))
 if not sign_in():
@@ -79,6 +80,19 @@ def status_cell(record) -> str:
     """A learner's status on one row, said as the Exercises page says it (toolcall.grading.status)."""
     key, params = status(entries.get(record.exercise_id), record)
     return tr(f"exercises.status.{key}", **params)
+
+
+def _read_names() -> None:
+    """The uploader's on_change: read the name file before the script runs, so the tables and the export
+    above it show the names on this run (read in the script's body, they came one click late)."""
+    upload, state = st.session_state.get(NAMES_FILE_KEY), st.session_state
+    state.pop(NAMES_ERROR_KEY, None)
+    if upload is None or not accepted_name(upload.name, ["csv"]):
+        return  # removed (the names stay), or refused under the box by file_uploader
+    try:
+        state[NAMES_KEY] = parse_name_map(upload.getvalue())
+    except NameMapError as exc:
+        state[NAMES_ERROR_KEY] = exc
 
 
 names: dict[str, str] = st.session_state.get(NAMES_KEY, {})
@@ -172,12 +186,9 @@ if who:
 
 st.subheader(tr("dashboard.names_title"))
 st.caption(tr("dashboard.names_help"))
-upload = file_uploader(tr("dashboard.names_upload"), key="dashboard_names_file", types=["csv"], limit_mb=1)
-if upload is not None:
-    try:
-        st.session_state[NAMES_KEY] = parse_name_map(upload.getvalue())
-    except NameMapError as exc:  # quotes the file: shown as plain text, never as Markdown
-        st.error(plain(tr("dashboard.names_error", detail=exc.render(lang()))))
+file_uploader(tr("dashboard.names_upload"), key=NAMES_FILE_KEY, types=["csv"], limit_mb=1, on_change=_read_names)
+if (names_problem := st.session_state.get(NAMES_ERROR_KEY)) is not None:  # quotes the file: plain text
+    st.error(plain(tr("dashboard.names_error", detail=names_problem.render(lang()))))
 
 st.subheader(tr("dashboard.export_title"))
 e1, e2 = st.columns(2)

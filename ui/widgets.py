@@ -16,7 +16,7 @@ from typing import Any
 
 import streamlit as st
 
-from ui.common import lang, tr
+from ui.common import lang, plain, tr
 
 #: Session-state key of {widget key: language it was last drawn in}.
 _DRAWN_IN = "_translated_widget_lang"
@@ -79,10 +79,40 @@ def uploader_css(key: str, limit_mb: int, types: Iterable[str]) -> str:
                                 f"font-size: 0.875rem; }}" for sel, text in words.items()) + "</style>"
 
 
-def file_uploader(label: str, *, key: str, types: list[str], limit_mb: int, where: Any = None) -> Any:
+def file_uploader(label: str, *, key: str, types: list[str], limit_mb: int, where: Any = None,
+                  on_change: Callable[[], None] | None = None) -> Any:
     """``st.file_uploader`` keyed ``key`` for one file of ``types`` (extensions, no dot) of at most
     ``limit_mb`` megabytes (the server refuses a larger one before holding it), with its button and its
     line of limits in the session's language (:func:`uploader_css`). ``where`` is a container to draw
-    into. Returns Streamlit's UploadedFile or None."""
+    into; ``on_change`` runs before the script when a file is added or removed.
+
+    The extension is checked here, not by Streamlit: Streamlit's refusal of a wrong type was an English
+    tooltip on a red icon (no reason at all on a phone, where nothing hovers); here it is
+    ``widgets.uploader.wrong_type`` under the box in the session's language. Returns Streamlit's
+    UploadedFile, or None when there is none or it has another extension."""
+    where = where or st
     st.html(uploader_css(key, limit_mb, types))
-    return (where or st).file_uploader(label, type=types, key=key, max_upload_size=limit_mb)
+    upload = where.file_uploader(label, key=key, max_upload_size=limit_mb, on_change=on_change)
+    if upload is not None and not accepted_name(upload.name, types):
+        where.error(wrong_type_message(upload.name, types), icon="📄")
+        return None
+    return upload
+
+
+def accepted_name(name: str, types: Iterable[str]) -> bool:
+    """True when the file ``name`` ends in ``.`` and one of ``types`` (any letter case: ``RUN.JSONL``)."""
+    return any(name.lower().endswith("." + t.lower()) for t in types)
+
+
+#: Longest file name quoted in a refusal (its start and end around …).
+SHOWN_NAME_CHARS = 80
+
+
+def wrong_type_message(name: str, types: list[str]) -> str:
+    """The refusal of an upload named ``name`` (quoted as plain text, at most SHOWN_NAME_CHARS characters)
+    that ends in none of ``types``, in the session's language."""
+    if len(name) > SHOWN_NAME_CHARS:
+        name = name[: SHOWN_NAME_CHARS - 11] + "…" + name[-10:]
+    gap = tr("widgets.uploader.type_gap")
+    return tr("widgets.uploader.wrong_type", name=plain(name), types=gap.join(t.upper() for t in types),
+              dots=gap.join("." + t for t in types))

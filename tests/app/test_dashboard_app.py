@@ -234,3 +234,37 @@ def test_the_exercise_table_lists_rows_as_the_exercises_page_does_with_readable_
     assert detail[t("exercises.col_status", lang)].tolist() == [t("exercises.status.finished", lang, score="1.5",
                                                                   max="3")]
     assert detail.iloc[0, 0] == title
+
+
+def test_uploaded_names_show_on_the_same_run_and_in_the_export(monkeypatch, waits):
+    """A newcomer's pass: the names appeared only after another click (the page read them before it read the
+    upload), and "Download CSV" pressed at once exported an empty name column."""
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", PASSPHRASE)
+    at = open_dashboard("en")
+    at.text_input(key="dashboard_passphrase").input(PASSPHRASE)
+    at.button[0].click().run()
+    assert "Ada Lovelace" not in texts(at)
+    names = b"learner,name\nalice,Ada Lovelace\nbob,Bob Babbage\n"
+    at.file_uploader(key="dashboard_names_file").set_value(("names.csv", names, "text/csv")).run()
+    assert not at.exception
+    shown = texts(at)
+    assert "Ada Lovelace" in shown and "Bob Babbage" in shown
+    assert at.session_state["dashboard_names"] == {"alice": "Ada Lovelace", "bob": "Bob Babbage"}
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("en", "“names\\.txt” is not a file this box reads: upload a CSV file (its name ends in .csv)."),
+    ("zh", "“names\\.txt” 不是这里能读的文件：请上传 CSV 文件（文件名以 .csv 结尾）。"),
+])
+def test_a_file_of_another_type_is_refused_under_the_box_in_the_page_language(monkeypatch, waits, lang, expected):
+    """Streamlit's own refusal was an English tooltip on a red icon, and on a phone (no hover) no reason at
+    all; the names it held are not read."""
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", PASSPHRASE)
+    at = open_dashboard(lang)
+    at.text_input(key="dashboard_passphrase").input(PASSPHRASE)
+    at.button[0].click().run()
+    at.file_uploader(key="dashboard_names_file").set_value(("names.txt", b"learner,name\nalice,Ada\n",
+                                                             "text/plain")).run()
+    assert not at.exception
+    assert [e.value for e in at.error] == [expected]
+    assert "dashboard_names" not in at.session_state
