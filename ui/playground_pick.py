@@ -11,6 +11,7 @@ import streamlit as st
 
 from toolcall.safe_validator import SizedCache
 from ui.common import label, lang, plain, tr
+from ui.tool_editor import CUSTOM
 from ui.widgets import translated
 
 #: The panels beside the editor, in the picker's order: ``playground_panel``'s values.
@@ -34,7 +35,8 @@ def show_summary(cards, summary, picked: str) -> None:
     """Every canned output counted (matched N of M; the leaked and the wrongly rejected ones by label), or
     the note that ``picked`` has none."""
     if not cards:
-        st.info(tr("workbench.no_outputs", tool=picked))
+        # "custom" is an id, never a name to show a student
+        st.info(tr("workbench.no_outputs_custom") if picked == CUSTOM else tr("workbench.no_outputs", tool=picked))
         return
     with st.container(border=True, key="playground_summary"):
         labels = {c.output.id: c.output.label[lang()] for c in cards}

@@ -159,8 +159,8 @@ def init_state() -> None:
     token = st.query_params.get(SHARE_PARAM)
     if token:
         shared = read_share_token(token, lang())
-        if shared.ok:
-            state["playground_tool"] = CUSTOM
+        if shared.ok:  # a course tool's name keeps its canned outputs, so the leak the sharer saw is seen
+            state["playground_tool"] = shared.tool.name if shared.tool.name in tool_ids() else CUSTOM
             _fill(shared.tool)
             return
         state["workbench_link_error"] = shared.message
@@ -229,7 +229,9 @@ def show_editor() -> tuple[Tool, bool]:
     preset = state.get("playground_preset", "reference")
     lesson = tr(f"playground.preset_lesson.{preset}") if preset in PRESETS else tr(f"workbench.preset_lesson.{preset}")
     edited = (state["tool_name"], state["tool_description"], state["schema_editor"]) != _preset_fields(ref, preset)
-    if edited and picked != CUSTOM:  # the reference itself has no "preset" to apply again: Reset restores it
+    if picked == CUSTOM:  # no reference to compare with: not "every bad output is caught"
+        lesson = tr("workbench.custom_lesson")
+    elif edited:  # the reference itself has no "preset" to apply again: Reset restores it
         lesson = (tr("playground.reference_edited", reset=tr("playground.reset")) if preset == "reference"
                   else tr("playground.preset_edited"))
     st.caption(lesson)

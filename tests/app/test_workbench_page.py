@@ -3,9 +3,12 @@ cards, the review and the pass^k lab; bad definitions keep the last good state; 
 
 import json
 
+import pytest
+
 from tests.app.conftest import fresh_app
 from tests.app.playground_views import each_card, open_panel, show_free
 from toolcall.fixtures import load_outputs, load_tool
+from toolcall.i18n import t
 from toolcall.tooldef import MAX_DESCRIPTION_CHARS, share_token
 
 
@@ -165,3 +168,36 @@ def test_review_paths_show_as_written_in_both_languages():
         want = {f.path for f in lint_tool(type(tool)(tool.name, "Refunds.", tool.input_schema))}
         assert want and want <= set(paths), (lang, want, paths)
         assert "$.description" in paths and not any("\\" in p for p in paths)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_shared_course_tool_keeps_its_canned_outputs_so_the_leak_shows(lang):
+    """A newcomer's pass: a shared refund_order with amount_cents loosened to "number" opened as "Your own"
+    with no canned outputs ("No canned outputs exist for custom", an id) under the caption "every bad output
+    is caught"; the leak the link was meant to show was gone."""
+    tool = load_tool()
+    schema = json.loads(json.dumps(tool.input_schema))
+    schema["properties"]["amount_cents"] = {"type": "number"}
+    at = playground(lang, query={"tool": share_token(type(tool)("refund_order", tool.description, schema))})
+    assert not at.exception
+    assert at.selectbox(key="playground_tool").value == "refund_order"
+    assert t("playground.preset_lesson.reference", lang) not in texts(at.caption)
+    assert t("playground.reference_edited", lang, reset=t("playground.reset", lang)) in texts(at.caption)
+    from toolcall import FIXTURES_DIR
+    from toolcall.markdown import plain
+
+    yuan = next(o for o in load_outputs(FIXTURES_DIR / "outputs" / "refund_order.yaml").outputs
+                if o.id == "yuan_not_cents")
+    assert plain(t("playground.summary_leaked", lang, ids=yuan.label[lang])) in texts(at.error)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_shared_tool_of_its_own_name_says_it_has_no_outputs_without_an_id(lang):
+    tool = load_tool()
+    at = playground(lang, query={"tool": share_token(type(tool)("refund_it", "Refund it.", tool.input_schema))})
+    assert not at.exception
+    assert at.selectbox(key="playground_tool").value == "custom"
+    assert t("workbench.custom_lesson", lang) in texts(at.caption)
+    assert t("playground.preset_lesson.reference", lang) not in texts(at.caption)
+    assert [i.value for i in at.info if "custom" in i.value] == []
+    assert t("workbench.no_outputs_custom", lang) in [i.value for i in at.info]
