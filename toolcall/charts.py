@@ -34,6 +34,13 @@ def _finite(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
+#: The pass^k legend: two columns on a wide chart, one on a phone (under 520 px two columns of these labels ran
+#: past the right edge and the red and blue curves had no label); a label may be as wide as the chart allows.
+#: Vega-Lite expressions over the chart's ``width`` signal (https://vega.github.io/vega-lite/docs/legend.html).
+_LEGEND_COLUMNS = alt.ExprRef(expr="width < 520 ? 1 : 2")
+_LEGEND_LABEL_LIMIT = alt.ExprRef(expr="width < 520 ? max(120, width - 40) : min(400, width / 2 - 40)")
+
+
 def _series_scale(names: list[str], colours: list[str]) -> alt.Scale:
     return alt.Scale(domain=names, range=colours)
 
@@ -52,7 +59,7 @@ def passk_chart(curve: Curve, sim: Simulation, rho: float, lang: str) -> alt.Lay
              t("passk.chart.exact", lang, rho=f"{rho:.2f}"), t("passk.chart.monte_carlo", lang, trials=sim.trials)]
     colour = alt.Color("series:N", title=None, scale=_series_scale(names, ["#c6dbef", "#d62728", "#2ca02c",
                                                                            "#1f77b4", "#ff7f0e"]),
-                       legend=alt.Legend(orient="bottom", columns=2, labelLimit=400))
+                       legend=alt.Legend(orient="bottom", columns=_LEGEND_COLUMNS, labelLimit=_LEGEND_LABEL_LIMIT))
     x = alt.X("k:Q", title=k_title, scale=alt.Scale(domain=[1, max(curve.ks)]), axis=alt.Axis(tickMinStep=1))
     band = _finite(pd.DataFrame({"k": curve.ks, "low": curve.independent, "high": curve.correlated,
                                  "series": names[0]}))

@@ -87,3 +87,15 @@ def test_retry_chart_climbs_from_independent_back_to_one_attempt():
     assert spec["layer"][0]["encoding"]["y"]["axis"]["format"] == "%"
     assert spec["layer"][0]["encoding"]["y"]["title"] == "Final failure rate"
     assert _spec(retry_chart(0.2, 3, 0.5, "zh"))["layer"][0]["encoding"]["x"]["title"] == "ρ（各次尝试之间的相关性）"
+
+
+def test_the_passk_legend_is_one_column_on_a_phone():
+    """A newcomer's pass: at 390 px two legend columns ran past the chart's right edge and the red and blue
+    curves had no label. Vega-Lite evaluates these over the chart's width signal."""
+    from toolcall.charts import passk_chart_for
+
+    spec = passk_chart_for(0.9, 3, 0.5, "en").to_dict()
+    legends = [layer["encoding"]["color"]["legend"] for layer in spec["layer"]]
+    assert {json.dumps(legend, sort_keys=True) for legend in legends} == {json.dumps({
+        "columns": {"expr": "width < 520 ? 1 : 2"}, "orient": "bottom",
+        "labelLimit": {"expr": "width < 520 ? max(120, width - 40) : min(400, width / 2 - 40)"}}, sort_keys=True)}
