@@ -207,6 +207,8 @@ def _check_schema(text: str, lang: str) -> SchemaCheck:
     if len(text) > MAX_SCHEMA_CHARS:
         return SchemaCheck(False, code="SCHEMA_TOO_LARGE",
                            message=t("schema.too_large", lang, size=len(text), limit=MAX_SCHEMA_CHARS))
+    if not text.strip():  # it read "the text stops at line 1, column 1 … it was cut off"
+        return SchemaCheck(False, code="SCHEMA_NOT_JSON", message=t("schema.empty", lang))
     try:
         schema = strict_loads(text, MAX_SCHEMA_DEPTH)
     except StrictJSONError as exc:

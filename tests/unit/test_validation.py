@@ -183,3 +183,14 @@ def test_a_schema_typed_half_way_is_called_unfinished(lang):
     assert half.message.endswith(("" if lang == "zh" else " ") + t("schema.unfinished", lang))
     wrong = check_schema('{"type": "object",, "properties": {}}', lang)
     assert wrong.code == "SCHEMA_NOT_JSON" and t("schema.unfinished", lang) not in wrong.message
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\t\n"])
+def test_an_empty_schema_box_says_it_is_empty_not_cut_off(text):
+    """A newcomer's pass: clearing the box read "The text stops at line 1, column 1 … it was cut off"."""
+    for lang, message in (("en", 'The schema is empty. An input_schema is a JSON object: the smallest is '
+                                 '{"type": "object"}, a tool without arguments.'),
+                          ("zh", 'schema 是空的。input_schema 是一个 JSON 对象，最简单的是 {"type": "object"}，'
+                                 '也就是没有参数的工具。')):
+        checked = check_schema(text, lang)
+        assert (checked.ok, checked.code, checked.message) == (False, "SCHEMA_NOT_JSON", message)
