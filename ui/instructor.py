@@ -82,7 +82,9 @@ def sign_in() -> bool:
     with st.form("dashboard_sign_in", border=True):
         given = st.text_input(tr("dashboard.passphrase"), type="password", key="dashboard_passphrase", max_chars=200)
         submitted = st.form_submit_button(tr("dashboard.sign_in"), type="primary")
-    if submitted:
+    if submitted and not given:  # Enter on an empty box: not a wrong try, no back-off
+        st.warning(tr("dashboard.empty_passphrase"))
+    elif submitted:
         st.session_state.pop("dashboard_passphrase", None)  # not kept in the session
         if passphrase_matches(given, passphrase):
             _throttle().succeeded()

@@ -268,3 +268,17 @@ def test_a_file_of_another_type_is_refused_under_the_box_in_the_page_language(mo
     assert not at.exception
     assert [e.value for e in at.error] == [expected]
     assert "dashboard_names" not in at.session_state
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_empty_passphrase_is_not_a_wrong_try(monkeypatch, waits, lang):
+    """A newcomer's pass: Enter on the empty box counted as a wrong try and started the back-off."""
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", PASSPHRASE)
+    at = open_dashboard(lang)
+    at.button[0].click().run()
+    assert not at.exception
+    assert [w.value for w in at.warning] == [t("dashboard.empty_passphrase", lang)]
+    assert [e.value for e in at.error] == [] and waits == []
+    at.text_input(key="dashboard_passphrase").input("wrong")
+    at.button[0].click().run()
+    assert (len(waits), [e.value for e in at.error]) == (1, [t("dashboard.wrong_passphrase", lang, seconds=f"{waits[0]:g}")])
