@@ -117,6 +117,7 @@ monospace((INPUT_KEY, CONVERT_KEY))  # the transcripts are JSON: the same font a
 text = st.text_area(tr("pairing.input_label"), key=INPUT_KEY, height=320, max_chars=box_chars(MAX_CHARS),
                     help=tr("pairing.input_help"))
 above_text, above_form = text, fmt if fmt != AUTO else None  # what the converter below starts from
+above_failed = False  # the checker above could not read the transcript (its error is shown there)
 
 if not text.strip():
     st.caption(tr("pairing.empty_input"))
@@ -124,6 +125,7 @@ else:
     report = _check(text, fmt, lang())
     if report.error:
         st.error(plain(report.error), icon="❌")
+        above_failed = True
         above_form = report.looks or above_form  # the converter reads it as what it is, not as chosen
     else:
         name = names[report.fmt]
@@ -177,7 +179,9 @@ if source == target:
     st.info(tr("convert.same_form", form=form_names[source]), icon="ℹ️")
 elif convert_text.strip():
     converted, losses, error, problems, unchecked = _convert(convert_text, source, target, lang())
-    if error:
+    if error and above_failed and convert_text == above_text:  # the same text's error once, not twice
+        st.info(tr("convert.above_unreadable"), icon="ℹ️")
+    elif error:
         st.error(plain(error), icon="❌")
     else:
         show_json(converted, MAX_CHARS)  # no longer than the transcript the box may hold, however deep it nests

@@ -404,3 +404,15 @@ def test_an_empty_transcript_is_not_a_green_verdict(lang, text):
     assert not at.exception
     assert [i.value for i in at.info][:1] == [t("pairing.no_messages", lang)]
     assert t("pairing.no_violations", lang) not in [s.value for s in at.success]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_transcript_that_does_not_read_shows_its_error_once(lang):
+    """A newcomer's pass: the checker's error was shown again under the converter, which reads the same text."""
+    at = open_page(lang)
+    at.text_area(key="pairing_input").input("[{\"role\": \"user\",").run()
+    assert not at.exception
+    assert len(at.error) == 1
+    assert t("convert.above_unreadable", lang) in [i.value for i in at.info]
+    at.text_area(key="convert_input").input("{nope").run()  # another text below: its own error
+    assert len(at.error) == 2 and t("convert.above_unreadable", lang) not in [i.value for i in at.info]
