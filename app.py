@@ -16,7 +16,7 @@ if __name__ != "__main__":  # imported once per process by `streamlit run` (st.A
 else:
     from toolcall import warmup
     from toolcall.i18n import LANGS
-    from ui.common import LANG_KEY, LANG_LABELS, default_lang, tr
+    from ui.common import LANG_KEY, LANG_LABELS, default_lang, drop_link_lang, tr
     from ui.instructor import is_instructor
     from ui.labels import whole_labels
     from ui.learner import learner_sidebar
@@ -36,7 +36,7 @@ else:
     # (?app_lang=中文), so a reload or a shared link keeps it, and across pages.
     st.sidebar.selectbox(tr("app.language"), LANGS, index=LANGS.index(default_lang()),
                          key=LANG_KEY, bind="query-params", format_func=LANG_LABELS.__getitem__,
-                         **own_words("selectbox"))
+                         on_change=drop_link_lang, **own_words("selectbox"))
     learner_sidebar()
     st.navigation(navigation_pages(instructor=is_instructor())).run()
 

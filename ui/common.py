@@ -49,6 +49,12 @@ LANG_LABELS = {"en": "English", "zh": "中文"}
 LINK_LANG_KEY = "lang"
 
 
+def drop_link_lang() -> None:
+    """The sidebar switch's on_change: a choice made there drops a link's ``?lang=`` from the address, so a
+    copied link does not carry two languages (``?app_lang=中文&lang=en``, which read as a contradiction)."""
+    st.query_params.pop(LINK_LANG_KEY, None)
+
+
 def default_lang() -> str:
     """The language before the sidebar switch has a value: ``?lang=<code>`` when the address has one
     naming a language the app has (normalised like a locale: ``zh-CN`` is ``zh``), else the browser's

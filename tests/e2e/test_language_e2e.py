@@ -73,3 +73,21 @@ def test_after_a_switch_translated_choices_keep_working(server, browser):
     page.locator(".st-key-playground_card_free").get_by_text("校验结论").wait_for()
     assert page.locator('[data-testid="stException"]').count() == 0
     page.context.close()
+
+
+def test_a_switch_drops_the_links_language_from_the_address(server, browser):
+    """A newcomer's pass: after a switch the address read ?app_lang=中文&lang=en, two languages in one link."""
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.goto(server + "/playground?lang=en")
+    wait_connected(page)
+    page.locator(".st-key-app_lang input[role='combobox']").click()
+    page.get_by_role("option", name="中文").click()
+    page.get_by_role("heading", name="Schema 练习场").wait_for()
+    page.wait_for_function("new URLSearchParams(location.search).has('app_lang')")
+    page.wait_for_function("!new URLSearchParams(location.search).has('lang')")
+    page.reload()
+    wait_connected(page)
+    page.get_by_role("heading", name="Schema 练习场").wait_for()
+    context.close()
