@@ -24,7 +24,7 @@ from tests.cache_fill import FILLERS, retained_by  # noqa: E402
 
 
 def _old_charge(name: str, key, value) -> int:
-    """What the call site charged before issue 13's byte caps (git show 'HEAD~3:<file>')."""
+    """What the call site charged before issue 13's byte caps (the formulas at commit ab43ea3)."""
     if name.endswith("_patterns"):
         return len(key) + 64
     if name.endswith(("_checks", "_specs", "_counts", "_reviews", "_too_expensive")):

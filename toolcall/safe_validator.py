@@ -434,7 +434,8 @@ def _no_fetch(uri: str):
 #: A registry that knows no documents and fetches none: every remote ``$ref`` is unresolvable.
 REGISTRY: Registry = Registry(retrieve=_no_fetch)  # type: ignore[call-arg]
 # What every validator refers to and the process keeps anyway: free in the caches' byte counts (toolcall.memsize).
-memsize.mark_shared(REGISTRY, ASSERT_FORMATS, META_FORMATS, *(x for pair in SPECIFICATIONS.items() for x in pair))
+memsize.mark_shared(REGISTRY, ASSERT_FORMATS, META_FORMATS, *(x for pair in SPECIFICATIONS.items() for x in pair),
+                    *(x for pair in getattr(SPECIFICATIONS, "_anchors", {}).items() for x in pair))  # the metaschemas
 
 
 # --- vocabularies (Draft 2020-12 Core §8.1.2) ----------------------------------------------
