@@ -6,7 +6,8 @@ compiled-pattern cache, the process's RSS growth in a fresh subprocess, since th
 the sum of the old charges (characters of some text: the formulas each call site used before), and the new
 charges (toolcall.memsize's walk). retained / charged over 1 means the cap understates the memory.
 
-    python bench/cache_walk.py
+    python bench/cache_walk.py               # every cache
+    python bench/cache_walk.py --patterns    # a compiled pattern's memory by shape and length (memsize.regex_bytes)
 """
 
 from __future__ import annotations
@@ -83,7 +84,53 @@ def measure(name: str) -> tuple[int, int, int, int]:
     return entries, retained, old, new
 
 
+#: Pattern shapes, one unit repeated to the length: from the least memory per character to the most found.
+SHAPES = ["a", "[a-z]", ".", "[^\\p{L}]", "\\P{L}", "\\P{Lu}\\P{Ll}"]
+
+
+def pattern_bytes(unit: str, length: int, count: int = 200) -> float:
+    """RSS growth per pattern while holding ``count`` compiled patterns of ``unit`` repeated to about ``length``
+    characters (whole units after a 4-digit prefix)."""
+    import gc
+
+    import corvus_regex_ecma262 as ecma
+
+    patterns = [f"{i:04d}" + unit * ((length - 4) // len(unit)) for i in range(count)]
+    gc.collect()
+    before = _rss()
+    held = [ecma.compile(p, "u", timeout=0.05) for p in patterns]
+    gc.collect()
+    grown = _rss() - before
+    del held
+    return grown / count
+
+
+def patterns() -> None:
+    """Each shape at 200 and 990 characters, each in a fresh process: bytes per pattern against
+    memsize.regex_bytes (measured / estimate at most 1 for the estimate to be an upper bound)."""
+    from toolcall.memsize import regex_bytes
+
+    print(f"{'shape':16} {'chars':>6} {'bytes/pattern':>14} {'estimate':>10} {'measured/estimate':>18}")
+    for unit in SHAPES:
+        for length in (200, 990):
+            out = subprocess.run([sys.executable, __file__, "--pattern", unit, str(length)], capture_output=True,
+                                 text=True, cwd=REPO)
+            if out.returncode:
+                print(f"{unit:16} {length:6} refused by the engine: {out.stderr.strip().splitlines()[-1][:60]}")
+                continue
+            each, chars = out.stdout.split()
+            estimate = regex_bytes("x" * int(chars))
+            print(f"{unit:16} {chars:>6} {float(each):14,.0f} {estimate:10,} {float(each) / estimate:18.2f}")
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--patterns"]:
+        patterns()
+        return
+    if sys.argv[1:2] == ["--pattern"]:
+        length = 4 + len(sys.argv[2]) * ((int(sys.argv[3]) - 4) // len(sys.argv[2]))
+        print(pattern_bytes(sys.argv[2], int(sys.argv[3])), length)
+        return
     if len(sys.argv) > 1:  # one cache, in its own process: nothing left over from another cache's filler
         print(*measure(sys.argv[1]))
         return
