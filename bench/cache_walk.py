@@ -85,7 +85,7 @@ def measure(name: str) -> tuple[int, int, int, int]:
 
 
 #: Pattern shapes, one unit repeated to the length: from the least memory per character to the most found.
-SHAPES = ["a", "[a-z]", ".", "[^\\p{L}]", "\\P{L}", "\\P{Lu}\\P{Ll}"]
+SHAPES = ["a", "[a-z]", ".", ".|", "[^\\p{L}]", "\\P{L}", "\\P{Lu}\\P{Ll}"]
 
 
 def pattern_bytes(unit: str, length: int, count: int = 200) -> float:
@@ -119,7 +119,7 @@ def patterns() -> None:
                 print(f"{unit:16} {length:6} refused by the engine: {out.stderr.strip().splitlines()[-1][:60]}")
                 continue
             each, chars = out.stdout.split()
-            estimate = regex_bytes("x" * int(chars))
+            estimate = regex_bytes("0000" + unit * ((length - 4) // len(unit)))  # the patterns measured
             print(f"{unit:16} {chars:>6} {float(each):14,.0f} {estimate:10,} {float(each) / estimate:18.2f}")
 
 

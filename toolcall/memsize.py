@@ -24,14 +24,17 @@ from typing import Any
 
 import corvus_regex_ecma262 as ecma
 
-#: A compiled pattern's Rust memory is at most REGEX_BASE_BYTES + REGEX_BYTES_PER_CHAR × its length in characters.
+#: A compiled pattern's Rust memory is at most REGEX_BASE_BYTES + REGEX_BYTES_PER_CHAR × its length in characters,
+#: REGEX_PLAIN_BYTES_PER_CHAR for a pattern without a Unicode property escape (``\p{…}`` / ``\P{…}``).
 #: Measured 2026-12-02 on corvus-regex-ecma262 0.2.2 (flags "u"): the growth of the process's RSS while holding
-#: 200 to 1 000 compiled patterns of one shape, divided by their number. A 20-character literal holds 7.1 KB;
-#: per character of pattern, a literal adds 42 bytes, ``[a-z]`` 57, ``.`` 189, ``[^\\p{L}]`` 717, ``\\P{L}`` 1 137
-#: and ``\\P{Lu}\\P{Ll}`` (the worst shape found) 1 326: 1.31 MB for 991 characters. The engine refuses a pattern
-#: whose program passes 1 MiB, so no accepted pattern holds much more. bench/cache_walk.py prints the measure.
+#: 150 to 1 000 compiled patterns of one shape, divided by their number. A 20-character literal holds 7.1 KB;
+#: per character of pattern, a literal adds 42 bytes, ``[a-z]`` 57, ``.`` 189, ``.|`` 330 (the most of 30 shapes
+#: without a property escape), ``[^\p{L}]`` 717, ``\P{L}`` 1 137 and ``\P{Lu}\P{Ll}`` (the worst shape found)
+#: 1 326: 1.31 MB for 991 characters. The engine refuses a pattern whose program passes 1 MiB, so no accepted
+#: pattern holds much more. ``python bench/cache_walk.py --patterns`` prints the measure against the estimate.
 REGEX_BASE_BYTES = 8_192
 REGEX_BYTES_PER_CHAR = 1_400
+REGEX_PLAIN_BYTES_PER_CHAR = 600
 #: One entry of an rpds HashTrieMap / HashTrieSet / List: its share of the trie's nodes (an Arc'd node with the
 #: key's hash and two pointers), over what the key and value hold.
 RPDS_ENTRY_BYTES = 64
@@ -54,9 +57,11 @@ class Measure:
 
 
 def regex_bytes(pattern: str) -> int:
-    """The estimated Rust memory of ``pattern`` compiled by corvus_regex_ecma262: REGEX_BASE_BYTES +
-    REGEX_BYTES_PER_CHAR × ``len(pattern)``, in bytes (an upper bound for every shape measured, see there)."""
-    return REGEX_BASE_BYTES + REGEX_BYTES_PER_CHAR * len(pattern)
+    """The estimated Rust memory of ``pattern`` compiled by corvus_regex_ecma262, in bytes: REGEX_BASE_BYTES +
+    REGEX_BYTES_PER_CHAR × ``len(pattern)`` (REGEX_PLAIN_BYTES_PER_CHAR when it holds no ``\\p`` or ``\\P``): an
+    upper bound for every shape measured, see there."""
+    per_char = REGEX_BYTES_PER_CHAR if "\\p" in pattern or "\\P" in pattern else REGEX_PLAIN_BYTES_PER_CHAR
+    return REGEX_BASE_BYTES + per_char * len(pattern)
 
 
 def mark_shared(*objects: Any) -> None:

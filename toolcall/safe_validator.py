@@ -12,8 +12,8 @@ it hang, raise or take memory, and makes its regular expressions those of ECMA-2
   which also caps the engine's backtracking memory; counted repeats are not unrolled at
   compile time, so ``(?:x{65535}){65535}`` compiles in microseconds and a few bytes. Patterns
   longer than MAX_PATTERN_CHARS are refused; compiled patterns are cached up to
-  PATTERN_CACHE_BYTES in total (a compiled pattern holds at most 8 KB + 1 400 bytes per character
-  of its text on this engine: measured in toolcall/memsize.py and tests/unit/test_cache_bytes.py);
+  PATTERN_CACHE_BYTES in total (a compiled pattern holds at most 8 KB + 600 bytes per character of
+  its text on this engine, 1 400 with a ``\\p{…}`` property escape: measured in toolcall/memsize.py);
 - a whole validation has a time budget (VALIDATION_BUDGET) checked at every subschema, so
   a ``$ref`` / ``allOf`` fan-out that is exponential in a 1 KB schema ends in a clear error;
 - ``uniqueItems`` is linear (hashing) instead of quadratic; ``multipleOf`` uses exact

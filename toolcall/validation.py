@@ -36,7 +36,8 @@ MAX_SCHEMA_DEPTH = 64
 #: again when a cached one was evicted: ~9,500 tiny patterns fit in MAX_SCHEMA_CHARS and cost 3.5-4.2 s
 #: of CPU per playground edit (issue 13). A teaching schema needs a handful (the shipped tools use
 #: fewer than ten); 200 is generous for any real tool, and stays below safe_validator's
-#: PATTERN_CACHE_SIZE (256), so a schema at the cap is compiled once and then served from the cache.
+#: PATTERN_CACHE_SIZE (256), so a schema at the cap is compiled once and then served from the cache (as long as
+#: its patterns fit PATTERN_CACHE_BYTES: 200 of 100 characters do, tests/unit/test_cache_bytes.py).
 MAX_SCHEMA_PATTERNS = 200
 #: Values listed in an ``enum`` explanation before the rest are counted.
 MAX_LISTED = 12

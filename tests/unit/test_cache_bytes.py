@@ -116,6 +116,18 @@ def test_compiled_patterns_hold_no_more_memory_than_their_cap():
     assert grown <= PATTERN_CACHE_BYTES, grown
 
 
+def test_a_schema_at_the_pattern_cap_is_compiled_once(monkeypatch):
+    """MAX_SCHEMA_PATTERNS patterns of 100 characters all stay in the pattern cache (charged 68 KB each): a schema
+    at the cap is not compiled again on every edit, as it would be if the estimate charged them 148 KB each."""
+    from toolcall import safe_validator
+    from toolcall.validation import MAX_SCHEMA_PATTERNS
+
+    monkeypatch.setattr(safe_validator, "_patterns", SizedCache(safe_validator.PATTERN_CACHE_SIZE, PATTERN_CACHE_BYTES))
+    for i in range(MAX_SCHEMA_PATTERNS):
+        compile_pattern(f"^{i:03d}-" + "[A-Z]{3}\\d+" * 9 + "[a-z]")  # 100 characters
+    assert len(safe_validator._patterns) == MAX_SCHEMA_PATTERNS == 200
+
+
 def test_the_caps_add_up_to_at_most_the_budget_and_the_readme_lists_them():
     caps = {name: _cache(name).max_bytes for name in FILLERS}
     assert sum(caps.values()) <= CACHE_BUDGET_BYTES == 128 * 1024 ** 2
@@ -160,6 +172,7 @@ def test_the_walk_counts_each_object_once_and_sees_slots_dicts_and_patterns():
     pattern = "[^\\p{L}]" * 10
     compiled = compile_pattern(pattern)
     assert memsize.retained_bytes(compiled, 10 ** 7) == sys.getsizeof(compiled) + 8_192 + 1_400 * 80
+    assert memsize.regex_bytes("[^a]" * 20) == 8_192 + 600 * 80  # no property escape: at most 330 bytes a char
     assert memsize.retained_bytes([len, json, int], 10 ** 6) == sys.getsizeof([len, json, int])  # shared code
 
 

@@ -107,6 +107,6 @@ def test_pattern_cache_is_capped_by_size(cache_name):
         last = f"^{i}" + "a" * 900 + "$"
         safe_validator.compile_pattern(last)
     assert cache.cost <= safe_validator.PATTERN_CACHE_BYTES and len(cache) <= safe_validator.PATTERN_CACHE_SIZE
-    each = memsize.retained_bytes((last, cache.get(last)), 10 ** 9)  # charged its Rust program too: 1.27 MB
-    assert each > memsize.regex_bytes(last) > 1_270_000
-    assert len(cache) == safe_validator.PATTERN_CACHE_BYTES // each  # 13 of 400, not 256
+    each = cache.ENTRY_BYTES + memsize.retained_bytes((last, cache.get(last)), 10 ** 9)  # its Rust program too
+    assert each > memsize.regex_bytes(last) == 8_192 + 600 * 905
+    assert len(cache) == safe_validator.PATTERN_CACHE_BYTES // each == 30  # 30 of 400, not 256
