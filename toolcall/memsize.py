@@ -109,27 +109,28 @@ def measure(value: Any, cap: int) -> Measure:
     while stack:
         obj = stack.pop()
         key = id(obj)
-        if key in seen or key in _shared or obj is None or obj is True or obj is False or isinstance(obj, _SKIPPED):
+        kind = type(obj)  # not isinstance: it asks the object's own __class__, which may raise
+        if key in seen or key in _shared or obj is None or obj is True or obj is False or issubclass(kind, _SKIPPED):
             continue
         seen.add(key)
         objects += 1
         total += sys.getsizeof(obj, 64)
         if total > cap:
             return Measure(total, objects, False)
-        if isinstance(obj, _ATOMS):
+        if issubclass(kind, _ATOMS):
             continue
-        if isinstance(obj, dict):
-            stack.extend(obj.keys())
-            stack.extend(obj.values())
-        elif isinstance(obj, (list, tuple, set, frozenset)):
-            stack.extend(obj)
-        elif isinstance(obj, ecma.Regex):
-            total += regex_bytes(obj.pattern)
-        else:
-            try:
+        try:
+            if issubclass(kind, dict):
+                stack.extend(obj.keys())
+                stack.extend(obj.values())
+            elif issubclass(kind, (list, tuple, set, frozenset)):
+                stack.extend(obj)
+            elif issubclass(kind, ecma.Regex):
+                total += regex_bytes(obj.pattern)
+            else:
                 total += _walk_object(obj, stack)
-            except Exception:  # noqa: BLE001 - an exotic object that refuses to be read: its own size only
-                pass
+        except Exception:  # noqa: BLE001 - an exotic object (a subclass) that refuses to be read: its own size only
+            pass
         if total > cap:
             return Measure(total, objects, False)
     return Measure(total, objects, True)

@@ -195,3 +195,22 @@ def test_the_walk_stops_at_its_cap():
     assert stopped.objects <= 10_000 // sys.getsizeof(1_000) + 1
     whole = memsize.measure(chain, 10 ** 9)
     assert whole.complete and whole.objects == 400_001
+
+
+class _Refusing(dict):
+    def keys(self):
+        raise RuntimeError("no")
+
+
+class _NoAttributes:
+    __slots__ = ("a",)
+
+    def __getattribute__(self, name):
+        raise RuntimeError(name)
+
+
+def test_the_walk_never_raises_for_an_object_that_refuses_to_be_read():
+    refusing, hidden = _Refusing(a="x" * 1000), _NoAttributes()
+    assert memsize.retained_bytes(refusing, 10 ** 6) == sys.getsizeof(refusing)
+    assert memsize.retained_bytes([hidden], 10 ** 6) == sys.getsizeof([hidden]) + sys.getsizeof(hidden)
+    assert SizedCache(4, 10 ** 6).put("k", refusing) > sys.getsizeof(refusing)
