@@ -66,7 +66,7 @@ def _judgements() -> None:
 def _specs() -> None:
     from toolcall.charts import cached_spec, passk_chart_for
 
-    for i in range(20):
+    for i in range(8):
         cached_spec(passk_chart_for, 0.5 + i / 100, 20, 0.3, "en")
 
 
@@ -87,7 +87,7 @@ def _tool_editor() -> None:
     from toolcall.presets import PRESETS
     from ui.tool_editor import _preset_fields, _ref_key, review_findings
 
-    for i in range(20):
+    for i in range(8):
         ref = Tool(f"t{i}", "d", json.loads(hostile_schema(6_000, str(i))))
         _ref_key(ref)
         for preset in PRESETS[:2]:
@@ -107,7 +107,7 @@ def _strict() -> None:
     from ui.strict_panel import _matrix
 
     outputs = load_outputs().outputs
-    for i in range(6):
+    for i in range(3):
         schema = {"type": "object", "description": str(i),
                   "properties": {f"p{j}": {"type": "string", "maxLength": j} for j in range(400)}}
         _matrix(schema, outputs)
