@@ -90,8 +90,8 @@ def passk_chart_for(q: float, m: int, rho: float, lang: str) -> alt.LayerChart:
 
 #: Vega-Lite specs (JSON text) by builder and arguments. Building a layered Altair chart deep-copies every
 #: layer and encoding, and to_dict walks it all again: ≈ 0.3 s of CPU per pass^k chart on the course
-#: machine, most of a page's first render (bench/README.md, section H). Bounded by entries and characters.
-_specs = SizedCache(max_entries=512, max_cost=50_000_000)
+#: machine, most of a page's first render (bench/README.md, section H). Bounded by entries and bytes.
+_specs = SizedCache(max_entries=512, max_bytes=8 * 1024 ** 2)
 
 
 def cached_spec(build, *args) -> dict:
@@ -103,7 +103,7 @@ def cached_spec(build, *args) -> dict:
     text = _specs.get(key)
     if text is None:
         text = json.dumps(build(*args).to_dict(validate=False), allow_nan=False)
-        _specs.put(key, text, len(text))
+        _specs.put(key, text)
     return json.loads(text)
 
 

@@ -323,9 +323,8 @@ def step_points(wrong_tries: int) -> float:
 
 
 #: Grades of last moves by (scenario id, format, step index, move, language), with the scenario they were
-#: graded against (an edited scenario file grades again). Bounded by entries and by characters (moves and
-#: messages).
-_regraded = SizedCache(max_entries=256, max_cost=8_000_000)
+#: graded against (an edited scenario file grades again). Bounded by entries and by bytes.
+_regraded = SizedCache(max_entries=256, max_bytes=4 * 1024 ** 2)
 
 
 @dataclass
@@ -354,7 +353,7 @@ class Run:
         if hit is not None and (hit[0] is scenario or hit[0] == scenario):  # the page's cache hands out copies
             return hit[1]
         grade = grade_move(scenario, scenario.steps_for(self.fmt)[index], self.fmt, move, lang)
-        _regraded.put(key, (scenario, grade), len(move) + sum(len(f.message) for f in grade.findings))
+        _regraded.put(key, (scenario, grade))
         return grade
 
     def done(self, scenario: Scenario) -> bool:

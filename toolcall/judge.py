@@ -287,9 +287,9 @@ def evaluate_canned(outputs, schema: dict[str, Any], tool_name: str, book: Order
 
 
 #: Canned judgements kept per (outputs, schema, tool, order book, language, format, format assertion):
-#: at most 128 entries, costed by the characters of the schema key and of the cards' tool_results.
-CANNED_CACHE_CHARS = 4_000_000
-_canned = SizedCache(128, CANNED_CACHE_CHARS)
+#: at most 128 entries holding at most CANNED_CACHE_BYTES (key and judgements, measured by toolcall.memsize).
+CANNED_CACHE_BYTES = 16 * 1024 ** 2
+_canned = SizedCache(128, CANNED_CACHE_BYTES)
 
 
 def evaluate_canned_cached(outputs, schema: dict[str, Any], tool_name: str, book: OrderBook | None,
@@ -308,16 +308,15 @@ def evaluate_canned_cached(outputs, schema: dict[str, Any], tool_name: str, book
     hit = _canned.get(key)
     if hit is None:
         hit = evaluate_canned(outputs, schema, tool_name, book, lang, fmt, assert_format, max_tokens)
-        cost = len(key[1]) + sum(len(o.raw) + len(str(c.card.tool_result)) for o, c in zip(outputs, hit))
-        _canned.put(key, hit, cost)
+        _canned.put(key, hit)
     return hit
 
 
 #: Judgements of the free box by every input of :func:`evaluate`: a rerun that changes none of them (a click on a
 #: picker, a language switch back, an edit that leaves the schema as it was) judges nothing again. A 98 000-character
-#: output with 4 900 errors cost about 1 s of CPU per rerun. Bounded by entries and by characters.
-FREE_CACHE_CHARS = 8_000_000
-_free = SizedCache(64, FREE_CACHE_CHARS)
+#: output with 4 900 errors cost about 1 s of CPU per rerun. Bounded by entries and by bytes.
+FREE_CACHE_BYTES = 8 * 1024 ** 2
+_free = SizedCache(64, FREE_CACHE_BYTES)
 
 
 def evaluate_cached(raw: str, schema: dict[str, Any], tool_name: str, book: OrderBook | None, lang: str = "en",
@@ -331,9 +330,7 @@ def evaluate_cached(raw: str, schema: dict[str, Any], tool_name: str, book: Orde
     if hit is None:
         backend = backend_for(tool_name, book) if book is not None else None
         hit = evaluate(raw, schema, tool_name, lang, fmt, tool_use_id, backend, assert_format, stop_reason, max_tokens)
-        cost = len(raw) + len(key[1]) + len(str(hit.tool_result)) + sum(
-            len(e.pointer) + len(e.expected) + len(e.received) + 100 for e in hit.errors) + sum(map(len, hit.notes))
-        _free.put(key, hit, cost)
+        _free.put(key, hit)
     return hit
 
 

@@ -12,8 +12,8 @@ it hang, raise or take memory, and makes its regular expressions those of ECMA-2
   which also caps the engine's backtracking memory; counted repeats are not unrolled at
   compile time, so ``(?:x{65535}){65535}`` compiles in microseconds and a few bytes. Patterns
   longer than MAX_PATTERN_CHARS are refused; compiled patterns are cached up to
-  PATTERN_CACHE_CHARS characters of pattern text in total (a compiled pattern's size is
-  proportional to its text on this engine: measured in tests/unit/test_memory_bounds.py);
+  PATTERN_CACHE_BYTES in total (a compiled pattern holds at most 8 KB + 600 bytes per character of
+  its text on this engine, 1 400 with a ``\\p{…}`` property escape: measured in toolcall/memsize.py);
 - a whole validation has a time budget (VALIDATION_BUDGET) checked at every subschema, so
   a ``$ref`` / ``allOf`` fan-out that is exponential in a 1 KB schema ends in a clear error;
 - ``uniqueItems`` is linear (hashing) instead of quadratic; ``multipleOf`` uses exact
@@ -44,6 +44,9 @@ from jsonschema import Draft202012Validator, FormatChecker, _utils, validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry
 from referencing.exceptions import Unresolvable
+from jsonschema_specifications import REGISTRY as SPECIFICATIONS
+
+from toolcall import memsize
 
 #: Seconds one regular-expression search may take before the value is refused.
 REGEX_TIMEOUT = 0.05
@@ -52,9 +55,13 @@ REGEX_TIMEOUT = 0.05
 VALIDATION_BUDGET = 0.5
 #: Longest pattern compiled, in characters.
 MAX_PATTERN_CHARS = 1000
-#: Compiled patterns kept: at most this many, holding at most PATTERN_CACHE_CHARS of pattern text.
+#: Compiled patterns kept: at most this many, holding at most PATTERN_CACHE_BYTES (each charged its text and
+#: memsize.regex_bytes: 8 KB to 1.4 MB).
 PATTERN_CACHE_SIZE = 256
-PATTERN_CACHE_CHARS = 64_000
+PATTERN_CACHE_BYTES = 16 * 1024 ** 2
+#: What all the process's SizedCaches together may hold: the sum of their max_bytes stays within it (README,
+#: "Caches, bounded in bytes"; tests/unit/test_cache_bytes.py adds them up).
+CACHE_BUDGET_BYTES = 128 * 1024 ** 2
 #: ECMA-262 flags every pattern is compiled with: u (Unicode code points, \p{…}), as JSON Schema asks.
 FLAGS = "u"
 
@@ -76,12 +83,17 @@ PatternError = ecma.error
 
 
 class SizedCache:
-    """A least-recently-used dict bounded by entry count AND by the summed ``cost`` of entries
-    (e.g. characters of text), so a few huge entries cannot hold more than a few small ones.
-    Thread-safe; ``get``/``put`` never raise."""
+    """A least-recently-used dict bounded by entry count AND by the bytes its entries keep alive, so a few huge
+    entries cannot hold more than a few small ones. ``put`` charges each entry the bytes toolcall.memsize
+    finds in its key and value (plus what the caller names as ``native``: memory the walk cannot see), so
+    ``max_bytes`` is a cap on memory. Thread-safe; ``get``/``put`` never raise."""
 
-    def __init__(self, max_entries: int, max_cost: int):
-        self.max_entries, self.max_cost = max_entries, max_cost
+    #: The cache's own bookkeeping per entry, charged with it: the (value, cost) tuple, the cost, the OrderedDict's
+    #: node and hash-table slots (about 90 bytes measured by tracemalloc in tests/unit/test_cache_bytes.py).
+    ENTRY_BYTES = 200
+
+    def __init__(self, max_entries: int, max_bytes: int):
+        self.max_entries, self.max_bytes = max_entries, max_bytes
         self._data: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
         self._cost = 0
         self._lock = threading.Lock()
@@ -98,18 +110,24 @@ class SizedCache:
         with self._lock:
             return key in self._data
 
-    def put(self, key: Any, value: Any, cost: int) -> None:
-        if cost > self.max_cost:
-            return  # too big to keep: recomputed each time instead
+    def put(self, key: Any, value: Any, native: int = 0) -> int:
+        """Keep ``value`` under ``key``, charged the bytes both keep alive (memsize.retained_bytes, the walk stopped
+        at ``max_bytes``) plus ``native`` bytes and ENTRY_BYTES; evict the least recently used entries until both
+        bounds hold. An entry over ``max_bytes`` on its own is not kept (recomputed each time instead). Returns the
+        bytes charged (over ``max_bytes`` for an entry not kept)."""
+        cost = self.ENTRY_BYTES + native + memsize.retained_bytes((key, value), self.max_bytes - native)
+        if cost > self.max_bytes:
+            return cost
         with self._lock:
             old = self._data.pop(key, None)
             if old is not None:
                 self._cost -= old[1]
             self._data[key] = (value, cost)
             self._cost += cost
-            while len(self._data) > self.max_entries or self._cost > self.max_cost:
+            while len(self._data) > self.max_entries or self._cost > self.max_bytes:
                 _, (_, dropped) = self._data.popitem(last=False)
                 self._cost -= dropped
+        return cost
 
     def clear(self) -> None:
         with self._lock:
@@ -118,14 +136,14 @@ class SizedCache:
 
     @property
     def cost(self) -> int:
-        """The summed cost of what is held now."""
+        """The bytes charged for what is held now (at most ``max_bytes``)."""
         return self._cost
 
     def __len__(self) -> int:
         return len(self._data)
 
 
-_patterns = SizedCache(PATTERN_CACHE_SIZE, PATTERN_CACHE_CHARS)
+_patterns = SizedCache(PATTERN_CACHE_SIZE, PATTERN_CACHE_BYTES)
 
 
 def check_pattern(pattern: str) -> None:
@@ -143,7 +161,7 @@ def compile_pattern(pattern: str) -> ecma.Regex:
     if compiled is None:
         check_pattern(pattern)
         compiled = ecma.compile(pattern, FLAGS, timeout=REGEX_TIMEOUT)
-        _patterns.put(pattern, compiled, len(pattern) + 64)
+        _patterns.put(pattern, compiled)  # the walk charges memsize.regex_bytes for the compiled program
     return compiled
 
 
@@ -415,6 +433,9 @@ def _no_fetch(uri: str):
 
 #: A registry that knows no documents and fetches none: every remote ``$ref`` is unresolvable.
 REGISTRY: Registry = Registry(retrieve=_no_fetch)  # type: ignore[call-arg]
+# What every validator refers to and the process keeps anyway: free in the caches' byte counts (toolcall.memsize).
+memsize.mark_shared(REGISTRY, ASSERT_FORMATS, META_FORMATS, *(x for pair in SPECIFICATIONS.items() for x in pair),
+                    *(x for pair in getattr(SPECIFICATIONS, "_anchors", {}).items() for x in pair))  # the metaschemas
 
 
 # --- vocabularies (Draft 2020-12 Core §8.1.2) ----------------------------------------------

@@ -36,7 +36,8 @@ MAX_SCHEMA_DEPTH = 64
 #: again when a cached one was evicted: ~9,500 tiny patterns fit in MAX_SCHEMA_CHARS and cost 3.5-4.2 s
 #: of CPU per playground edit (issue 13). A teaching schema needs a handful (the shipped tools use
 #: fewer than ten); 200 is generous for any real tool, and stays below safe_validator's
-#: PATTERN_CACHE_SIZE (256), so a schema at the cap is compiled once and then served from the cache.
+#: PATTERN_CACHE_SIZE (256), so a schema at the cap is compiled once and then served from the cache (as long as
+#: its patterns fit PATTERN_CACHE_BYTES: 200 of 100 characters do, tests/unit/test_cache_bytes.py).
 MAX_SCHEMA_PATTERNS = 200
 #: Values listed in an ``enum`` explanation before the rest are counted.
 MAX_LISTED = 12
@@ -182,24 +183,24 @@ def check_schema(text: str, lang: str = "en") -> SchemaCheck:
 
 #: Schema checks kept per (text, language): the playground checks the editor's text on every
 #: rerun, and most reruns (a format switch, a toggle, another student on the same preset) bring
-#: text already checked. At most 256 results, holding at most CHECK_CACHE_CHARS of text in total.
-CHECK_CACHE_CHARS = 2_000_000
-_checks = SizedCache(256, CHECK_CACHE_CHARS)
+#: text already checked. At most 256 results, holding at most CHECK_CACHE_BYTES (text, parsed schema, message).
+CHECK_CACHE_BYTES = 8 * 1024 ** 2
+_checks = SizedCache(256, CHECK_CACHE_BYTES)
 #: Meta-schema verdicts kept per (parsed schema as JSON, language), same bounds: a refusal for
 #: running past the validation budget is kept too, so a costly schema is not re-run each rerun.
-_meta_checks = SizedCache(256, CHECK_CACHE_CHARS)
+_meta_checks = SizedCache(256, CHECK_CACHE_BYTES)
 
 
 def check_schema_cached(text: str, lang: str = "en") -> SchemaCheck:
     """:func:`check_schema`, remembered per (``text``, ``lang``) in a bounded cache shared by every
     session of the process. The result (and its ``schema`` dict) is shared: read it, never change it.
     Same refusals and limits as check_schema (MAX_SCHEMA_CHARS, the validation budget); text longer
-    than CHECK_CACHE_CHARS is checked every time."""
+    whose check holds more than CHECK_CACHE_BYTES is checked every time."""
     key = (text, lang)
     hit = _checks.get(key)
     if hit is None:
         hit = check_schema(text, lang)
-        _checks.put(key, hit, len(text))
+        _checks.put(key, hit)
     return hit
 
 
@@ -231,7 +232,7 @@ def _check_schema(text: str, lang: str) -> SchemaCheck:
     verdict = _meta_checks.get(key)
     if verdict is None:
         verdict = _meta_check(schema, lang)
-        _meta_checks.put(key, verdict, len(key[0]))
+        _meta_checks.put(key, verdict)
     return verdict
 
 
@@ -551,12 +552,13 @@ def _integral_floats(value: Any, path: list) -> Iterator[tuple[list, float]]:
             stack.extend((v, where + [i]) for i, v in enumerate(node))
 
 
-#: Validators kept per (schema text, format assertion): at most 64, holding at most
-#: VALIDATOR_CACHE_CHARS characters of schema text in total.
-VALIDATOR_CACHE_CHARS = 2_000_000
-_validators = SizedCache(64, VALIDATOR_CACHE_CHARS)
+#: Validators kept per (schema text, format assertion): at most 64, holding at most VALIDATOR_CACHE_BYTES
+#: (schema text, parsed schema, the validator's resolver; measured by toolcall.memsize).
+VALIDATOR_CACHE_BYTES = 16 * 1024 ** 2
+_validators = SizedCache(64, VALIDATOR_CACHE_BYTES)
 #: Schemas (as JSON text) that already ran past the validation budget: refused at once after.
-_too_expensive = SizedCache(64, VALIDATOR_CACHE_CHARS)
+TOO_EXPENSIVE_CACHE_BYTES = 2 * 1024 ** 2
+_too_expensive = SizedCache(64, TOO_EXPENSIVE_CACHE_BYTES)
 
 
 def _validator_for(schema_json: str, assert_format: bool) -> Any:
@@ -565,7 +567,7 @@ def _validator_for(schema_json: str, assert_format: bool) -> Any:
     if validator is None:
         validator = SafeValidator(json.loads(schema_json), registry=REGISTRY,
                                   format_checker=ASSERT_FORMATS if assert_format else None)
-        _validators.put(key, validator, len(schema_json))
+        _validators.put(key, validator)
     return validator
 
 
@@ -601,7 +603,7 @@ def validate(instance: Any, schema: dict[str, Any], lang: str = "en", assert_for
                                                           format_checker=ASSERT_FORMATS if assert_format else None)
         raw_errors = within_budget(lambda: list(validator.iter_errors(instance)))
     except BudgetExceeded:
-        _too_expensive.put(key, None, len(key))
+        _too_expensive.put(key, None)
         return [_budget_error(lang)], []
     except RegexTimeout:
         return [FieldError("", t("word.root", lang), "pattern", t("expected.regex_in_time", lang,
@@ -615,7 +617,7 @@ def validate(instance: Any, schema: dict[str, Any], lang: str = "en", assert_for
         return [FieldError("", t("word.root", lang), "$ref", t("expected.resolvable_ref", lang),
                            _short(str(exc)))], []
     except MemoryError:
-        _too_expensive.put(key, None, len(key))
+        _too_expensive.put(key, None)
         return [_memory_error(lang)], []
     errors: list[FieldError] = []
     seen: set[tuple[str, str]] = set()

@@ -30,8 +30,8 @@ Plan = tuple[tuple[str, tuple, dict], ...]
 #: Plans of the canned cards, by the identity of their judgement (evaluate_canned_cached shares one object per
 #: schema across reruns and sessions; the entry holds it, so its id is not reused meanwhile) and the texts around
 #: it: a rerun whose judgement is unchanged re-sends the same elements without translating, escaping or
-#: formatting anything again (bench/README.md, section H). Bounded by entries and by characters.
-_plans = SizedCache(max_entries=512, max_cost=20_000_000)
+#: formatting anything again (bench/README.md, section H). Bounded by entries and by bytes.
+_plans = SizedCache(max_entries=512, max_bytes=8 * 1024 ** 2)
 
 
 def show_card(card, key: str, label: str | None = None, canned=None, tool_name: str | None = None,
@@ -56,7 +56,7 @@ def show_card(card, key: str, label: str | None = None, canned=None, tool_name: 
     if plan is None:
         plan = card_plan(card, label, canned, tool_name, fmt)
         if canned is not None:
-            _plans.put(cache_key, (canned, card, plan), sum(len(str(a)) for _, args, _ in plan for a in args))
+            _plans.put(cache_key, (canned, card, plan))
     with st.container(border=True, key=key):
         for name, args, kwargs in plan:
             getattr(st, name)(*args, **kwargs)

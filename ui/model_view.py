@@ -12,14 +12,14 @@ from toolcall.safe_validator import SizedCache
 from ui.common import tr
 
 #: Token counts by wire JSON: the set's four fixture tools are the same on every rerun (bench/README.md, H).
-_counts = SizedCache(max_entries=1024, max_cost=4_000_000)
+_counts = SizedCache(max_entries=1024, max_bytes=2 * 1024 ** 2)
 
 
 def _count(text: str):
     hit = _counts.get(text)
     if hit is None:
         hit = count(text)
-        _counts.put(text, hit, len(text))
+        _counts.put(text, hit)
     return hit
 
 

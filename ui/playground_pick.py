@@ -62,7 +62,7 @@ def pick_panel() -> str:
 #: The picker's labels and captions by the identity of the judged cards (evaluate_canned_cached shares one list
 #: per schema across reruns and sessions; the entry holds it, so its id is not reused meanwhile) and the language:
 #: an edit that leaves the verdicts as another edit left them translates and escapes nothing again.
-_labels = SizedCache(max_entries=512, max_cost=4_000_000)
+_labels = SizedCache(max_entries=512, max_bytes=4 * 1024 ** 2)
 
 
 def output_labels(cards) -> tuple[dict[str, str], list[str]]:
@@ -80,7 +80,7 @@ def output_labels(cards) -> tuple[dict[str, str], list[str]]:
     labels[FREE] = tr("playground.output_free", label=tr("workbench.tab_free"))
     captions = [{"matched": "", "leaked": tr("playground.output_leaked"),
                  "overrejected": tr("playground.output_overrejected")}[outcome(c)] for c in cards] + [""]
-    _labels.put(key, (cards, labels, captions), sum(map(len, labels.values())) + sum(map(len, captions)))
+    _labels.put(key, (cards, labels, captions))
     return labels, captions
 
 

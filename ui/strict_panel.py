@@ -41,16 +41,16 @@ _WRAP_CSS = (f"<style>{_P} table {{ width: 100%; }} {_P} td, {_P} th {{ overflow
 
 #: What the panel computes, by its inputs (the schema as JSON first): a rerun that leaves the schema as it was (a
 #: provider picked, the fix button, a click anywhere on the page) computes nothing again. A schema of 1 600
-#: constrained properties cost 18 s of CPU per leak matrix. Bounded by entries and by characters.
-_computed = SizedCache(max_entries=128, max_cost=20_000_000)
+#: constrained properties cost 18 s of CPU per leak matrix. Bounded by entries and by bytes.
+_computed = SizedCache(max_entries=128, max_bytes=16 * 1024 ** 2)
 
 
-def _memo(key: tuple, build, size: int):
-    """``build()``, once per ``key`` while it stays in _computed; ``size`` is about the characters it holds."""
+def _memo(key: tuple, build):
+    """``build()``, once per ``key`` while it stays in _computed (charged the bytes key and result hold)."""
     hit = _computed.get(key)
     if hit is None:
         hit = (build(),)
-        _computed.put(key, hit, size)
+        _computed.put(key, hit)
     return hit[0]
 
 
@@ -86,7 +86,7 @@ def _apply_fixed(text: str) -> None:
 def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) -> None:
     name = t(f"strict.panel.provider_{provider}", lang)
     text = json.dumps(schema, ensure_ascii=False)
-    rep = _memo(("report", text, provider, tool_name), lambda: report(schema, provider, tool_name), 4 * len(text))
+    rep = _memo(("report", text, provider, tool_name), lambda: report(schema, provider, tool_name))
     if rep.refused:
         st.error(t("strict.panel.refused", lang, provider=name), icon="🚫")
     else:
@@ -145,9 +145,7 @@ def _matrix(schema: dict[str, Any], outputs, extra=()):
     """leak_matrix, once per schema, outputs and free-box text (_memo)."""
     text = json.dumps(schema, ensure_ascii=False)
     shown = tuple((o.id, o.label.get("en", o.id), o.raw, o.expected) for o in outputs)
-    rows = sum(len(o[2]) for o in shown) + sum(len(e[2]) for e in extra)
-    return _memo(("leaks", text, shown, tuple(extra)), lambda: leak_matrix(schema, outputs, list(extra)),
-                 5 * len(text) + 6 * rows)
+    return _memo(("leaks", text, shown, tuple(extra)), lambda: leak_matrix(schema, outputs, list(extra)))
 
 
 def _cell(verdict, lang: str) -> str:
@@ -206,7 +204,7 @@ def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
     if not st.session_state.get(f"{PREFIX}_fix_shown"):
         return
     text = json.dumps(schema, ensure_ascii=False)
-    fixed = _memo(("fix", text), lambda: openai_fix(schema), 4 * len(text))
+    fixed = _memo(("fix", text), lambda: openai_fix(schema))
     if fixed.diff == "":
         st.caption(t("strict.panel.fix_none", lang))
         return

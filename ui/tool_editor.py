@@ -97,20 +97,20 @@ def _preset_tool(ref: Tool, preset: str) -> Tool:
 
 #: (name, description, schema text) a preset writes, by (reference tool as JSON, preset): the editor compares
 #: the fields with it on every rerun, and a preset deep-copies the schema (bench/README.md, section H).
-_written = SizedCache(max_entries=256, max_cost=4_000_000)
+_written = SizedCache(max_entries=256, max_bytes=4 * 1024 ** 2)
 
 
 #: Each reference tool's JSON (the key of _written), by the tool's identity: fixture_tool shares one object per
 #: file version and language, so an edit does not serialise the reference again (issue 18). The entry holds the
 #: tool, so its id is not reused meanwhile.
-_ref_json = SizedCache(max_entries=256, max_cost=4_000_000)
+_ref_json = SizedCache(max_entries=256, max_bytes=4 * 1024 ** 2)
 
 
 def _ref_key(ref: Tool) -> str:
     hit = _ref_json.get(id(ref))
     if hit is None or hit[0] is not ref:
         hit = (ref, json.dumps([ref.name, ref.description, ref.input_schema], sort_keys=True, ensure_ascii=False))
-        _ref_json.put(id(ref), hit, len(hit[1]))
+        _ref_json.put(id(ref), hit)
     return hit[1]
 
 
@@ -120,7 +120,7 @@ def _preset_fields(ref: Tool, preset: str) -> tuple[str, str, str]:
     if hit is None:
         wrote = _preset_tool(ref, preset)
         hit = (wrote.name, wrote.description, schema_text(wrote.input_schema))
-        _written.put(key, hit, len(key[0]) + sum(map(len, hit)))
+        _written.put(key, hit)
     return hit
 
 
@@ -262,7 +262,7 @@ def tool_set(tool: Tool, picked: str) -> list[Tool]:
 
 #: The review's findings by the set's definitions as canonical JSON: a rerun that changed no definition
 #: (a keystroke in another field, another student on the same preset) lints nothing (bench/README.md, H).
-_reviews = SizedCache(max_entries=256, max_cost=8_000_000)
+_reviews = SizedCache(max_entries=256, max_bytes=4 * 1024 ** 2)
 
 
 def review_findings(tool: Tool, tools: list[Tool]) -> list:
@@ -272,7 +272,7 @@ def review_findings(tool: Tool, tools: list[Tool]) -> list:
     hit = _reviews.get(key)
     if hit is None:
         hit = lint_tool(tool) + [f for f in lint_set(tools) if f.rule.startswith("set_")]
-        _reviews.put(key, hit, len(key))
+        _reviews.put(key, hit)
     return hit
 
 

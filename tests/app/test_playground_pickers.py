@@ -165,7 +165,7 @@ def test_the_picker_labels_are_built_once_per_judged_cards_and_language(monkeypa
     import ui.playground_pick as pick
     from toolcall.safe_validator import SizedCache
 
-    monkeypatch.setattr(pick, "_labels", SizedCache(max_entries=512, max_cost=4_000_000))  # nothing from other tests
+    monkeypatch.setattr(pick, "_labels", SizedCache(max_entries=512, max_bytes=4 * 1024 ** 2))  # nothing from other tests
     at = playground()
     ref = at.text_area(key="schema_editor").value
     calls = []

@@ -100,8 +100,13 @@ def test_memory_error_in_validate_becomes_one_error(monkeypatch):
 def test_pattern_cache_is_capped_by_size(cache_name):
     from toolcall import safe_validator
 
+    from toolcall import memsize
+
     cache = getattr(safe_validator, cache_name)
     for i in range(400):
-        safe_validator.compile_pattern(f"^{i}" + "a" * 900 + "$")
-    assert cache.cost <= safe_validator.PATTERN_CACHE_CHARS and len(cache) <= safe_validator.PATTERN_CACHE_SIZE
-    assert len(cache) <= safe_validator.PATTERN_CACHE_CHARS // 900  # 70 of 400, not 256
+        last = f"^{i}" + "a" * 900 + "$"
+        safe_validator.compile_pattern(last)
+    assert cache.cost <= safe_validator.PATTERN_CACHE_BYTES and len(cache) <= safe_validator.PATTERN_CACHE_SIZE
+    each = cache.ENTRY_BYTES + memsize.retained_bytes((last, cache.get(last)), 10 ** 9)  # its Rust program too
+    assert each > memsize.regex_bytes(last) == 8_192 + 600 * 905
+    assert len(cache) == safe_validator.PATTERN_CACHE_BYTES // each == 30  # 30 of 400, not 256

@@ -7,7 +7,7 @@ import sys
 from toolcall import REPO_ROOT, lazy
 from toolcall.judge import _canned, evaluate_canned, evaluate_canned_cached, summarize
 from toolcall.presets import PRESETS, apply_preset, schema_text
-from toolcall.validation import CHECK_CACHE_CHARS, _checks, check_schema, check_schema_cached
+from toolcall.validation import CHECK_CACHE_BYTES, _checks, check_schema, check_schema_cached
 from toolcall.wire import FORMATS
 
 
@@ -55,11 +55,11 @@ def test_cached_check_is_the_check_and_is_shared(schema):
 
 
 def test_check_cache_is_bounded_by_entries_and_characters():
-    assert _checks.max_entries == 256 and _checks.max_cost == CHECK_CACHE_CHARS
+    assert _checks.max_entries == 256 and _checks.max_bytes == CHECK_CACHE_BYTES
     for i in range(300):
         check_schema_cached(f'{{"type": "object", "description": "{i}"}}', "en")
     assert len(_checks._data) <= 256
-    huge = '{"type": "object", "description": "' + "x" * CHECK_CACHE_CHARS + '"}'
+    huge = '{"type": "object", "description": "' + "x" * CHECK_CACHE_BYTES + '"}'
     check_schema_cached(huge, "en")  # over the limit: refused by check_schema and never kept
     assert (huge, "en") not in _checks
 
