@@ -61,6 +61,11 @@ MAX_JSON_BYTES = 20_000_000
 #: Most JSON values (bounded by counting ``,`` ``[`` ``{`` bytes) one document may hold before
 #: it is parsed: an empty object costs ~64 bytes of memory for its 3 bytes of text.
 MAX_JSON_VALUES = 2_000_000
+#: Most JSON values (counted the same way, on each kept value's JSON) the records of one input may keep once read:
+#: the calls' arguments, expected calls and tool lists outlive their line or member, so without a total a
+#: 57 KB .eval of 19 members of a million ``[]`` each (each member under MAX_JSON_VALUES) kept 1.3 GB, and 36 MB
+#: of native lines 0.8 GB. About 60 to 190 bytes of memory each: at most ~190 MB for one input.
+MAX_KEPT_VALUES = 1_000_000
 #: Most distinct tool lists (schemas) one input may bring: each costs validator builds and
 #: regex runs, so a line with yet another list is one problem.
 MAX_TOOL_SETS = 20
@@ -80,6 +85,7 @@ ERROR_CODES: dict[str, tuple[str, ...]] = {
     "member_too_many_values": ("name", "size", "limit"),
     "too_many_members": ("size", "limit"),
     "unpacked_too_large": ("size", "limit"),
+    "out_of_memory": (),
     "not_json": ("line", "column"),
     "not_utf8": ("byte",),
     "tau_shape": (),
@@ -122,7 +128,7 @@ def _json_doc(data: bytes, member: str | None = None) -> Any:
     named = {"name": member} if member else {}
     if len(data) > MAX_JSON_BYTES:
         raise LogTooLarge("member_too_large" if member else "document_too_large", len(data), MAX_JSON_BYTES, **named)
-    values = data.count(b",") + data.count(b"[") + data.count(b"{")
+    values = json_values(data)
     if values > MAX_JSON_VALUES:
         raise LogTooLarge("member_too_many_values" if member else "too_many_values", values, MAX_JSON_VALUES, **named)
     try:
@@ -130,6 +136,43 @@ def _json_doc(data: bytes, member: str | None = None) -> Any:
     except orjson.JSONDecodeError as exc:
         code, params = json_failure(data, exc)
         raise LogUnreadable(code, **params) from None
+
+
+def json_values(data: bytes) -> int:
+    """An upper bound on the JSON values (containers and the items and members in them) ``data`` can parse to,
+    from its bytes: one per ``,`` ``[`` ``{`` (the commas and brackets inside strings counted too)."""
+    return data.count(b",") + data.count(b"[") + data.count(b"{")
+
+
+class _Budget:
+    """What the records of one input keep, in JSON values (json_values of each kept value's JSON), against
+    MAX_KEPT_VALUES."""
+
+    def __init__(self) -> None:
+        self.kept = 0
+
+    def spend(self, *blobs: bytes) -> bool:
+        """Count the values of ``blobs`` (JSON text); False once the total is over MAX_KEPT_VALUES."""
+        self.kept += sum(json_values(blob) + 1 for blob in blobs)
+        return self.kept <= MAX_KEPT_VALUES
+
+    def spend_values(self, *values: Any) -> bool:
+        """Count every value inside ``values`` (parsed JSON, walked without recursion: a depth orjson.dumps
+        refuses is counted too); False once the total is over MAX_KEPT_VALUES."""
+        stack = list(values)
+        while stack:
+            value = stack.pop()
+            self.kept += 1
+            if isinstance(value, dict):
+                stack.extend(value.values())
+            elif isinstance(value, (list, tuple)):
+                stack.extend(value)
+        return self.kept <= MAX_KEPT_VALUES
+
+
+def _over_budget(log: RunLog, number: int, where: str) -> None:
+    """List the stop for MAX_KEPT_VALUES as the last problem."""
+    log.problems.append(LineProblem(number, where, "too_many_values_kept", {"limit": MAX_KEPT_VALUES}))
 
 
 def json_failure(data: bytes, exc: orjson.JSONDecodeError) -> tuple[str, dict[str, int]]:
@@ -177,7 +220,9 @@ def read_log(data: bytes, fmt: str = "auto", name: str = "", limit: int = MAX_BY
     """Read ``data`` (bytes of a file) in ``fmt`` (one of LOG_FORMATS).
 
     Raises LogTooLarge above ``limit`` bytes, LogUnreadable when the whole input is unusable,
-    ValueError for an unknown format. Bad records are listed in ``RunLog.problems``.
+    LogError("out_of_memory") when reading it ran out of memory, ValueError for an unknown format. Bad records
+    are listed in ``RunLog.problems``; reading stops (the last problem says why) after MAX_PROBLEMS problems,
+    MAX_RUNS records, or records keeping more than MAX_KEPT_VALUES JSON values.
     """
     if len(data) > limit:
         raise LogTooLarge("log_too_large", len(data), limit)
@@ -188,7 +233,10 @@ def read_log(data: bytes, fmt: str = "auto", name: str = "", limit: int = MAX_BY
         fmt = detect_log_format(data, name)
     readers = {"native": read_native, "tau": read_tau, "inspect": read_inspect}
     if fmt in readers:  # a case id spelled two ways that read alike is one case (said in a note)
-        return merge_alike_case_ids(readers[fmt](data))
+        try:
+            return merge_alike_case_ids(readers[fmt](data))
+        except MemoryError:  # whatever a reader missed, the page and the command line say so in a sentence
+            raise LogError("out_of_memory") from None
     raise ValueError(f"unknown format {fmt!r}; expected one of {LOG_FORMATS}")
 
 
@@ -272,6 +320,7 @@ def read_native(data: bytes) -> RunLog:
     tool_index: dict[bytes, int] = {}
     shared: dict[bytes, tuple] = {}
     current = -1
+    budget = _Budget()
     loads, sort_keys = orjson.loads, orjson.OPT_SORT_KEYS
     # Lines as a C iterator over a view of ``data`` (no copy); each keeps its "\n", which orjson skips.
     for number, raw in enumerate(io.BytesIO(data), start=1):
@@ -310,6 +359,11 @@ def read_native(data: bytes) -> RunLog:
             if found := _native_problem(rec):
                 problems.append(LineProblem(number, *found))
                 continue
+            new = [key if len(key) > 1 else raw for key, kept in ((expected_key, expected), (calls_key, calls))
+                   if kept is None]  # a value too deep for a key: its whole line counted
+            if not budget.spend(*new):
+                _over_budget(log, number, "$")
+                break
             if expected is None:
                 expected = tuple(rec["expected_calls"])
                 if len(expected_key) > 1:
@@ -328,6 +382,9 @@ def read_native(data: bytes) -> RunLog:
                 if len(log.tool_sets) >= MAX_TOOL_SETS:
                     problems.append(LineProblem(number, "$.tools", "too_many_tool_sets", {"limit": MAX_TOOL_SETS}))
                     continue
+                if not budget.spend(key if key.startswith(b"[") else raw):
+                    _over_budget(log, number, "$.tools")
+                    break
                 tool_index[key] = len(log.tool_sets)
                 log.tool_sets.append({t["name"]: t["input_schema"] for t in tools})
             current = tool_index[key]
@@ -431,6 +488,10 @@ def _inspect_samples(data: bytes) -> tuple[str, Iterator[tuple[str, Any]]]:
             raise LogUnreadable("inspect_shape")
         model = str((doc.get("eval") or {}).get("model") or "") if isinstance(doc.get("eval"), dict) else ""
         return model, ((f"$.samples[{i}]", s) for i, s in enumerate(doc.get("samples") or []))
+    # Each central-directory header starts with this signature: an upper bound on the members, counted before
+    # zipfile builds a ZipInfo for each (480 000 empty members, 42 MB, took 258 MB before the count refused them).
+    if (headers := data.count(b"PK\x01\x02")) > MAX_MEMBERS:
+        raise LogTooLarge("too_many_members", headers, MAX_MEMBERS)
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
@@ -519,6 +580,7 @@ def read_inspect(data: bytes) -> RunLog:
     log = RunLog([], tool_sets=[], fmt="inspect")
     tool_index: dict[str, int] = {}
     scorer_seen = None
+    budget = _Budget()
     for number, (where, sample) in enumerate(samples, start=1):
         if _stop(log, number, where):
             break
@@ -554,6 +616,10 @@ def read_inspect(data: bytes) -> RunLog:
         if key not in tool_index and len(log.tool_sets) >= MAX_TOOL_SETS:
             log.problems.append(LineProblem(number, f"{where}.events", "too_many_tool_sets", {"limit": MAX_TOOL_SETS}))
             continue
+        calls = _inspect_calls(sample)
+        if not budget.spend_values(expected, [c.arguments for c in calls], tools if key not in tool_index else None):
+            _over_budget(log, number, where)
+            break
         if key not in tool_index:
             tool_index[key] = len(log.tool_sets)
             log.tool_sets.append(tools)
@@ -563,7 +629,7 @@ def read_inspect(data: bytes) -> RunLog:
                 sample["epoch"],
                 model,
                 tuple(expected) if expected is not None else None,
-                _inspect_calls(sample),
+                calls,
                 tool_index[key],
                 passed,
                 number,
