@@ -659,10 +659,10 @@ def read_recorded(path: Path) -> Recorded:
     """Read the native log at ``path`` through toolcall.files (a regular file of at most MAX_BYTES bytes:
     not a FIFO, a device, a folder or a link to nothing). Raises FixtureError naming the file, with the
     reason or every bad line (``line N: $.field``), when it cannot be read, is not UTF-8 text, has a line
-    the reader refuses, a tool description or a request that is not a string, or no runs: the page then
-    says so, and ``python -m toolcall check`` lists the same problems."""
+    the reader refuses or one whose object writes a key twice, a tool description or a request that is not a
+    string, or no runs: the page then says so, and ``python -m toolcall check`` lists the same problems."""
     from toolcall.files import ReadError, read_bytes_bounded
-    from toolcall.fixtures import FixtureError, Problem, display_name
+    from toolcall.fixtures import FixtureError, Problem, display_name, duplicate_key_message, json_with_duplicates
 
     name = display_name(path)
     try:
@@ -681,7 +681,9 @@ def read_recorded(path: Path) -> Recorded:
     for number, raw in enumerate(data.split(b"\n"), start=1):  # read_native's lines
         if number not in used:
             continue
-        rec = orjson.loads(raw)
+        rec, twice = json_with_duplicates(raw.decode("utf-8"))  # read_native's orjson keeps the last silently
+        if twice is not None:
+            problems.append(Problem(name, f"line {number}: {twice[0]}", duplicate_key_message(twice[1])))
         if tools is None and isinstance(rec.get("tools"), list):
             tools = tuple((tool["name"], tool.get("description", "")) for tool in rec["tools"])
             problems += [Problem(name, f"line {number}: $.tools[{i}].description", "must be a string")
