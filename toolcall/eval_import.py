@@ -517,9 +517,9 @@ def _inspect_samples(data: bytes) -> tuple[str, Iterator[tuple[str, Any]]]:
         for info in sorted(infos, key=lambda i: i.filename):
             if info.filename.startswith("samples/") and info.filename.endswith(".json"):
                 try:
-                    yield info.filename, _json_doc(_member(zf, info), info.filename)
+                    yield member_name(info.filename), _json_doc(_member(zf, info), member_name(info.filename))
                 except (LogUnreadable, LogTooLarge, *ZIP_MEMBER_FAILURES) as exc:
-                    yield info.filename, exc
+                    yield member_name(info.filename), exc
 
     return model, samples()
 
@@ -531,15 +531,26 @@ def _inspect_samples(data: bytes) -> tuple[str, Iterator[tuple[str, Any]]]:
 ZIP_MEMBER_FAILURES = (zipfile.BadZipFile, OSError, EOFError, RuntimeError, zlib.error, lzma.LZMAError)
 
 
+#: Longest zip member name a problem quotes, in characters: a name may be 65 535 bytes long, and the upload's
+#: problem list quotes one per member (700 members of 30 000-character names: a 21 MB list on the page).
+MAX_NAME_CHARS = 120
+
+
+def member_name(name: str) -> str:
+    """A member's name as problems quote it: whole up to MAX_NAME_CHARS characters, else its first
+    MAX_NAME_CHARS - 20 and its last 10 around ``…``, so the folder and the ``.json`` end stay readable."""
+    return name if len(name) <= MAX_NAME_CHARS else f"{name[:MAX_NAME_CHARS - 20]}…{name[-10:]}"
+
+
 def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
     """One member's bytes, refused (LogTooLarge) when its declared or its actual unpacked size
     is over MAX_JSON_BYTES: decompression streams and stops one byte past the limit."""
     if info.file_size > MAX_JSON_BYTES:
-        raise LogTooLarge("member_too_large", info.file_size, MAX_JSON_BYTES, name=info.filename)
+        raise LogTooLarge("member_too_large", info.file_size, MAX_JSON_BYTES, name=member_name(info.filename))
     with zf.open(info) as member:
         data = member.read(MAX_JSON_BYTES + 1)
     if len(data) > MAX_JSON_BYTES:
-        raise LogTooLarge("member_too_large", len(data), MAX_JSON_BYTES, name=info.filename)
+        raise LogTooLarge("member_too_large", len(data), MAX_JSON_BYTES, name=member_name(info.filename))
     return data
 
 

@@ -191,3 +191,24 @@ def test_memory_error_in_a_reader_becomes_a_message(reader, monkeypatch):
     assert caught.value.text("en") == ("reading this log needs more memory than the server can give it; "
                                        "upload a smaller log")
     assert caught.value.text("zh") == "读这份日志需要的内存超出了服务器能给的，请上传小一些的日志"
+
+
+def _long_names(body: bytes) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for i in range(5):
+            z.writestr("samples/" + "a" * 30_000 + f"{i}.json", body)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("body", [b"{}", b"{nope", b"[" + b"[]," * 1_100_000 + b"[]]"],
+                         ids=["no_id", "not_json", "values"])
+def test_a_problem_quotes_a_long_member_name_cut(body):
+    """Before: each problem quoted the member's whole name (up to 65 535 characters), so 700 members of
+    30 000-character names made a 21 MB problem list on the upload page."""
+    log = read_log(_long_names(body), "auto", "x.eval")
+    assert len(log.problems) == 5
+    for i, problem in enumerate(log.problems):
+        assert problem.field.startswith("samples/" + "a" * 92 + "…")
+        assert problem.field.split("…")[1].startswith(f"aaaa{i}.json")  # the last 10 characters kept
+        assert len(problem.describe("en")) < 300 and len(problem.describe("zh")) < 300
