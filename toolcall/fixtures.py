@@ -89,7 +89,9 @@ def read_data(path: Path) -> Any:
             if depth > MAX_DEPTH:
                 raise FixtureError([Problem(name, "$", f"not JSON: nested {depth} levels deep; the limit is "
                                                        f"{MAX_DEPTH}")])
-            return _json_without_duplicates(name, text)
+            # a byte-order mark is no content (Notepad's and PowerShell's "UTF-8" start with one): YAML, lessons and
+            # run logs already read past it, and json.loads refused it with Python's advice "decode using utf-8-sig"
+            return _json_without_duplicates(name, text.removeprefix("\ufeff"))
         return safe_load(text)
     except json.JSONDecodeError as exc:
         raise FixtureError([Problem(name, "$", f"not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}")]) from exc

@@ -161,3 +161,12 @@ def test_every_id_in_every_content_schema_has_a_bounded_length(schema_file):
     """The kind: an id, a tool name or a case id of hundreds of characters widens every table and chart it is in."""
     schema = json.loads(schema_file.read_text("utf-8"))
     assert list(_unbounded_ids(schema, schema, "$")) == []
+
+
+def test_a_byte_order_mark_on_every_content_file_is_read_past(content):
+    """Before: a tool definition saved with a BOM failed check with Python's advice "decode using utf-8-sig" while
+    the same mark on a YAML file, a lesson or a run log was read past; now every kind reads past it."""
+    files = sorted({f for pattern in CONTENT_PATTERNS for f in content.glob(pattern)})
+    for path in files:
+        path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert _problems(content) == []
