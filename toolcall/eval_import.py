@@ -64,8 +64,9 @@ MAX_JSON_VALUES = 2_000_000
 #: Most JSON values (counted the same way, on each kept value's JSON) the records of one input may keep once read:
 #: the calls' arguments, expected calls and tool lists outlive their line or member, so without a total a
 #: 57 KB .eval of 19 members of a million ``[]`` each (each member under MAX_JSON_VALUES) kept 1.3 GB, and 36 MB
-#: of native lines 0.8 GB. About 60 to 190 bytes of memory each: at most ~190 MB for one input.
-MAX_KEPT_VALUES = 1_000_000
+#: of native lines 0.8 GB. As many as one whole document may hold (MAX_JSON_VALUES): a 20 MB native upload of
+#: small distinct calls keeps about 1.2 million (12 a line), a hostile one at most ~2 million empty lists (~110 MB).
+MAX_KEPT_VALUES = MAX_JSON_VALUES
 #: Most distinct tool lists (schemas) one input may bring: each costs validator builds and
 #: regex runs, so a line with yet another list is one problem.
 MAX_TOOL_SETS = 20
