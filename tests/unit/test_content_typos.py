@@ -170,3 +170,13 @@ def test_a_byte_order_mark_on_every_content_file_is_read_past(content):
     for path in files:
         path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     assert _problems(content) == []
+
+
+def test_an_overlong_output_label_fails_check(content):
+    """A canned output's label is an option of the playground's output list: 300 characters stretched it."""
+    path = content / "fixtures" / "outputs" / "refund_order.yaml"
+    long_label = "Valid " + "call " * 60
+    path.write_text(path.read_text("utf-8").replace('label: {en: "Valid call"', f'label: {{en: "{long_label}"', 1),
+                    "utf-8")
+    assert [p for p in _problems(content) if "$.outputs[0].label" in p] == [
+        f"{display_name(path)}: $.outputs[0].label.en: {long_label!r} is too long"]
