@@ -8,7 +8,7 @@ learner typed is shown in st.dataframe cells, never as Markdown.
 
 import streamlit as st
 
-from ui.common import lang, plain, show_chart, show_table, tr
+from ui.common import lang, plain, show_chart, show_code, show_table, tr
 from ui.exercise_widgets import course_entries, exercise_set
 from ui.instructor import sign_in
 from ui.learner import progress_store, setup_problem
@@ -51,13 +51,13 @@ try:
 except StorageError as exc:
     if exc.setup:  # waiting will not help: say what is wrong (the server's own words name the setting)
         st.error(tr("storage.dashboard_setup"))
-        st.code(str(exc), language=None)
+        show_code(str(exc), language=None)
     else:
         st.warning(tr("dashboard.store_error"))
     st.stop()
 if (problem := setup_problem()) is not None:  # a read-only database: shown, but nothing new is saved
     st.error(tr("storage.dashboard_read_only"))
-    st.code(str(problem), language=None)
+    show_code(str(problem), language=None)
 
 L = lang()
 exercises = exercise_set().by_id()

@@ -3,7 +3,7 @@
 
 import streamlit as st
 
-from ui.common import lang, load, show_json, show_load_problems, tr
+from ui.common import lang, load, show_code, show_json, show_load_problems, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
 from toolcall.transcripts import (STOPPED, SUCCEEDED, VALIDATION, build_side_by_side, build_transcript,
@@ -45,7 +45,7 @@ translated("segmented_control", tr("walkthrough.variant_label"), variants,
 variant = variants[st.session_state.get(VARIANT_KEY) or fixture.variants[0].id]
 st.caption(variant.note[language])
 st.markdown(tr("walkthrough.user_said"))
-st.code(variant.user[language], language=None, wrap_lines=True)
+show_code(variant.user[language], language=None, wrap_lines=True)
 
 try:
     pair = build_side_by_side(fixture, variant.id, tools, book, language)

@@ -8,6 +8,7 @@ function to ``CHECKERS``.
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import json
 import os
 from pathlib import Path
@@ -315,6 +316,48 @@ def content_folder_problems(root: Path) -> list[Problem]:
     return problems
 
 
+#: What the app reads in each content folder (fnmatch patterns, case-sensitive as the app's own globs and
+#: fixed names are): any other file there is never used, so an instructor's ``NEW.JSON``, ``orders2.yaml`` or
+#: ``get_order.yml`` beside ``get_order.yaml`` would pass ``check`` and be missing in class.
+APP_READS: dict[str, tuple[str, ...]] = {
+    "fixtures/tools": ("*.json",),
+    "fixtures/orders": ("orders.yaml",),
+    "fixtures/outputs": ("*.yaml",),
+    "fixtures/transcripts": ("refund_walkthrough.yaml",),
+    "fixtures/pairing": ("examples.yaml",),
+    "fixtures/exercises": ("*.yaml", "*.yml"),
+    "fixtures/scenarios": ("*.yaml", "*.yml"),
+    "fixtures/selection": tuple(f"shop.{lang}.yaml" for lang in LANGS),
+    "fixtures/eval_runs": ("*.jsonl", "simulation.yaml"),  # simulation.yaml: scripts/make_eval_runs.py's input
+    **{f"lessons/{lang}": ("*.md",) for lang in LANGS},
+}
+
+
+def unread_file_problems(root: Path) -> list[Problem]:
+    """Every file in a content folder that the app never reads (APP_READS), and every folder under lessons/ but
+    the languages the app has (``lessons/fr``), each as a problem naming it and what is read there instead.
+    Names starting with ``.`` (``.gitkeep``, an editor's swap file) and README files are left alone."""
+    problems = []
+    for folder, patterns in APP_READS.items():
+        base = Path(root) / folder
+        if not base.is_dir():
+            continue
+        for entry in sorted(base.iterdir()):
+            if entry.name.startswith(".") or entry.name.upper().startswith("README"):
+                continue
+            if not any(fnmatch.fnmatchcase(entry.name, pattern) for pattern in patterns):
+                problems.append(Problem(display_name(entry), "$", "never read by the app: it reads only "
+                                        f"{', '.join(patterns)} in {folder}/ (is the name or its case wrong?)"))
+    lessons = Path(root) / "lessons"
+    if lessons.is_dir():
+        for entry in sorted(lessons.iterdir()):
+            if entry.name.startswith(".") or entry.name.upper().startswith("README") or entry.name in LANGS:
+                continue
+            problems.append(Problem(display_name(entry), "$", "never read by the app: lessons/ holds one folder "
+                                    f"per language the app has ({', '.join(LANGS)})"))
+    return problems
+
+
 def run_checks(root: Path) -> list[Problem]:
     """Run every checker on ``root``; returns all problems (empty when the content is sound).
     A folder without fixtures/ is itself a problem: checking nothing must not pass."""
@@ -324,7 +367,7 @@ def run_checks(root: Path) -> list[Problem]:
     if not any(next(Path(root).glob(pattern), None) for pattern in CONTENT_PATTERNS):
         return folders or [Problem(display_name(Path(root)), "$", "nothing to check: no fixture or lesson files "
                         "(fixtures/<kind>/*.json|yaml, lessons/<lang>/*.md) under this folder")]
-    problems: list[Problem] = folders
+    problems: list[Problem] = folders + unread_file_problems(Path(root))
     for checker in CHECKERS:
         problems += checker(Path(root))
     return list(dict.fromkeys(problems))  # a fixture problem met through a lesson or an exercise: once

@@ -61,6 +61,12 @@ MAX_JSON_BYTES = 20_000_000
 #: Most JSON values (bounded by counting ``,`` ``[`` ``{`` bytes) one document may hold before
 #: it is parsed: an empty object costs ~64 bytes of memory for its 3 bytes of text.
 MAX_JSON_VALUES = 2_000_000
+#: Most JSON values (counted the same way, on each kept value's JSON) the records of one input may keep once read:
+#: the calls' arguments, expected calls and tool lists outlive their line or member, so without a total a
+#: 57 KB .eval of 19 members of a million ``[]`` each (each member under MAX_JSON_VALUES) kept 1.3 GB, and 36 MB
+#: of native lines 0.8 GB. As many as one whole document may hold (MAX_JSON_VALUES): a 20 MB native upload of
+#: small distinct calls keeps about 1.2 million (12 a line), a hostile one at most ~2 million empty lists (~110 MB).
+MAX_KEPT_VALUES = MAX_JSON_VALUES
 #: Most distinct tool lists (schemas) one input may bring: each costs validator builds and
 #: regex runs, so a line with yet another list is one problem.
 MAX_TOOL_SETS = 20
@@ -80,6 +86,7 @@ ERROR_CODES: dict[str, tuple[str, ...]] = {
     "member_too_many_values": ("name", "size", "limit"),
     "too_many_members": ("size", "limit"),
     "unpacked_too_large": ("size", "limit"),
+    "out_of_memory": (),
     "not_json": ("line", "column"),
     "not_utf8": ("byte",),
     "tau_shape": (),
@@ -122,7 +129,7 @@ def _json_doc(data: bytes, member: str | None = None) -> Any:
     named = {"name": member} if member else {}
     if len(data) > MAX_JSON_BYTES:
         raise LogTooLarge("member_too_large" if member else "document_too_large", len(data), MAX_JSON_BYTES, **named)
-    values = data.count(b",") + data.count(b"[") + data.count(b"{")
+    values = json_values(data)
     if values > MAX_JSON_VALUES:
         raise LogTooLarge("member_too_many_values" if member else "too_many_values", values, MAX_JSON_VALUES, **named)
     try:
@@ -130,6 +137,43 @@ def _json_doc(data: bytes, member: str | None = None) -> Any:
     except orjson.JSONDecodeError as exc:
         code, params = json_failure(data, exc)
         raise LogUnreadable(code, **params) from None
+
+
+def json_values(data: bytes) -> int:
+    """An upper bound on the JSON values (containers and the items and members in them) ``data`` can parse to,
+    from its bytes: one per ``,`` ``[`` ``{`` (the commas and brackets inside strings counted too)."""
+    return data.count(b",") + data.count(b"[") + data.count(b"{")
+
+
+class _Budget:
+    """What the records of one input keep, in JSON values (json_values of each kept value's JSON), against
+    MAX_KEPT_VALUES."""
+
+    def __init__(self) -> None:
+        self.kept = 0
+
+    def spend(self, *blobs: bytes) -> bool:
+        """Count the values of ``blobs`` (JSON text); False once the total is over MAX_KEPT_VALUES."""
+        self.kept += sum(json_values(blob) + 1 for blob in blobs)
+        return self.kept <= MAX_KEPT_VALUES
+
+    def spend_values(self, *values: Any) -> bool:
+        """Count every value inside ``values`` (parsed JSON, walked without recursion: a depth orjson.dumps
+        refuses is counted too); False once the total is over MAX_KEPT_VALUES."""
+        stack = list(values)
+        while stack:
+            value = stack.pop()
+            self.kept += 1
+            if isinstance(value, dict):
+                stack.extend(value.values())
+            elif isinstance(value, (list, tuple)):
+                stack.extend(value)
+        return self.kept <= MAX_KEPT_VALUES
+
+
+def _over_budget(log: RunLog, number: int, where: str) -> None:
+    """List the stop for MAX_KEPT_VALUES as the last problem."""
+    log.problems.append(LineProblem(number, where, "too_many_values_kept", {"limit": MAX_KEPT_VALUES}))
 
 
 def json_failure(data: bytes, exc: orjson.JSONDecodeError) -> tuple[str, dict[str, int]]:
@@ -177,7 +221,9 @@ def read_log(data: bytes, fmt: str = "auto", name: str = "", limit: int = MAX_BY
     """Read ``data`` (bytes of a file) in ``fmt`` (one of LOG_FORMATS).
 
     Raises LogTooLarge above ``limit`` bytes, LogUnreadable when the whole input is unusable,
-    ValueError for an unknown format. Bad records are listed in ``RunLog.problems``.
+    LogError("out_of_memory") when reading it ran out of memory, ValueError for an unknown format. Bad records
+    are listed in ``RunLog.problems``; reading stops (the last problem says why) after MAX_PROBLEMS problems,
+    MAX_RUNS records, or records keeping more than MAX_KEPT_VALUES JSON values.
     """
     if len(data) > limit:
         raise LogTooLarge("log_too_large", len(data), limit)
@@ -188,7 +234,10 @@ def read_log(data: bytes, fmt: str = "auto", name: str = "", limit: int = MAX_BY
         fmt = detect_log_format(data, name)
     readers = {"native": read_native, "tau": read_tau, "inspect": read_inspect}
     if fmt in readers:  # a case id spelled two ways that read alike is one case (said in a note)
-        return merge_alike_case_ids(readers[fmt](data))
+        try:
+            return merge_alike_case_ids(readers[fmt](data))
+        except MemoryError:  # whatever a reader missed, the page and the command line say so in a sentence
+            raise LogError("out_of_memory") from None
     raise ValueError(f"unknown format {fmt!r}; expected one of {LOG_FORMATS}")
 
 
@@ -272,6 +321,7 @@ def read_native(data: bytes) -> RunLog:
     tool_index: dict[bytes, int] = {}
     shared: dict[bytes, tuple] = {}
     current = -1
+    budget = _Budget()
     loads, sort_keys = orjson.loads, orjson.OPT_SORT_KEYS
     # Lines as a C iterator over a view of ``data`` (no copy); each keeps its "\n", which orjson skips.
     for number, raw in enumerate(io.BytesIO(data), start=1):
@@ -310,6 +360,11 @@ def read_native(data: bytes) -> RunLog:
             if found := _native_problem(rec):
                 problems.append(LineProblem(number, *found))
                 continue
+            new = [key if len(key) > 1 else raw for key, kept in ((expected_key, expected), (calls_key, calls))
+                   if kept is None]  # a value too deep for a key: its whole line counted
+            if not budget.spend(*new):
+                _over_budget(log, number, "$")
+                break
             if expected is None:
                 expected = tuple(rec["expected_calls"])
                 if len(expected_key) > 1:
@@ -328,6 +383,9 @@ def read_native(data: bytes) -> RunLog:
                 if len(log.tool_sets) >= MAX_TOOL_SETS:
                     problems.append(LineProblem(number, "$.tools", "too_many_tool_sets", {"limit": MAX_TOOL_SETS}))
                     continue
+                if not budget.spend(key if key.startswith(b"[") else raw):
+                    _over_budget(log, number, "$.tools")
+                    break
                 tool_index[key] = len(log.tool_sets)
                 log.tool_sets.append({t["name"]: t["input_schema"] for t in tools})
             current = tool_index[key]
@@ -431,6 +489,10 @@ def _inspect_samples(data: bytes) -> tuple[str, Iterator[tuple[str, Any]]]:
             raise LogUnreadable("inspect_shape")
         model = str((doc.get("eval") or {}).get("model") or "") if isinstance(doc.get("eval"), dict) else ""
         return model, ((f"$.samples[{i}]", s) for i, s in enumerate(doc.get("samples") or []))
+    # Each central-directory header starts with this signature: an upper bound on the members, counted before
+    # zipfile builds a ZipInfo for each (480 000 empty members, 42 MB, took 258 MB before the count refused them).
+    if (headers := data.count(b"PK\x01\x02")) > MAX_MEMBERS:
+        raise LogTooLarge("too_many_members", headers, MAX_MEMBERS)
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
@@ -456,9 +518,9 @@ def _inspect_samples(data: bytes) -> tuple[str, Iterator[tuple[str, Any]]]:
         for info in sorted(infos, key=lambda i: i.filename):
             if info.filename.startswith("samples/") and info.filename.endswith(".json"):
                 try:
-                    yield info.filename, _json_doc(_member(zf, info), info.filename)
+                    yield member_name(info.filename), _json_doc(_member(zf, info), member_name(info.filename))
                 except (LogUnreadable, LogTooLarge, *ZIP_MEMBER_FAILURES) as exc:
-                    yield info.filename, exc
+                    yield member_name(info.filename), exc
 
     return model, samples()
 
@@ -470,15 +532,26 @@ def _inspect_samples(data: bytes) -> tuple[str, Iterator[tuple[str, Any]]]:
 ZIP_MEMBER_FAILURES = (zipfile.BadZipFile, OSError, EOFError, RuntimeError, zlib.error, lzma.LZMAError)
 
 
+#: Longest zip member name a problem quotes, in characters: a name may be 65 535 bytes long, and the upload's
+#: problem list quotes one per member (700 members of 30 000-character names: a 21 MB list on the page).
+MAX_NAME_CHARS = 120
+
+
+def member_name(name: str) -> str:
+    """A member's name as problems quote it: whole up to MAX_NAME_CHARS characters, else its first
+    MAX_NAME_CHARS - 20 and its last 10 around ``…``, so the folder and the ``.json`` end stay readable."""
+    return name if len(name) <= MAX_NAME_CHARS else f"{name[:MAX_NAME_CHARS - 20]}…{name[-10:]}"
+
+
 def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
     """One member's bytes, refused (LogTooLarge) when its declared or its actual unpacked size
     is over MAX_JSON_BYTES: decompression streams and stops one byte past the limit."""
     if info.file_size > MAX_JSON_BYTES:
-        raise LogTooLarge("member_too_large", info.file_size, MAX_JSON_BYTES, name=info.filename)
+        raise LogTooLarge("member_too_large", info.file_size, MAX_JSON_BYTES, name=member_name(info.filename))
     with zf.open(info) as member:
         data = member.read(MAX_JSON_BYTES + 1)
     if len(data) > MAX_JSON_BYTES:
-        raise LogTooLarge("member_too_large", len(data), MAX_JSON_BYTES, name=info.filename)
+        raise LogTooLarge("member_too_large", len(data), MAX_JSON_BYTES, name=member_name(info.filename))
     return data
 
 
@@ -519,6 +592,7 @@ def read_inspect(data: bytes) -> RunLog:
     log = RunLog([], tool_sets=[], fmt="inspect")
     tool_index: dict[str, int] = {}
     scorer_seen = None
+    budget = _Budget()
     for number, (where, sample) in enumerate(samples, start=1):
         if _stop(log, number, where):
             break
@@ -554,6 +628,10 @@ def read_inspect(data: bytes) -> RunLog:
         if key not in tool_index and len(log.tool_sets) >= MAX_TOOL_SETS:
             log.problems.append(LineProblem(number, f"{where}.events", "too_many_tool_sets", {"limit": MAX_TOOL_SETS}))
             continue
+        calls = _inspect_calls(sample)
+        if not budget.spend_values(expected, [c.arguments for c in calls], tools if key not in tool_index else None):
+            _over_budget(log, number, where)
+            break
         if key not in tool_index:
             tool_index[key] = len(log.tool_sets)
             log.tool_sets.append(tools)
@@ -563,7 +641,7 @@ def read_inspect(data: bytes) -> RunLog:
                 sample["epoch"],
                 model,
                 tuple(expected) if expected is not None else None,
-                _inspect_calls(sample),
+                calls,
                 tool_index[key],
                 passed,
                 number,
@@ -593,10 +671,10 @@ def read_recorded(path: Path) -> Recorded:
     """Read the native log at ``path`` through toolcall.files (a regular file of at most MAX_BYTES bytes:
     not a FIFO, a device, a folder or a link to nothing). Raises FixtureError naming the file, with the
     reason or every bad line (``line N: $.field``), when it cannot be read, is not UTF-8 text, has a line
-    the reader refuses, a tool description or a request that is not a string, or no runs: the page then
-    says so, and ``python -m toolcall check`` lists the same problems."""
+    the reader refuses or one whose object writes a key twice, a tool description or a request that is not a
+    string, or no runs: the page then says so, and ``python -m toolcall check`` lists the same problems."""
     from toolcall.files import ReadError, read_bytes_bounded
-    from toolcall.fixtures import FixtureError, Problem, display_name
+    from toolcall.fixtures import FixtureError, Problem, display_name, duplicate_key_message, json_with_duplicates
 
     name = display_name(path)
     try:
@@ -615,7 +693,9 @@ def read_recorded(path: Path) -> Recorded:
     for number, raw in enumerate(data.split(b"\n"), start=1):  # read_native's lines
         if number not in used:
             continue
-        rec = orjson.loads(raw)
+        rec, twice = json_with_duplicates(raw.decode("utf-8"))  # read_native's orjson keeps the last silently
+        if twice is not None:
+            problems.append(Problem(name, f"line {number}: {twice[0]}", duplicate_key_message(twice[1])))
         if tools is None and isinstance(rec.get("tools"), list):
             tools = tuple((tool["name"], tool.get("description", "")) for tool in rec["tools"])
             problems += [Problem(name, f"line {number}: $.tools[{i}].description", "must be a string")

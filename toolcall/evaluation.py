@@ -111,6 +111,7 @@ PROBLEM_CODES: dict[str, tuple[str, ...]] = {
     "too_many_tool_sets": ("limit",),
     "too_many_problems": ("limit",),
     "too_many_records": ("limit",),
+    "too_many_values_kept": ("limit",),
     "result_not_object": (),
     "task_id_required": (),
     "reward_required": (),

@@ -89,7 +89,9 @@ def read_data(path: Path) -> Any:
             if depth > MAX_DEPTH:
                 raise FixtureError([Problem(name, "$", f"not JSON: nested {depth} levels deep; the limit is "
                                                        f"{MAX_DEPTH}")])
-            return json.loads(text)
+            # a byte-order mark is no content (Notepad's and PowerShell's "UTF-8" start with one): YAML, lessons and
+            # run logs already read past it, and json.loads refused it with Python's advice "decode using utf-8-sig"
+            return _json_without_duplicates(name, text.removeprefix("\ufeff"))
         return safe_load(text)
     except json.JSONDecodeError as exc:
         raise FixtureError([Problem(name, "$", f"not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}")]) from exc
@@ -98,7 +100,55 @@ def read_data(path: Path) -> Any:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1} column {mark.column + 1}: " if mark else ""
-        raise FixtureError([Problem(name, "$", f"not YAML: {where}{getattr(exc, 'problem', exc)}")]) from exc
+        raise FixtureError([Problem(name, getattr(exc, "path", "$"),
+                                    f"not YAML: {where}{getattr(exc, 'problem', exc)}")]) from exc
+
+
+def _json_without_duplicates(name: str, text: str) -> Any:
+    """``json.loads(text)``; raises FixtureError at the JSON path of the first key an object writes twice."""
+    data, twice = json_with_duplicates(text)
+    if twice is not None:
+        raise FixtureError([Problem(name, twice[0], duplicate_key_message(twice[1]))])
+    return data
+
+
+def duplicate_key_message(key: str) -> str:
+    """The problem for a JSON object that writes ``key`` twice."""
+    return f"not JSON: the key {key!r} is written twice in this object: only the last one would be kept"
+
+
+def json_with_duplicates(text: str) -> tuple[Any, tuple[str, str] | None]:
+    """``(json.loads(text), None)``, or with ``(JSON path of the key, key)`` for the first key an object writes
+    twice: json.loads keeps the last value without a word (a second ``"name"`` silently renamed a tool). Raises
+    what json.loads raises."""
+    twice: list[tuple[dict, str]] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict:
+        value = dict(items)
+        if len(value) < len(items) and not twice:
+            keys: set[str] = set()
+            twice.append((value, next(k for k, _ in items if k in keys or keys.add(k))))
+        return value
+
+    data = json.loads(text, object_pairs_hook=pairs)
+    if not twice:
+        return data, None
+    holder, key = twice[0]
+    return data, (f"{_path_of(data, holder)}.{key}", key)
+
+
+def _path_of(root: Any, target: Any) -> str:
+    """The JSON path of the object ``target`` (by identity) inside ``root``; ``$`` when not found. Without recursion."""
+    stack: list[tuple[Any, list]] = [(root, [])]
+    while stack:
+        value, parts = stack.pop()
+        if value is target:
+            return json_path(parts)
+        if isinstance(value, dict):
+            stack.extend((v, [*parts, k]) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, [*parts, i]) for i, v in enumerate(value))
+    return "$"
 
 
 class SchemaFileError(ValueError):

@@ -32,7 +32,7 @@ from toolcall.harness import (
 from toolcall.i18n import LANGS, t
 from toolcall.pairing import check_pairing
 from toolcall.safe_validator import SizedCache
-from toolcall.parsing import MAX_DEPTH, StrictJSONError, localized_detail, names_place, strict_loads
+from toolcall.parsing import MAX_DEPTH, TOO_LARGE, StrictJSONError, localized_detail, names_place, strict_loads
 from toolcall.wire import ANTHROPIC, OPENAI
 from toolcall.wire import HARNESS_FORMATS as FORMATS
 
@@ -115,6 +115,8 @@ def parse_move(text: str, lang: str) -> tuple[dict[str, Any] | None, Finding | N
     try:
         value = strict_loads(text, MAX_DEPTH)
     except StrictJSONError as exc:
+        if exc.code == TOO_LARGE:  # out of memory: the sentence says it all
+            return None, Finding("parse:TOO_LARGE", localized_detail(exc, lang))
         where = t("harness.finding.at", lang, line=exc.line, column=exc.column) if exc.line is not None \
             and not names_place(exc) else ""
         return None, Finding(

@@ -127,7 +127,8 @@ def parse_lesson(text: str, name: str, lang: str, file: str) -> tuple[Lesson | N
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 2} column {mark.column + 1}: " if mark else ""
-        return None, [Problem(file, "$", f"front matter is not YAML: {where}{getattr(exc, 'problem', exc)}")]
+        return None, [Problem(file, getattr(exc, "path", "$"),
+                              f"front matter is not YAML: {where}{getattr(exc, 'problem', exc)}")]
     problems = schema_problems(data, "lesson", file)
     if not body.strip():
         problems.append(Problem(file, "$", "the lesson has no body after its front matter"))

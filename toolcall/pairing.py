@@ -65,7 +65,7 @@ from toolcall import FIXTURES_DIR
 from toolcall.fixtures import load_checked, require_unique_ids
 from toolcall.i18n import t
 from toolcall.parsing import (MAX_DEPTH, StrictJSONError, localized_detail, max_depth, names_place, parse_tool_input,
-                              strict_loads)
+                              TOO_LARGE, strict_loads)
 from toolcall.text import escape_identifier
 from toolcall.wire import ANTHROPIC, AUTO, GEMINI, MCP, OPENAI, PAIRING_CHOICES, RESPONSES
 
@@ -291,6 +291,8 @@ def _load(text: str, lang: str) -> tuple[list[Any] | None, Any, str | None]:
         # strict: no NaN, no duplicate keys, no lone surrogates, no 5000-digit integers
         data = strict_loads(text.removeprefix("\ufeff"), MAX_DEPTH)
     except StrictJSONError as exc:
+        if exc.code == TOO_LARGE:  # out of memory: the sentence says it all ("Not JSON: …" would be wrong)
+            return None, None, localized_detail(exc, lang)
         if exc.line is not None and not names_place(exc):
             return None, None, t("pairing.error.not_json", lang, line=exc.line, column=exc.column,
                                  detail=localized_detail(exc, lang))

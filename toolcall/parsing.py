@@ -169,7 +169,7 @@ def parse_tool_input(raw: str, limit: int = MAX_INPUT_CHARS) -> ParsedInput:
     try:
         value = strict_loads(raw, MAX_DEPTH)
     except StrictJSONError as exc:
-        hints = [exc.hint] if exc.hint else _syntax_hints(raw, exc.pos)
+        hints = [exc.hint] if exc.hint else [] if exc.code == TOO_LARGE else _syntax_hints(raw, exc.pos)
         return ParsedInput(raw, False, value=exc.value, code=exc.code, detail=exc.detail, detail_key=exc.detail_key,
                            detail_params=exc.detail_params, line=exc.line, column=exc.column, pos=exc.pos,
                            hints=hints)
@@ -226,7 +226,8 @@ def strict_loads(text: str, depth_limit: int = MAX_DEPTH) -> Any:
     Refused: nesting deeper than ``depth_limit`` (checked first, without recursion);
     syntax errors (with line, column and 0-based offset); NaN / Infinity; numbers that
     overflow a double; integers over MAX_INT_DIGITS digits; duplicate keys; lone
-    surrogates, in the text or from ``\\ud800`` escapes.
+    surrogates, in the text or from ``\\ud800`` escapes; and text whose values do not fit in memory
+    (a MemoryError while parsing: TOO_LARGE, detail key ``out_of_memory``).
     """
     depth = max_depth(text)
     if depth > depth_limit:
@@ -260,6 +261,8 @@ def strict_loads(text: str, depth_limit: int = MAX_DEPTH) -> Any:
                               hint=exc.hint) from None
     except (ValueError, RecursionError) as exc:  # defensive: anything else the parser raises
         raise StrictJSONError(INVALID_JSON, str(exc)[:200]) from None
+    except MemoryError:  # every caller promises a message: the pairing checker, the harness, the definition box …
+        raise StrictJSONError(TOO_LARGE, "the server ran out of memory reading this JSON", "out_of_memory") from None
     if duplicates:
         keys = ", ".join(duplicates)
         raise StrictJSONError(DUPLICATE_KEYS, "duplicate keys: " + keys, "duplicate_keys", {"keys": keys},

@@ -42,6 +42,11 @@ MAX_CHECKED_VALUES = 1_000
 #: Characters of a table cell read (an id, a should_not_call list), and of an expected_arguments cell.
 MAX_CELL_CHARS = 2_000
 MAX_ARGUMENTS_CHARS = 20_000
+#: JSON lists and objects (one per ``[`` ``{``, counted on the text before it is parsed) the expected_arguments cells
+#: of one whole table may hold: each costs 56 to 64 bytes for its 2 characters, so 500 cells of 20 000 characters of
+#: ``[]`` (10 MB typed into the editor) kept 229 MB of lists on every rerun. Strings and numbers cost at most about
+#: ten times their text, which MAX_ARGUMENTS_CHARS bounds. The shipped sets hold about 250.
+MAX_ARGUMENT_VALUES = 20_000
 #: Shown for "no tool" in tables and charts (expected or chosen).
 NO_TOOL = "(no tool)"
 OMIT = ""
@@ -61,6 +66,7 @@ SET_CODES: dict[str, tuple[str, ...]] = {
     "invalid_value": ("case", "param", "value", "pointer", "keyword", "expected"),
     "self_contradiction": ("case", "tool"),
     "bad_json": ("case",),
+    "too_many_argument_values": ("case", "limit"),
     "too_many": ("count", "limit"),
     "values_unchecked": ("count", "limit"),
     "too_many_values": ("case", "param", "count", "limit"),
@@ -309,9 +315,11 @@ def from_rows(rows) -> tuple[list[SelectionCase], list[SetProblem]]:
     """Read edited table rows back into cases. A row whose arguments are not a JSON object of
     lists becomes a ``bad_json`` problem and is kept with no arguments; an empty id gets
     ``row<N>``. At most MAX_CASES rows are read (the rest is one ``too_many`` problem);
-    requests are cut at MAX_REQUEST_CHARS. Raises nothing."""
+    requests are cut at MAX_REQUEST_CHARS; a row whose arguments would take the table past MAX_ARGUMENT_VALUES
+    JSON lists and objects is a ``too_many_argument_values`` problem, kept with no arguments. Raises nothing."""
     cases: list[SelectionCase] = []
     problems: list[SetProblem] = []
+    values = 0
     rows = list(rows)
     if len(rows) > MAX_CASES:
         problems.append(SetProblem("too_many", None, {"count": len(rows), "limit": MAX_CASES}))
@@ -322,9 +330,13 @@ def from_rows(rows) -> tuple[list[SelectionCase], list[SetProblem]]:
         tool = None if tool in ("", NO_TOOL) else tool
         text = str(row.get("expected_arguments") or "").strip()
         args: dict[str, tuple] = {}
-        if text:
+        text = text[:MAX_ARGUMENTS_CHARS]
+        values += text.count("[") + text.count("{")
+        if text and values > MAX_ARGUMENT_VALUES:
+            problems.append(SetProblem("too_many_argument_values", cid, {"case": cid, "limit": MAX_ARGUMENT_VALUES}))
+        elif text:
             try:
-                parsed = json.loads(text[:MAX_ARGUMENTS_CHARS])
+                parsed = json.loads(text)
                 if not isinstance(parsed, dict) or not all(isinstance(v, list) for v in parsed.values()):
                     raise ValueError("not an object of lists")
                 args = {str(k): tuple(v) for k, v in parsed.items()}

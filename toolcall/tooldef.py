@@ -32,7 +32,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 from toolcall.fixtures import Tool
 from toolcall.i18n import t
-from toolcall.parsing import StrictJSONError, json_type, localized_detail, strict_loads
+from toolcall.parsing import TOO_LARGE, StrictJSONError, json_type, localized_detail, strict_loads
 from toolcall.text import editable_json
 from toolcall.validation import MAX_SCHEMA_DEPTH, check_schema
 
@@ -68,6 +68,14 @@ class DefinitionCheck:
 
 def _fail(code: str, lang: str, path: str = "$", **params: Any) -> DefinitionCheck:
     return DefinitionCheck(False, code=code, message=t(f"workbench.err.{code}", lang, **params), path=path)
+
+
+def _not_json(exc: StrictJSONError, lang: str) -> DefinitionCheck:
+    """DEFINITION_NOT_JSON with the parser's detail; DEFINITION_TOO_LARGE with its own sentence when reading it ran
+    out of memory (TOO_LARGE)."""
+    if exc.code == TOO_LARGE:
+        return DefinitionCheck(False, code="DEFINITION_TOO_LARGE", message=localized_detail(exc, lang))
+    return _fail("DEFINITION_NOT_JSON", lang, detail=localized_detail(exc, lang))
 
 
 def check_name(name: str, lang: str = "en", path: str = "$.name") -> DefinitionCheck | None:
@@ -115,7 +123,7 @@ def parse_definition(text: str, lang: str = "en") -> DefinitionCheck:
     try:
         value = strict_loads(text, MAX_SCHEMA_DEPTH + 3)
     except StrictJSONError as exc:
-        return _fail("DEFINITION_NOT_JSON", lang, detail=localized_detail(exc, lang))
+        return _not_json(exc, lang)
     return definition_from_value(value, lang)
 
 
@@ -216,7 +224,7 @@ def parse_tool_list(text: str, lang: str = "en") -> tuple[list[Tool], Definition
     try:
         value = strict_loads(text, MAX_SCHEMA_DEPTH + 4)
     except StrictJSONError as exc:
-        return [], _fail("DEFINITION_NOT_JSON", lang, detail=localized_detail(exc, lang))
+        return [], _not_json(exc, lang)
     if value == []:  # nothing to review: a score of 100 for no tools would say nothing
         return [], _fail("DEFINITION_LIST_EMPTY", lang)
     items = value if isinstance(value, list) else [value]

@@ -38,12 +38,13 @@ class AliasBomb(yaml.YAMLError):
 
 
 class Refused(yaml.YAMLError):
-    """A document nested deeper than MAX_DEPTH, or a value YAML's constructors cannot build (a date that does
-    not exist, an integer of more than 4300 digits). ``problem`` says which; ``problem_mark`` where (yaml's Mark)."""
+    """A document nested deeper than MAX_DEPTH, a mapping with a key written twice, or a value YAML's constructors
+    cannot build (a date that does not exist, an integer of more than 4300 digits). ``problem`` says which;
+    ``problem_mark`` where (yaml's Mark); ``path`` the JSON path of the place when known (else ``$``)."""
 
-    def __init__(self, problem: str, mark: Any = None):
+    def __init__(self, problem: str, mark: Any = None, path: str = "$"):
         super().__init__(problem)
-        self.problem, self.problem_mark = problem, mark
+        self.problem, self.problem_mark, self.path = problem, mark, path
 
     def __str__(self) -> str:
         return self.problem
@@ -83,6 +84,40 @@ def _expanded_nodes(root: yaml.Node) -> int:
     return size[id(root)]
 
 
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+def _step(path: str, key: yaml.Node | int) -> str:
+    """``path`` one level down: ``[i]`` for a list index, ``.key`` for a key (as toolcall.fixtures.json_path)."""
+    return f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key.value}"
+
+
+def duplicate_key(root: yaml.Node) -> tuple[str, str, Any] | None:
+    """The first mapping key written twice in the same mapping, as ``(JSON path of that key, key, the second
+    key's Mark)``, or None. YAML's constructors keep the last value without a word (an instructor's second
+    ``expected:`` silently replaced the first); a ``<<`` merge may be overridden, as YAML intends. Keys compare by
+    tag and text (``id`` and ``"id"`` are one key). Each node is visited once (aliases are not walked again)."""
+    seen: set[int] = set()
+    stack: list[tuple[yaml.Node, str]] = [(root, "$")]
+    while stack:
+        node, path = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            keys: set[tuple[str, str]] = set()
+            for key, value in node.value:
+                if key.tag == _MERGE or not isinstance(key, yaml.ScalarNode):
+                    continue
+                if (key.tag, key.value) in keys:
+                    return _step(path, key), str(key.value), key.start_mark
+                keys.add((key.tag, key.value))
+                stack.append((value, _step(path, key)))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((item, _step(path, i)) for i, item in enumerate(node.value))
+    return None
+
+
 def _children(node: yaml.Node) -> list[yaml.Node]:
     if isinstance(node, yaml.SequenceNode):
         return list(node.value)
@@ -98,6 +133,10 @@ def _load(text: str, loader_class: Any) -> Any:
         if node is None:
             return None
         _expanded_nodes(node)
+        if (twice := duplicate_key(node)) is not None:
+            where, key, mark = twice
+            raise Refused(f"the key {key!r} is written twice in this mapping: YAML would keep only the last one",
+                          mark, where)
         try:
             return loader.construct_document(node)
         except yaml.YAMLError:
@@ -161,7 +200,8 @@ def safe_load(stream: Any) -> Any:
     than MAX_EXPANDED_NODES once its aliases are expanded, or containing itself, raises AliasBomb (a
     yaml.YAMLError) before any Python value is built; one nested deeper than MAX_DEPTH, or holding a value
     the constructors cannot build (``2024-02-30``, an integer of 5 000 digits), raises Refused (a
-    yaml.YAMLError, with the line). Any ``str`` raises nothing else: no RecursionError, no ValueError."""
+    yaml.YAMLError, with the line), and so does a mapping with a key written twice (with its JSON path). Any ``str``
+    raises nothing else: no RecursionError, no ValueError."""
     text = stream.read() if hasattr(stream, "read") else stream
     try:
         return _load(text, _FastLoader)

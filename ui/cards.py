@@ -13,7 +13,7 @@ from toolcall.validation import display_pointer
 from toolcall.markdown import boldable, plain
 from toolcall.safe_validator import SizedCache
 from toolcall.text import bounded_json
-from ui.common import JSON_DISPLAY_LIMIT, RAW_DISPLAY_LIMIT, json_note, lang, tr
+from ui.common import DRAWERS, JSON_DISPLAY_LIMIT, RAW_DISPLAY_LIMIT, json_note, lang, tr
 
 import streamlit as st
 
@@ -59,7 +59,7 @@ def show_card(card, key: str, label: str | None = None, canned=None, tool_name: 
             _plans.put(cache_key, (canned, card, plan))
     with st.container(border=True, key=key):
         for name, args, kwargs in plan:
-            getattr(st, name)(*args, **kwargs)
+            (DRAWERS.get(name) or getattr(st, name))(*args, **kwargs)
 
 
 def card_plan(card, label: str | None = None, canned=None, tool_name: str | None = None,

@@ -1,6 +1,7 @@
 """Streamlit-side helpers shared by the pages: language, cached fixture loading, safe rendering.
 
-Everything a student types is shown with st.code / st.text / st.dataframe, or inside Markdown only
+Everything a student types is shown with show_code / show_text / show_table (which escape every invisible and
+bidi character: tests/unit/test_display_boundary.py holds ui/ and pages/ to them), or inside Markdown only
 escaped by toolcall.markdown.plain (small tables: toolcall.markdown.table); never as HTML.
 """
 
@@ -150,7 +151,7 @@ def show_load_problems(kind: str, problems: Iterable[Any], *, stop: bool = False
     if not lines:
         return
     (st.error if stop else st.warning)(tr(f"load_problems.{kind}"), icon="⚠️")
-    st.code(escape_invisible("\n".join(lines)), language=None, wrap_lines=True)
+    show_code("\n".join(lines), language=None, wrap_lines=True)
     if stop:
         st.stop()
 
@@ -165,11 +166,28 @@ def json_note(how: str, limit: int) -> str | None:
     return None if how == PRETTY else tr(f"common.json_{how}", limit=f"{limit:,}")
 
 
+def show_code(text: str, language: str | None = None, *, where: Any = None, **kwargs: Any) -> None:
+    """``text`` in a code block (never Markdown, never HTML) with every HIDDEN character (zero-width, bidi, soft
+    hyphen, BOM, tags …) as its ``\\uXXXX`` escape (toolcall.text.escape_invisible): inside a JSON string the
+    escape means the same character, so copied JSON still parses to the same value. ``where`` is a container
+    to draw into; other keyword arguments go to st.code (``wrap_lines`` …). The one code block of ui/ and pages/."""
+    (where or st).code(escape_invisible(text), language=language, **kwargs)
+
+
+def show_text(text: str, *, where: Any = None) -> None:
+    """``text`` as st.text (literal, monospace) with every HIDDEN character escaped, as :func:`show_code`."""
+    (where or st).text(escape_invisible(text))
+
+
+#: What a drawing plan's step names (ui/cards.py) call: the escaping helpers for text shown literally.
+DRAWERS: dict[str, Any] = {"code": show_code, "text": show_text}
+
+
 def show_json(value: Any, limit: int = JSON_DISPLAY_LIMIT) -> None:
     """JSON in a copyable code block (never rendered as Markdown): indented while that stays within
     ``limit`` characters, else on one line, cut at ``limit`` (a caption says which)."""
     text, how = bounded_json(value, limit)
-    st.code(text, language="json", wrap_lines=True)
+    show_code(text, language="json", wrap_lines=True)
     if (note := json_note(how, limit)) is not None:
         st.caption(note)
 
@@ -203,6 +221,9 @@ def show_table(rows: list[dict], *, where: Any = None, max_px: int = MAX_PX, **k
     """``st.dataframe`` of ``rows`` (dicts with the same keys) with every column as wide as its widest
     text, header included (toolcall.columns.fit_widths): the grid sizes columns from its first rows only
     and cut "Harness scenario" in the Exercises table. ``where`` is a container to draw into; other
-    keyword arguments go to st.dataframe (``key``, ``height`` …); no index."""
+    keyword arguments go to st.dataframe (``key``, ``height`` …); no index. Every text cell and header is shown
+    with its HIDDEN characters escaped (toolcall.text.escape_invisible), as in :func:`show_code`."""
+    rows = [{escape_invisible(str(k)): escape_invisible(v) if isinstance(v, str) else v for k, v in row.items()}
+            for row in rows]
     config = {column: st.column_config.Column(width=px) for column, px in fit_widths(rows, max_px).items()}
     (where or st).dataframe(rows, hide_index=True, width="stretch", column_config=config, **kwargs)

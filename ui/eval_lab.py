@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 # file_mtime: the fixture cache key pages use
-from ui.common import file_mtime, lang, plain, show_chart, show_load_problems, show_table, tr
+from ui.common import file_mtime, lang, plain, show_chart, show_code, show_load_problems, show_table, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.widgets import file_uploader, own_words
 from toolcall import FIXTURES_DIR
@@ -377,7 +377,7 @@ def upload_section(k: int) -> None:
     result, total, means = kept if kept is not None else (None, 0, None)
     if problem_count:
         st.warning(tr("eval.upload_problems", count=problem_count))
-        st.code(escape_invisible("\n".join(p.describe(lang()) for p in problems)), language=None)
+        show_code("\n".join(p.describe(lang()) for p in problems), language=None)
     if result is None:  # nothing unreadable either: the log holds no runs at all
         empty = tr("eval.empty_log", format=tr(f"eval.format_{found_fmt}"))
         st.error(tr("eval.upload_empty") if problem_count else empty)

@@ -13,7 +13,7 @@ import json
 
 import streamlit as st
 
-from ui.common import box_chars, file_mtime, lang, plain, show_json, show_load_problems, tr
+from ui.common import box_chars, file_mtime, lang, plain, show_code, show_json, show_load_problems, tr
 from ui.mono import monospace
 from toolcall.i18n import sentence_gap
 from toolcall.markdown import link
@@ -152,7 +152,7 @@ def show_step(scenario: Scenario, run: Run) -> None:
             st.caption(tr("harness.no_model"))
         else:
             # whole, lines wrapped: a student reads the ids and stop_reason here (a fixed height scrolled them away)
-            st.code(json.dumps(response, ensure_ascii=False, indent=2), language="json", wrap_lines=True)
+            show_code(json.dumps(response, ensure_ascii=False, indent=2), language="json", wrap_lines=True)
         if step.formats != FORMATS:
             st.caption(tr("harness.only_format"))
     with right:
@@ -306,7 +306,7 @@ def show_lab() -> None:
     scenario, fmt = pick_scenario(loaded)
     st.caption(scenario.summary[lang()])
     st.markdown(f"**{tr('walkthrough.user_said')}**")
-    st.code(scenario.user[lang()], language=None, wrap_lines=True)
+    show_code(scenario.user[lang()], language=None, wrap_lines=True)
     run = current_run(scenario, fmt)
     last = run.last_grade(scenario, lang())
     if last is not None and last.correct:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.common import tr
+from ui.common import show_code, tr
 from toolcall.progress import (PendingAnswers, Record, SqlProgressStore, StorageError, data_dir, new_learner_id,
                                open_store, read_only_problem, valid_learner)
 
@@ -49,7 +49,7 @@ def learner_sidebar() -> str:
     with st.sidebar:
         st.caption(tr("exercises.learner_label"), help=tr("exercises.learner_help"))
         with st.container(key=LEARNER_BOX_KEY):
-            st.code(learner, language=None, wrap_lines=True)
+            show_code(learner, language=None, wrap_lines=True)
         st.html(LEARNER_BOX_CSS)
         if st.session_state.pop("exercises_learner_replaced", False):
             st.warning(tr("exercises.learner_replaced"))

@@ -25,6 +25,7 @@ from toolcall.strict.rules import PROVIDERS
 from toolcall.safe_validator import SizedCache
 from toolcall.text import PRETTY, bounded_json, editable_json
 from toolcall.validation import MAX_SCHEMA_CHARS
+from ui.common import show_code, show_text
 
 PREFIX = "playground_strict"
 # Markdown table cells wrap at words; the first and last columns (a JSON pointer, a source link; the leak
@@ -74,7 +75,7 @@ def _show_js(value: Any, lang: str) -> None:
     """A schema or declaration as JSON: indented while that stays within MAX_SCHEMA_CHARS characters (a schema
     nested 58 deep, 199 000 characters, was a 12.6 MB block on every edit), else on one line (a caption says so)."""
     text, how = bounded_json(value, MAX_SCHEMA_CHARS)
-    st.code(text, language="json", wrap_lines=True)
+    show_code(text, language="json", wrap_lines=True)
     if how != PRETTY:
         st.caption(t(f"common.json_{how}", lang, limit=f"{MAX_SCHEMA_CHARS:,}"))
 
@@ -128,9 +129,9 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
     with right:
         st.caption(t(f"strict.panel.{provider}_sdk", lang) if provider != "gemini" else name)
         if rep.transform_too_large:
-            st.text(t("strict.panel.transform_too_large", lang, limit=f"{rep.transform_too_large:,}"))
+            show_text(t("strict.panel.transform_too_large", lang, limit=f"{rep.transform_too_large:,}"))
         elif rep.transform_error:
-            st.text(t("strict.panel.transform_failed", lang, error=rep.transform_error))
+            show_text(t("strict.panel.transform_failed", lang, error=rep.transform_error))
         else:
             _show_js(rep.transformed if provider != "gemini" else rep.declaration, lang)
     if rep.transformed is not None and provider != "gemini":
@@ -138,7 +139,7 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
         _show_diff(schema_diff(schema, rep.transformed, ("original", provider)), lang)
         moved = sorted({m.keyword for m in rep.moved if m.into == "description"})
         if moved:
-            st.text(t("strict.panel.moved_caption", lang, keywords=name_list(moved, lang)))
+            show_text(t("strict.panel.moved_caption", lang, keywords=name_list(moved, lang)))
 
 
 def _matrix(schema: dict[str, Any], outputs, extra=()):
@@ -182,7 +183,7 @@ def _leaks(schema: dict[str, Any], outputs, lang: str) -> None:
                 columns=name_list((names[c] for c in r.overrejects), lang))
               for r in matrix.rows if r.overrejects]
     if lines:
-        st.text("\n".join(lines))
+        show_text("\n".join(lines))
     else:
         st.caption(t("strict.panel.no_leaks", lang))
 
@@ -193,7 +194,7 @@ def _show_diff(diff: str | None, lang: str) -> None:
     if diff is None:
         st.caption(t("strict.panel.diff_too_long", lang, limit=f"{MAX_DIFF_LINES:,}"))
     else:
-        st.code(diff or "=", language="diff", wrap_lines=True)
+        show_code(diff or "=", language="diff", wrap_lines=True)
 
 
 def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
@@ -220,7 +221,7 @@ def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
                 lines.append(t("strict.panel.fix_valid_now_invalid", lang, label=label, fields=name_list(missing, lang),
                                first=missing[0]))
     if lines:
-        st.text("\n".join(lines))
+        show_text("\n".join(lines))
     st.button(t("strict.panel.fix_apply", lang), key=f"{PREFIX}_fix_apply", on_click=_apply_fixed,
               args=(editable_json(fixed.schema, MAX_SCHEMA_CHARS),))
 

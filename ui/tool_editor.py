@@ -26,7 +26,7 @@ from toolcall.tooldef import (FORMS, MAX_DEFINITION_CHARS, MAX_DESCRIPTION_CHARS
                               parse_definition, read_share_token, render, share_token, share_url)
 from toolcall.validation import MAX_SCHEMA_CHARS
 from toolcall.safe_validator import SizedCache
-from ui.common import box_chars, file_mtime, lang, load, tr
+from ui.common import box_chars, file_mtime, lang, load, show_code, tr
 from ui.widgets import translated
 
 CUSTOM = "custom"
@@ -315,7 +315,7 @@ def show_definition(tool: Tool) -> None:
     form = translated("radio", tr("workbench.form_label"), FORMS, {f: tr(f"workbench.form.{f}") for f in FORMS},
                       key="workbench_form", horizontal=True, persist_state="session")
     text = render(tool, form)
-    st.code(text, language="json", wrap_lines=True)
+    show_code(text, language="json", wrap_lines=True)
     with st.expander(tr("workbench.edit_definition")):
         if st.session_state.get("workbench_definition_shown") != text:
             st.session_state["workbench_definition_text"] = text  # follows the fields until applied
@@ -331,7 +331,7 @@ def show_definition(tool: Tool) -> None:
     else:
         link = share_url(st.context.url, "playground", SHARE_PARAM, token)
         st.caption(tr("share_link.caption") if link else tr("workbench.share_caption"))
-        st.code(link or f"/playground?{SHARE_PARAM}={token}", language=None, wrap_lines=True)  # text, never HTML
+        show_code(link or f"/playground?{SHARE_PARAM}={token}", language=None, wrap_lines=True)  # text, never HTML
 
 
 

@@ -180,16 +180,55 @@ def _recursive(schema):
             continue
         owner = "/".join(here[:2]) if here[:1] in (["$defs"], ["definitions"]) else ""
         defs_edges.setdefault(owner, set()).add("/".join(target[:2]))
-    for start in sorted(k for k in defs_edges if k):
-        seen, todo = set(), list(defs_edges[start])
-        while todo:
-            node = todo.pop()
-            if node == start:
-                yield "/" + start, "$ref", {"value": "#/" + start}
-                break
-            if node not in seen:
-                seen.add(node)
-                todo.extend(defs_edges.get(node, ()))
+    for start in sorted(on_a_cycle(defs_edges)):
+        if start:
+            yield "/" + start, "$ref", {"value": "#/" + start}
+
+
+def on_a_cycle(edges: dict[str, set[str]]) -> set[str]:
+    """The nodes of the directed graph ``edges`` (node -> its successors) that can reach themselves: those of a
+    strongly connected component of two or more nodes, or with an edge to themselves. Tarjan's algorithm
+    (SIAM J. Comput. 1(2), 1972), without recursion: O(nodes + edges). A search from each node instead was
+    quadratic: a chain of 3 000 ``$defs`` each referring to the next took 1.3 s for the three providers."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: set[str] = set()
+    for root in edges:
+        if root in index:
+            continue
+        work = [(root, iter(edges.get(root, ())))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, successors = work[-1]
+            for nxt in successors:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(edges.get(nxt, ()))))
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1 or node in edges.get(node, ()):
+                        found.update(component)
+    return found
 
 
 def _a_complex_enum(schema):

@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from toolcall.exercises import Exercise
-from ui.common import tr
+from ui.common import show_table, tr
 from ui.exercise_inputs.base import ExerciseInput, key, setdefault, shown
 from ui.widgets import translated
 
@@ -32,8 +32,7 @@ def _answer(ex: Exercise) -> str:
 
 def _reference(ex: Exercise) -> None:
     items, cats = shown(ex.labels("items")), shown(ex.labels("categories"))
-    st.dataframe([{"": items[i], tr("exercises.classify_label"): cats[c]} for i, c in ex.answer.items()],
-                 hide_index=True, width="stretch")
+    show_table([{"": items[i], tr("exercises.classify_label"): cats[c]} for i, c in ex.answer.items()])
 
 
 INPUT = ExerciseInput("classify", _seed, _draw, _answer, _reference)
