@@ -24,7 +24,7 @@ def test_pool_lists_every_backend_once():
     pool = re.search(r"upstream toolcall_pool \{(.*?)\}", conf, re.S).group(1)
     assert re.findall(r"server (\S+);", pool) == BACKENDS
     assert "listen 0.0.0.0:8501;" in conf
-    assert "pid /run/x/nginx.pid;" in conf
+    assert 'pid "/run/x/nginx.pid";' in conf
     assert "user nobody" not in conf
 
 
@@ -338,7 +338,7 @@ if not mark.exists():
     raise SystemExit(3)
 class Ok(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
-        self.send_response(200); self.end_headers()
+        self.send_response(200); self.end_headers(); self.wfile.write(b"ok")  # Streamlit's health answer
     def log_message(self, *args):
         pass
 http.server.HTTPServer(("127.0.0.1", int(sys.argv[2])), Ok).serve_forever()
@@ -385,3 +385,200 @@ def test_a_process_that_never_answers_is_named_when_the_start_times_out():
     finally:
         child.proc.kill()
         child.proc.wait(10)
+
+
+# Issue 13, break-it pass on the deployment (cli9): the launcher says what is wrong and survives what it can.
+
+def test_run_folders_with_spaces_quotes_and_backslashes_pass_nginx_t(tmp_path):
+    """TMPDIR="/tmp/a b" made the generated nginx.conf invalid ("invalid number of arguments in pid"): every
+    path is quoted. Checked by nginx itself, so any path directive added later is covered too."""
+    from serve_class import find_nginx, nginx_quote
+    assert nginx_quote('/tmp/a b\'"; x\\y') == '"/tmp/a b\'\\"; x\\\\y"'
+    with pytest.raises(ValueError, match="line break"):
+        nginx_quote("/tmp/a\nb")
+    nginx = find_nginx()
+    if nginx is None:
+        pytest.skip("nginx is not installed")
+    run_dir = tmp_path / "a b'\"; x\\y {z}"
+    (run_dir / "tmp").mkdir(parents=True)
+    conf = run_dir / "nginx.conf"
+    conf.write_text(nginx_conf("127.0.0.1:8501", BACKENDS, run_dir, as_root=False))
+    check = subprocess.run([nginx, "-t", "-q", "-p", str(run_dir), "-c", str(conf)], capture_output=True, text=True)
+    assert (check.returncode, check.stderr) == (0, "")
+
+
+def test_nginx_checks_the_configuration_before_any_process_starts(monkeypatch, tmp_path, capsys):
+    """A configuration nginx refuses stops the launch at once, not after every Streamlit process started."""
+    from serve_class import Child, find_nginx
+    if find_nginx() is None:
+        pytest.skip("nginx is not installed")
+    monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
+    monkeypatch.setattr("serve_class.sqlite_problem", lambda: None)
+    monkeypatch.setattr("serve_class.secrets_database_url", lambda: "")
+    monkeypatch.setattr("serve_class.nginx_conf", lambda *args: "bogus_directive on;\n")
+    started = []
+    monkeypatch.setattr(Child, "start", lambda self: started.append(self.name))
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    assert main(["--processes", "2", "--port", "18501", "--first-backend-port", "18601"]) == 1
+    assert started == []
+    err = capsys.readouterr().err
+    assert err.startswith("nginx refused the generated configuration:\n")
+    assert 'unknown directive "bogus_directive"' in err
+    assert list(tmp_path.iterdir()) == []  # the run folder is removed
+
+
+class _FullStream:
+    """A stream every write of which fails as on a full disk."""
+
+    def write(self, text):
+        import errno
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def flush(self):
+        pass
+
+
+@pytest.mark.parametrize("stream, written", [(_FullStream(), False), (None, True)], ids=["disk-full", "closed"])
+def test_a_log_that_cannot_be_written_does_not_stop_the_supervisor(monkeypatch, stream, written):
+    """log() raised OSError on a full disk (or AttributeError with stderr closed) from inside the supervisor's
+    loop, which then stopped every process of the class."""
+    from serve_class import Child, log, say
+    monkeypatch.setattr(sys, "stderr", stream)
+    monkeypatch.setattr(sys, "stdout", stream)
+    assert say("Serving the app", "stdout") is written  # print() to None writes nothing, without an error
+    log("anything")  # no exception
+    child = Child("test process", [sys.executable, "-c", "raise SystemExit(3)"], None)
+    child.start().wait(10)
+    child.supervise(100.0)  # notices the death and logs it: the restart is still scheduled
+    assert child.restart_at == 100.0
+
+
+def _answering(body: bytes):
+    """A local HTTP server answering every GET with 200 and ``body``; returns (server, url)."""
+    import http.server
+    import threading
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/_stcore/health"
+
+
+@pytest.mark.parametrize("body, expected", [(b"ok", True), (b"<html>it works</html>", False), (b"", False),
+                                            (b"okay", False)])
+def test_only_streamlits_health_answer_counts(body, expected):
+    """Any 200 counted as a serving Streamlit process, e.g. another program that took a backend's port."""
+    from serve_class import healthy
+    server, url = _answering(body)
+    try:
+        assert healthy(url) is expected
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_program_the_os_cannot_start_is_retried_with_a_growing_delay(capsys):
+    """Popen's OSError (ENOENT, EAGAIN, ENOMEM) escaped supervise() and stopped the whole class."""
+    from serve_class import Child
+    child = Child("test process", ["/nonexistent/streamlit"], "http://127.0.0.1:1/", watch=True)
+    assert child.launch(50.0) is False
+    assert (child.proc, child.quick_exits, child.restart_at) == (None, 1, 52.0)
+    child.supervise(52.0)  # the next try fails the same way: the delay grows
+    assert (child.restarts, child.quick_exits, child.restart_at) == (1, 2, 56.0)
+    err = capsys.readouterr().err
+    assert "test process could not be started (No such file or directory); trying again in 2 s" in err
+    assert "test process could not be started (No such file or directory); trying again in 4 s" in err
+
+
+def test_a_process_dying_at_start_because_its_port_is_taken_says_so(capsys):
+    from serve_class import START_ATTEMPTS, Child, start_children
+    import socket
+    with socket.socket() as thief:
+        thief.bind(("127.0.0.1", 0))
+        thief.listen()
+        port = thief.getsockname()[1]
+        child = Child("test process", [sys.executable, "-c", "raise SystemExit(1)"], f"http://127.0.0.1:{port}/",
+                      watch=True, warm_port=port)
+        clock = _FastClock(step=5.0)
+        with pytest.raises(RuntimeError) as info:
+            start_children([child], timeout=600, clock=lambda: clock.now, sleep=clock.sleep)
+    assert child.quick_exits == START_ATTEMPTS
+    assert str(info.value) == (f"test process stopped 3 times in a row before it answered its health check "
+                               f"(127.0.0.1:{port} is in use by another program); not starting the class (try "
+                               "`streamlit run app.py` to see why)")
+    assert f"test process exited (code 1) (127.0.0.1:{port} is in use by another program); restarting it in 2 s" \
+        in capsys.readouterr().err
+
+
+def _secrets(tmp_path, content: bytes | None):
+    path = tmp_path / "secrets.toml"
+    if content is None:
+        os.mkfifo(path)
+    else:
+        path.write_bytes(content)
+    return path
+
+
+import os  # noqa: E402
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "{path}: a FIFO (named pipe), not a regular file"),
+    (b'TOOLCALL_DATABASE_URL = "\xff"\n', "{path}: not UTF-8 text (byte 25)"),
+    (b'TOOLCALL_DATABASE_URL = "postgresql://h/db"\n[[broken\n', "{path}: not TOML: Expected ']]' at the end of "
+                                                                "an array declaration (at line 2, column 9)"),
+    (b"TOOLCALL_DATABASE_URL = 5\n", '{path}: TOOLCALL_DATABASE_URL must be text in quotes ("postgresql://…"), '
+                                     "not int"),
+    (b"x" * 100_001, "{path}: too large: more than 100,000 characters"),
+], ids=["fifo", "not-utf8", "broken-toml", "not-text", "too-large"])
+def test_a_secrets_file_that_cannot_be_used_is_named(tmp_path, content, message):
+    """A FIFO blocked the launcher for ever, bad UTF-8 ended in a traceback and broken TOML was ignored (the
+    class then kept its progress in SQLite, not in the database the operator configured)."""
+    from serve_class import secrets_database_url
+    path = _secrets(tmp_path, content)
+    with pytest.raises(ValueError) as info:
+        secrets_database_url(path)
+    assert str(info.value).startswith(message.format(path=path))
+
+
+def test_a_missing_secrets_file_or_key_means_sqlite(tmp_path):
+    from serve_class import secrets_database_url
+    assert secrets_database_url(tmp_path / "none.toml") == ""
+    assert secrets_database_url(_secrets(tmp_path, b'OTHER = "x"\n')) == ""
+    assert secrets_database_url(_secrets(tmp_path, b'TOOLCALL_DATABASE_URL = " postgresql://h/db "\n')) \
+        == "postgresql://h/db"
+
+
+@pytest.mark.parametrize("content, message", [
+    (b'TOOLCALL_DATABASE_URL = "mysql://h/db"\n', "TOOLCALL_DATABASE_URL must start with postgresql://"),
+    (b'TOOLCALL_DATABASE_URL = "postgresql://h:99999/db"\n',
+     "TOOLCALL_DATABASE_URL: the progress database URL's port must be a number from 1 to 65535"),
+    (b"[[broken\n", "not TOML: "),
+])
+def test_the_launch_stops_on_a_secrets_file_every_process_would_fail_on(monkeypatch, tmp_path, capsys, content,
+                                                                        message):
+    """A database URL in secrets.toml was used unchecked (the environment's and --database-url's are checked)."""
+    path = _secrets(tmp_path, content)
+    monkeypatch.delenv("TOOLCALL_DATABASE_URL", raising=False)
+    monkeypatch.setattr("serve_class.SECRETS_FILE", path)
+    monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
+    monkeypatch.setattr("serve_class.find_nginx", lambda: "/usr/sbin/nginx")
+    assert main(["--processes", "1"]) == 2
+    assert capsys.readouterr().err.startswith(f"secrets: {path}: {message}")
+
+
+def test_ctrl_c_during_the_checks_ends_with_one_line_and_130(monkeypatch, capsys):
+    """Ctrl+C before the class started ended in a KeyboardInterrupt traceback."""
+    def interrupted(*args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr("serve_class.listen_address", interrupted)
+    assert main(["--processes", "1"]) == 130
+    assert capsys.readouterr().err == "interrupted before the class started; nothing is running\n"
