@@ -712,6 +712,12 @@ def _main(argv: list[str] | None) -> int:
               "or run one process with: streamlit run app.py", file=sys.stderr)
         return 2
 
+    from toolcall import content_root_problem
+    from toolcall.i18n import t
+    from toolcall.text import escape_line
+    if (wrong := content_root_problem()) is not None:  # every page of every process would fail on it
+        say(t(f"content_root.{wrong[0]}", "en", value=escape_line(wrong[1])))
+        return 2
     try:
         secret_url = "" if args.database_url else secrets_database_url()
         if secret_url:  # checked as --database-url is: every process would otherwise fail on it

@@ -582,3 +582,15 @@ def test_ctrl_c_during_the_checks_ends_with_one_line_and_130(monkeypatch, capsys
     monkeypatch.setattr("serve_class.listen_address", interrupted)
     assert main(["--processes", "1"]) == 130
     assert capsys.readouterr().err == "interrupted before the class started; nothing is running\n"
+
+
+def test_a_content_root_setting_that_cannot_be_used_stops_the_launch(monkeypatch, tmp_path, capsys):
+    """TOOLCALL_CONTENT_ROOT naming no folder started a class whose every page failed; the command line already
+    refused it with this sentence."""
+    monkeypatch.setenv("TOOLCALL_CONTENT_ROOT", str(tmp_path / "no\nsuch"))
+    monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
+    monkeypatch.setattr("serve_class.find_nginx", lambda: "/usr/sbin/nginx")
+    assert main(["--processes", "1"]) == 2
+    assert capsys.readouterr().err == (f"TOOLCALL_CONTENT_ROOT is {tmp_path}/no\\u000asuch, which is not a folder: set "
+                                       "it to a copy of the course content (a folder holding fixtures/ and lessons/), "
+                                       "or unset it to use the repository's.\n")
