@@ -612,10 +612,14 @@ def strip_shell_newline(text: str) -> str:
     return text
 
 
+#: Exit code when the reader of stdout went away (``| head -1``) before the output ended: 128 + SIGPIPE.
+EXIT_PIPE_CLOSED = 141
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default sys.argv[1:]); returns the exit code. All text
     output, argparse's errors included, goes through toolcall.text.escape_terminal. Output piped
-    into a reader that stops early (``| head``) ends quietly with the code so far (no traceback);
+    into a reader that stops early (``| head``) ends quietly (no traceback) with EXIT_PIPE_CLOSED;
     output that cannot be written (``> /dev/full``, stdout closed) is one line on stderr and exit 2;
     Ctrl+C is one line and exit 130. A closed stdin reads as empty."""
     out, err, stdin = sys.stdout, sys.stderr, sys.stdin
@@ -634,9 +638,11 @@ def main(argv: list[str] | None = None) -> int:
         code = args.func(args) if _check_paths(parser, args) else 2
         sys.stdout.flush()
     except BrokenPipeError:
-        # https://docs.python.org/3/library/signal.html#note-on-sigpipe: stop writing to the closed pipe
+        # https://docs.python.org/3/library/signal.html#note-on-sigpipe: stop writing to the closed pipe, quietly.
+        # The command did not finish (`check | head -1` returned 0 with problems left unprinted): 128 + SIGPIPE,
+        # what a shell reports for a program the signal ended, so `set -o pipefail` sees it.
         _silence(out)
-        return 0
+        return EXIT_PIPE_CLOSED
     except OutputFailed as exc:
         _silence(out)
         print(t("cli.output_failed", lang, reason=exc.reason), file=sys.stderr)

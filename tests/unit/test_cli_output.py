@@ -205,3 +205,16 @@ def test_json_output_is_streamed_in_bounded_pieces(monkeypatch):
     print_json(value)
     assert recorder.getvalue() == json.dumps(value, ensure_ascii=False, indent=2) + "\n"
     assert len(recorder.sizes) > 10 and max(recorder.sizes) < JSON_CHUNK_CHARS + 200
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly_with_141(tmp_path):
+    """`check | head -1` returned 0 while the problems it did not print were still there: with `set -o pipefail`
+    a CI step passed. The command ends quietly (no traceback, no "Exception ignored") with 128 + SIGPIPE."""
+    tools = tmp_path / "fixtures" / "tools"
+    tools.mkdir(parents=True)
+    for i in range(3000):
+        (tools / f"bad{i:04}.json").write_text("{")
+    done = subprocess.run(["bash", "-c", "set -o pipefail; \"$0\" -m toolcall check --all \"$1\" | head -1",
+                           sys.executable, str(tmp_path)], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (141, "")
+    assert done.stdout.startswith(f"{tools}/bad0000.json: $: not JSON")
