@@ -403,12 +403,15 @@ class Child:
     to the Streamlit processes). A restarted process that has not answered within STARTUP_TIMEOUT s is
     killed and started again after a growing delay, as one that died at start. ``pid_file``: it serves
     only once that file holds its own pid (nginx writes it after binding its port), so a leftover
-    process answering on the port does not count."""
+    process answering on the port does not count. ``listens``: the (address, port) it binds (default
+    127.0.0.1:``warm_port``), named in the log when another program holds it while it keeps dying."""
 
     def __init__(self, name: str, argv: list[str], health: str | None, env: dict[str, str] | None = None,
-                 warm_port: int | None = None, watch: bool = False, pid_file: Path | None = None):
+                 warm_port: int | None = None, watch: bool = False, pid_file: Path | None = None,
+                 listens: tuple[str, int] | None = None):
         self.name, self.argv, self.health, self.env = name, argv, health, env
         self.warm_port = warm_port  # a Streamlit process: visited once (warm_process) when it serves again
+        self.listens = listens if listens is not None else ("127.0.0.1", warm_port) if warm_port else None
         self.watch, self.pid_file = watch, pid_file
         self.proc: subprocess.Popen | None = None
         self.restarts = 0
@@ -485,11 +488,12 @@ class Child:
         self.restart_at = now + delay
 
     def port_taken(self) -> str:
-        """`` (127.0.0.1:PORT is in use by another program)`` when this Streamlit process's port is taken now
-        (why a restart dies at once), else ""."""
-        if self.warm_port is None or bind_problem("127.0.0.1", self.warm_port) != "already in use":
+        """`` (ADDRESS:PORT is in use by another program)`` when the address this process listens on is taken
+        now (why a restart dies at once), else ""."""
+        if self.listens is None or bind_problem(*self.listens) != "already in use":
             return ""
-        return f" (127.0.0.1:{self.warm_port} is in use by another program)"
+        address, port = self.listens
+        return f" ({f'[{address}]' if ':' in address else address}:{port} is in use by another program)"
 
     def launch(self, now: float) -> bool:
         """start(), or, when the OS refuses to start the program (no memory or processes left, the interpreter
@@ -782,7 +786,8 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
             warmer.join(WARM_TIMEOUT)
         local = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(args.address, host)  # where this machine reaches it
         proxy = Child("nginx", [nginx, "-p", str(run_dir), "-c", str(conf), "-g", "daemon off;"],
-                      f"http://{local}:{args.port}/_stcore/health", pid_file=run_dir / "nginx.pid")
+                      f"http://{local}:{args.port}/_stcore/health", pid_file=run_dir / "nginx.pid",
+                      listens=(args.address, args.port))
         children.append(proxy)
         wait_healthy(proxy.health, proxy.start(), 15, check=proxy.serves)
         proxy.waiting_health = False

@@ -594,3 +594,20 @@ def test_a_content_root_setting_that_cannot_be_used_stops_the_launch(monkeypatch
     assert capsys.readouterr().err == (f"TOOLCALL_CONTENT_ROOT is {tmp_path}/no\\u000asuch, which is not a folder: set "
                                        "it to a copy of the course content (a folder holding fixtures/ and lessons/), "
                                        "or unset it to use the repository's.\n")
+
+
+def test_nginx_dying_because_another_program_took_its_port_says_so(capsys):
+    """A restarted nginx whose port was taken meanwhile died again and again, logged only as "exited (code 1)"."""
+    from serve_class import Child
+    import socket
+    with socket.socket() as thief:
+        thief.bind(("127.0.0.1", 0))
+        thief.listen()
+        port = thief.getsockname()[1]
+        proxy = Child("nginx", [sys.executable, "-c", "raise SystemExit(1)"], f"http://127.0.0.1:{port}/",
+                      listens=("127.0.0.1", port))
+        proxy.start().wait(10)
+        proxy.supervise(10.0)  # died before answering: a quick exit
+    assert proxy.quick_exits == 1 and proxy.restart_at == 12.0
+    assert f"nginx exited (code 1) (127.0.0.1:{port} is in use by another program); restarting it in 2 s" \
+        in capsys.readouterr().err
