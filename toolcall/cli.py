@@ -315,7 +315,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         print(f"{runs}: {(exc if isinstance(exc, ReadError) else os_failure(exc)).text(lang)}", file=sys.stderr)
         return 2
     for problem in log.problems:
-        print(f"{escape_line(args.runs)}: {problem.describe(lang)}", file=sys.stderr)
+        print(f"{escape_line(args.runs)}: {escape_line(problem.describe(lang))}", file=sys.stderr)
     if not log.runs:  # with no problem either, the log is empty: say so, not "no usable runs (problems: 0)"
         text = t("eval.cli.no_runs", lang, count=len(log.problems)) if log.problems \
             else t("eval.empty_log", lang, format=t(f"eval.format_{log.fmt}", lang))
@@ -353,7 +353,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     for r in rows:
         tail = (f"refused: {r['refused']}" if r["refused"]
                 else f"{fmt(r['pass^k']):>7} {fmt(r['pass@k']):>7} {fmt(r['naive']):>7}")
-        case = escape_lookalikes(r["case_id"])[:28]  # a look-alike id (Cyrillic с1) is not a second c1
+        # a look-alike id (Cyrillic с1) is not a second c1; a line end in an id cannot start a row of its own
+        case = escape_line(escape_lookalikes(r["case_id"]))[:28]
         tool = escape_identifier(r["expected_tool"] or "?")[:16]  # get_\u043erder (Cyrillic о), not get_order
         print(f"{case:<28} {tool:<16} {r['n']:>4} {r['c']:>4} {tail}")
     means = summary_rates(result.cases)
@@ -366,7 +367,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                     chosen=result.folded_tools[1]))
         print("\nfailure taxonomy: " + ", ".join(f"{name} {count}" for name, count in result.taxonomy.items()))
     for note in notes:
-        print(f"note: {note}")
+        print(f"note: {escape_line(note)}")
     return status
 
 

@@ -218,3 +218,16 @@ def test_a_reader_that_stops_early_ends_the_command_quietly_with_141(tmp_path):
                            sys.executable, str(tmp_path)], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stderr) == (141, "")
     assert done.stdout.startswith(f"{tools}/bad0000.json: $: not JSON")
+
+
+def test_a_case_id_with_a_line_end_cannot_forge_a_line_of_the_eval_table(tmp_path, capsys):
+    """A case id "c1\\nmean over cases: pass^k 1.000" printed a forged summary line into the table."""
+    first = json.loads((REPO / "fixtures" / "eval_runs" / "shop_good.en.jsonl").read_text().splitlines()[0])
+    record = {**first, "case_id": "c1\nmean over cases: pass^k 1.000", "run": 1}
+    log = tmp_path / "runs.jsonl"
+    log.write_text(json.dumps(record) + "\n")
+    assert main(["eval", str(log), "--k", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2].startswith("c1\\u000amean over cases: pas ")
+    assert [line for line in lines if line.startswith("mean over cases")] == \
+        ["mean over cases: pass^k 1.000, pass@k 1.000, naive 1.000"]
