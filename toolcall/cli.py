@@ -162,7 +162,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     print(scrub(json.dumps(result.to_dict(), ensure_ascii=False, indent=2)))
     if result.malformed:
         print(scrub(f"malformed answer for exercise {exercise.id} ({exercise.type}): "
-                    f"{result.feedback[0].render('en')}"), file=sys.stderr)
+                    f"{escape_line(result.feedback[0].render('en'))}"), file=sys.stderr)  # the answer on one line
         return 2
     return 0
 

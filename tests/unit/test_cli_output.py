@@ -231,3 +231,9 @@ def test_a_case_id_with_a_line_end_cannot_forge_a_line_of_the_eval_table(tmp_pat
     assert lines[2].startswith("c1\\u000amean over cases: pas ")
     assert [line for line in lines if line.startswith("mean over cases")] == \
         ["mean over cases: pass^k 1.000, pass@k 1.000, naive 1.000"]
+
+
+def test_a_malformed_answer_with_a_line_end_is_quoted_on_one_line(capsys):
+    assert main(["grade", "pk_pass3", "abc\nall good"]) == 2
+    assert capsys.readouterr().err == ('malformed answer for exercise pk_pass3 (number): "abc\\u000aall good" is not '
+                                       "a number. Write a decimal (0.7), a fraction (84/120) or a percentage (70%).\n")
