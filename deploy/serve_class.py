@@ -723,8 +723,10 @@ def _main(argv: list[str] | None) -> int:
         say(t(f"content_root.{wrong[0]}", "en", value=escape_line(wrong[1])))
         return 2
     try:
-        secret_url = "" if args.database_url else secrets_database_url()
-        if secret_url:  # checked as --database-url is: every process would otherwise fail on it
+        # read even when --database-url or the environment gives the URL: every process reads the file for the
+        # instructor settings too (a FIFO there would block each page that asks)
+        secret_url = secrets_database_url()
+        if secret_url and not args.database_url:  # used, so checked as --database-url is
             where = f"{SECRETS_FILE}: TOOLCALL_DATABASE_URL"
             if secret_url.split("://", 1)[0] not in ("postgresql", "postgres"):
                 raise ValueError(f"{where} must start with postgresql://")

@@ -611,3 +611,18 @@ def test_nginx_dying_because_another_program_took_its_port_says_so(capsys):
     assert proxy.quick_exits == 1 and proxy.restart_at == 12.0
     assert f"nginx exited (code 1) (127.0.0.1:{port} is in use by another program); restarting it in 2 s" \
         in capsys.readouterr().err
+
+
+def test_a_broken_secrets_file_stops_the_launch_even_with_a_database_url(monkeypatch, tmp_path, capsys):
+    """With --database-url given, secrets.toml was not read at all, yet every process reads it for the instructor
+    settings; a URL there is then not used, so it is not checked."""
+    path = _secrets(tmp_path, None)  # a FIFO
+    monkeypatch.setattr("serve_class.SECRETS_FILE", path)
+    monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
+    monkeypatch.setattr("serve_class.find_nginx", lambda: "/usr/sbin/nginx")
+    assert main(["--processes", "1", "--database-url", "postgresql://h/db"]) == 2
+    assert capsys.readouterr().err == f"secrets: {path}: a FIFO (named pipe), not a regular file\n"
+    path.unlink()
+    path.write_text('TOOLCALL_DATABASE_URL = "mysql://not-used"\n')
+    monkeypatch.setattr("serve_class._serve", lambda args, nginx, run_dir: 0)
+    assert main(["--processes", "1", "--database-url", "postgresql://h/db"]) == 0
