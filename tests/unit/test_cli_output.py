@@ -121,15 +121,38 @@ class _FullDisk(io.StringIO):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
 
-@pytest.mark.parametrize("argv", [PASSK, ["check", str(REPO)], ["lint", str(REPO / "fixtures" / "tools" /
-                                                                            "refund_order.json")],
-                                  ["eval", str(REPO / "fixtures" / "eval_runs" / "shop_vague.en.jsonl"), "--k", "1",
-                                   "--out", "json"],
-                                  ["grade", "pk_pass3", "1"],
-                                  ["result", "--tool", str(REPO / "fixtures" / "tools" / "refund_order.json"),
-                                   "--input", "{}"]],
-                         ids=lambda argv: argv[0])
-def test_every_command_says_when_its_output_cannot_be_written(monkeypatch, capsys, argv):
+TOOL = str(REPO / "fixtures" / "tools" / "refund_order.json")
+#: A call of every subcommand that writes output (conformance's suite is made in the test).
+OUTPUT_CALLS = {
+    "passk": PASSK,
+    "check": ["check", str(REPO)],
+    "lint": ["lint", TOOL],
+    "eval": ["eval", str(REPO / "fixtures" / "eval_runs" / "shop_vague.en.jsonl"), "--k", "1", "--out", "json"],
+    "grade": ["grade", "pk_pass3", "1"],
+    "result": ["result", "--tool", TOOL, "--input", "{}"],
+    "pairing": ["pairing", "TRANSCRIPT"],
+    "strict": ["strict", TOOL, "--provider", "openai"],
+    "conformance": ["conformance", "SUITE"],
+}
+
+
+def test_every_subcommand_has_an_output_call():
+    """A new subcommand fails here until OUTPUT_CALLS says how to call it, so the test below covers it."""
+    from toolcall.cli import _build_parser, file_arguments
+    assert set(OUTPUT_CALLS) == set(file_arguments(_build_parser())) | {"passk"}
+
+
+@pytest.mark.parametrize("command", sorted(OUTPUT_CALLS))
+def test_every_command_says_when_its_output_cannot_be_written(monkeypatch, capsys, tmp_path, command):
+    suite = tmp_path / "tests" / "draft2020-12"
+    suite.mkdir(parents=True)
+    (suite / "type.json").write_text(json.dumps([{"description": "d", "schema": {"type": "integer"},
+                                                  "tests": [{"description": "t", "data": 1, "valid": True}]}]))
+    (suite / "optional").mkdir()
+    (suite / "optional" / "ecmascript-regex.json").write_text("[]")
+    (tmp_path / "transcript.json").write_text(TRANSCRIPT)
+    given = {"SUITE": str(tmp_path), "TRANSCRIPT": str(tmp_path / "transcript.json")}
+    argv = [given.get(a, a) for a in OUTPUT_CALLS[command]]
     monkeypatch.setattr(sys, "stdout", _FullDisk())
     assert main(argv) == 2
     assert capsys.readouterr().err.endswith("python -m toolcall: cannot write the output (No space left on "
