@@ -44,6 +44,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import errno
+import inspect
 import ipaddress
 import os
 import shutil
@@ -280,11 +281,17 @@ def wait_healthy(url: str, proc: subprocess.Popen | None, timeout: float,
 HEALTH_BODY = b"ok"
 
 
+#: Health checks go straight to the process: never through an ``http_proxy`` from the environment (urllib's
+#: default opener uses it, so with one set every check of 127.0.0.1 went to the proxy, and the class never started:
+#: "did not answer its health check within 90 s").
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
 def healthy(url: str, timeout: float = 2.0) -> bool:
     """True if ``url`` answers 200 with the body HEALTH_BODY within ``timeout`` seconds (reads at most
     len(HEALTH_BODY) + 1 bytes: a program that is not Streamlit answering 200 with a page does not count)."""
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as r:
+        with _DIRECT.open(url, timeout=timeout) as r:
             return r.status == 200 and r.read(len(HEALTH_BODY) + 1) == HEALTH_BODY
     except (OSError, ValueError):  # ValueError: http.client's own refusals of a malformed answer
         return False
@@ -363,10 +370,12 @@ def warm_process(port: int, timeout: float = WARM_TIMEOUT) -> bool:
     back.rerun_script.page_name = "playground"
     back.rerun_script.context_info.CopyFrom(ContextInfo(timezone="UTC", timezone_offset=0, locale="en-US",
                                                         url=f"http://127.0.0.1:{port}/playground"))
+    # straight there, as _DIRECT: websockets 15+ would otherwise use an http_proxy from the environment
+    direct = {"proxy": None} if "proxy" in inspect.signature(connect).parameters else {}
     deadline = time.monotonic() + timeout
     try:
         with connect(f"ws://127.0.0.1:{port}/_stcore/stream", subprotocols=["streamlit"], open_timeout=timeout,
-                     max_size=None, compression=None) as ws:
+                     max_size=None, compression=None, **direct) as ws:
             ws.send(back.SerializeToString())
             for _ in range(10_000):  # every message of one page run, bounded
                 msg = ForwardMsg()

@@ -626,3 +626,19 @@ def test_a_broken_secrets_file_stops_the_launch_even_with_a_database_url(monkeyp
     path.write_text('TOOLCALL_DATABASE_URL = "mysql://not-used"\n')
     monkeypatch.setattr("serve_class._serve", lambda args, nginx, run_dir: 0)
     assert main(["--processes", "1", "--database-url", "postgresql://h/db"]) == 0
+
+
+def test_health_checks_ignore_a_proxy_set_in_the_environment(monkeypatch):
+    """With http_proxy set (common on school networks) every health check of 127.0.0.1 went to the proxy, so no
+    process ever counted as started."""
+    from serve_class import healthy
+    for name in ("http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")
+    monkeypatch.delenv("no_proxy", raising=False)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    server, url = _answering(b"ok")
+    try:
+        assert healthy(url) is True
+    finally:
+        server.shutdown()
+        server.server_close()
