@@ -404,6 +404,17 @@ def log(text: str) -> None:
     say(f"[{time.strftime('%H:%M:%S', time.gmtime())}] {text}")
 
 
+def _fd_open(fd: int) -> bool:
+    """True if file descriptor ``fd`` is open in this process. Started with ``2>&-``, a child would inherit a
+    closed stderr, and the first file it opened (a log, the progress database) would become its fd 2, where
+    every later error message would be written."""
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
 class Child:
     """One supervised process: ``start()`` (re)starts it; ``name`` is what the log calls it.
 
@@ -453,6 +464,7 @@ class Child:
 
     def start(self) -> subprocess.Popen:
         self.proc = subprocess.Popen(self.argv, cwd=REPO, stdout=subprocess.DEVNULL,  # its banner names a private port
+                                     stdin=subprocess.DEVNULL, stderr=None if _fd_open(2) else subprocess.DEVNULL,
                                      env=self.env,
                                      start_new_session=True,  # Ctrl+C reaches only the launcher, which stops the rest
                                      preexec_fn=_die_with_parent)

@@ -642,3 +642,24 @@ def test_health_checks_ignore_a_proxy_set_in_the_environment(monkeypatch):
     finally:
         server.shutdown()
         server.server_close()
+
+
+_FD2_PROBE = """
+import os, sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from serve_class import Child
+out = Path(sys.argv[2])
+probe = ("import os, sys, pathlib; f = open(sys.argv[2] + '.file', 'w'); "
+         "pathlib.Path(sys.argv[1]).write_text(str(f.fileno()))")
+child = Child("probe", [sys.executable, "-c", probe, str(out), str(out)], None)
+child.start().wait(30)
+"""
+
+
+def test_a_launcher_started_with_stderr_closed_gives_its_processes_an_open_one(tmp_path):
+    """Started with 2>&-, each process inherited a closed fd 2, so the first file it opened became its stderr."""
+    out = tmp_path / "fd"
+    subprocess.run(["sh", "-c", '"$0" -c "$1" "$2" "$3" 2>&-', sys.executable, _FD2_PROBE, str(REPO / "deploy"),
+                    str(out)], check=True, timeout=60)
+    assert int(out.read_text()) > 2  # fds 0-2 are taken: the file is not where error messages go
