@@ -27,7 +27,7 @@ from datetime import datetime, UTC
 from pathlib import Path
 from collections.abc import Iterable, Iterator
 
-from toolcall import REPO_ROOT
+from toolcall import REPO_ROOT, setting_path
 
 LEARNER_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 DB_NAME = "progress.sqlite3"
@@ -58,7 +58,7 @@ def new_learner_id() -> str:
 
 def data_dir() -> Path:
     """The data directory: $TOOLCALL_DATA_DIR if set (``~`` expanded), else ``<repo>/data``."""
-    return Path(os.environ.get("TOOLCALL_DATA_DIR") or REPO_ROOT / "data").expanduser()
+    return setting_path(os.environ.get("TOOLCALL_DATA_DIR") or str(REPO_ROOT / "data"))  # "~nouser" never raises
 
 
 @dataclass(frozen=True)
