@@ -812,7 +812,10 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
                       f"http://{local}:{args.port}/_stcore/health", pid_file=run_dir / "nginx.pid",
                       listens=(args.address, args.port))
         children.append(proxy)
-        wait_healthy(proxy.health, proxy.start(), 15, check=proxy.serves)
+        try:
+            wait_healthy(proxy.health, proxy.start(), 15, check=proxy.serves)
+        except RuntimeError as exc:  # free when checked, taken since (the port stolen meanwhile): say so
+            raise RuntimeError(f"nginx did not start{proxy.port_taken()}: {exc}") from None
         proxy.waiting_health = False
         shown = "localhost" if args.address in ("0.0.0.0", "::") else host
         say(f"Serving the app from {args.processes} Streamlit process{'es' if args.processes != 1 else ''} "

@@ -663,3 +663,31 @@ def test_a_launcher_started_with_stderr_closed_gives_its_processes_an_open_one(t
     subprocess.run(["sh", "-c", '"$0" -c "$1" "$2" "$3" 2>&-', sys.executable, _FD2_PROBE, str(REPO / "deploy"),
                     str(out)], check=True, timeout=60)
     assert int(out.read_text()) > 2  # fds 0-2 are taken: the file is not where error messages go
+
+
+def test_a_port_taken_between_the_check_and_nginx_start_is_named(monkeypatch, tmp_path, capsys):
+    """The port was free when checked and taken before nginx started: the launch ended with "process exited with
+    code 1 before … answered", without saying why."""
+    import socket
+    from serve_class import find_nginx
+    if find_nginx() is None:
+        pytest.skip("nginx is not installed")
+    monkeypatch.setattr("serve_class.sqlite_problem", lambda: None)
+    monkeypatch.setattr("serve_class.secrets_database_url", lambda: "")
+    monkeypatch.setattr("serve_class.start_children", lambda children: None)  # no Streamlit process needed here
+    monkeypatch.setattr("serve_class.warm_process", lambda port, timeout=0: True)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    with socket.socket() as thief:
+        thief.bind(("127.0.0.1", 0))
+        thief.listen()
+        port = thief.getsockname()[1]
+        checked = []
+
+        def free_when_checked(address, p):  # the launcher's first look finds it free; later looks see the thief
+            checked.append(p)
+            return None if checked.count(p) == 1 else bind_problem(address, p)
+        monkeypatch.setattr("serve_class.bind_problem", free_when_checked)
+        assert main(["--processes", "1", "--port", str(port), "--first-backend-port", str(_free_port())]) == 1
+    err = capsys.readouterr().err
+    assert f"nginx did not start (127.0.0.1:{port} is in use by another program): process exited with code 1" in err
+    assert list(tmp_path.iterdir()) == []
