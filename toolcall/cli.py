@@ -40,7 +40,7 @@ def _cmd_result(args: argparse.Namespace) -> int:
         tool = load_tool(Path(args.tool), args.lang)
         book = load_orders(Path(args.orders)) if args.orders else load_orders()
     except FixtureError as exc:
-        print(exc, file=sys.stderr)
+        print_lines(exc, file=sys.stderr)
         return 2
     schema = tool.input_schema
     if args.schema:
@@ -88,7 +88,7 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
     try:
         results = run_suite(Path(args.suite))
     except (FileNotFoundError, OSError, ValueError) as exc:
-        print(exc, file=sys.stderr)
+        print_lines(exc, file=sys.stderr)
         return 2
     print(table(results))
     print()
@@ -112,7 +112,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     problems = run_checks(root)
     shown = problems if args.all else problems[:CHECK_SHOWN]
     for problem in shown:
-        print(problem)
+        print_lines(problem)
     if len(shown) < len(problems):  # the exact count of the rest, and how to see them
         print(t("cli.check_more", "en", count=len(problems) - len(shown)))
     if problems:
@@ -138,7 +138,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     loaded = load_exercises(Path(args.exercises) if args.exercises else None)
     if args.exercises and not Path(args.exercises).is_dir():
         for problem in loaded.problems:  # "no such folder": not "unknown exercise id"
-            print(problem, file=sys.stderr)
+            print_lines(problem, file=sys.stderr)
         return 2
     if args.exercises and not exercise_files(Path(args.exercises)):  # not "unknown id …; known ids: none"
         print(f"--exercises {escape_line(args.exercises)}: no exercise files (*.yaml, *.yml) in this folder",
@@ -147,7 +147,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     exercise = loaded.by_id().get(args.exercise_id)
     if exercise is None:
         for problem in loaded.problems:
-            print(problem, file=sys.stderr)
+            print_lines(problem, file=sys.stderr)
         known = ", ".join(sorted(loaded.by_id())) or "none"
         print(f"unknown exercise id {args.exercise_id!r}; known ids: {known}", file=sys.stderr)
         return 2
@@ -157,7 +157,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     try:
         result = grade(exercise, text, grading_inputs(exercise))
     except FixtureError as exc:
-        print(exc, file=sys.stderr)
+        print_lines(exc, file=sys.stderr)
         return 2
     print(scrub(json.dumps(result.to_dict(), ensure_ascii=False, indent=2)))
     if result.malformed:
@@ -175,6 +175,22 @@ def _cmd_passk(args: argparse.Namespace) -> int:
         return 2
     print_json(est.as_json())
     return 0
+
+
+#: print_lines cuts a line of a problem or refusal after this many characters: a fixture whose 1.5 MB tool name
+#: breaks a rule made `check` print the whole value in its message, once per file (7.5 MB for five files).
+MAX_LINE_CHARS = 2_000
+
+
+def print_lines(message: Any, file: Any = None) -> None:
+    """Print ``str(message)`` (a Problem, a FixtureError of several lines…) with each line cut after MAX_LINE_CHARS
+    characters and the exact count of the rest said (``… (1,498,000 more characters)``, cli.line_more)."""
+    out = []
+    for line in str(message).split("\n"):
+        if len(line) > MAX_LINE_CHARS:
+            line = line[:MAX_LINE_CHARS] + t("cli.line_more", "en", count=len(line) - MAX_LINE_CHARS)
+        out.append(line)
+    print("\n".join(out), file=file if file is not None else sys.stdout)
 
 
 #: print_json hands the output to stdout in pieces of about this many characters.
@@ -263,7 +279,7 @@ def _cmd_strict(args: argparse.Namespace) -> int:
     try:
         tool = load_tool(Path(args.tool), getattr(args, "lang", "en"))
     except FixtureError as exc:
-        print(exc, file=sys.stderr)
+        print_lines(exc, file=sys.stderr)
         return 2
     checked = check_schema(json.dumps(tool.input_schema), "en")
     if not checked.ok:

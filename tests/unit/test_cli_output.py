@@ -260,3 +260,22 @@ def test_a_malformed_answer_with_a_line_end_is_quoted_on_one_line(capsys):
     assert main(["grade", "pk_pass3", "abc\nall good"]) == 2
     assert capsys.readouterr().err == ('malformed answer for exercise pk_pass3 (number): "abc\\u000aall good" is not '
                                        "a number. Write a decimal (0.7), a fraction (84/120) or a percentage (70%).\n")
+
+
+def test_a_problem_quoting_a_huge_value_is_cut_with_the_count_of_the_rest(tmp_path, capsys):
+    """A tool name of 1.5 MB breaking a rule was quoted whole in check's line (7.5 MB of output for five files)
+    and in result's refusal."""
+    from toolcall.cli import MAX_LINE_CHARS
+    tools = tmp_path / "fixtures" / "tools"
+    tools.mkdir(parents=True)
+    tool = tools / "t.json"
+    tool.write_text(json.dumps({"name": "x" * 1_500_000, "description": "y" * 30,
+                                "input_schema": {"type": "object", "properties": {}}}))
+    assert main(["check", str(tmp_path)]) == 1
+    out, err = capsys.readouterr()
+    line, = out.splitlines()
+    full = len(f"{tool}: $.name: '") + 1_500_000 + len("' does not match '^[a-zA-Z0-9_-]{1,64}$'")
+    assert line == line[:MAX_LINE_CHARS] + f"… ({full - MAX_LINE_CHARS:,} more characters)"
+    assert line.startswith(f"{tool}: $.name: 'xxx") and err == "problems: 1\n"
+    assert main(["result", "--tool", str(tool), "--input", "{}"]) == 2
+    assert all(len(line) < MAX_LINE_CHARS + 40 for line in capsys.readouterr().err.splitlines())
