@@ -359,9 +359,9 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     if args.out == "csv":
         # The progress export's writer: a case id or tool name from the log that starts like a formula
         # (= + - @) is prefixed with ', so a spreadsheet opening this CSV never runs it.
-        from toolcall.progress import to_csv
+        from toolcall.progress import write_csv
 
-        print(to_csv(rows, tuple(rows[0])), end="")
+        write_csv(sys.stdout, rows, tuple(rows[0]))
         return status
     fmt = lambda x: "-" if x is None else f"{x:.3f}"  # noqa: E731
     print(f"{log.fmt}: {len(log.runs)} runs, {len(rows)} cases, k = {args.k}")

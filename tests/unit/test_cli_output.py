@@ -279,3 +279,14 @@ def test_a_problem_quoting_a_huge_value_is_cut_with_the_count_of_the_rest(tmp_pa
     assert line.startswith(f"{tool}: $.name: 'xxx") and err == "problems: 1\n"
     assert main(["result", "--tool", str(tool), "--input", "{}"]) == 2
     assert all(len(line) < MAX_LINE_CHARS + 40 for line in capsys.readouterr().err.splitlines())
+
+
+def test_csv_output_is_written_row_by_row(monkeypatch):
+    """eval --out csv built the whole CSV text before printing it."""
+    from toolcall.progress import to_csv, write_csv
+    rows = [{"case_id": f"=c{i}", "n": i, "ok": i % 2 == 0} for i in range(500)]
+    recorder = _Recorder()
+    write_csv(recorder, rows, ("case_id", "n", "ok"))
+    assert recorder.getvalue() == to_csv(rows, ("case_id", "n", "ok"))
+    assert recorder.getvalue().splitlines()[:2] == ["case_id,n,ok", "'=c0,0,true"]
+    assert len(recorder.sizes) == 501
