@@ -290,3 +290,14 @@ def test_csv_output_is_written_row_by_row(monkeypatch):
     assert recorder.getvalue() == to_csv(rows, ("case_id", "n", "ok"))
     assert recorder.getvalue().splitlines()[:2] == ["case_id,n,ok", "'=c0,0,true"]
     assert len(recorder.sizes) == 501
+
+
+def test_a_recorded_runs_fixture_in_utf16_is_named_as_such(tmp_path):
+    from toolcall.eval_import import read_recorded
+    from toolcall.fixtures import FixtureError
+    path = tmp_path / "runs.jsonl"
+    path.write_bytes('{"case_id": "c1"}\n'.encode("utf-16"))
+    with pytest.raises(FixtureError) as info:
+        read_recorded(path)
+    assert str(info.value) == (f"{path}: $: cannot read file: UTF-16 text (it starts with a UTF-16 byte-order mark); "
+                               "save it as UTF-8")
