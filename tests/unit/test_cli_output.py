@@ -76,7 +76,19 @@ def _blocked_reading_stdin(pid: int) -> bool:
     return fields[:2] == ["0", "0x0"]
 
 
-@pytest.mark.skipif(not os.path.exists("/proc/self/syscall"), reason="needs Linux /proc/PID/syscall")
+def _syscall_readable() -> bool:
+    """True if this system lets a process read a child's /proc/PID/syscall (Linux, with ptrace allowed)."""
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    try:
+        Path(f"/proc/{proc.pid}/syscall").read_text()
+        return True
+    except OSError:
+        return False
+    finally:
+        proc.communicate(b"", timeout=30)
+
+
+@pytest.mark.skipif(not _syscall_readable(), reason="needs a readable /proc/PID/syscall (Linux)")
 def test_ctrl_c_while_reading_stdin_is_one_line_and_130():
     """SIGINT ended in a KeyboardInterrupt traceback."""
     import time
