@@ -792,6 +792,8 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
     def procs() -> list[subprocess.Popen]:
         return [c.proc for c in children if c.proc is not None]
 
+    serving = False
+
     try:
         host = f"[{args.address}]" if ":" in args.address else args.address  # IPv6 in brackets, in URLs too
         listen = f"{host}:{args.port}"
@@ -818,6 +820,7 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
             raise RuntimeError(f"nginx did not start{proxy.port_taken()}: {exc}") from None
         proxy.waiting_health = False
         shown = "localhost" if args.address in ("0.0.0.0", "::") else host
+        serving = True  # before the banner: a signal right after it is the operator's stop of a served class
         say(f"Serving the app from {args.processes} Streamlit process{'es' if args.processes != 1 else ''} "
             f"at http://{shown}:{args.port} (nginx, sticky by cookie). Ctrl+C stops everything.", "stdout")
         while True:  # the supervisor: until the operator's signal
@@ -825,8 +828,11 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
             for child in children:
                 child.supervise(now)
             time.sleep(0.5)
-    except KeyboardInterrupt:
-        return 0
+    except KeyboardInterrupt:  # the operator's stop: a success once the class was served, else like main()'s
+        if serving:
+            return 0
+        say("interrupted before the class started; every process it had started is stopped")
+        return 130
     except (RuntimeError, ValueError, OSError) as exc:  # ValueError: nginx_quote; OSError: writing nginx.conf
         say(str(exc))
         return 1

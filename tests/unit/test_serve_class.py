@@ -691,3 +691,21 @@ def test_a_port_taken_between_the_check_and_nginx_start_is_named(monkeypatch, tm
     err = capsys.readouterr().err
     assert f"nginx did not start (127.0.0.1:{port} is in use by another program): process exited with code 1" in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_stop_signal_while_the_processes_start_is_130_not_success(monkeypatch, tmp_path, capsys):
+    """Ctrl+C (or SIGTERM) while the Streamlit processes were starting returned 0, as if the class had been served."""
+    from serve_class import find_nginx
+    if find_nginx() is None:
+        pytest.skip("nginx is not installed")
+    monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
+    monkeypatch.setattr("serve_class.sqlite_problem", lambda: None)
+    monkeypatch.setattr("serve_class.secrets_database_url", lambda: "")
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+
+    def interrupted(children):
+        raise KeyboardInterrupt
+    monkeypatch.setattr("serve_class.start_children", interrupted)
+    assert main(["--processes", "1", "--port", "18521", "--first-backend-port", "18621"]) == 130
+    assert capsys.readouterr().err == "interrupted before the class started; every process it had started is stopped\n"
+    assert list(tmp_path.iterdir()) == []
