@@ -2,6 +2,10 @@
 
 import sys
 
-from toolcall.cli import main
+try:
+    from toolcall.cli import main
 
-sys.exit(main())
+    code = main()
+except KeyboardInterrupt:  # Ctrl+C while the modules load, before main() handles it: no traceback
+    code = 130
+sys.exit(code)

@@ -7,6 +7,7 @@ Each subcommand is a function ``(args) -> exit code`` registered in ``_build_par
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -17,8 +18,8 @@ from toolcall import CONTENT_ROOT, content_root_problem
 from toolcall.backend import backend_for
 from toolcall.check import run_checks
 from toolcall.exercises import exercise_files, load_exercises
-from toolcall.files import (MAX_FILE_CHARS, ReadError, check_path, os_failure, read_bytes_bounded, read_stdin_bounded,
-                            read_text_bounded)
+from toolcall.files import (MAX_FILE_CHARS, ReadError, check_path, not_utf8, os_failure, read_bytes_bounded,
+                            read_stdin_bounded, read_text_bounded)
 from toolcall.fixtures import FixtureError, load_orders, load_tool
 from toolcall.grading import grade, grading_inputs
 from toolcall.i18n import LANGS, t
@@ -29,7 +30,7 @@ from toolcall.pairing import MAX_CHARS as PAIRING_MAX_CHARS
 from toolcall.pairing import check_pairing
 from toolcall.parsing import MAX_INPUT_CHARS
 from toolcall.results import call_id, scrub
-from toolcall.text import escape_identifier, escape_lookalikes, escape_terminal, visible_json
+from toolcall.text import escape_identifier, escape_line, escape_lookalikes, escape_terminal, visible_json
 from toolcall.validation import MAX_SCHEMA_CHARS, check_schema
 from toolcall.wire import FORMATS, PAIRING_CHOICES
 
@@ -39,18 +40,19 @@ def _cmd_result(args: argparse.Namespace) -> int:
         tool = load_tool(Path(args.tool), args.lang)
         book = load_orders(Path(args.orders)) if args.orders else load_orders()
     except FixtureError as exc:
-        print(exc, file=sys.stderr)
+        print_lines(exc, file=sys.stderr)
         return 2
     schema = tool.input_schema
     if args.schema:
         try:
             text = read_text_bounded(args.schema, MAX_SCHEMA_CHARS)
         except ReadError as exc:
-            print(f"{args.schema}: {t('files.cannot_read', args.lang, reason=exc.text(args.lang))}", file=sys.stderr)
+            reason = t("files.cannot_read", args.lang, reason=exc.text(args.lang))
+            print(f"{escape_line(args.schema)}: {reason}", file=sys.stderr)
             return 2
         checked = check_schema(text, args.lang)
         if not checked.ok:
-            print(f"{args.schema}: {checked.message}", file=sys.stderr)
+            print(f"{escape_line(args.schema)}: {checked.message}", file=sys.stderr)
             return 2
         schema = checked.schema
     raw = _stdin_text("--input", MAX_INPUT_CHARS, args.lang) if args.input == "-" else args.input
@@ -86,7 +88,7 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
     try:
         results = run_suite(Path(args.suite))
     except (FileNotFoundError, OSError, ValueError) as exc:
-        print(exc, file=sys.stderr)
+        print_lines(exc, file=sys.stderr)
         return 2
     print(table(results))
     print()
@@ -97,14 +99,22 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
     return 0
 
 
+#: ``check`` lists at most this many problems (a tree of 3 000 broken files printed 3 000 lines); ``--all`` lists
+#: every one. The count on stderr is always the whole number.
+CHECK_SHOWN = 100
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
     root = Path(args.dir) if args.dir else CONTENT_ROOT
     if not root.is_dir():
-        print(f"{root}: not a folder", file=sys.stderr)
+        print(f"{escape_line(str(root))}: not a folder", file=sys.stderr)
         return 2
     problems = run_checks(root)
-    for problem in problems:
-        print(problem)
+    shown = problems if args.all else problems[:CHECK_SHOWN]
+    for problem in shown:
+        print_lines(problem)
+    if len(shown) < len(problems):  # the exact count of the rest, and how to see them
+        print(t("cli.check_more", "en", count=len(problems) - len(shown)))
     if problems:
         print(f"problems: {len(problems)}", file=sys.stderr)
         return 1
@@ -128,15 +138,16 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     loaded = load_exercises(Path(args.exercises) if args.exercises else None)
     if args.exercises and not Path(args.exercises).is_dir():
         for problem in loaded.problems:  # "no such folder": not "unknown exercise id"
-            print(problem, file=sys.stderr)
+            print_lines(problem, file=sys.stderr)
         return 2
     if args.exercises and not exercise_files(Path(args.exercises)):  # not "unknown id …; known ids: none"
-        print(f"--exercises {args.exercises}: no exercise files (*.yaml, *.yml) in this folder", file=sys.stderr)
+        print(f"--exercises {escape_line(args.exercises)}: no exercise files (*.yaml, *.yml) in this folder",
+              file=sys.stderr)
         return 2
     exercise = loaded.by_id().get(args.exercise_id)
     if exercise is None:
         for problem in loaded.problems:
-            print(problem, file=sys.stderr)
+            print_lines(problem, file=sys.stderr)
         known = ", ".join(sorted(loaded.by_id())) or "none"
         print(f"unknown exercise id {args.exercise_id!r}; known ids: {known}", file=sys.stderr)
         return 2
@@ -146,12 +157,12 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     try:
         result = grade(exercise, text, grading_inputs(exercise))
     except FixtureError as exc:
-        print(exc, file=sys.stderr)
+        print_lines(exc, file=sys.stderr)
         return 2
     print(scrub(json.dumps(result.to_dict(), ensure_ascii=False, indent=2)))
     if result.malformed:
         print(scrub(f"malformed answer for exercise {exercise.id} ({exercise.type}): "
-                    f"{result.feedback[0].render('en')}"), file=sys.stderr)
+                    f"{escape_line(result.feedback[0].render('en'))}"), file=sys.stderr)  # the answer on one line
         return 2
     return 0
 
@@ -162,8 +173,45 @@ def _cmd_passk(args: argparse.Namespace) -> int:
     except EstimateInputError as exc:
         print(f"passk: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps(est.as_json(), ensure_ascii=False, indent=2))
+    print_json(est.as_json())
     return 0
+
+
+#: print_lines cuts a line of a problem or refusal after this many characters: a fixture whose 1.5 MB tool name
+#: breaks a rule made `check` print the whole value in its message, once per file (7.5 MB for five files).
+MAX_LINE_CHARS = 2_000
+
+
+def print_lines(message: Any, file: Any = None) -> None:
+    """Print ``str(message)`` (a Problem, a FixtureError of several lines…) with each line cut after MAX_LINE_CHARS
+    characters and the exact count of the rest said (``… (1,498,000 more characters)``, cli.line_more)."""
+    out = []
+    for line in str(message).split("\n"):
+        if len(line) > MAX_LINE_CHARS:
+            line = line[:MAX_LINE_CHARS] + t("cli.line_more", "en", count=len(line) - MAX_LINE_CHARS)
+        out.append(line)
+    print("\n".join(out), file=file if file is not None else sys.stdout)
+
+
+#: print_json hands the output to stdout in pieces of about this many characters.
+JSON_CHUNK_CHARS = 1 << 16
+
+
+def print_json(value: Any) -> None:
+    """Print ``value`` as JSON (UTF-8 text as itself, indented by 2) and a line end, streamed: the encoder's
+    pieces are written in batches of about JSON_CHUNK_CHARS characters, so the output is never held whole
+    (``eval --out json`` on 150 000 cases is a 31 MB text; built whole, then escaped for the terminal, it
+    took 265 MB on top of the analysis). Raises what json.dumps raises for a value it cannot encode."""
+    batch: list[str] = []
+    size = 0
+    for piece in json.JSONEncoder(ensure_ascii=False, indent=2).iterencode(value):
+        batch.append(piece)
+        size += len(piece)
+        if size >= JSON_CHUNK_CHARS:
+            sys.stdout.write("".join(batch))
+            batch, size = [], 0
+    batch.append("\n")
+    sys.stdout.write("".join(batch))
 
 
 def _stdin_text(label: str, limit: int, lang: str = "en") -> str | None:
@@ -188,7 +236,7 @@ def _read_file(name: str, limit: int, label: str = "FILE", lang: str = "en") -> 
     try:
         return read_text_bounded(name, limit)
     except ReadError as exc:
-        print(f"{label} {name}: {exc.text(lang)}", file=sys.stderr)
+        print(f"{label} {escape_line(name)}: {exc.text(lang)}", file=sys.stderr)
         return None
 
 
@@ -200,10 +248,9 @@ def _cmd_pairing(args: argparse.Namespace) -> int:
     if report.error:
         print(report.error, file=sys.stderr)
         return 2
-    print(json.dumps({"format": report.fmt, "messages": report.message_count, "more": report.more,
+    print_json({"format": report.fmt, "messages": report.message_count, "more": report.more,
                       "violations": [v.as_json() for v in report.violations],
-                      "notes": [n.as_json() for n in report.notes], "notes_more": report.notes_more},
-                     ensure_ascii=False, indent=2))
+                      "notes": [n.as_json() for n in report.notes], "notes_more": report.notes_more})
     return 1 if report.violations else 0
 
 
@@ -216,12 +263,12 @@ def _cmd_lint(args: argparse.Namespace) -> int:
         return 2
     tools, problem = parse_tool_list(text, args.lang)
     if problem is not None:
-        print(f"{args.file}: {problem.path}: {problem.message}", file=sys.stderr)
+        print(f"{escape_line(args.file)}: {problem.path}: {problem.message}", file=sys.stderr)
         return 2
     findings = lint_set(tools)
-    print(json.dumps({"tools": [tool.name for tool in tools], "score": score(findings),
+    print_json({"tools": [tool.name for tool in tools], "score": score(findings),
                       "counts": {s: len(group) for s, group in grouped(findings).items()},
-                      "findings": [f.as_dict(args.lang) for f in findings]}, ensure_ascii=False, indent=2))
+                      "findings": [f.as_dict(args.lang) for f in findings]})
     return 1 if any(f.severity == ERROR for f in findings) else 0
 
 
@@ -232,11 +279,11 @@ def _cmd_strict(args: argparse.Namespace) -> int:
     try:
         tool = load_tool(Path(args.tool), getattr(args, "lang", "en"))
     except FixtureError as exc:
-        print(exc, file=sys.stderr)
+        print_lines(exc, file=sys.stderr)
         return 2
     checked = check_schema(json.dumps(tool.input_schema), "en")
     if not checked.ok:
-        print(f"{args.tool}: input_schema: {checked.message}", file=sys.stderr)
+        print(f"{escape_line(args.tool)}: input_schema: {checked.message}", file=sys.stderr)
         return 2
     rep = report(checked.schema, args.provider, tool.name, tool.description)
     notes = {f"{d.path} {d.keyword}": t(f"strict.sdk.{d.note}") for d in rep.disagreements}
@@ -246,7 +293,7 @@ def _cmd_strict(args: argparse.Namespace) -> int:
            "moved_by_sdk": [{"path": m.path, "keyword": m.keyword, "into": m.into} for m in rep.moved],
            "transformed": rep.transformed, "transform_error": rep.transform_error or None,
            "declaration": rep.declaration}
-    print(json.dumps(out, ensure_ascii=False, indent=2))
+    print_json(out)
     return 1 if rep.refused else 0
 
 
@@ -259,7 +306,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     from toolcall.selection import load_set
 
     lang = args.lang
-    runs = f"RUNS - {t('files.stdin', lang)}" if args.runs == "-" else f"RUNS {args.runs}"
+    runs = f"RUNS - {t('files.stdin', lang)}" if args.runs == "-" else f"RUNS {escape_line(args.runs)}"
     try:
         expectations = None
         if args.selection:
@@ -275,7 +322,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             try:
                 data.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise ReadError("not_utf8", byte=exc.start) from None
+                raise not_utf8(exc) from None
         log = read_log(data, args.format, args.runs)
     except LogError as exc:
         print(f"{runs}: {exc.text(lang)}", file=sys.stderr)
@@ -284,38 +331,37 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         print(f"{runs}: {(exc if isinstance(exc, ReadError) else os_failure(exc)).text(lang)}", file=sys.stderr)
         return 2
     for problem in log.problems:
-        print(f"{args.runs}: {problem.describe(lang)}", file=sys.stderr)
+        print(f"{escape_line(args.runs)}: {escape_line(problem.describe(lang))}", file=sys.stderr)
     if not log.runs:  # with no problem either, the log is empty: say so, not "no usable runs (problems: 0)"
         text = t("eval.cli.no_runs", lang, count=len(log.problems)) if log.problems \
             else t("eval.empty_log", lang, format=t(f"eval.format_{log.fmt}", lang))
-        print(f"{args.runs}: {text}", file=sys.stderr)
+        print(f"{escape_line(args.runs)}: {text}", file=sys.stderr)
         return 2
     result = analyse(log, args.k, expectations)
     status = 0 if any(c.refused is None for c in result.cases) else 1
     if status:
-        print(f"{args.runs}: {t('eval.cli.nothing_estimated', lang, k=args.k)}", file=sys.stderr)
+        print(f"{escape_line(args.runs)}: {t('eval.cli.nothing_estimated', lang, k=args.k)}", file=sys.stderr)
     if result.not_graded:
         budget = f"{ANALYSIS_BUDGET:g}"
         text = t("eval.cli.not_graded", lang, count=result.not_graded, seconds=budget)
-        print(f"{args.runs}: {text}", file=sys.stderr)
+        print(f"{escape_line(args.runs)}: {text}", file=sys.stderr)
     rows = case_rows_json(result.cases, lang)
     notes = [note.text(lang) for note in log.notes]
     if args.out == "json":
-        print(json.dumps({"format": log.fmt, "k": args.k, "runs": len(log.runs), "problems": len(log.problems),
+        print_json({"format": log.fmt, "k": args.k, "runs": len(log.runs), "problems": len(log.problems),
                           "notes": notes, "cases": rows, "mean": summary_rates(result.cases),
                           "taxonomy": result.taxonomy,
                           "confusion": {"expected": list(result.confusion.index),
                                         "chosen": list(result.confusion.columns),
                                         "counts": result.confusion.values.tolist(),
-                                        "folded": dict(zip(("expected", "chosen"), result.folded_tools))}},
-                         ensure_ascii=False, indent=2))
+                                        "folded": dict(zip(("expected", "chosen"), result.folded_tools))}})
         return status
     if args.out == "csv":
         # The progress export's writer: a case id or tool name from the log that starts like a formula
         # (= + - @) is prefixed with ', so a spreadsheet opening this CSV never runs it.
-        from toolcall.progress import to_csv
+        from toolcall.progress import write_csv
 
-        print(to_csv(rows, tuple(rows[0])), end="")
+        write_csv(sys.stdout, rows, tuple(rows[0]))
         return status
     fmt = lambda x: "-" if x is None else f"{x:.3f}"  # noqa: E731
     print(f"{log.fmt}: {len(log.runs)} runs, {len(rows)} cases, k = {args.k}")
@@ -323,7 +369,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     for r in rows:
         tail = (f"refused: {r['refused']}" if r["refused"]
                 else f"{fmt(r['pass^k']):>7} {fmt(r['pass@k']):>7} {fmt(r['naive']):>7}")
-        case = escape_lookalikes(r["case_id"])[:28]  # a look-alike id (Cyrillic с1) is not a second c1
+        # a look-alike id (Cyrillic с1) is not a second c1; a line end in an id cannot start a row of its own
+        case = escape_line(escape_lookalikes(r["case_id"]))[:28]
         tool = escape_identifier(r["expected_tool"] or "?")[:16]  # get_\u043erder (Cyrillic о), not get_order
         print(f"{case:<28} {tool:<16} {r['n']:>4} {r['c']:>4} {tail}")
     means = summary_rates(result.cases)
@@ -336,7 +383,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                     chosen=result.folded_tools[1]))
         print("\nfailure taxonomy: " + ", ".join(f"{name} {count}" for name, count in result.taxonomy.items()))
     for note in notes:
-        print(f"note: {note}")
+        print(f"note: {escape_line(note)}")
     return status
 
 
@@ -373,6 +420,8 @@ def _build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="validate every fixture and lesson; exit 1 on any problem")
     _file_arg(check, "dir", kind="folder", nargs="?", metavar="DIR",
               help="content root holding fixtures/ and lessons/ (default: this repo)")
+    check.add_argument("--all", action="store_true",
+                       help=f"list every problem (default: the first {CHECK_SHOWN}, then how many more)")
     check.set_defaults(func=_cmd_check)
 
     grade_ = sub.add_parser("grade", help="grade one answer to one exercise; print the grade as JSON",
@@ -480,7 +529,7 @@ def _check_paths(parser: argparse.ArgumentParser, args: argparse.Namespace) -> b
         except ReadError as exc:
             # --lang is parsed with the rest before this runs, so the refusal is in the chosen language
             # (argparse's own usage errors, raised while parsing, stay English: they are argparse's text)
-            print(f"{label(action)} {value}: {exc.text(getattr(args, 'lang', 'en'))}", file=sys.stderr)
+            print(f"{label(action)} {escape_line(value)}: {exc.text(getattr(args, 'lang', 'en'))}", file=sys.stderr)
             ok = False
     return ok
 
@@ -508,18 +557,66 @@ def _k_arg(text: str) -> int:
     return value
 
 
+class OutputFailed(Exception):
+    """Standard output could not be written (disk full, closed, an I/O error); ``reason`` says why."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
 class _TerminalSafe:
     """A text stream that writes through escape_terminal (control, bidi and invisible characters
-    in anything a command prints, file or log text included, become ``\\uXXXX``)."""
+    in anything a command prints, file or log text included, become ``\\uXXXX``), and writes what the
+    stream's encoding cannot hold (Chinese under ``PYTHONIOENCODING=ascii``) as ``\\uXXXX`` too. ``inner``
+    None (the stream was closed when Python started): with ``required`` (stdout) a write raises
+    OutputFailed, else (stderr) it is dropped. A failed write (OSError but a broken pipe, which main ends
+    quietly) raises OutputFailed with the OS's reason."""
 
-    def __init__(self, inner: Any):
-        self._inner = inner
+    def __init__(self, inner: Any, required: bool = False):
+        self._inner, self._required = inner, required
 
     def write(self, text: str) -> int:
-        return self._inner.write(escape_terminal(text))
+        if self._inner is None:
+            if self._required:
+                raise OutputFailed(t("cli.output_closed"))
+            return len(text)
+        text = escape_terminal(text)
+        try:
+            try:
+                return self._inner.write(text)
+            except UnicodeEncodeError:  # nothing was written: a text stream encodes all of it first
+                encoding = getattr(self._inner, "encoding", None) or "utf-8"
+                return self._inner.write(text.encode(encoding, "toolcall.escape").decode(encoding))
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputFailed(exc.strerror or str(exc)) from None
+
+    def flush(self) -> None:
+        if self._inner is None:
+            return
+        try:
+            self._inner.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputFailed(exc.strerror or str(exc)) from None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
+
+
+def _silence(stream: Any) -> None:
+    """Point ``stream``'s file descriptor at /dev/null, so the interpreter's last flush at exit finds nowhere
+    to fail ("Exception ignored … BrokenPipeError" / ENOSPC); nothing for a stream without one."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 def strip_shell_newline(text: str) -> str:
@@ -532,26 +629,44 @@ def strip_shell_newline(text: str) -> str:
     return text
 
 
+#: Exit code when the reader of stdout went away (``| head -1``) before the output ended: 128 + SIGPIPE.
+EXIT_PIPE_CLOSED = 141
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default sys.argv[1:]); returns the exit code. All text
     output, argparse's errors included, goes through toolcall.text.escape_terminal. Output piped
-    into a reader that stops early (``| head``) ends quietly with the code so far (no traceback)."""
-    out, err = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = _TerminalSafe(out), _TerminalSafe(err)
+    into a reader that stops early (``| head``) ends quietly (no traceback) with EXIT_PIPE_CLOSED;
+    output that cannot be written (``> /dev/full``, stdout closed) is one line on stderr and exit 2;
+    Ctrl+C is one line and exit 130. A closed stdin reads as empty."""
+    out, err, stdin = sys.stdout, sys.stderr, sys.stdin
+    sys.stdout, sys.stderr = _TerminalSafe(out, required=True), _TerminalSafe(err)
+    if stdin is None:  # started with <&-
+        sys.stdin = io.TextIOWrapper(io.BytesIO(b""), encoding="utf-8")
+    lang = "en"
     try:
         parser = _build_parser()
         args = parser.parse_args(argv)
+        lang = getattr(args, "lang", "en")
         problem = content_root_problem() if args.command not in NO_CONTENT else None
         if problem is not None:  # every command reads content: name the setting, not a schema file's traceback
-            print(t(f"content_root.{problem[0]}", getattr(args, "lang", "en"), value=problem[1]), file=sys.stderr)
+            print(t(f"content_root.{problem[0]}", lang, value=escape_line(problem[1])), file=sys.stderr)
             return 2
         code = args.func(args) if _check_paths(parser, args) else 2
         sys.stdout.flush()
     except BrokenPipeError:
-        # https://docs.python.org/3/library/signal.html#note-on-sigpipe: stop writing to the closed pipe
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, out.fileno())
-        return 0
+        # https://docs.python.org/3/library/signal.html#note-on-sigpipe: stop writing to the closed pipe, quietly.
+        # The command did not finish (`check | head -1` returned 0 with problems left unprinted): 128 + SIGPIPE,
+        # what a shell reports for a program the signal ended, so `set -o pipefail` sees it.
+        _silence(out)
+        return EXIT_PIPE_CLOSED
+    except OutputFailed as exc:
+        _silence(out)
+        print(t("cli.output_failed", lang, reason=exc.reason), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(t("cli.interrupted", lang), file=sys.stderr)
+        return 130
     finally:
-        sys.stdout, sys.stderr = out, err
+        sys.stdout, sys.stderr, sys.stdin = out, err, stdin
     return code

@@ -673,7 +673,7 @@ def read_recorded(path: Path) -> Recorded:
     reason or every bad line (``line N: $.field``), when it cannot be read, is not UTF-8 text, has a line
     the reader refuses or one whose object writes a key twice, a tool description or a request that is not a
     string, or no runs: the page then says so, and ``python -m toolcall check`` lists the same problems."""
-    from toolcall.files import ReadError, read_bytes_bounded
+    from toolcall.files import ReadError, not_utf8, read_bytes_bounded
     from toolcall.fixtures import FixtureError, Problem, display_name, duplicate_key_message, json_with_duplicates
 
     name = display_name(path)
@@ -683,7 +683,7 @@ def read_recorded(path: Path) -> Recorded:
     except ReadError as exc:
         raise FixtureError([Problem(name, "$", f"cannot read file: {exc}")]) from None
     except UnicodeDecodeError as exc:
-        raise FixtureError([Problem(name, "$", f"cannot read file: not UTF-8 text (byte {exc.start})")]) from None
+        raise FixtureError([Problem(name, "$", f"cannot read file: {not_utf8(exc)}")]) from None  # UTF-16 named
     data = data.removeprefix(codecs.BOM_UTF8)  # as read_log reads it
     log = read_log(data, "native", name)
     problems = [Problem(name, f"line {p.line}: {p.field}", p.message) for p in log.problems]

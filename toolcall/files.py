@@ -39,6 +39,7 @@ READ_ERRORS: dict[str, str] = {
     "more_than_bytes": "too large: more than {limit:,} bytes",
     "more_than_chars": "too large: more than {limit:,} characters",
     "not_utf8": "not UTF-8 text (byte {byte})",
+    "utf16": "UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8",
     "empty_file": "an empty file",
     "empty": "empty",
     "only_space": "empty (only white space)",
@@ -72,6 +73,19 @@ class ReadError(Exception):
         if "unit" in params:
             params["unit"] = t(f"files.unit.{params['unit']}", lang)
         return t(f"files.{self.code}", lang, **params)
+
+
+#: The byte-order marks of UTF-16 (little- and big-endian; UTF-32's start the same way), which Windows editors
+#: write when "Unicode" is chosen: such a file fails as UTF-8 at byte 0.
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def not_utf8(exc: UnicodeDecodeError) -> ReadError:
+    """The ReadError for bytes that are not UTF-8: ``utf16`` when they start with a UTF-16 byte-order mark (the
+    usual cause, and "byte 0" alone does not say it), else ``not_utf8`` with the offset of the first bad byte."""
+    if exc.start == 0 and bytes(exc.object[:2]) in _UTF16_BOMS:
+        return ReadError("utf16")
+    return ReadError("not_utf8", byte=exc.start)
 
 
 def _kind(mode: int) -> str:
@@ -144,7 +158,7 @@ def read_text_bounded(path: Path | str, limit: int = MAX_FILE_CHARS) -> str:
             fd = -1
             text = read_stream_bounded(fh, limit)
     except UnicodeDecodeError as exc:
-        raise ReadError("not_utf8", byte=exc.start) from None
+        raise not_utf8(exc) from None
     except OSError as exc:
         raise os_failure(exc) from None
     finally:
@@ -186,7 +200,7 @@ def read_stdin_bounded(stdin: TextIO, limit: int) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ReadError("not_utf8", byte=exc.start) from None
+        raise not_utf8(exc) from None
     if len(text) > limit:
         raise ReadError("more_than_chars", limit=limit)
     return text

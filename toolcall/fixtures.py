@@ -22,6 +22,7 @@ from jsonschema.exceptions import SchemaError
 
 from toolcall import CONTENT_ROOT, FIXTURES_DIR, REPO_ROOT
 from toolcall.files import ReadError, read_text_bounded
+from toolcall.text import escape_line
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,9 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.file}: {self.path}: {self.message}"
+        # the file name on one line, as written: a file named "x\nall content checks passed\n" must not
+        # print a line of its own into `check`'s output (escape_line)
+        return f"{escape_line(self.file)}: {self.path}: {self.message}"
 
 
 class FixtureError(Exception):

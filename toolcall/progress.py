@@ -25,9 +25,10 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import datetime, UTC
 from pathlib import Path
+from typing import Any
 from collections.abc import Iterable, Iterator
 
-from toolcall import REPO_ROOT
+from toolcall import REPO_ROOT, setting_path
 
 LEARNER_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 DB_NAME = "progress.sqlite3"
@@ -58,7 +59,7 @@ def new_learner_id() -> str:
 
 def data_dir() -> Path:
     """The data directory: $TOOLCALL_DATA_DIR if set (``~`` expanded), else ``<repo>/data``."""
-    return Path(os.environ.get("TOOLCALL_DATA_DIR") or REPO_ROOT / "data").expanduser()
+    return setting_path(os.environ.get("TOOLCALL_DATA_DIR") or str(REPO_ROOT / "data"))  # "~nouser" never raises
 
 
 @dataclass(frozen=True)
@@ -687,11 +688,17 @@ def to_csv(rows: list[dict], fields: tuple[str, ...] = EXPORT_FIELDS) -> str:
     """CSV text with a header row (``fields``, default EXPORT_FIELDS). A cell starting with
     = + - @ is prefixed with ' so a spreadsheet never runs a learner's answer as a formula."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+    write_csv(out, rows, fields)
+    return out.getvalue()
+
+
+def write_csv(stream: Any, rows: Iterable[dict], fields: tuple[str, ...] = EXPORT_FIELDS) -> None:
+    """Write to_csv's text to the text stream ``stream`` row by row (the command line's ``eval --out csv`` on
+    150 000 cases never holds the whole text)."""
+    writer = csv.DictWriter(stream, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
     for row in rows:
         writer.writerow({k: _csv_cell(v) for k, v in row.items()})
-    return out.getvalue()
 
 
 def _csv_cell(value):

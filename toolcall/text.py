@@ -10,6 +10,7 @@ report — these are shown as their ``\\uXXXX`` escapes. Pure: no Streamlit.
 
 from __future__ import annotations
 
+import codecs
 import json
 import unicodedata
 from typing import Any
@@ -60,6 +61,31 @@ def escape_terminal(text: str) -> str:
     """``text`` safe to print to a terminal: every character of TERMINAL_CONTROLS and HIDDEN as
     its ``\\uXXXX`` escape; tab and newline kept."""
     return text.translate(_TERMINAL_TABLE)
+
+
+#: escape_terminal's table plus line end, tab and the lone surrogates (U+D800–U+DFFF) Python makes of the
+#: bytes of a file name that is not UTF-8 (os.fsdecode's surrogateescape).
+_LINE_TABLE = {**_TERMINAL_TABLE, ord("\n"): _escape("\n"), ord("\t"): _escape("\t"),
+               **{c: _escape(chr(c)) for c in range(0xD800, 0xE000)}}
+
+
+def escape_line(text: str) -> str:
+    """``text`` as one line a terminal shows as written: escape_terminal, and line ends, tabs and lone surrogates
+    as ``\\uXXXX`` too. For a name quoted inside a message (a file path, a setting's value): a path holding
+    ``\\nall content checks passed\\n`` must not print a line of its own."""
+    return text.translate(_LINE_TABLE)
+
+
+def escape_unencodable(exc: UnicodeError) -> tuple[str, int]:
+    """Codec error handler (registered as ``toolcall.escape``): what an output encoding cannot write (Chinese
+    under ``PYTHONIOENCODING=ascii``, a lone surrogate) as ``\\uXXXX``, which inside a JSON string means the
+    same character and elsewhere reads unambiguously."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    return "".join(_escape(ch) for ch in exc.object[exc.start:exc.end]), exc.end
+
+
+codecs.register_error("toolcall.escape", escape_unencodable)
 
 
 def escape_identifier(text: str) -> str:

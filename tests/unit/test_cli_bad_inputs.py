@@ -32,8 +32,8 @@ VALID = {
 
 PARSER = _build_parser()
 ARGS = file_arguments(PARSER)
-FILE_KINDS = ("missing", "folder", "fifo", "dev_zero", "link_to_dev_zero", "loop", "not_utf8", "empty", "blank",
-              "too_big")
+FILE_KINDS = ("missing", "folder", "fifo", "dev_zero", "link_to_dev_zero", "loop", "not_utf8", "utf16", "empty",
+              "blank", "too_big")
 FOLDER_KINDS = ("missing", "file", "fifo", "dev_zero", "loop")
 STDIN_KINDS = {"not_utf8": b"\xff{}", "empty": b"", "blank": b" \n"}
 
@@ -81,6 +81,7 @@ def bad(tmp_path_factory):
     os.symlink("loop", root / "loop")
     os.symlink("/dev/zero", root / "link_to_dev_zero")
     (root / "not_utf8").write_bytes(b'{"a": "\xff"}')
+    (root / "utf16").write_bytes('{"a": 1}'.encode("utf-16"))  # with its byte-order mark, as Windows writes it
     (root / "empty").write_bytes(b"")
     (root / "blank").write_bytes(b"  \n\n")
     (root / "file").write_text("{}")
@@ -122,6 +123,27 @@ def test_a_bad_stdin_gets_one_line_and_exit_2(capsys, monkeypatch, command, acti
     line = _one_clear_line(capsys, code, label(action), "- (stdin)")
     if kind == "not_utf8":
         assert line.endswith("not UTF-8 text (byte 0)")
+
+
+@pytest.mark.parametrize("command, action", sorted({(c.values[0], c.values[1]) for c in _cases()},
+                                                   key=lambda ca: (ca[0], label(ca[1]))),
+                         ids=lambda v: v if isinstance(v, str) else label(v))
+def test_a_name_with_line_ends_is_echoed_on_one_line(tmp_path, capsys, monkeypatch, command, action):
+    """A path holding a line end was echoed raw ("FILE /a" on one line, "b: no such file" on the next), so a
+    name could print a line of its own (issue 13, cli9). Every file and folder argument of every command."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    path = str(tmp_path / "a\nall content checks passed\r\x1b[2K\tb")
+    code = main(_argv(command, action.dest, path))
+    line = _one_clear_line(capsys, code, label(action))
+    assert f"{tmp_path}/a\\u000aall content checks passed\\u000d\\u001b[2K\\u0009b: no such f" in line, line
+
+
+def test_a_utf16_file_is_named_as_such(bad, capsys):
+    assert main(["pairing", bad["utf16"]]) == 2
+    assert _one_clear_line(capsys, 2) == (f"FILE {bad['utf16']}: UTF-16 text (it starts with a UTF-16 byte-order "
+                                          "mark); save it as UTF-8")
+    assert main(["eval", bad["utf16"], "--k", "1"]) == 2
+    assert _one_clear_line(capsys, 2).startswith(f"RUNS {bad['utf16']}: UTF-16 text")
 
 
 def test_the_messages_the_closing_note_listed(bad, capsys, monkeypatch):

@@ -27,8 +27,9 @@ def _call(command: str) -> list[str]:
 def _settings(tmp_path):
     (tmp_path / "empty").mkdir()
     (tmp_path / "file").write_text("x")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
     return {"no_folder": str(tmp_path / "missing"), "no_fixtures": str(tmp_path / "empty"),
-            "a_file": str(tmp_path / "file")}
+            "a_file": str(tmp_path / "file"), "loop": str(tmp_path / "loop"), "unknown_user": "~nouser-cli9/x"}
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -41,7 +42,7 @@ def test_every_command_that_reads_content_names_the_setting(tmp_path, capsys, mo
         if command in NO_CONTENT:
             assert "TOOLCALL_CONTENT_ROOT" not in err
             continue
-        code_name = "no_fixtures" if name == "no_fixtures" else "no_folder"
+        code_name = name if name in ("no_fixtures", "loop") else "no_folder"
         assert (code, out) == (2, ""), (name, err[-300:])
         assert err == t(f"content_root.{code_name}", "en", value=value) + "\n"
 
@@ -51,3 +52,33 @@ def test_the_setting_is_named_in_chinese_with_lang_zh(tmp_path, capsys, monkeypa
     assert main(["pairing", "-", "--lang", "zh"]) == 2
     assert capsys.readouterr().err == t("content_root.no_folder", "zh", value=str(tmp_path / "missing")) + "\n"
 
+
+
+@pytest.mark.parametrize("setting", ["loop", "unknown_user"])
+def test_a_setting_that_pathlib_cannot_resolve_does_not_break_the_import(tmp_path, setting):
+    """TOOLCALL_CONTENT_ROOT as a symlink loop (Path.resolve: RuntimeError "Symlink loop") or ~nouser/x
+    (Path.expanduser: RuntimeError "Could not determine home directory") failed while toolcall was imported, so
+    every command, passk included, ended in a traceback."""
+    import os
+    import subprocess
+    from pathlib import Path
+    value = _settings(tmp_path)[setting]
+    repo = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "toolcall", "lint", "-"], cwd=repo, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, env={**os.environ, "TOOLCALL_CONTENT_ROOT": value}, timeout=60)
+    code = "loop" if setting == "loop" else "no_folder"
+    assert (done.returncode, done.stderr) == (2, t(f"content_root.{code}", "en", value=value) + "\n")
+    done = subprocess.run([sys.executable, "-m", "toolcall", "passk", "--n", "3", "--c", "1", "--k", "1"], cwd=repo,
+                          capture_output=True, text=True, env={**os.environ, "TOOLCALL_CONTENT_ROOT": value}, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_a_data_dir_of_an_unknown_user_does_not_raise(monkeypatch):
+    """TOOLCALL_DATA_DIR=~nouser/x: Path.expanduser raised RuntimeError wherever progress was opened."""
+    from pathlib import Path
+
+    from toolcall.progress import data_dir
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", "~nouser-cli9/x")
+    assert data_dir() == Path("~nouser-cli9/x")
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", "~/x")
+    assert data_dir() == Path.home() / "x"

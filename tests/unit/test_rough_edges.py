@@ -109,10 +109,17 @@ def test_echo_and_printf_give_the_same_unterminated_string():
 
 def test_piping_into_head_ends_quietly():
     """The reader is gone before the first write (``true`` exits at once; ``head`` does the same
-    once it has its lines): no traceback, exit 0."""
-    run = _run(shell=f"{shlex.quote(PY)} -m toolcall eval fixtures/eval_runs/shop_vague.en.jsonl --k 3 --out json "
-                     "| true; exit ${PIPESTATUS[0]}")
-    assert (run.returncode, run.stderr) == (0, "")
+    once it has its lines): no traceback, exit 141 (128 + SIGPIPE, as a shell reports for a program the signal
+    ended: the output was cut, so `set -o pipefail` must not see success; it was 0, cli9)."""
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the command starts: its first write fails, every time
+    try:
+        run = subprocess.run([PY, "-m", "toolcall", "eval", "fixtures/eval_runs/shop_vague.en.jsonl", "--k", "3",
+                              "--out", "json"], stdout=write, stderr=subprocess.PIPE, text=True, cwd=REPO_ROOT,
+                             timeout=120)
+    finally:
+        os.close(write)
+    assert (run.returncode, run.stderr) == (141, "")
 
 
 def test_help_names_only_files_that_exist():

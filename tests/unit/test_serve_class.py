@@ -24,7 +24,7 @@ def test_pool_lists_every_backend_once():
     pool = re.search(r"upstream toolcall_pool \{(.*?)\}", conf, re.S).group(1)
     assert re.findall(r"server (\S+);", pool) == BACKENDS
     assert "listen 0.0.0.0:8501;" in conf
-    assert "pid /run/x/nginx.pid;" in conf
+    assert 'pid "/run/x/nginx.pid";' in conf
     assert "user nobody" not in conf
 
 
@@ -338,7 +338,7 @@ if not mark.exists():
     raise SystemExit(3)
 class Ok(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
-        self.send_response(200); self.end_headers()
+        self.send_response(200); self.end_headers(); self.wfile.write(b"ok")  # Streamlit's health answer
     def log_message(self, *args):
         pass
 http.server.HTTPServer(("127.0.0.1", int(sys.argv[2])), Ok).serve_forever()
@@ -385,3 +385,327 @@ def test_a_process_that_never_answers_is_named_when_the_start_times_out():
     finally:
         child.proc.kill()
         child.proc.wait(10)
+
+
+# Issue 13, break-it pass on the deployment (cli9): the launcher says what is wrong and survives what it can.
+
+def test_run_folders_with_spaces_quotes_and_backslashes_pass_nginx_t(tmp_path):
+    """TMPDIR="/tmp/a b" made the generated nginx.conf invalid ("invalid number of arguments in pid"): every
+    path is quoted. Checked by nginx itself, so any path directive added later is covered too."""
+    from serve_class import find_nginx, nginx_quote
+    assert nginx_quote('/tmp/a b\'"; x\\y') == '"/tmp/a b\'\\"; x\\\\y"'
+    with pytest.raises(ValueError, match="line break"):
+        nginx_quote("/tmp/a\nb")
+    nginx = find_nginx()
+    if nginx is None:
+        pytest.skip("nginx is not installed")
+    run_dir = tmp_path / "a b'\"; x\\y {z}"
+    (run_dir / "tmp").mkdir(parents=True)
+    conf = run_dir / "nginx.conf"
+    conf.write_text(nginx_conf("127.0.0.1:8501", BACKENDS, run_dir, as_root=False))
+    check = subprocess.run([nginx, "-t", "-q", "-p", str(run_dir), "-c", str(conf)], capture_output=True, text=True)
+    assert (check.returncode, check.stderr) == (0, "")
+
+
+def test_nginx_checks_the_configuration_before_any_process_starts(monkeypatch, tmp_path, capsys):
+    """A configuration nginx refuses stops the launch at once, not after every Streamlit process started."""
+    from serve_class import Child, find_nginx
+    if find_nginx() is None:
+        pytest.skip("nginx is not installed")
+    monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
+    monkeypatch.setattr("serve_class.sqlite_problem", lambda: None)
+    monkeypatch.setattr("serve_class.secrets_database_url", lambda: "")
+    monkeypatch.setattr("serve_class.nginx_conf", lambda *args: "bogus_directive on;\n")
+    started = []
+    monkeypatch.setattr(Child, "start", lambda self: started.append(self.name))
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    assert main(["--processes", "2", "--port", "18501", "--first-backend-port", "18601"]) == 1
+    assert started == []
+    err = capsys.readouterr().err
+    assert err.startswith("nginx refused the generated configuration:\n")
+    assert 'unknown directive "bogus_directive"' in err
+    assert list(tmp_path.iterdir()) == []  # the run folder is removed
+
+
+class _FullStream:
+    """A stream every write of which fails as on a full disk."""
+
+    def write(self, text):
+        import errno
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def flush(self):
+        pass
+
+
+@pytest.mark.parametrize("stream, written", [(_FullStream(), False), (None, True)], ids=["disk-full", "closed"])
+def test_a_log_that_cannot_be_written_does_not_stop_the_supervisor(monkeypatch, stream, written):
+    """log() raised OSError on a full disk (or AttributeError with stderr closed) from inside the supervisor's
+    loop, which then stopped every process of the class."""
+    from serve_class import Child, log, say
+    monkeypatch.setattr(sys, "stderr", stream)
+    monkeypatch.setattr(sys, "stdout", stream)
+    assert say("Serving the app", "stdout") is written  # print() to None writes nothing, without an error
+    log("anything")  # no exception
+    child = Child("test process", [sys.executable, "-c", "raise SystemExit(3)"], None)
+    child.start().wait(10)
+    child.supervise(100.0)  # notices the death and logs it: the restart is still scheduled
+    assert child.restart_at == 100.0
+
+
+def _answering(body: bytes):
+    """A local HTTP server answering every GET with 200 and ``body``; returns (server, url)."""
+    import http.server
+    import threading
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/_stcore/health"
+
+
+@pytest.mark.parametrize("body, expected", [(b"ok", True), (b"<html>it works</html>", False), (b"", False),
+                                            (b"okay", False)])
+def test_only_streamlits_health_answer_counts(body, expected):
+    """Any 200 counted as a serving Streamlit process, e.g. another program that took a backend's port."""
+    from serve_class import healthy
+    server, url = _answering(body)
+    try:
+        assert healthy(url) is expected
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_program_the_os_cannot_start_is_retried_with_a_growing_delay(capsys):
+    """Popen's OSError (ENOENT, EAGAIN, ENOMEM) escaped supervise() and stopped the whole class."""
+    from serve_class import Child
+    child = Child("test process", ["/nonexistent/streamlit"], "http://127.0.0.1:1/", watch=True)
+    assert child.launch(50.0) is False
+    assert (child.proc, child.quick_exits, child.restart_at) == (None, 1, 52.0)
+    child.supervise(52.0)  # the next try fails the same way: the delay grows
+    assert (child.restarts, child.quick_exits, child.restart_at) == (1, 2, 56.0)
+    err = capsys.readouterr().err
+    assert "test process could not be started (No such file or directory); trying again in 2 s" in err
+    assert "test process could not be started (No such file or directory); trying again in 4 s" in err
+
+
+def test_a_process_dying_at_start_because_its_port_is_taken_says_so(capsys):
+    from serve_class import START_ATTEMPTS, Child, start_children
+    import socket
+    with socket.socket() as thief:
+        thief.bind(("127.0.0.1", 0))
+        thief.listen()
+        port = thief.getsockname()[1]
+        child = Child("test process", [sys.executable, "-c", "raise SystemExit(1)"], f"http://127.0.0.1:{port}/",
+                      watch=True, warm_port=port)
+        clock = _FastClock(step=5.0)
+        with pytest.raises(RuntimeError) as info:
+            start_children([child], timeout=600, clock=lambda: clock.now, sleep=clock.sleep)
+    assert child.quick_exits == START_ATTEMPTS
+    assert str(info.value) == (f"test process stopped 3 times in a row before it answered its health check "
+                               f"(127.0.0.1:{port} is in use by another program); not starting the class (try "
+                               "`streamlit run app.py` to see why)")
+    assert f"test process exited (code 1) (127.0.0.1:{port} is in use by another program); restarting it in 2 s" \
+        in capsys.readouterr().err
+
+
+def _secrets(tmp_path, content: bytes | None):
+    path = tmp_path / "secrets.toml"
+    if content is None:
+        os.mkfifo(path)
+    else:
+        path.write_bytes(content)
+    return path
+
+
+import os  # noqa: E402
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "{path}: a FIFO (named pipe), not a regular file"),
+    (b'TOOLCALL_DATABASE_URL = "\xff"\n', "{path}: not UTF-8 text (byte 25)"),
+    (b'TOOLCALL_DATABASE_URL = "postgresql://h/db"\n[[broken\n', "{path}: not TOML: Expected ']]' at the end of "
+                                                                "an array declaration (at line 2, column 9)"),
+    (b"TOOLCALL_DATABASE_URL = 5\n", '{path}: TOOLCALL_DATABASE_URL must be text in quotes ("postgresql://…"), '
+                                     "not int"),
+    (b"x" * 100_001, "{path}: too large: more than 100,000 characters"),
+], ids=["fifo", "not-utf8", "broken-toml", "not-text", "too-large"])
+def test_a_secrets_file_that_cannot_be_used_is_named(tmp_path, content, message):
+    """A FIFO blocked the launcher for ever, bad UTF-8 ended in a traceback and broken TOML was ignored (the
+    class then kept its progress in SQLite, not in the database the operator configured)."""
+    from serve_class import secrets_database_url
+    path = _secrets(tmp_path, content)
+    with pytest.raises(ValueError) as info:
+        secrets_database_url(path)
+    assert str(info.value).startswith(message.format(path=path))
+
+
+def test_a_missing_secrets_file_or_key_means_sqlite(tmp_path):
+    from serve_class import secrets_database_url
+    assert secrets_database_url(tmp_path / "none.toml") == ""
+    assert secrets_database_url(_secrets(tmp_path, b'OTHER = "x"\n')) == ""
+    assert secrets_database_url(_secrets(tmp_path, b'TOOLCALL_DATABASE_URL = " postgresql://h/db "\n')) \
+        == "postgresql://h/db"
+
+
+@pytest.mark.parametrize("content, message", [
+    (b'TOOLCALL_DATABASE_URL = "mysql://h/db"\n', "TOOLCALL_DATABASE_URL must start with postgresql://"),
+    (b'TOOLCALL_DATABASE_URL = "postgresql://h:99999/db"\n',
+     "TOOLCALL_DATABASE_URL: the progress database URL's port must be a number from 1 to 65535"),
+    (b"[[broken\n", "not TOML: "),
+])
+def test_the_launch_stops_on_a_secrets_file_every_process_would_fail_on(monkeypatch, tmp_path, capsys, content,
+                                                                        message):
+    """A database URL in secrets.toml was used unchecked (the environment's and --database-url's are checked)."""
+    path = _secrets(tmp_path, content)
+    monkeypatch.delenv("TOOLCALL_DATABASE_URL", raising=False)
+    monkeypatch.setattr("serve_class.SECRETS_FILE", path)
+    monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
+    monkeypatch.setattr("serve_class.find_nginx", lambda: "/usr/sbin/nginx")
+    assert main(["--processes", "1"]) == 2
+    assert capsys.readouterr().err.startswith(f"secrets: {path}: {message}")
+
+
+def test_ctrl_c_during_the_checks_ends_with_one_line_and_130(monkeypatch, capsys):
+    """Ctrl+C before the class started ended in a KeyboardInterrupt traceback."""
+    def interrupted(*args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr("serve_class.listen_address", interrupted)
+    assert main(["--processes", "1"]) == 130
+    assert capsys.readouterr().err == "interrupted before the class started; nothing is running\n"
+
+
+def test_a_content_root_setting_that_cannot_be_used_stops_the_launch(monkeypatch, tmp_path, capsys):
+    """TOOLCALL_CONTENT_ROOT naming no folder started a class whose every page failed; the command line already
+    refused it with this sentence."""
+    monkeypatch.setenv("TOOLCALL_CONTENT_ROOT", str(tmp_path / "no\nsuch"))
+    monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
+    monkeypatch.setattr("serve_class.find_nginx", lambda: "/usr/sbin/nginx")
+    assert main(["--processes", "1"]) == 2
+    assert capsys.readouterr().err == (f"TOOLCALL_CONTENT_ROOT is {tmp_path}/no\\u000asuch, which is not a folder: set "
+                                       "it to a copy of the course content (a folder holding fixtures/ and lessons/), "
+                                       "or unset it to use the repository's.\n")
+
+
+def test_nginx_dying_because_another_program_took_its_port_says_so(capsys):
+    """A restarted nginx whose port was taken meanwhile died again and again, logged only as "exited (code 1)"."""
+    from serve_class import Child
+    import socket
+    with socket.socket() as thief:
+        thief.bind(("127.0.0.1", 0))
+        thief.listen()
+        port = thief.getsockname()[1]
+        proxy = Child("nginx", [sys.executable, "-c", "raise SystemExit(1)"], f"http://127.0.0.1:{port}/",
+                      listens=("127.0.0.1", port))
+        proxy.start().wait(10)
+        proxy.supervise(10.0)  # died before answering: a quick exit
+    assert proxy.quick_exits == 1 and proxy.restart_at == 12.0
+    assert f"nginx exited (code 1) (127.0.0.1:{port} is in use by another program); restarting it in 2 s" \
+        in capsys.readouterr().err
+
+
+def test_a_broken_secrets_file_stops_the_launch_even_with_a_database_url(monkeypatch, tmp_path, capsys):
+    """With --database-url given, secrets.toml was not read at all, yet every process reads it for the instructor
+    settings; a URL there is then not used, so it is not checked."""
+    path = _secrets(tmp_path, None)  # a FIFO
+    monkeypatch.setattr("serve_class.SECRETS_FILE", path)
+    monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
+    monkeypatch.setattr("serve_class.find_nginx", lambda: "/usr/sbin/nginx")
+    assert main(["--processes", "1", "--database-url", "postgresql://h/db"]) == 2
+    assert capsys.readouterr().err == f"secrets: {path}: a FIFO (named pipe), not a regular file\n"
+    path.unlink()
+    path.write_text('TOOLCALL_DATABASE_URL = "mysql://not-used"\n')
+    monkeypatch.setattr("serve_class._serve", lambda args, nginx, run_dir: 0)
+    assert main(["--processes", "1", "--database-url", "postgresql://h/db"]) == 0
+
+
+def test_health_checks_ignore_a_proxy_set_in_the_environment(monkeypatch):
+    """With http_proxy set (common on school networks) every health check of 127.0.0.1 went to the proxy, so no
+    process ever counted as started."""
+    from serve_class import healthy
+    for name in ("http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")
+    monkeypatch.delenv("no_proxy", raising=False)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    server, url = _answering(b"ok")
+    try:
+        assert healthy(url) is True
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+_FD2_PROBE = """
+import os, sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from serve_class import Child
+out = Path(sys.argv[2])
+probe = ("import os, sys, pathlib; f = open(sys.argv[2] + '.file', 'w'); "
+         "pathlib.Path(sys.argv[1]).write_text(str(f.fileno()))")
+child = Child("probe", [sys.executable, "-c", probe, str(out), str(out)], None)
+child.start().wait(30)
+"""
+
+
+def test_a_launcher_started_with_stderr_closed_gives_its_processes_an_open_one(tmp_path):
+    """Started with 2>&-, each process inherited a closed fd 2, so the first file it opened became its stderr."""
+    out = tmp_path / "fd"
+    subprocess.run(["sh", "-c", '"$0" -c "$1" "$2" "$3" 2>&-', sys.executable, _FD2_PROBE, str(REPO / "deploy"),
+                    str(out)], check=True, timeout=60)
+    assert int(out.read_text()) > 2  # fds 0-2 are taken: the file is not where error messages go
+
+
+def test_a_port_taken_between_the_check_and_nginx_start_is_named(monkeypatch, tmp_path, capsys):
+    """The port was free when checked and taken before nginx started: the launch ended with "process exited with
+    code 1 before … answered", without saying why."""
+    import socket
+    from serve_class import find_nginx
+    if find_nginx() is None:
+        pytest.skip("nginx is not installed")
+    monkeypatch.setattr("serve_class.sqlite_problem", lambda: None)
+    monkeypatch.setattr("serve_class.secrets_database_url", lambda: "")
+    monkeypatch.setattr("serve_class.start_children", lambda children: None)  # no Streamlit process needed here
+    monkeypatch.setattr("serve_class.warm_process", lambda port, timeout=0: True)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    with socket.socket() as thief:
+        thief.bind(("127.0.0.1", 0))
+        thief.listen()
+        port = thief.getsockname()[1]
+        checked = []
+
+        def free_when_checked(address, p):  # the launcher's first look finds it free; later looks see the thief
+            checked.append(p)
+            return None if checked.count(p) == 1 else bind_problem(address, p)
+        monkeypatch.setattr("serve_class.bind_problem", free_when_checked)
+        assert main(["--processes", "1", "--port", str(port), "--first-backend-port", str(_free_port())]) == 1
+    err = capsys.readouterr().err
+    assert f"nginx did not start (127.0.0.1:{port} is in use by another program): process exited with code 1" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_stop_signal_while_the_processes_start_is_130_not_success(monkeypatch, tmp_path, capsys):
+    """Ctrl+C (or SIGTERM) while the Streamlit processes were starting returned 0, as if the class had been served."""
+    from serve_class import find_nginx
+    if find_nginx() is None:
+        pytest.skip("nginx is not installed")
+    monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
+    monkeypatch.setattr("serve_class.sqlite_problem", lambda: None)
+    monkeypatch.setattr("serve_class.secrets_database_url", lambda: "")
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+
+    def interrupted(children):
+        raise KeyboardInterrupt
+    monkeypatch.setattr("serve_class.start_children", interrupted)
+    assert main(["--processes", "1", "--port", "18521", "--first-backend-port", "18621"]) == 130
+    assert capsys.readouterr().err == "interrupted before the class started; every process it had started is stopped\n"
+    assert list(tmp_path.iterdir()) == []
