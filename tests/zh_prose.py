@@ -1,6 +1,7 @@
 """What counts as English prose left in Chinese text (issue 12, "Chinese without English left in").
 
-Heuristic: after removing code (fenced blocks and `inline code`), link targets, URLs and the
+Heuristic: after removing code (fenced blocks and `inline code`), link targets, URLs, English quoted whole in
+“ ” (a parser's own message) and the
 proper names and terms in ALLOWED, no run of three or more consecutive ASCII words made of
 letters may remain. Two English words in a row (a term such as "pass rate") are tolerated;
 three are a sentence fragment. Identifiers (tool_use, pass^k, ORD-20260917) are not words.
@@ -20,12 +21,15 @@ _FENCED = re.compile(r"```.*?```", re.S)
 _INLINE = re.compile(r"`[^`]*`")
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
 _URL = re.compile(r"https?://\S+")
+#: An English text quoted whole in Chinese quotation marks, e.g. the JSON parser's own message after 解析器原文：
+#: a quotation shown as it is, not prose left untranslated.
+_QUOTED = re.compile(r"“[\x20-\x7e]*”")
 ENGLISH_RUN = re.compile(r"(?<![\w^@$/.-])[A-Za-z]+(?:['’][a-z]+)?(?:[ \t]+[A-Za-z]+(?:['’][a-z]+)?){2,}(?![\w(])")
 
 
 def prose(text: str) -> str:
     """``text`` with code, link targets, URLs and allowed names removed."""
-    text = _URL.sub(" ", _LINK_TARGET.sub("]", _INLINE.sub(" ", _FENCED.sub(" ", text))))
+    text = _QUOTED.sub(" ", _URL.sub(" ", _LINK_TARGET.sub("]", _INLINE.sub(" ", _FENCED.sub(" ", text)))))
     for name in ALLOWED:
         text = text.replace(name, " ")
     return text

@@ -62,6 +62,9 @@ def visible_texts(at) -> list[str]:
     ("调用 `refund_order` 的参数 ```json\n{\"a\": \"three words here\"}\n```", []),
     ("pass^k 和 pass@k 不同；tool_use 与 tool_result 成对。", []),
     ("用 stop_reason 判断", []),
+    ("（解析器原文：“Unterminated string starting at”，第 1 行）", []),
+    ("“Unterminated string starting at” 这句没有翻译", []),
+    ("解析器说 Unterminated string starting at 第 1 行", ["Unterminated string starting at"]),
 ])
 def test_the_heuristic(english, found):
     assert english_runs(english) == found
