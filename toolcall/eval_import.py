@@ -89,6 +89,7 @@ ERROR_CODES: dict[str, tuple[str, ...]] = {
     "out_of_memory": (),
     "not_json": ("line", "column"),
     "not_utf8": ("byte",),
+    "not_text": (),
     "tau_shape": (),
     "inspect_shape": (),
     "not_zip": (),
@@ -235,10 +236,27 @@ def read_log(data: bytes, fmt: str = "auto", name: str = "", limit: int = MAX_BY
     readers = {"native": read_native, "tau": read_tau, "inspect": read_inspect}
     if fmt in readers:  # a case id spelled two ways that read alike is one case (said in a note)
         try:
-            return merge_alike_case_ids(readers[fmt](data))
+            log = readers[fmt](data)
         except MemoryError:  # whatever a reader missed, the page and the command line say so in a sentence
             raise LogError("out_of_memory") from None
+        _refuse_if_no_line_reads(log)
+        return merge_alike_case_ids(log)
     raise ValueError(f"unknown format {fmt!r}; expected one of {LOG_FORMATS}")
+
+
+def _refuse_if_no_line_reads(log: RunLog) -> None:
+    """Raise LogUnreadable when not one line of a JSONL log read as JSON: ``not_text`` when the first is not
+    UTF-8 (an image or an archive renamed .jsonl: it read "Records that could not be used: 316; the rest
+    loaded" over twenty "not UTF-8 text" lines), else ``not_json`` at the first line's place. A log with one
+    good line keeps its per-line problems."""
+    if log.fmt != "native" or log.runs or not log.problems:
+        return
+    if any(p.code not in ("not_utf8", "not_json") for p in log.problems):
+        return
+    first = log.problems[0]
+    if first.code == "not_utf8":
+        raise LogUnreadable("not_text")
+    raise LogUnreadable("not_json", line=first.line, column=first.params["column"])
 
 
 # --- native ----------------------------------------------------------------------------
@@ -481,11 +499,17 @@ def value_to_float(value: Any) -> float:
     return 0.0
 
 
+#: Top-level keys of an Inspect EvalLog (https://inspect.aisi.org.uk/eval-logs.html): an object with none of them
+#: is not one ({} stays an empty log).
+_INSPECT_KEYS = frozenset({"version", "status", "eval", "plan", "results", "stats", "error", "samples", "reductions"})
+
+
 def _inspect_samples(data: bytes) -> tuple[str, Iterator[tuple[str, Any]]]:
     """(model, iterator of (where, sample or an exception)) for a .json or .eval log."""
     if data[:2] != b"PK":
         doc = _json_doc(data)
-        if not isinstance(doc, dict) or not isinstance(doc.get("samples", []), list):
+        if not isinstance(doc, dict) or not isinstance(doc.get("samples", []), list) \
+                or (doc and not doc.keys() & _INSPECT_KEYS):  # {"hello": "world"} is no Inspect log without runs
             raise LogUnreadable("inspect_shape")
         model = str((doc.get("eval") or {}).get("model") or "") if isinstance(doc.get("eval"), dict) else ""
         return model, ((f"$.samples[{i}]", s) for i, s in enumerate(doc.get("samples") or []))

@@ -26,7 +26,7 @@ from toolcall.eval_charts import confusion_chart, taxonomy_chart
 from toolcall.eval_charts import tool_label as chart_tool_label
 from toolcall.fixtures import FixtureError
 from toolcall.evaluation import ANALYSIS_BUDGET, MAX_MATRIX_TOOLS
-from toolcall.eval_import import LogError, Recorded, read_log, read_recorded
+from toolcall.eval_import import LogError, Recorded, detect_log_format, read_log, read_recorded
 from toolcall.evaluation import Analysis, analyse, grade_run, summary_rates
 from toolcall.numfmt import percent
 from toolcall.text import escape_invisible, escape_lookalikes, reading_key
@@ -363,7 +363,9 @@ def upload_section(k: int) -> None:
         except (LogError, ValueError) as exc:
             bar.empty()
             detail = exc.text(lang()) if isinstance(exc, LogError) else str(exc)
-            st.error(tr("eval.upload_unreadable", format=tr(f"eval.format_{fmt}"), detail=plain(detail)))
+            # the format it was read as: with "detect" chosen, the detected one (it read "cannot be read as detect")
+            read_as = detect_log_format(data, uploaded.name) if fmt == "auto" else fmt
+            st.error(tr("eval.upload_unreadable", format=tr(f"eval.format_{read_as}"), detail=plain(detail)))
             return
         bar.progress(0.0, text=tr("eval.upload_progress"))
         result = (
