@@ -576,6 +576,42 @@ def formats_used(schema: Any) -> list[str]:
     return sorted({node["format"] for node, _ in subschemas(schema) if isinstance(node.get("format"), str)})
 
 
+def _raw_errors(instance: Any, schema: dict[str, Any], lang: str, assert_format: bool,
+                registry: Any) -> tuple[list | None, Any, list[FieldError] | None]:
+    """jsonschema's errors for ``instance`` under the validation budget: ``(errors, validator, None)``, or
+    ``(None, None, [one FieldError])`` when the schema is too expensive, a pattern timed out, ``$ref`` recursed
+    forever or did not resolve, or memory ran out. Raises nothing for any JSON value."""
+    key = json.dumps(schema)
+    if key in _too_expensive:
+        return None, None, [_budget_error(lang)]
+    try:
+        if registry is None:
+            validator = _validator_for(key, assert_format)
+        else:
+            registry = registry.combine(REGISTRY)
+            validator = validator_class(schema, registry)(schema, registry=registry,
+                                                          format_checker=ASSERT_FORMATS if assert_format else None)
+        raw_errors = within_budget(lambda: list(validator.iter_errors(instance)))
+    except BudgetExceeded:
+        _too_expensive.put(key, None)
+        return None, None, [_budget_error(lang)]
+    except RegexTimeout:
+        return None, None, [FieldError("", t("word.root", lang), "pattern", t("expected.regex_in_time", lang,
+                                                                 limit=int(REGEX_TIMEOUT * 1000)),
+                           t("received.regex_timeout", lang), [t("hint.regex_timeout", lang,
+                                                                 limit=int(REGEX_TIMEOUT * 1000))])]
+    except RecursionError:
+        return None, None, [FieldError("", t("word.root", lang), "$ref", t("expected.finite_schema", lang),
+                           t("received.recursion", lang))]
+    except Unresolvable as exc:
+        return None, None, [FieldError("", t("word.root", lang), "$ref", t("expected.resolvable_ref", lang),
+                           _short(str(exc)))]
+    except MemoryError:
+        _too_expensive.put(key, None)
+        return None, None, [_memory_error(lang)]
+    return raw_errors, validator, None
+
+
 def validate(instance: Any, schema: dict[str, Any], lang: str = "en", assert_format: bool = False,
              registry: Any = None) -> tuple[list[FieldError], list[str]]:
     """Validate ``instance`` against ``schema`` and explain every error.
@@ -591,34 +627,9 @@ def validate(instance: Any, schema: dict[str, Any], lang: str = "en", assert_for
     ``$ref`` that cannot be resolved, becomes one ``$ref`` error; running out of memory
     becomes one ``$memory`` error. Raises nothing for any JSON value.
     """
-    key = json.dumps(schema)
-    if key in _too_expensive:
-        return [_budget_error(lang)], []
-    try:
-        if registry is None:
-            validator = _validator_for(key, assert_format)
-        else:
-            registry = registry.combine(REGISTRY)
-            validator = validator_class(schema, registry)(schema, registry=registry,
-                                                          format_checker=ASSERT_FORMATS if assert_format else None)
-        raw_errors = within_budget(lambda: list(validator.iter_errors(instance)))
-    except BudgetExceeded:
-        _too_expensive.put(key, None)
-        return [_budget_error(lang)], []
-    except RegexTimeout:
-        return [FieldError("", t("word.root", lang), "pattern", t("expected.regex_in_time", lang,
-                                                                 limit=int(REGEX_TIMEOUT * 1000)),
-                           t("received.regex_timeout", lang), [t("hint.regex_timeout", lang,
-                                                                 limit=int(REGEX_TIMEOUT * 1000))])], []
-    except RecursionError:
-        return [FieldError("", t("word.root", lang), "$ref", t("expected.finite_schema", lang),
-                           t("received.recursion", lang))], []
-    except Unresolvable as exc:
-        return [FieldError("", t("word.root", lang), "$ref", t("expected.resolvable_ref", lang),
-                           _short(str(exc)))], []
-    except MemoryError:
-        _too_expensive.put(key, None)
-        return [_memory_error(lang)], []
+    raw_errors, validator, refused = _raw_errors(instance, schema, lang, assert_format, registry)
+    if refused is not None:
+        return refused, []
     errors: list[FieldError] = []
     seen: set[tuple[str, str]] = set()
     done: set = set()
@@ -649,6 +660,17 @@ def validate(instance: Any, schema: dict[str, Any], lang: str = "en", assert_for
             listed = ", ".join(_short(f, 40) for f in used[:MAX_LISTED])
             notes.append(t("note.format_not_checked", lang, formats=listed))
     return errors, notes
+
+
+def rejected_keywords(instance: Any, schema: dict[str, Any]) -> tuple[str, ...]:
+    """The sorted keywords ``validate(instance, schema)`` would report, without explaining any error: a verdict
+    that needs no sentences (the strict panel's leak matrix) costs the validation only. ``()`` when valid; the one
+    keyword of validate's single error when it refuses (``$budget``, ``pattern``, ``$ref``, ``$memory``); a
+    ``false`` subschema is ``"false"``. Raises nothing for any JSON value."""
+    raw_errors, _, refused = _raw_errors(instance, schema, "en", False, None)
+    if refused is not None:
+        return tuple(e.keyword for e in refused)
+    return tuple(sorted({str(err.validator) if err.validator is not None else "false" for err in raw_errors}))
 
 
 def _memory_error(lang: str) -> FieldError:

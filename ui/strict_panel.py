@@ -18,8 +18,8 @@ import streamlit as st
 from toolcall.fixtures import load_outputs
 from toolcall.i18n import name_list, t
 from toolcall.markdown import link, table
-from toolcall.strict import (COLUMNS, MAX_PROBES, described_refusals, finding_message, leak_matrix, openai_fix, report,
-                             schema_diff)
+from toolcall.strict import (COLUMNS, MAX_PANEL_CHARS, MAX_PANEL_SUBSCHEMAS, MAX_PROBES, described_refusals,
+                             finding_message, leak_matrix, openai_fix, panel_too_large, report, schema_diff)
 from toolcall.strict.transforms import MAX_DIFF_LINES
 from toolcall.strict.rules import PROVIDERS
 from toolcall.safe_validator import SizedCache
@@ -233,6 +233,10 @@ def render_strict_panel(schema: dict[str, Any], tool_name: str, lang: str, outpu
     is computed while the toggle (key ``playground_strict_open``) is off.
     """
     if not st.toggle(t("strict.panel.toggle", lang), key=f"{PREFIX}_open", help=t("strict.panel.toggle_help", lang)):
+        return
+    if panel_too_large(schema):  # checked before anything is computed: bounded work per edit (issue 13)
+        st.info(t("strict.panel.too_large", lang, nodes=MAX_PANEL_SUBSCHEMAS,
+                  chars=f"{MAX_PANEL_CHARS:,}"), icon="ℹ️")
         return
     outputs = outputs if outputs is not None else _outputs()
     st.html(_WRAP_CSS)

@@ -12,6 +12,7 @@ from toolcall.fixtures import Tool
 from toolcall.i18n import t
 from toolcall.markdown import plain
 from toolcall.parsing import MAX_DEPTH, MAX_INPUT_CHARS
+from toolcall.strict import MAX_PANEL_CHARS, MAX_PANEL_SUBSCHEMAS
 from toolcall.tooldef import MAX_DEFINITION_CHARS, share_token
 from toolcall.validation import MAX_SCHEMA_CHARS, MAX_SCHEMA_DEPTH
 from ui.common import JSON_DISPLAY_LIMIT
@@ -24,10 +25,10 @@ def nested_output() -> str:
     return head + ",".join(["0"] * ((MAX_INPUT_CHARS - 1_000 - len(head) - len(tail)) // 2)) + tail
 
 
-def nested_schema() -> str:
+def nested_schema(chars: int = MAX_SCHEMA_CHARS - 1_000) -> str:
     depth = MAX_SCHEMA_DEPTH - 6
     head, tail = '{"type":"object","properties":{"a":{"enum":[' + "[" * depth, "]" * depth + "]}}}"
-    return head + ",".join(["0"] * ((MAX_SCHEMA_CHARS - 1_000 - len(head) - len(tail)) // 2)) + tail
+    return head + ",".join(["0"] * ((chars - len(head) - len(tail)) // 2)) + tail
 
 
 def code_sizes(at) -> list[int]:
@@ -52,7 +53,16 @@ def test_a_deep_schema_in_the_strict_and_definition_panels_is_sent_at_most_once_
     at.toggle(key="playground_strict_open").set_value(True).run()
     assert not at.exception, [e.value for e in at.exception]
     assert sum(code_sizes(at)) <= len(schema) + 20_000  # was 12.6 MB
+    # past the strict panel's caps (issue 13: CPU per edit) the panel draws none of it and says why
+    assert t("strict.panel.too_large", "zh", nodes=MAX_PANEL_SUBSCHEMAS, chars=f"{MAX_PANEL_CHARS:,}") in [
+        i.value for i in at.info]
+    within = nested_schema(MAX_PANEL_CHARS * 2 // 3)  # "0,0" is "0, 0" to json.dumps; indented past 200 000
+    assert len(json.dumps(json.loads(within))) <= MAX_PANEL_CHARS
+    at.text_area(key="schema_editor").input(within).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert sum(code_sizes(at)) <= 4 * len(within) + 20_000
     assert t("common.json_compact", "zh", limit=f"{MAX_SCHEMA_CHARS:,}") in [c.value for c in at.caption]
+    at.text_area(key="schema_editor").input(schema).run()
     open_panel(at, DEFINITION)
     assert len(at.text_area(key="workbench_definition_text").value) <= MAX_DEFINITION_CHARS
     at.button(key="workbench_apply_definition").click().run()

@@ -8,9 +8,9 @@ paste at n and 10·n: the ratio must stay near 10 (a quadratic rule gives ~100).
 schema per node fails here.
 """
 
-import sys
-
 import pytest
+
+from tests.workcount import calls_made
 
 from toolcall.strict import report
 from toolcall.strict.rules import on_a_cycle
@@ -50,20 +50,7 @@ FAMILIES = {"ref_chain": ref_chain, "ref_ring": ref_ring, "wide": wide, "unions"
 
 
 def _calls(schema: dict) -> int:
-    count = 0
-
-    def profile(frame, event, arg):
-        nonlocal count
-        if event in ("call", "c_call"):
-            count += 1
-
-    sys.setprofile(profile)
-    try:
-        for provider in ("anthropic", "openai", "gemini"):
-            report(schema, provider, "tool", "Does one thing.")
-    finally:
-        sys.setprofile(None)
-    return count
+    return calls_made(lambda: [report(schema, p, "tool", "Does one thing.") for p in ("anthropic", "openai", "gemini")])[1]
 
 
 @pytest.mark.parametrize("family", FAMILIES)

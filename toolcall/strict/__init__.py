@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import islice
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,8 @@ from toolcall.parsing import parse_tool_input
 from toolcall.strict.rules import (ANTHROPIC_SUPPORTED, OPENAI_MOVE, PROVIDERS, Finding, findings)
 from toolcall.strict.transforms import (Moved, OpenAIFix, TransformError, TransformTooLarge, anthropic_transform,
                                         openai_fix as _fix, openai_transform, schema_diff)
-from toolcall.validation import validate
+from toolcall.strict.walk import subschemas
+from toolcall.validation import rejected_keywords
 
 __all__ = ["PROVIDERS", "Finding", "Moved", "OpenAIFix", "ProviderReport", "LeakMatrix", "LeakRow", "Verdict",
            "report", "leak_matrix", "openai_fix", "described_refusals", "finding_message", "schema_diff", "COLUMNS"]
@@ -178,8 +180,8 @@ def _verdict(raw: str, schema: dict[str, Any] | None) -> Verdict | None:
     parsed = parse_tool_input(raw)
     if not parsed.ok:
         return Verdict(False, (), parsed.code or "INVALID_JSON")
-    errors, _ = validate(parsed.value, schema)
-    return Verdict(not errors, tuple(sorted({e.keyword for e in errors})))
+    keywords = rejected_keywords(parsed.value, schema)  # a verdict explains nothing: 15 000 missing names x 76
+    return Verdict(not keywords, keywords)  # validations were 1.1 million sentences, 18 s per edit (issue 13)
 
 
 def _instance_path(schema_path: list[str]) -> list[str] | None:
@@ -220,6 +222,27 @@ def violation(keyword: str, value: Any, node: dict[str, Any]) -> tuple[bool, Any
             if not rx.search(text):
                 return True, text
     return False, None
+
+
+#: The largest schema the playground's strict panel checks: at most MAX_PANEL_SUBSCHEMAS dict subschemas (the
+#: root, each property, item, branch and definition: ``walk.subschemas``) and MAX_PANEL_CHARS characters of compact
+#: JSON. The panel validates ~76 instances against four schemas, and jsonschema's work grows with both the nodes
+#: and the lists in them (one error object per missing ``required`` name): near the editor's 200 000-character cap
+#: a schema of 2 800 constrained properties took 9.7 s of server CPU per edit, 190 properties requiring 15 000
+#: names 18 s, and every other session on that process waited (issue 13). At these caps the worst measured shape
+#: costs about 0.45 s (bench/worst_edit.py). Tool schemas have a few dozen subschemas; the course's largest has 5.
+#: The command line (``strict``) is not capped.
+MAX_PANEL_SUBSCHEMAS = 200
+MAX_PANEL_CHARS = 16_000
+
+
+def panel_too_large(schema: Any) -> bool:
+    """Whether ``schema`` is past MAX_PANEL_SUBSCHEMAS dict subschemas (``walk.subschemas``, the root included) or
+    MAX_PANEL_CHARS characters of ``json.dumps(schema, ensure_ascii=False)``. Stops counting subschemas at the first
+    past the cap; the JSON is written once (linear in the schema, which the editor caps)."""
+    if next(islice(subschemas(schema), MAX_PANEL_SUBSCHEMAS, None), None) is not None:
+        return True
+    return len(json.dumps(schema, ensure_ascii=False)) > MAX_PANEL_CHARS
 
 
 #: Probe rows of a leak matrix at most: each is validated against every column (up to VALIDATION_BUDGET each), so
