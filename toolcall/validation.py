@@ -458,8 +458,9 @@ def _explain_one(err: ValidationError, lang: str, validator: Any = None,
                 for trigger, needed in err.validator_value.items() if trigger in err.instance
                 for name in needed if name not in err.instance]
     if kw == "required" and isinstance(err.instance, dict):
-        return [FieldError(pointer(path + [name]), str(name), "required", t("expected.required", lang),
-                           t("received.missing", lang), _branches(err, lang))
+        # the same sentences for every missing name, written once: 5 000 missing names were 10 000 lookups
+        expected, received, branches = t("expected.required", lang), t("received.missing", lang), _branches(err, lang)
+        return [FieldError(pointer(path + [name]), str(name), "required", expected, received, [*branches])
                 for name in err.validator_value if name not in err.instance]
     if kw == "additionalProperties" and isinstance(err.instance, dict) and not isinstance(err, RegexTimeout):
         names = list(err.schema.get("properties", {}))
@@ -655,7 +656,7 @@ def validate(instance: Any, schema: dict[str, Any], lang: str = "en", assert_for
     if len(floats) > MAX_LISTED:
         notes.append(t("note.integral_floats_more", lang, count=len(floats) - MAX_LISTED))
     if not assert_format:
-        used = formats_used(schema)
+        used = formats_used(schema) if '"format"' in json.dumps(schema) else []  # no walk without the word
         if used:
             listed = ", ".join(_short(f, 40) for f in used[:MAX_LISTED])
             notes.append(t("note.format_not_checked", lang, formats=listed))
