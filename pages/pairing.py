@@ -7,7 +7,7 @@ import streamlit as st
 from ui.common import box_chars, lang, load, plain, show_json, tr
 from ui.mono import monospace
 from ui.lesson_widgets import show_page_lessons
-from toolcall.convert import convert, loss_report
+from toolcall.convert import MAX_PAGE_CONVERT_CHARS, convert, loss_report
 from toolcall.markdown import table
 from toolcall.pairing import MAX_CHARS, RULES, check_pairing, read_transcript
 from toolcall.wire import ANTHROPIC, AUTO, FORMATS, OPENAI, PAIRING_CHOICES
@@ -177,6 +177,8 @@ if above_text.strip() and st.session_state.get(CONVERT_KEY) != above_text:
 convert_text = st.text_area(tr("convert.input_label"), key=CONVERT_KEY, height=200, max_chars=box_chars(MAX_CHARS))
 if source == target:
     st.info(tr("convert.same_form", form=form_names[source]), icon="ℹ️")
+elif len(convert_text) > MAX_PAGE_CONVERT_CHARS:  # nothing converted: bounded CPU per rerun (issue 13)
+    st.info(tr("convert.too_large", size=f"{len(convert_text):,}", limit=f"{MAX_PAGE_CONVERT_CHARS:,}"), icon="ℹ️")
 elif convert_text.strip():
     converted, losses, error, problems, unchecked = _convert(convert_text, source, target, lang())
     if error and above_failed and convert_text == above_text:  # the same text's error once, not twice

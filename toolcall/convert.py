@@ -60,6 +60,13 @@ from toolcall.wire import ANTHROPIC, FORMATS, GEMINI, MCP, OPENAI, RESPONSES
 MAX_LOSS_LINES = 12
 MAX_LOSS_MESSAGES = 12
 
+#: Characters of a transcript the pairing page's converter converts at most (the checker above it reads up to
+#: toolcall.pairing.MAX_CHARS, 1 000 000). Converting is linear but heavy (every call's arguments written and read
+#: back for each form the trip passes through): a 1 MB paste took 0.5-0.7 s of server CPU to convert, 1.1-1.7 s
+#: for the page's rerun with the checker, and every other session on that process waited (issue 13). 300 000
+#: characters convert in about 0.2 s.
+MAX_PAGE_CONVERT_CHARS = 300_000
+
 LOSSES: tuple[str, ...] = ("is_error_in_text", "arguments_not_object", "text_dropped_mcp", "protocol_error",
                            "reserialised", "not_a_turn", "content_not_text", "empty_text_dropped",
                            "result_name_dropped", "text_moved", "changed")
