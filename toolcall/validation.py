@@ -56,8 +56,8 @@ class SchemaCheck:
     """Outcome of reading the schema editor's text.
 
     ``ok`` with ``schema`` (a dict) set, or ``code`` one of SCHEMA_TOO_LARGE,
-    SCHEMA_NOT_JSON, SCHEMA_NOT_OBJECT, SCHEMA_TOO_MANY_PATTERNS, SCHEMA_TOO_MANY_PARTS, SCHEMA_INVALID, SCHEMA_REMOTE_REF with a
-    translated ``message``; ``line``/``column`` (1-based) for JSON syntax errors and
+    SCHEMA_NOT_JSON, SCHEMA_NOT_OBJECT, SCHEMA_TOO_MANY_PATTERNS, SCHEMA_TOO_MANY_PARTS, SCHEMA_INVALID,
+    SCHEMA_REMOTE_REF with a translated ``message``; ``line``/``column`` (1-based) for JSON syntax errors and
     ``keyword``/``path`` (a JSON pointer into the schema) for meta-schema errors and for the
     first pattern over MAX_SCHEMA_PATTERNS and the first part over MAX_SCHEMA_PARTS.
     """
