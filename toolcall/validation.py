@@ -40,11 +40,13 @@ MAX_SCHEMA_DEPTH = 64
 #: its patterns fit PATTERN_CACHE_BYTES: 200 of 100 characters do, tests/unit/test_cache_bytes.py).
 MAX_SCHEMA_PATTERNS = 200
 #: Most parts one schema may hold: its subschemas (the root, each property's, each ``items`` …) plus the names its
-#: ``required`` and ``dependentRequired`` lists name. The meta-schema check costs about 0.3 ms per subschema, and
-#: each canned output of the playground is judged against every part: 3 000 empty required properties (153 KB)
-#: cost 2.0 s of CPU per edit (strict panel open: 2.7 s), and 16 000 required names 2.7 s (issue 13, time
-#: kind). The shipped tools have at most a few dozen.
-MAX_SCHEMA_PARTS = 1_000
+#: ``required`` and ``dependentRequired`` lists name. The meta-schema check costs about 0.3 ms per subschema, each
+#: canned output of the playground is judged against every part, and the strict panel's leak matrix validates
+#: each output and probe against four schemas: 3 000 empty required properties (153 KB) cost 2.0 s of CPU per
+#: edit (strict panel open: 2.7 s), 16 000 required names 2.7 s, and at 1 000 parts an anyOf of 990 consts
+#: (14 KB) still 1.6 s in the strict panel; at 500 the worst seen is 0.9 s (issue 13, time kind). The shipped
+#: tools have at most a few dozen.
+MAX_SCHEMA_PARTS = 500
 #: Values listed in an ``enum`` explanation before the rest are counted.
 MAX_LISTED = 12
 
