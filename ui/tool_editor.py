@@ -276,9 +276,16 @@ def review_findings(tool: Tool, tools: list[Tool]) -> list:
     return hit
 
 
+#: Findings listed per severity in the design review; the score line counts them all. A schema of 3 000 empty
+#: properties (153 KB, before toolcall.validation.MAX_SCHEMA_PARTS) drew a bullet per finding: 1.07 MB sent per
+#: rerun; 450 (23 KB, under that cap) 192 KB, eight times what was typed.
+MAX_SHOWN_FINDINGS = 40
+
+
 def show_review(tool: Tool, tools: list[Tool]) -> None:
     """Findings for the edited tool (and the set rules that concern it), grouped by severity, with
-    the score, each pointing at its JSON path; then the judgment checklist. The playground draws this
+    the score, each pointing at its JSON path (at most MAX_SHOWN_FINDINGS per severity, then how many more);
+    then the judgment checklist. The playground draws this
     panel only while it is open, so its checkboxes keep their state with ``persist_state``."""
     findings = review_findings(tool, tools)
     groups = grouped(findings)
@@ -288,8 +295,11 @@ def show_review(tool: Tool, tools: list[Tool]) -> None:
         st.success(tr("workbench.review_clean"))
     for severity in SEVERITIES:
         if groups[severity]:
+            listed = groups[severity][:MAX_SHOWN_FINDINGS]
             lines = [f"- {code(f.path)} {plain(f.reason(lang()))} :small[({plain(f.source(lang()))})]"
-                     for f in groups[severity]]
+                     for f in listed]
+            if len(groups[severity]) > len(listed):
+                lines.append("- " + tr("workbench.review_more", count=len(groups[severity]) - len(listed)))
             box = {"error": st.error, "warning": st.warning, "info": st.info}[severity]
             box(f"**{tr(f'workbench.severity.{severity}')}**\n\n" + "\n".join(lines), icon=_ICONS[severity])
     st.markdown("**" + tr("workbench.checklist_title") + "**")

@@ -66,10 +66,11 @@ def test_the_refusal_is_in_chinese_on_the_chinese_page():
 
 
 def test_a_schema_with_exactly_the_cap_is_accepted_and_repeats_count_once():
-    """CAP distinct patterns, each written three times (pattern and patternProperties key): accepted."""
+    """CAP distinct patterns, each written three times (pattern, patternProperties key, and the pattern of that
+    key's subschema; 401 parts, under toolcall.validation.MAX_SCHEMA_PARTS): accepted."""
     props = _properties(CAP)
-    schema = {"type": "object", "properties": props, "patternProperties": {f"^p{i}$": {} for i in range(CAP)},
-              "$defs": {"again": {"properties": _properties(CAP)}}}
+    schema = {"type": "object", "properties": props,
+              "patternProperties": {f"^p{i}$": {"pattern": f"^p{i}$"} for i in range(CAP)}}
     checked = check_schema(json.dumps(schema), "en")
     assert (checked.ok, checked.code) == (True, None)
 

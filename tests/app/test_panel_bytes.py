@@ -1,0 +1,81 @@
+"""What each playground panel sends per rerun is bounded by what the student typed (issue 13, memory kind): a
+schema of thousands of properties made the design review draw a bullet per finding (3 000 empty properties,
+153 KB typed: 1.07 MB of warning and error boxes on every rerun; 450 of them, 23 KB: 192 KB). The sweep below
+opens every panel of ui.playground_pick.PANELS and the strict panel with each hostile schema, so a panel added
+later, or a list in one left uncapped, is caught here."""
+
+import json
+import re
+
+import pytest
+
+from tests.app.conftest import fresh_app
+from tests.app.playground_views import open_panel
+from tests.app.test_pairing_page import _element_bytes
+from toolcall.i18n import t
+from toolcall.lint import SEVERITIES
+from toolcall.validation import MAX_SCHEMA_CHARS, MAX_SCHEMA_PARTS
+from ui.playground_pick import PANELS, REVIEW
+from ui.tool_editor import MAX_SHOWN_FINDINGS
+
+STRICT = "strict"
+
+
+def empty_properties(count: int, width: int = 15) -> dict:
+    """An object schema of ``count`` required properties with no type or description (names ``width`` + 6 wide)."""
+    names = [f"{i:06d}" + "W" * width for i in range(count)]
+    return {"type": "object", "properties": {"order_id": {"type": "string"}, **{n: {} for n in names}},
+            "required": names}
+
+
+#: The largest schemas of each shape under toolcall.validation.MAX_SCHEMA_PARTS (a part: a subschema or a required
+#: name): before that cap, 3 000 empty properties (153 KB) drew 1.07 MB of review boxes.
+HOSTILE = {"240 empty properties": empty_properties(240),
+           "240 properties with 190-character names": empty_properties(240, 184),
+           "498 required names": {"type": "object", "properties": {"order_id": {"type": "string"}},
+                                  "required": [f"r{i:06d}" for i in range(MAX_SCHEMA_PARTS - 2)]}}
+
+
+def _open(lang: str, panel: str, text: str):
+    at = fresh_app(lang, page="pages/playground.py")
+    if panel == STRICT:
+        at.toggle(key="playground_strict_open").set_value(True)
+    else:
+        open_panel(at, panel)
+    base = sum(_element_bytes(at).values())
+    at.text_area(key="schema_editor").input(text).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at, base
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+@pytest.mark.parametrize("panel", [*PANELS, STRICT])
+def test_every_panel_sends_at_most_three_times_the_schema(panel, name):
+    """Three times: the definition panel shows the schema in its code block and again in its edit box."""
+    text = json.dumps(HOSTILE[name], separators=(",", ":"))
+    assert len(text) <= MAX_SCHEMA_CHARS
+    at, base = _open("en", panel, text)
+    assert sum(_element_bytes(at).values()) <= base + 3 * len(text) + 30_000
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_review_lists_forty_findings_per_severity_and_counts_the_rest(lang):
+    schema = empty_properties(240)
+    at, _ = _open(lang, REVIEW, json.dumps(schema, separators=(",", ":")))
+    score_line = next(m.value for m in at.markdown if m.value.startswith("**") and "/100" in m.value)
+    _score, _hundred, *totals = map(int, re.findall(r"\d+", score_line))
+    boxes = {"error": at.error, "warning": at.warning, "info": at.info}
+    capped = 0
+    for severity, total in zip(SEVERITIES, totals):
+        if total == 0:
+            continue
+        head = f"**{t(f'workbench.severity.{severity}', lang)}**"
+        box = next(b.value for b in boxes[severity] if b.value.startswith(head))
+        bullets = box.split("\n- ")[1:]
+        if total <= MAX_SHOWN_FINDINGS:
+            assert len(bullets) == total
+            continue
+        capped += 1
+        assert len(bullets) == MAX_SHOWN_FINDINGS + 1
+        assert bullets[-1] == t("workbench.review_more", lang, count=total - MAX_SHOWN_FINDINGS)
+    assert capped == 2  # 240 properties with no type (an error) and no description (a warning)
