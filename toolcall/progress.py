@@ -25,6 +25,8 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import datetime, UTC
 from pathlib import Path
+
+from toolcall.text import escape_line
 from typing import Any
 from collections.abc import Iterable, Iterator
 
@@ -97,10 +99,14 @@ class StorageError(RuntimeError):
 
     ``setup`` is True when the storage is set up wrongly and waiting will not help (the data folder
     is a file, the database file is not SQLite, the URL is not a postgresql:// one): the message
-    then names the setting and what to do, and pages say so instead of "cannot be reached"."""
+    then names the setting and what to do, and pages say so instead of "cannot be reached".
+
+    The message is kept on one line (toolcall.text.escape_line): it quotes paths made from TOOLCALL_DATA_DIR and
+    the server's own reasons, and a line end or terminal escape in those must not print a line of its own
+    (a forged log line of the class launcher)."""
 
     def __init__(self, message: str, setup: bool = False):
-        super().__init__(message)
+        super().__init__(escape_line(message))
         self.setup = setup
 
 
@@ -108,9 +114,9 @@ _SETTING = "TOOLCALL_DATA_DIR, default <repo>/data"
 
 
 def read_only_problem(path: Path) -> str:
-    """The sentence for a progress database this user can read but not write."""
-    return (f"{path} is read-only (the file or its folder cannot be written by this user): progress is shown, "
-            f"not saved; make both writable, or point {_SETTING.split(',')[0]} at a folder that is")
+    """The sentence for a progress database this user can read but not write (one line: escape_line)."""
+    return (f"{escape_line(str(path))} is read-only (the file or its folder cannot be written by this user): "
+            "progress is shown, not saved; make both writable, or point {_SETTING.split(',')[0]} at a folder that is")
 
 
 def _path_problem(path: Path) -> str | None:
