@@ -116,7 +116,7 @@ _SETTING = "TOOLCALL_DATA_DIR, default <repo>/data"
 def read_only_problem(path: Path) -> str:
     """The sentence for a progress database this user can read but not write (one line: escape_line)."""
     return (f"{escape_line(str(path))} is read-only (the file or its folder cannot be written by this user): "
-            "progress is shown, not saved; make both writable, or point {_SETTING.split(',')[0]} at a folder that is")
+            f"progress is shown, not saved; make both writable, or point {_SETTING.split(',')[0]} at a folder that is")
 
 
 def _path_problem(path: Path) -> str | None:

@@ -57,7 +57,9 @@ def test_every_setup_problem_names_the_folder_on_one_line(tmp_path, make):
 
 
 def test_the_read_only_sentence_is_one_line(tmp_path):
-    assert read_only_problem(tmp_path / HOSTILE / DB_NAME).startswith(f"{tmp_path}/{SHOWN}/{DB_NAME} is read-only (")
+    assert read_only_problem(tmp_path / HOSTILE / DB_NAME) == (
+        f"{tmp_path}/{SHOWN}/{DB_NAME} is read-only (the file or its folder cannot be written by this user): progress "
+        "is shown, not saved; make both writable, or point TOOLCALL_DATA_DIR at a folder that is")
 
 
 def test_any_storage_message_is_one_line():
