@@ -21,6 +21,7 @@ import secrets
 import sqlite3
 import stat
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import datetime, UTC
@@ -34,6 +35,8 @@ from toolcall import REPO_ROOT, setting_path
 
 LEARNER_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 DB_NAME = "progress.sqlite3"
+#: Seconds between two looks (file modes only) at whether a SQLite file opened read-only can be written now.
+READ_ONLY_RECHECK = 5.0
 #: Tries that must fail before the reference answer may be revealed.
 REVEAL_AFTER = 2
 
@@ -489,7 +492,8 @@ class ProgressStore(SqlProgressStore):
     transaction takes the write lock up front (BEGIN IMMEDIATE) and waits up to 30 s.
     The schema is migrated when the store opens (an older file is upgraded in place).
     An existing file that cannot be written (read-only file or folder) is opened read-only:
-    ``read_only`` is then True, progress is still read, and every write raises StorageError.
+    ``read_only`` is then True, progress is still read, and every write raises StorageError, until the file and
+    its folder are writable again (looked at every READ_ONLY_RECHECK s): it is then reopened for writing.
     Raises StorageError if the file cannot be opened (or, writable, migrated).
     """
 
@@ -497,6 +501,7 @@ class ProgressStore(SqlProgressStore):
         self.folder = Path(folder or data_dir()).expanduser()
         self.path = self.folder / DB_NAME
         self._lock = threading.RLock()
+        self._recheck_at = 0.0  # when a read-only store next looks at whether it can write
         self._open()
 
     def _open(self) -> None:
@@ -544,6 +549,21 @@ class ProgressStore(SqlProgressStore):
                 pass
             self._open()
 
+    def _recheck_writable(self) -> None:
+        """Reopen a read-only store once its file and folder can be written (os.access: modes only, at most every
+        READ_ONLY_RECHECK s). The read-only message tells the operator to make both writable; the store decided
+        once, when it opened, so every save still failed after the fix, until each process was restarted.
+        Raises StorageError when the reopening fails (as _follow does)."""
+        if not self.read_only or time.monotonic() < self._recheck_at:
+            return
+        self._recheck_at = time.monotonic() + READ_ONLY_RECHECK
+        if os.access(self.path, os.W_OK) and os.access(self.folder, os.W_OK):
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+            self._open()
+
     def _writable(self) -> bool:
         """False when SQLite refuses to write the file: a file this user cannot write opens without a word (and
         BEGIN IMMEDIATE succeeds on it), then every save failed as if the database were unreachable. A write
@@ -572,6 +592,7 @@ class ProgressStore(SqlProgressStore):
     def _tx(self) -> Iterator:
         with self._lock:
             self._follow()
+            self._recheck_writable()
             try:
                 # A read-only file cannot take the write lock: reads run in a plain transaction,
                 # and a write then fails inside it (StorageError).
