@@ -52,7 +52,12 @@ def _parse_error(root: Path, lang: str, output: str, field: str) -> str | int:
 
 
 def _tool_description(root: Path, lang: str, tool: str) -> str:
-    """The tool's description as the app shows it in ``lang`` (fixtures/tools/<tool>.json)."""
+    """The tool's description as the app shows it in ``lang`` (fixtures/tools/<tool>.json). ValueError, reported at
+    the lesson's figure, for a name that is no tool file there: it was reported as ``fixtures/tools/<name>.json:
+    $: cannot read file: no such file``, a file the instructor never touched, with no word of the lesson."""
+    known = sorted(path.stem for path in (root / "fixtures" / "tools").glob("*.json"))
+    if tool not in known:
+        raise ValueError(f"no tool {tool!r}: fixtures/tools/ holds {known}")
     return load_tool(root / "fixtures" / "tools" / f"{tool}.json").description_for(lang)
 
 
