@@ -31,6 +31,20 @@ from toolcall.transcripts import RUNNABLE, build_transcript, load_walkthrough
 Checker = Callable[[Path], list[Problem]]
 
 
+def reference_problem(root: Path, file: str, at: list, relative: str) -> Problem | None:
+    """A Problem at ``file``/``at`` when the fixture that entry names, ``fixtures/<relative>`` (``tools/x.json``),
+    is not there, listing what is; None when it is. A name with a typo was reported as the missing file's own
+    problem (``fixtures/tools/x.json: $: cannot read file: no such file``), naming neither the file the
+    instructor edited nor the entry."""
+    target = Path(root) / "fixtures" / relative
+    if os.path.lexists(target):
+        return None  # there: its own problems, if any, are reported at it
+    folder, suffix = target.parent, "".join(Path(relative).suffixes)
+    known = sorted(p.name.removesuffix(suffix) for p in folder.glob(f"*{suffix}")) if folder.is_dir() else []
+    return Problem(file, json_path(at), f"names {Path(relative).name.removesuffix(suffix)!r}, but there is no "
+                                        f"fixtures/{relative}; there are: {known}")
+
+
 def check_tools(root: Path) -> list[Problem]:
     """Every fixtures/tools/*.json is a tool definition whose input_schema is a valid schema (load_tool)."""
     problems: list[Problem] = []
@@ -91,6 +105,9 @@ def check_outputs(root: Path) -> list[Problem]:
         name = display_name(path)
         try:
             fixture = load_outputs(path)
+            if (missing := reference_problem(root, name, ["tool"], f"tools/{fixture.tool}.json")) is not None:
+                problems.append(missing)
+                continue
             tool = load_tool(root / "fixtures" / "tools" / f"{fixture.tool}.json")
         except FixtureError as exc:
             problems += exc.problems
@@ -237,6 +254,12 @@ def check_exercises(root: Path) -> list[Problem]:
         texts = [_answer_text(ex, value, ["exercises", where, *at], problems)
                  for at, value in [(["answer"], ex.answer)]
                  + [(["wrong_answers", i, "answer"], w["answer"]) for i, w in enumerate(ex.wrong_answers)]]
+        if "tool" in ex.spec:  # schema_fix: the tool and its canned outputs, by name
+            missing = [p for relative in (f"tools/{ex.spec['tool']}.json", f"outputs/{ex.spec['tool']}.yaml")
+                       if (p := reference_problem(root, ex.file, ["exercises", where, "tool"], relative)) is not None]
+            if missing:
+                problems += missing
+                continue
         try:
             inputs = grading_inputs(ex, root)
             graded = [None if text is None else grade(ex, text, inputs) for text in texts]
