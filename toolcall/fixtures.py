@@ -249,6 +249,21 @@ def first_introduced(paths) -> list[Path]:
     return sorted(paths, key=key)
 
 
+def shared_orders(entries) -> list[Problem]:
+    """A Problem at ``$.order`` of each entry (``file``, ``order`` attributes: lessons of one language, scenarios)
+    whose order an earlier one (in the given order) already has: two lessons both ``order: 4`` passed `check`,
+    and which came first then followed the file names, not the course."""
+    first: dict = {}
+    problems = []
+    for entry in entries:
+        if entry.order in first:
+            problems.append(Problem(entry.file, "$.order", f"{entry.order} is also the order of {first[entry.order]}: "
+                                                           "give each its own place in the list"))
+        else:
+            first[entry.order] = entry.file
+    return problems
+
+
 def require_unique_ids(path: Path, data: dict[str, Any], *sections: str, key: str = "id", shared: bool = False,
                        at: tuple = ()) -> None:
     """Raise FixtureError naming ``$.<at…>.<section>[i].<key>`` for every ``key`` (default ``id``) used twice in a

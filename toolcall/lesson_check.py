@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from toolcall.backend import backend_for
-from toolcall.fixtures import FixtureError, Problem, json_path, load_orders, load_outputs, load_tool
+from toolcall.fixtures import FixtureError, Problem, json_path, load_orders, load_outputs, load_tool, shared_orders
 from toolcall.i18n import LANGS
 from toolcall.lessons import PASSK_FIGURES, Lesson, lesson_files, load_lessons, parse_source, quoted_in, value_problem
 from toolcall.judge import evaluate
@@ -112,6 +112,7 @@ def check_lessons(root: Path) -> list[Problem]:
                                     f"missing: lessons/{other}/{name} has no {lang} version"))
     sets = {lang: load_lessons(lang, root) for lang in LANGS}
     first = {lesson.name: lesson for lesson in sets[LANGS[0]].lessons}
+    problems += shared_orders(sets[LANGS[0]].lessons)  # sorted by (order, name); the others' orders must agree
     for lang in LANGS:
         problems += sets[lang].problems
         for lesson in sets[lang].lessons:
