@@ -244,6 +244,10 @@ class SqlProgressStore:
     def _tx(self):  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _read_tx(self):
+        """A transaction that only reads: ``_tx()`` unless the back end can read without waiting for writers."""
+        return self._tx()
+
     def _lock_schema(self, execute) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -272,7 +276,7 @@ class SqlProgressStore:
 
     def schema_version(self) -> int:
         """The version recorded in the database (0 before the first migration)."""
-        with self._tx() as execute:
+        with self._read_tx() as execute:
             return execute("SELECT MAX(version) FROM schema_version", ()).fetchone()[0] or 0
 
     @staticmethod
@@ -355,13 +359,13 @@ class SqlProgressStore:
     def get(self, learner: str, exercise_id: str) -> Record | None:
         """The row for (learner, exercise), or None before the first try or hint."""
         self._check(learner)
-        with self._tx() as execute:
+        with self._read_tx() as execute:
             return self._get(execute, learner, exercise_id)
 
     def all(self, learner: str) -> dict[str, Record]:
         """Every row of ``learner``, by exercise id."""
         self._check(learner)
-        with self._tx() as execute:
+        with self._read_tx() as execute:
             rows = _dicts(execute("SELECT * FROM progress WHERE learner = ? ORDER BY exercise_id", (learner,)))
         return {row["exercise_id"]: _record(row) for row in rows}
 
@@ -372,7 +376,7 @@ class SqlProgressStore:
         self._check(learner)
         fields = [f if f != "answer" or answer_chars is None else f"substr(answer, 1, {int(answer_chars)}) AS answer"
                   for f in ATTEMPT_FIELDS]
-        with self._tx() as execute:
+        with self._read_tx() as execute:
             return _dicts(execute(f"SELECT {', '.join(fields)} FROM attempts WHERE learner = ? "
                                   "ORDER BY at, attempt_id", (learner,)))
 
@@ -384,14 +388,14 @@ class SqlProgressStore:
         characters); None reads them whole (the CSV export)."""
         fields = [f if f != "last_answer" or answer_chars is None
                   else f"substr(last_answer, 1, {int(answer_chars)}) AS last_answer" for f in PROGRESS_FIELDS]
-        with self._tx() as execute:
+        with self._read_tx() as execute:
             cur = execute(f"SELECT {', '.join(fields)} FROM progress ORDER BY learner, exercise_id", ())
             return [tuple(r) for r in cur.fetchall()] if as_tuples else _dicts(cur)
 
     def class_attempts(self, limit: int = MAX_CLASS_ATTEMPTS, as_tuples: bool = False) -> list:
         """The newest ``limit`` graded tries of every learner (dicts of ATTEMPT_FIELDS, or
         tuples in that order), oldest first: for the instructors' dashboard only."""
-        with self._tx() as execute:
+        with self._read_tx() as execute:
             cur = execute(f"SELECT {', '.join(ATTEMPT_FIELDS)} FROM attempts "
                           "ORDER BY at DESC, attempt_id DESC LIMIT ?", (int(limit),))
             rows = [tuple(r) for r in cur.fetchall()] if as_tuples else _dicts(cur)
@@ -407,7 +411,7 @@ class SqlProgressStore:
         exercise, the ``per_exercise`` most frequent groups (ties by prefix): at most
         per_exercise × prefix_chars characters per exercise, however many learners wrote
         however long answers (issue 13: grouping on whole answers loaded 340 MB from a 100 MB store)."""
-        with self._tx() as execute:
+        with self._read_tx() as execute:
             count = execute("SELECT COUNT(*) FROM attempts", ()).fetchone()[0]
             recent = [r[0] for r in execute("SELECT DISTINCT learner FROM attempts WHERE at >= ?", (since,)).fetchall()]
             wrong = [tuple(r) for r in execute(
@@ -425,14 +429,14 @@ class SqlProgressStore:
         """Graded tries at or after ``since`` (a UTC ISO 8601 prefix; "" for all) counted per time prefix of
         ``bucket_chars`` characters and outcome: ``[(prefix, correct 0/1, count)]``, oldest first. The
         dashboard reads minutes this way once class_attempt_summary's hours show a short span."""
-        with self._tx() as execute:
+        with self._read_tx() as execute:
             return [tuple(r) for r in execute("SELECT substr(at, 1, ?), correct, COUNT(*) FROM attempts WHERE at >= ? "
                                               "GROUP BY 1, 2 ORDER BY 1, 2", (int(bucket_chars), since)).fetchall()]
 
     def class_version(self) -> tuple:
         """A cheap stamp that changes whenever any learner's progress changes (row counts
         and the latest times), to cache class-wide reads."""
-        with self._tx() as execute:
+        with self._read_tx() as execute:
             return (tuple(execute("SELECT COUNT(*), MAX(updated_at), SUM(tries + hints_shown + revealed) FROM progress",
                                   ()).fetchone())
                     + tuple(execute("SELECT COUNT(*), MAX(at) FROM attempts", ()).fetchone()))
@@ -588,15 +592,25 @@ class ProgressStore(SqlProgressStore):
     def _lock_schema(self, execute) -> None:
         pass  # BEGIN IMMEDIATE already holds the database's write lock
 
+    def _tx(self):
+        # A read-only file cannot take the write lock: reads run in a plain transaction, and a write then fails
+        # inside it (StorageError).
+        return self._transaction("BEGIN" if self.read_only else "BEGIN IMMEDIATE")
+
+    def _read_tx(self):
+        """Reads take no write lock (WAL: they see the last commit while another connection writes). They took
+        it up front like writes, so a write lock held elsewhere (another process's long save, an operator's
+        sqlite3 shell or backup) made every page read wait up to 30 s, each behind the one before: the
+        connection is shared by every session of the process."""
+        return self._transaction("BEGIN")
+
     @contextmanager
-    def _tx(self) -> Iterator:
+    def _transaction(self, begin: str) -> Iterator:
         with self._lock:
             self._follow()
             self._recheck_writable()
             try:
-                # A read-only file cannot take the write lock: reads run in a plain transaction,
-                # and a write then fails inside it (StorageError).
-                self._db.execute("BEGIN" if self.read_only else "BEGIN IMMEDIATE")
+                self._db.execute(begin)
                 try:
                     yield self._db.execute
                 except BaseException:
