@@ -493,7 +493,8 @@ class ProgressStore(SqlProgressStore):
     One store holds one connection, shared by every Streamlit session thread behind a
     lock (opening a connection per call costs a WAL checkpoint each time the last one
     closes: ~35 ms per save, measured). Other processes may use the same file: every
-    transaction takes the write lock up front (BEGIN IMMEDIATE) and waits up to 30 s.
+    write takes the write lock up front (BEGIN IMMEDIATE) and waits up to 30 s for it; reads take none (WAL).
+    A save waiting for it holds the shared lock meanwhile, so the process's reads wait too (not fixed yet).
     The schema is migrated when the store opens (an older file is upgraded in place).
     An existing file that cannot be written (read-only file or folder) is opened read-only:
     ``read_only`` is then True, progress is still read, and every write raises StorageError, until the file and
