@@ -37,6 +37,8 @@ LEARNER_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 DB_NAME = "progress.sqlite3"
 #: Seconds between two looks (file modes only) at whether a SQLite file opened read-only can be written now.
 READ_ONLY_RECHECK = 5.0
+#: Seconds a save waits for SQLite's write lock held by another connection, and the length of one try.
+WRITE_WAIT, WRITE_RETRY = 30.0, 0.05
 #: Tries that must fail before the reference answer may be revealed.
 REVEAL_AFTER = 2
 
@@ -494,7 +496,7 @@ class ProgressStore(SqlProgressStore):
     lock (opening a connection per call costs a WAL checkpoint each time the last one
     closes: ~35 ms per save, measured). Other processes may use the same file: every
     write takes the write lock up front (BEGIN IMMEDIATE) and waits up to 30 s for it; reads take none (WAL).
-    A save waiting for it holds the shared lock meanwhile, so the process's reads wait too (not fixed yet).
+    A save waiting for it lets go of the shared lock between short tries, so the process's reads go on.
     The schema is migrated when the store opens (an older file is upgraded in place).
     An existing file that cannot be written (read-only file or folder) is opened read-only:
     ``read_only`` is then True, progress is still read, and every write raises StorageError, until the file and
@@ -605,23 +607,60 @@ class ProgressStore(SqlProgressStore):
         connection is shared by every session of the process."""
         return self._transaction("BEGIN")
 
+    def _failure(self, exc: BaseException) -> StorageError:
+        if self.read_only:  # waiting will not make it writable: a setup problem
+            return StorageError(read_only_problem(self.path), setup=True)
+        return StorageError(f"the progress database failed ({type(exc).__name__})")
+
+    def _begin(self, begin: str) -> None:
+        """Under ``self._lock``: BEGIN IMMEDIATE waits at most WRITE_RETRY s for a write lock held by another
+        connection (raising SQLITE_BUSY after), any other BEGIN as the connection's 30 s busy timeout says."""
+        if begin != "BEGIN IMMEDIATE":
+            self._db.execute(begin)
+            return
+        self._db.execute(f"PRAGMA busy_timeout = {int(WRITE_RETRY * 1000)}")
+        try:
+            self._db.execute(begin)
+        finally:
+            self._db.execute("PRAGMA busy_timeout = 30000")
+
     @contextmanager
     def _transaction(self, begin: str) -> Iterator:
-        with self._lock:
-            self._follow()
-            self._recheck_writable()
+        """One transaction on the shared connection. A save waits up to WRITE_WAIT s for a write lock held by
+        another connection in short tries, letting go of the shared lock between them: it waited holding it, so
+        every other session's read in the process waited behind one save (up to 30 s)."""
+        deadline = time.monotonic() + WRITE_WAIT
+        while True:
+            self._lock.acquire()
             try:
-                self._db.execute(begin)
-                try:
-                    yield self._db.execute
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    raise
-                self._db.execute("COMMIT")
+                self._follow()
+                self._recheck_writable()
+                self._begin(begin)
+                break
+            except sqlite3.OperationalError as exc:
+                self._lock.release()
+                busy = getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY or "locked" in str(exc)
+                if busy and begin == "BEGIN IMMEDIATE" and time.monotonic() < deadline:
+                    time.sleep(WRITE_RETRY)
+                    continue
+                raise self._failure(exc) from exc
             except (sqlite3.Error, OSError) as exc:
-                if self.read_only:  # waiting will not make it writable: a setup problem
-                    raise StorageError(read_only_problem(self.path), setup=True) from exc
-                raise StorageError(f"the progress database failed ({type(exc).__name__})") from exc
+                self._lock.release()
+                raise self._failure(exc) from exc
+            except BaseException:
+                self._lock.release()
+                raise
+        try:
+            try:
+                yield self._db.execute
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except (sqlite3.Error, OSError) as exc:
+            raise self._failure(exc) from exc
+        finally:
+            self._lock.release()
 
 
 def open_store(database_url: str | None = None, folder: Path | None = None) -> SqlProgressStore:

@@ -51,8 +51,37 @@ def test_a_read_does_not_wait_for_a_write_lock_held_elsewhere(locked, method):
     getattr(locked, method)(*READS[method])
 
 
-def test_a_save_still_waits_for_it(locked):
+def test_a_save_still_waits_for_it(locked, monkeypatch):
+    monkeypatch.setattr("toolcall.progress.WRITE_WAIT", 0.0)  # one try
     with pytest.raises(StorageError) as refused:
         locked.record("alice", "pk_pass3", "x", 0, 1)
     assert str(refused.value) == "the progress database failed (OperationalError)"
     assert locked.get("alice", "pk_pass3").tries == 1
+
+
+def test_a_save_waiting_for_the_lock_lets_the_processs_reads_through(tmp_path, monkeypatch):
+    """The save waited for the lock holding the connection's shared lock, so every other session's read in the
+    process waited behind it (up to 30 s). It now tries in short steps and lets go in between: a read made while
+    it waits returns, and the save lands once the lock is released."""
+    import threading
+
+    import toolcall.progress as progress
+    store = ProgressStore(tmp_path)
+    store.record("alice", "pk_pass3", "0.7", 1, 1)
+    other = sqlite3.connect(tmp_path / DB_NAME, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    waiting = threading.Event()
+    sleep = progress.time.sleep
+    monkeypatch.setattr(progress.time, "sleep", lambda s: (waiting.set(), sleep(s)))
+    saved = []
+    writer = threading.Thread(target=lambda: saved.append(store.record("alice", "pk_pass3", "y", 0, 1).tries))
+    writer.start()
+    try:
+        assert waiting.wait(10), "the save never let go of the lock to try again"
+        assert store.get("alice", "pk_pass3").tries == 1 and writer.is_alive()  # a read while the save waits
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+        writer.join(60)
+    assert saved == [2]
+    store.close()
