@@ -9,6 +9,7 @@ it is parsed (never evaluated) and computed here, by the pass^k arithmetic in
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from toolcall.backend import backend_for
@@ -95,6 +96,21 @@ def _figure_problems(lesson: Lesson, root: Path) -> list[Problem]:
     return problems
 
 
+#: Fenced code blocks and inline code spans (what Markdown shows literally), then a link or image target.
+_CODE = re.compile(r"(?ms)^ {0,3}(```|~~~).*?^ {0,3}\1|`[^`\n]*`")
+_TARGET = re.compile(r"\]\(\s*<?([^)\s>]*)")
+
+
+def _link_problems(lesson: Lesson) -> list[Problem]:
+    """A Problem for each Markdown link or image in the body whose target is not an ``https://`` or ``http://``
+    address: the app serves no file beside the lessons, so ``[tool choice](05-tool-choice.md)`` or
+    ``![](img/x.png)`` passed `check` and was a dead link or a broken image in class."""
+    body = _CODE.sub("", lesson.body)
+    return [Problem(lesson.file, "$.body", f"link to {target!r}: the app serves no files beside the lessons; "
+                                           "link an https:// address (a page of the app: name it in the text)")
+            for target in _TARGET.findall(body) if not target.lower().startswith(("https://", "http://"))]
+
+
 def check_lessons(root: Path) -> list[Problem]:
     """Every lesson exists in every language under the same file name, with valid front matter
     (title, summary, a known page, order), the same page and order in each language, and
@@ -116,7 +132,7 @@ def check_lessons(root: Path) -> list[Problem]:
     for lang in LANGS:
         problems += sets[lang].problems
         for lesson in sets[lang].lessons:
-            problems += _figure_problems(lesson, root)
+            problems += _figure_problems(lesson, root) + _link_problems(lesson)
             twin = first.get(lesson.name)
             if twin is None or twin is lesson:
                 continue

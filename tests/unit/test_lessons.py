@@ -261,3 +261,23 @@ def test_a_missing_tool_in_a_figure_lists_the_tools(content):
         "lessons/en/03-tool-definition.md: $.figures[0].source: tool_description(tool=\"refund_ordr\"): no tool "
         "'refund_ordr': fixtures/tools/ holds ['cancel_order', 'do_stuff', 'get_order', 'refund_order', "
         "'search_orders', 'update_shipping']"]
+
+
+@pytest.mark.parametrize("target", ["05-tool-choice.md", "img/figure.png", "/playground", "#anchor",
+                                    "javascript:alert(1)", "data:text/html,x", "ftp://example.com/x"])
+@pytest.mark.parametrize("form", ["[the lesson]({})", "![a figure]({})", "[the lesson](<{}>)"])
+def test_a_link_that_is_no_web_address_is_reported(content, target, form):
+    """[tool choice](05-tool-choice.md) and ![](img/x.png) passed check and were a dead link or a broken image in
+    class: the app serves no files beside the lessons. Every link or image target but http(s) is named."""
+    lesson = content / "lessons" / "en" / "02-five-steps.md"
+    lesson.write_text(lesson.read_text("utf-8") + "\nSee " + form.format(target) + ".\n", "utf-8")
+    (problem,) = check_lessons(content)
+    assert (problem.file, problem.path) == ("lessons/en/02-five-steps.md", "$.body")
+    assert problem.message.startswith(f"link to {target.split(')')[0]!r}: the app serves no files beside the lessons")
+
+
+def test_web_links_and_links_shown_as_code_are_not_reported(content):
+    lesson = content / "lessons" / "en" / "02-five-steps.md"
+    lesson.write_text(lesson.read_text("utf-8") + "\n[docs](https://example.com/a_(b)) and `[a](b.md)`.\n\n"
+                      "```\n[c](d.md)\n```\n", "utf-8")
+    assert check_lessons(content) == []
