@@ -66,6 +66,12 @@ COOKIE = "toolcall_backend"
 #: A process that dies before it ever answered its health check is in a crash loop: its next
 #: restart waits 2, 4, 8 … (at most MAX_BACKOFF) seconds instead of starting at once.
 MAX_BACKOFF = 60.0
+#: A process that died this many times in a row before answering is in a crash loop that waiting a minute does
+#: not end (a broken install, a port another program keeps): the log says so once, with what is known, and from
+#: then on it is started again every QUIET_BACKOFF seconds without a line per try (it logged two lines a minute,
+#: forever) until it serves again, which is logged.
+QUIET_AFTER = 5
+QUIET_BACKOFF = 300.0
 NGINX_CANDIDATES = ("nginx", "/usr/sbin/nginx", "/usr/local/sbin/nginx")
 #: A serving Streamlit process's health check is asked every HEALTH_EVERY seconds, waiting at most
 #: HEALTH_TIMEOUT seconds; HEALTH_FAILURES unanswered in a row (≈ 18 s) and it counts as hung. Generous,
@@ -436,6 +442,8 @@ class Child:
         self.proc: subprocess.Popen | None = None
         self.restarts = 0
         self.quick_exits = 0  # consecutive exits before answering the health check
+        self.failing_since = ""  # UTC time (HH:MM:SS) of the first of those exits
+        self.quiet = False  # the crash loop was summarised: no line per try until it serves again
         self.restart_at: float | None = None  # when a dead child is due to start again
         self.waiting_health = False
         self.started_at: float | None = None  # when supervise first saw it waiting for its health check
@@ -472,6 +480,28 @@ class Child:
         self.failures, self.checking, self.started_at = 0, False, None
         return self.proc
 
+    def _note(self, text: str) -> None:
+        """log(text), unless this process is in a crash loop the log has already summarised."""
+        if not self.quiet:
+            log(text)
+
+    def _quick_exit(self, last: str) -> float:
+        """Count one more exit (or start failure) before answering; return the wait before the next start:
+        2, 4, 8 … s (at most MAX_BACKOFF), then, from the QUIET_AFTER-th in a row, QUIET_BACKOFF s, after one
+        summary line naming ``last`` (what happened the last time: ``exit code 1``)."""
+        self.quick_exits += 1
+        if self.quick_exits == 1:
+            self.failing_since = time.strftime("%H:%M:%S", time.gmtime())
+        if self.quick_exits < QUIET_AFTER:
+            return min(MAX_BACKOFF, 2.0 ** self.quick_exits)
+        if not self.quiet:
+            log(f"{self.name} keeps dying at start: {self.quick_exits} times in a row since {self.failing_since} UTC "
+                f"(the last: {last}){self.port_taken()}. It is started again every {QUIET_BACKOFF / 60:.0f} "
+                "minutes from now on, without a line per try, and a line says when it serves again; the other "
+                "processes keep serving. To see why it dies, run: streamlit run app.py")
+            self.quiet = True
+        return QUIET_BACKOFF
+
     def supervise(self, now: float) -> None:
         """Called every half second: notice a death (log it, schedule the restart), start it
         again when due, log when a restarted process answers its health check."""
@@ -480,15 +510,20 @@ class Child:
                 self.restart_at = None
                 self.restarts += 1
                 if self.launch(now):
-                    log(f"{self.name}: started again (restart {self.restarts})")
+                    self._note(f"{self.name}: started again (restart {self.restarts})")
             return
         code = self.proc.poll() if self.proc is not None else None
         if code is None:
             if self.waiting_health and self.serves(timeout=0.3):
                 self.waiting_health = False
                 self.next_check = now + HEALTH_EVERY
-                if self.restarts:
+                if self.quiet:
+                    log(f"{self.name}: serving again, after {self.quick_exits} failed starts in a row since "
+                        f"{self.failing_since} UTC")
+                    self.quiet = False
+                elif self.restarts:
                     log(f"{self.name}: serving again")
+                if self.restarts:
                     if self.warm_port is not None:
                         threading.Thread(target=warm_process, args=(self.warm_port,), daemon=True).start()
             elif self.watch and not self.waiting_health:
@@ -496,16 +531,18 @@ class Child:
             elif self.waiting_health and self.started_at is None:
                 self.started_at = now
             elif self.waiting_health and now - self.started_at > STARTUP_TIMEOUT:
-                self._kill_silent(now, f"did not answer its health check within {STARTUP_TIMEOUT:.0f} s of starting")
-                self.quick_exits += 1  # stuck at start, like dying at start: the next restart waits
-                self.restart_at = now + min(MAX_BACKOFF, 2.0 ** self.quick_exits)
+                why = f"did not answer its health check within {STARTUP_TIMEOUT:.0f} s of starting"
+                self._kill_silent(now, why)
+                self.restart_at = now + self._quick_exit(why)  # stuck at start, like dying at start: it waits
             return
         kill_group(self.proc)  # what it leaves behind (nginx workers holding the port) goes with it
-        self.quick_exits = self.quick_exits + 1 if self.waiting_health else 0
-        delay = min(MAX_BACKOFF, 2.0 ** self.quick_exits) if self.quick_exits else 0.0
-        log(f"{self.name} exited (code {code}){self.port_taken() if self.quick_exits else ''}; restarting it"
-            + (f" in {delay:.0f} s (it keeps dying at start)" if delay else "")
-            + "; the other processes keep serving")
+        if self.waiting_health:
+            delay = self._quick_exit(f"exit code {code}")
+        else:
+            self.quick_exits, delay, self.quiet = 0, 0.0, False
+        self._note(f"{self.name} exited (code {code}){self.port_taken() if self.quick_exits else ''}; restarting it"
+                   + (f" in {delay:.0f} s (it keeps dying at start)" if delay else "")
+                   + "; the other processes keep serving")
         self.restart_at = now + delay
 
     def port_taken(self) -> str:
@@ -523,9 +560,9 @@ class Child:
             self.start()
         except OSError as exc:
             self.proc, self.waiting_health = None, self.health is not None
-            self.quick_exits += 1
-            delay = min(MAX_BACKOFF, 2.0 ** self.quick_exits)
-            log(f"{self.name} could not be started ({exc.strerror or exc}); trying again in {delay:.0f} s")
+            why = f"could not be started ({exc.strerror or exc})"
+            delay = self._quick_exit(why)
+            self._note(f"{self.name} {why}; trying again in {delay:.0f} s")
             self.restart_at = now + delay
             return False
         return True
@@ -544,7 +581,8 @@ class Child:
     def _kill_silent(self, now: float, why: str) -> None:
         """Log ``why``, kill the running process and its group (SIGKILL: a stopped or hung process
         ignores SIGTERM) and schedule its restart now, as for a process that died."""
-        log(f"{self.name} {why}: hung; killing it (SIGKILL) and restarting it; the other processes keep serving")
+        self._note(f"{self.name} {why}: hung; killing it (SIGKILL) and restarting it; the other processes keep "
+                   "serving")
         kill_group(self.proc)
         try:
             self.proc.wait(10)

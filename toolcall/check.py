@@ -31,6 +31,20 @@ from toolcall.transcripts import RUNNABLE, build_transcript, load_walkthrough
 Checker = Callable[[Path], list[Problem]]
 
 
+def reference_problem(root: Path, file: str, at: list, relative: str) -> Problem | None:
+    """A Problem at ``file``/``at`` when the fixture that entry names, ``fixtures/<relative>`` (``tools/x.json``),
+    is not there, listing what is; None when it is. A name with a typo was reported as the missing file's own
+    problem (``fixtures/tools/x.json: $: cannot read file: no such file``), naming neither the file the
+    instructor edited nor the entry."""
+    target = Path(root) / "fixtures" / relative
+    if os.path.lexists(target):
+        return None  # there: its own problems, if any, are reported at it
+    folder, suffix = target.parent, "".join(Path(relative).suffixes)
+    known = sorted(p.name.removesuffix(suffix) for p in folder.glob(f"*{suffix}")) if folder.is_dir() else []
+    return Problem(file, json_path(at), f"names {Path(relative).name.removesuffix(suffix)!r}, but there is no "
+                                        f"fixtures/{relative}; there are: {known}")
+
+
 def check_tools(root: Path) -> list[Problem]:
     """Every fixtures/tools/*.json is a tool definition whose input_schema is a valid schema (load_tool)."""
     problems: list[Problem] = []
@@ -91,6 +105,9 @@ def check_outputs(root: Path) -> list[Problem]:
         name = display_name(path)
         try:
             fixture = load_outputs(path)
+            if (missing := reference_problem(root, name, ["tool"], f"tools/{fixture.tool}.json")) is not None:
+                problems.append(missing)
+                continue
             tool = load_tool(root / "fixtures" / "tools" / f"{fixture.tool}.json")
         except FixtureError as exc:
             problems += exc.problems
@@ -237,6 +254,12 @@ def check_exercises(root: Path) -> list[Problem]:
         texts = [_answer_text(ex, value, ["exercises", where, *at], problems)
                  for at, value in [(["answer"], ex.answer)]
                  + [(["wrong_answers", i, "answer"], w["answer"]) for i, w in enumerate(ex.wrong_answers)]]
+        if "tool" in ex.spec:  # schema_fix: the tool and its canned outputs, by name
+            missing = [p for relative in (f"tools/{ex.spec['tool']}.json", f"outputs/{ex.spec['tool']}.yaml")
+                       if (p := reference_problem(root, ex.file, ["exercises", where, "tool"], relative)) is not None]
+            if missing:
+                problems += missing
+                continue
         try:
             inputs = grading_inputs(ex, root)
             graded = [None if text is None else grade(ex, text, inputs) for text in texts]
@@ -263,18 +286,76 @@ def check_exercises(root: Path) -> list[Problem]:
     return problems
 
 
+#: How a recorded log follows a renamed case (its runs are drawn, seeded, from simulation.yaml).
+REGENERATE = ("; rename the case in fixtures/eval_runs/simulation.yaml too, then run "
+              "scripts/make_eval_runs.py")
+
+
+def _translation_problems(sets: dict) -> list[Problem]:
+    """Each language's selection set against the first language's: the same case ids, each
+    with the same expected tool and near misses, and the same tools (only the requests and the argument values
+    are translated). A case added to one language only, or renamed in one, passed."""
+    first, *others = [(lang, path, sset) for lang, (path, sset) in sets.items()]
+    problems = []
+    for lang, path, sset in others:
+        name, theirs = display_name(path), {c.id: c for c in first[2].cases}
+        ours = {c.id for c in sset.cases}
+        reference = f"fixtures/selection/{first[1].name}"
+        if sset.tools != first[2].tools:
+            problems.append(Problem(name, "$.tools", f"{list(sset.tools)} differs from {list(first[2].tools)} in "
+                                                     f"{reference}: each language's set covers the same tools"))
+        for i, case in enumerate(sset.cases):
+            twin = theirs.get(case.id)
+            if twin is None:
+                problems.append(Problem(name, json_path(["cases", i, "id"]), f"{case.id!r} is no case of {reference}: "
+                                        "each language's set has the same cases (a translation of each request)"))
+                continue
+            for field in ("expected_tool", "should_not_call"):
+                if getattr(case, field) != getattr(twin, field):
+                    shown = [getattr(case, field), getattr(twin, field)]
+                    shown = [list(v) if isinstance(v, tuple) else v for v in shown]
+                    problems.append(Problem(name, json_path(["cases", i, field]), f"{shown[0]!r} differs from "
+                                            f"{shown[1]!r} for {case.id!r} in {reference}"))
+        missing = [c.id for c in first[2].cases if c.id not in ours]
+        if missing:
+            problems.append(Problem(name, "$.cases", f"no {lang} version of the cases {missing} of {reference}"))
+    return problems
+
+
 def check_selection_and_runs(root: Path) -> list[Problem]:
-    """Selection sets (fixtures/selection/*.yaml) follow the set rules; every recorded run log
-    (fixtures/eval_runs/*.jsonl) loads without a bad line."""
+    """Selection sets (fixtures/selection/*.yaml) follow the set rules, and each language's set is a translation
+    of the first's (_translation_problems); every recorded run log (fixtures/eval_runs/*.jsonl) loads without a
+    bad line, and a log ``<name>.<lang>.jsonl`` has runs only of cases of the set in its language (the lab
+    grades each run by the set's expectation for its case id: a case renamed or removed in the set left its runs
+    graded by the log's own, stale expectation). A case added to the set may have no runs yet."""
     from toolcall.eval_import import read_recorded
-    from toolcall.selection import check_selection_files
+    from toolcall.selection import check_selection_files, load_set
 
     problems = check_selection_files(root)
+    sets: dict = {}
+    for lang in LANGS:
+        path = root / "fixtures" / "selection" / f"shop.{lang}.yaml"
+        try:
+            sets[lang] = (path, load_set(path))
+        except FixtureError:
+            pass  # reported by check_selection_files
+    if len(sets) > 1:
+        problems += _translation_problems(sets)
     for path in sorted((root / "fixtures" / "eval_runs").glob("*.jsonl")):
         try:
-            read_recorded(path)  # as the selection lab reads it
+            recorded = read_recorded(path)  # as the selection lab reads it
         except FixtureError as exc:
             problems += exc.problems
+            continue
+        lang = path.name.removesuffix(".jsonl").rsplit(".", 1)[-1]
+        if lang not in sets:
+            continue
+        logged = list(dict.fromkeys(run.case_id for run in recorded.log.runs))
+        cases = [c.id for c in sets[lang][1].cases]
+        reference = f"fixtures/selection/{sets[lang][0].name}"
+        if unknown := [c for c in logged if c not in cases]:
+            problems.append(Problem(display_name(path), "$", f"runs of cases {reference} does not have: {unknown}"
+                                                             f"{REGENERATE}"))
     return problems
 
 

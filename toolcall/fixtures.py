@@ -249,16 +249,39 @@ def first_introduced(paths) -> list[Path]:
     return sorted(paths, key=key)
 
 
-def require_unique_ids(path: Path, data: dict[str, Any], *sections: str) -> None:
-    """Raise FixtureError naming ``$.<section>[i].id`` for every id used twice in a section."""
+def shared_orders(entries) -> list[Problem]:
+    """A Problem at ``$.order`` of each entry (``file``, ``order`` attributes: lessons of one language, scenarios)
+    whose order an earlier one (in the given order) already has: two lessons both ``order: 4`` passed `check`,
+    and which came first then followed the file names, not the course."""
+    first: dict = {}
     problems = []
+    for entry in entries:
+        if entry.order in first:
+            problems.append(Problem(entry.file, "$.order", f"{entry.order} is also the order of {first[entry.order]}: "
+                                                           "give each its own place in the list"))
+        else:
+            first[entry.order] = entry.file
+    return problems
+
+
+def require_unique_ids(path: Path, data: dict[str, Any], *sections: str, key: str = "id", shared: bool = False,
+                       at: tuple = ()) -> None:
+    """Raise FixtureError naming ``$.<at…>.<section>[i].<key>`` for every ``key`` (default ``id``) used twice in a
+    section; with ``shared``, twice in all ``sections`` together (one namespace: the canned outputs and the
+    business cases of a file, which lessons and tool_use ids name alike), the message then naming the first."""
+    problems = []
+    first: dict[str, list] = {}
     for section in sections:
-        seen: set[str] = set()
+        if not shared:
+            first = {}
         for i, item in enumerate(data.get(section, [])):
-            if item["id"] in seen:
-                problems.append(Problem(display_name(path), json_path([section, i, "id"]),
-                                        f"duplicate id {item['id']!r}"))
-            seen.add(item["id"])
+            name = item[key]
+            if name in first:
+                also = f" (also {json_path([*at, *first[name]])})" if first[name][0] != section else ""
+                problems.append(Problem(display_name(path), json_path([*at, section, i, key]),
+                                        f"duplicate {key} {name!r}{also}"))
+            else:
+                first[name] = [section, i]
     if problems:
         raise FixtureError(problems)
 
@@ -397,7 +420,7 @@ def load_outputs(path: Path | None = None) -> OutputsFixture:
     including for duplicate ids (path ``$.outputs[i].id``)."""
     path = path or FIXTURES_DIR / "outputs" / "refund_order.yaml"
     data = load_checked(path, "outputs")
-    require_unique_ids(path, data, "outputs", "business_cases")
+    require_unique_ids(path, data, "outputs", "business_cases", shared=True)
     return OutputsFixture(
         data["tool"],
         tuple(CannedOutput(**o) for o in data["outputs"]),

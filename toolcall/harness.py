@@ -215,11 +215,17 @@ def load_scenario(path: Path) -> Scenario:
     data = load_checked(path, "scenario")
     require_unique_ids(path, data, "steps")
     problems = _consistency(path, data)
-    for i, step in enumerate(data["steps"]):
+    # one tool per name; one id per option of a step, and per call of one model response (the providers refuse
+    # repeated tool_use ids, and results pair with calls by id)
+    checks = [(data, "tools", "name", ())]
+    checks += [(step, "options", "id", ("steps", i)) for i, step in enumerate(data["steps"])]
+    checks += [(step["model"], "calls", "id", ("steps", i, "model")) for i, step in enumerate(data["steps"])
+               if step.get("model")]
+    for part, section, key, at in checks:
         try:
-            require_unique_ids(path, step, "options")
+            require_unique_ids(path, part, section, key=key, at=at)
         except FixtureError as exc:
-            problems += [Problem(p.file, p.path.replace("$.", f"$.steps[{i}].", 1), p.message) for p in exc.problems]
+            problems += exc.problems
     if problems:
         raise FixtureError(problems)
     return Scenario(

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolcall.fixtures import Problem, json_path
+from toolcall.fixtures import Problem, json_path, shared_orders
 from toolcall.harness import (
     Scenario,
     Step,
@@ -460,7 +460,7 @@ def check_scenarios(root: Path) -> list[Problem]:
     and each listed wrong move is graded wrong with every finding code it lists."""
     folder = Path(root) / "fixtures" / "scenarios"
     loaded = load_scenarios(folder)
-    problems = list(loaded.problems)
+    problems = list(loaded.problems) + shared_orders(sorted(loaded.scenarios, key=lambda s: (s.order, s.file)))
     for s in loaded.scenarios:
         index = {step.id: i for i, step in enumerate(s.steps)}
         for fmt in FORMATS:

@@ -9,10 +9,11 @@ it is parsed (never evaluated) and computed here, by the pass^k arithmetic in
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from toolcall.backend import backend_for
-from toolcall.fixtures import FixtureError, Problem, json_path, load_orders, load_outputs, load_tool
+from toolcall.fixtures import FixtureError, Problem, json_path, load_orders, load_outputs, load_tool, shared_orders
 from toolcall.i18n import LANGS
 from toolcall.lessons import PASSK_FIGURES, Lesson, lesson_files, load_lessons, parse_source, quoted_in, value_problem
 from toolcall.judge import evaluate
@@ -52,7 +53,12 @@ def _parse_error(root: Path, lang: str, output: str, field: str) -> str | int:
 
 
 def _tool_description(root: Path, lang: str, tool: str) -> str:
-    """The tool's description as the app shows it in ``lang`` (fixtures/tools/<tool>.json)."""
+    """The tool's description as the app shows it in ``lang`` (fixtures/tools/<tool>.json). ValueError, reported at
+    the lesson's figure, for a name that is no tool file there: it was reported as ``fixtures/tools/<name>.json:
+    $: cannot read file: no such file``, a file the instructor never touched, with no word of the lesson."""
+    known = sorted(path.stem for path in (root / "fixtures" / "tools").glob("*.json"))
+    if tool not in known:
+        raise ValueError(f"no tool {tool!r}: fixtures/tools/ holds {known}")
     return load_tool(root / "fixtures" / "tools" / f"{tool}.json").description_for(lang)
 
 
@@ -90,6 +96,21 @@ def _figure_problems(lesson: Lesson, root: Path) -> list[Problem]:
     return problems
 
 
+#: Fenced code blocks and inline code spans (what Markdown shows literally), then a link or image target.
+_CODE = re.compile(r"(?ms)^ {0,3}(```|~~~).*?^ {0,3}\1|`[^`\n]*`")
+_TARGET = re.compile(r"\]\(\s*<?([^)\s>]*)")
+
+
+def _link_problems(lesson: Lesson) -> list[Problem]:
+    """A Problem for each Markdown link or image in the body whose target is not an ``https://`` or ``http://``
+    address: the app serves no file beside the lessons, so ``[tool choice](05-tool-choice.md)`` or
+    ``![](img/x.png)`` passed `check` and was a dead link or a broken image in class."""
+    body = _CODE.sub("", lesson.body)
+    return [Problem(lesson.file, "$.body", f"link to {target!r}: the app serves no files beside the lessons; "
+                                           "link an https:// address (a page of the app: name it in the text)")
+            for target in _TARGET.findall(body) if not target.lower().startswith(("https://", "http://"))]
+
+
 def check_lessons(root: Path) -> list[Problem]:
     """Every lesson exists in every language under the same file name, with valid front matter
     (title, summary, a known page, order), the same page and order in each language, and
@@ -107,10 +128,11 @@ def check_lessons(root: Path) -> list[Problem]:
                                     f"missing: lessons/{other}/{name} has no {lang} version"))
     sets = {lang: load_lessons(lang, root) for lang in LANGS}
     first = {lesson.name: lesson for lesson in sets[LANGS[0]].lessons}
+    problems += shared_orders(sets[LANGS[0]].lessons)  # sorted by (order, name); the others' orders must agree
     for lang in LANGS:
         problems += sets[lang].problems
         for lesson in sets[lang].lessons:
-            problems += _figure_problems(lesson, root)
+            problems += _figure_problems(lesson, root) + _link_problems(lesson)
             twin = first.get(lesson.name)
             if twin is None or twin is lesson:
                 continue

@@ -21,10 +21,13 @@ import secrets
 import sqlite3
 import stat
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import datetime, UTC
 from pathlib import Path
+
+from toolcall.text import escape_line
 from typing import Any
 from collections.abc import Iterable, Iterator
 
@@ -32,6 +35,10 @@ from toolcall import REPO_ROOT, setting_path
 
 LEARNER_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 DB_NAME = "progress.sqlite3"
+#: Seconds between two looks (file modes only) at whether a SQLite file opened read-only can be written now.
+READ_ONLY_RECHECK = 5.0
+#: Seconds a save waits for SQLite's write lock held by another connection, and the length of one try.
+WRITE_WAIT, WRITE_RETRY = 30.0, 0.05
 #: Tries that must fail before the reference answer may be revealed.
 REVEAL_AFTER = 2
 
@@ -97,10 +104,14 @@ class StorageError(RuntimeError):
 
     ``setup`` is True when the storage is set up wrongly and waiting will not help (the data folder
     is a file, the database file is not SQLite, the URL is not a postgresql:// one): the message
-    then names the setting and what to do, and pages say so instead of "cannot be reached"."""
+    then names the setting and what to do, and pages say so instead of "cannot be reached".
+
+    The message is kept on one line (toolcall.text.escape_line): it quotes paths made from TOOLCALL_DATA_DIR and
+    the server's own reasons, and a line end or terminal escape in those must not print a line of its own
+    (a forged log line of the class launcher)."""
 
     def __init__(self, message: str, setup: bool = False):
-        super().__init__(message)
+        super().__init__(escape_line(message))
         self.setup = setup
 
 
@@ -108,9 +119,9 @@ _SETTING = "TOOLCALL_DATA_DIR, default <repo>/data"
 
 
 def read_only_problem(path: Path) -> str:
-    """The sentence for a progress database this user can read but not write."""
-    return (f"{path} is read-only (the file or its folder cannot be written by this user): progress is shown, "
-            f"not saved; make both writable, or point {_SETTING.split(',')[0]} at a folder that is")
+    """The sentence for a progress database this user can read but not write (one line: escape_line)."""
+    return (f"{escape_line(str(path))} is read-only (the file or its folder cannot be written by this user): "
+            f"progress is shown, not saved; make both writable, or point {_SETTING.split(',')[0]} at a folder that is")
 
 
 def _path_problem(path: Path) -> str | None:
@@ -235,6 +246,10 @@ class SqlProgressStore:
     def _tx(self):  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _read_tx(self):
+        """A transaction that only reads: ``_tx()`` unless the back end can read without waiting for writers."""
+        return self._tx()
+
     def _lock_schema(self, execute) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -263,7 +278,7 @@ class SqlProgressStore:
 
     def schema_version(self) -> int:
         """The version recorded in the database (0 before the first migration)."""
-        with self._tx() as execute:
+        with self._read_tx() as execute:
             return execute("SELECT MAX(version) FROM schema_version", ()).fetchone()[0] or 0
 
     @staticmethod
@@ -346,13 +361,13 @@ class SqlProgressStore:
     def get(self, learner: str, exercise_id: str) -> Record | None:
         """The row for (learner, exercise), or None before the first try or hint."""
         self._check(learner)
-        with self._tx() as execute:
+        with self._read_tx() as execute:
             return self._get(execute, learner, exercise_id)
 
     def all(self, learner: str) -> dict[str, Record]:
         """Every row of ``learner``, by exercise id."""
         self._check(learner)
-        with self._tx() as execute:
+        with self._read_tx() as execute:
             rows = _dicts(execute("SELECT * FROM progress WHERE learner = ? ORDER BY exercise_id", (learner,)))
         return {row["exercise_id"]: _record(row) for row in rows}
 
@@ -363,7 +378,7 @@ class SqlProgressStore:
         self._check(learner)
         fields = [f if f != "answer" or answer_chars is None else f"substr(answer, 1, {int(answer_chars)}) AS answer"
                   for f in ATTEMPT_FIELDS]
-        with self._tx() as execute:
+        with self._read_tx() as execute:
             return _dicts(execute(f"SELECT {', '.join(fields)} FROM attempts WHERE learner = ? "
                                   "ORDER BY at, attempt_id", (learner,)))
 
@@ -375,14 +390,14 @@ class SqlProgressStore:
         characters); None reads them whole (the CSV export)."""
         fields = [f if f != "last_answer" or answer_chars is None
                   else f"substr(last_answer, 1, {int(answer_chars)}) AS last_answer" for f in PROGRESS_FIELDS]
-        with self._tx() as execute:
+        with self._read_tx() as execute:
             cur = execute(f"SELECT {', '.join(fields)} FROM progress ORDER BY learner, exercise_id", ())
             return [tuple(r) for r in cur.fetchall()] if as_tuples else _dicts(cur)
 
     def class_attempts(self, limit: int = MAX_CLASS_ATTEMPTS, as_tuples: bool = False) -> list:
         """The newest ``limit`` graded tries of every learner (dicts of ATTEMPT_FIELDS, or
         tuples in that order), oldest first: for the instructors' dashboard only."""
-        with self._tx() as execute:
+        with self._read_tx() as execute:
             cur = execute(f"SELECT {', '.join(ATTEMPT_FIELDS)} FROM attempts "
                           "ORDER BY at DESC, attempt_id DESC LIMIT ?", (int(limit),))
             rows = [tuple(r) for r in cur.fetchall()] if as_tuples else _dicts(cur)
@@ -398,7 +413,7 @@ class SqlProgressStore:
         exercise, the ``per_exercise`` most frequent groups (ties by prefix): at most
         per_exercise × prefix_chars characters per exercise, however many learners wrote
         however long answers (issue 13: grouping on whole answers loaded 340 MB from a 100 MB store)."""
-        with self._tx() as execute:
+        with self._read_tx() as execute:
             count = execute("SELECT COUNT(*) FROM attempts", ()).fetchone()[0]
             recent = [r[0] for r in execute("SELECT DISTINCT learner FROM attempts WHERE at >= ?", (since,)).fetchall()]
             wrong = [tuple(r) for r in execute(
@@ -416,14 +431,14 @@ class SqlProgressStore:
         """Graded tries at or after ``since`` (a UTC ISO 8601 prefix; "" for all) counted per time prefix of
         ``bucket_chars`` characters and outcome: ``[(prefix, correct 0/1, count)]``, oldest first. The
         dashboard reads minutes this way once class_attempt_summary's hours show a short span."""
-        with self._tx() as execute:
+        with self._read_tx() as execute:
             return [tuple(r) for r in execute("SELECT substr(at, 1, ?), correct, COUNT(*) FROM attempts WHERE at >= ? "
                                               "GROUP BY 1, 2 ORDER BY 1, 2", (int(bucket_chars), since)).fetchall()]
 
     def class_version(self) -> tuple:
         """A cheap stamp that changes whenever any learner's progress changes (row counts
         and the latest times), to cache class-wide reads."""
-        with self._tx() as execute:
+        with self._read_tx() as execute:
             return (tuple(execute("SELECT COUNT(*), MAX(updated_at), SUM(tries + hints_shown + revealed) FROM progress",
                                   ()).fetchone())
                     + tuple(execute("SELECT COUNT(*), MAX(at) FROM attempts", ()).fetchone()))
@@ -480,10 +495,12 @@ class ProgressStore(SqlProgressStore):
     One store holds one connection, shared by every Streamlit session thread behind a
     lock (opening a connection per call costs a WAL checkpoint each time the last one
     closes: ~35 ms per save, measured). Other processes may use the same file: every
-    transaction takes the write lock up front (BEGIN IMMEDIATE) and waits up to 30 s.
+    write takes the write lock up front (BEGIN IMMEDIATE) and waits up to 30 s for it; reads take none (WAL).
+    A save waiting for it lets go of the shared lock between short tries, so the process's reads go on.
     The schema is migrated when the store opens (an older file is upgraded in place).
     An existing file that cannot be written (read-only file or folder) is opened read-only:
-    ``read_only`` is then True, progress is still read, and every write raises StorageError.
+    ``read_only`` is then True, progress is still read, and every write raises StorageError, until the file and
+    its folder are writable again (looked at every READ_ONLY_RECHECK s): it is then reopened for writing.
     Raises StorageError if the file cannot be opened (or, writable, migrated).
     """
 
@@ -491,6 +508,7 @@ class ProgressStore(SqlProgressStore):
         self.folder = Path(folder or data_dir()).expanduser()
         self.path = self.folder / DB_NAME
         self._lock = threading.RLock()
+        self._recheck_at = 0.0  # when a read-only store next looks at whether it can write
         self._open()
 
     def _open(self) -> None:
@@ -538,6 +556,21 @@ class ProgressStore(SqlProgressStore):
                 pass
             self._open()
 
+    def _recheck_writable(self) -> None:
+        """Reopen a read-only store once its file and folder can be written (os.access: modes only, at most every
+        READ_ONLY_RECHECK s). The read-only message tells the operator to make both writable; the store decided
+        once, when it opened, so every save still failed after the fix, until each process was restarted.
+        Raises StorageError when the reopening fails (as _follow does)."""
+        if not self.read_only or time.monotonic() < self._recheck_at:
+            return
+        self._recheck_at = time.monotonic() + READ_ONLY_RECHECK
+        if os.access(self.path, os.W_OK) and os.access(self.folder, os.W_OK):
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+            self._open()
+
     def _writable(self) -> bool:
         """False when SQLite refuses to write the file: a file this user cannot write opens without a word (and
         BEGIN IMMEDIATE succeeds on it), then every save failed as if the database were unreachable. A write
@@ -562,24 +595,72 @@ class ProgressStore(SqlProgressStore):
     def _lock_schema(self, execute) -> None:
         pass  # BEGIN IMMEDIATE already holds the database's write lock
 
+    def _tx(self):
+        # A read-only file cannot take the write lock: reads run in a plain transaction, and a write then fails
+        # inside it (StorageError).
+        return self._transaction("BEGIN" if self.read_only else "BEGIN IMMEDIATE")
+
+    def _read_tx(self):
+        """Reads take no write lock (WAL: they see the last commit while another connection writes). They took
+        it up front like writes, so a write lock held elsewhere (another process's long save, an operator's
+        sqlite3 shell or backup) made every page read wait up to 30 s, each behind the one before: the
+        connection is shared by every session of the process."""
+        return self._transaction("BEGIN")
+
+    def _failure(self, exc: BaseException) -> StorageError:
+        if self.read_only:  # waiting will not make it writable: a setup problem
+            return StorageError(read_only_problem(self.path), setup=True)
+        return StorageError(f"the progress database failed ({type(exc).__name__})")
+
+    def _begin(self, begin: str) -> None:
+        """Under ``self._lock``: BEGIN IMMEDIATE waits at most WRITE_RETRY s for a write lock held by another
+        connection (raising SQLITE_BUSY after), any other BEGIN as the connection's 30 s busy timeout says."""
+        if begin != "BEGIN IMMEDIATE":
+            self._db.execute(begin)
+            return
+        self._db.execute(f"PRAGMA busy_timeout = {int(WRITE_RETRY * 1000)}")
+        try:
+            self._db.execute(begin)
+        finally:
+            self._db.execute("PRAGMA busy_timeout = 30000")
+
     @contextmanager
-    def _tx(self) -> Iterator:
-        with self._lock:
-            self._follow()
+    def _transaction(self, begin: str) -> Iterator:
+        """One transaction on the shared connection. A save waits up to WRITE_WAIT s for a write lock held by
+        another connection in short tries, letting go of the shared lock between them: it waited holding it, so
+        every other session's read in the process waited behind one save (up to 30 s)."""
+        deadline = time.monotonic() + WRITE_WAIT
+        while True:
+            self._lock.acquire()
             try:
-                # A read-only file cannot take the write lock: reads run in a plain transaction,
-                # and a write then fails inside it (StorageError).
-                self._db.execute("BEGIN" if self.read_only else "BEGIN IMMEDIATE")
-                try:
-                    yield self._db.execute
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    raise
-                self._db.execute("COMMIT")
+                self._follow()
+                self._recheck_writable()
+                self._begin(begin)
+                break
+            except sqlite3.OperationalError as exc:
+                self._lock.release()
+                busy = getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY or "locked" in str(exc)
+                if busy and begin == "BEGIN IMMEDIATE" and time.monotonic() < deadline:
+                    time.sleep(WRITE_RETRY)
+                    continue
+                raise self._failure(exc) from exc
             except (sqlite3.Error, OSError) as exc:
-                if self.read_only:  # waiting will not make it writable: a setup problem
-                    raise StorageError(read_only_problem(self.path), setup=True) from exc
-                raise StorageError(f"the progress database failed ({type(exc).__name__})") from exc
+                self._lock.release()
+                raise self._failure(exc) from exc
+            except BaseException:
+                self._lock.release()
+                raise
+        try:
+            try:
+                yield self._db.execute
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except (sqlite3.Error, OSError) as exc:
+            raise self._failure(exc) from exc
+        finally:
+            self._lock.release()
 
 
 def open_store(database_url: str | None = None, folder: Path | None = None) -> SqlProgressStore:

@@ -1,5 +1,6 @@
 """The lesson loader, the pass^k figures lessons quote, and check_lessons on broken content."""
 
+import json
 import shutil
 from fractions import Fraction
 from pathlib import Path
@@ -224,3 +225,59 @@ def test_lessons_load_sorted_with_their_pages():
 def test_figure_sources_are_bounded(source):
     with pytest.raises(ValueError):
         parse_source(source)
+
+
+#: A valid value of every argument a playground figure function takes (the sweep below needs one per argument).
+VALID_FIGURE_ARGUMENTS = {"output": "truncated", "format": "anthropic", "field": "code", "tool": "refund_order"}
+
+
+def _figure_sweep():
+    import inspect
+
+    from toolcall.lesson_check import PLAYGROUND_FIGURES
+    for name, function in sorted(PLAYGROUND_FIGURES.items()):
+        params = list(inspect.signature(function).parameters)[2:]  # after (root, lang)
+        for bad in params:
+            for value in ("nope", "../outputs/refund_order", 1):
+                args = ", ".join(f"{p}={json.dumps(value if p == bad else VALID_FIGURE_ARGUMENTS[p])}" for p in params)
+                yield f"{name}({args})"
+
+
+@pytest.mark.parametrize("source", list(_figure_sweep()))
+def test_a_figure_argument_naming_nothing_is_reported_at_the_lesson(content, source):
+    """tool_description(tool="refund_ordr") was reported as 'fixtures/tools/refund_ordr.json: $: cannot read file: no
+    such file', naming neither the lesson nor its figure. Every argument of every playground figure function, given a
+    value that names nothing, is reported at the lesson's $.figures[0].source and only there."""
+    lesson = content / "lessons" / "en" / "03-tool-definition.md"
+    _edit(lesson, "figures:\n", "figures:\n  - {value: \"x\", source: '" + source + "'}\n")
+    problems = [str(p) for p in check_lessons(content)]
+    assert len(problems) == 1 and problems[0].startswith(f"lessons/en/03-tool-definition.md: $.figures[0].source: "
+                                                         f"{source}: "), problems
+
+
+def test_a_missing_tool_in_a_figure_lists_the_tools(content):
+    _edit(content / "lessons" / "en" / "03-tool-definition.md", 'tool="refund_order"', 'tool="refund_ordr"')
+    assert [str(p) for p in check_lessons(content)] == [
+        "lessons/en/03-tool-definition.md: $.figures[0].source: tool_description(tool=\"refund_ordr\"): no tool "
+        "'refund_ordr': fixtures/tools/ holds ['cancel_order', 'do_stuff', 'get_order', 'refund_order', "
+        "'search_orders', 'update_shipping']"]
+
+
+@pytest.mark.parametrize("target", ["05-tool-choice.md", "img/figure.png", "/playground", "#anchor",
+                                    "javascript:alert(1)", "data:text/html,x", "ftp://example.com/x"])
+@pytest.mark.parametrize("form", ["[the lesson]({})", "![a figure]({})", "[the lesson](<{}>)"])
+def test_a_link_that_is_no_web_address_is_reported(content, target, form):
+    """[tool choice](05-tool-choice.md) and ![](img/x.png) passed check and were a dead link or a broken image in
+    class: the app serves no files beside the lessons. Every link or image target but http(s) is named."""
+    lesson = content / "lessons" / "en" / "02-five-steps.md"
+    lesson.write_text(lesson.read_text("utf-8") + "\nSee " + form.format(target) + ".\n", "utf-8")
+    (problem,) = check_lessons(content)
+    assert (problem.file, problem.path) == ("lessons/en/02-five-steps.md", "$.body")
+    assert problem.message.startswith(f"link to {target.split(')')[0]!r}: the app serves no files beside the lessons")
+
+
+def test_web_links_and_links_shown_as_code_are_not_reported(content):
+    lesson = content / "lessons" / "en" / "02-five-steps.md"
+    lesson.write_text(lesson.read_text("utf-8") + "\n[docs](https://example.com/a_(b)) and `[a](b.md)`.\n\n"
+                      "```\n[c](d.md)\n```\n", "utf-8")
+    assert check_lessons(content) == []

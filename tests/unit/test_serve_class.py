@@ -709,3 +709,70 @@ def test_a_stop_signal_while_the_processes_start_is_130_not_success(monkeypatch,
     assert main(["--processes", "1", "--port", "18521", "--first-backend-port", "18621"]) == 130
     assert capsys.readouterr().err == "interrupted before the class started; every process it had started is stopped\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_crash_loop_after_the_class_started_is_summarised_once_then_retried_quietly(monkeypatch, capsys):
+    """A process that keeps dying at start logged two lines a minute for ever ("exited (code 3); restarting it in
+    60 s" and "started again"): after QUIET_AFTER deaths in a row one summary says so, later tries wait
+    QUIET_BACKOFF s without a line, and its serving again is logged with the count."""
+    import serve_class
+    from serve_class import QUIET_AFTER, QUIET_BACKOFF, Child
+    monkeypatch.setattr(serve_class.time, "gmtime", lambda *a: serve_class.time.struct_time((2026, 12, 2, 7, 5, 9,
+                                                                                           2, 336, 0)))
+    child = Child("web 1", [sys.executable, "-c", "raise SystemExit(3)"], "http://127.0.0.1:1/")
+    child.start().wait(30)
+    now, waits = 0.0, []
+    for attempt in range(QUIET_AFTER + 4):  # dies at start every time
+        child.supervise(now)  # notices the death
+        waits.append(child.restart_at - now)
+        now = child.restart_at
+        if attempt < QUIET_AFTER + 3:
+            child.supervise(now)  # started again
+            child.proc.wait(30)
+    assert waits == [2.0, 4.0, 8.0, 16.0] + [QUIET_BACKOFF] * 5
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2 * (QUIET_AFTER - 1) + 1  # a death and a restart each, then the summary alone
+    assert lines[-1] == ("[07:05:09] web 1 keeps dying at start: 5 times in a row since 07:05:09 UTC (the last: exit "
+                         "code 3). It is started again every 5 minutes from now on, without a line per try, and a "
+                         "line says when it serves again; the other processes keep serving. To see why it dies, "
+                         "run: streamlit run app.py")
+    monkeypatch.setattr(Child, "serves", lambda self, timeout=2.0: True)
+    child.argv = [sys.executable, "-c", "import time; time.sleep(60)"]
+    child.supervise(now)  # started again, silently
+    child.supervise(now)  # answers its health check
+    assert capsys.readouterr().err == ("[07:05:09] web 1: serving again, after 9 failed starts in a row since "
+                                       "07:05:09 UTC\n")
+    assert child.quiet is False
+    kill_group_and_wait(child.proc)
+
+
+def kill_group_and_wait(proc):
+    from serve_class import kill_group
+    kill_group(proc)
+    proc.wait(30)
+
+
+def test_every_retry_path_is_quiet_once_a_crash_loop_is_summarised(monkeypatch, capsys):
+    """The next member: a program the OS cannot start (OSError) and a start that never answers count towards the
+    same summary, and print nothing per try after it."""
+    from serve_class import QUIET_AFTER, QUIET_BACKOFF, STARTUP_TIMEOUT, Child
+    child = Child("web 2", ["/nonexistent/python"], "http://127.0.0.1:1/")
+    now, waits = 0.0, []
+    for _ in range(QUIET_AFTER + 2):
+        child.launch(now)
+        waits.append(child.restart_at - now)
+        now = child.restart_at
+    assert waits == [2.0, 4.0, 8.0, 16.0, QUIET_BACKOFF, QUIET_BACKOFF, QUIET_BACKOFF]
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split("] ", 1)[1].split(";")[0] for line in lines[:-1]] == (
+        ["web 2 could not be started (No such file or directory)"] * (QUIET_AFTER - 1))
+    assert "keeps dying at start: 5 times in a row since" in lines[-1]
+    assert "(the last: could not be started (No such file or directory))" in lines[-1]
+    child.argv = [sys.executable, "-c", "import time; time.sleep(60)"]  # starts, never answers
+    child.restart_at = None
+    child.launch(now)
+    child.supervise(now)
+    child.supervise(now + STARTUP_TIMEOUT + 1)
+    assert child.restart_at == now + STARTUP_TIMEOUT + 1 + QUIET_BACKOFF
+    assert capsys.readouterr().err == ""
+    kill_group_and_wait(child.proc)

@@ -94,3 +94,67 @@ def test_a_real_read_only_file_as_another_user(folder_mode):
     finally:
         os.chmod(folder, 0o755)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+FIXED = """
+import os, sys
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+import toolcall.files
+import toolcall.progress as progress
+folder = Path(sys.argv[2])
+if os.geteuid() == 0:  # root writes any file: nobody, owning the folder, can take the write bit away and back
+    os.chown(folder, 65534, 65534)
+    os.setgid(65534)
+    os.setuid(65534)
+progress.ProgressStore(folder).record("alice", "pk_pass3", "0.7", 1, 1)
+for name in os.listdir(folder):
+    os.chmod(folder / name, 0o444)
+os.chmod(folder, 0o555)
+store = progress.ProgressStore(folder)
+try:
+    store.record("alice", "pk_pass3", "x", 0, 1)
+except progress.StorageError as exc:
+    print(store.read_only, exc.setup)
+os.chmod(folder, 0o755)  # the operator does what the message says
+for name in os.listdir(folder):
+    os.chmod(folder / name, 0o644)
+clock = progress.time.monotonic() + progress.READ_ONLY_RECHECK
+progress.time.monotonic = lambda: clock
+record = store.record("alice", "pk_pass3", "y", 0, 1)
+print(store.read_only, record.tries, record.last_answer)
+"""
+
+
+def test_a_read_only_store_saves_again_once_the_operator_makes_it_writable():
+    """The read-only message says 'make both writable'; the store decided once, when it opened, so every save still
+    failed after the fix until each Streamlit process was restarted. Real file modes, as nobody under root."""
+    folder = Path(tempfile.mkdtemp(prefix="toolcall-ro-", dir="/tmp"))
+    try:
+        os.chmod(folder, 0o777)
+        run = subprocess.run([sys.executable, "-c", FIXED, str(REPO_ROOT), str(folder)], capture_output=True,
+                             text=True, timeout=120)
+        assert run.stdout.splitlines() == ["True True", "False 2 y"], run.stderr[-2000:]
+    finally:
+        os.chmod(folder, 0o755)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_read_only_store_looks_again_at_most_every_recheck_interval(tmp_path, unwritable_file, monkeypatch):
+    """Every save of a class on a read-only store must not reopen the database: one look per READ_ONLY_RECHECK s
+    (the files look writable to root, so each look reopens, and SQLite still opens the file read-only)."""
+    import toolcall.progress as progress
+    ProgressStore(tmp_path).record("alice", "pk_pass3", "0.7", 1, 1)
+    unwritable_file()
+    clock = [1000.0]
+    monkeypatch.setattr(progress.time, "monotonic", lambda: clock[0])
+    store = ProgressStore(tmp_path)
+    opens = []
+    reopen = store._open
+    monkeypatch.setattr(store, "_open", lambda: opens.append(clock[0]) or reopen())
+    for step in range(30):  # 30 saves over 15 s
+        clock[0] = 1000.0 + step * 0.5
+        with pytest.raises(StorageError):
+            store.record("alice", "pk_pass3", "x", 0, 1)
+    assert opens == [1000.0, 1005.0, 1010.0]
+    assert store.read_only and store.get("alice", "pk_pass3").tries == 1
