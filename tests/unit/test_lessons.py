@@ -257,10 +257,11 @@ def test_a_figure_argument_naming_nothing_is_reported_at_the_lesson(content, sou
 
 def test_a_missing_tool_in_a_figure_lists_the_tools(content):
     _edit(content / "lessons" / "en" / "03-tool-definition.md", 'tool="refund_order"', 'tool="refund_ordr"')
+    tools = sorted(p.stem for p in (content / "fixtures" / "tools").glob("*.json"))  # an instructor's added tool too
+    assert "refund_order" in tools and "cancel_order" in tools
     assert [str(p) for p in check_lessons(content)] == [
         "lessons/en/03-tool-definition.md: $.figures[0].source: tool_description(tool=\"refund_ordr\"): no tool "
-        "'refund_ordr': fixtures/tools/ holds ['cancel_order', 'do_stuff', 'get_order', 'refund_order', "
-        "'search_orders', 'update_shipping']"]
+        f"'refund_ordr': fixtures/tools/ holds {tools}"]
 
 
 @pytest.mark.parametrize("target", ["05-tool-choice.md", "img/figure.png", "/playground", "#anchor",
