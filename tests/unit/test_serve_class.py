@@ -407,14 +407,22 @@ def test_run_folders_with_spaces_quotes_and_backslashes_pass_nginx_t(tmp_path):
     assert (check.returncode, check.stderr) == (0, "")
 
 
-def test_nginx_checks_the_configuration_before_any_process_starts(monkeypatch, tmp_path, capsys):
-    """A configuration nginx refuses stops the launch at once, not after every Streamlit process started."""
-    from serve_class import Child, find_nginx
+def _with_nginx_and_set_up_checks_passing(monkeypatch, ports_free: bool = True) -> None:
+    """Skip without nginx; otherwise the launcher's set-up checks (SQLite folder, secrets.toml URL and, when
+    ``ports_free``, the ports) pass, so a test reaches the step it is about."""
+    from serve_class import find_nginx
     if find_nginx() is None:
         pytest.skip("nginx is not installed")
-    monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
+    if ports_free:
+        monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
     monkeypatch.setattr("serve_class.sqlite_problem", lambda: None)
     monkeypatch.setattr("serve_class.secrets_database_url", lambda: "")
+
+
+def test_nginx_checks_the_configuration_before_any_process_starts(monkeypatch, tmp_path, capsys):
+    """A configuration nginx refuses stops the launch at once, not after every Streamlit process started."""
+    from serve_class import Child
+    _with_nginx_and_set_up_checks_passing(monkeypatch)
     monkeypatch.setattr("serve_class.nginx_conf", lambda *args: "bogus_directive on;\n")
     started = []
     monkeypatch.setattr(Child, "start", lambda self: started.append(self.name))
@@ -669,11 +677,7 @@ def test_a_port_taken_between_the_check_and_nginx_start_is_named(monkeypatch, tm
     """The port was free when checked and taken before nginx started: the launch ended with "process exited with
     code 1 before … answered", without saying why."""
     import socket
-    from serve_class import find_nginx
-    if find_nginx() is None:
-        pytest.skip("nginx is not installed")
-    monkeypatch.setattr("serve_class.sqlite_problem", lambda: None)
-    monkeypatch.setattr("serve_class.secrets_database_url", lambda: "")
+    _with_nginx_and_set_up_checks_passing(monkeypatch, ports_free=False)
     monkeypatch.setattr("serve_class.start_children", lambda children: None)  # no Streamlit process needed here
     monkeypatch.setattr("serve_class.warm_process", lambda port, timeout=0: True)
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
@@ -695,12 +699,7 @@ def test_a_port_taken_between_the_check_and_nginx_start_is_named(monkeypatch, tm
 
 def test_a_stop_signal_while_the_processes_start_is_130_not_success(monkeypatch, tmp_path, capsys):
     """Ctrl+C (or SIGTERM) while the Streamlit processes were starting returned 0, as if the class had been served."""
-    from serve_class import find_nginx
-    if find_nginx() is None:
-        pytest.skip("nginx is not installed")
-    monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
-    monkeypatch.setattr("serve_class.sqlite_problem", lambda: None)
-    monkeypatch.setattr("serve_class.secrets_database_url", lambda: "")
+    _with_nginx_and_set_up_checks_passing(monkeypatch)
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
 
     def interrupted(children):
