@@ -612,12 +612,12 @@ def formats_used(schema: Any) -> list[str]:
     return sorted({node["format"] for node, _ in subschemas(schema) if isinstance(node.get("format"), str)})
 
 
-def _raw_errors(instance: Any, schema: dict[str, Any], lang: str, assert_format: bool,
+def _raw_errors(instance: Any, schema: dict[str, Any], key: str, lang: str, assert_format: bool,
                 registry: Any) -> tuple[list | None, Any, list[FieldError] | None]:
     """jsonschema's errors for ``instance`` under the validation budget: ``(errors, validator, None)``, or
     ``(None, None, [one FieldError])`` when the schema is too expensive, a pattern timed out, ``$ref`` recursed
-    forever or did not resolve, or memory ran out. Raises nothing for any JSON value."""
-    key = json.dumps(schema)
+    forever or did not resolve, or memory ran out. ``key`` is ``json.dumps(schema)``, made once by the caller.
+    Raises nothing for any JSON value."""
     if key in _too_expensive:
         return None, None, [_budget_error(lang)]
     try:
@@ -663,7 +663,8 @@ def validate(instance: Any, schema: dict[str, Any], lang: str = "en", assert_for
     ``$ref`` that cannot be resolved, becomes one ``$ref`` error; running out of memory
     becomes one ``$memory`` error. Raises nothing for any JSON value.
     """
-    raw_errors, validator, refused = _raw_errors(instance, schema, lang, assert_format, registry)
+    key = json.dumps(schema)
+    raw_errors, validator, refused = _raw_errors(instance, schema, key, lang, assert_format, registry)
     if refused is not None:
         return refused, []
     errors: list[FieldError] = []
@@ -691,7 +692,7 @@ def validate(instance: Any, schema: dict[str, Any], lang: str = "en", assert_for
     if len(floats) > MAX_LISTED:
         notes.append(t("note.integral_floats_more", lang, count=len(floats) - MAX_LISTED))
     if not assert_format:
-        used = formats_used(schema) if '"format"' in json.dumps(schema) else []  # no walk without the word
+        used = formats_used(schema) if '"format"' in key else []  # no walk without the word
         if used:
             listed = ", ".join(_short(f, 40) for f in used[:MAX_LISTED])
             notes.append(t("note.format_not_checked", lang, formats=listed))
@@ -703,7 +704,7 @@ def rejected_keywords(instance: Any, schema: dict[str, Any]) -> tuple[str, ...]:
     that needs no sentences (the strict panel's leak matrix) costs the validation only. ``()`` when valid; the one
     keyword of validate's single error when it refuses (``$budget``, ``pattern``, ``$ref``, ``$memory``); a
     ``false`` subschema is ``"false"``. Raises nothing for any JSON value."""
-    raw_errors, _, refused = _raw_errors(instance, schema, "en", False, None)
+    raw_errors, _, refused = _raw_errors(instance, schema, json.dumps(schema), "en", False, None)
     if refused is not None:
         return tuple(e.keyword for e in refused)
     return tuple(sorted({str(err.validator) if err.validator is not None else "false" for err in raw_errors}))
