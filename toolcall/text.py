@@ -33,8 +33,13 @@ SEPARATORS = frozenset("\u2028\u2029")
 #: Zero-width and invisible characters: every default-ignorable one (bidi controls included) and
 #: the two separators.
 INVISIBLE = frozenset(chr(c) for lo, hi in DEFAULT_IGNORABLE_RANGES for c in range(lo, hi + 1)) | SEPARATORS
+#: Control characters a browser draws as nothing: C0 controls but tab, line feed and carriage return (which
+#: the places that show text on one line escape themselves: toolcall.markdown, escape_line), DEL and the C1
+#: controls U+0080–U+009F. "damaged\x7f" (typed as ``"damaged\u007f"`` in JSON) read as "damaged", and an
+#: exercise's "\"12\x1b\" is not a number" as "\"12\" is not a number" (issue 13, break-it pass brk10web).
+CONTROLS = frozenset(chr(c) for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if chr(c) not in "\t\n\r")
 #: Every character shown escaped.
-HIDDEN = BIDI_CONTROLS | INVISIBLE
+HIDDEN = BIDI_CONTROLS | INVISIBLE | CONTROLS
 
 
 def _escape(ch: str) -> str:
@@ -53,7 +58,7 @@ _TABLE = {ord(ch): _escape(ch) for ch in HIDDEN}
 #: What a terminal would obey rather than show: C0 controls except tab and newline (ESC starts
 #: an escape sequence, BEL rings, CR overwrites the line), DEL and the C1 controls (U+0080–U+009F,
 #: CSI among them), plus HIDDEN.
-TERMINAL_CONTROLS = frozenset(chr(c) for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if chr(c) not in "\t\n")
+TERMINAL_CONTROLS = CONTROLS | {"\r"}
 _TERMINAL_TABLE = {**_TABLE, **{ord(ch): _escape(ch) for ch in TERMINAL_CONTROLS}}
 
 
