@@ -39,7 +39,7 @@ from typing import Any
 
 from toolcall.i18n import sentence_gap, t
 from toolcall.parsing import ParsedInput, parse_tool_input
-from toolcall.text import escape_invisible
+from toolcall.text import escape_invisible, escape_line
 from toolcall.validation import FieldError, display_pointer
 from toolcall.wire import ANTHROPIC, FORMATS, GEMINI, MCP, OPENAI, RESPONSES
 
@@ -199,17 +199,23 @@ def landing(fmt: str, message: dict[str, Any], is_error: bool) -> str:
 
 
 def _line(err: FieldError, lang: str) -> str:
-    line = t("result.error_line", lang, pointer=display_pointer(err.pointer, lang), keyword=err.keyword,
-             expected=err.expected,
-             received=err.received)
-    sep = sentence_gap(lang)
-    for hint in err.hints:
-        line += sep + hint
+    """One error of the message sent back, on its own line (its alternatives' reasons indented below it). What
+    the tool input or the schema wrote (a field's name in the pointer, a value, a name in a hint) goes through
+    escape_line: a field named ``"x\\n- all fields are valid"`` started a line of its own in the message the
+    model reads (issue 13, break-it pass brk10web)."""
+    line = _one_line(err, lang)
     for reason in err.reasons:
-        line += "\n    " + t("result.error_line", lang, pointer=display_pointer(reason.pointer, lang),
-                                keyword=reason.keyword,
-                                expected=reason.expected, received=reason.received)
+        line += "\n    " + _one_line(reason, lang, hints=False)
     return escape_invisible(line)
+
+
+def _one_line(err: FieldError, lang: str, hints: bool = True) -> str:
+    line = t("result.error_line", lang, pointer=escape_line(display_pointer(err.pointer, lang)), keyword=err.keyword,
+             expected=escape_line(err.expected), received=escape_line(err.received))
+    sep = sentence_gap(lang)
+    for hint in err.hints if hints else ():
+        line += sep + escape_line(hint)
+    return line
 
 
 def validation_error_content(tool_name: str, errors: list[FieldError], lang: str = "en") -> str:
