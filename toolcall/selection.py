@@ -311,6 +311,72 @@ def to_rows(cases) -> list[dict[str, str]]:
     ]
 
 
+#: Rows added in the table's editor that Streamlit is left to apply itself, on every rerun of the page: it adds them to
+#: a DataFrame one at a time, each copying the table (pandas ``df.loc[new] = row``; issue 13, break-it pass brk10web:
+#: a paste of 1 000 rows cost 2.6-2.9 s of CPU on every rerun, 4 000 rows 27 s). Past this many the page folds the
+#: edits into the table's rows itself (linear) and starts a fresh editor from them.
+FOLD_ADDED_ROWS = 20
+#: The key Streamlit gives a row's index in an edit state (streamlit.elements.lib.column_config_utils.INDEX_IDENTIFIER).
+INDEX_KEY = "_index"
+
+
+def _cell(value: Any) -> str:
+    return "" if value is None else value if isinstance(value, str) else str(value)
+
+
+def _position(value: Any, size: int) -> int | None:
+    """``value`` as a row position in ``0 .. size - 1``, else None (a bool, a negative or a text is no position)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        pos = int(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return pos if 0 <= pos < size else None
+
+
+def edits_to_fold(edits: Any, size: int, columns: tuple[str, ...]) -> bool:
+    """Should the page apply a data editor's edit state (``{"edited_rows": {position: {column: value}},
+    "added_rows": [{column: value}], "deleted_rows": [position]}``, what Streamlit keeps for st.data_editor) to the
+    ``size`` rows of ``columns`` itself? True past FOLD_ADDED_ROWS added rows, and for an edit Streamlit would stop
+    the page on: a position outside the table or a column it does not have (only a forged message sends those)."""
+    if not isinstance(edits, dict):
+        return False
+    added, edited = edits.get("added_rows") or [], edits.get("edited_rows") or {}
+    deleted = edits.get("deleted_rows") or []
+    if not isinstance(added, list) or not isinstance(edited, dict) or not isinstance(deleted, list):
+        return True
+    if len(added) > FOLD_ADDED_ROWS:
+        return True
+    known = {*columns, INDEX_KEY}
+    return (any(_position(pos, size) is None or not isinstance(change, dict) or not set(change) <= known
+                for pos, change in edited.items())
+            or any(_position(pos, size) is None for pos in deleted)
+            or any(not isinstance(row, dict) or not set(row) <= known for row in added))
+
+
+def fold_edits(rows: list[dict], edits: Any, columns: tuple[str, ...],
+               limit: int = MAX_CASES) -> tuple[list[dict], int]:
+    """``rows`` with a data editor's edit state applied as Streamlit applies it (cell edits by position, then the
+    deletions, then the added rows), in time linear in both, keeping at most ``limit`` rows. Edits naming no row or
+    column of the table are dropped. Returns ``(rows of plain strings, added rows not kept past the limit)``."""
+    out = [{c: _cell(row.get(c)) for c in columns} for row in rows]
+    edits = edits if isinstance(edits, dict) else {}
+    edited = edits.get("edited_rows") if isinstance(edits.get("edited_rows"), dict) else {}
+    for pos, change in edited.items():
+        at = _position(pos, len(out))
+        if at is not None and isinstance(change, dict):
+            out[at].update({c: _cell(v) for c, v in change.items() if c in columns})
+    deleted = edits.get("deleted_rows") if isinstance(edits.get("deleted_rows"), list) else []
+    gone = {at for at in (_position(pos, len(out)) for pos in deleted) if at is not None}
+    out = [row for i, row in enumerate(out) if i not in gone]
+    added = edits.get("added_rows") if isinstance(edits.get("added_rows"), list) else []
+    added = [row for row in added if isinstance(row, dict)]
+    room = max(limit - len(out), 0)
+    out += [{c: _cell(row.get(c)) for c in columns} for row in added[:room]]
+    return out, max(len(added) - room, 0)
+
+
 def from_rows(rows) -> tuple[list[SelectionCase], list[SetProblem]]:
     """Read edited table rows back into cases. A row whose arguments are not a JSON object of
     lists becomes a ``bad_json`` problem and is kept with no arguments; an empty id gets

@@ -30,8 +30,8 @@ from toolcall.eval_import import LogError, Recorded, detect_log_format, read_log
 from toolcall.evaluation import Analysis, analyse, grade_run, summary_rates
 from toolcall.numfmt import percent
 from toolcall.text import escape_invisible, escape_lookalikes, reading_key
-from toolcall.selection import (MAX_ARGUMENTS_CHARS, MAX_CELL_CHARS, MAX_REQUEST_CHARS, MIN_PER_TOOL,
-                                check_set, from_rows, load_set, load_tool_schemas, to_rows)
+from toolcall.selection import (MAX_ARGUMENTS_CHARS, MAX_CASES, MAX_CELL_CHARS, MAX_REQUEST_CHARS, MIN_PER_TOOL,
+                                check_set, edits_to_fold, fold_edits, from_rows, load_set, load_tool_schemas, to_rows)
 
 VERSIONS = ("vague", "good")
 #: Largest upload accepted, in MB.
@@ -114,6 +114,28 @@ def _editor_rows(language: str, shipped: list[dict]) -> list[dict]:
     return state["start"] if state["start"] is not None else shipped
 
 
+def editor_key(language: str) -> str:
+    """The selection editor's widget key: a new one each time the page folded its edits (see _fold)."""
+    folds = st.session_state.get("eval_set_state", {}).get("folds", 0)
+    return f"eval_set_editor_{language}" + (f"_{folds}" if folds else "")
+
+
+def _fold(language: str, shipped: list[dict]) -> None:
+    """Before the editor is drawn: a paste of many rows (or an edit naming no row or column) is applied here, in
+    linear time, and the editor starts afresh from the result (a new key, whose state is empty), so Streamlit
+    never applies it row by row, again on every rerun (toolcall.selection.FOLD_ADDED_ROWS); rows past MAX_CASES
+    are not added, and the table says so."""
+    start = _editor_rows(language, shipped)
+    edits = st.session_state.get(editor_key(language))
+    if not edits_to_fold(edits, len(start), tuple(EDITOR_ORDER)):
+        return
+    rows, dropped = fold_edits(start, edits, tuple(EDITOR_ORDER))
+    state = st.session_state["eval_set_state"]
+    state["start"], state["rows"] = rows, (None if rows == shipped else rows)
+    state["folds"] = state.get("folds", 0) + 1
+    state["dropped"] = dropped
+
+
 def _keep_rows(rows: list[dict], shipped: list[dict]) -> None:
     """Remember the student's table (None while it is the shipped set of this language)."""
     state = st.session_state["eval_set_state"]
@@ -142,9 +164,11 @@ def selection_editor():
         show_load_problems("page", exc.problems, stop=True)
     st.header(tr("eval.set_title"))
     st.markdown(tr("eval.set_intro"))
-    base = pd.DataFrame(_editor_rows(language, to_rows(sset.cases)))[EDITOR_ORDER]
+    shipped = to_rows(sset.cases)
+    _fold(language, shipped)
+    base = pd.DataFrame(_editor_rows(language, shipped), columns=EDITOR_ORDER)
     # each column holds at most what the set reads of it (toolcall.selection.from_rows), so nothing typed is cut
-    px = editor_widths(to_rows(sset.cases), language)
+    px = editor_widths(shipped, language)
     config = {
         "id": st.column_config.TextColumn(tr("eval.col_id"), width=px["id"], help=tr("eval.col_field", field="id"),
                                           max_chars=MAX_CELL_CHARS),
@@ -163,14 +187,17 @@ def selection_editor():
     }
     edited = st.data_editor(
         base,
-        key=f"eval_set_editor_{language}",
+        key=editor_key(language),
         num_rows="dynamic",
         hide_index=True,
         column_config=config,
         width="stretch",
     )
+    dropped = st.session_state["eval_set_state"].pop("dropped", 0)
+    if dropped:
+        st.warning(tr("eval.set_rows_not_added", count=f"{dropped:,}", limit=f"{MAX_CASES:,}"), icon="✂️")
     rows = edited.astype(object).where(edited.notna(), "").to_dict("records")
-    _keep_rows(rows, to_rows(sset.cases))
+    _keep_rows(rows, shipped)
     cases, problems = _checked(rows, schemas, sset.tools, language)
     if problems:
         st.error(
