@@ -46,7 +46,7 @@ from toolcall.i18n import t
 from toolcall.parsing import json_type, localized_detail, parse_tool_input
 from toolcall.passk import EstimateInputError, estimate
 from toolcall.selection import NO_TOOL, OMIT
-from toolcall.text import escape_identifier, reading_key
+from toolcall.text import escape_identifier, escape_lookalikes, reading_key
 from toolcall.validation import validate
 
 #: The failure taxonomy, in its fixed order.
@@ -285,7 +285,9 @@ def grade_run(expected: list[dict] | tuple | None, calls, schemas: dict[str, dic
             return _unparsable(name, chosen, "not_an_object", kind=json_type(args))
     schema = schemas.get(name) or {}
     errors = validate(args, schema, lang)[0] if schema else []
-    lines = tuple(f"{e.pointer or '(root)'} {e.keyword}: {e.expected} / {e.received}" for e in errors)
+    # look-alike letters escaped: "/order_\u0456d additionalProperties" next to "/order_id required"
+    lines = tuple(escape_lookalikes(f"{e.pointer or '(root)'} {e.keyword}: {e.expected} / {e.received}")
+                  for e in errors)
     try:
         bfcl = _bfcl_error(args, wanted_args, schema)
     except RecursionError:

@@ -39,7 +39,7 @@ from typing import Any
 
 from toolcall.i18n import sentence_gap, t
 from toolcall.parsing import ParsedInput, parse_tool_input
-from toolcall.text import escape_invisible, escape_line
+from toolcall.text import escape_invisible, escape_line, escape_lookalikes
 from toolcall.validation import FieldError, display_pointer
 from toolcall.wire import ANTHROPIC, FORMATS, GEMINI, MCP, OPENAI, RESPONSES
 
@@ -209,12 +209,19 @@ def _line(err: FieldError, lang: str) -> str:
     return escape_invisible(line)
 
 
+def _quoted(text: str) -> str:
+    """A piece of an error line that may quote the input or the schema: on one line (escape_line), with look-alike
+    letters of other scripts escaped (escape_lookalikes): a field named ``is_\u0435rror`` (Cyrillic е) read
+    "/is_error: expected no field by this name" under "/is_error: expected this required field"."""
+    return escape_lookalikes(escape_line(text))
+
+
 def _one_line(err: FieldError, lang: str, hints: bool = True) -> str:
-    line = t("result.error_line", lang, pointer=escape_line(display_pointer(err.pointer, lang)), keyword=err.keyword,
-             expected=escape_line(err.expected), received=escape_line(err.received))
+    line = t("result.error_line", lang, pointer=_quoted(display_pointer(err.pointer, lang)), keyword=err.keyword,
+             expected=_quoted(err.expected), received=_quoted(err.received))
     sep = sentence_gap(lang)
     for hint in err.hints if hints else ():
-        line += sep + escape_line(hint)
+        line += sep + _quoted(hint)
     return line
 
 

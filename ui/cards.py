@@ -12,7 +12,7 @@ from toolcall.wire import ANTHROPIC
 from toolcall.validation import display_pointer
 from toolcall.markdown import boldable, plain
 from toolcall.safe_validator import SizedCache
-from toolcall.text import bounded_json
+from toolcall.text import bounded_json, escape_lookalikes
 from ui.common import DRAWERS, JSON_DISPLAY_LIMIT, RAW_DISPLAY_LIMIT, json_note, lang, tr
 
 import streamlit as st
@@ -181,10 +181,11 @@ def _error_lines(errors, depth: int = 0, room: list[int] | None = None) -> list[
             lines.append(indent + "- " + tr("card.errors_more", count=len(errors) - i))
             break
         room[0] -= 1
-        pointer = boldable(plain(display_pointer(err.pointer, lang())))
+        # look-alike letters escaped too: "/is_\u0435rror: no field by this name" next to "/is_error: missing"
+        pointer = boldable(plain(escape_lookalikes(display_pointer(err.pointer, lang()))))
         lines.append(indent + "- " + tr("playground.error_item", pointer=pointer,
-                                         keyword=plain(err.keyword), expected=plain(err.expected),
-                                         received=plain(err.received)))
-        lines += [indent + "    - 💡 " + plain(hint) for hint in err.hints]
+                                         keyword=plain(err.keyword), expected=plain(escape_lookalikes(err.expected)),
+                                         received=plain(escape_lookalikes(err.received))))
+        lines += [indent + "    - 💡 " + plain(escape_lookalikes(hint)) for hint in err.hints]
         lines += _error_lines(err.reasons, depth + 1, room)
     return lines

@@ -11,6 +11,7 @@ from toolcall.exercise_types.base import (ERROR, OK, WRONG, ExerciseType, Fault,
                                           where_it_breaks)
 from toolcall.i18n import LANGS, t
 from toolcall.parsing import localized_detail, names_place, parse_tool_input
+from toolcall.text import escape_lookalikes
 from toolcall.validation import check_schema, validate
 
 if TYPE_CHECKING:
@@ -49,8 +50,11 @@ def grade_json(exercise: Exercise, text: str) -> Grade:
     known = known_wrong(exercise, lambda a: _json_object(a if isinstance(a, str) else json.dumps(a)) == value)
     if not errors["en"]:
         return Grade(1, 1, (fb(OK, "json_ok"),))
-    items = [FeedbackItem(WRONG, text={lang: t("exercises.fb.json_field", lang, pointer=errs[i].pointer or "/",
-                                                expected=errs[i].expected, received=errs[i].received)
+    # look-alike letters escaped: "/is_\u0435rror: no field by this name" next to "/is_error: missing"
+    items = [FeedbackItem(WRONG, text={lang: t("exercises.fb.json_field", lang,
+                                                pointer=escape_lookalikes(errs[i].pointer or "/"),
+                                                expected=escape_lookalikes(errs[i].expected),
+                                                received=escape_lookalikes(errs[i].received))
                                        for lang, errs in errors.items()})
              for i in range(len(errors["en"]))]
     return Grade(0, 1, tuple(known + items))
