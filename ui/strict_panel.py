@@ -23,7 +23,7 @@ from toolcall.strict import (COLUMNS, MAX_PANEL_CHARS, MAX_PANEL_SUBSCHEMAS, MAX
 from toolcall.strict.transforms import MAX_DIFF_LINES
 from toolcall.strict.rules import PROVIDERS
 from toolcall.safe_validator import SizedCache
-from toolcall.text import PRETTY, bounded_json, editable_json
+from toolcall.text import PRETTY, bounded_json, editable_json, escape_lookalikes
 from toolcall.validation import MAX_SCHEMA_CHARS
 from ui.common import show_code, show_text
 
@@ -103,7 +103,7 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
     if rep.findings:
         listed = rep.findings[:SHOWN_ROWS]
         noted = any((f.path, f.keyword) in notes for f in listed)  # else the column would be empty
-        st.markdown(table([{t("strict.panel.col_path", lang): f.path or "/",
+        st.markdown(table([{t("strict.panel.col_path", lang): escape_lookalikes(f.path or "/"),
                             t("strict.panel.col_keyword", lang): f.keyword,
                             t("strict.panel.col_effect", lang): t(f"strict.effect.{f.effect}", lang),
                             t("strict.panel.col_message", lang): finding_message(f, lang).replace("`", ""),
@@ -117,7 +117,8 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
     others = [d for d in rep.disagreements if (d.path, d.keyword) not in found]
     if others:
         st.markdown("**" + t("strict.panel.disagreements_title", lang) + "**")
-        st.markdown(table([{t("strict.panel.col_path", lang): d.path, t("strict.panel.col_keyword", lang): d.keyword,
+        st.markdown(table([{t("strict.panel.col_path", lang): escape_lookalikes(d.path),
+                            t("strict.panel.col_keyword", lang): d.keyword,
                             t("strict.panel.col_sdk", lang): t(f"strict.sdk.{d.note}", lang)}
                            for d in others[:SHOWN_ROWS]]))
         _rows_left(len(others), lang)

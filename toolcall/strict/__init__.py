@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolcall.i18n import t
+from toolcall.text import escape_lookalikes
 from toolcall.parsing import parse_tool_input
 from toolcall.strict.rules import (ANTHROPIC_SUPPORTED, OPENAI_MOVE, PROVIDERS, Finding, findings)
 from toolcall.strict.transforms import (Moved, OpenAIFix, TransformError, TransformTooLarge, anthropic_transform,
@@ -65,9 +66,13 @@ class ProviderReport:
 
 
 def finding_message(f: Finding, lang: str = "en") -> str:
-    """The finding in words, from ``strict.rule.<rule id>`` with its params (values as JSON)."""
-    params = {k: v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for k, v in f.params.items()}
-    return t(f"strict.rule.{f.rule}", lang, keyword=f.keyword, path=f.path or "/", **params)
+    """The finding in words, from ``strict.rule.<rule id>`` with its params (values as JSON). What the schema wrote
+    (its path, names, values) is quoted with look-alike letters of other scripts escaped (escape_lookalikes): a
+    property named ``\u043erder_id`` (Cyrillic о) read "`order_id` is not in `required`" beside a ``required``
+    that lists order_id."""
+    params = {k: escape_lookalikes(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False))
+              for k, v in f.params.items()}
+    return t(f"strict.rule.{f.rule}", lang, keyword=f.keyword, path=escape_lookalikes(f.path or "/"), **params)
 
 
 def report(schema: dict[str, Any], provider: str, name: str = "tool", description: str = "") -> ProviderReport:
