@@ -114,8 +114,9 @@ with st.expander(tr("pairing.examples"), expanded=not st.session_state.get("pair
 names = {f: tr(f"pairing.format.{f}") for f in PAIRING_CHOICES}
 fmt = translated("radio", tr("pairing.format_label"), PAIRING_CHOICES, names, key="pairing_format", horizontal=True)
 monospace((INPUT_KEY, CONVERT_KEY))  # the transcripts are JSON: the same font as the schema editor
+# persist_state: a visit to another page left both boxes empty (break-it pass brk10web)
 text = st.text_area(tr("pairing.input_label"), key=INPUT_KEY, height=320, max_chars=box_chars(MAX_CHARS),
-                    help=tr("pairing.input_help"))
+                    help=tr("pairing.input_help"), persist_state="session")
 above_text, above_form = text, fmt if fmt != AUTO else None  # what the converter below starts from
 above_failed = False  # the checker above could not read the transcript (its error is shown there)
 
@@ -174,7 +175,8 @@ with right:
 if above_text.strip() and st.session_state.get(CONVERT_KEY) != above_text:
     st.button(tr("convert.use_above"), key="convert_use_above", help=tr("convert.use_above_help"),
               on_click=_use_above, args=(above_text,))
-convert_text = st.text_area(tr("convert.input_label"), key=CONVERT_KEY, height=200, max_chars=box_chars(MAX_CHARS))
+convert_text = st.text_area(tr("convert.input_label"), key=CONVERT_KEY, height=200, max_chars=box_chars(MAX_CHARS),
+                            persist_state="session")
 if source == target:
     st.info(tr("convert.same_form", form=form_names[source]), icon="ℹ️")
 elif len(convert_text) > MAX_PAGE_CONVERT_CHARS:  # nothing converted: bounded CPU per rerun (issue 13)

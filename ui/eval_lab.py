@@ -106,10 +106,12 @@ def _editor_rows(language: str, shipped: list[dict]) -> list[dict]:
     edited the table, their own rows. The editor's identity hangs on its data and its (translated)
     column labels, so a language switch starts a fresh editor and Streamlit drops its edits; the
     table is the student's, like the harness lab's one JSON editor for both languages, so the
-    edited rows are carried over. Within one language the start rows stay fixed (a changing start
-    would remount the editor on every edit)."""
+    edited rows are carried over. So does a visit to another page: Streamlit drops the state of a widget
+    a run does not draw, and the table came back as the shipped set, the student's rows gone for good
+    (break-it pass brk10web). Within one language and while the editor keeps its state the start rows
+    stay fixed (a changing start would remount the editor on every edit)."""
     state = st.session_state.setdefault("eval_set_state", {"lang": None, "start": None, "rows": None})
-    if state["lang"] != language:
+    if state["lang"] != language or editor_key(language) not in st.session_state:
         state["lang"], state["start"] = language, state["rows"]
     return state["start"] if state["start"] is not None else shipped
 
