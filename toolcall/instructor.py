@@ -6,14 +6,15 @@ Two ways in, in this order:
    (https://docs.streamlit.io/develop/api-reference/user/st.login); the signed-in e-mail
    must be in TOOLCALL_INSTRUCTOR_EMAILS (a provider lets anyone with an account sign in).
 2. An instructor passphrase (TOOLCALL_INSTRUCTOR_PASSPHRASE, from secrets or the
-   environment), compared in constant time (hmac.compare_digest); each failed try makes
-   the next answer wait longer (LoginThrottle).
+   environment), compared in constant time (hmac.compare_digest); tries are answered one
+   slot at a time for the whole process, and each wrong one widens the slots (LoginThrottle).
 Without either the dashboard explains how to configure it and shows nothing.
 """
 
 from __future__ import annotations
 
 import hmac
+import math
 import threading
 import time
 
@@ -52,27 +53,59 @@ def email_allowed(email: object, instructor_emails: frozenset[str]) -> bool:
 
 
 class LoginThrottle:
-    """Failed passphrase tries, process-wide: the n-th consecutive failure waits
-    ``min(base · 2^(n-1), cap)`` seconds before its answer (1, 2, 4, 8… s by default), so
-    guessing is slow from any number of sessions; a success resets the count."""
+    """Passphrase tries, process-wide: every try is checked and answered in a time slot of
+    its own, so the number of sessions does not multiply the guessing rate.
 
-    def __init__(self, base: float = 1.0, cap: float = 30.0, sleep=time.sleep):
-        self.base, self.cap, self._sleep = base, cap, sleep
+    Slots are handed out in arrival order; the slot after one taken with ``n`` wrong tries
+    counted (consecutive wrong tries so far plus the tries still waiting, each presumed
+    wrong) starts ``min(base · 2^n, cap)`` seconds later: 1, 2, 4, 8… s up to 30 s by
+    default. A try whose slot would start more than ``max_queue`` seconds from now is
+    refused without being checked. A right and a wrong passphrase are answered at the same
+    point of their slot (right after it starts), so the time of an answer tells nothing.
+    Across any number of sessions at most one try per slot is checked: under a sustained
+    attack one per ``cap`` seconds (120 an hour by default). A right try resets the count;
+    wrong tries slow the instructor's own next try too, by at most ``max_queue`` seconds
+    (then "busy", nothing checked).
+
+    ``sleep`` and ``clock`` (seconds, monotonic) are injectable for tests."""
+
+    def __init__(self, base: float = 1.0, cap: float = 30.0, max_queue: float = 60.0,
+                 sleep=time.sleep, clock=time.monotonic):
+        self.base, self.cap, self.max_queue = base, cap, max_queue
+        self._sleep, self._clock = sleep, clock
         self.failures = 0
+        self._waiting = 0
+        self._next_slot = float("-inf")
         self._lock = threading.Lock()
 
-    def delay(self) -> float:
-        """Seconds the next failure will wait."""
-        return min(self.base * 2 ** self.failures, self.cap)
+    def delay(self, wrong: int | None = None) -> float:
+        """Seconds between a slot taken with ``wrong`` wrong tries counted (default: the
+        consecutive failures so far) and the next slot."""
+        n = self.failures if wrong is None else wrong
+        return min(self.base * 2 ** min(n, 64), self.cap)
 
-    def failed(self) -> float:
-        """Count a failure and wait its delay; returns the seconds waited."""
-        with self._lock:
-            wait = self.delay()
-            self.failures += 1
-        self._sleep(wait)
-        return wait
+    def attempt(self, given: str, expected: str) -> tuple[str, float]:
+        """Check ``given`` against ``expected`` in this try's slot.
 
-    def succeeded(self) -> None:
+        Returns ``("ok", waited)``, ``("wrong", waited)`` or ``("busy", seconds)``: for
+        "busy" nothing was checked and ``seconds`` is how long until a slot is free
+        again (rounded up to a whole second). Waits (blocking the caller) until the slot."""
         with self._lock:
-            self.failures = 0
+            now = self._clock()
+            start = max(now, self._next_slot)
+            wait = start - now
+            if wait > self.max_queue:
+                return "busy", float(math.ceil(wait - self.max_queue))
+            self._next_slot = start + self.delay(self.failures + self._waiting)
+            self._waiting += 1
+        try:
+            self._sleep(wait)
+            ok = passphrase_matches(given, expected)
+        finally:
+            with self._lock:
+                self._waiting -= 1
+        with self._lock:
+            self.failures = 0 if ok else self.failures + 1
+            if ok and not self._waiting:  # the slot after it was reserved presuming a wrong try
+                self._next_slot = min(self._next_slot, start + self.base)
+        return ("ok" if ok else "wrong"), wait

@@ -13,7 +13,7 @@ import os
 import streamlit as st
 
 from ui.common import tr
-from toolcall.instructor import LoginThrottle, auth_mode, email_allowed, parse_emails, passphrase_matches
+from toolcall.instructor import LoginThrottle, auth_mode, email_allowed, parse_emails
 
 SIGNED_IN_KEY = "dashboard_instructor"
 
@@ -86,10 +86,10 @@ def sign_in() -> bool:
         st.warning(tr("dashboard.empty_passphrase"))
     elif submitted:
         st.session_state.pop("dashboard_passphrase", None)  # not kept in the session
-        if passphrase_matches(given, passphrase):
-            _throttle().succeeded()
+        outcome, seconds = _throttle().attempt(given, passphrase)
+        if outcome == "ok":
             st.session_state[SIGNED_IN_KEY] = True
             st.rerun()
-        waited = _throttle().failed()
-        st.error(tr("dashboard.wrong_passphrase", seconds=f"{waited:g}"))
+        key = "dashboard.wrong_passphrase" if outcome == "wrong" else "dashboard.passphrase_busy"
+        st.error(tr(key, seconds=f"{seconds:g}"))
     return False

@@ -30,11 +30,11 @@ def class_data(tmp_path, monkeypatch):
 
 @pytest.fixture
 def waits(monkeypatch):
-    """The failed-try delays, recorded instead of slept."""
+    """The tries' waits in their slots, recorded instead of slept (the clock stands still)."""
     import ui.instructor
 
     recorded: list[float] = []
-    throttle = LoginThrottle(sleep=recorded.append)
+    throttle = LoginThrottle(sleep=recorded.append, clock=lambda: 0.0)
     monkeypatch.setattr(ui.instructor, "_throttle", lambda: throttle)
     return recorded
 
@@ -76,9 +76,25 @@ def test_a_student_sees_only_the_sign_in_and_wrong_tries_wait_longer(monkeypatch
         at.button[0].click().run()
         assert wrong in at.error[0].value
         assert (len(at.metric), len(at.dataframe)) == (0, 0)
-    assert waits == [1.0, 2.0]
+    assert waits == [0.0, 1.0]
     assert "dashboard_passphrase" not in at.session_state  # the typed text is not kept
     assert SECRET.casefold() not in texts(at).casefold()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_past_a_minute_of_queued_tries_the_page_says_busy_and_checks_nothing(monkeypatch, waits, lang):
+    """Tries from all sessions share one queue of slots; one that would wait more than a minute is not checked."""
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", PASSPHRASE)
+    at = open_dashboard(lang)
+    for _ in range(6):
+        at.text_input(key="dashboard_passphrase").input("password")
+        at.button[0].click().run()
+    assert waits == [0, 1, 3, 7, 15, 31]
+    at.text_input(key="dashboard_passphrase").input(PASSPHRASE)
+    at.button[0].click().run()
+    assert not at.exception
+    assert [e.value for e in at.error] == [t("dashboard.passphrase_busy", lang, seconds="1")]
+    assert (len(at.metric), len(at.dataframe), waits[-1]) == (0, 0, 31)
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -99,7 +115,7 @@ def test_the_instructor_sees_the_class(monkeypatch, waits, lang, learners):
     at = open_dashboard(lang)
     at.text_input(key="dashboard_passphrase").input(PASSPHRASE)
     at.button[0].click().run()
-    assert not at.exception and waits == []
+    assert not at.exception and waits == [0.0]  # the right try took its slot too, at once
     metrics = {m.label: m.value for m in at.metric}
     assert metrics[learners] == "2"
     exercises = at.dataframe[0].value

@@ -6,6 +6,7 @@ import io
 import json
 import re
 import sqlite3
+import threading
 from datetime import datetime, UTC
 
 import pytest
@@ -17,6 +18,7 @@ from toolcall.instructor import LoginThrottle, auth_mode, email_allowed, parse_e
 from toolcall.progress import ProgressStore
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+PASSPHRASE = "open sesame 12"
 
 
 @pytest.fixture
@@ -157,14 +159,63 @@ def test_sign_in_rules():
     assert not passphrase_matches("open sesame", "open sesame 1") and not passphrase_matches("", "")
 
 
-def test_throttle_doubles_up_to_the_cap_and_resets():
-    waits = []
-    throttle = LoginThrottle(base=1, cap=5, sleep=waits.append)
-    for _ in range(5):
-        throttle.failed()
-    throttle.succeeded()
-    throttle.failed()
-    assert waits == [1, 2, 4, 5, 5, 1]
+class FakeClock:
+    """A monotonic clock that a sleep moves forward, so tries run in simulated time."""
+
+    def __init__(self):
+        self.now, self.slept = 100.0, []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+def test_one_session_trying_again_at_once_waits_twice_as_long_each_time_up_to_the_cap():
+    clock = FakeClock()
+    throttle = LoginThrottle(base=1, cap=5, sleep=clock.sleep, clock=clock)
+    answers = [throttle.attempt("guess", PASSPHRASE) for _ in range(6)]
+    assert answers == [("wrong", 0), ("wrong", 1), ("wrong", 2), ("wrong", 4), ("wrong", 5), ("wrong", 5)]
+    assert throttle.attempt(PASSPHRASE, PASSPHRASE) == ("ok", 5)  # the right one waits its slot like a wrong one
+    assert throttle.attempt("guess", PASSPHRASE) == ("wrong", 1)  # a right try resets the count
+
+
+def test_tries_from_many_sessions_at_once_share_one_queue_and_the_rest_are_not_checked():
+    """The delay was per try: n sessions guessing at once got n answers per delay."""
+    clock = FakeClock()
+    throttle = LoginThrottle(base=1, cap=30, max_queue=60, sleep=clock.slept.append, clock=clock)  # time stands still
+    answers = [throttle.attempt("guess", PASSPHRASE) for _ in range(8)]
+    assert answers == [("wrong", 0), ("wrong", 1), ("wrong", 3), ("wrong", 7), ("wrong", 15), ("wrong", 31),
+                       ("busy", 1), ("busy", 1)]
+    assert throttle.attempt(PASSPHRASE, PASSPHRASE) == ("busy", 1)  # nothing checked: not even the right one
+    clock.now += 1
+    assert throttle.attempt(PASSPHRASE, PASSPHRASE) == ("ok", 60)
+
+
+def test_tries_waiting_in_their_slots_count_as_wrong_for_the_slots_after_them():
+    """Real threads: every try is held in its sleep until all have arrived, so none is counted yet."""
+    release, arrived, waits = threading.Event(), threading.Semaphore(0), []
+
+    def sleep(seconds):
+        waits.append(seconds)
+        arrived.release()
+        release.wait(10)
+
+    throttle = LoginThrottle(base=1, cap=30, max_queue=60, sleep=sleep, clock=lambda: 0.0)
+    answers = []
+    threads = [threading.Thread(target=lambda: answers.append(throttle.attempt("guess", PASSPHRASE))) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for _ in threads:
+        assert arrived.acquire(timeout=10)
+    assert sorted(waits) == [0, 1, 3, 7, 15, 31] and throttle.failures == 0
+    assert throttle.attempt("guess", PASSPHRASE) == ("busy", 1)
+    release.set()
+    for thread in threads:
+        thread.join(10)
+    assert sorted(answers) == sorted(("wrong", w) for w in (0, 1, 3, 7, 15, 31)) and throttle.failures == 6
 
 
 def test_activity_chart_is_a_valid_vega_lite_spec(data):
