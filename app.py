@@ -21,11 +21,12 @@ else:
     from ui.labels import whole_labels
     from ui.learner import learner_sidebar
     from ui.page import navigation_pages
-    from ui.widgets import own_words
+    from ui.widgets import input_hints, own_words
 
     # the app's title in the session's language; each page adds its own title in front (ui.page.start)
     st.set_page_config(page_title=tr("app.title"), page_icon="🛠️", layout="wide")
     whole_labels()
+    input_hints()
     from toolcall import content_root_problem
 
     if (problem := content_root_problem()) is not None:  # every page reads content: name the setting, once

@@ -15,6 +15,16 @@ from toolcall.transcripts import build_transcript
 from ui.page import start
 from ui.widgets import translated
 
+#: The violations table: at 420 px the rule id (tool_use_without_result) took a third of the width, the detail
+#: wrapped every three characters and the advice column was cut off (newcomer pass). The id breaks anywhere, the
+#: detail and the advice keep a readable width, and a table still wider than a phone scrolls inside its own box.
+REPORT_KEY = "pairing_report"
+_R = f".st-key-{REPORT_KEY}"
+REPORT_CSS = (f"<style>{_R} table {{ width: 100%; }} "
+              f"{_R} td:first-child {{ overflow-wrap: anywhere; min-width: 5em; }} "
+              f"{_R} td:nth-child(4), {_R} td:nth-child(5) {{ min-width: 7em; }} "
+              f"{_R} [data-testid=stMarkdownContainer]:has(table) {{ overflow-x: auto; }}</style>")
+
 start("pairing")
 
 INPUT_KEY = "pairing_input"
@@ -143,11 +153,12 @@ else:
             shown = report.violations[:SHOWN_ROWS]
             # an escaped Markdown table, not st.dataframe: its cells wrap, so the detail and the advice are read
             # whole at any width (a grid cut them off at 1366 px and hid them on a phone)
-            st.markdown(table([{tr("pairing.col_rule"): v.rule,
-                                tr("pairing.col_message"): "" if v.message_index is None else v.message_index,
-                                tr("pairing.col_block"): "" if v.block_index is None else v.block_index,
-                                tr("pairing.col_detail"): v.detail, tr("pairing.col_advice"): v.advice}
-                               for v in shown]))
+            st.html(REPORT_CSS)
+            st.container(key=REPORT_KEY).markdown(table([
+                {tr("pairing.col_rule"): v.rule,
+                 tr("pairing.col_message"): "" if v.message_index is None else v.message_index,
+                 tr("pairing.col_block"): "" if v.block_index is None else v.block_index,
+                 tr("pairing.col_detail"): v.detail, tr("pairing.col_advice"): v.advice} for v in shown]))
             if total > len(shown):
                 st.caption(tr("pairing.shown_rows", shown=len(shown), total=total))
         if report.notes:

@@ -11,6 +11,11 @@ from toolcall.i18n import t
 from toolcall.selection import NO_TOOL
 from toolcall.text import escape_identifier
 
+#: Every label of a category axis is drawn: Streamlit's chart theme turns on Vega's label-overlap removal,
+#: which at a phone's width (420 px) dropped four of the six tool names under the confusion matrix, leaving
+#: columns nobody could name. Each label names a category, so none may be left out.
+CATEGORY_AXIS = {"labelOverlap": False}
+
 
 def tool_label(name: str, lang: str) -> str:
     """A tool name as an axis label: NO_TOOL and OTHER_TOOLS translated; any other name through escape_identifier, so a
@@ -42,8 +47,8 @@ def confusion_chart(confusion: pd.DataFrame, lang: str) -> alt.LayerChart:
     order_rows = [tool_label(e, lang) for e in confusion.index]
     order_cols = [tool_label(c, lang) for c in confusion.columns]
     base = alt.Chart(data).encode(
-        x=alt.X("chosen:N", title=chosen_title, sort=order_cols, axis=alt.Axis(labelAngle=-30)),
-        y=alt.Y("expected:N", title=expected_title, sort=order_rows),
+        x=alt.X("chosen:N", title=chosen_title, sort=order_cols, axis=alt.Axis(labelAngle=-45, **CATEGORY_AXIS)),
+        y=alt.Y("expected:N", title=expected_title, sort=order_rows, axis=alt.Axis(**CATEGORY_AXIS)),
     )
     cells = base.mark_rect(stroke="white").encode(
         color=alt.Color("runs:Q", title=t("eval.chart.runs", lang), scale=alt.Scale(scheme="blues")),
@@ -75,7 +80,7 @@ def taxonomy_chart(counts: dict[str, int], lang: str) -> alt.Chart:
                 "class:N",
                 title=None,
                 sort=[t(f"eval.taxonomy.{n}", lang) for n in TAXONOMY],
-                axis=alt.Axis(labelLimit=320),
+                axis=alt.Axis(labelLimit=320, **CATEGORY_AXIS),
             ),
             x=alt.X("runs:Q", title=t("eval.chart.runs", lang), axis=alt.Axis(tickMinStep=1)),
             tooltip=[alt.Tooltip("class:N", title=" "), alt.Tooltip("runs:Q", title=t("eval.chart.runs", lang))],

@@ -81,6 +81,12 @@ class MoveGrade:
         return tuple(f.code for f in self.findings)
 
     @property
+    def unreadable(self) -> bool:
+        """The move could not be read as a request (not JSON, empty, too large, no ``messages``): it is shown
+        with its reasons but is not a wrong try (``play``), and a page says so rather than "wrong"."""
+        return any(c.startswith("parse:") for c in self.codes)
+
+    @property
     def shown(self) -> tuple[Finding, ...]:
         """The findings a student reads: one per fault (those that repeat an earlier one left out)."""
         return tuple(f for f in self.findings if not f.repeats)
@@ -385,7 +391,7 @@ def play(scenario: Scenario, run: Run, move: str, lang: str = "en") -> MoveGrade
     if result.correct:
         run.moves.append(move if steps[run.step].kind == "choice" else "json")
         run.step += 1
-    elif not any(c.startswith("parse:") for c in result.codes):
+    elif not result.unreadable:
         run.wrong[run.step] += 1
     return result
 

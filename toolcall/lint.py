@@ -8,11 +8,15 @@ comes from (``workbench.course.<section>``). Rules that only a person can judge 
 
 Source of every rule: the course's chapter "工具设计与 Function Calling" (five elements: name,
 description, parameters, returns, errors; side effects; tool count; the checklist; the bad
-``do_stuff`` example). Never raises for a list of Tools; pure and deterministic.
+``do_stuff`` example), and for ``param_misspelt_keyword`` / ``param_unknown_keyword`` JSON Schema 2020-12
+Core: an implementation treats a keyword it does not know as an annotation (jsonschema ignores it), so a
+misspelt constraint checks nothing. Never raises for a list of Tools; pure and deterministic.
 """
 
 from __future__ import annotations
 
+import difflib
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +51,8 @@ TZ_WORDS = re.compile(r"(time ?zone|utc|gmt|offset|[+-]\d\d:\d\d|iso ?8601|时�
 APPROVAL_WORDS = re.compile(r"(approv|confirm|requires_approval|human review|审批|确认|人工)", re.IGNORECASE)
 PAGINATION_WORDS = re.compile(r"(paginat|cursor|next page|limit|分页|游标)", re.IGNORECASE)
 MAX_PARAMS = 5
+#: Unknown-keyword findings per tool (a review names the first ones; the score counts these only).
+MAX_KEYWORD_FINDINGS = 20
 COMFORTABLE_TOOLS = (5, 15)
 MAX_TOOLS = 20
 #: Word-set similarity (Jaccard) at which two descriptions count as overlapping.
@@ -86,6 +92,8 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     Rule("param_boolean_mode", WARNING, "parameters"),
     Rule("param_oneof_mode", WARNING, "parameters"),
     Rule("param_identity", ERROR, "parameters"),
+    Rule("param_misspelt_keyword", WARNING, "parameters"),
+    Rule("param_unknown_keyword", WARNING, "parameters"),
     Rule("write_idempotency_key", WARNING, "side_effects"),
     Rule("write_dry_run", INFO, "side_effects"),
     Rule("irreversible_approval", WARNING, "side_effects"),
@@ -159,6 +167,30 @@ def _text(spec: Any) -> str:
     return spec.get("description", "") if isinstance(spec, dict) and isinstance(spec.get("description"), str) else ""
 
 
+@functools.cache
+def schema_keywords() -> frozenset[str]:
+    """Every keyword JSON Schema draft 2020-12 defines: the properties its meta-schema and vocabulary
+    meta-schemas declare (jsonschema_specifications, offline)."""
+    from jsonschema_specifications import REGISTRY  # noqa: PLC0415 (only when a review runs)
+
+    return frozenset(name for uri in REGISTRY if "/draft/2020-12/" in uri
+                     for name in REGISTRY[uri].contents.get("properties", {}))
+
+
+def _unknown_keywords(spec: Any) -> list[str]:
+    """The keys of ``spec`` that JSON Schema does not define: a validator ignores them, so ``"patern": "^ORD-"``
+    checks nothing and the schema still reads as valid. ``x-`` keys are extensions on purpose (``x-i18n``)."""
+    if not isinstance(spec, dict):
+        return []
+    known = schema_keywords()
+    return [key for key in spec if isinstance(key, str) and key not in known and not key.startswith("x-")]
+
+
+def _meant(keyword: str) -> str | None:
+    """The defined keyword ``keyword`` most likely misspells (difflib, ratio 0.75 or more), else None."""
+    return next(iter(difflib.get_close_matches(keyword, schema_keywords(), n=1, cutoff=0.75)), None)
+
+
 def lint_tool(tool: Tool, base: str = "$") -> list[Finding]:
     """Findings for one tool; ``base`` prefixes every path (``$[2]`` inside a set)."""
     out: list[Finding] = []
@@ -187,9 +219,19 @@ def lint_tool(tool: Tool, base: str = "$") -> list[Finding]:
         if SIDE_EFFECTS not in have and kind != "read":
             add("desc_side_effects", ".description")
 
+    def keywords(spec: Any, where: str, param: str) -> None:
+        # at most MAX_KEYWORD_FINDINGS per tool: 12 000 made-up keys took 2 s of difflib on every rerun
+        room = MAX_KEYWORD_FINDINGS - sum(f.rule.endswith("_keyword") for f in out)
+        for keyword in _unknown_keywords(spec)[:max(room, 0)]:
+            if near := _meant(keyword):
+                add("param_misspelt_keyword", where, param=param, keyword=keyword, near=near)
+            else:
+                add("param_unknown_keyword", where, param=param, keyword=keyword)
+
     props = _props(tool)
     path = ".input_schema.properties"
     booleans = []
+    keywords(tool.input_schema, ".input_schema", "input_schema")
     for name, spec in props.items():
         where = f"{path}.{name}"
         spec = spec if isinstance(spec, dict) else {}
@@ -197,6 +239,7 @@ def lint_tool(tool: Tool, base: str = "$") -> list[Finding]:
         typed = any(k in spec for k in ("type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf"))
         if not typed:
             add("param_untyped", where, param=name)
+        keywords(spec, where, name)
         if not text:
             add("param_undescribed", where, param=name)
         if name.lower() in VAGUE_PARAMS:

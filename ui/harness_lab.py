@@ -128,13 +128,19 @@ def show_last(g) -> None:
     # the 400 is a paragraph of its own: a single newline is a soft break that Markdown draws as a space, which
     # Chinese does not put after its "：", and run on ("：**API") the bold cannot close (newcomer session 7)
     http_400 = "\n\n" + tr("harness.http_400") if any(f.http_400 for f in g.findings) else ""
-    lines = [f"**{tr('harness.wrong')}**{http_400}"]
+    # a move the API could not even read is not a wrong try (toolcall.harness_grading.play): said as the
+    # exercises say it, not "wrong, this is what would happen" (newcomer pass)
+    heading = tr("harness.unreadable") if g.unreadable else tr("harness.wrong")
+    lines = [f"**{heading}**{http_400}"]
     # one bullet per fault (g.shown), at most MAX_LISTED_FINDINGS; the codes are for tests and logs, not students
     listed, more = g.listed()
     lines += [f"- {plain(f.message)}" for f in listed]
     if more:
         lines.append(f"- {tr('harness.findings_more', count=more)}")
-    st.error("\n".join(lines), icon="🛑")
+    if g.unreadable:
+        st.warning("\n".join(lines), icon="✍️")
+    else:
+        st.error("\n".join(lines), icon="🛑")
 
 
 def show_step(scenario: Scenario, run: Run) -> None:
@@ -175,8 +181,10 @@ def _show_wrong(scenario: Scenario, run: Run) -> None:
     if last is None or last.correct:
         return
     if st.session_state.pop(TOAST_KEY, False):
-        what = tr("harness.consequence." + last.consequence) if last.consequence else tr("harness.toast_wrong")
-        st.toast(tr("harness.toast", what=what), icon=_ICONS.get(last.consequence or "", "🛑"))
+        what = (tr("harness.consequence." + last.consequence) if last.consequence
+                else tr("harness.toast_unreadable") if last.unreadable else tr("harness.toast_wrong"))
+        st.toast(tr("harness.toast", what=what),
+                 icon=_ICONS.get(last.consequence or "", "✍️" if last.unreadable else "🛑"))
     show_last(last)
     if last.request is not None:
         with st.expander(tr("harness.built_request")):

@@ -79,6 +79,39 @@ def uploader_css(key: str, limit_mb: int, types: Iterable[str]) -> str:
                                 f"font-size: 0.875rem; }}" for sel, text in words.items()) + "</style>"
 
 
+#: The element under a text box or number box where Streamlit writes its own English hint ("Press Enter to
+#: apply") and, for a box with max_chars, the count "12/400" after it (a second span).
+_HINTS = "[data-testid=InputInstructions]"
+#: (widget test id, hint key): text inputs and number inputs take one line (Enter), text areas several.
+_HINT_BOXES = (("stTextInput", "line"), ("stNumberInput", "line"), ("stTextArea", "lines"))
+
+
+def input_hints_css() -> str:
+    """The ``<style>`` rule that shows Streamlit's hint under an edited box in the session's words
+    (``widgets.hint.*``): "Press Enter to apply" on a number box and "Press Ctrl+Enter to apply" on the
+    playground's schema editor were English on every Chinese page while a student typed, and "Press Enter
+    to submit form" on the dashboard's sign-in.
+
+    Streamlit writes the hint as the first span of the hint line, before the character count. Every text
+    box here has ``max_chars`` (tests/unit/test_text_boxes_bounded.py), so on a text box the hint is the
+    first of two spans (a lone span is the count, shown before any edit); a number box has no count, so
+    its first span is the hint. A box in a form that submits on Enter says "submit" (Streamlit: "submit
+    form"); a form that does not shows no hint at all."""
+    rules = []
+    for verb, scope in (("apply", ""), ("submit", "[data-testid=stForm] ")):
+        for box, lines in _HINT_BOXES:
+            first = "span:first-child" if box == "stNumberInput" else "span:first-child:not(:last-child)"
+            sel = f"{scope}[data-testid={box}] {_HINTS} > {first}"
+            rules.append(f"{sel} {{ font-size: 0; }} {sel}::after {{ content: "
+                         f"{css_string(tr(f'widgets.hint.{verb}_{lines}'))}; font-size: 0.75rem; }}")
+    return "<style>" + " ".join(rules) + "</style>"
+
+
+def input_hints() -> None:
+    """Show Streamlit's hint under an edited text or number box in the session's language (a style only)."""
+    st.html(input_hints_css())
+
+
 def file_uploader(label: str, *, key: str, types: list[str], limit_mb: int, where: Any = None,
                   on_change: Callable[[], None] | None = None) -> Any:
     """``st.file_uploader`` keyed ``key`` for one file of ``types`` (extensions, no dot) of at most

@@ -12,6 +12,8 @@ import pytest
 
 from tests.app.conftest import PAGES, fresh_app
 from tests.zh_prose import ascii_colons, english_runs
+from toolcall import FIXTURES_DIR
+from toolcall.fixtures import load_tool
 
 
 def table_headers(at) -> list[str]:
@@ -125,3 +127,47 @@ def test_every_playground_panel_and_card_in_chinese_has_no_english_prose():
     for panel in PANELS:
         found |= _leftovers(open_panel(at, panel))
     assert found == {}
+
+
+def english_tool_descriptions() -> set[str]:
+    """Every English description of a fixture tool (its own and its properties') that has a Chinese translation."""
+    english: set[str] = set()
+    for path in sorted((FIXTURES_DIR / "tools").glob("*.json")):
+        tool = load_tool(path)
+        if tool.description_for("zh") != tool.description:
+            english.add(tool.description)
+        zh = tool.input_schema_for("zh")["properties"]
+        english |= {spec["description"] for name, spec in tool.input_schema["properties"].items()
+                    if isinstance(spec, dict) and "description" in spec and zh[name].get("description") != spec["description"]}
+    return english
+
+
+def descriptions_in(value) -> list[str]:
+    """Every ``description`` string anywhere in a parsed JSON value."""
+    if isinstance(value, dict):
+        found = [value["description"]] if isinstance(value.get("description"), str) else []
+        return found + [d for v in value.values() for d in descriptions_in(v)]
+    if isinstance(value, list):
+        return [d for v in value for d in descriptions_in(v)]
+    return []
+
+
+def test_the_fixture_tools_have_translated_descriptions_to_check():
+    """The check below has something to find (the course's tools carry Chinese descriptions)."""
+    assert english_tool_descriptions()
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_no_text_box_in_chinese_starts_from_a_tools_english_descriptions(page):
+    """The schema-fix exercise's box started from refund_order's English descriptions on the Chinese page
+    (newcomer pass), while the playground's editor beside it starts from the Chinese ones: every text box
+    seeded from a tool shows the descriptions the fixture translates, in Chinese."""
+    at = fresh_app("zh", page=page)
+    english = english_tool_descriptions()
+    shown = []
+    for box in at.text_area:
+        try:
+            shown += descriptions_in(json.loads(box.value or ""))
+        except ValueError:
+            continue
+    assert [d for d in shown if d in english] == []

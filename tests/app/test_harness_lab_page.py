@@ -82,7 +82,8 @@ def test_plain_call_shipped_texts_and_restart():
         {"role": "user", "content": "My cup from order ORD-20260917 arrived broken, refund me 19.99."}]
     editor.input('{"max_tokens": 1024, "messages": [}')
     at.button(key="harness_submit_plain_call_anthropic_write_followup_en").click().run()
-    shown = at.error[0].value
+    assert not at.error  # unreadable: not a wrong move (see test_an_unreadable_json_move_is_not_called_wrong)
+    shown = at.warning[0].value
     detail = localized_detail(parse_tool_input('{"max_tokens": 1024, "messages": [}'), "en")  # says the place
     assert detail.startswith("A value is expected at line 1, column 35: ")
     assert plain(t("harness.finding.not_json", "en", where="", detail=detail)) in shown and "parse:" not in shown
@@ -253,3 +254,27 @@ def test_the_last_scenario_has_no_next_button():
     for step in last.steps_for("anthropic"):
         make_move(at, last, step, "anthropic", "en", reference_move(last, step, "anthropic", "en"))
     assert [b.key for b in at.button if b.key and b.key.startswith("harness_next_")] == []
+
+
+JSON_PLAYS = [(s, lang, fmt) for s in SCENARIOS for lang, fmt in PLAYS
+              if any(step.kind == "json" for step in s.steps_for(fmt))]
+
+
+@pytest.mark.parametrize("scenario, lang, fmt", JSON_PLAYS, ids=[f"{s.id}-{lang}" for s, lang, fmt in JSON_PLAYS])
+def test_an_unreadable_json_move_is_not_called_wrong(scenario, lang, fmt):
+    """Half a JSON object at a json step read "Not this move. Here is what would happen:" in red, with the
+    "Not this move" toast, though it is no wrong try (newcomer pass): it says "not graded", as the exercises
+    do, in a warning and its toast; the right move then passes the step."""
+    at = open_lab(lang, fmt, scenario.id)
+    steps = scenario.steps_for(fmt)
+    index = next(i for i, step in enumerate(steps) if step.kind == "json")
+    for step in steps[:index]:
+        make_move(at, scenario, step, fmt, lang, reference_move(scenario, step, fmt, lang))
+    step = steps[index]
+    at.text_area(key=f"harness_json_{scenario.id}_{fmt}_{step.id}").input('{"messages": [')
+    at.button(key=f"harness_submit_{scenario.id}_{fmt}_{step.id}_{lang}").click().run()
+    assert not at.exception and not at.error
+    assert [w.value.split("**")[1] for w in at.warning] == [t("harness.unreadable", lang)]
+    assert [x.value for x in at.toast] == [t("harness.toast", lang, what=t("harness.toast_unreadable", lang))]
+    make_move(at, scenario, step, fmt, lang, reference_move(scenario, step, fmt, lang))
+    assert at.success and not at.warning

@@ -9,6 +9,7 @@ from tests.app.conftest import fresh_app
 from tests.app.playground_views import each_card, open_panel, show_free
 from toolcall.fixtures import load_outputs, load_tool
 from toolcall.i18n import t
+from toolcall.markdown import plain
 from toolcall.tooldef import MAX_DESCRIPTION_CHARS, share_token
 
 
@@ -203,3 +204,17 @@ def test_a_shared_tool_of_its_own_name_says_it_has_no_outputs_without_an_id(lang
     assert t("playground.preset_lesson.reference", lang) not in texts(at.caption)
     assert [i.value for i in at.info if "custom" in i.value] == []
     assert t("workbench.no_outputs_custom", lang) in [i.value for i in at.info]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_misspelt_keyword_in_the_editor_is_named_by_the_review(lang):
+    """"patern" for "pattern" left the definition "fine" and the review silent: the leak was the only clue
+    (newcomer pass). The review's warnings name the misspelt keyword and the one meant."""
+    at = playground(lang)
+    schema = at.text_area(key="schema_editor").value
+    assert '"pattern"' in schema
+    at.text_area(key="schema_editor").input(schema.replace('"pattern"', '"patern"', 1)).run()
+    open_panel(at, "review")
+    assert not at.exception
+    reason = t("workbench.lint.param_misspelt_keyword", lang, param="order_id", keyword="patern", near="pattern")
+    assert [w for w in texts(at.warning) if plain(reason) in w or reason in w]

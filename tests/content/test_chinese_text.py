@@ -152,3 +152,10 @@ SOFT_BREAK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]\n(?![ \t]*(?
 def test_chinese_paragraphs_have_no_line_breaks_that_show_as_spaces():
     found = [where for where, text in TEXTS if SOFT_BREAK.search(_FENCED.sub(" ", text))]
     assert found == []
+
+
+def test_chinese_quotes_are_the_curly_ones():
+    """Chinese text quotes with “” (the course's and the rest of the app's marks); the selection lab and its
+    exercises used 「」 beside pages that use “” (newcomer pass): one style, the one Chinese readers here expect."""
+    found = {where: re.findall(r"[「」『』]", text) for where, text in TEXTS if re.search(r"[「」『』]", text)}
+    assert found == {}

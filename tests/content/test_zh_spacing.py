@@ -114,3 +114,30 @@ def test_every_bold_in_zh_text_can_close():
 ])
 def test_the_bold_rule_finds_the_reported_cases(text, bad):
     assert unclosed_bold(text) == bad
+
+
+#: Two Chinese characters with a space between them: a template's space meant for a Latin name ("按 {format}")
+#: met a Chinese one ("本项目 JSONL").
+CJK_SPACE_CJK = re.compile(r"[\u4e00-\u9fff] [\u4e00-\u9fff]")
+
+
+def test_a_log_format_name_fills_its_templates_without_a_space_between_chinese_characters():
+    """The selection lab's upload error read "无法按 本项目 JSONL 读取这个文件" (newcomer pass): every zh template
+    of the selection lab that names a log format is rendered with every format a log is read as (ui/eval_lab.py:
+    the detected one, never "auto")."""
+    zh = catalogue("zh")
+    names = [value for key, value in zh.items()
+             if key.startswith("eval.format_") and key not in ("eval.format_label", "eval.format_auto")]
+    templates = {key: value for key, value in zh.items()
+                 if key.startswith("eval.") and ("{format}" in value or "{fmt}" in value)}
+    assert names and templates
+    rendered = {(key, name): string.Formatter().vformat(template, (), _Fill(format=name, fmt=name))
+                for key, template in templates.items() for name in names}
+    assert {where: text for where, text in rendered.items() if CJK_SPACE_CJK.search(text)} == {}
+
+
+class _Fill(dict):
+    """Format arguments: the given ones, and any other placeholder as "1"."""
+
+    def __missing__(self, key):
+        return "1"

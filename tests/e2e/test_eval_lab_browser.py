@@ -68,3 +68,28 @@ def test_editing_the_expected_tool_changes_the_matrix(page, server):
     metric.get_by_text(after).wait_for(timeout=60_000)
     # the set check now reports the broken rules for that row
     page.locator("[data-testid=stAlertContentError]").get_by_text(f"{first.id}: get_order is both").wait_for()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_phone_sees_every_tool_name_under_the_confusion_matrix(browser, server, lang):
+    """At 420 px the matrix's column axis showed two of six tool names (Streamlit's chart theme drops
+    overlapping labels): every row and column of the matrix is named at a phone's width."""
+    from toolcall.eval_charts import tool_label
+
+    log = read_native((FIXTURES_DIR / "eval_runs" / "shop_vague.en.jsonl").read_bytes())
+    confusion = analyse(log, 3).confusion
+    names = [tool_label(n, lang) for n in confusion.columns]
+    context = browser.new_context(viewport={"width": 420, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"{server}/eval_lab?lang={lang}")
+        wait_connected(page)
+        chart = page.locator("[data-testid=stVegaLiteChart]").first
+        chart.locator("svg text", has_text=names[0]).first.wait_for(timeout=90_000)
+        # Vega hides a dropped label (opacity 0) rather than removing it: count the drawn ones
+        texts = chart.locator("svg text").evaluate_all(
+            "els => els.filter(e => e.getAttribute('opacity') !== '0' && getComputedStyle(e).opacity !== '0')"
+            ".map(e => e.textContent)")
+        assert [n for n in names if texts.count(n) < 2] == []  # once under a column, once beside a row
+    finally:
+        context.close()

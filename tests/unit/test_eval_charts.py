@@ -27,3 +27,29 @@ def test_taxonomy_bars_in_fixed_order():
     values = next(iter(spec["datasets"].values()))
     assert [v["class"] for v in values] == [t(f"eval.taxonomy.{n}", "en") for n in TAXONOMY]
     assert [v["runs"] for v in values] == [result.taxonomy[n] for n in TAXONOMY]
+
+
+def category_axes(spec) -> list[tuple[str, dict]]:
+    """(field, axis) for every nominal or ordinal x/y encoding anywhere in a Vega-Lite spec."""
+    found = []
+    if isinstance(spec, dict):
+        for channel in ("x", "y"):
+            enc = spec.get("encoding", {}).get(channel)
+            if isinstance(enc, dict) and enc.get("type") in ("nominal", "ordinal"):
+                found.append((enc["field"], enc.get("axis") or {}))
+        for value in spec.values():
+            found += category_axes(value)
+    elif isinstance(spec, list):
+        for value in spec:
+            found += category_axes(value)
+    return found
+
+
+def test_every_category_axis_draws_every_label():
+    """At 420 px the confusion matrix showed two of its six column names (Streamlit's theme lets Vega drop
+    overlapping labels): a category axis of any selection-lab chart keeps every label."""
+    result = analysis()
+    axes = (category_axes(confusion_chart(result.confusion, "zh").to_dict())
+            + category_axes(taxonomy_chart(result.taxonomy, "zh").to_dict()))
+    assert sorted({field for field, _ in axes}) == ["chosen", "class", "expected"]
+    assert [field for field, axis in axes if axis.get("labelOverlap") is not False] == []

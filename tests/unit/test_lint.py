@@ -83,6 +83,12 @@ CASES = [
     ("param_oneof_mode", "$.input_schema.properties.target",
      tool(target={"oneOf": [{"type": "string"}, {"type": "integer"}], "description": "x"}),
      tool(target={"type": "string", "description": "x"})),
+    ("param_misspelt_keyword", "$.input_schema.properties.order_id",
+     tool(order_id={"type": "string", "patern": "^ORD-[0-9]{8}$", "description": "Order number."}),
+     tool(order_id={"type": "string", "pattern": "^ORD-[0-9]{8}$", "description": "Order number."})),
+    ("param_unknown_keyword", "$.input_schema.properties.order_id",
+     tool(order_id={"type": "string", "validate": "strictly", "description": "Order number."}),
+     tool(order_id={"type": "string", "x-validate": "an extension", "description": "Order number."})),
     ("param_identity", "$.input_schema.properties.user_id",
      tool(user_id={"type": "string", "description": "Who."}), tool()),
     ("write_idempotency_key", "$.input_schema.properties",
@@ -189,3 +195,35 @@ def test_an_empty_list_is_refused_not_scored(lang, tmp_path, capsys):
     assert main(["lint", str(empty), "--lang", lang]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.strip() == f"{empty}: $: {problem.message}"
+
+
+def test_a_misspelt_keyword_is_named_with_the_one_meant_in_both_languages():
+    """"patern" in the playground's editor: the schema still read as valid and the design review said nothing,
+    so the student saw only the leak (newcomer pass). The review names the keyword, what it does and the one meant."""
+    bad = Tool("get_order", CLEAN_DESCRIPTION, {"type": "object", "additionalProperty": False, "properties": {
+        "order_id": {"type": "string", "patern": "^ORD-[0-9]{8}$", "description": "Order number."}}})
+    found = [(f.path, f.reason("en"), f.reason("zh")) for f in lint_tool(bad) if f.rule == "param_misspelt_keyword"]
+    assert found == [
+        ("$.input_schema", 'Parameter "input_schema": "additionalProperty" is not a JSON Schema keyword, so it checks '
+         'nothing (a validator ignores it): did you mean "additionalProperties"?',
+         "参数“input_schema”：“additionalProperty”不是 JSON Schema 的关键字，校验时会被直接忽略，什么也不检查。"
+         "是不是想写“additionalProperties”？"),
+        ("$.input_schema.properties.order_id", 'Parameter "order_id": "patern" is not a JSON Schema keyword, so it '
+         'checks nothing (a validator ignores it): did you mean "pattern"?',
+         "参数“order_id”：“patern”不是 JSON Schema 的关键字，校验时会被直接忽略，什么也不检查。是不是想写“pattern”？")]
+
+
+@pytest.mark.parametrize("path", sorted((FIXTURES_DIR / "tools").glob("*.json")), ids=lambda p: p.name)
+def test_a_shipped_tool_uses_only_json_schema_keywords(path):
+    """Every keyword of every fixture tool's input_schema and properties is one JSON Schema defines (or an x- extension)."""
+    assert [(f.path, f.reason("en")) for f in lint_tool(load_tool(path)) if f.rule.endswith("_keyword")] == []
+
+
+def test_made_up_keywords_are_named_up_to_the_cap():
+    """12 000 made-up keys took 2 s of near-match search on every rerun: a tool gets at most
+    MAX_KEYWORD_FINDINGS of them, the first ones in the order written."""
+    from toolcall.lint import MAX_KEYWORD_FINDINGS
+
+    spec = {"type": "string", "description": "Order number.", **{f"patern{i}": 1 for i in range(12_000)}}
+    found = [f for f in lint_tool(tool(order_id=spec)) if f.rule.endswith("_keyword")]
+    assert [dict(f.params)["keyword"] for f in found] == [f"patern{i}" for i in range(MAX_KEYWORD_FINDINGS)]

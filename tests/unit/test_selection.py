@@ -45,7 +45,7 @@ def test_too_few_per_tool():
     assert ("too_few_should_call", None) in codes(cases, ["cancel_order"])
     problem = check_set(cases, schemas(), ["cancel_order"])[0]
     assert problem.params == {"tool": "cancel_order", "count": 0, "need": MIN_PER_TOOL}
-    assert problem.message("zh") == "cancel_order：「应该调用」只有 0 条，规则是至少 5 条。"
+    assert problem.message("zh") == "cancel_order：“应该调用”只有 0 条，规则是至少 5 条。"
     declines = [dataclasses.replace(c, should_not_call=()) for c in shop()]
     assert ("too_few_should_not_call", None) in codes(declines, ["refund_order"])
 

@@ -1,4 +1,5 @@
-"""schema_fix: a text area seeded with the tool's input_schema after the exercise's starter preset."""
+"""schema_fix: a text area seeded with the tool's input_schema, in the student's language, after the exercise's
+starter preset."""
 
 from __future__ import annotations
 
@@ -6,13 +7,15 @@ from typing import Any
 
 from toolcall.exercises import Exercise
 from toolcall.presets import apply_preset, schema_text
-from ui.common import load, show_json
+from ui.common import lang, load, show_json
 from ui.exercise_inputs.base import ExerciseInput, answer_text, seed_text, starter_untouched, text_area
 
 
 def _starter(ex: Exercise) -> str:
+    """The schema to start from, its descriptions in the session's language (as the playground's editor shows them:
+    a Chinese student read the English ones here). Descriptions are annotations: the grade is the same."""
     tool = load("tool", f"tools/{ex.spec['tool']}.json")
-    return schema_text(apply_preset(tool.input_schema, ex.spec["starter_preset"]))
+    return schema_text(apply_preset(tool.input_schema_for(lang()), ex.spec["starter_preset"]))
 
 
 def _seed(ex: Exercise, value: Any) -> None:
