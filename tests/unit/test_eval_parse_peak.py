@@ -37,9 +37,9 @@ def test_one_parse_at_the_caps_holds_a_bounded_peak(shape):
 
 @pytest.mark.parametrize("lang, text", [
     ("en", "the Inspect .json log is {size:,} bytes; a .json log is read whole, so the limit is {limit:,}: convert it "
-           "to a .eval log (inspect log convert, --to eval), whose samples are read one at a time"),
+           "to a .eval log (`inspect log convert` with `--to eval`), whose samples are read one at a time"),
     ("zh", "这份 Inspect .json 日志有 {size:,} 字节；.json 日志要整份读入，所以上限是 {limit:,}：请把它转换成 .eval 日志"
-           "（inspect log convert，加 --to eval），.eval 里的样本是一个一个读的")])
+           "（`inspect log convert` 加上 `--to eval`），.eval 里的样本是一个一个读的")])
 def test_an_inspect_json_log_over_the_cap_is_told_to_use_eval(lang, text, monkeypatch):
     monkeypatch.setattr(eval_import, "MAX_JSON_BYTES", 10_000)
     data = json_log(20, 5)
