@@ -327,9 +327,10 @@ _REQUIRED = frozenset(("case_id", "run", "model", "expected_calls", "actual_call
 
 def _key(value: Any, option: int = 0) -> bytes:
     """A value's JSON bytes as a key; b"" (share nothing) when it is nested past orjson.dumps'
-    depth limit (orjson.loads reads deeper)."""
+    depth limit (orjson.loads reads deeper). Copied: orjson's own result keeps its 4 KB output buffer
+    (evaluation._freeze)."""
     try:
-        return orjson.dumps(value, option=option)
+        return bytes(memoryview(orjson.dumps(value, option=option)))
     except (TypeError, orjson.JSONEncodeError):
         return b""
 
