@@ -11,6 +11,7 @@ from toolcall import judge
 from toolcall.fixtures import load_outputs, load_tool
 from toolcall.i18n import t
 from toolcall.markdown import plain
+from toolcall.safe_validator import SizedCache
 
 OUTPUTS = load_outputs().outputs
 
@@ -18,6 +19,8 @@ OUTPUTS = load_outputs().outputs
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_output_left_unchecked_is_said_so(monkeypatch, lang):
     monkeypatch.setattr(judge, "CANNED_BUDGET", 0.0)
+    # the process-wide judgement cache, for this test only: what it judges with no budget is not kept for the others
+    monkeypatch.setattr(judge, "_canned", SizedCache(judge._canned.max_entries, judge._canned.max_bytes))
     at = fresh_app(lang, page="pages/playground.py")
     schema = {**load_tool().input_schema, "$comment": f"not checked {lang}"}  # a schema no cache holds yet
     at.text_area(key="schema_editor").set_value(json.dumps(schema)).run()

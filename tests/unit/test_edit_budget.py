@@ -133,3 +133,27 @@ def test_an_unchecked_output_earns_no_schema_fix_point_and_says_why(monkeypatch)
              if item.key == "exercises.fb.not_checked"]
     assert len(texts) == len(outputs.outputs)
     assert texts[0] == wanted
+
+
+def test_a_partial_result_is_judged_once_more_before_it_is_kept(monkeypatch):
+    """A spent shared budget may be a pause that is not the schema's doing: evaluate_canned_cached judges once more
+    (a fresh budget) before it keeps the result for every session; the cost stays at most two budgets, once."""
+    from toolcall import judge
+    from toolcall.safe_validator import SizedCache
+
+    monkeypatch.setattr(judge, "_canned", SizedCache(judge._canned.max_entries, judge._canned.max_bytes))
+    outputs = load_outputs().outputs
+    schema = {**_schema(), "$comment": "partial"}
+    calls = []
+    real = judge.evaluate_canned
+
+    def first_spent(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:  # the first attempt's budget is spent before any output
+            return [judge.CannedJudgement(o, judge.Judgement(o.raw, NOT_CHECKED, "x")) for o in args[0]]
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(judge, "evaluate_canned", first_spent)
+    cards = judge.evaluate_canned_cached(outputs, schema, "refund_order", None)
+    assert len(calls) == 2 and not any(c.not_checked for c in cards)
+    assert judge.evaluate_canned_cached(outputs, schema, "refund_order", None) is cards and len(calls) == 2
