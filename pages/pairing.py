@@ -7,12 +7,13 @@ import streamlit as st
 from ui.common import box_chars, lang, load, plain, show_json, tr
 from ui.mono import monospace
 from ui.lesson_widgets import show_page_lessons
-from toolcall.convert import MAX_PAGE_CONVERT_CHARS, convert, loss_report
+from toolcall.convert import MAX_PAGE_CONVERT_CHARS
 from toolcall.markdown import table
-from toolcall.pairing import MAX_CHARS, RULES, check_pairing, read_transcript
+from toolcall.pairing import MAX_CHARS, RULES
 from toolcall.wire import ANTHROPIC, AUTO, FORMATS, OPENAI, PAIRING_CHOICES
 from toolcall.transcripts import build_transcript
 from ui.page import start
+from ui.pairing_checks import checked, conversion
 from ui.widgets import translated
 
 #: The violations table: at 420 px the rule id (tool_use_without_result) took a third of the width, the detail
@@ -35,30 +36,6 @@ CHOSEN_KEY = "convert_forms_chosen"
 PREFILLED_KEY = "convert_prefilled"
 #: Problems drawn on the page at most (the report holds up to MAX_VIOLATIONS; the rest are counted).
 SHOWN_ROWS = 100
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def _check(text: str, fmt: str, language: str):
-    """The report for one input, computed once: reruns (any click) reuse it. A report is small
-    (details capped by the checker), and at most 16 are kept."""
-    return check_pairing(text, fmt, language)
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def _convert(text: str, source: str, target: str, language: str):
-    """``(converted, losses, error, problems, unchecked)`` (losses: the capped lines of
-    toolcall.convert.loss_report, at most a line per kind of loss, not one per loss; problems: the pairing
-    checker's count on the converted transcript, in ``target``; unchecked: the checker's reason when it
-    cannot read that transcript, else None: a form can be longer or nest deeper than the paste) for one
-    converter input, computed once like ``_check``: the box is
-    pre-filled from the transcript above, so a large paste would otherwise be re-read and converted on
-    every click anywhere on the page."""
-    messages, error = read_transcript(text, language)
-    if error:
-        return None, [], error, 0, None
-    converted, losses = convert(messages, source, target)
-    report = check_pairing(json.dumps(converted, ensure_ascii=False), target, language)
-    return converted, loss_report(losses, language), None, len(report.violations) + report.more, report.error
 
 
 def _valid_request(fmt: str) -> str:
@@ -133,7 +110,7 @@ above_failed = False  # the checker above could not read the transcript (its err
 if not text.strip():
     st.caption(tr("pairing.empty_input"))
 else:
-    report = _check(text, fmt, lang())
+    report = checked(text, fmt, lang())
     if report.error:
         st.error(plain(report.error), icon="❌")
         above_failed = True
@@ -193,7 +170,7 @@ if source == target:
 elif len(convert_text) > MAX_PAGE_CONVERT_CHARS:  # nothing converted: bounded CPU per rerun (issue 13)
     st.info(tr("convert.too_large", size=f"{len(convert_text):,}", limit=f"{MAX_PAGE_CONVERT_CHARS:,}"), icon="ℹ️")
 elif convert_text.strip():
-    converted, losses, error, problems, unchecked = _convert(convert_text, source, target, lang())
+    converted, losses, error, problems, unchecked = conversion(convert_text, source, target, lang())
     if error and above_failed and convert_text == above_text:  # the same text's error once, not twice
         st.info(tr("convert.above_unreadable"), icon="ℹ️")
     elif error:

@@ -127,6 +127,20 @@ def _cards() -> None:
             show_card(judged.card, f"card_{n}", f"label {n}", judged, tool.name, "anthropic")
 
 
+def _pairing() -> None:
+    from ui.pairing_checks import checked, conversion
+
+    for i in range(20):  # 600 unpaired tool_use blocks (~40 KB each): a report and a conversion per paste
+        messages = [{"role": "user", "content": f"go {i}"},
+                    {"role": "assistant", "content": [{"type": "tool_use", "id": f"toolu_{i}_{j}", "name": "t",
+                                                       "input": {"k": j}} for j in range(600)]},
+                    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"other_{j}", "content": "ok"}
+                                                 for j in range(600)]}]
+        text = json.dumps(messages)
+        checked(text, "auto", "en")
+        conversion(text, "anthropic", "openai", "en")
+
+
 #: The filler of each cache, by "module.name" (what tests/unit/test_cache_bytes.py finds).
 FILLERS: dict[str, Callable[[], None]] = {
     "toolcall.safe_validator._patterns": _patterns,
@@ -145,6 +159,8 @@ FILLERS: dict[str, Callable[[], None]] = {
     "ui.strict_panel._computed": _strict,
     "ui.cards._plans": _cards,
     "ui.playground_pick._labels": _cards,
+    "ui.pairing_checks._reports": _pairing,
+    "ui.pairing_checks._conversions": _pairing,
 }
 
 

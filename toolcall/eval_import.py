@@ -55,18 +55,23 @@ MAX_RUNS = 200_000
 MAX_LINE_CHARS = 1_000_000
 #: Most problems listed; reading stops after them (the last problem says so).
 MAX_PROBLEMS = 1_000
-#: Largest whole-document JSON input (τ-bench, Inspect ``.json``) and ``.eval`` member, in bytes:
-#: parsed at once, so far below MAX_BYTES.
-MAX_JSON_BYTES = 20_000_000
+#: Largest whole-document JSON input (τ-bench, Inspect ``.json``) and ``.eval`` member, in bytes: parsed at once, so
+#: far below MAX_BYTES. With MAX_JSON_VALUES it bounds what one parse holds at its peak: orjson's parser sets aside
+#: ~10 bytes per byte of text before it builds the objects, so at 20 MB and 2 million values one Inspect log or
+#: member peaked at 376-397 MB of allocations (issue 13, memory kind; bench/eval_parse_peak.py, bench/README.md
+#: section R); at 4 MB at most ~80 MB. An Inspect log larger than this is read as a ``.eval`` (one member per
+#: sample), and the refusal (inspect_json_too_large) says so.
+MAX_JSON_BYTES = 4_000_000
 #: Most JSON values (bounded by counting ``,`` ``[`` ``{`` bytes) one document may hold before
 #: it is parsed: an empty object costs ~64 bytes of memory for its 3 bytes of text.
-MAX_JSON_VALUES = 2_000_000
+MAX_JSON_VALUES = 500_000
 #: Most JSON values (counted the same way, on each kept value's JSON) the records of one input may keep once read:
 #: the calls' arguments, expected calls and tool lists outlive their line or member, so without a total a
-#: 57 KB .eval of 19 members of a million ``[]`` each (each member under MAX_JSON_VALUES) kept 1.3 GB, and 36 MB
-#: of native lines 0.8 GB. As many as one whole document may hold (MAX_JSON_VALUES): a 20 MB native upload of
-#: small distinct calls keeps about 1.2 million (12 a line), a hostile one at most ~2 million empty lists (~110 MB).
-MAX_KEPT_VALUES = MAX_JSON_VALUES
+#: 57 KB .eval of 19 members of 950 000 ``[]`` each (each member then under the whole-document cap) kept 1.3 GB,
+#: and 36 MB of native lines 0.8 GB. Four times what one whole document may hold (MAX_JSON_VALUES): a 20 MB native
+#: upload of small distinct calls keeps about 1.2 million (12 a line), a hostile one at most ~2 million empty lists
+#: (~110 MB).
+MAX_KEPT_VALUES = 2_000_000
 #: Most distinct tool lists (schemas) one input may bring: each costs validator builds and
 #: regex runs, so a line with yet another list is one problem.
 MAX_TOOL_SETS = 20
@@ -81,6 +86,7 @@ LOG_FORMATS = ("auto", "native", "tau", "inspect")
 ERROR_CODES: dict[str, tuple[str, ...]] = {
     "log_too_large": ("size", "limit"),
     "document_too_large": ("size", "limit"),
+    "inspect_json_too_large": ("size", "limit"),
     "too_many_values": ("size", "limit"),
     "member_too_large": ("name", "size", "limit"),
     "member_too_many_values": ("name", "size", "limit"),
@@ -321,9 +327,10 @@ _REQUIRED = frozenset(("case_id", "run", "model", "expected_calls", "actual_call
 
 def _key(value: Any, option: int = 0) -> bytes:
     """A value's JSON bytes as a key; b"" (share nothing) when it is nested past orjson.dumps'
-    depth limit (orjson.loads reads deeper)."""
+    depth limit (orjson.loads reads deeper). Copied: orjson's own result keeps its 4 KB output buffer
+    (evaluation._freeze)."""
     try:
-        return orjson.dumps(value, option=option)
+        return bytes(memoryview(orjson.dumps(value, option=option)))
     except (TypeError, orjson.JSONEncodeError):
         return b""
 
@@ -507,7 +514,12 @@ _INSPECT_KEYS = frozenset({"version", "status", "eval", "plan", "results", "stat
 def _inspect_samples(data: bytes) -> tuple[str, Iterator[tuple[str, Any]]]:
     """(model, iterator of (where, sample or an exception)) for a .json or .eval log."""
     if data[:2] != b"PK":
-        doc = _json_doc(data)
+        try:
+            doc = _json_doc(data)
+        except LogTooLarge as exc:  # a .json log is parsed whole; a .eval one sample at a time
+            if exc.code == "document_too_large":
+                raise LogTooLarge("inspect_json_too_large", exc.size, exc.limit) from None
+            raise
         if not isinstance(doc, dict) or not isinstance(doc.get("samples", []), list) \
                 or (doc and not doc.keys() & _INSPECT_KEYS):  # {"hello": "world"} is no Inspect log without runs
             raise LogUnreadable("inspect_shape")

@@ -20,11 +20,20 @@ from toolcall.parsing import ParsedInput, localized_detail, parse_tool_input, re
 from toolcall.wire import ANTHROPIC, GEMINI, MCP, OPENAI, RESPONSES
 from toolcall.results import (backend_error_content, call_id, jsonrpc_error, landing, parse_error_content, scrub,
                               success_content, tool_result_message, validation_error_content)
-from toolcall.safe_validator import SizedCache
+from toolcall.safe_validator import (VALIDATION_BUDGET, SharedBudgetSpent, SizedCache, shared_budget,
+                                     shared_budget_spent)
 from toolcall.validation import FieldError, validate
 
 ACCEPTED = "accepted"
 REJECTED = "rejected"
+#: The verdict of an output left unjudged because its rerun's shared time budget (CANNED_BUDGET) was spent: not a
+#: verdict on the output, never counted as matching, leaking or over-rejected.
+NOT_CHECKED = "not_checked"
+#: CPU seconds that judging ALL the canned outputs of one schema may take together (evaluate_canned): the most one
+#: validation may take (its VALIDATION_BUDGET and the one retry of safe_validator.within_budget). Each output had
+#: its own budget, so a schema just under it cost one edit 8 x 0.45 s (a 1 KB chain of 14 $defs each referring to
+#: the next twice: 3.6 s); outputs left when it is spent are NOT_CHECKED.
+CANNED_BUDGET = 2 * VALIDATION_BUDGET
 
 #: The stop reasons the judge tells apart (Anthropic's names; OpenAI's finish_reason is in FINISH_REASON).
 STOP_TOOL_USE = "tool_use"
@@ -160,6 +169,11 @@ class CannedJudgement:
         """A bad output that the (edited) schema let through."""
         return self.output.expected == REJECTED and self.card.verdict == ACCEPTED
 
+    @property
+    def not_checked(self) -> bool:
+        """Left unjudged: the rerun's time budget was spent before this output (NOT_CHECKED)."""
+        return self.card.verdict == NOT_CHECKED
+
 
 def evaluate(raw: str, schema: dict[str, Any], tool_name: str, lang: str = "en", fmt: str = ANTHROPIC,
              tool_use_id: str | None = None, backend: Backend | None = None,
@@ -180,7 +194,8 @@ def evaluate(raw: str, schema: dict[str, Any], tool_name: str, lang: str = "en",
     ``stop_reason`` is the response's (STOP_REASONS); after "max_tokens" nothing runs and
     ``harness_action`` holds the re-request with more room than ``max_tokens`` (the request's limit).
     ``assert_format`` checks ``format`` (see ``validation.validate``). Never raises for any str ``raw``;
-    ValueError for an unknown stop_reason or a max_tokens below 1.
+    ValueError for an unknown stop_reason or a max_tokens below 1. Inside a ``safe_validator.shared_budget`` that
+    is spent while validating, the verdict is NOT_CHECKED (no errors, no tool_result).
     """
     action = harness_action_for(stop_reason, max_tokens)
     call = tool_use_id or call_id(raw, fmt)
@@ -195,7 +210,10 @@ def evaluate(raw: str, schema: dict[str, Any], tool_name: str, lang: str = "en",
                    else tool_result_message(fmt, call, content, True, tool_name))
         return Judgement(raw, REJECTED, call, hints=hints, parse=parsed, parse_detail=detail,
                          tool_result=message, harness_action=action, fmt=fmt)
-    errors, notes = validate(parsed.value, schema, lang, assert_format)
+    try:
+        errors, notes = validate(parsed.value, schema, lang, assert_format)
+    except SharedBudgetSpent:
+        return Judgement(raw, NOT_CHECKED, call, parse=parsed, harness_action=action, fmt=fmt)
     if errors:
         content = validation_error_content(tool_name, errors, lang)
         return Judgement(raw, REJECTED, call, errors=errors, notes=notes, parse=parsed,
@@ -213,7 +231,10 @@ def evaluate(raw: str, schema: dict[str, Any], tool_name: str, lang: str = "en",
         content = success_content(card.backend.data or {})
         if fmt == MCP and output_schema is not None:
             structured = card.backend.data or {}
-            card.output_errors, _ = validate(structured, output_schema, lang)
+            try:
+                card.output_errors, _ = validate(structured, output_schema, lang)
+            except SharedBudgetSpent:
+                return Judgement(raw, NOT_CHECKED, call, parse=parsed, harness_action=action, fmt=fmt)
     else:
         content = backend_error_content(card.backend.error or {})
     card.tool_result = tool_result_message(fmt, call, content, not card.backend.ok, tool_name, structured)
@@ -277,12 +298,19 @@ def evaluate_canned(outputs, schema: dict[str, Any], tool_name: str, book: Order
                     max_tokens: int = 1024) -> list[CannedJudgement]:
     """Cards for every canned output, each judged with its own stop_reason (``max_tokens`` is the
     request's limit). Each accepted output runs on its own fresh backend for ``tool_name``
-    (when ``book`` is given), so the cards preview what one call would return."""
+    (when ``book`` is given), so the cards preview what one call would return. All of them together take at
+    most CANNED_BUDGET seconds of CPU (one validation's worst case): the outputs left when it is spent get the
+    verdict NOT_CHECKED, without being parsed or validated."""
     cards = []
-    for out in outputs:
-        backend = backend_for(tool_name, book) if book is not None else None
-        cards.append(CannedJudgement(out, evaluate(out.raw, schema, tool_name, lang, fmt, call_id(out.id, fmt),
-                                                   backend, assert_format, out.stop_reason, max_tokens)))
+    with shared_budget(CANNED_BUDGET):
+        for out in outputs:
+            if shared_budget_spent():
+                cards.append(CannedJudgement(out, Judgement(scrub(out.raw), NOT_CHECKED, call_id(out.id, fmt),
+                                                            fmt=fmt)))
+                continue
+            backend = backend_for(tool_name, book) if book is not None else None
+            cards.append(CannedJudgement(out, evaluate(out.raw, schema, tool_name, lang, fmt, call_id(out.id, fmt),
+                                                       backend, assert_format, out.stop_reason, max_tokens)))
     return cards
 
 
@@ -301,13 +329,20 @@ def evaluate_canned_cached(outputs, schema: dict[str, Any], tool_name: str, book
     repr (id, text, expected verdict, stop_reason …), the schema as canonical JSON, the tool name, the
     order book's repr, ``lang``, ``fmt``, ``assert_format`` and ``max_tokens``.
     The judgements are shared: read them, never change them.
-    Each judgement ran under the same limits as :func:`evaluate` (regex time bound, validation budget)."""
+    Each judgement ran under the same limits as :func:`evaluate` (regex time bound, validation budget, the shared
+    CANNED_BUDGET); a result with outputs NOT_CHECKED is judged once more before it is kept (at most two budgets,
+    once per schema)."""
     outputs = tuple(outputs)
     key = (tuple(repr(o) for o in outputs), json.dumps(schema, sort_keys=True, ensure_ascii=False), tool_name,
            repr(book), lang, fmt, assert_format, max_tokens)
     hit = _canned.get(key)
     if hit is None:
         hit = evaluate_canned(outputs, schema, tool_name, book, lang, fmt, assert_format, max_tokens)
+        if any(c.not_checked for c in hit):
+            # once more under a fresh budget before it is kept for every session: a pause that is not the schema's
+            # doing (a full garbage collection runs in whichever thread allocates) must not leave the shipped schema
+            # "not checked" for the whole class (as safe_validator.within_budget does for one validation)
+            hit = evaluate_canned(outputs, schema, tool_name, book, lang, fmt, assert_format, max_tokens)
         _canned.put(key, hit)
     return hit
 
@@ -342,13 +377,15 @@ class Summary:
     total: int
     leaked: tuple[str, ...]
     unexpected_rejections: tuple[str, ...]
+    not_checked: tuple[str, ...] = ()
 
 
 def summarize(cards: list[CannedJudgement]) -> Summary:
-    """Count matches; list leaked ids and valid outputs wrongly rejected, in card order."""
+    """Count matches; list leaked ids, valid outputs wrongly rejected and outputs not checked, in card order."""
     return Summary(sum(c.matches for c in cards), len(cards),
                    tuple(c.output.id for c in cards if c.leaked),
-                   tuple(c.output.id for c in cards if not c.matches and not c.leaked))
+                   tuple(c.output.id for c in cards if not c.matches and not c.leaked and not c.not_checked),
+                   tuple(c.output.id for c in cards if c.not_checked))
 
 
 def verdict_holds(output: CannedOutput, card: Judgement) -> bool:

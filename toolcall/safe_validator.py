@@ -60,8 +60,9 @@ MAX_PATTERN_CHARS = 1000
 PATTERN_CACHE_SIZE = 256
 PATTERN_CACHE_BYTES = 16 * 1024 ** 2
 #: What all the process's SizedCaches together may hold: the sum of their max_bytes stays within it (README,
-#: "Caches, bounded in bytes"; tests/unit/test_cache_bytes.py adds them up).
-CACHE_BUDGET_BYTES = 128 * 1024 ** 2
+#: "Caches, bounded in bytes"; tests/unit/test_cache_bytes.py adds them up). 136 MiB since the pairing page's two
+#: caches (ui.pairing_checks, 4 MiB each) moved here from st.cache_data, where they were bounded by count only.
+CACHE_BUDGET_BYTES = 136 * 1024 ** 2
 #: ECMA-262 flags every pattern is compiled with: u (Unicode code points, \p{…}), as JSON Schema asks.
 FLAGS = "u"
 
@@ -76,6 +77,12 @@ class RegexTimeout(ValidationError):
 
 class BudgetExceeded(Exception):
     """Raised inside a validation that ran past VALIDATION_BUDGET seconds."""
+
+
+class SharedBudgetSpent(BudgetExceeded):
+    """Raised inside a validation when the enclosing :class:`shared_budget` (one rerun's, spread over several
+    validations) is spent: not this validation's own doing, so it is neither retried nor remembered as too
+    expensive; what was not checked is shown as not checked."""
 
 
 #: The engine's syntax error (an ``ValueError`` subclass), for callers that report it.
@@ -190,8 +197,11 @@ _clock = time.thread_time
 
 def _tick() -> None:
     deadline = getattr(_budget, "deadline", None)
-    if deadline is not None and _clock() > deadline:
-        raise BudgetExceeded()
+    if deadline is not None:
+        now = _clock()
+        if now > deadline:
+            shared = getattr(_budget, "shared", None)
+            raise SharedBudgetSpent() if shared is not None and now > shared else BudgetExceeded()
 
 
 class budget:
@@ -212,6 +222,32 @@ class budget:
         _budget.deadline = self._outer
 
 
+class shared_budget:
+    """Context manager: everything inside, however many validations, may take at most ``seconds`` of this
+    thread's CPU time. Each validation inside keeps its own (shorter or equal) :class:`budget`; once the shared one
+    is spent, a tick raises :class:`SharedBudgetSpent` and :func:`shared_budget_spent` is true. Not nested."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self._outer: tuple[float | None, float | None] = (None, None)
+
+    def __enter__(self) -> shared_budget:
+        self._outer = getattr(_budget, "deadline", None), getattr(_budget, "shared", None)
+        mine = _clock() + self.seconds
+        _budget.shared = mine
+        _budget.deadline = mine if self._outer[0] is None else min(mine, self._outer[0])
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _budget.deadline, _budget.shared = self._outer
+
+
+def shared_budget_spent() -> bool:
+    """True inside a :class:`shared_budget` whose seconds are spent (False outside any)."""
+    shared = getattr(_budget, "shared", None)
+    return shared is not None and _clock() > shared
+
+
 def within_budget(fn: Callable[[], T], seconds: float = VALIDATION_BUDGET) -> T:
     """``fn()`` under a :class:`budget` of ``seconds``; if it runs past it, once more under a fresh one.
 
@@ -219,10 +255,13 @@ def within_budget(fn: Callable[[], T], seconds: float = VALIDATION_BUDGET) -> T:
     a one-off pause is not the schema's doing: a full garbage collection of the whole process's heap, run
     by whichever allocation triggers it, can take a large part of 0.5 s in a big process (the newcomer saw
     the plain valid refund call refused with "$budget" during a test run, CPU clock and all). A schema that
-    is really too expensive exceeds twice, costing at most twice the budget, once: callers remember it."""
+    is really too expensive exceeds twice, costing at most twice the budget, once: callers remember it.
+    SharedBudgetSpent (the enclosing shared_budget is spent) is raised at once, not retried."""
     try:
         with budget(seconds):
             return fn()
+    except SharedBudgetSpent:
+        raise
     except BudgetExceeded:
         with budget(seconds):
             return fn()

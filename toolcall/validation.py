@@ -25,8 +25,8 @@ from toolcall.regex_errors import describe as describe_regex_error
 from toolcall.i18n import sentence_gap, t
 from toolcall.parsing import StrictJSONError, ends_open, json_type, localized_detail, names_place, strict_loads
 from toolcall.safe_validator import (ASSERT_FORMATS, META_FORMATS, REGEX_TIMEOUT, REGISTRY, VALIDATION_BUDGET,
-                                     BudgetExceeded, FormatTooLong, RegexTimeout, SafeValidator, SizedCache, _no_fetch,
-                                     budget, extra_properties, validator_class, within_budget)
+                                     BudgetExceeded, FormatTooLong, RegexTimeout, SafeValidator, SharedBudgetSpent,
+                                     SizedCache, _no_fetch, budget, extra_properties, validator_class, within_budget)
 
 #: Largest schema text accepted, in characters, and its deepest nesting.
 MAX_SCHEMA_CHARS = 200_000
@@ -47,6 +47,11 @@ MAX_SCHEMA_PATTERNS = 200
 #: (14 KB) still 1.6 s in the strict panel; at 500 the worst seen is 0.9 s (issue 13, time kind). The shipped
 #: tools have at most a few dozen.
 MAX_SCHEMA_PARTS = 500
+#: Most subschemas one value may be checked against once the ``$ref``s are followed (:func:`expanded_parts`): a
+#: 1 KB chain of 15 ``$defs`` each referring to the next twice (131 070 of them) ran into the validation budget on
+#: every output of every distinct variant (1 s of CPU each); at about 5 µs each, 10 000 cost about 0.05 s per
+#: output. The shipped tools count at most a few dozen; a real schema reusing a 20-part definition in 50 places 1 000.
+MAX_EXPANDED_SUBSCHEMAS = 10_000
 #: Values listed in an ``enum`` explanation before the rest are counted.
 MAX_LISTED = 12
 
@@ -59,7 +64,8 @@ class SchemaCheck:
 
     ``ok`` with ``schema`` (a dict) set, or ``code`` one of SCHEMA_TOO_LARGE,
     SCHEMA_NOT_JSON, SCHEMA_NOT_OBJECT, SCHEMA_TOO_MANY_PATTERNS, SCHEMA_TOO_MANY_PARTS, SCHEMA_INVALID,
-    SCHEMA_REMOTE_REF with a translated ``message``; ``line``/``column`` (1-based) for JSON syntax errors and
+    SCHEMA_REMOTE_REF, SCHEMA_TOO_EXPANDED (more than MAX_EXPANDED_SUBSCHEMAS once references are followed, keyword
+    ``$ref``) with a translated ``message``; ``line``/``column`` (1-based) for JSON syntax errors and
     ``keyword``/``path`` (a JSON pointer into the schema) for meta-schema errors and for the
     first pattern over MAX_SCHEMA_PATTERNS and the first part over MAX_SCHEMA_PARTS.
     """
@@ -120,17 +126,42 @@ def subschemas(schema: Any, path: list | None = None) -> Iterator[tuple[dict, li
         if not isinstance(node, dict):
             continue
         yield node, where
-        children = []
-        for key in _IN_PLACE:
-            if key in node:
-                children.append((node[key], where + [key]))
-        for key in _ARRAYS:
-            if isinstance(node.get(key), list):
-                children.extend((v, where + [key, i]) for i, v in enumerate(node[key]))
-        for key in _MAPS:
-            if isinstance(node.get(key), dict):
-                children.extend((v, where + [key, k]) for k, v in node[key].items())
-        stack.extend(reversed(children))
+        stack.extend(reversed(_children(node, where)))
+
+
+def _children(node: dict, where: list, maps: tuple[str, ...] = _MAPS) -> list[tuple[Any, list]]:
+    """The values of ``node``'s schema-holding keywords (those of ``maps`` for the object-of-schemas ones), each
+    with its path, in the order :func:`subschemas` walks them."""
+    children = []
+    for key in _IN_PLACE:
+        if key in node:
+            children.append((node[key], where + [key]))
+    for key in _ARRAYS:
+        if isinstance(node.get(key), list):
+            children.extend((v, where + [key, i]) for i, v in enumerate(node[key]))
+    for key in maps:
+        if isinstance(node.get(key), dict):
+            children.extend((v, where + [key, k]) for k, v in node[key].items())
+    return children
+
+
+def _with_resolvers(schema: dict) -> tuple[Any, Iterator[tuple[dict, list, Any]]]:
+    """The schema's registry (nothing fetched) and each subschema ``(node, path, resolver)`` in the walk order of
+    :func:`subschemas`, each resolver following the embedded ``$id`` above its node."""
+    root = DRAFT202012.create_resource(schema)
+    registry = Registry(retrieve=_no_fetch).with_resource(root.id() or "", root).crawl()  # type: ignore[call-arg]
+    top = registry.resolver(base_uri=root.id() or "")
+
+    def walk() -> Iterator[tuple[dict, list, Any]]:
+        # subschemas() yields parents before children
+        resolvers: dict[tuple, Any] = {}
+        for node, where in subschemas(schema):
+            resolver = resolvers.get(tuple(_parent_schema_path(where)), top) if where else top
+            if isinstance(node.get("$id"), str):
+                resolver = resolver.in_subresource(DRAFT202012.create_resource(node))
+            resolvers[tuple(where)] = resolver
+            yield node, where, resolver
+    return registry, walk()
 
 
 def remote_refs(schema: dict) -> Iterator[tuple[str, str, str]]:
@@ -142,17 +173,8 @@ def remote_refs(schema: dict) -> Iterator[tuple[str, str, str]]:
     the enclosing ``$id`` as RFC 3986 §5 says) and to ``$dynamicAnchor`` targets resolve in
     the document and are not yielded. Nothing is fetched. Raises nothing for a checked schema.
     """
-    root = DRAFT202012.create_resource(schema)
-    registry = Registry(retrieve=_no_fetch).with_resource(root.id() or "", root).crawl()  # type: ignore[call-arg]
-    top = registry.resolver(base_uri=root.id() or "")
-    # subschemas() yields parents before children; each resolver follows the embedded $id above it.
-    resolvers: dict[tuple, Any] = {}
-    for node, where in subschemas(schema):
-        parent = resolvers.get(tuple(_parent_schema_path(where)), top) if where else top
-        resolver = parent
-        if isinstance(node.get("$id"), str):
-            resolver = parent.in_subresource(DRAFT202012.create_resource(node))
-        resolvers[tuple(where)] = resolver
+    registry, nodes = _with_resolvers(schema)
+    for node, where, resolver in nodes:
         for key in ("$ref", "$dynamicRef"):
             ref = node.get(key)
             if not isinstance(ref, str):
@@ -167,6 +189,63 @@ def remote_refs(schema: dict) -> Iterator[tuple[str, str, str]]:
                 yield pointer(where + [key]), key, document
             except Exception:  # a malformed URI: it still names no local document
                 yield pointer(where + [key]), key, document
+
+
+def expanded_parts(schema: dict, limit: int = 0) -> tuple[int, str | None]:
+    """How many subschemas one value may be checked against once every ``$ref`` / ``$dynamicRef`` is followed (each
+    reference counts its target's whole count again; ``$defs`` count only where referred to; a reference back to a
+    subschema it is inside counts 1, as a recursive schema recurses only as deep as the value). Counted with each
+    subschema's count remembered, so linear in the schema, whatever the count. With ``limit``, stops as soon as a
+    count passes it and returns ``(count, pointer of that subschema)``; else ``(count, None)``. A chain of n
+    ``$defs`` each referring to the next twice counts about 2^(n+2). Nothing is fetched; raises nothing for a
+    schema that passed the meta-schema check."""
+    _, nodes = _with_resolvers(schema)
+    info: dict[int, tuple[dict, list, Any]] = {id(node): (node, where, resolver) for node, where, resolver in nodes}
+    applied = tuple(k for k in _MAPS if k not in ("$defs", "definitions"))
+
+    def edges(key: int) -> list[int]:
+        node, where, resolver = info[key]
+        out = [id(child) for child, _ in _children(node, where, applied) if isinstance(child, dict)]
+        for keyword in ("$ref", "$dynamicRef"):
+            if isinstance(node.get(keyword), str):
+                try:
+                    found = resolver.lookup(node[keyword])
+                except Exception:  # unresolvable: validating says so, at no cost
+                    continue
+                if isinstance(found.contents, dict):
+                    if id(found.contents) not in info:  # a reference into no keyword position: walk it too
+                        info.update((id(n), (n, where + [keyword], found.resolver))
+                                    for n, _ in subschemas(found.contents))
+                    out.append(id(found.contents))
+        return out
+
+    counts: dict[int, int] = {}
+    stack = [[id(schema), edges(id(schema)), 0, 1]]  # node, its edges, the next edge, its count so far
+    open_nodes = {id(schema)}
+    while stack:
+        frame = stack[-1]
+        key, out, at, total = frame
+        if at < len(out):
+            frame[2] += 1
+            child = out[at]
+            if child in counts:
+                frame[3] += counts[child]
+            elif child in open_nodes:
+                frame[3] += 1
+            else:
+                open_nodes.add(child)
+                stack.append([child, edges(child), 0, 1])
+            if limit and frame[3] > limit:
+                return frame[3], pointer(info[key][1])
+            continue
+        stack.pop()
+        open_nodes.discard(key)
+        counts[key] = total
+        if stack:
+            stack[-1][3] += total
+            if limit and stack[-1][3] > limit:
+                return stack[-1][3], pointer(info[stack[-1][0]][1])
+    return counts[id(schema)], None
 
 
 def _parent_schema_path(where: list) -> list:
@@ -330,6 +409,10 @@ def _meta_check(schema: dict[str, Any], lang: str) -> SchemaCheck:
     for where, keyword, uri in remote_refs(schema):
         return SchemaCheck(False, code="SCHEMA_REMOTE_REF", keyword=keyword, path=where,
                            message=t("schema.remote_ref_uri", lang, path=where, keyword=keyword, uri=_short(uri)))
+    _, where = expanded_parts(schema, MAX_EXPANDED_SUBSCHEMAS)
+    if where is not None:
+        return SchemaCheck(False, code="SCHEMA_TOO_EXPANDED", keyword="$ref", path=where,
+                           message=t("schema.too_expanded", lang, limit=MAX_EXPANDED_SUBSCHEMAS, path=where or "/"))
     return SchemaCheck(True, schema=schema)
 
 
@@ -617,7 +700,7 @@ def _raw_errors(instance: Any, schema: dict[str, Any], key: str, lang: str, asse
     """jsonschema's errors for ``instance`` under the validation budget: ``(errors, validator, None)``, or
     ``(None, None, [one FieldError])`` when the schema is too expensive, a pattern timed out, ``$ref`` recursed
     forever or did not resolve, or memory ran out. ``key`` is ``json.dumps(schema)``, made once by the caller.
-    Raises nothing for any JSON value."""
+    Raises nothing for any JSON value, except SharedBudgetSpent inside a spent safe_validator.shared_budget."""
     if key in _too_expensive:
         return None, None, [_budget_error(lang)]
     try:
@@ -628,6 +711,8 @@ def _raw_errors(instance: Any, schema: dict[str, Any], key: str, lang: str, asse
             validator = validator_class(schema, registry)(schema, registry=registry,
                                                           format_checker=ASSERT_FORMATS if assert_format else None)
         raw_errors = within_budget(lambda: list(validator.iter_errors(instance)))
+    except SharedBudgetSpent:
+        raise  # the rerun's budget, spent on other validations too: not this schema's verdict, not remembered
     except BudgetExceeded:
         _too_expensive.put(key, None)
         return None, None, [_budget_error(lang)]
@@ -661,7 +746,8 @@ def validate(instance: Any, schema: dict[str, Any], lang: str = "en", assert_for
     documents (tests only: the JSON-Schema-Test-Suite's remotes); the app never passes one,
     and no registry ever fetches. A self-referencing schema that recurses forever, or a
     ``$ref`` that cannot be resolved, becomes one ``$ref`` error; running out of memory
-    becomes one ``$memory`` error. Raises nothing for any JSON value.
+    becomes one ``$memory`` error. Raises nothing for any JSON value, except SharedBudgetSpent when called
+    inside a ``safe_validator.shared_budget`` that is spent before the verdict is known (judge.evaluate_canned).
     """
     key = json.dumps(schema)
     raw_errors, validator, refused = _raw_errors(instance, schema, key, lang, assert_format, registry)

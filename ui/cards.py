@@ -6,7 +6,7 @@ Drawn by pages/playground.py for each canned output and for the free box.
 from __future__ import annotations
 
 from toolcall.parsing import names_place
-from toolcall.judge import MAX_TOKENS_FIELD, STOP_TOOL_USE, STOP_WORDS, no_backend_message
+from toolcall.judge import CANNED_BUDGET, MAX_TOKENS_FIELD, NOT_CHECKED, STOP_TOOL_USE, STOP_WORDS, no_backend_message
 from toolcall.results import result_text, tool_call_entry
 from toolcall.wire import ANTHROPIC
 from toolcall.validation import display_pointer
@@ -19,8 +19,8 @@ import streamlit as st
 
 
 def badge(verdict: str) -> str:
-    """A coloured badge for ``accepted`` / ``rejected`` (our own text only)."""
-    colour = "green" if verdict == "accepted" else "red"
+    """A coloured badge for ``accepted`` / ``rejected`` / ``not_checked`` (our own text only)."""
+    colour = {"accepted": "green", NOT_CHECKED: "gray"}.get(verdict, "red")
     return f":{colour}-badge[{tr('playground.' + verdict)}]"
 
 
@@ -80,6 +80,8 @@ def card_plan(card, label: str | None = None, canned=None, tool_name: str | None
     if tool_name is not None and fmt is not None:
         add("caption", tr(f"card_call.title.{fmt}"))  # MCP's tools/call is the host's request, not the model's
         out.extend(_json(tool_call_entry(fmt, card.tool_use_id, tool_name, card.raw)))
+    if card.verdict == NOT_CHECKED:
+        add("warning", tr("playground.not_checked_card", seconds=f"{CANNED_BUDGET:g}"), icon="⏳")
     if canned is not None and canned.leaked:
         catches = canned.output.catches
         add("error", plain(tr("playground.leaked", keyword=catches) if catches else tr("playground.leaked_parse")),

@@ -23,12 +23,14 @@ _PANEL_LABELS = {OUTPUTS: "workbench.tab_outputs", REVIEW: "workbench.tab_review
 #: outputs.schema.json), so no canned output can take it.
 FREE = "-free"
 #: How each output's outcome under the edited schema is marked in the summary (the picker's captions match).
-ICONS = {"matched": "✅", "leaked": "🚨", "overrejected": "⚠️"}
+ICONS = {"matched": "✅", "leaked": "🚨", "overrejected": "⚠️", "not_checked": "⏳"}
 
 
 def outcome(canned) -> str:
-    """``matched`` (the expected verdict), ``leaked`` (a bad output accepted) or ``overrejected``."""
-    return "leaked" if canned.leaked else "matched" if canned.matches else "overrejected"
+    """``matched`` (the expected verdict), ``leaked`` (a bad output accepted), ``not_checked`` (the rerun's time
+    budget was spent before it) or ``overrejected``."""
+    return ("leaked" if canned.leaked else "matched" if canned.matches else "not_checked" if canned.not_checked
+            else "overrejected")
 
 
 def show_summary(cards, summary, picked: str) -> None:
@@ -47,7 +49,10 @@ def show_summary(cards, summary, picked: str) -> None:
         if summary.unexpected_rejections:
             st.warning(plain(tr("playground.summary_overrejected", ids=tr("word.list_sep").join(
                 labels[i] for i in summary.unexpected_rejections))), icon=ICONS["overrejected"])
-        if not summary.leaked:
+        if summary.not_checked:
+            st.warning(plain(tr("playground.summary_not_checked", ids=tr("word.list_sep").join(
+                labels[i] for i in summary.not_checked))), icon=ICONS["not_checked"])
+        elif not summary.leaked:  # "no bad output leaks" is not known of the outputs left unchecked
             st.success(tr("playground.summary_all_good"))
 
 
@@ -79,7 +84,8 @@ def output_labels(cards) -> tuple[dict[str, str], list[str]]:
     labels = {c.output.id: label(c.output.label[lang()]) for c in cards}  # read aloud: no needless backslashes
     labels[FREE] = tr("playground.output_free", label=tr("workbench.tab_free"))
     captions = [{"matched": "", "leaked": tr("playground.output_leaked"),
-                 "overrejected": tr("playground.output_overrejected")}[outcome(c)] for c in cards] + [""]
+                 "overrejected": tr("playground.output_overrejected"),
+                 "not_checked": tr("playground.output_not_checked")}[outcome(c)] for c in cards] + [""]
     _labels.put(key, (cards, labels, captions))
     return labels, captions
 

@@ -61,8 +61,9 @@ def _outputs(_marker: str = "refund_order"):
 
 
 #: Rows a findings or disagreements table lists: a schema of 7 000 properties had 7 224 OpenAI findings, a 3.6 MB
-#: table sent on every rerun of the open panel.
-SHOWN_ROWS = 100
+#: table sent on every rerun of the open panel; at 100 rows of long paths the table alone was 39 KB per rerun. 40, as
+#: the design review lists per severity (ui.tool_editor.MAX_SHOWN_FINDINGS).
+SHOWN_ROWS = 40
 
 
 def _rows_left(total: int, lang: str) -> None:
@@ -123,24 +124,28 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
                            for d in others[:SHOWN_ROWS]]))
         _rows_left(len(others), lang)
     st.markdown("**" + t("strict.panel.transforms_title", lang) + "**")
-    left, right = st.columns(2)
-    with left:
-        st.caption(t("strict.panel.original", lang))
-        _show_js(schema, lang)
-    with right:
-        st.caption(t(f"strict.panel.{provider}_sdk", lang) if provider != "gemini" else name)
-        if rep.transform_too_large:
-            show_text(t("strict.panel.transform_too_large", lang, limit=f"{rep.transform_too_large:,}"))
-        elif rep.transform_error:
-            show_text(t("strict.panel.transform_failed", lang, error=rep.transform_error))
-        else:
-            _show_js(rep.transformed if provider != "gemini" else rep.declaration, lang)
+    if rep.transform_too_large:
+        show_text(t("strict.panel.transform_too_large", lang, limit=f"{rep.transform_too_large:,}"))
+    elif rep.transform_error:
+        show_text(t("strict.panel.transform_failed", lang, error=rep.transform_error))
     if rep.transformed is not None and provider != "gemini":
         st.caption(t("strict.panel.diff_caption", lang))
         _show_diff(schema_diff(schema, rep.transformed, ("original", provider)), lang)
         moved = sorted({m.keyword for m in rep.moved if m.into == "description"})
         if moved:
             show_text(t("strict.panel.moved_caption", lang, keywords=name_list(moved, lang)))
+    # Both schemas written out in full only when asked: drawn on every rerun they sent ~8x the typed schema
+    # (bench/README.md, section S); an expander would send them all the same.
+    if not st.toggle(t("strict.panel.show_full", lang), key=f"{PREFIX}_full"):
+        return
+    left, right = st.columns(2)
+    with left:
+        st.caption(t("strict.panel.original", lang))
+        _show_js(schema, lang)
+    with right:
+        st.caption(t(f"strict.panel.{provider}_sdk", lang) if provider != "gemini" else name)
+        if not rep.transform_too_large and not rep.transform_error:
+            _show_js(rep.transformed if provider != "gemini" else rep.declaration, lang)
 
 
 def _matrix(schema: dict[str, Any], outputs, extra=()):
@@ -189,13 +194,21 @@ def _leaks(schema: dict[str, Any], outputs, lang: str) -> None:
         st.caption(t("strict.panel.no_leaks", lang))
 
 
+#: Lines of a diff drawn; the rest are counted in a caption. A rewrite that touches every property (Anthropic's moves
+#: each constraint into the description) made the diff twice the typed schema on every rerun of the open panel.
+SHOWN_DIFF_LINES = 200
+
+
 def _show_diff(diff: str | None, lang: str) -> None:
-    """A schema diff, ``=`` when equal, or why it is not drawn (too long: schema_diff; the schema is not written
-    out again to count its lines)."""
+    """A schema diff (its first SHOWN_DIFF_LINES lines), ``=`` when equal, or why it is not drawn (too long:
+    schema_diff; the schema is not written out again to count its lines)."""
     if diff is None:
         st.caption(t("strict.panel.diff_too_long", lang, limit=f"{MAX_DIFF_LINES:,}"))
-    else:
-        show_code(diff or "=", language="diff", wrap_lines=True)
+        return
+    lines = diff.split("\n")
+    show_code("\n".join(lines[:SHOWN_DIFF_LINES]) or "=", language="diff", wrap_lines=True)
+    if len(lines) > SHOWN_DIFF_LINES:
+        st.caption(t("strict.panel.diff_cut", lang, shown=SHOWN_DIFF_LINES, total=f"{len(lines):,}"))
 
 
 def _fix(schema: dict[str, Any], outputs, lang: str) -> None:

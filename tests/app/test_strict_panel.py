@@ -83,6 +83,8 @@ def test_gemini_and_chinese():
     assert not at.exception
     assert "Gemini（函数声明）会拒绝这个 schema。" in [e.value for e in at.error]
     assert column(findings(at, "zh"), "关键字") == ["additionalProperties"]
+    assert not any('"parametersJsonSchema"' in c.value for c in at.code)  # written out in full only when asked
+    at.toggle(key="playground_strict_full").set_value(True).run()
     assert any('"parametersJsonSchema"' in c.value for c in at.code)
 
 

@@ -43,7 +43,7 @@ SCRIPT = textwrap.dedent("""
         buf = io.BytesIO()
         with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
             z.writestr("header.json", '{{"eval": {{"model": "m"}}}}')
-            inner = "[" + ",".join(["[]"] * 950_000) + "]"
+            inner = "[" + ",".join(["[]"] * 240_000) + "]"  # each member under MAX_JSON_VALUES (500 000: 2 per [])
             for i in range(19):
                 z.writestr(f"samples/{{i:02d}}_epoch_1.json", '{{"id": %d, "epoch": 1, "messages": [{{"role": '
                            '"assistant", "tool_calls": [{{"function": "t", "arguments": {{"a": %s}}}}]}}]}}' % (i, inner))
@@ -90,7 +90,7 @@ def test_hostile_logs_are_refused_in_bounded_memory():
     kept = {"limit": eval_import.MAX_KEPT_VALUES}
     assert report["native_arguments"][:2] == [3, [[4, "$", "too_many_values_kept", kept]]]  # 600 000 a line
     assert report["native_tools"][:2] == [3, [[4, "$.tools", "too_many_values_kept", kept]]]
-    assert report["eval_arguments"][:2] == [2, [[3, "samples/02_epoch_1.json", "too_many_values_kept", kept]]]
+    assert report["eval_arguments"][:2] == [8, [[9, "samples/08_epoch_1.json", "too_many_values_kept", kept]]]
     assert report["eval_members"][:2] == ["too_many_members", {"size": 480_000, "limit": eval_import.MAX_MEMBERS}]
     for name, case in report.items():
         assert case[-1] < MAX_GROWTH_KB, (name, case[-1])

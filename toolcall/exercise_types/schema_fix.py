@@ -42,7 +42,9 @@ def grade_schema_fix(exercise: Exercise, text: str, tool: Tool, outputs: Outputs
     cards = evaluate_canned(outputs.outputs, checks["en"].schema, tool.name, None)
     items = []
     for card in cards:
-        if card.leaked:
+        if card.not_checked:
+            items.append(fb(WRONG, "not_checked", label=card.output.label))
+        elif card.leaked:
             items.append(fb(WRONG, "leaked", label=card.output.label))
         elif not card.matches:
             items.append(fb(WRONG, "overrejected", label=card.output.label))

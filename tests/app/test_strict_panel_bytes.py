@@ -1,0 +1,74 @@
+"""What the open strict panel sends per rerun is bounded by what the student typed (issue 13, memory kind): it
+wrote the schema out three times (original, SDK rewrite, diff) and listed 100 findings of long paths, ~8x the typed
+schema per rerun at its caps (toolcall.strict.MAX_PANEL_CHARS). The full schemas are now drawn only when asked
+(toggle ``playground_strict_full``), the diff shows SHOWN_DIFF_LINES lines and the tables SHOWN_ROWS rows. The
+shapes are the largest under the panel's caps, so the test follows them."""
+
+import json
+import re
+
+import pytest
+
+from tests.app.conftest import fresh_app
+from tests.app.test_pairing_page import _element_bytes
+from toolcall.i18n import t
+from toolcall.strict import MAX_PANEL_CHARS, MAX_PANEL_SUBSCHEMAS, panel_too_large
+from ui import strict_panel
+
+
+def constrained(n: int) -> dict:
+    """``n`` properties with long names and constraints every SDK rewrites (each a finding, each a diff hunk)."""
+    return {"type": "object", "properties": {f"p{i:03d}" + "x" * 40: {"type": "string", "minLength": 1,
+                                                                      "format": "date"} for i in range(n)}}
+
+
+def nested(n: int) -> dict:
+    return {"type": "object", "properties": {f"p{i:03d}" + "x" * 40: {"type": "object", "properties": {
+        "a": {"type": "string", "maxLength": 9}}} for i in range(n)}}
+
+
+def largest(build) -> str:
+    """The compact text of ``build(n)`` for the largest n the panel still draws."""
+    n = 1
+    while not panel_too_large(build(n + 1)) and n < MAX_PANEL_SUBSCHEMAS:
+        n += 1
+    text = json.dumps(build(n), separators=(",", ":"))
+    assert len(text) > MAX_PANEL_CHARS // 2
+    return text
+
+
+SHAPES = {"constrained properties": constrained, "nested objects": nested}
+
+
+def _open(lang: str, text: str, provider: str):
+    at = fresh_app(lang, page="pages/playground.py")
+    at.toggle(key="playground_strict_open").set_value(True).run()
+    at.radio(key="playground_strict_provider").set_value(provider).run()
+    base = sum(_element_bytes(at).values())
+    at.text_area(key="schema_editor").input(text).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at, sum(_element_bytes(at).values()) - base
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai", "gemini"])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_the_open_panel_sends_at_most_three_times_the_schema(shape, provider):
+    text = largest(SHAPES[shape])
+    _, sent = _open("en", text, provider)
+    assert sent <= 3 * len(text), (sent, len(text))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_long_diff_is_cut_and_both_schemas_come_when_asked(lang):
+    text = largest(constrained)
+    at, _ = _open(lang, text, "anthropic")
+    diffs = [c.value for c in at.code if c.language == "diff"]
+    assert len(diffs) == 1 and len(diffs[0].split("\n")) == strict_panel.SHOWN_DIFF_LINES
+    said = re.escape(t("strict.panel.diff_cut", lang, shown=strict_panel.SHOWN_DIFF_LINES, total="TOTAL"))
+    cut = [c.value for c in at.caption if re.fullmatch(said.replace("TOTAL", r"(\d[\d,]*)"), c.value)]
+    assert len(cut) == 1
+    assert int(re.search(r"\d[\d,]*", cut[0]).group().replace(",", "")) > strict_panel.SHOWN_DIFF_LINES
+    assert t("strict.panel.original", lang) not in [c.value for c in at.caption]
+    at.toggle(key="playground_strict_full").set_value(True).run()
+    assert t("strict.panel.original", lang) in [c.value for c in at.caption]
+    assert any(json.loads(c.value) == json.loads(text) for c in at.code if c.language == "json")
