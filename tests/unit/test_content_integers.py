@@ -7,37 +7,28 @@ of every content file check reads, once as ``n.0`` and once as ``n + 0.5``: wher
 as no integer, it must refuse ``n.0`` as well (positions that take any number take both)."""
 
 import json
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 import yaml
 
+from tests.content_copy import copy_content, problem_set
 from toolcall import CONTENT_ROOT
-from toolcall.check import CONTENT_PATTERNS, run_checks
+from toolcall.check import CONTENT_PATTERNS
 from toolcall.fixtures import display_name, schema_problems
 
 
-@pytest.fixture
-def content(tmp_path) -> Path:
-    shutil.copytree(CONTENT_ROOT / "fixtures", tmp_path / "fixtures")
-    shutil.copytree(CONTENT_ROOT / "lessons", tmp_path / "lessons")
-    return tmp_path
 
 
-def _problems(root: Path) -> set[tuple[str, str, str]]:
-    return {(p.file, p.path, p.message) for p in run_checks(root)}
-
-
-def test_paid_cents_written_as_a_decimal_names_the_file_and_the_path(content):
+def test_paid_cents_written_as_a_decimal_names_the_file_and_the_path(tmp_path):
+    content = copy_content(tmp_path / "content")
     path = content / "fixtures" / "orders" / "orders.yaml"
     text = path.read_text("utf-8")
     first = yaml.safe_load(text)["orders"][0]["paid_cents"]
     path.write_text(text.replace(f"paid_cents: {first}\n", f"paid_cents: {first}.0\n", 1), "utf-8")
     assert (display_name(path), "$.orders[0].paid_cents",
             f"{first}.0 is not of type 'integer' (write {first}: with a decimal point it is a decimal number)") \
-        in _problems(content)
+        in problem_set(content)
 
 
 def test_the_same_in_chinese():
@@ -81,14 +72,13 @@ def _rewrite_tree(root: Path, change: Callable[[int], float]) -> int:
     return len(count)
 
 
-def test_every_integer_check_refuses_as_a_fraction_it_refuses_as_a_decimal(content, tmp_path_factory):
-    fraction = tmp_path_factory.mktemp("fraction")
-    shutil.copytree(content, fraction, dirs_exist_ok=True)
+def test_every_integer_check_refuses_as_a_fraction_it_refuses_as_a_decimal(tmp_path):
+    content, fraction = copy_content(tmp_path / "content"), copy_content(tmp_path / "fraction")
     replaced = _rewrite_tree(content, float)
     assert replaced == _rewrite_tree(fraction, lambda n: n + 0.5) and replaced >= 50
     not_integer = {(file.replace(str(fraction), str(content)), where) for file, where, message in
-                   _problems(fraction) if message.endswith("is not of type 'integer'")}
+                   problem_set(fraction) if message.endswith("is not of type 'integer'")}
     assert len(not_integer) >= 10
-    decimal = {(file, where) for file, where, message in _problems(content)
+    decimal = {(file, where) for file, where, message in problem_set(content)
                if "with a decimal point it is a decimal number" in message}
     assert sorted(not_integer - decimal) == []
