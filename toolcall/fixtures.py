@@ -213,7 +213,8 @@ def schema_problems(data: Any, kind: str, name: str, schemas_dir: Path | None = 
                                                            expected=t("type.integer", lang),
                                                            received=repr(e.instance))) for e in decimals]
     errors = sorted(content_validator(schema).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
-    return [Problem(name, json_path(e.absolute_path), content_message(e)) for e in errors]
+    return [Problem(name, json_path(e.absolute_path), content_message(e)) for e in errors] \
+        + blank_text_problems(data, name, kind)
 
 
 def content_message(error: Any) -> str:
@@ -222,6 +223,37 @@ def content_message(error: Any) -> str:
     if _decimal_integer(error):
         return f"{error.message} (write {int(error.instance)}: with a decimal point it is a decimal number)"
     return error.message
+
+
+#: The display texts of a lesson's front matter (one language per file; fixtures hold {en, zh} objects).
+_LESSON_TEXTS = ("title", "summary")
+
+
+def blank_text_problems(data: Any, name: str, kind: str = "") -> list[Problem]:
+    """A Problem at each text students read that shows nothing (toolcall.text.blank: ``"   "``, ``"\u200b"``):
+    every value of an ``{en, zh}`` object, and a lesson's title and summary. ``minLength: 1`` let them pass
+    check, and a card, an order's item or an exercise's prompt was blank in class. Without recursion."""
+    from toolcall.i18n import LANGS  # here: toolcall.i18n reads the catalogue through this module
+    from toolcall.text import blank
+
+    problems: list[Problem] = []
+    if kind == "lesson" and isinstance(data, dict):
+        problems += [Problem(name, json_path([key]), _BLANK) for key in _LESSON_TEXTS
+                     if isinstance(data.get(key), str) and data[key] and blank(data[key])]
+    stack: list[tuple[Any, list]] = [(data, [])]
+    while stack:
+        value, parts = stack.pop()
+        if isinstance(value, dict):
+            if set(value) == set(LANGS):
+                problems += [Problem(name, json_path([*parts, lang]), _BLANK) for lang in LANGS
+                             if isinstance(value[lang], str) and value[lang] and blank(value[lang])]
+            stack.extend((v, [*parts, k]) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, [*parts, i]) for i, v in enumerate(value))
+    return sorted(problems, key=lambda p: p.path)
+
+
+_BLANK = "shows nothing: only white space or invisible characters (students would read an empty text)"
 
 
 def _decimal_integer(error: Any) -> bool:

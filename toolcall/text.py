@@ -37,6 +37,12 @@ INVISIBLE = frozenset(chr(c) for lo, hi in DEFAULT_IGNORABLE_RANGES for c in ran
 HIDDEN = BIDI_CONTROLS | INVISIBLE
 
 
+def blank(text: str) -> bool:
+    """Whether ``text`` shows nothing: only white space, control characters and HIDDEN ones (``"   "``,
+    ``"\u200b"``, ``"\t\n"``, ``"\u3000"``)."""
+    return all(c.isspace() or c in HIDDEN or unicodedata.category(c) in ("Cc", "Cf") for c in text)
+
+
 def _escape(ch: str) -> str:
     """``\\uXXXX``; above U+FFFF its UTF-16 surrogate pair (``\\udb40\\udc01``), as JSON writes it, so
     the escape means the same character inside a JSON string and reads unambiguously elsewhere."""
