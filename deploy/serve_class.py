@@ -598,14 +598,16 @@ def sqlite_problem() -> str | None:
     cannot write stops the launch with the setting named,
     instead of every student of the class being told progress cannot be saved. A failure that may pass
     (a lock held by another program) is left to the processes, which retry."""
-    from toolcall.progress import ProgressStore, StorageError, read_only_problem
+    from toolcall.progress import ProgressStore, StorageError, companion_problem, read_only_problem
 
     try:
         store = ProgressStore(Path(data_folder()))
     except StorageError as exc:
         return str(exc) if exc.setup else None
     store.close()
-    return read_only_problem(store.path) if store.read_only else None  # every answer of the class would be lost
+    # every answer of the class would be lost (a -wal that is a FIFO opens, then fails each save)
+    return (store.read_only_problem or read_only_problem(store.path)) if store.read_only else \
+        companion_problem(store.path)
 
 
 #: Where Streamlit reads the app's secrets (ui/learner.py and ui/instructor.py read TOOLCALL_DATABASE_URL and

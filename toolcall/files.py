@@ -210,8 +210,8 @@ def check_path(path: Path | str, kind: str, max_bytes: int | None = None) -> Non
     """Raise ReadError, naming the problem, unless ``path`` can be what a command expects:
     ``kind`` "folder" (an existing directory, symlinks followed) or "file" (a regular file of 1 to
     ``max_bytes`` bytes: not a folder, FIFO, device or socket, not empty). Looks at the file's
-    metadata only (nothing is opened or read), so a command can refuse every bad path before it
-    starts; its reader still refuses what changed in between."""
+    metadata only (a file of size 0 is read for one byte: a kernel's file says 0 and has text), so a command
+    can refuse every bad path before it starts; its reader still refuses what changed in between."""
     info = _stat(path, "no_such_folder" if kind == "folder" else "no_such_file")
     if kind == "folder":
         if not stat.S_ISDIR(info.st_mode):
@@ -221,8 +221,23 @@ def check_path(path: Path | str, kind: str, max_bytes: int | None = None) -> Non
         raise ReadError("not_regular", kind=_kind(info.st_mode))
     if max_bytes is not None and info.st_size > max_bytes:
         raise ReadError("too_large_file", size=info.st_size, limit=max_bytes, unit="bytes")
-    if info.st_size == 0:
+    if info.st_size == 0 and not _reads_something(path):  # /proc/cpuinfo: size 0, and text to read
         raise ReadError("empty_file")
+
+
+def _reads_something(path: Path | str) -> bool:
+    """Whether one byte can be read from the regular file at ``path`` that says its size is 0: a kernel's file
+    (/proc, /sys) always says 0 and was called "an empty file". Raises ReadError for the OS's refusal."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise os_failure(exc) from None
+    try:
+        return os.read(fd, 1) != b""
+    except OSError as exc:
+        raise os_failure(exc) from None
+    finally:
+        os.close(fd)
 
 
 def read_stream_bounded(stream: TextIO, limit: int) -> str:

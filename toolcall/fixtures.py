@@ -206,20 +206,84 @@ def schema_problems(data: Any, kind: str, name: str, schemas_dir: Path | None = 
         from toolcall.validation import validate  # here: validation is heavier than loading fixtures
 
         errors, _ = validate(data, schema, lang)
+        decimals = [e for e in content_validator(schema).iter_errors(data) if _decimal_integer(e)]
         return [Problem(name, json_path(_pointer_parts(e.pointer)),
-                        t("schema.invalid_detail", lang, expected=e.expected, received=e.received)) for e in errors]
+                        t("schema.invalid_detail", lang, expected=e.expected, received=e.received)) for e in errors] \
+            + [Problem(name, json_path(e.absolute_path), t("schema.invalid_detail", lang,
+                                                           expected=t("type.integer", lang),
+                                                           received=repr(e.instance))) for e in decimals]
     errors = sorted(content_validator(schema).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
-    return [Problem(name, json_path(e.absolute_path), e.message) for e in errors]
+    return [Problem(name, json_path(e.absolute_path), content_message(e)) for e in errors] \
+        + blank_text_problems(data, name, kind)
+
+
+def content_message(error: Any) -> str:
+    """What an instructor reads for ``error`` of content_validator: jsonschema's message, and for a whole number
+    written as a decimal, how to write it."""
+    if _decimal_integer(error):
+        return f"{error.message} (write {int(error.instance)}: with a decimal point it is a decimal number)"
+    return error.message
+
+
+#: The display texts of a lesson's front matter (one language per file; fixtures hold {en, zh} objects).
+_LESSON_TEXTS = ("title", "summary")
+
+
+def blank_text_problems(data: Any, name: str, kind: str = "") -> list[Problem]:
+    """A Problem at each text students read that shows nothing (toolcall.text.blank: ``"   "``, ``"\u200b"``):
+    every value of an ``{en, zh}`` object, and a lesson's title and summary. ``minLength: 1`` let them pass
+    check, and a card, an order's item or an exercise's prompt was blank in class. Without recursion."""
+    from toolcall.i18n import LANGS  # here: toolcall.i18n reads the catalogue through this module
+    from toolcall.text import blank
+
+    problems: list[Problem] = []
+    if kind == "lesson" and isinstance(data, dict):
+        problems += [Problem(name, json_path([key]), _BLANK) for key in _LESSON_TEXTS
+                     if isinstance(data.get(key), str) and data[key] and blank(data[key])]
+    stack: list[tuple[Any, list]] = [(data, [])]
+    while stack:
+        value, parts = stack.pop()
+        if isinstance(value, dict):
+            if set(value) == set(LANGS):
+                problems += [Problem(name, json_path([*parts, lang]), _BLANK) for lang in LANGS
+                             if isinstance(value[lang], str) and value[lang] and blank(value[lang])]
+            stack.extend((v, [*parts, k]) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, [*parts, i]) for i, v in enumerate(value))
+    return sorted(problems, key=lambda p: p.path)
+
+
+_BLANK = "shows nothing: only white space or invisible characters (students would read an empty text)"
+
+
+def _decimal_integer(error: Any) -> bool:
+    """Whether ``error`` is only content_validator's: a whole number written as a decimal where an integer is due."""
+    return error.validator == "type" and isinstance(error.instance, float) and error.instance.is_integer()
+
+
+def _integer(checker: Any, instance: Any) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+@functools.cache
+def _content_validator_class() -> Any:
+    from jsonschema import validators
+
+    from toolcall.safe_validator import SafeValidator  # here: the ECMA engine is not needed to read fixtures
+
+    cls = validators.extend(SafeValidator, {}, type_checker=SafeValidator.TYPE_CHECKER.redefine("integer", _integer))
+    cls.descend = SafeValidator.descend  # the time budget of every subschema
+    return cls
 
 
 def content_validator(schema: Any) -> Any:
     """The validator of content files against their schema: JSON Schema's own ``pattern`` semantics
     (ECMA-262, toolcall.safe_validator, as the non-English path and every student schema use), not Python's
     ``re``, whose ``$`` also matches before a final line break: ``id: "pk_pass3\n"`` (a YAML block scalar) passed
-    ``^[a-z][a-z0-9_]*$`` and became a second exercise reading ``pk_pass3``; ``name: "refund_order\n"`` a tool."""
-    from toolcall.safe_validator import SafeValidator  # here: the ECMA engine is not needed to read fixtures
-
-    return SafeValidator(schema)
+    ``^[a-z][a-z0-9_]*$`` and became a second exercise reading ``pk_pass3``; ``name: "refund_order\n"`` a tool.
+    An ``integer`` is an int as written: JSON Schema also counts ``2599.0`` as one, so ``paid_cents: 2599.0``
+    passed check and the fake backend then wrote "2599.0 cents of 2599.0 paid" to the model at class time."""
+    return _content_validator_class()(schema)
 
 
 def _pointer_parts(pointer: str) -> list[str | int]:

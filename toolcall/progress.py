@@ -124,6 +124,75 @@ def read_only_problem(path: Path) -> str:
             f"progress is shown, not saved; make both writable, or point {_SETTING.split(',')[0]} at a folder that is")
 
 
+#: The files SQLite keeps beside the database (WAL mode's log and shared index, the rollback journal): one that
+#: is a folder, a device, a link to nothing or a loop stops every write, and it is what must be moved away.
+_COMPANIONS = ("-wal", "-shm", "-journal")
+
+
+def companion_problem(path: Path) -> str | None:
+    """Why a file SQLite keeps beside ``path`` (``-wal``, ``-shm``, ``-journal``) stops it from writing: it is
+    there but is no regular file (a folder, a device, a link to nothing, a loop), naming it; None when each is
+    a regular file or missing. Metadata only."""
+    from toolcall.files import KINDS, _kind, os_failure
+
+    for suffix in _COMPANIONS:
+        companion = path.with_name(path.name + suffix)
+        if not os.path.lexists(companion):
+            continue
+        try:
+            info = os.stat(companion)
+        except OSError as exc:
+            why = {errno.ENOENT: "a link to nothing (its target does not exist)",
+                   errno.ELOOP: "a symlink loop (the link points back to itself)"}.get(exc.errno)
+            return f"{companion}: {why or os_failure(exc)}; move it away ({_SETTING})"
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a folder" if stat.S_ISDIR(info.st_mode) else KINDS[_kind(info.st_mode)]
+            return (f"{companion} is {kind}, not a regular file (SQLite keeps it beside the database); move it away "
+                    f"({_SETTING})")
+    return None
+
+
+def _damaged(exc: BaseException | None) -> str | None:
+    """SQLite's words when ``exc`` (or the error it was raised from) says the database file is damaged
+    (SQLITE_CORRUPT, SQLITE_NOTADB), else None."""
+    while exc is not None:
+        if isinstance(exc, sqlite3.DatabaseError) and (
+                getattr(exc, "sqlite_errorname", "") in ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+                or "malformed" in str(exc) or "not a database" in str(exc)):
+            return str(exc)
+        exc = exc.__cause__
+    return None
+
+
+def damaged_problem(path: Path, words: str) -> str:
+    """The sentence for a damaged SQLite file (``words``: SQLite's own, "database disk image is malformed")."""
+    return (f"{escape_line(str(path))} is damaged (SQLite: {escape_line(words)}): nothing new is saved; move it "
+            f"away and a new one is made ({_SETTING})")
+
+
+def cannot_write_problem(folder: Path, path: Path, exc: BaseException | None) -> str:
+    """Why the SQLite file at ``path``, which could be read, cannot be written, naming what is at fault: a
+    companion file that is no regular file, a damaged file (its readable part is shown), the file or its folder
+    this user cannot write (read_only_problem), else SQLite's own error. Every failure to write was put down to
+    permissions ("cannot be written by this user"), even for root, for a damaged file or a ``-wal`` that is a
+    folder."""
+    if (why := companion_problem(path)) is not None:
+        return why
+    if (words := _damaged(exc)) is not None:
+        return damaged_problem(path, words)
+    cause = exc.__cause__ if isinstance(exc, StorageError) and exc.__cause__ is not None else exc
+    readonly = isinstance(cause, sqlite3.Error) and (
+        getattr(cause, "sqlite_errorname", "").startswith("SQLITE_READONLY") or "readonly" in str(cause))
+    if exc is None or readonly or not (os.access(path, os.W_OK) and os.access(folder, os.W_OK)):
+        return read_only_problem(path)
+    return (f"{escape_line(str(path))} cannot be written (SQLite: {escape_line(str(cause))}): progress is shown, "
+            f"not saved ({_SETTING})")
+
+
+class _OddCompanion(Exception):
+    """A file SQLite keeps beside the database is no regular file (companion_problem): not connected to."""
+
+
 def _path_problem(path: Path) -> str | None:
     """Why ``path`` (the data folder or the database file) cannot be opened or made, naming the part of it at
     fault, or None when nothing on it is in the way (it is there, or it and its missing folders can be made):
@@ -166,6 +235,10 @@ def _setup_problem(folder: Path, path: Path, exc: BaseException) -> str | None:
         return f"{path} is not a regular file (a folder or a device); move it away ({setting})"
     if (why := _path_problem(path)) is not None:
         return f"the progress database cannot be used: {why}; move it away ({setting})"
+    if (why := companion_problem(path)) is not None:
+        return why
+    if (words := _damaged(exc)) is not None and "not a database" not in words:
+        return damaged_problem(path, words)
     if isinstance(exc, sqlite3.OperationalError) and "readonly" in str(exc):
         return read_only_problem(path)
     if isinstance(exc, sqlite3.DatabaseError) and "not a database" in str(exc):
@@ -514,22 +587,28 @@ class ProgressStore(SqlProgressStore):
     def _open(self) -> None:
         """Connect to ``self.path`` (made and migrated if needed, else read-only) and note which file it is."""
         self.read_only = False
+        #: Why the store is read-only (cannot_write_problem), "" when it is not.
+        self.read_only_problem = ""
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
+            if companion_problem(self.path) is not None:  # a -journal FIFO: SQLite waited on it for ever
+                raise _OddCompanion
             self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
             self._file = _identity(self.path)  # the file connected to (migrate's transaction checks it)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")  # with WAL: safe across crashes, fsync at checkpoints
             self.migrate()
-            self.read_only = not self._writable()
-        except (sqlite3.Error, OSError, StorageError) as exc:
+            if not self._writable():
+                self.read_only, self.read_only_problem = True, cannot_write_problem(self.folder, self.path, None)
+        except (sqlite3.Error, OSError, StorageError, _OddCompanion) as exc:
             if not self.path.is_file():
                 setup = _setup_problem(self.folder, self.path, exc)
                 raise StorageError(setup or f"cannot open the progress database ({type(exc).__name__})",
                                    setup=setup is not None) from exc
             # Read-only; in a folder that cannot be written WAL mode cannot make its -shm file, so "mode=ro" alone
             # fails ("attempt to write a readonly database"): then the file is read as it is (immutable).
-            for query in ("mode=ro", "mode=ro&immutable=1"):
+            # A file SQLite keeps beside it that is no regular file is not opened at all (immutable: no journal).
+            for query in ("mode=ro", "mode=ro&immutable=1")[isinstance(exc, _OddCompanion):]:
                 try:
                     self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?{query}", uri=True, timeout=30,
                                                isolation_level=None, check_same_thread=False)
@@ -542,7 +621,7 @@ class ProgressStore(SqlProgressStore):
                 setup = _setup_problem(self.folder, self.path, failure)
                 raise StorageError(setup or f"cannot open the progress database ({type(failure).__name__})",
                                    setup=setup is not None) from failure
-            self.read_only = True
+            self.read_only, self.read_only_problem = True, cannot_write_problem(self.folder, self.path, exc)
 
     def _follow(self) -> None:
         """Reopen when the file at ``self.path`` is no longer the one connected to: deleted (an instructor
@@ -609,7 +688,10 @@ class ProgressStore(SqlProgressStore):
 
     def _failure(self, exc: BaseException) -> StorageError:
         if self.read_only:  # waiting will not make it writable: a setup problem
-            return StorageError(read_only_problem(self.path), setup=True)
+            return StorageError(self.read_only_problem or read_only_problem(self.path), setup=True)
+        if (why := companion_problem(self.path)) is not None or (words := _damaged(exc)) is not None:
+            # waiting will not help either: a save into a damaged file or past a -wal that is a FIFO fails each time
+            return StorageError(why or damaged_problem(self.path, words), setup=True)
         return StorageError(f"the progress database failed ({type(exc).__name__})")
 
     def _begin(self, begin: str) -> None:

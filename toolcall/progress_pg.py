@@ -12,7 +12,9 @@ Advisory locks: https://www.postgresql.org/docs/current/explicit-locking.html#AD
 
 from __future__ import annotations
 
+import os
 import re
+import socket
 import threading
 import time
 from contextlib import contextmanager
@@ -113,6 +115,60 @@ def refusal_problem(message: str, password: str = "") -> str | None:
             "fix the progress database URL (its database, user or password) or the server's set-up")
 
 
+#: Seconds one transaction may take, from the connection to the commit, before its connection is cut. libpq has
+#: no client-side deadline: with the server stopped (SIGSTOP, a hung host, a network that drops packets) or a
+#: lock held elsewhere (an operator's ``LOCK TABLE``, ``VACUUM FULL``) a query waited for ever, and the page of
+#: each session whose query was under way with it. The longest read measured, the dashboard's class_attempts at
+#: MAX_CLASS_ATTEMPTS (500 000 rows), took 2.5 s on a loaded 2-core machine.
+TX_DEADLINE = 10.0
+
+
+class _Watchdog:
+    """Cuts the connection of a transaction past its deadline (one daemon thread for every store, looking twice
+    a second): its socket is shut down, so the query waiting on it fails at once ("server closed the connection
+    unexpectedly", an OperationalError) and the pool drops the connection. Shutting the socket down is the one
+    way to stop a wait libpq itself never ends: a cancel request needs the server to answer too."""
+
+    def __init__(self) -> None:
+        self._deadlines: dict[int, tuple[float, psycopg.Connection]] = {}
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def arm(self, conn: psycopg.Connection, seconds: float) -> int:
+        with self._lock:
+            token = id(conn)
+            self._deadlines[token] = (time.monotonic() + seconds, conn)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="toolcall-pg-watchdog", daemon=True)
+                self._thread.start()
+        return token
+
+    def disarm(self, token: int) -> None:
+        with self._lock:
+            self._deadlines.pop(token, None)
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(0.5)
+            now = time.monotonic()
+            with self._lock:  # cut under the lock: a transaction that disarmed meanwhile is never cut
+                for token, (deadline, conn) in list(self._deadlines.items()):
+                    if deadline <= now:
+                        _cut(conn)
+                        del self._deadlines[token]
+
+
+def _cut(conn: psycopg.Connection) -> None:
+    """Shut down the socket under ``conn`` (a duplicate descriptor: the connection's own stays psycopg's)."""
+    try:
+        with socket.socket(fileno=os.dup(conn.pgconn.socket)) as sock:
+            sock.shutdown(socket.SHUT_RDWR)
+    except (OSError, psycopg.Error):
+        pass  # already closed
+
+
+_WATCHDOG = _Watchdog()
+
 #: pg_advisory_xact_lock key held while migrating, so two hosts starting at once migrate once.
 _MIGRATION_LOCK = 0x746F6F6C  # "tool"
 
@@ -135,7 +191,9 @@ class PostgresProgressStore(SqlProgressStore):
 
     _greatest, _least, _real = "GREATEST", "LEAST", "DOUBLE PRECISION"
 
-    def __init__(self, url: str, max_size: int = 10, timeout: float = 3.0, retry_after: float = 2.0):
+    def __init__(self, url: str, max_size: int = 10, timeout: float = 3.0, retry_after: float = 2.0,
+                 deadline: float | None = None):
+        self.deadline = TX_DEADLINE if deadline is None else deadline
         problem = url_problem(url)
         if problem is not None:
             raise StorageError(problem, setup=True)
@@ -166,7 +224,7 @@ class PostgresProgressStore(SqlProgressStore):
             max_size=max_size,
             timeout=timeout,
             open=False,
-            check=psycopg_pool.ConnectionPool.check_connection,
+            check=self._check_pooled,
             reconnect_timeout=0,
             name="toolcall-progress",
         )
@@ -178,6 +236,15 @@ class PostgresProgressStore(SqlProgressStore):
             self._ensure_schema()
         except StorageError:
             pass  # unreachable now: the first call that reaches the server migrates
+
+    def _check_pooled(self, conn: psycopg.Connection) -> None:
+        """The pool's check of a connection it hands out (an empty query), within the deadline: it waited for
+        ever on a server that stopped answering."""
+        token = _WATCHDOG.arm(conn, self.deadline)
+        try:
+            psycopg_pool.ConnectionPool.check_connection(conn)
+        finally:
+            _WATCHDOG.disarm(token)
 
     def close(self) -> None:
         """Close every pooled connection (the store cannot be used afterwards)."""
@@ -199,19 +266,27 @@ class PostgresProgressStore(SqlProgressStore):
             if self._refused is not None:
                 raise StorageError(self._refused, setup=True)
             raise StorageError("the progress database is unreachable (retrying shortly)")
+        started = time.monotonic()
         try:
             with self._pool.connection() as conn, conn.cursor() as cur:
+                token = _WATCHDOG.arm(conn, self.deadline)
+                try:
 
-                def execute(sql: str, params: tuple):
-                    cur.execute(sql.replace("?", "%s"), params)
-                    return cur
+                    def execute(sql: str, params: tuple):
+                        cur.execute(sql.replace("?", "%s"), params)
+                        return cur
 
-                yield execute
+                    yield execute
+                finally:
+                    _WATCHDOG.disarm(token)
             self._down_since = None
         except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as exc:
             self._down_since = time.monotonic()
             if self._refused is not None:  # the server answered, and said no: a setting is wrong
                 raise StorageError(self._refused, setup=True) from exc
+            if not isinstance(exc, psycopg_pool.PoolTimeout) and time.monotonic() - started >= self.deadline:
+                raise StorageError(f"the progress database did not answer within {self.deadline:g} s (retrying "
+                                   "shortly)") from exc
             raise StorageError(f"the progress database is unreachable ({type(exc).__name__})") from exc
         except psycopg.Error as exc:
             raise StorageError(f"the progress database failed ({type(exc).__name__})") from exc

@@ -42,6 +42,12 @@ CONTROLS = frozenset(chr(c) for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if
 HIDDEN = BIDI_CONTROLS | INVISIBLE | CONTROLS
 
 
+def blank(text: str) -> bool:
+    """Whether ``text`` shows nothing: only white space, control characters and HIDDEN ones (``"   "``,
+    ``"\u200b"``, ``"\t\n"``, ``"\u3000"``)."""
+    return all(c.isspace() or c in HIDDEN or unicodedata.category(c) in ("Cc", "Cf") for c in text)
+
+
 def _escape(ch: str) -> str:
     """``\\uXXXX``; above U+FFFF its UTF-16 surrogate pair (``\\udb40\\udc01``), as JSON writes it, so
     the escape means the same character inside a JSON string and reads unambiguously elsewhere."""

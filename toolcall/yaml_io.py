@@ -92,12 +92,27 @@ def _step(path: str, key: yaml.Node | int) -> str:
     return f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key.value}"
 
 
-def duplicate_key(root: yaml.Node) -> tuple[str, str, Any] | None:
+def _key_value(key: yaml.ScalarNode, constructor: yaml.constructor.SafeConstructor) -> Any:
+    """The Python value a scalar mapping key becomes (``0x1`` -> 1, ``yes`` -> True, ``~`` -> None), or its tag
+    and text when it cannot be built or hashed (the constructor then says why)."""
+    try:
+        value = constructor.construct_object(key)
+        hash(value)
+        return value
+    except Exception:
+        return (key.tag, key.value)
+
+
+def duplicate_key(root: yaml.Node) -> tuple[str, str, Any, str] | None:
     """The first mapping key written twice in the same mapping, as ``(JSON path of that key, key, the second
-    key's Mark)``, or None. YAML's constructors keep the last value without a word (an instructor's second
-    ``expected:`` silently replaced the first); a ``<<`` merge may be overridden, as YAML intends. Keys compare by
-    tag and text (``id`` and ``"id"`` are one key). Each node is visited once (aliases are not walked again)."""
+    key's Mark, the first key's text)``, or None. YAML's constructors keep the last value without a word (an
+    instructor's second ``expected:`` silently replaced the first); a ``<<`` merge may be overridden, as YAML
+    intends. Keys compare by the value they become, as the Python mapping built from them does: ``id`` and
+    ``"id"``, and also ``1``, ``0x1``, ``1.0`` and ``true``, ``yes`` and ``on``, ``~`` and ``null``, are one key
+    (compared by tag and text, ``{1: a, 0x1: b}`` passed and kept ``b`` alone). Each node is visited once
+    (aliases are not walked again)."""
     seen: set[int] = set()
+    constructor = yaml.constructor.SafeConstructor()
     stack: list[tuple[yaml.Node, str]] = [(root, "$")]
     while stack:
         node, path = stack.pop()
@@ -105,13 +120,14 @@ def duplicate_key(root: yaml.Node) -> tuple[str, str, Any] | None:
             continue
         seen.add(id(node))
         if isinstance(node, yaml.MappingNode):
-            keys: set[tuple[str, str]] = set()
+            keys: dict[Any, str] = {}
             for key, value in node.value:
                 if key.tag == _MERGE or not isinstance(key, yaml.ScalarNode):
                     continue
-                if (key.tag, key.value) in keys:
-                    return _step(path, key), str(key.value), key.start_mark
-                keys.add((key.tag, key.value))
+                built = _key_value(key, constructor)
+                if built in keys:
+                    return _step(path, key), str(key.value), key.start_mark, keys[built]
+                keys[built] = str(key.value)
                 stack.append((value, _step(path, key)))
         elif isinstance(node, yaml.SequenceNode):
             stack.extend((item, _step(path, i)) for i, item in enumerate(node.value))
@@ -134,8 +150,9 @@ def _load(text: str, loader_class: Any) -> Any:
             return None
         _expanded_nodes(node)
         if (twice := duplicate_key(node)) is not None:
-            where, key, mark = twice
-            raise Refused(f"the key {key!r} is written twice in this mapping: YAML would keep only the last one",
+            where, key, mark, first = twice
+            written = "written twice" if key == first else f"written twice ({first!r} and {key!r} are the same key)"
+            raise Refused(f"the key {key!r} is {written} in this mapping: YAML would keep only the last one",
                           mark, where)
         try:
             return loader.construct_document(node)

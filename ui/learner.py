@@ -112,7 +112,7 @@ def setup_problem() -> StorageError | None:
     waiting will not help), or the read-only problem of a SQLite store opened read-only, else None."""
     store = progress_store()
     if getattr(store, "read_only", False):  # opened, but nothing can be saved: waiting will not help either
-        return StorageError(read_only_problem(store.path), setup=True)
+        return StorageError(getattr(store, "read_only_problem", "") or read_only_problem(store.path), setup=True)
     error = getattr(store, "error", None) if isinstance(store, _UnavailableStore) else None
     return error if getattr(error, "setup", False) else None
 
