@@ -6,10 +6,16 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 import zipfile
 from collections.abc import Callable
 
 from toolcall.eval_import import MAX_JSON_BYTES, MAX_JSON_VALUES, json_values
+
+if sys.version_info >= (3, 14):  # a zipfile that writes Zstandard (method 93), as Inspect writes a .eval
+    import zipfile as zstd_zipfile
+else:  # the backport of 3.14's (requirements.txt: backports-zstd)
+    from backports.zstd import zipfile as zstd_zipfile  # noqa: F401 (imported by the tests)
 
 
 def sample(i: int, events: int) -> dict:

@@ -20,7 +20,9 @@ LineProblem naming its line (or record number) and field, and every other record
   task is then C(c, k) / C(n, k), their ``pass_hat_k``.
 * **inspect**: an EvalLog (UKGovernmentBEIS/inspect_ai, src/inspect_ai/log/_log.py); ``.eval``
   is a zip of ``header.json`` or ``start.json`` plus ``samples/<id>_epoch_<n>.json``
-  (src/inspect_ai/log/_recorders/eval.py). A sample is one case × epoch; its calls are the
+  (src/inspect_ai/log/_recorders/eval.py), its members stored, deflated or, as current Inspect writes them,
+  Zstandard-compressed (zip method 93; bzip2 and LZMA read too), each unpacked within MAX_JSON_BYTES. A sample is one
+  case × epoch; its calls are the
   ``tool_calls`` of the first assistant message (``ToolCall``: id, function, arguments,
   parse_error); tool schemas come from the first model event's ``tools``. Expected calls come
   from ``metadata.expected_calls`` (our native form) when present; otherwise the sample's
@@ -31,10 +33,12 @@ LineProblem naming its line (or record number) and field, and every other record
 
 from __future__ import annotations
 
+import bz2
 import codecs
 import io
 import json
 import lzma
+import struct
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -43,6 +47,11 @@ from typing import Any
 from collections.abc import Iterator
 
 import orjson
+
+try:  # Zstandard, as the .eval members of current Inspect are packed: the standard library from Python 3.14 (PEP 784)
+    from compression import zstd
+except ImportError:  # its backport before 3.14 (requirements.txt: backports-zstd)
+    from backports import zstd
 
 from toolcall.evaluation import Call, LineProblem, Note, Run, RunLog, merge_alike_case_ids
 from toolcall.i18n import t
@@ -544,7 +553,7 @@ def _inspect_samples(data: bytes) -> tuple[str, Iterator[tuple[str, Any]]]:
     for head in ("header.json", "_journal/start.json", "start.json"):
         if head in names:
             try:
-                spec = _json_doc(_member(zf, zf.getinfo(head)), head).get("eval") or {}
+                spec = _json_doc(_member(data, zf, zf.getinfo(head)), head).get("eval") or {}
                 model = str(spec.get("model") or "")
             except (ValueError, AttributeError, *ZIP_MEMBER_FAILURES):
                 pass
@@ -554,18 +563,20 @@ def _inspect_samples(data: bytes) -> tuple[str, Iterator[tuple[str, Any]]]:
         for info in sorted(infos, key=lambda i: i.filename):
             if info.filename.startswith("samples/") and info.filename.endswith(".json"):
                 try:
-                    yield member_name(info.filename), _json_doc(_member(zf, info), member_name(info.filename))
+                    yield member_name(info.filename), _json_doc(_member(data, zf, info), member_name(info.filename))
                 except (LogUnreadable, LogTooLarge, *ZIP_MEMBER_FAILURES) as exc:
                     yield member_name(info.filename), exc
 
     return model, samples()
 
 
-#: What reading one zip member can raise besides our own refusals: a broken entry (BadZipFile: a bad CRC), a
-#: damaged compressed stream (zlib.error, lzma.LZMAError, OSError from bz2, EOFError), an encrypted member
-#: (RuntimeError) or a compression method this Python cannot unpack (NotImplementedError, a RuntimeError: zstd,
-#: AES). Each is that member's problem, never the reader's traceback.
-ZIP_MEMBER_FAILURES = (zipfile.BadZipFile, OSError, EOFError, RuntimeError, zlib.error, lzma.LZMAError)
+#: What reading one zip member can raise besides our own refusals: a broken entry (BadZipFile: a bad CRC, a size
+#: that differs from the declared one), a damaged compressed stream (zlib.error, lzma.LZMAError, zstd.ZstdError, OSError
+#: from bz2, EOFError), an encrypted member (RuntimeError) or a compression method this reader cannot unpack
+#: (NotImplementedError, a RuntimeError: deflate64, AES), or a directory placing the member before the archive's first
+#: byte (ValueError: zipfile's negative seek). Each is that member's problem, never the reader's traceback.
+ZIP_MEMBER_FAILURES = (zipfile.BadZipFile, OSError, EOFError, RuntimeError, ValueError, zlib.error, lzma.LZMAError,
+                       zstd.ZstdError)
 
 
 #: Longest zip member name a problem quotes, in characters: a name may be 65 535 bytes long, and the upload's
@@ -579,15 +590,98 @@ def member_name(name: str) -> str:
     return name if len(name) <= MAX_NAME_CHARS else f"{name[:MAX_NAME_CHARS - 20]}…{name[-10:]}"
 
 
-def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
-    """One member's bytes, refused (LogTooLarge) when its declared or its actual unpacked size
-    is over MAX_JSON_BYTES: decompression streams and stops one byte past the limit."""
+#: Zip compression method of Zstandard (APPNOTE 4.4.5; zipfile.ZIP_ZSTANDARD from Python 3.14), how Inspect packs .eval
+#: members since UKGovernmentBEIS/inspect_ai PR #3145.
+ZIP_ZSTANDARD = 93
+#: Compressed bytes fed to a decompressor at a time.
+_PACKED_CHUNK = 65_536
+#: Largest Zstandard window a member may ask for, as a power of two (8 MiB): the decoder sets the window aside
+#: (outside Python's allocator) before it writes a byte, and a frame may ask for up to 2 GiB. zstd's levels 1-19 write
+#: at most 2**23 (its clevels.h), its default 3 writes 2**21; a frame asking for more is that member's problem.
+ZSTD_WINDOW_LOG_MAX = 23
+
+
+def _zip_lzma(packed: memoryview) -> tuple[lzma.LZMADecompressor, memoryview]:
+    """A decompressor for a zip LZMA member (APPNOTE 5.8.8: 2 bytes of version, 2 of properties size, the 5 bytes of
+    LZMA1 properties: lc/lp/pb in one byte, then the dictionary size) and the raw stream after that header. The
+    dictionary is allocated whole before a byte comes out and a header may ask for 4 GiB; no match reaches further
+    back than the bytes unpacked so far, which stop one past MAX_JSON_BYTES, so a dictionary of that size unpacks
+    the same bytes."""
+    if len(packed) < 9 or struct.unpack("<H", packed[2:4])[0] != 5:
+        raise EOFError("LZMA header")
+    props, (dict_size,) = packed[4], struct.unpack("<I", packed[5:9])
+    if props >= 9 * 5 * 5:
+        raise lzma.LZMAError("LZMA properties")
+    lzma1 = {"id": lzma.FILTER_LZMA1, "lc": props % 9, "lp": props // 9 % 5, "pb": props // 45,
+             "dict_size": max(4096, min(dict_size, MAX_JSON_BYTES + 1))}  # 4 KiB: liblzma's smallest
+    return lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[lzma1]), packed[9:]
+
+
+#: Compression methods read with our own bounded decompression (each decompressor's ``decompress(data, max_length)``
+#: stops at max_length): zipfile cannot unpack Zstandard before Python 3.14, and Python 3.11's zipfile reads bzip2 and
+#: LZMA with ``decompress(data)``, unbounded: a 40 MB bzip2 or LZMA member declaring 100 bytes, under a 100 KB member
+#: limit, took 88 MB of allocations before the read was cut. Stored and deflate members go through zipfile, whose
+#: reads pass a max_length.
+_OWN_UNPACK = {
+    ZIP_ZSTANDARD: lambda packed: (
+        zstd.ZstdDecompressor(options={zstd.DecompressionParameter.window_log_max: ZSTD_WINDOW_LOG_MAX}), packed),
+    zipfile.ZIP_BZIP2: lambda packed: (bz2.BZ2Decompressor(), packed),
+    zipfile.ZIP_LZMA: _zip_lzma,
+}
+
+
+def _packed(archive: bytes, info: zipfile.ZipInfo) -> memoryview:
+    """A member's compressed bytes: ``compress_size`` bytes after its local header (APPNOTE 4.3.7: 30 bytes, then
+    the name and the extra field, each as long as that header says). Raises BadZipFile when the local header is
+    missing or the bytes run past the archive, RuntimeError for an encrypted member (as zipfile does)."""
+    if info.flag_bits & 0x1:
+        raise RuntimeError("encrypted member")
+    at = info.header_offset
+    head = archive[at:at + 30] if at >= 0 else b""  # a crafted directory can place a member before the archive
+    if len(head) < 30 or head[:4] != b"PK\x03\x04":
+        raise zipfile.BadZipFile("no local header")
+    name_length, extra_length = struct.unpack("<HH", head[26:30])
+    start = at + 30 + name_length + extra_length
+    if start + info.compress_size > len(archive):
+        raise zipfile.BadZipFile("truncated member")
+    return memoryview(archive)[start:start + info.compress_size]
+
+
+def _unpack(info: zipfile.ZipInfo, archive: bytes, limit: int) -> bytes:
+    """At most ``limit`` bytes of a bzip2, LZMA or Zstandard member (_OWN_UNPACK), its compressed bytes fed
+    _PACKED_CHUNK at a time and each call asked for no more than what is left of ``limit``: what one call allocates
+    is bounded by the limit whatever the ratio. Raises the decompressor's error when the stream is damaged; one that
+    ends early comes back short (_member compares the size)."""
+    decompressor, packed = _OWN_UNPACK[info.compress_type](_packed(archive, info))
+    out = bytearray()
+    at = 0
+    while len(out) < limit and not decompressor.eof:
+        chunk = b""
+        if decompressor.needs_input:
+            if at >= len(packed):  # no more input (an LZMA stream may end without its end marker): the size decides
+                break
+            chunk, at = packed[at:at + _PACKED_CHUNK], at + _PACKED_CHUNK
+        out += decompressor.decompress(chunk, limit - len(out))
+    return bytes(out)
+
+
+def _member(archive: bytes, zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """One member's bytes (``archive`` is the zip ``zf`` reads), refused (LogTooLarge) when its declared or its
+    actual unpacked size is over MAX_JSON_BYTES: decompression streams and stops one byte past the limit. Stored
+    and deflate members are read by zipfile (bounded, CRC-checked), bzip2, LZMA and Zstandard ones by _unpack, then
+    checked against the declared size and CRC-32 (BadZipFile when they differ)."""
+    name = member_name(info.filename)
     if info.file_size > MAX_JSON_BYTES:
-        raise LogTooLarge("member_too_large", info.file_size, MAX_JSON_BYTES, name=member_name(info.filename))
-    with zf.open(info) as member:
-        data = member.read(MAX_JSON_BYTES + 1)
+        raise LogTooLarge("member_too_large", info.file_size, MAX_JSON_BYTES, name=name)
+    if info.compress_type in _OWN_UNPACK:
+        data = _unpack(info, archive, MAX_JSON_BYTES + 1)
+    else:
+        with zf.open(info) as member:
+            data = member.read(MAX_JSON_BYTES + 1)
     if len(data) > MAX_JSON_BYTES:
-        raise LogTooLarge("member_too_large", len(data), MAX_JSON_BYTES, name=member_name(info.filename))
+        raise LogTooLarge("member_too_large", len(data), MAX_JSON_BYTES, name=name)
+    if info.compress_type in _OWN_UNPACK and (len(data) != info.file_size or zlib.crc32(data) != info.CRC):
+        raise zipfile.BadZipFile(f"size or CRC-32 differs from the header of {name}")
     return data
 
 

@@ -146,12 +146,14 @@ def test_upload_unreadable_in_chinese():
                                    detail=t("eval.error.inspect_shape", "zh"))
 
 
-def test_upload_inspect_eval_zip():
-    """An Inspect .eval log: samples × epochs become runs; expected calls in metadata give a matrix."""
+@pytest.mark.parametrize("method", [8, 93], ids=["deflate", "zstd"])
+def test_upload_inspect_eval_zip(method):
+    """An Inspect .eval log, deflate or Zstandard (as current Inspect writes it): samples × epochs become runs;
+    expected calls in metadata give a matrix."""
     from tests.unit.test_eval_import import eval_zip, inspect_log
 
     at = lab()
-    at.file_uploader(key="eval_upload").set_value(("run.eval", eval_zip(inspect_log()["samples"]),
+    at.file_uploader(key="eval_upload").set_value(("run.eval", eval_zip(inspect_log()["samples"], method=method),
                                                    "application/zip")).run()
     assert not at.exception, [e.value for e in at.exception]
     assert t("eval.upload_loaded", "en", runs=5, cases=2, fmt="inspect") in [s.value for s in at.success]

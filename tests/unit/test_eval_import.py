@@ -175,9 +175,12 @@ def test_inspect_json_log():
     assert result.disagreements == 2 and result.confusion.loc["get_order", "get_order"] == 2
 
 
-def eval_zip(samples, header=True, extra=()):
+def eval_zip(samples, header=True, extra=(), method=zipfile.ZIP_DEFLATED):
+    """An Inspect .eval of ``samples``, its members packed with ``method`` (Zstandard, 93, too)."""
+    from tests.eval_shapes import zstd_zipfile
+
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+    with zstd_zipfile.ZipFile(buffer, "w", method) as zf:
         head = {"version": 2, "status": "success", "eval": {"task": "selection", "model": "anthropic/claude-x"}}
         zf.writestr("header.json" if header else "start.json", json.dumps(head))
         for s in samples:
@@ -264,7 +267,7 @@ def test_an_eval_member_lying_about_its_size_is_cut_while_unpacking(monkeypatch)
     info.file_size = 1_000  # a lying header, exactly at the limit
     monkeypatch.setattr(imp, "MAX_JSON_BYTES", 1_000)
     with pytest.raises(zipfile.BadZipFile, match="Bad CRC-32"):
-        imp._member(zf, info)
+        imp._member(data, zf, info)
     log = read_log(data, "inspect", "x.eval")
     assert log.runs == [] and "Bad CRC-32" not in log.problems[0].message  # the real size is refused
 

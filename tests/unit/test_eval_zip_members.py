@@ -1,5 +1,6 @@
-"""An Inspect ``.eval`` (a zip) whose member is encrypted, packed with a method this Python cannot unpack (zstd,
-AES), or damaged in any compression method zipfile writes, is read as that member's problem: never a traceback.
+"""An Inspect ``.eval`` (a zip) whose member is encrypted, packed with a method this reader cannot unpack (deflate64,
+AES), or damaged in any compression method zipfile writes (Zstandard too), is read as that member's problem: never a
+traceback.
 
 Before: the readers caught BadZipFile, OSError and EOFError only, so an encrypted member (RuntimeError), an
 unsupported method (NotImplementedError) or a damaged deflate or LZMA stream (zlib.error, LZMAError) ended
@@ -14,10 +15,11 @@ import zipfile
 import pytest
 
 from toolcall.cli import main
-from toolcall.eval_import import read_log
+from tests.eval_shapes import zstd_zipfile
+from toolcall.eval_import import ZIP_ZSTANDARD, read_log
 
 METHODS = {"stored": zipfile.ZIP_STORED, "deflated": zipfile.ZIP_DEFLATED, "bzip2": zipfile.ZIP_BZIP2,
-           "lzma": zipfile.ZIP_LZMA}
+           "lzma": zipfile.ZIP_LZMA, "zstd": ZIP_ZSTANDARD}
 SAMPLE = json.dumps({"id": 1, "epoch": 1, "messages": [{"role": "assistant", "tool_calls": []}],
                      "scores": {"s": {"value": 1}}, "padding": "x" * 2000})
 
@@ -35,7 +37,7 @@ def _flag(data: bytearray, name: bytes, local_offset: int, central_offset: int, 
 
 def _broken(member: str, method: int, how: str) -> bytes:
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", compression=method) as z:
+    with zstd_zipfile.ZipFile(buf, "w", compression=method) as z:  # a zipfile that writes Zstandard too
         z.writestr("header.json", json.dumps({"eval": {"task": "t", "model": "m"}}) if member != "header.json"
                    else json.dumps({"eval": {"task": "t", "model": "m"}, "padding": "y" * 2000}))
         z.writestr("samples/1_epoch_1.json", SAMPLE)
@@ -45,7 +47,7 @@ def _broken(member: str, method: int, how: str) -> bytes:
     if how == "encrypted":
         _flag(data, name, 6, 8, 1, bits=True)
     elif how == "unsupported_method":
-        _flag(data, name, 8, 10, 93, bits=False)  # zstd: not in this Python's zipfile
+        _flag(data, name, 8, 10, 9, bits=False)  # deflate64: zipfile cannot unpack it
     else:  # damaged: bytes in the middle of the member's packed data overwritten
         info = zipfile.ZipFile(io.BytesIO(bytes(data))).getinfo(member)
         start = info.header_offset + 30 + len(name) + len(info.extra)
