@@ -278,7 +278,7 @@ def localized_detail(parsed: ParsedInput | StrictJSONError, lang: str) -> str:
     """The parser's detail in ``lang``: a translation of Python's json messages and of our
     own refusals; any other message is returned as the parser wrote it. A decoder error is the
     plain-words explanation of ``json_explain`` (the place to fix, an excerpt) with the parser's
-    own message and place after it, as a detail."""
+    own message after it, as a detail: one place named, never the parser's second one."""
     if parsed.detail_key and parsed.detail_key.startswith("explain."):
         params = parsed.detail_params
         return t(f"json_error.{parsed.detail_key}", lang, **params) + t("json_error.explain_raw", lang, **params)
