@@ -90,7 +90,7 @@ with st.expander(tr("pairing.examples"), expanded=not st.session_state.get("pair
              (tr("pairing.valid_openai"), "valid_openai", _valid_request(OPENAI))]
     broken = []
     for example in examples:
-        (broken if example.expect else valid).append((example.label[lang()], example.id, example.text))
+        (broken if example.expect else valid).append((example.label[lang()], example.id, example.text[lang()]))
     for group, entries, icon in (("valid", valid, "✅"), ("broken", broken, None)):
         st.markdown(f"**{tr(f'pairing.group.{group}')}**")
         cols = st.columns(3)

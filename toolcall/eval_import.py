@@ -54,7 +54,8 @@ except ImportError:  # its backport before 3.14 (requirements.txt: backports-zst
     from backports import zstd
 
 from toolcall.evaluation import Call, LineProblem, Note, Run, RunLog, merge_alike_case_ids
-from toolcall.i18n import t
+from toolcall.i18n import in_language, t
+from toolcall.parsing import json_reason
 
 #: Default size limit of an input, in bytes.
 MAX_BYTES = 50_000_000
@@ -102,7 +103,7 @@ ERROR_CODES: dict[str, tuple[str, ...]] = {
     "too_many_members": ("size", "limit"),
     "unpacked_too_large": ("size", "limit"),
     "out_of_memory": (),
-    "not_json": ("line", "column"),
+    "not_json": ("reason",),
     "not_utf8": ("byte",),
     "not_text": (),
     "tau_shape": (),
@@ -123,7 +124,7 @@ class LogError(ValueError):
 
     def text(self, lang: str = "en") -> str:
         """The message in ``lang`` (``eval.error.<code>``)."""
-        return t(f"eval.error.{self.code}", lang, **self.params)
+        return t(f"eval.error.{self.code}", lang, **in_language(self.params, lang))
 
 
 class LogTooLarge(LogError):
@@ -192,16 +193,16 @@ def _over_budget(log: RunLog, number: int, where: str) -> None:
     log.problems.append(LineProblem(number, where, "too_many_values_kept", {"limit": MAX_KEPT_VALUES}))
 
 
-def json_failure(data: bytes, exc: orjson.JSONDecodeError) -> tuple[str, dict[str, int]]:
-    """Why ``data`` did not parse, in our own words (never the parser's English text):
-    ``("not_utf8", {"byte": 0-based offset of the first byte that is not UTF-8})`` or
-    ``("not_json", {"line": 1-based line, "column": 1-based column in characters})``
-    from orjson's JSONDecodeError (a json.JSONDecodeError: lineno, colno)."""
+def json_failure(data: bytes, exc: orjson.JSONDecodeError, line: int = 1) -> tuple[str, dict[str, Any]]:
+    """Why ``data`` (line ``line`` onwards of the input) did not parse, in our own words (never orjson's English
+    text): ``("not_utf8", {"byte": 0-based offset of the first byte that is not UTF-8})`` or
+    ``("not_json", {"reason": {lang: sentence}})``, the place to fix and why, as every "not JSON" message of the
+    app says it (toolcall.parsing.json_reason; orjson's own place, exc.pos, only when Python's json reads it)."""
     try:
-        data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as bad:
         return "not_utf8", {"byte": bad.start}
-    return "not_json", {"line": exc.lineno, "column": exc.colno}
+    return "not_json", {"reason": json_reason(text, line - 1, exc.pos)}
 
 
 def _stop(log: RunLog, number: int, where: str) -> bool:
@@ -271,7 +272,7 @@ def _refuse_if_no_line_reads(log: RunLog) -> None:
     first = log.problems[0]
     if first.code == "not_utf8":
         raise LogUnreadable("not_text")
-    raise LogUnreadable("not_json", line=first.line, column=first.params["column"])
+    raise LogUnreadable("not_json", **first.params)
 
 
 # --- native ----------------------------------------------------------------------------
@@ -376,9 +377,8 @@ def read_native(data: bytes) -> RunLog:
         except orjson.JSONDecodeError as exc:
             if not raw.strip():
                 continue
-            code, params = json_failure(raw, exc)
-            problems.append(LineProblem(number, "$", code, {"column": params["column"]} if "column" in params
-                                        else params))
+            code, params = json_failure(raw, exc, number)
+            problems.append(LineProblem(number, "$", code, params))
             continue
         # Identical expected_calls and actual_calls are checked and built once, then shared:
         # a line whose two lists were seen before only has its scalar fields checked here.

@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from toolcall.i18n import t
+from toolcall.i18n import in_language, t
 from toolcall.parsing import json_type, localized_detail, parse_tool_input
 from toolcall.passk import EstimateInputError, estimate
 from toolcall.selection import NO_TOOL, OMIT
@@ -90,7 +90,7 @@ DETAIL_CODES: dict[str, tuple[str, ...]] = {
 #: Every code a LineProblem can carry (one record that could not be used), with the parameters
 #: its text takes (``eval.problem.<code>``). The importers (toolcall.eval_import) emit only these.
 PROBLEM_CODES: dict[str, tuple[str, ...]] = {
-    "not_json": ("column",),
+    "not_json": ("reason",),
     "not_utf8": ("byte",),
     "line_too_long": ("size", "limit"),
     "not_object": (),
@@ -120,7 +120,7 @@ PROBLEM_CODES: dict[str, tuple[str, ...]] = {
     "bad_metadata_expected": (),
     "member_too_large": ("name", "size", "limit"),
     "member_too_many_values": ("name", "size", "limit"),
-    "member_not_json": ("line", "column"),
+    "member_not_json": ("reason",),
     "member_not_utf8": ("byte",),
     "member_unreadable": (),
 }
@@ -344,7 +344,7 @@ class LineProblem:
 
     def text(self, lang: str = "en") -> str:
         """The message alone, in ``lang``."""
-        return t(f"eval.problem.{self.code}", lang, **self.params)
+        return t(f"eval.problem.{self.code}", lang, **in_language(self.params, lang))
 
     @property
     def message(self) -> str:

@@ -79,7 +79,7 @@ def read_data(path: Path) -> Any:
     text cannot be used: nested deeper than yaml_io.MAX_DEPTH (checked before parsing, JSON and
     YAML alike), a number Python will not convert (5 000 digits), a date that does not exist.
     Raises nothing else for any file."""
-    from toolcall.parsing import max_depth  # here: toolcall.parsing reads the catalogue, which reads YAML
+    from toolcall.parsing import json_reason, max_depth  # here: toolcall.parsing reads the catalogue, which reads YAML
 
     name = display_name(path)
     try:
@@ -97,7 +97,9 @@ def read_data(path: Path) -> Any:
             return _json_without_duplicates(name, text.removeprefix("\ufeff"))
         return safe_load(text)
     except json.JSONDecodeError as exc:
-        raise FixtureError([Problem(name, "$", f"not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}")]) from exc
+        # why and where, as every "not JSON" message says it (content problems are in English, like check's output)
+        why = json_reason(text.removeprefix("\ufeff"), pos=exc.pos)["en"]
+        raise FixtureError([Problem(name, "$", f"not JSON: {why}")]) from exc
     except ValueError as exc:  # json.loads past Python's integer digits limit: not a JSONDecodeError
         raise FixtureError([Problem(name, "$", f"not JSON: {python_reason(exc)}")]) from None
     except yaml.YAMLError as exc:

@@ -64,6 +64,13 @@ def normalize_lang(value: str | None) -> str:
     return head if head in LANGS else DEFAULT_LANG
 
 
+def in_language(params: dict[str, Any], lang: str) -> dict[str, Any]:
+    """``params`` with every value written in each language (``{"en": …, "zh": …}``, e.g. parsing.json_reason's
+    sentence) replaced by its ``lang`` text (English when missing), for :func:`t`; other values unchanged."""
+    return {k: (v.get(lang) or v[DEFAULT_LANG]) if isinstance(v, dict) and DEFAULT_LANG in v else v
+            for k, v in params.items()}
+
+
 def t(key: str, lang: str = DEFAULT_LANG, **params: Any) -> str:
     """Translate ``key`` into ``lang`` and fill ``{placeholders}`` from ``params``.
 

@@ -4,8 +4,10 @@ Python's decoder names the place where it gave up, which is often not the place 
 missing comma after ``"is_error": true`` on line 4 is reported at the quote that opens the
 next key on line 5. :func:`explain` turns the error into a :class:`Explained`: a kind (the key
 of its wording under ``json_error.explain.``), the 1-based line and column to fix, a short
-excerpt of the text that ends at that place, and the parser's own message and place, kept only
-as a detail. Every caller that reports JSON that does not parse (the playground, the pairing
+excerpt of the text that ends at that place, and the parser's own message and place. What a
+person reads names one place only, the place to fix, with the parser's message (not its place: it
+gave up one column past a cut-off text, or at the key after a missing comma) as a detail.
+Every caller that reports JSON that does not parse (the playground, the pairing
 checker, exercises, the harness, tool definitions, schemas) shows this one wording through
 ``parsing.localized_detail``.
 

@@ -579,14 +579,15 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
 
 @dataclass(frozen=True)
 class Example:
-    """A transcript to paste (``text``) in format ``fmt``: the rule ids expected in order (none
-    for a correct one) and the notes expected."""
+    """A transcript to paste (``text``: language → JSON text, ``en`` and ``zh``, the customer's words in
+    that language) in format ``fmt``: the rule ids expected in order (none for a correct one) and the
+    notes expected, the same in every language."""
 
     id: str
     label: dict[str, str]
     fmt: str
     expect: tuple[str, ...]
-    text: str
+    text: dict[str, str]
     notes: tuple[str, ...] = ()
 
 

@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolcall.i18n import DEFAULT_LANG, catalogue, t
-from toolcall.json_explain import explain
+from toolcall.i18n import DEFAULT_LANG, LANGS, catalogue, t
+from toolcall.json_explain import excerpt_at, explain, place
 
 #: Largest raw input accepted, in characters. Real tool inputs are a few hundred.
 MAX_INPUT_CHARS = 100_000
@@ -274,17 +274,39 @@ def strict_loads(text: str, depth_limit: int = MAX_DEPTH) -> Any:
     return value
 
 
-def localized_detail(parsed: ParsedInput | StrictJSONError, lang: str) -> str:
+def localized_detail(parsed: ParsedInput | StrictJSONError, lang: str, line_offset: int = 0) -> str:
     """The parser's detail in ``lang``: a translation of Python's json messages and of our
     own refusals; any other message is returned as the parser wrote it. A decoder error is the
     plain-words explanation of ``json_explain`` (the place to fix, an excerpt) with the parser's
-    own message and place after it, as a detail."""
+    own message after it, as a detail: one place named, never the parser's second one, its line
+    ``line_offset`` lines further on (the text is a line of a longer one)."""
     if parsed.detail_key and parsed.detail_key.startswith("explain."):
-        params = parsed.detail_params
+        params = {**parsed.detail_params, "line": parsed.detail_params["line"] + line_offset}
         return t(f"json_error.{parsed.detail_key}", lang, **params) + t("json_error.explain_raw", lang, **params)
     if parsed.detail_key:
         return t(f"json_error.{parsed.detail_key}", lang, **_localized_params(parsed.detail_params, lang))
     return parsed.detail
+
+
+#: Nesting json_reason reads before it gives the depth as the reason: orjson's own limit (its "Recursion limit
+#: reached"), so a text orjson gave up on for another reason is explained by that reason.
+REASON_DEPTH = 1024
+
+
+def json_reason(text: str, line_offset: int = 0, pos: int = 0) -> dict[str, str]:
+    """Why ``text`` is not JSON, in every language (``{lang: sentence}``): the sentence every "not JSON" message
+    of the app gives (localized_detail: json_explain's plain words at the place to fix, or our refusal), for a
+    reader that parsed with another library (orjson) and knows only that it failed. ``line_offset`` as in
+    localized_detail. A text Python's json reads whole (orjson is stricter in a few corners) gets the "breaks
+    here" wording at ``pos`` (0-based offset, where that reader stopped). Linear in the text; raises nothing."""
+    try:
+        strict_loads(text, REASON_DEPTH)
+    except StrictJSONError as exc:  # without a detail key (the interpreter's stack ran out): the place is all we know
+        if exc.detail_key and exc.code != TOO_LARGE:
+            return {lang: localized_detail(exc, lang, line_offset) for lang in LANGS}
+    line, column = place(text, pos)
+    return {lang: t("json_error.explain.unknown", lang, line=line + line_offset, column=column,
+                    excerpt=excerpt_at(text, min(pos, max(len(text) - 1, 0)))) for lang in LANGS}
 
 
 def names_place(parsed: ParsedInput | StrictJSONError) -> bool:

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from toolcall.fixtures import FixtureError, Problem, display_name, json_path, load_checked, load_tool
-from toolcall.i18n import t
+from toolcall.i18n import in_language, t
+from toolcall.parsing import json_reason
 from toolcall.text import escape_identifier, escape_lookalikes, reading_key
 from toolcall.validation import validate
 
@@ -66,6 +67,7 @@ SET_CODES: dict[str, tuple[str, ...]] = {
     "invalid_value": ("case", "param", "value", "pointer", "keyword", "expected"),
     "self_contradiction": ("case", "tool"),
     "bad_json": ("case",),
+    "arguments_not_json": ("case", "reason"),
     "too_many_argument_values": ("case", "limit"),
     "too_many": ("count", "limit"),
     "values_unchecked": ("count", "limit"),
@@ -123,7 +125,7 @@ class SetProblem:
         with escape_lookalikes (``get_\\u043erder``: the Cyrillic о, not "no tool named get_order")."""
         shown = {k: (escape_identifier(v) if k in ("tool", "param") else escape_lookalikes(v))
                  if isinstance(v, str) else v for k, v in self.params.items()}
-        return t(f"eval.set.{self.code}", lang, **shown)
+        return t(f"eval.set.{self.code}", lang, **in_language(shown, lang))
 
 
 def _case(raw: dict[str, Any]) -> SelectionCase:
@@ -406,6 +408,9 @@ def from_rows(rows) -> tuple[list[SelectionCase], list[SetProblem]]:
                 if not isinstance(parsed, dict) or not all(isinstance(v, list) for v in parsed.values()):
                     raise ValueError("not an object of lists")
                 args = {str(k): tuple(v) for k, v in parsed.items()}
+            except json.JSONDecodeError as exc:  # why, as every "not JSON" message says it
+                problems.append(SetProblem("arguments_not_json", cid, {"case": cid,
+                                                                       "reason": json_reason(text, pos=exc.pos)}))
             except (ValueError, RecursionError):
                 problems.append(SetProblem("bad_json", cid, {"case": cid}))
         avoid = tuple(s.strip() for s in str(row.get("should_not_call") or "")[:MAX_CELL_CHARS].split(",") if s.strip())

@@ -229,3 +229,26 @@ def test_a_scenario_finished_below_full_marks_reads_finished_in_the_table_and_th
     assert t("exercises.status.tried", lang) not in set(rows[t("exercises.col_status", lang)])
     assert at.get("progress")[0].proto.text == t("exercises.total_finished", lang, solved=0, total=len(rows),
                                                  finished=1, score="2", max="3")
+
+
+SCHEMA_FIX = [ex for ex in load_exercises().exercises if ex.type == "schema_fix"]
+
+
+@pytest.mark.parametrize(("first", "then"), [("en", "zh"), ("zh", "en")])
+@pytest.mark.parametrize("ex", SCHEMA_FIX, ids=lambda ex: ex.id)
+def test_a_starter_from_before_a_language_switch_is_not_a_try(ex, first, then, data_dir):
+    """Newcomer pass: the schema-fix box keeps the starter of the language it was seeded in; after a switch,
+    submitting it unchanged was graded and counted as a try. It is the question in either language: not graded,
+    not a try, and the page says so (every schema_fix exercise of the fixtures, both directions)."""
+    at = fresh_app(first, {"learner": "newfix"}, page=f"pages/{ex.page}.py")
+    box = f"exercises_{ex.id}_answer"
+    seeded = at.text_area(key=box).value
+    assert seeded
+    at.selectbox(key="app_lang").set_value(then).run()
+    assert not at.exception
+    assert at.text_area(key=box).value == seeded  # the earlier language's starter is still in the box
+    at.button(key=f"exercises_{ex.id}_submit").click().run()
+    assert not at.exception
+    assert t("exercises.starter_untouched", then) in [i.value for i in at.info]
+    assert not [m for m in at.markdown if m.value.startswith(("✅", "✍️"))]  # not graded
+    assert ProgressStore(data_dir).get("newfix", ex.id) is None  # not a try

@@ -36,7 +36,7 @@ def test_example_button_fills_the_text_area_and_lists_the_violation(lang):
     example = next(e for e in load_examples() if e.id == "anthropic_split")
     at.button(key="pairing_example_anthropic_split").click().run()
     assert not at.exception
-    assert at.text_area(key="pairing_input").value == example.text
+    assert at.text_area(key="pairing_input").value == example.text[lang]
     assert rules_shown(at, lang) == ["results_split_across_messages"]
     assert at.error[0].value == t("pairing.violations", lang, count=1)
 
@@ -174,7 +174,7 @@ def test_nothing_lost_but_broken_says_the_mistakes_came_along(lang):
     at = open_page(lang)
     at.selectbox(key="convert_source").set_value("anthropic").run()
     at.selectbox(key="convert_target").set_value("openai").run()
-    at.text_area(key="convert_input").input(example.text).run()
+    at.text_area(key="convert_input").input(example.text[lang]).run()
     assert not at.exception and not at.success
     assert at.warning[-1].value == t("convert.no_loss_broken", lang, count=1, form=t("pairing.format.openai", lang))
 
@@ -196,7 +196,7 @@ def test_each_violation_is_shown_once(lang):
     at = open_page(lang)
     checked = 0
     for example in load_examples():
-        report = check_pairing(example.text, "auto", lang)
+        report = check_pairing(example.text[lang], "auto", lang)
         if not report.violations:
             continue
         at.button(key=f"pairing_example_{example.id}").click().run()
@@ -234,7 +234,7 @@ def test_the_converter_reads_the_transcript_above_and_shows_the_next_form(exampl
     assert not at.exception
     nxt = FORMATS[(FORMATS.index(example.fmt) + 1) % len(FORMATS)]
     assert (at.selectbox(key="convert_source").value, at.selectbox(key="convert_target").value) == (example.fmt, nxt)
-    assert at.text_area(key="convert_input").value == example.text
+    assert at.text_area(key="convert_input").value == example.text["en"]
     assert not at.info or all(i.value != t("convert.same_form", "en", form=t(f"pairing.format.{example.fmt}", "en"))
                               for i in at.info)
 
@@ -249,7 +249,7 @@ def test_the_converter_keeps_what_the_student_typed_and_the_forms_they_picked():
     assert at.text_area(key="convert_input").value == "[]"  # not replaced
     assert (at.selectbox(key="convert_source").value, at.selectbox(key="convert_target").value) == ("anthropic", "mcp")
     at.button(key="convert_use_above").click().run()  # offered, and replaces only when asked
-    assert at.text_area(key="convert_input").value == examples["openai"].text
+    assert at.text_area(key="convert_input").value == examples["openai"].text["en"]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -445,3 +445,46 @@ def test_the_converter_converts_nothing_past_its_page_cap_and_says_so(lang, monk
     assert converted == []
     at.text_area(key="convert_input").input(text[:-len('x"}]')] + '"}]').run()  # one character shorter
     assert not at.exception and len(converted) == 1
+
+
+# --- newcomer pass: the examples' customer text is in the page's language ----------------------------------
+
+def _prose(value) -> list[str]:
+    """The words of a transcript: its string leaves that are not identifiers, enum values or JSON, whole or
+    cut short (``"toolu_A"``, ``"damaged"``, ``"tools/call"``, ``"{\\"status\\": …}"`` are left out)."""
+    import json
+    import re
+
+    if isinstance(value, dict):
+        return [w for v in value.values() for w in _prose(v)]
+    if isinstance(value, list):
+        return [w for v in value for w in _prose(v)]
+    if (not isinstance(value, str) or not re.search(r"[A-Za-z]", value) or re.fullmatch(r"[\w\-/.:]+", value)
+            or value.lstrip().startswith(("{", "["))):
+        return []
+    try:
+        json.loads(value)
+    except ValueError:
+        return [value]
+    return []
+
+
+def test_the_chinese_page_shows_no_english_example_text():
+    """Newcomer pass: the Chinese page filled the box with "My cup from order …" while the step-through
+    page spoke Chinese. Every example button on the zh page puts in its zh text, whose every sentence has
+    Chinese in it and none of the en version's sentences (derived from fixtures/pairing/examples.yaml)."""
+    import json
+    import re
+
+    at = open_page("zh")
+    checked = 0
+    for example in load_examples():
+        at.button(key=f"pairing_example_{example.id}").click().run()
+        assert not at.exception
+        shown = at.text_area(key="pairing_input").value
+        assert shown == example.text["zh"], example.id
+        english = _prose(json.loads(example.text["en"]))
+        assert [w for w in english if w in shown] == [], example.id
+        assert [w for w in _prose(json.loads(shown)) if not re.search(r"[\u4e00-\u9fff]", w)] == [], example.id
+        checked += bool(english)
+    assert checked  # some example has customer text at all

@@ -73,3 +73,22 @@ def test_pairing_example_with_wrong_format_is_reported(content):
     edit(content / PAIR, lambda d: d["examples"][0].update(format="openai"))
     assert [(p.path, p.message) for p in check_pairing_examples(content)] == [
         ("$.examples[0].format", "declared openai, detected anthropic")]
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_pairing_example_missing_a_language_is_reported(content, language):
+    """Newcomer pass: every example is shown in the page's language, so an instructor's new example
+    without its zh (or en) text fails check, naming the file and the JSON path."""
+    edit(content / PAIR, lambda d: d["examples"][-1]["text"].pop(language))
+    last = len(yaml.safe_load((content / PAIR).read_text("utf-8"))["examples"]) - 1
+    assert [(p.file, p.path, p.message) for p in check_pairing_examples(content)] == [
+        (str(content / PAIR), f"$.examples[{last}].text", f"'{language}' is a required property")]
+
+
+def test_pairing_example_whose_verdict_changes_with_the_language_is_reported(content):
+    """The zh text of an example must break the same rules as its en text: check names the language."""
+    examples = yaml.safe_load((content / PAIR).read_text("utf-8"))["examples"]
+    i = next(i for i, e in enumerate(examples) if e["expect"])
+    edit(content / PAIR, lambda d: d["examples"][i]["text"].update(zh="[]"))
+    assert [(p.path, p.message) for p in check_pairing_examples(content)] == [
+        (f"$.examples[{i}].expect", f"expected {examples[i]['expect']}, the checker reports [] (its text.zh)")]

@@ -190,8 +190,10 @@ def test_a_file_name_with_line_ends_cannot_forge_a_line_of_check(tmp_path, capsy
     (tools / "evil\nall content checks passed\nx.json").write_text("{")
     assert main(["check", str(tmp_path)]) == 1
     out, err = capsys.readouterr()
-    assert out.splitlines() == [f"{tools}/evil\\u000aall content checks passed\\u000ax.json: $: not JSON: line 1 "
-                                "column 2: Expecting property name enclosed in double quotes"]
+    assert out.splitlines() == [f"{tools}/evil\\u000aall content checks passed\\u000ax.json: $: not JSON: The text "
+                                'stops at line 1, column 1, before the JSON is complete: { — it was cut off, or a '
+                                "closing \", } or ] is missing. (Parser's message: Expecting property name enclosed "
+                                "in double quotes)"]
     assert err == "problems: 1\n"
 
 

@@ -61,7 +61,7 @@ def test_every_loss_is_said_in_both_languages():
 @pytest.mark.parametrize("example", [e for e in load_examples() if not e.expect], ids=lambda e: e.id)
 @pytest.mark.parametrize("target", FORMATS)
 def test_a_valid_transcript_stays_valid_in_every_form(example, target):
-    messages, _ = convert(json.loads(example.text), example.fmt, target)
+    messages, _ = convert(json.loads(example.text["en"]), example.fmt, target)
     report = check_pairing(json.dumps(messages), target)
     assert report.error is None and report.violations == [], (target, messages, report.violations)
 

@@ -8,6 +8,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import orjson
 from jsonschema import Draft202012Validator
 
 from toolcall import FIXTURES_DIR
@@ -339,13 +340,28 @@ def _no_library_text(text: str) -> None:
     assert not any(word in text for word in _LIBRARY_WORDS), text
 
 
+def _key_expected(lang: str, line: int = 1) -> str:
+    """Why ``{a`` (on ``line``) is not JSON, in the words every "not JSON" message of the app uses."""
+    return (t("json_error.explain.expecting_property_name", lang, line=line, column=2, excerpt="{a")
+            + t("json_error.explain_raw", lang, raw="Expecting property name enclosed in double quotes"))
+
+
+def _no_orjson_text(text: str) -> None:
+    """orjson's own English message is never shown (the reason is json_explain's, in the page's language)."""
+    try:
+        orjson.loads(b"{a")
+    except orjson.JSONDecodeError as exc:
+        assert str(exc).split(":")[0] not in text, text
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_whole_document_that_is_not_json_gives_line_and_column_in_our_words(lang):
+    """And why (newcomer pass: "不是 JSON：第 1 行第 1 列出错" said where, not what)."""
     with pytest.raises(LogError) as caught:
         read_log(b"{a", "tau")
-    assert caught.value.code == "not_json" and caught.value.params == {"line": 1, "column": 2}
-    assert caught.value.text(lang) == t("eval.error.not_json", lang, line=1, column=2)
-    _no_library_text(caught.value.text(lang))
+    assert caught.value.code == "not_json"
+    assert caught.value.text(lang) == t("eval.error.not_json", lang, reason=_key_expected(lang))
+    _no_orjson_text(caught.value.text(lang))
 
 
 @pytest.mark.parametrize("data, byte", [(b"\xff\xfe", 0), (b'[{"task_id": "\xe4\xb8"}]', 14)])
@@ -357,11 +373,13 @@ def test_bytes_that_are_not_utf8_say_so_with_the_offset(data, byte):
 
 
 def test_a_native_line_that_is_not_json_or_not_utf8():
-    log = read_native(b'{a\n\xff\xfe\n')
-    assert [(p.line, p.code, p.params) for p in log.problems] == [
-        (1, "not_json", {"column": 2}), (2, "not_utf8", {"byte": 0})]
+    log = read_native(b'\n{a\n\xff\xfe\n')  # a blank line first: the bad one is line 2
+    assert [(p.line, p.code) for p in log.problems] == [(2, "not_json"), (3, "not_utf8")]
+    assert log.problems[1].params == {"byte": 0}
+    for lang in ("en", "zh"):  # the place named is the line of the file, as the line number before it says
+        assert log.problems[0].text(lang) == t("eval.problem.not_json", lang, reason=_key_expected(lang, line=2))
     for p in log.problems:
-        _no_library_text(p.describe("zh"))
+        _no_orjson_text(p.describe("zh"))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -378,8 +396,8 @@ def test_a_bad_member_of_an_eval_zip_is_named_by_its_member_not_a_line():
         zf.writestr("samples/s1_epoch_1.json", b"{a")
         zf.writestr("samples/s2_epoch_1.json", b"\xff\xfe")
     log = read_log(buf.getvalue(), "inspect")
-    assert [(p.field, p.code, p.params) for p in log.problems] == [
-        ("samples/s1_epoch_1.json", "member_not_json", {"line": 1, "column": 2}),
-        ("samples/s2_epoch_1.json", "member_not_utf8", {"byte": 0})]
+    assert [(p.field, p.code) for p in log.problems] == [
+        ("samples/s1_epoch_1.json", "member_not_json"), ("samples/s2_epoch_1.json", "member_not_utf8")]
+    assert log.problems[1].params == {"byte": 0}
     assert log.problems[0].describe("zh") == "samples/s1_epoch_1.json：" + t(
-        "eval.problem.member_not_json", "zh", line=1, column=2)
+        "eval.problem.member_not_json", "zh", reason=_key_expected("zh"))

@@ -28,7 +28,10 @@ def test_a_binary_file_is_not_text(name):
 def test_text_of_which_no_line_is_json_is_not_json_at_its_first_line():
     with pytest.raises(LogUnreadable) as info:
         read_log(b"\n\nhello there\nsecond line\n", "native", "notes.jsonl")
-    assert (info.value.code, info.value.params) == ("not_json", {"line": 3, "column": 1})
+    assert info.value.code == "not_json"
+    assert info.value.text("en") == t("eval.error.not_json", "en", reason=(  # at the first line that is not blank
+        t("json_error.explain.not_a_value", "en", line=3, column=1, excerpt="h")
+        + t("json_error.explain_raw", "en", raw="Expecting value")))
 
 
 def test_one_good_line_keeps_the_bad_ones_as_problems():

@@ -143,7 +143,7 @@ def test_json_not_json_gets_position_and_hints_not_an_exception():
     assert (result.score, result.malformed) == (0, True)
     assert english(result)[0] == (
         "Your answer is not a JSON object yet. Single quotes at line 1, column 2: {' — JSON writes strings and keys in "
-        "double quotes (\"). (Parser's message: Expecting property name enclosed in double quotes, line 1, column 2).")
+        "double quotes (\"). (Parser's message: Expecting property name enclosed in double quotes).")
     assert result.feedback[1].key == "hint.python_dict"
 
 

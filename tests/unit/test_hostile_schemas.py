@@ -143,7 +143,7 @@ def test_unevaluated_properties_names_each_field():
 def test_chinese_parse_details_are_translated():
     card = evaluate('{"a": }', REFUND, "refund_order", "zh", "anthropic", "t")
     want = ("第 1 行第 7 列这里应该是一个值：{\"a\": } —— 值只能是双引号字符串、数字、true、false、null、对象或数组"
-            "（Python 的 True、False、None 不是 JSON）。（解析器原文：“Expecting value”，第 1 行第 7 列）")
+            "（Python 的 True、False、None 不是 JSON）。（解析器原文：“Expecting value”）")
     assert card.parse_detail == want
     assert json.loads(card.tool_result["content"])["detail"] == want
     card = evaluate('"x"', REFUND, "refund_order", "zh", "anthropic", "t")

@@ -234,7 +234,7 @@ HAND_MADE = [
 
 def _cases():
     for example in load_examples():
-        yield pytest.param(json.loads(example.text), example.fmt, id=example.id)
+        yield pytest.param(json.loads(example.text["en"]), example.fmt, id=example.id)
     for k, messages in enumerate(HAND_MADE):
         yield pytest.param(messages, "auto", id=f"hand_made_{k}")
 
@@ -306,7 +306,7 @@ def test_an_anthropic_transcript_checked_as_openai_is_never_green(tmp_path, caps
 def test_the_truncated_arguments_example_is_correct_and_only_noted():
     """Issue 12 item 5: answering broken arguments with INVALID_JSON is what the course prescribes."""
     example = next(e for e in load_examples() if e.id == "openai_arguments_truncated")
-    report = check_pairing(example.text, "openai")
+    report = check_pairing(example.text["en"], "openai")
     assert report.ok and [n.rule for n in report.notes] == ["arguments_invalid_json"]
     assert example.expect == () and example.notes == ("arguments_invalid_json",)
 

@@ -198,7 +198,7 @@ def test_cli_pairing_checks_each_new_form(fmt, tmp_path, capsys):
 
     for example in [e for e in load_examples() if e.fmt == fmt]:
         path = tmp_path / f"{example.id}.json"
-        path.write_text(example.text, encoding="utf-8")
+        path.write_text(example.text["en"], encoding="utf-8")
         assert main(["pairing", str(path), "--format", fmt]) == (1 if example.expect else 0)
         printed = json.loads(capsys.readouterr().out)
         assert (printed["format"], [v["rule"] for v in printed["violations"]]) == (fmt, list(example.expect))

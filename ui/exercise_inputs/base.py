@@ -11,6 +11,7 @@ import streamlit as st
 
 from toolcall.exercise_types.base import MAX_ANSWER_CHARS
 from toolcall.exercises import Exercise
+from toolcall.i18n import LANGS
 from ui.common import box_chars, lang, tr
 from ui.mono import monospace
 
@@ -63,13 +64,16 @@ def seed_text(ex: Exercise, value: Any) -> None:
     setdefault(ex, "answer", value if value is not None else ex.spec.get("starter", ""))
 
 
-def starter_untouched(starter: Callable[[Exercise], str]) -> Callable[[Exercise], str | None]:
-    """``untouched`` for a text box seeded with a starting text (``starter(ex)``): that text, unchanged,
-    is the question, not an answer, so submitting it is neither graded nor a try (issue 14)."""
+def starter_untouched(starter: Callable[[Exercise, str], str]) -> Callable[[Exercise], str | None]:
+    """``untouched`` for a text box seeded with a starting text (``starter(ex, language)``): that text, unchanged,
+    is the question, not an answer, so submitting it is neither graded nor a try (issue 14). Every language's
+    starting text counts: the box keeps the one it was seeded with after the student switches language
+    (newcomer pass: the English schema, submitted unchanged on the Chinese page, counted as a try)."""
 
     def untouched(ex: Exercise) -> str | None:
-        start = starter(ex).strip()
-        return "exercises.starter_untouched" if start and answer_text(ex).strip() == start else None
+        given = answer_text(ex).strip()
+        starts = {starter(ex, language).strip() for language in LANGS} - {""}
+        return "exercises.starter_untouched" if given in starts else None
 
     return untouched
 

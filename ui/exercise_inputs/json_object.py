@@ -7,4 +7,4 @@ from ui.exercise_inputs.base import ExerciseInput, answer_text, seed_text, start
 
 INPUT = ExerciseInput("json", seed_text, text_area("exercises.json_label", 220), answer_text,
                       lambda ex: show_json(ex.answer),
-                      untouched=starter_untouched(lambda ex: ex.spec.get("starter", "")))
+                      untouched=starter_untouched(lambda ex, language: ex.spec.get("starter", "")))
