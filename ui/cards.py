@@ -6,7 +6,8 @@ Drawn by pages/playground.py for each canned output and for the free box.
 from __future__ import annotations
 
 from toolcall.parsing import names_place
-from toolcall.judge import CANNED_BUDGET, MAX_TOKENS_FIELD, NOT_CHECKED, STOP_TOOL_USE, STOP_WORDS, no_backend_message
+from toolcall import judge
+from toolcall.judge import MAX_TOKENS_FIELD, NOT_CHECKED, STOP_TOOL_USE, STOP_WORDS, no_backend_message
 from toolcall.results import result_text, tool_call_entry
 from toolcall.wire import ANTHROPIC
 from toolcall.validation import display_pointer
@@ -81,7 +82,8 @@ def card_plan(card, label: str | None = None, canned=None, tool_name: str | None
         add("caption", tr(f"card_call.title.{fmt}"))  # MCP's tools/call is the host's request, not the model's
         out.extend(_json(tool_call_entry(fmt, card.tool_use_id, tool_name, card.raw)))
     if card.verdict == NOT_CHECKED:
-        add("warning", tr("playground.not_checked_card", seconds=f"{CANNED_BUDGET:g}"), icon="⏳")
+        # the budget in force, read when drawn (not a copy taken at import)
+        add("warning", tr("playground.not_checked_card", seconds=f"{judge.CANNED_BUDGET:g}"), icon="⏳")
     if canned is not None and canned.leaked:
         catches = canned.output.catches
         add("error", plain(tr("playground.leaked", keyword=catches) if catches else tr("playground.leaked_parse")),

@@ -23,7 +23,8 @@ def test_every_output_left_unchecked_is_said_so(monkeypatch, lang):
     monkeypatch.setattr(judge, "_canned", SizedCache(judge._canned.max_entries, judge._canned.max_bytes))
     at = fresh_app(lang, page="pages/playground.py")
     schema = {**load_tool().input_schema, "$comment": f"not checked {lang}"}  # a schema no cache holds yet
-    at.text_area(key="schema_editor").set_value(json.dumps(schema)).run()
+    at.text_area(key="schema_editor").set_value(json.dumps(schema))
+    at.radio(key="playground_output").set_value(OUTPUTS[0].id).run()  # a pick kept from an earlier test's session
     assert not at.exception, [e.value for e in at.exception]
     labels = t("word.list_sep", lang).join(o.label[lang] for o in OUTPUTS)
     assert plain(t("playground.summary_not_checked", lang, ids=labels)) in [w.value for w in at.warning]
