@@ -183,6 +183,9 @@ if who:
         ],
         key="dashboard_detail_attempts",
     )
+    if detail["attempts_total"] > len(detail["attempts"]):
+        st.caption(tr("dashboard.attempts_shown", shown=f"{len(detail['attempts']):,}",
+                      total=f"{detail['attempts_total']:,}"))
 
 st.subheader(tr("dashboard.names_title"))
 st.caption(tr("dashboard.names_help"))

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from toolcall.markdown import link_text
 from ui.common import tr
 from ui.lesson_widgets import PAGE_TITLES, lesson_set, show_lesson_body, show_problems
 from ui.page import start
@@ -18,7 +19,8 @@ if not lessons.lessons:
 
 with st.container(border=True, key="lessons_toc"):
     st.markdown("**" + tr("lessons.toc") + "**")
-    st.markdown("\n".join(f"{i}. [{lesson.title}](#{lesson.slug})" for i, lesson in enumerate(lessons.lessons, 1)))
+    st.markdown("\n".join(f"{i}. [{link_text(lesson.title)}](#{lesson.slug})"
+                           for i, lesson in enumerate(lessons.lessons, 1)))
 
 for lesson in lessons.lessons:
     st.divider()

@@ -275,12 +275,19 @@ def learner_table(data: ClassData, names: dict[str, str] | None = None) -> list[
 DETAIL_ANSWER_CHARS = 500
 
 
+#: Tries the drill-down lists (the newest): a learner who sent MAX_STORED_ATTEMPTS long answers to each of 21
+#: exercises made it a 1.2 MB table on every rerun of the dashboard (break-it pass brk10web2), and it grew with
+#: every exercise added. The JSON export keeps every stored try.
+SHOWN_ATTEMPTS = 200
+
+
 def learner_detail(store, learner: str) -> dict:
-    """One learner's rows from a progress store: ``{"progress": [Record], "attempts":
-    [ATTEMPT_FIELDS rows, oldest first, each answer cut to DETAIL_ANSWER_CHARS + 1 characters]}``. Raises
-    ValueError for an invalid learner id."""
+    """One learner's rows from a progress store: ``{"progress": [Record], "attempts": [ATTEMPT_FIELDS rows: the
+    newest SHOWN_ATTEMPTS, oldest first, each answer cut to DETAIL_ANSWER_CHARS + 1 characters], "attempts_total":
+    how many tries the store keeps}``. Raises ValueError for an invalid learner id."""
     return {"progress": list(store.all(learner).values()),
-            "attempts": store.attempts(learner, answer_chars=DETAIL_ANSWER_CHARS + 1)}
+            "attempts": store.attempts(learner, answer_chars=DETAIL_ANSWER_CHARS + 1, newest=SHOWN_ATTEMPTS),
+            "attempts_total": store.attempt_count(learner)}
 
 
 def _records(frame: pd.DataFrame) -> list[dict]:

@@ -89,6 +89,23 @@ def label(text: str) -> str:
     return "".join(out)
 
 
+_CODE_SPAN = re.compile(r"(?<![`\\])(?:\\\\)*(?P<code>(`+)(?!`).+?(?<!`)\2(?!`))", re.S)  # unescaped `…`
+_BRACKET = re.compile(r"(?<!\\)((?:\\\\)*)([\[\]])")  # a bracket after an even run of backslashes (none escaped)
+
+
+def link_text(text: str) -> str:
+    """``text`` (Markdown, as an instructor writes a lesson title) to put between the brackets of a link,
+    ``[…](#anchor)``, so that the link shows what ``text`` shows on its own: a bracket that is not escaped
+    already is, and a final backslash is doubled. Without this a title ``Arrays]`` or ``C:\\`` left the
+    link's Markdown as raw text, and ``Step [1`` made only ``1`` the link (break-it pass brk10web2)."""
+    spans = [m.span("code") for m in _CODE_SPAN.finditer(text)]  # inside code a backslash shows: kept bare
+    cuts = [0, *[i for span in spans for i in span], len(text)]
+    text = "".join(piece if n % 2 else _BRACKET.sub(lambda m: m[1] + "\\" + m[2], piece)
+                   for n, piece in enumerate(text[a:b] for a, b in zip(cuts, cuts[1:])))
+    trailing = len(text) - len(text.rstrip("\\"))
+    return text + "\\" if trailing % 2 else text
+
+
 def boldable(text: str) -> str:
     """``text`` that still closes ``**…**`` when it starts or ends with a space (a key such as
     "a "): CommonMark will not close emphasis next to whitespace, so a word joiner stands guard."""

@@ -444,16 +444,27 @@ class SqlProgressStore:
             rows = _dicts(execute("SELECT * FROM progress WHERE learner = ? ORDER BY exercise_id", (learner,)))
         return {row["exercise_id"]: _record(row) for row in rows}
 
-    def attempts(self, learner: str, answer_chars: int | None = None) -> list[dict]:
+    def attempts(self, learner: str, answer_chars: int | None = None, newest: int | None = None) -> list[dict]:
         """Every graded try of ``learner`` (ATTEMPT_FIELDS), oldest first; with ``answer_chars``, at most
-        that many characters of each answer (the dashboard's drill-down: up to MAX_STORED_ATTEMPTS tries
-        per exercise, each up to MAX_STORED_ANSWER_CHARS)."""
+        that many characters of each answer; with ``newest``, only the newest that many tries (the dashboard's
+        drill-down: a learner keeps up to MAX_STORED_ATTEMPTS tries per exercise, each up to
+        MAX_STORED_ANSWER_CHARS)."""
         self._check(learner)
         fields = [f if f != "answer" or answer_chars is None else f"substr(answer, 1, {int(answer_chars)}) AS answer"
                   for f in ATTEMPT_FIELDS]
         with self._read_tx() as execute:
-            return _dicts(execute(f"SELECT {', '.join(fields)} FROM attempts WHERE learner = ? "
-                                  "ORDER BY at, attempt_id", (learner,)))
+            if newest is None:
+                return _dicts(execute(f"SELECT {', '.join(fields)} FROM attempts WHERE learner = ? "
+                                      "ORDER BY at, attempt_id", (learner,)))
+            rows = _dicts(execute(f"SELECT {', '.join(fields)} FROM attempts WHERE learner = ? "
+                                  "ORDER BY at DESC, attempt_id DESC LIMIT ?", (learner, int(newest))))
+            return rows[::-1]
+
+    def attempt_count(self, learner: str) -> int:
+        """How many graded tries of ``learner`` the store keeps."""
+        self._check(learner)
+        with self._read_tx() as execute:
+            return int(execute("SELECT COUNT(*) FROM attempts WHERE learner = ?", (learner,)).fetchone()[0])
 
     def class_progress(self, as_tuples: bool = False, answer_chars: int | None = None) -> list:
         """Every progress row of every learner (dicts of PROGRESS_FIELDS, or tuples in that

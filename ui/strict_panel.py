@@ -81,8 +81,20 @@ def _show_js(value: Any, lang: str) -> None:
         st.caption(t(f"common.json_{how}", lang, limit=f"{MAX_SCHEMA_CHARS:,}"))
 
 
-def _apply_fixed(text: str) -> None:
-    st.session_state["schema_editor"] = text
+#: Session-state key: set by _apply_fixed when the editor changed between drawing the fix and the click.
+_FIX_STALE = f"{PREFIX}_fix_stale"
+
+
+def _apply_fixed(source: str, text: str) -> None:
+    """Put the fixed schema ``text`` in the editor, unless the editor no longer holds ``source``, the text the
+    fix was drawn from: an edit sent with the click (typed, then the button pressed without leaving the box
+    first) would be overwritten by the fix of the schema before it, losing the edit without a word. Then
+    nothing is applied and the next run says so above the fix of the edited schema."""
+    state = st.session_state
+    if state.get("schema_editor") != source:
+        state[_FIX_STALE] = True
+        return
+    state["schema_editor"] = text
 
 
 def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) -> None:
@@ -218,6 +230,8 @@ def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
         st.session_state[f"{PREFIX}_fix_shown"] = True
     if not st.session_state.get(f"{PREFIX}_fix_shown"):
         return
+    if st.session_state.pop(_FIX_STALE, False):
+        st.warning(t("strict.panel.fix_stale", lang), icon="✏️")
     text = json.dumps(schema, ensure_ascii=False)
     fixed = _memo(("fix", text), lambda: openai_fix(schema))
     if fixed.diff == "":
@@ -237,7 +251,7 @@ def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
     if lines:
         show_text("\n".join(lines))
     st.button(t("strict.panel.fix_apply", lang), key=f"{PREFIX}_fix_apply", on_click=_apply_fixed,
-              args=(editable_json(fixed.schema, MAX_SCHEMA_CHARS),))
+              args=(st.session_state.get("schema_editor"), editable_json(fixed.schema, MAX_SCHEMA_CHARS)))
 
 
 def render_strict_panel(schema: dict[str, Any], tool_name: str, lang: str, outputs=None) -> None:

@@ -298,3 +298,37 @@ def test_an_empty_passphrase_is_not_a_wrong_try(monkeypatch, waits, lang):
     at.text_input(key="dashboard_passphrase").input("wrong")
     at.button[0].click().run()
     assert (len(waits), [e.value for e in at.error]) == (1, [t("dashboard.wrong_passphrase", lang, seconds=f"{waits[0]:g}")])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_learner_flooding_tries_gets_a_bounded_drill_down(tmp_path, monkeypatch, waits, lang):
+    """Break-it pass brk10web2: one learner's MAX_STORED_ATTEMPTS long wrong answers to every exercise made the
+    drill-down a 1.2 MB table (21 exercises) sent on every rerun of the dashboard, growing with each exercise
+    added. Now the newest SHOWN_ATTEMPTS tries are listed with a count of the rest, and what the drill-down adds
+    to the page is bounded by the rows shown, whatever the number of exercises."""
+    from tests.app.test_pairing_page import _element_bytes
+    from toolcall.dashboard import DETAIL_ANSWER_CHARS, SHOWN_ATTEMPTS
+    from toolcall.progress import MAX_STORED_ANSWER_CHARS, MAX_STORED_ATTEMPTS
+
+    exercises = load_exercises(__import__("toolcall").FIXTURES_DIR / "exercises").exercises
+    store = ProgressStore(tmp_path)
+    for ex in exercises:
+        for i in range(MAX_STORED_ATTEMPTS):
+            store.record("mallory", ex.id, f"{i:04d}" + "W" * (MAX_STORED_ANSWER_CHARS - 4), 0, 1)
+    total = len(store.attempts("mallory"))
+    store.close()
+    assert total == len(exercises) * MAX_STORED_ATTEMPTS > SHOWN_ATTEMPTS
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", PASSPHRASE)
+    at = open_dashboard(lang)
+    at.text_input(key="dashboard_passphrase").input(PASSPHRASE)
+    at.button[0].click().run()
+    before = sum(_element_bytes(at).values())
+    at.selectbox(key="dashboard_learner").set_value("mallory").run()
+    assert not at.exception, [e.value for e in at.exception]
+    tries = next(df.value for df in at.dataframe if t("dashboard.col_answer", lang) in df.value.columns)
+    assert len(tries) == SHOWN_ATTEMPTS
+    assert list(tries[t("dashboard.col_answer", lang)])[-1].startswith(f"{MAX_STORED_ATTEMPTS - 1:04d}")  # the newest
+    assert t("dashboard.attempts_shown", lang, shown=f"{SHOWN_ATTEMPTS:,}", total=f"{total:,}") in \
+        [c.value for c in at.caption]
+    rows = SHOWN_ATTEMPTS + len(exercises)  # the tries, and one progress row per exercise
+    assert sum(_element_bytes(at).values()) - before <= rows * (DETAIL_ANSWER_CHARS + 300)

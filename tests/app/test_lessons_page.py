@@ -1,6 +1,7 @@
 """AppTest: the lessons page in both languages, the folded lessons above a page, and the
 language switch (browser locale default, sidebar switch, kept across page switches)."""
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import fresh_app
@@ -125,3 +126,26 @@ def test_every_page_id_has_a_title_on_the_lessons_page():
     """A page id added to the lesson schema needs a nav title for "Shown on: …"."""
     assert sorted(PAGE_TITLES) == sorted(PAGE_IDS)
     assert [key for key in PAGE_TITLES.values() if key not in catalogue("en")] == []
+
+
+@pytest.mark.parametrize("title", ["Arrays]", "Step [1", "C:\\"])
+def test_a_title_with_a_bracket_keeps_its_table_of_contents_link(monkeypatch, title):
+    """Break-it pass brk10web2: an instructor's title with an unbalanced bracket or a final backslash left the
+    contents line as raw Markdown ("1. [Arrays]](#…)") or linked only part of it; every line is now one link
+    showing the title as its header shows it."""
+    from dataclasses import replace
+
+    from markdown_it import MarkdownIt
+
+    import ui.lesson_widgets
+
+    loaded = load_lessons("en")
+    first = replace(loaded.lessons[0], title=title)
+    monkeypatch.setattr(ui.lesson_widgets, "lesson_set", lambda *a, **k: replace(loaded, lessons=(first,
+                                                                                                  *loaded.lessons[1:])))
+    at = _lessons_page("en-US")
+    assert not at.exception
+    toc = next(m.value for m in at.markdown if m.value.startswith("1. ["))
+    md = MarkdownIt("commonmark")
+    assert md.render(toc.split("\n")[0]) == \
+        f'<ol>\n<li><a href="#{first.slug}">{md.renderInline(title)}</a></li>\n</ol>\n'

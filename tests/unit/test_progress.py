@@ -454,3 +454,14 @@ def test_class_activity_counts_tries_per_time_prefix_from_a_start(make_store):
     assert store.class_activity(16, "2026-12-01T10") == [("2026-12-01T10:42", 0, 1), ("2026-12-01T10:42", 1, 1),
                                                           ("2026-12-01T10:47", 0, 1)]
     assert store.class_activity(13) == [("2026-12-01T09", 0, 1), ("2026-12-01T10", 0, 2), ("2026-12-01T10", 1, 1)]
+
+
+def test_the_newest_tries_oldest_first_and_their_count(make_store):
+    """The dashboard's drill-down reads only the newest tries (break-it pass brk10web2), in the order it lists them."""
+    store = make_store()
+    for i in range(7):
+        store.record("alice", "pk_pass3", str(i), 0, 1)
+    store.record("bob", "pk_pass3", "x", 0, 1)
+    assert [a["answer"] for a in store.attempts("alice", newest=3)] == ["4", "5", "6"]
+    assert [a["answer"] for a in store.attempts("alice", newest=3, answer_chars=0)] == ["", "", ""]
+    assert (store.attempt_count("alice"), store.attempt_count("bob"), store.attempt_count("carol")) == (7, 1, 0)

@@ -35,8 +35,14 @@ def _seed(ex: Exercise, value: Any) -> None:
     setdefault(ex, "answer", list(value) if value else listed_order(ex))
 
 
-def _move(ex: Exercise, position: int, offset: int) -> None:
+def _move(ex: Exercise, step: str, offset: int) -> None:
+    """Move ``step`` (an id, not a position) by ``offset`` places. A button carries what it was drawn with: with
+    a position, a second click sent before the page was drawn again (a double click on a busy server) swapped
+    the same two places back, and the student's move was undone."""
     steps = order(ex)
+    if step not in steps:
+        return
+    position = steps.index(step)
     target = position + offset
     if 0 <= target < len(steps):
         steps[position], steps[target] = steps[target], steps[position]
@@ -54,10 +60,10 @@ def _draw(ex: Exercise) -> None:
             row.markdown(f"**{n + 1}.** {texts[step]}", width="stretch")
             arrows = row.container(width="content", gap="xsmall")
             arrows.button(tr("exercises.order.move_up", step=texts[step]), key=key(ex, f"move_up_{step}"),
-                       icon=":material/arrow_upward:", disabled=n == 0, on_click=_move, args=(ex, n, -1))
+                       icon=":material/arrow_upward:", disabled=n == 0, on_click=_move, args=(ex, step, -1))
             arrows.button(tr("exercises.order.move_down", step=texts[step]), key=key(ex, f"move_down_{step}"),
                        icon=":material/arrow_downward:", disabled=n == len(steps) - 1, on_click=_move,
-                       args=(ex, n, 1))
+                       args=(ex, step, 1))
 
 
 def _answer(ex: Exercise) -> str:
