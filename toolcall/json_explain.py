@@ -19,6 +19,7 @@ https://github.com/python/cpython/blob/3.11/Lib/json/decoder.py
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 #: How many characters of the line that ends at the place to fix are quoted back.
@@ -64,8 +65,14 @@ class Explained:
 
     def params(self) -> dict[str, object]:
         """The parameters of the ``json_error.explain.<kind>`` wording."""
-        return {"line": self.line, "column": self.column, "excerpt": self.excerpt, "raw": self.raw,
+        return {"line": self.line, "column": self.column, "excerpt": self.excerpt, "raw": words_without_place(self.raw),
                 "raw_line": self.raw_line, "raw_column": self.raw_column}
+
+
+def words_without_place(msg: str) -> str:
+    """A decoder message as shown without its place: Python's json writes two of them to be followed by one
+    (``Unterminated string starting at``, ``Invalid control character at``); the trailing ``at`` goes with it."""
+    return re.sub(r"(?: starting)? at$", "", msg)
 
 
 def message_kind(msg: str) -> str:

@@ -7,6 +7,7 @@ fix for the 400 above, run on as "**……会是这样：**API", did the same). 
 parameters, lessons and fixture zh fields are read whole; tests/app/test_zh_spacing_pages.py and
 test_harness_lab_page.py check the pages as drawn."""
 
+import json
 import re
 import string
 import unicodedata
@@ -75,8 +76,26 @@ def test_no_zh_ui_string_has_a_space_after_full_width_punctuation_or_a_colon_aft
 def test_no_zh_lesson_or_fixture_text_breaks_the_rules():
     """Lessons (body, code blocks aside) and every zh field of the fixtures, as tests/content/test_chinese_text.py reads them."""
     found = {where: places for where, text in TEXTS
-             if not where.startswith("toolcall/") and (places := stray_spacing(_FENCED.sub(" ", text)))}
+             if not where.startswith("toolcall/") and (places := [p for prose in _prose(text) for p in stray_spacing(prose)])}
     assert found == {}
+
+
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    return [s for v in value for s in _strings(v)] if isinstance(value, list) else []
+
+
+def _prose(text: str) -> list[str]:
+    """What of ``text`` is read as Chinese prose: a JSON text (a pairing example's transcript) is its string values
+    ('"message": "未知工具：x"' is a key and a value, not a "key: value：" clause), anything else is the text with its
+    code fences blanked."""
+    try:
+        return _strings(json.loads(text))
+    except ValueError:
+        return [_FENCED.sub(" ", text)]
 
 
 @pytest.mark.parametrize("text, places", [

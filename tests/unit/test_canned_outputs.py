@@ -32,7 +32,7 @@ TRUNCATED = {
     "error": "INVALID_JSON",
     # where to fix, in plain words, then the parser's own message (toolcall/json_explain.py)
     "detail": 'The string that starts at line 1, column 52 never ends: "rea — the text stops inside it: it was cut '
-              'off, or its closing " is missing. (Parser\'s message: Unterminated string starting at, line 1, column 52)',
+              'off, or its closing " is missing. (Parser\'s message: Unterminated string)',
     "line": 1, "column": 52, "position": 51,
     "raw": '{"order_id": "ORD-20260917", "amount_cents": 1999, "rea',
     # addressed to the model: the developer's advice (raise max_tokens) is on the card, never in the content

@@ -13,7 +13,7 @@ import pytest
 from tests.conftest import unit_exercises
 from toolcall.grading import grade, grading_inputs
 from toolcall.i18n import LANGS, catalogue, t
-from toolcall.json_explain import EXCERPT_CHARS, KINDS, explain, message_kind
+from toolcall.json_explain import EXCERPT_CHARS, KINDS, explain, message_kind, words_without_place
 from toolcall.pairing import check_pairing
 from toolcall.parsing import localized_detail, parse_tool_input
 
@@ -145,3 +145,18 @@ def test_what_the_student_reads_names_one_place(kind):
         shown = localized_detail(parsed, lang)
         expected = [] if kind == "bom" else [(str(parsed.line), str(parsed.column))]
         assert PLACES[lang].findall(shown) == expected, shown
+
+
+@pytest.mark.parametrize("msg", decoder_messages())
+def test_a_parser_message_shown_without_its_place_reads_as_words(msg):
+    """Without its place, "Unterminated string starting at" read "(Parser's message: Unterminated string starting
+    at)": every decoder message is shown with no dangling preposition."""
+    shown = words_without_place(msg)
+    assert not re.search(r"\b(at|starting)$", shown) and shown.startswith(msg.split(" starting")[0].removesuffix(" at"))
+
+
+@pytest.mark.parametrize("lang, detail", [("en", "(Parser's message: Unterminated string)"),
+                                          ("zh", "（解析器原文：“Unterminated string”）")])
+def test_the_truncated_text_quotes_the_parser_without_a_dangling_at(lang, detail):
+    parsed = parse_tool_input(SAMPLES["unterminated_string"])
+    assert localized_detail(parsed, lang).endswith(detail)

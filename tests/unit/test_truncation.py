@@ -15,8 +15,7 @@ from toolcall.judge import (RE_REQUEST, STOP_MAX_TOKENS, STOP_TOOL_USE, HarnessA
 TRUNCATED_RAW = '{"order_id": "ORD-20260917", "amount_cents": 1999, "rea'
 #: the explanation of the truncated text (toolcall/json_explain.py), as the canned-output test pins it
 TRUNCATED_DETAIL = ('The string that starts at line 1, column 52 never ends: "rea — the text stops inside it: it was cut '
-                    'off, or its closing " is missing. (Parser\'s message: Unterminated string starting at, line 1, '
-                    'column 52)')
+                    'off, or its closing " is missing. (Parser\'s message: Unterminated string)')
 VALID_RAW = '{"order_id": "ORD-20260917", "amount_cents": 1999, "reason": "damaged"}'
 #: What the model reads when the JSON is broken and the stop reason is tool_use (the course: is_error,
 #: the raw text quoted back, built with a JSON library). No word about max_tokens: that is the harness's job.
