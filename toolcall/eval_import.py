@@ -218,9 +218,12 @@ def _stop(log: RunLog, number: int, where: str) -> bool:
 
 
 def detect_log_format(data: bytes, name: str = "") -> str:
-    """Guess ``native``, ``tau`` or ``inspect`` from the file name and the first bytes."""
+    """Guess ``native``, ``tau`` or ``inspect`` from the file name and the first bytes: ``.eval`` (or a zip) is
+    Inspect, ``.jsonl`` is this project's native JSONL, anything else is read by its first bytes."""
     if name.endswith(".eval") or data[:2] == b"PK":
         return "inspect"
+    if name.endswith(".jsonl"):  # one record a line: an Inspect log is never JSONL, τ-bench writes one document
+        return "native"
     head = data[:4096].lstrip()
     if head.startswith(b"["):
         return "tau"
@@ -718,8 +721,10 @@ def _member_problem(number: int, where: str, exc: Exception) -> LineProblem:
 
 def read_inspect(data: bytes) -> RunLog:
     """Read an Inspect AI log, ``.json`` text or ``.eval`` zip bytes (see the module docstring)."""
-    model, samples = _inspect_samples(data)
     log = RunLog([], tool_sets=[], fmt="inspect")
+    if not data.strip():  # an empty file named .eval is an empty log, as an empty file of the other formats is
+        return log
+    model, samples = _inspect_samples(data)
     tool_index: dict[str, int] = {}
     scorer_seen = None
     budget = _Budget()

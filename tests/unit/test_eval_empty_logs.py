@@ -43,3 +43,18 @@ def test_a_log_with_only_bad_records_still_counts_them(tmp_path, capsys):
     path.write_text('"x"\n5\n', encoding="utf-8")
     assert main(["eval", str(path), "--k", "1"]) == 2
     assert capsys.readouterr().err.endswith(f"{path}: {t('eval.cli.no_runs', 'en', count=2)}\n")
+
+
+@pytest.mark.parametrize("name", ["runs.eval", "runs.json", "runs.jsonl"])
+@pytest.mark.parametrize("data", [b"", b"  \n\n"])
+def test_an_empty_file_of_any_name_is_an_empty_log_not_broken_json(name, data):
+    """An empty file named .eval read "not JSON: the text stops at line 1, column 1"."""
+    log = read_log(data, "auto", name)
+    assert (log.runs, log.problems) == ([], [])
+
+
+def test_a_jsonl_file_is_read_as_jsonl_whatever_its_first_line_holds():
+    """A .jsonl file whose first line had no "case_id" was taken for an Inspect .json log ("expected an Inspect
+    EvalLog object"): its lines are now each reported where they are wrong."""
+    log = read_log(b'{"a": 1}\n{"b": 2}\n', "auto", "runs.jsonl")
+    assert log.fmt == "native" and [p.line for p in log.problems] == [1, 2]
