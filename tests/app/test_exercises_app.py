@@ -100,6 +100,18 @@ def test_missing_or_invalid_learner_gets_a_new_id_in_the_url():
     assert not bad.exception
 
 
+def test_the_progress_files_are_built_only_when_downloaded(monkeypatch, data_dir):
+    """Both exports (CSV and JSON of every exercise's last answers) were built on every rerun of the page."""
+    import toolcall.progress
+
+    built = []
+    monkeypatch.setattr(toolcall.progress, "to_csv_bytes", lambda *a: built.append("csv") or b"")
+    monkeypatch.setattr(toolcall.progress, "to_json", lambda *a: built.append("json") or "")
+    at = open_exercises("erin")
+    at.run()
+    assert not at.exception and len(at.get("download_button")) == 2 and built == []
+
+
 def test_downloads_hold_this_learners_progress_only(data_dir):
     ProgressStore(data_dir).record("mallory", "pk_pass3", "0.7", 1, 1)
     at = open_exercises("erin")
