@@ -17,6 +17,7 @@ from toolcall.fixtures import FixtureError, Problem, json_path, load_orders, loa
 from toolcall.i18n import LANGS
 from toolcall.lessons import PASSK_FIGURES, Lesson, lesson_files, load_lessons, parse_source, quoted_in, value_problem
 from toolcall.judge import evaluate
+from toolcall.markdown_hazards import markdown_hazards
 from toolcall.results import call_id
 
 
@@ -111,6 +112,16 @@ def _link_problems(lesson: Lesson) -> list[Problem]:
             for target in _TARGET.findall(body) if not target.lower().startswith(("https://", "http://"))]
 
 
+def _markdown_problems(lesson: Lesson) -> list[Problem]:
+    """A Problem for each place Streamlit renders otherwise than written (toolcall.markdown_hazards): in the body
+    (lines of the file) and in the title and summary (an expander's label and a caption are Markdown too)."""
+    problems = [Problem(lesson.file, "$.body", found) for found in markdown_hazards(lesson.body, lesson.body_line)]
+    for key in ("title", "summary"):
+        problems += [Problem(lesson.file, f"$.{key}", found.split(": ", 1)[1])
+                     for found in markdown_hazards(getattr(lesson, key))]
+    return problems
+
+
 def check_lessons(root: Path) -> list[Problem]:
     """Every lesson exists in every language under the same file name, with valid front matter
     (title, summary, a known page, order), the same page and order in each language, and
@@ -132,7 +143,7 @@ def check_lessons(root: Path) -> list[Problem]:
     for lang in LANGS:
         problems += sets[lang].problems
         for lesson in sets[lang].lessons:
-            problems += _figure_problems(lesson, root) + _link_problems(lesson)
+            problems += _figure_problems(lesson, root) + _link_problems(lesson) + _markdown_problems(lesson)
             twin = first.get(lesson.name)
             if twin is None or twin is lesson:
                 continue
