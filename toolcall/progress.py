@@ -261,19 +261,35 @@ def _path_problem(path: Path) -> str | None:
     return None
 
 
+#: The longest database path SQLite opens (bytes): its longest companion's, ``-journal``, must fit in 512 (unix
+#: mxPathname); a longer one failed with "unable to open", reported as a folder that cannot be written.
+SQLITE_MAX_PATH = 512 - len("-journal")
+
+
+def _is_file(path: Path) -> bool:
+    """Path.is_file() that is False, not an OSError, for a path the OS refuses to look at (too long, a parent
+    this user cannot enter): _setup_problem then names why."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
 def _setup_problem(folder: Path, path: Path, exc: BaseException) -> str | None:
     """What is set up wrongly when the SQLite store at ``path`` in ``folder`` failed to open with ``exc``,
     naming the setting (TOOLCALL_DATA_DIR) and the fix; None for a failure that may pass (a lock, a full
     disk). Looks at the paths' metadata only."""
     setting = _SETTING
-    if folder.exists() and not folder.is_dir():
-        return f"the data folder {folder} ({setting}) is not a folder"
+    # _path_problem first: it reads metadata with lstat and names any OSError, where Path.exists() and is_file()
+    # raise one (a name too long, a parent this user cannot enter) and the launcher ended in a traceback
     if (why := _path_problem(folder)) is not None:
         return f"the data folder {folder} ({setting}) cannot be used: {why}"
-    if path.exists() and not path.is_file():
-        return f"{path} is not a regular file (a folder or a device); move it away ({setting})"
+    if folder.exists() and not folder.is_dir():
+        return f"the data folder {folder} ({setting}) is not a folder"
     if (why := _path_problem(path)) is not None:
         return f"the progress database cannot be used: {why}; move it away ({setting})"
+    if path.exists() and not path.is_file():
+        return f"{path} is not a regular file (a folder or a device); move it away ({setting})"
     if (why := companion_problem(path)) is not None:
         return why
     if (words := _damaged(exc)) is not None and "not a database" not in words:
@@ -283,6 +299,9 @@ def _setup_problem(folder: Path, path: Path, exc: BaseException) -> str | None:
     if isinstance(exc, sqlite3.DatabaseError) and "not a database" in str(exc):
         return (f"{path} is not a SQLite database (damaged, or another kind of file); move it away and a "
                 "new one is made")
+    if (size := len(os.fsencode(os.path.abspath(path)))) > SQLITE_MAX_PATH:
+        return (f"{path} is {size} bytes long, more than SQLite opens ({SQLITE_MAX_PATH}: its -journal's name must "
+                f"fit in 512); choose a shorter data folder ({setting})")
     if isinstance(exc, PermissionError) or (isinstance(exc, sqlite3.OperationalError)
                                             and "unable to open" in str(exc)):
         return f"cannot create or open {path}: the folder cannot be written ({setting})"
@@ -640,7 +659,7 @@ class ProgressStore(SqlProgressStore):
             if not self._writable():
                 self.read_only, self.read_only_problem = True, cannot_write_problem(self.folder, self.path, None)
         except (sqlite3.Error, OSError, StorageError, _OddCompanion) as exc:
-            if not self.path.is_file():
+            if not _is_file(self.path):
                 setup = _setup_problem(self.folder, self.path, exc)
                 raise StorageError(setup or _open_failure(self.folder, exc), setup=setup is not None) from exc
             # Read-only; in a folder that cannot be written WAL mode cannot make its -shm file, so "mode=ro" alone
