@@ -20,7 +20,7 @@ from toolcall.files import ReadError, check_path
 from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, load_orders, load_outputs,
                                load_tool)
 from toolcall.lesson_check import check_lessons
-from toolcall.markdown_hazards import markdown_hazards
+from toolcall.markdown_hazards import dead_links, markdown_hazards
 from toolcall.pairing import check_pairing, load_examples
 from toolcall.grading import answer_text, grade, grading_inputs
 from toolcall.judge import evaluate, verdict_holds
@@ -363,14 +363,15 @@ def check_selection_and_runs(root: Path) -> list[Problem]:
 def _markdown_field_problems(file: str, at: list, texts: dict | None) -> list[Problem]:
     """A Problem per language of ``texts`` ({en, zh}, rendered as Markdown) for each toolcall.markdown_hazards."""
     return [Problem(file, json_path([*at, lang]), found) for lang, text in (texts or {}).items()
-            if isinstance(text, str) for found in markdown_hazards(text)]
+            if isinstance(text, str) for found in markdown_hazards(text) + dead_links(text)]
 
 
 def check_markdown_texts(root: Path) -> list[Problem]:
     """The fixture texts the pages render as Markdown (not escaped: an exercise's title, prompt, explanation
     and hints; a scenario's summary and each step's prompt, world and explanation; a walkthrough variant's
     note) hold nothing Streamlit shows otherwise than written: raw HTML shown as tags, ``$…$`` read as LaTeX,
-    a code fence left open (toolcall.markdown_hazards). Files that do not load are reported by their checkers."""
+    a code fence left open, a link to no web address (toolcall.markdown_hazards). Files that do not load are
+    reported by their checkers."""
     from toolcall.harness import load_scenarios
 
     problems: list[Problem] = []

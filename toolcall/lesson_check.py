@@ -9,7 +9,6 @@ it is parsed (never evaluated) and computed here, by the pass^k arithmetic in
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 from toolcall.backend import backend_for
@@ -17,7 +16,7 @@ from toolcall.fixtures import FixtureError, Problem, json_path, load_orders, loa
 from toolcall.i18n import LANGS
 from toolcall.lessons import PASSK_FIGURES, Lesson, lesson_files, load_lessons, parse_source, quoted_in, value_problem
 from toolcall.judge import evaluate
-from toolcall.markdown_hazards import markdown_hazards
+from toolcall.markdown_hazards import dead_links, markdown_hazards
 from toolcall.results import call_id
 
 
@@ -97,19 +96,9 @@ def _figure_problems(lesson: Lesson, root: Path) -> list[Problem]:
     return problems
 
 
-#: Fenced code blocks and inline code spans (what Markdown shows literally), then a link or image target.
-_CODE = re.compile(r"(?ms)^ {0,3}(```|~~~).*?^ {0,3}\1|`[^`\n]*`")
-_TARGET = re.compile(r"\]\(\s*<?([^)\s>]*)")
-
-
 def _link_problems(lesson: Lesson) -> list[Problem]:
-    """A Problem for each Markdown link or image in the body whose target is not an ``https://`` or ``http://``
-    address: the app serves no file beside the lessons, so ``[tool choice](05-tool-choice.md)`` or
-    ``![](img/x.png)`` passed `check` and was a dead link or a broken image in class."""
-    body = _CODE.sub("", lesson.body)
-    return [Problem(lesson.file, "$.body", f"link to {target!r}: the app serves no files beside the lessons; "
-                                           "link an https:// address (a page of the app: name it in the text)")
-            for target in _TARGET.findall(body) if not target.lower().startswith(("https://", "http://"))]
+    """A Problem for each link or image target in the body that is no web address (toolcall.markdown_hazards)."""
+    return [Problem(lesson.file, "$.body", found) for found in dead_links(lesson.body)]
 
 
 def _markdown_problems(lesson: Lesson) -> list[Problem]:

@@ -34,6 +34,24 @@ def _html(raw: str, line: int) -> list[str]:
             "not hidden); write it in Markdown"] if meant else []
 
 
+#: Fenced code blocks and inline code spans (what Markdown shows literally), then an inline link or image target.
+_CODE = re.compile(r"(?ms)^ {0,3}(```|~~~).*?^ {0,3}\1|`[^`\n]*`")
+_TARGET = re.compile(r"\]\(\s*<?([^)\s>]*)")
+
+
+def dead_links(text: str) -> list[str]:
+    """A message for each Markdown link or image target in ``text`` that is not an ``https://`` or ``http://``
+    address: inline (``[tool choice](05-tool-choice.md)``, ``![](img/x.png)``) or by reference
+    (``[tool choice][tc]`` with ``[tc]: 05-tool-choice.md``, which the parser resolves). The app serves no file
+    beside the lessons, so each was a dead link or a broken image in class."""
+    env: dict = {}
+    _PARSER.parse(text, env)
+    targets = _TARGET.findall(_CODE.sub("", text)) + [ref["href"] for ref in env.get("references", {}).values()]
+    return [f"link to {target!r}: the app serves no files beside the lessons; link an https:// address (a page "
+            "of the app: name it in the text)" for target in targets
+            if not target.lower().startswith(("https://", "http://"))]
+
+
 def _short(text: str) -> str:
     text = " ".join(text.split())
     return repr(text if len(text) <= _SHOWN else text[:_SHOWN] + "…")

@@ -116,3 +116,41 @@ def test_every_markdown_text_of_the_content_is_checked(tmp_path):
                      (name, "$.body", f"line {written.count(chr(10))}: {HTML}")}
     found = {(p.file, p.path, p.message) for p in check_markdown_texts(root) + check_lessons(root)}
     assert found == expected
+
+
+@pytest.mark.parametrize("tail", [
+    "See [tool choice][tc].\n\n[tc]: 05-tool-choice.md\n",
+    "![a diagram][img]\n\n[img]: <img/loop.png> \"The loop\"\n",
+    "See [tc].\n\n[TC]: 05-tool-choice.md\n",  # a shortcut reference, matched without case
+])
+def test_a_link_by_reference_to_no_web_address_is_named(tmp_path, tail):
+    """Reference-style links and images escaped the link check (it read only ``](target)``)."""
+    root = copy_content(tmp_path)
+    lesson = root / "lessons" / "en" / "02-five-steps.md"
+    lesson.write_text(lesson.read_text(encoding="utf-8") + "\n" + tail, encoding="utf-8")
+    target = "img/loop.png" if "img" in tail else "05-tool-choice.md"
+    assert {p for p in problem_set(root) if p[0] == "lessons/en/02-five-steps.md"} == {
+        ("lessons/en/02-five-steps.md", "$.body", f"link to {target!r}: the app serves no files beside the "
+                                                   "lessons; link an https:// address (a page of the app: name it "
+                                                   "in the text)")}
+
+
+def test_a_dead_link_in_any_markdown_text_of_the_fixtures_is_named(tmp_path):
+    """The sweep for links: every fixture text rendered as Markdown, inline and by reference."""
+    root = copy_content(tmp_path)
+    files: dict[str, object] = {}
+    expected = set()
+    for n, (file, parts) in enumerate(_fields(root)):
+        data = files.setdefault(file, yaml.safe_load((root / file).read_text(encoding="utf-8")))
+        node = data
+        for part in parts:
+            node = node[part]
+        for lang in LANGS:
+            inline = n % 2 == 0
+            node[lang] += "\n\nSee [that](x.md)." if inline else "\n\nSee [that][x].\n\n[x]: x.md"
+            expected.add((display_name(root / file), json_path([*parts, lang]), "link to 'x.md': the app serves no "
+                          "files beside the lessons; link an https:// address (a page of the app: name it in the "
+                          "text)"))
+    for file, data in files.items():
+        (root / file).write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    assert {(p.file, p.path, p.message) for p in check_markdown_texts(root)} == expected
