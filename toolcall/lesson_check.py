@@ -16,7 +16,7 @@ from toolcall.fixtures import FixtureError, Problem, json_path, load_orders, loa
 from toolcall.i18n import LANGS
 from toolcall.lessons import PASSK_FIGURES, Lesson, lesson_files, load_lessons, parse_source, quoted_in, value_problem
 from toolcall.judge import evaluate
-from toolcall.markdown_hazards import dead_links, markdown_hazards
+from toolcall.markdown_hazards import dead_links, markdown_hazards, structure
 from toolcall.results import call_id
 
 
@@ -140,4 +140,9 @@ def check_lessons(root: Path) -> list[Problem]:
                 if getattr(lesson, key) != getattr(twin, key):
                     problems.append(Problem(lesson.file, f"$.{key}", f"{getattr(lesson, key)!r} differs from "
                                                                       f"{getattr(twin, key)!r} in {twin.file}"))
+            ours, theirs = structure(lesson.body), structure(twin.body)
+            problems += [Problem(lesson.file, "$.body", f"its {part} {ours[part]} differ from {theirs[part]} in "
+                                                        f"{twin.file}: a translation keeps every code block, heading "
+                                                        "and table")
+                         for part in ours if ours[part] != theirs[part]]
     return problems

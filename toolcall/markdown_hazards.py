@@ -88,3 +88,24 @@ def markdown_hazards(text: str, first_line: int = 1) -> list[str]:
                 found.append(f"line {line}: {_short(token.content)} has two $ signs, and the text between them "
                              "is shown as a LaTeX formula; write \\$ for a dollar sign")
     return found
+
+
+def structure(text: str) -> dict[str, list]:
+    """The parts of ``text`` a translation keeps: its code blocks (by their language, ``json``, or ``""``), its
+    headings (by level, ``h2``) and its tables (by their number of columns). A lesson's languages are compared
+    on it: a translation that drops a code block or a table passed check, and half the class read less."""
+    tokens = _PARSER.parse(text)
+    columns, counting, shape = 0, False, {"code blocks": [], "headings": [], "tables": []}
+    for token in tokens:
+        if token.type in ("fence", "code_block"):
+            shape["code blocks"].append(token.info.strip().split(" ")[0] if token.type == "fence" else "")
+        elif token.type == "heading_open":
+            shape["headings"].append(token.tag)
+        elif token.type == "table_open":
+            columns, counting = 0, True
+        elif token.type == "th_open" and counting:
+            columns += 1
+        elif token.type == "thead_close" and counting:
+            shape["tables"].append(columns)
+            counting = False
+    return shape
