@@ -595,15 +595,15 @@ def sqlite_problem() -> str | None:
     """Why the SQLite progress store the processes would open (in TOOLCALL_DATA_DIR, default <repo>/data)
     is set up wrongly, or None: it is opened (made and migrated) once before any process starts, so a data
     folder that is a file (or a link to nothing, a loop), a database file that is not SQLite or that this user
-    cannot write stops the launch with the setting named,
+    cannot write, or a folder on a full disk (the class would save nothing) stops the launch with the setting named,
     instead of every student of the class being told progress cannot be saved. A failure that may pass
     (a lock held by another program) is left to the processes, which retry."""
-    from toolcall.progress import ProgressStore, StorageError, companion_problem, read_only_problem
+    from toolcall.progress import ProgressStore, StorageError, companion_problem, disk_full_problem, read_only_problem
 
     try:
         store = ProgressStore(Path(data_folder()))
-    except StorageError as exc:
-        return str(exc) if exc.setup else None
+    except StorageError as exc:  # a full disk too: the class would save nothing until the operator frees space
+        return str(exc) if exc.setup or str(exc) == disk_full_problem(Path(data_folder())) else None
     store.close()
     # every answer of the class would be lost (a -wal that is a FIFO opens, then fails each save)
     return (store.read_only_problem or read_only_problem(store.path)) if store.read_only else \

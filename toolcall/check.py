@@ -20,6 +20,7 @@ from toolcall.files import ReadError, check_path
 from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, load_orders, load_outputs,
                                load_tool)
 from toolcall.lesson_check import check_lessons
+from toolcall.markdown_hazards import dead_links, markdown_hazards
 from toolcall.pairing import check_pairing, load_examples
 from toolcall.grading import answer_text, grade, grading_inputs
 from toolcall.judge import evaluate, verdict_holds
@@ -370,6 +371,43 @@ def check_selection_and_runs(root: Path) -> list[Problem]:
     return problems
 
 
+def _markdown_field_problems(file: str, at: list, texts: dict | None) -> list[Problem]:
+    """A Problem per language of ``texts`` ({en, zh}, rendered as Markdown) for each toolcall.markdown_hazards."""
+    return [Problem(file, json_path([*at, lang]), found) for lang, text in (texts or {}).items()
+            if isinstance(text, str) for found in markdown_hazards(text) + dead_links(text)]
+
+
+def check_markdown_texts(root: Path) -> list[Problem]:
+    """The fixture texts the pages render as Markdown (not escaped: an exercise's title, prompt, explanation
+    and hints; a scenario's summary and each step's prompt, world and explanation; a walkthrough variant's
+    note) hold nothing Streamlit shows otherwise than written: raw HTML shown as tags, ``$…$`` read as LaTeX,
+    a code fence left open, a link to no web address (toolcall.markdown_hazards). Files that do not load are
+    reported by their checkers."""
+    from toolcall.harness import load_scenarios
+
+    problems: list[Problem] = []
+    if (root / "fixtures" / "exercises").is_dir():
+        for ex in load_exercises(root / "fixtures" / "exercises").exercises:
+            at = ["exercises", ex.index]
+            for key in ("title", "prompt", "explanation"):
+                problems += _markdown_field_problems(ex.file, [*at, key], getattr(ex, key))
+            for i, hint in enumerate(ex.hints):
+                problems += _markdown_field_problems(ex.file, [*at, "hints", i], hint)
+    for s in load_scenarios(root / "fixtures" / "scenarios").scenarios:
+        problems += _markdown_field_problems(s.file, ["summary"], s.summary)
+        for i, step in enumerate(s.steps):
+            for key in ("prompt", "world", "explain"):
+                problems += _markdown_field_problems(s.file, ["steps", i, key], getattr(step, key))
+    for path in sorted((root / "fixtures" / "transcripts").glob("*.y*ml")):
+        try:
+            fx = load_walkthrough(path)
+        except FixtureError:
+            continue  # reported by check_walkthroughs
+        for v, variant in enumerate(fx.variants):
+            problems += _markdown_field_problems(display_name(path), ["variants", v, "note"], variant.note)
+    return problems
+
+
 def check_harness_scenarios(root: Path) -> list[Problem]:
     """Harness-lab scenarios (fixtures/scenarios/*.yaml): see toolcall.harness_grading.check_scenarios."""
     from toolcall.harness_grading import check_scenarios  # kept local: the lab is self-contained
@@ -377,7 +415,8 @@ def check_harness_scenarios(root: Path) -> list[Problem]:
 
 
 CHECKERS: list[Checker] = [check_tools, check_orders, check_outputs, check_walkthroughs, check_pairing_examples,
-                           check_lessons, check_exercises, check_harness_scenarios, check_selection_and_runs]
+                           check_lessons, check_exercises, check_harness_scenarios, check_selection_and_runs,
+                           check_markdown_texts]
 
 
 #: The files the checkers read; a root with none of them has nothing to check.

@@ -106,6 +106,7 @@ ERROR_CODES: dict[str, tuple[str, ...]] = {
     "not_json": ("reason",),
     "not_utf8": ("byte",),
     "not_text": (),
+    "nul": ("at",),
     "tau_shape": (),
     "inspect_shape": (),
     "not_zip": (),
@@ -237,6 +238,14 @@ def detect_log_format(data: bytes, name: str = "") -> str:
     return "native"
 
 
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def read_log(data: bytes, fmt: str = "auto", name: str = "", limit: int = MAX_BYTES) -> RunLog:
     """Read ``data`` (bytes of a file) in ``fmt`` (one of LOG_FORMATS).
 
@@ -253,6 +262,11 @@ def read_log(data: bytes, fmt: str = "auto", name: str = "", limit: int = MAX_BY
     if fmt == "auto":
         fmt = detect_log_format(data, name)
     readers = {"native": read_native, "tau": read_tau, "inspect": read_inspect}
+    if not data.startswith(b"PK") and (at := data.find(b"\x00")) >= 0 and _utf8(data):
+        # anything but an Inspect .eval (a zip) is JSON text, and none holds a NUL: UTF-16 without a byte-order mark
+        # is valid UTF-8, read as "not JSON at line 1, column 2", naming neither the encoding nor the fix (bytes
+        # that are not UTF-8 are "not text" below)
+        raise LogUnreadable("nul", at=at)
     if fmt in readers:  # a case id spelled two ways that read alike is one case (said in a note)
         try:
             log = readers[fmt](data)

@@ -40,6 +40,8 @@ READ_ERRORS: dict[str, str] = {
     "more_than_chars": "too large: more than {limit:,} characters",
     "not_utf8": "not UTF-8 text (byte {byte})",
     "utf16": "UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8",
+    "nul": "a NUL byte at character {at}: UTF-16 text without a byte-order mark, or not a text file; save it as "
+           "UTF-8 text",
     "empty_file": "an empty file",
     "empty": "empty",
     "only_space": "empty (only white space)",
@@ -146,11 +148,21 @@ def _open_regular(path: Path | str, max_bytes: int, limit: int, unit: str) -> in
     return fd
 
 
+def no_nul(text: str) -> str:
+    """``text``, or ReadError ``nul`` when it holds a NUL character, which no JSON, YAML or Markdown text does:
+    UTF-16 without a byte-order mark is valid UTF-8 (an ASCII byte, then 0), and was read on as "not JSON: line 1
+    column 2: Expecting property name" or shown as ``{\\u0000``, naming neither the encoding nor the fix."""
+    at = text.find("\x00")
+    if at >= 0:
+        raise ReadError("nul", at=at)
+    return text
+
+
 def read_text_bounded(path: Path | str, limit: int = MAX_FILE_CHARS) -> str:
     """The UTF-8 text of the regular file at ``path`` (symlinks followed), at most ``limit``
     characters. Raises ReadError naming the problem: missing, a symlink loop, not a regular
-    file (folder, FIFO, device, socket), larger than ``limit`` characters, not UTF-8, or the
-    OS's reason. Never blocks on a FIFO (it is refused before it is opened, and opened
+    file (folder, FIFO, device, socket), larger than ``limit`` characters, not UTF-8, holding a NUL
+    (no_nul), or the OS's reason. Never blocks on a FIFO (it is refused before it is opened, and opened
     non-blocking), never reads more than ``limit + 1`` characters."""
     fd = _open_regular(path, _BYTES_PER_CHAR * limit + _BYTES_PER_CHAR, limit, "characters")
     try:
@@ -164,7 +176,7 @@ def read_text_bounded(path: Path | str, limit: int = MAX_FILE_CHARS) -> str:
     finally:
         if fd >= 0:
             os.close(fd)
-    return text
+    return no_nul(text)
 
 
 def read_bytes_bounded(source: Path | str | BinaryIO, limit: int) -> bytes:
@@ -203,7 +215,7 @@ def read_stdin_bounded(stdin: TextIO, limit: int) -> str:
         raise not_utf8(exc) from None
     if len(text) > limit:
         raise ReadError("more_than_chars", limit=limit)
-    return text
+    return no_nul(text)
 
 
 def check_path(path: Path | str, kind: str, max_bytes: int | None = None) -> None:
@@ -246,4 +258,4 @@ def read_stream_bounded(stream: TextIO, limit: int) -> str:
     text = stream.read(limit + 1)
     if len(text) > limit:
         raise ReadError("more_than_chars", limit=limit)
-    return text
+    return no_nul(text)

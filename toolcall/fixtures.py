@@ -216,7 +216,7 @@ def schema_problems(data: Any, kind: str, name: str, schemas_dir: Path | None = 
                                                            received=repr(e.instance))) for e in decimals]
     errors = sorted(content_validator(schema).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     return [Problem(name, json_path(e.absolute_path), content_message(e)) for e in errors] \
-        + blank_text_problems(data, name, kind)
+        + blank_text_problems(data, name, kind) + same_text_problems(data, name)
 
 
 def content_message(error: Any) -> str:
@@ -256,6 +256,42 @@ def blank_text_problems(data: Any, name: str, kind: str = "") -> list[Problem]:
 
 
 _BLANK = "shows nothing: only white space or invisible characters (students would read an empty text)"
+
+#: The keys under which a list's entries show their {en, zh} text side by side (options, steps, categories,
+#: items, cards, variants, examples): what a student tells the entries apart by.
+SHOWN_KEYS = ("text", "label")
+
+
+def same_text_problems(data: Any, name: str) -> list[Problem]:
+    """A Problem at each entry of a list whose shown text (SHOWN_KEYS), in one language, is an earlier entry's
+    (white space and case aside): two options of a choice exercise both reading "回一个 is_error 的 tool_result"
+    passed check, and a Chinese-reading student could not tell the right one from the wrong one."""
+    from toolcall.i18n import LANGS  # here: toolcall.i18n reads the catalogue through this module
+
+    problems: list[Problem] = []
+    stack: list[tuple[Any, list]] = [(data, [])]
+    while stack:
+        value, parts = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((v, [*parts, k]) for k, v in value.items())
+            continue
+        if not isinstance(value, list):
+            continue
+        stack.extend((v, [*parts, i]) for i, v in enumerate(value))
+        for key in SHOWN_KEYS:
+            for lang in LANGS:
+                seen: dict[str, int] = {}
+                for i, entry in enumerate(value):
+                    text = entry.get(key) if isinstance(entry, dict) else None
+                    if not (isinstance(text, dict) and isinstance(text.get(lang), str)):
+                        continue
+                    shown = " ".join(text[lang].split()).casefold()
+                    if shown in seen:
+                        problems.append(Problem(name, json_path([*parts, i, key, lang]),
+                                                f"shows the same text as {json_path([*parts, seen[shown], key, lang])}"
+                                                f" ({text[lang]!r}): students cannot tell the two apart"))
+                    seen.setdefault(shown, i)
+    return sorted(problems, key=lambda p: p.path)
 
 
 def _decimal_integer(error: Any) -> bool:

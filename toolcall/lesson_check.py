@@ -9,7 +9,6 @@ it is parsed (never evaluated) and computed here, by the pass^k arithmetic in
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 from toolcall.backend import backend_for
@@ -17,6 +16,7 @@ from toolcall.fixtures import FixtureError, Problem, json_path, load_orders, loa
 from toolcall.i18n import LANGS
 from toolcall.lessons import PASSK_FIGURES, Lesson, lesson_files, load_lessons, parse_source, quoted_in, value_problem
 from toolcall.judge import evaluate
+from toolcall.markdown_hazards import dead_links, markdown_hazards, structure
 from toolcall.results import call_id
 
 
@@ -96,19 +96,19 @@ def _figure_problems(lesson: Lesson, root: Path) -> list[Problem]:
     return problems
 
 
-#: Fenced code blocks and inline code spans (what Markdown shows literally), then a link or image target.
-_CODE = re.compile(r"(?ms)^ {0,3}(```|~~~).*?^ {0,3}\1|`[^`\n]*`")
-_TARGET = re.compile(r"\]\(\s*<?([^)\s>]*)")
-
-
 def _link_problems(lesson: Lesson) -> list[Problem]:
-    """A Problem for each Markdown link or image in the body whose target is not an ``https://`` or ``http://``
-    address: the app serves no file beside the lessons, so ``[tool choice](05-tool-choice.md)`` or
-    ``![](img/x.png)`` passed `check` and was a dead link or a broken image in class."""
-    body = _CODE.sub("", lesson.body)
-    return [Problem(lesson.file, "$.body", f"link to {target!r}: the app serves no files beside the lessons; "
-                                           "link an https:// address (a page of the app: name it in the text)")
-            for target in _TARGET.findall(body) if not target.lower().startswith(("https://", "http://"))]
+    """A Problem for each link or image target in the body that is no web address (toolcall.markdown_hazards)."""
+    return [Problem(lesson.file, "$.body", found) for found in dead_links(lesson.body)]
+
+
+def _markdown_problems(lesson: Lesson) -> list[Problem]:
+    """A Problem for each place Streamlit renders otherwise than written (toolcall.markdown_hazards): in the body
+    (lines of the file) and in the title and summary (an expander's label and a caption are Markdown too)."""
+    problems = [Problem(lesson.file, "$.body", found) for found in markdown_hazards(lesson.body, lesson.body_line)]
+    for key in ("title", "summary"):
+        problems += [Problem(lesson.file, f"$.{key}", found.split(": ", 1)[1])
+                     for found in markdown_hazards(getattr(lesson, key))]
+    return problems
 
 
 def check_lessons(root: Path) -> list[Problem]:
@@ -132,7 +132,7 @@ def check_lessons(root: Path) -> list[Problem]:
     for lang in LANGS:
         problems += sets[lang].problems
         for lesson in sets[lang].lessons:
-            problems += _figure_problems(lesson, root) + _link_problems(lesson)
+            problems += _figure_problems(lesson, root) + _link_problems(lesson) + _markdown_problems(lesson)
             twin = first.get(lesson.name)
             if twin is None or twin is lesson:
                 continue
@@ -140,4 +140,9 @@ def check_lessons(root: Path) -> list[Problem]:
                 if getattr(lesson, key) != getattr(twin, key):
                     problems.append(Problem(lesson.file, f"$.{key}", f"{getattr(lesson, key)!r} differs from "
                                                                       f"{getattr(twin, key)!r} in {twin.file}"))
+            ours, theirs = structure(lesson.body), structure(twin.body)
+            problems += [Problem(lesson.file, "$.body", f"its {part} {ours[part]} differ from {theirs[part]} in "
+                                                        f"{twin.file}: a translation keeps every code block, heading "
+                                                        "and table")
+                         for part in ours if ours[part] != theirs[part]]
     return problems

@@ -67,6 +67,7 @@ class Lesson:
     order: int
     body: str
     figures: tuple[Figure, ...] = ()
+    body_line: int = 1  # the file's line where ``body`` starts (check names lines of the file)
 
     @property
     def slug(self) -> str:
@@ -135,8 +136,10 @@ def parse_lesson(text: str, name: str, lang: str, file: str) -> tuple[Lesson | N
     if problems:
         return None, problems
     figures = tuple(Figure(str(f["value"]), f["source"]) for f in data.get("figures", []))
+    skipped = body[:len(body) - len(body.lstrip())].count("\n")  # blank lines strip() drops
+    body_line = text.lstrip("\ufeff").count("\n", 0, len(text) - len(body)) + 1 + skipped
     return Lesson(name, lang, file, data["title"], data["summary"], data["page"], data["order"],
-                  body.strip() + "\n", figures), []
+                  body.strip() + "\n", figures, body_line), []
 
 
 def load_lessons(lang: str, root: Path = CONTENT_ROOT) -> LessonSet:

@@ -18,6 +18,7 @@ import json
 import os
 import re
 import secrets
+import shutil
 import sqlite3
 import stat
 import threading
@@ -170,6 +171,42 @@ def damaged_problem(path: Path, words: str) -> str:
             f"away and a new one is made ({_SETTING})")
 
 
+#: Free space below which a failed write is put down to a full disk (SQLite says "disk I/O error" when its
+#: shared-memory file cannot grow on a full tmpfs, SQLITE_FULL when the file cannot).
+FULL_BELOW = 64 * 1024
+
+
+def disk_full(folder: Path, exc: BaseException | None) -> bool:
+    """Whether ``exc`` (SQLite's, or a StorageError caused by one) failed because the disk holding ``folder`` is
+    full: SQLITE_FULL, or an I/O error with less than FULL_BELOW bytes free there for this user."""
+    while exc is not None and not isinstance(exc, sqlite3.Error):
+        exc = exc.__cause__
+    if not isinstance(exc, sqlite3.Error):
+        return False
+    if getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "disk is full" in str(exc):
+        return True
+    if getattr(exc, "sqlite_errorname", "").startswith("SQLITE_IOERR") or "disk I/O error" in str(exc):
+        try:
+            return shutil.disk_usage(folder).free < FULL_BELOW
+        except OSError:
+            return False
+    return False
+
+
+def disk_full_problem(folder: Path) -> str:
+    """The sentence for a data folder on a full disk: nothing is saved until space is freed (then it is again)."""
+    return (f"the disk holding {escape_line(str(folder))} is full: progress is shown, not saved, until space is "
+            f"freed there ({_SETTING})")
+
+
+def _open_failure(folder: Path, exc: BaseException, *earlier: BaseException) -> str:
+    """Why the store could not be opened when nothing is set up wrongly: a full disk (``exc`` or an ``earlier``
+    failure of the same opening says so: a migration cut short leaves an empty file, whose read then fails
+    with "no such table"), else the type of ``exc``."""
+    full = any(disk_full(folder, e) for e in (exc, *earlier))
+    return disk_full_problem(folder) if full else f"cannot open the progress database ({type(exc).__name__})"
+
+
 def cannot_write_problem(folder: Path, path: Path, exc: BaseException | None) -> str:
     """Why the SQLite file at ``path``, which could be read, cannot be written, naming what is at fault: a
     companion file that is no regular file, a damaged file (its readable part is shown), the file or its folder
@@ -181,6 +218,8 @@ def cannot_write_problem(folder: Path, path: Path, exc: BaseException | None) ->
     if (words := _damaged(exc)) is not None:
         return damaged_problem(path, words)
     cause = exc.__cause__ if isinstance(exc, StorageError) and exc.__cause__ is not None else exc
+    if disk_full(folder, cause):
+        return disk_full_problem(folder)
     readonly = isinstance(cause, sqlite3.Error) and (
         getattr(cause, "sqlite_errorname", "").startswith("SQLITE_READONLY") or "readonly" in str(cause))
     if exc is None or readonly or not (os.access(path, os.W_OK) and os.access(folder, os.W_OK)):
@@ -222,19 +261,35 @@ def _path_problem(path: Path) -> str | None:
     return None
 
 
+#: The longest database path SQLite opens (bytes): its longest companion's, ``-journal``, must fit in 512 (unix
+#: mxPathname); a longer one failed with "unable to open", reported as a folder that cannot be written.
+SQLITE_MAX_PATH = 512 - len("-journal")
+
+
+def _is_file(path: Path) -> bool:
+    """Path.is_file() that is False, not an OSError, for a path the OS refuses to look at (too long, a parent
+    this user cannot enter): _setup_problem then names why."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
 def _setup_problem(folder: Path, path: Path, exc: BaseException) -> str | None:
     """What is set up wrongly when the SQLite store at ``path`` in ``folder`` failed to open with ``exc``,
     naming the setting (TOOLCALL_DATA_DIR) and the fix; None for a failure that may pass (a lock, a full
     disk). Looks at the paths' metadata only."""
     setting = _SETTING
-    if folder.exists() and not folder.is_dir():
-        return f"the data folder {folder} ({setting}) is not a folder"
+    # _path_problem first: it reads metadata with lstat and names any OSError, where Path.exists() and is_file()
+    # raise one (a name too long, a parent this user cannot enter) and the launcher ended in a traceback
     if (why := _path_problem(folder)) is not None:
         return f"the data folder {folder} ({setting}) cannot be used: {why}"
-    if path.exists() and not path.is_file():
-        return f"{path} is not a regular file (a folder or a device); move it away ({setting})"
+    if folder.exists() and not folder.is_dir():
+        return f"the data folder {folder} ({setting}) is not a folder"
     if (why := _path_problem(path)) is not None:
         return f"the progress database cannot be used: {why}; move it away ({setting})"
+    if path.exists() and not path.is_file():
+        return f"{path} is not a regular file (a folder or a device); move it away ({setting})"
     if (why := companion_problem(path)) is not None:
         return why
     if (words := _damaged(exc)) is not None and "not a database" not in words:
@@ -244,6 +299,9 @@ def _setup_problem(folder: Path, path: Path, exc: BaseException) -> str | None:
     if isinstance(exc, sqlite3.DatabaseError) and "not a database" in str(exc):
         return (f"{path} is not a SQLite database (damaged, or another kind of file); move it away and a "
                 "new one is made")
+    if (size := len(os.fsencode(os.path.abspath(path)))) > SQLITE_MAX_PATH:
+        return (f"{path} is {size} bytes long, more than SQLite opens ({SQLITE_MAX_PATH}: its -journal's name must "
+                f"fit in 512); choose a shorter data folder ({setting})")
     if isinstance(exc, PermissionError) or (isinstance(exc, sqlite3.OperationalError)
                                             and "unable to open" in str(exc)):
         return f"cannot create or open {path}: the folder cannot be written ({setting})"
@@ -612,10 +670,9 @@ class ProgressStore(SqlProgressStore):
             if not self._writable():
                 self.read_only, self.read_only_problem = True, cannot_write_problem(self.folder, self.path, None)
         except (sqlite3.Error, OSError, StorageError, _OddCompanion) as exc:
-            if not self.path.is_file():
+            if not _is_file(self.path):
                 setup = _setup_problem(self.folder, self.path, exc)
-                raise StorageError(setup or f"cannot open the progress database ({type(exc).__name__})",
-                                   setup=setup is not None) from exc
+                raise StorageError(setup or _open_failure(self.folder, exc), setup=setup is not None) from exc
             # Read-only; in a folder that cannot be written WAL mode cannot make its -shm file, so "mode=ro" alone
             # fails ("attempt to write a readonly database"): then the file is read as it is (immutable).
             # A file SQLite keeps beside it that is no regular file is not opened at all (immutable: no journal).
@@ -630,7 +687,7 @@ class ProgressStore(SqlProgressStore):
                     failure = exc2
             else:
                 setup = _setup_problem(self.folder, self.path, failure)
-                raise StorageError(setup or f"cannot open the progress database ({type(failure).__name__})",
+                raise StorageError(setup or _open_failure(self.folder, failure, exc),
                                    setup=setup is not None) from failure
             self.read_only, self.read_only_problem = True, cannot_write_problem(self.folder, self.path, exc)
 
@@ -703,6 +760,8 @@ class ProgressStore(SqlProgressStore):
         if (why := companion_problem(self.path)) is not None or (words := _damaged(exc)) is not None:
             # waiting will not help either: a save into a damaged file or past a -wal that is a FIFO fails each time
             return StorageError(why or damaged_problem(self.path, words), setup=True)
+        if disk_full(self.folder, exc):  # may pass (space freed): not a setup problem, but say what it is
+            return StorageError(disk_full_problem(self.folder))
         return StorageError(f"the progress database failed ({type(exc).__name__})")
 
     def _begin(self, begin: str) -> None:
@@ -747,7 +806,8 @@ class ProgressStore(SqlProgressStore):
             try:
                 yield self._db.execute
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # SQLite rolled back already after SQLITE_FULL: a second ROLLBACK
+                    self._db.execute("ROLLBACK")  # raised "no transaction is active", hiding why the save failed
                 raise
             self._db.execute("COMMIT")
         except (sqlite3.Error, OSError) as exc:

@@ -24,7 +24,31 @@ import psycopg
 import psycopg_pool
 from psycopg.conninfo import conninfo_to_dict
 
-from toolcall.progress import SqlProgressStore, StorageError
+from toolcall.progress import SCHEMA_VERSION, SqlProgressStore, StorageError
+
+#: Errors the server answers that waiting will not fix (SQLSTATE -> what the operator must change); they were
+#: all "the progress database failed (…)", which pages show students as "cannot be reached".
+SETUP_ERRORS = {
+    "25006": "the progress database is read-only (a standby server, or default_transaction_read_only is on for "
+             "its database or user): progress is shown, not saved; point TOOLCALL_DATABASE_URL at the primary "
+             "server, or make it writable",
+    "42501": "the progress database user may not create or write the app's tables (permission denied): grant it "
+             "those rights, or name another user in TOOLCALL_DATABASE_URL",
+    "3F000": "no schema the progress database user may create tables in (its search_path names none that "
+             "exists, or none it may use): create one, grant the user its use, or fix TOOLCALL_DATABASE_URL",
+}
+#: The server's disk is full (SQLSTATE 53100): it passes once space is freed, so not a setup error.
+DISK_FULL = "the progress database server's disk is full: progress is shown, not saved, until space is freed there"
+
+
+def server_failure(exc: psycopg.Error) -> StorageError:
+    """The StorageError for an error the server answered: SETUP_ERRORS (``setup``), a full disk, else its type."""
+    state = getattr(exc, "sqlstate", None) or ""
+    if state in SETUP_ERRORS:
+        return StorageError(SETUP_ERRORS[state], setup=True)
+    if state == "53100":
+        return StorageError(DISK_FULL)
+    return StorageError(f"the progress database failed ({type(exc).__name__})")
 
 def url_problem(url: str) -> str | None:
     """Why ``url`` cannot be a libpq connection URI (``postgresql://user:pass@host:5432/db``), or None.
@@ -289,7 +313,19 @@ class PostgresProgressStore(SqlProgressStore):
                                    "shortly)") from exc
             raise StorageError(f"the progress database is unreachable ({type(exc).__name__})") from exc
         except psycopg.Error as exc:
-            raise StorageError(f"the progress database failed ({type(exc).__name__})") from exc
+            raise server_failure(exc) from exc
+
+    def migrate(self) -> int:
+        """SqlProgressStore.migrate, after a look that writes nothing: a schema already at SCHEMA_VERSION is left
+        alone, so a read-only server (a standby) still shows the progress it holds. Its first statement,
+        CREATE TABLE IF NOT EXISTS, is refused in a read-only transaction even when the table exists, and
+        every read failed."""
+        with self._raw_tx() as execute:
+            if execute("SELECT to_regclass('schema_version') IS NOT NULL", ()).fetchone()[0]:
+                found = execute("SELECT MAX(version) FROM schema_version", ()).fetchone()[0] or 0
+                if found >= SCHEMA_VERSION:
+                    return found
+        return super().migrate()
 
     def _schema_tx(self):
         return self._raw_tx()

@@ -32,8 +32,8 @@ VALID = {
 
 PARSER = _build_parser()
 ARGS = file_arguments(PARSER)
-FILE_KINDS = ("missing", "folder", "fifo", "dev_zero", "link_to_dev_zero", "loop", "not_utf8", "utf16", "empty",
-              "blank", "too_big")
+FILE_KINDS = ("missing", "folder", "fifo", "dev_zero", "link_to_dev_zero", "loop", "not_utf8", "utf16",
+              "utf16_no_bom", "empty", "blank", "too_big")
 FOLDER_KINDS = ("missing", "file", "fifo", "dev_zero", "loop")
 STDIN_KINDS = {"not_utf8": b"\xff{}", "empty": b"", "blank": b" \n"}
 
@@ -82,6 +82,7 @@ def bad(tmp_path_factory):
     os.symlink("/dev/zero", root / "link_to_dev_zero")
     (root / "not_utf8").write_bytes(b'{"a": "\xff"}')
     (root / "utf16").write_bytes('{"a": 1}'.encode("utf-16"))  # with its byte-order mark, as Windows writes it
+    (root / "utf16_no_bom").write_bytes('{"a": 1}'.encode("utf-16-le"))  # valid UTF-8: ASCII bytes and zeros
     (root / "empty").write_bytes(b"")
     (root / "blank").write_bytes(b"  \n\n")
     (root / "file").write_text("{}")
@@ -113,7 +114,9 @@ def test_a_bad_file_or_folder_argument_gets_one_line_and_exit_2(bad, capsys, mon
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
     path = bad[kind]
     code = main(_argv(command, action.dest, path))
-    _one_clear_line(capsys, code, label(action), path)
+    line = _one_clear_line(capsys, code, label(action), path)
+    if kind == "utf16_no_bom":  # named, not read on as text with a NUL after every character
+        assert "UTF-16 text without a byte-order mark" in line, line
 
 
 @pytest.mark.parametrize("command, action, kind", list(_stdin_cases()))
@@ -144,6 +147,17 @@ def test_a_utf16_file_is_named_as_such(bad, capsys):
                                           "mark); save it as UTF-8")
     assert main(["eval", bad["utf16"], "--k", "1"]) == 2
     assert _one_clear_line(capsys, 2).startswith(f"RUNS {bad['utf16']}: UTF-16 text")
+
+
+def test_utf16_without_a_byte_order_mark_is_named_not_read_as_broken_json(bad, capsys, monkeypatch):
+    """It is valid UTF-8 (each ASCII byte followed by 0), so it was read on: 'not JSON: line 1 column 2:
+    Expecting property name enclosed in double quotes', or lint showing '{\\u0000'."""
+    nul = "a NUL byte at character 1: UTF-16 text without a byte-order mark, or not a text file; save it as UTF-8 text"
+    assert main(["result", "--tool", bad["utf16_no_bom"], "--input", "{}"]) == 2
+    assert _one_clear_line(capsys, 2) == f"--tool {bad['utf16_no_bom']}: {nul}"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO('{"a": 1}'.encode("utf-16-le")), encoding="utf-8"))
+    assert main(["result", "--tool", TOOL, "--input", "-"]) == 2
+    assert _one_clear_line(capsys, 2) == f"--input - (stdin): {nul}"
 
 
 def test_the_messages_the_closing_note_listed(bad, capsys, monkeypatch):
@@ -269,3 +283,18 @@ def test_any_other_os_refusal_keeps_the_os_reason(tmp_path, capsys, monkeypatch)
     monkeypatch.setattr(files.os, "open", refuse)
     assert main(["result", "--tool", str(tool), "--input", "{}", "--lang", "zh"]) == 2
     assert _one_clear_line(capsys, 2, str(tool)).endswith(f"系统拒绝读取：{os.strerror(errno.EMFILE)}")
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_a_run_log_in_utf16_without_a_byte_order_mark_is_named_on_upload(encoding):
+    """The selection lab's upload reads logs with read_log too: it said 'not JSON: the error is at line 1,
+    column 2'. A binary file (not UTF-8) stays 'not text'."""
+    from toolcall.eval_import import LogUnreadable, read_log
+
+    data = '{"case_id": "c1", "run": 0}\n'.encode(encoding)
+    with pytest.raises(LogUnreadable) as info:
+        read_log(data, "auto", "runs.jsonl")
+    at = 1 if encoding == "utf-16-le" else 0
+    assert (info.value.code, info.value.params) == ("nul", {"at": at})
+    assert info.value.text("en") == (f"a NUL byte at byte offset {at}: UTF-16 text without a byte-order mark, or "
+                                     "not a text file? A run log is JSON or JSONL text saved as UTF-8")

@@ -1,0 +1,111 @@
+"""Instructor Markdown that Streamlit shows otherwise than its author meant: what ``check`` reports.
+
+Lessons, exercise prompts and scenario texts are rendered with ``st.markdown`` (trusted, not escaped), and
+Streamlit reads Markdown its own way: raw HTML is escaped and shown as its tags (``<details>`` appears as
+text), a pair of ``$`` is a LaTeX formula ("a refund of $12 and a fee of $3" shows "12 and a fee of" as
+math), and a code fence left open turns the rest of the text into code. The text is parsed by a CommonMark
+parser (markdown-it-py), as Streamlit's own parser reads it; code spans and code blocks are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+from markdown_it.common.html_blocks import block_names
+
+_PARSER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+#: Inline code spans (shown literally), then a ``$`` no backslash escapes.
+_CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
+_DOLLAR = re.compile(r"(?<!\\)\$")
+_SHOWN = 60
+#: HTML an author means as HTML: CommonMark's block elements and the common inline ones. A placeholder such as
+#: ``<amount>`` is a tag to CommonMark too, but shown as text it reads as written.
+HTML_ELEMENTS = frozenset(block_names) | {"a", "abbr", "b", "br", "code", "del", "em", "font", "i", "img", "ins",
+                                          "kbd", "mark", "pre", "s", "script", "small", "span", "strong", "style",
+                                          "sub", "sup", "u", "video", "audio", "input", "button", "svg", "math"}
+_TAGS = re.compile(r"<(!--|/?([A-Za-z][A-Za-z0-9-]*))")
+
+
+def _html(raw: str, line: int) -> list[str]:
+    """The message for raw HTML ``raw`` when it holds a comment or an HTML element (not a ``<placeholder>``)."""
+    meant = any(m.group(1) == "!--" or (m.group(2) or "").lower() in HTML_ELEMENTS for m in _TAGS.finditer(raw))
+    return [f"line {line}: raw HTML {_short(raw)} is shown as text (the app renders no HTML, and a comment is "
+            "not hidden); write it in Markdown"] if meant else []
+
+
+#: Fenced code blocks and inline code spans (what Markdown shows literally), then an inline link or image target.
+_CODE = re.compile(r"(?ms)^ {0,3}(```|~~~).*?^ {0,3}\1|`[^`\n]*`")
+_TARGET = re.compile(r"\]\(\s*<?([^)\s>]*)")
+
+
+def dead_links(text: str) -> list[str]:
+    """A message for each Markdown link or image target in ``text`` that is not an ``https://`` or ``http://``
+    address: inline (``[tool choice](05-tool-choice.md)``, ``![](img/x.png)``) or by reference
+    (``[tool choice][tc]`` with ``[tc]: 05-tool-choice.md``, which the parser resolves). The app serves no file
+    beside the lessons, so each was a dead link or a broken image in class."""
+    env: dict = {}
+    _PARSER.parse(text, env)
+    targets = _TARGET.findall(_CODE.sub("", text)) + [ref["href"] for ref in env.get("references", {}).values()]
+    return [f"link to {target!r}: the app serves no files beside the lessons; link an https:// address (a page "
+            "of the app: name it in the text)" for target in targets
+            if not target.lower().startswith(("https://", "http://"))]
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return repr(text if len(text) <= _SHOWN else text[:_SHOWN] + "…")
+
+
+def _fence_closed(token, lines: list[str]) -> bool:
+    """Whether the fenced block ``token`` has its closing fence (an open one runs to the end of the text)."""
+    start, end = token.map
+    if end - 1 <= start or end > len(lines):
+        return False
+    last = lines[end - 1].strip()
+    return len(last) >= len(token.markup) and set(last) == {token.markup[0]}
+
+
+def markdown_hazards(text: str, first_line: int = 1) -> list[str]:
+    """One message per place in ``text`` that Streamlit's ``st.markdown`` renders otherwise than written:
+    raw HTML meant as HTML (shown as its tags; a comment is shown too), an unescaped pair of ``$`` outside
+    code (a LaTeX formula), a code fence never closed (the rest of the text becomes code). Each names the
+    line (``first_line`` = the text's first: a lesson's body starts after its front matter) and what is there.
+    Empty for plain Markdown."""
+    lines = text.splitlines()
+    found: list[str] = []
+    for token in _PARSER.parse(text):
+        line = (token.map[0] if token.map else 0) + first_line
+        if token.type == "html_block":
+            found += _html(token.content, line)
+        elif token.type == "fence" and not _fence_closed(token, lines):
+            found.append(f"line {line}: the code block opened with {token.markup} is never closed, so the "
+                         "rest of the text shows as code")
+        elif token.type == "inline":
+            found += [m for child in token.children or () if child.type == "html_inline"
+                      for m in _html(child.content, line)]
+            if len(_DOLLAR.findall(_CODE_SPAN.sub("", token.content))) >= 2:
+                found.append(f"line {line}: {_short(token.content)} has two $ signs, and the text between them "
+                             "is shown as a LaTeX formula; write \\$ for a dollar sign")
+    return found
+
+
+def structure(text: str) -> dict[str, list]:
+    """The parts of ``text`` a translation keeps: its code blocks (by their language, ``json``, or ``""``), its
+    headings (by level, ``h2``) and its tables (by their number of columns). A lesson's languages are compared
+    on it: a translation that drops a code block or a table passed check, and half the class read less."""
+    tokens = _PARSER.parse(text)
+    columns, counting, shape = 0, False, {"code blocks": [], "headings": [], "tables": []}
+    for token in tokens:
+        if token.type in ("fence", "code_block"):
+            shape["code blocks"].append(token.info.strip().split(" ")[0] if token.type == "fence" else "")
+        elif token.type == "heading_open":
+            shape["headings"].append(token.tag)
+        elif token.type == "table_open":
+            columns, counting = 0, True
+        elif token.type == "th_open" and counting:
+            columns += 1
+        elif token.type == "thead_close" and counting:
+            shape["tables"].append(columns)
+            counting = False
+    return shape
