@@ -22,12 +22,30 @@ import time
 MIN_PASSPHRASE_CHARS = 12
 
 
+#: The longest passphrase the sign-in box takes (its max_chars): a longer one could never be typed.
+MAX_PASSPHRASE_CHARS = 200
+
+
+def passphrase_problem(passphrase: str) -> str | None:
+    """Why a configured passphrase cannot be used, as a code (the sentence is ``dashboard.passphrase_unusable.<code>``):
+    ``short`` (under MIN_PASSPHRASE_CHARS characters), ``blank`` (white space only), ``control`` (a line break,
+    tab or other control character: a password box cannot take one, so a passphrase written as a multi-line TOML
+    string locked the instructor out), ``long`` (over MAX_PASSPHRASE_CHARS, the box's limit). None when usable."""
+    if len(passphrase) < MIN_PASSPHRASE_CHARS:
+        return "short"
+    if not passphrase.strip():
+        return "blank"
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 or c in "\u2028\u2029" for c in passphrase):
+        return "control"
+    return "long" if len(passphrase) > MAX_PASSPHRASE_CHARS else None
+
+
 def auth_mode(oidc_configured: bool, instructor_emails: frozenset[str], passphrase: str) -> str:
     """``"oidc"`` (an [auth] section and a non-empty e-mail list), else ``"passphrase"`` (one
-    of at least MIN_PASSPHRASE_CHARS characters), else ``"none"``."""
+    with no :func:`passphrase_problem`), else ``"none"``."""
     if oidc_configured and instructor_emails:
         return "oidc"
-    if len(passphrase or "") >= MIN_PASSPHRASE_CHARS:
+    if passphrase_problem(passphrase or "") is None:
         return "passphrase"
     return "none"
 

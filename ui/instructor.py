@@ -13,7 +13,8 @@ import os
 import streamlit as st
 
 from ui.common import tr
-from toolcall.instructor import LoginThrottle, auth_mode, email_allowed, parse_emails
+from toolcall.instructor import (MAX_PASSPHRASE_CHARS, MIN_PASSPHRASE_CHARS, LoginThrottle, auth_mode, email_allowed,
+                                 parse_emails, passphrase_problem)
 
 SIGNED_IN_KEY = "dashboard_instructor"
 
@@ -59,6 +60,9 @@ def sign_in() -> bool:
     return whether this session is an instructor's; a signed-in instructor gets a sign-out."""
     mode, emails, passphrase = _settings()
     if mode == "none":
+        if passphrase:  # set, but no one could sign in with it: say why, not "not set up"
+            st.warning(tr(f"dashboard.passphrase_unusable.{passphrase_problem(passphrase)}",
+                          min=MIN_PASSPHRASE_CHARS, max=MAX_PASSPHRASE_CHARS))
         st.info(tr("dashboard.not_configured"))
         return False
     if is_instructor():
@@ -80,7 +84,8 @@ def sign_in() -> bool:
         return False
     st.markdown(tr("dashboard.sign_in_intro"))
     with st.form("dashboard_sign_in", border=True):
-        given = st.text_input(tr("dashboard.passphrase"), type="password", key="dashboard_passphrase", max_chars=200)
+        given = st.text_input(tr("dashboard.passphrase"), type="password", key="dashboard_passphrase",
+                              max_chars=MAX_PASSPHRASE_CHARS)
         submitted = st.form_submit_button(tr("dashboard.sign_in"), type="primary")
     if submitted and not given:  # Enter on an empty box: not a wrong try, no back-off
         st.warning(tr("dashboard.empty_passphrase"))

@@ -97,6 +97,16 @@ def test_past_a_minute_of_queued_tries_the_page_says_busy_and_checks_nothing(mon
     assert (len(at.metric), len(at.dataframe), waits[-1]) == (0, 0, 31)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("passphrase, problem", [("first line of it\nsecond line", "control"), (" " * 14, "blank"),
+                                                 ("x" * 201, "long"), ("too short", "short")])
+def test_a_passphrase_no_one_could_type_says_why_and_offers_no_box(monkeypatch, lang, passphrase, problem):
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", passphrase)
+    at = open_dashboard(lang)
+    assert [w.value for w in at.warning] == [t(f"dashboard.passphrase_unusable.{problem}", lang, min=12, max=200)]
+    assert [i.value for i in at.info] == [t("dashboard.not_configured", lang)] and len(at.text_input) == 0
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_no_page_or_url_parameter_shows_another_learners_data(monkeypatch, page):
     monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", PASSPHRASE)

@@ -14,7 +14,7 @@ import pytest
 from toolcall.dashboard import (ClassData, activity_chart, activity_frame, exercise_table, export_csv, export_json, learner_detail,
                                 learner_table, normalize_answer, overview, parse_name_map,
                                 NameMapError)
-from toolcall.instructor import LoginThrottle, auth_mode, email_allowed, parse_emails, passphrase_matches
+from toolcall.instructor import LoginThrottle, auth_mode, email_allowed, parse_emails, passphrase_matches, passphrase_problem
 from toolcall.progress import ProgressStore
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -233,3 +233,15 @@ def test_auto_buckets_read_hours_when_the_tries_span_more_than_six_hours(tmp_pat
     store.close()
     assert data.bucket == "1h"
     assert [str(t) for t in activity_frame(data)["time"]] == ["2026-11-20 08:00:00+00:00", "2026-11-30 11:00:00+00:00"]
+
+
+@pytest.mark.parametrize("passphrase, problem", [
+    ("short one", "short"), (" " * 12, "blank"), ("\u3000" * 12, "blank"),
+    ("first line of it\nsecond line", "control"), ("tab\tinside the passphrase", "control"),
+    ("a passphrase\u2028on two lines", "control"), ("x" * 201, "long"),
+    ("open sesame 12", None), ("x" * 200, None), ("  spaces around it  ", None), ("口令也可以是中文的十二个字呀", None)])
+def test_a_passphrase_no_one_could_type_is_named_and_not_used(passphrase, problem):
+    """A passphrase of spaces was accepted, and one with a line break (a multi-line TOML string) or over the sign-in
+    box's 200 characters could never be typed: the instructor was locked out with no word why."""
+    assert passphrase_problem(passphrase) == problem
+    assert auth_mode(False, frozenset(), passphrase) == ("passphrase" if problem is None else "none")
