@@ -598,8 +598,11 @@ def sqlite_problem() -> str | None:
     cannot write, or a folder on a full disk (the class would save nothing) stops the launch with the setting named,
     instead of every student of the class being told progress cannot be saved. A failure that may pass
     (a lock held by another program) is left to the processes, which retry."""
-    from toolcall.progress import ProgressStore, StorageError, companion_problem, disk_full_problem, read_only_problem
+    from toolcall.progress import (ProgressStore, StorageError, companion_problem, data_dir_setting_problem,
+                                   disk_full_problem, read_only_problem)
 
+    if (setting := data_dir_setting_problem()) is not None:  # white space, ~nosuchuser: a folder no one meant
+        return setting
     try:
         store = ProgressStore(Path(data_folder()))
     except StorageError as exc:  # a full disk too: the class would save nothing until the operator frees space

@@ -70,6 +70,23 @@ def data_dir() -> Path:
     return setting_path(os.environ.get("TOOLCALL_DATA_DIR") or str(REPO_ROOT / "data"))  # "~nouser" never raises
 
 
+def data_dir_setting_problem(value: str | None = None) -> str | None:
+    """Why TOOLCALL_DATA_DIR (``value``, default: the environment's) names no folder the operator meant, one line;
+    None when unset, empty or usable as a path. White space only, or ``~name`` for a user this machine does not
+    have: both were taken as a folder named so, made in the folder the app was started from, without a word."""
+    value = os.environ.get("TOOLCALL_DATA_DIR") if value is None else value
+    if not value:
+        return None
+    if not value.strip():
+        return (f"TOOLCALL_DATA_DIR is white space only ({value!r}): unset it for the default <repo>/data, or name "
+                "a folder")
+    if value.startswith("~") and os.path.expanduser(value) == value:
+        user = value[1:].split("/", 1)[0]
+        return (f"TOOLCALL_DATA_DIR {escape_line(value)} starts with ~{escape_line(user)}, but this machine has no "
+                f"user {escape_line(user)}: write the folder's full path")
+    return None
+
+
 @dataclass(frozen=True)
 class Record:
     """One learner's progress on one exercise. Scores are points; timestamps are UTC ISO 8601."""
@@ -647,6 +664,8 @@ class ProgressStore(SqlProgressStore):
     """
 
     def __init__(self, folder: Path | None = None):
+        if (folder is None or Path(folder) == data_dir()) and (setting := data_dir_setting_problem()) is not None:
+            raise StorageError(setting, setup=True)  # the folder the setting names, not one a caller chose
         self.folder = Path(folder or data_dir()).expanduser()
         self.path = self.folder / DB_NAME
         self._lock = threading.RLock()

@@ -1,0 +1,49 @@
+"""TOOLCALL_DATA_DIR set to white space, or to ``~name`` for a user this machine does not have, named a folder of
+that name in the folder the app was started from, made without a word (a break-it pass). The store, the pages and
+the class launcher now refuse it as a setup error naming the setting; every other value is left to the path checks."""
+
+import pytest
+
+from toolcall.progress import ProgressStore, StorageError, data_dir, data_dir_setting_problem
+
+
+@pytest.mark.parametrize("value, words", [
+    (" ", "TOOLCALL_DATA_DIR is white space only (' ')"), ("\t \n", "TOOLCALL_DATA_DIR is white space only"),
+    ("~nosuchuser_toolcall/x", "starts with ~nosuchuser_toolcall, but this machine has no user nosuchuser_toolcall"),
+    ("~nosuchuser_toolcall", "but this machine has no user nosuchuser_toolcall")])
+def test_a_setting_that_names_no_folder_meant_is_a_setup_error(monkeypatch, tmp_path, value, words):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", value)
+    assert words in data_dir_setting_problem()
+    for folder in (None, data_dir()):  # as the pages open it: the folder the setting names
+        with pytest.raises(StorageError) as caught:
+            ProgressStore(folder)
+        assert caught.value.setup and words in str(caught.value)
+    assert list(tmp_path.iterdir()) == []  # no folder made
+
+
+@pytest.mark.parametrize("value", ["", "~", "~/toolcall-data", "~root/x", "relative/data", "/tmp/x y"])
+def test_other_values_are_left_to_the_path_checks(monkeypatch, value):
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", value)
+    assert data_dir_setting_problem() is None
+
+
+def test_a_folder_a_caller_chose_is_opened_whatever_the_setting(monkeypatch, tmp_path):
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", " ")
+    store = ProgressStore(tmp_path)
+    store.close()
+
+
+@pytest.mark.parametrize("value", [" ", "~nosuchuser_toolcall/data"])
+def test_the_class_launcher_refuses_it_before_any_process_starts(monkeypatch, tmp_path, value):
+    """The launcher makes TOOLCALL_DATA_DIR absolute for its processes (so the store's own check never saw the
+    setting): it checks the setting itself, and makes no folder."""
+    from toolcall import REPO_ROOT
+
+    monkeypatch.syspath_prepend(str(REPO_ROOT / "deploy"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", value)
+    import serve_class
+
+    assert serve_class.sqlite_problem() == data_dir_setting_problem()
+    assert list(tmp_path.iterdir()) == []
