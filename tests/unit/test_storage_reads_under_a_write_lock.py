@@ -15,6 +15,7 @@ READS = {
     "get": ("alice", "pk_pass3"),
     "all": ("alice",),
     "attempts": ("alice",),
+    "attempt_count": ("alice",),
     "class_progress": (),
     "class_attempts": (),
     "class_attempt_summary": ("2000-01-01T00:00:00+00:00",),
