@@ -86,7 +86,10 @@ def add_one_of_each(root):
             f"---\ntitle: {title}\nsummary: {title}.\npage: lessons\norder: 99\n---\n{body}\n", "utf-8")
     pairing = yaml.safe_load((fx / "pairing" / "examples.yaml").read_text("utf-8"))
     first = pairing["examples"][0]
-    _append(fx / "pairing" / "examples.yaml", "examples", {**first, "id": "added_by_test_example",
+    # the same rules broken in another transcript: check refuses two examples that read the same
+    text = {lang: body.replace("ORD-20260917", "ORD-20261231") for lang, body in first["text"].items()}
+    assert text != first["text"]
+    _append(fx / "pairing" / "examples.yaml", "examples", {**first, "id": "added_by_test_example", "text": text,
                                                            "label": {"en": "Added", "zh": "新增的例子"}})
     tool = (fx / "tools" / "get_order.json").read_text("utf-8").replace('"get_order"', '"added_by_test_check_stock"', 1)
     (fx / "tools" / "added_by_test_check_stock.json").write_text(tool, "utf-8")
