@@ -5,9 +5,9 @@ import streamlit as st
 from ui.common import label, lang, load, show_cached_chart, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
-from toolcall.charts import PASSK_DEFAULTS, RETRY_DEFAULTS, passk_chart_for, retry_chart
+from toolcall.charts import PASSK_DEFAULTS, RETRY_DEFAULTS, passk_chart_for, retry_chart, simulation_for
 from toolcall import numfmt
-from toolcall.passk import K_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, prob_all, simulate
+from toolcall.passk import K_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, prob_all
 from toolcall.points import MAX_LISTED_SENTENCES, description_points, missing_points
 from ui.tool_editor import lab_description, points_text
 from ui.page import start
@@ -37,7 +37,7 @@ m = c1.slider(tr("passk.m_label"), 0, 8, PASSK_DEFAULTS[1], key="passk_m", help=
 q = c2.slider(tr("passk.q_label"), 0.50, 0.99, PASSK_DEFAULTS[0], 0.01, key="passk_q", help=tr("passk.q_help"))
 k = c3.slider(tr("passk.k_label"), 1, K_MAX, 8, key="passk_k", help=tr("passk.k_help"))
 rho = c4.slider(tr("passk.rho_label"), 0.0, 1.0, PASSK_DEFAULTS[2], 0.05, key="passk_rho", help=tr("passk.rho_help"))
-lines, sim = curve(q, m, rho), simulate(q, m, rho)
+lines, sim = curve(q, m, rho), simulation_for(q, m, rho)  # the chart's own, once per (q, m, rho)
 show_cached_chart(passk_chart_for, q, m, rho, lang())  # the same curve and simulation, built once per input
 cols = st.columns(4)
 cols[0].metric(tr("passk.metric_independent", k=k), percent(lines.independent[k - 1]))

@@ -358,10 +358,11 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         return status
     if args.out == "csv":
         # The progress export's writer: a case id or tool name from the log that starts like a formula
-        # (= + - @) is prefixed with ', so a spreadsheet opening this CSV never runs it.
+        # (= + - @) is prefixed with ', so a spreadsheet opening this CSV never runs it. Rows end in "\n": this
+        # stdout writes every CR in a cell as \u000d, so none can end a row (the downloads end rows in CRLF instead).
         from toolcall.progress import write_csv
 
-        write_csv(sys.stdout, rows, tuple(rows[0]))
+        write_csv(sys.stdout, rows, tuple(rows[0]), line_end="\n")
         return status
     fmt = lambda x: "-" if x is None else f"{x:.3f}"  # noqa: E731
     print(f"{log.fmt}: {len(log.runs)} runs, {len(rows)} cases, k = {args.k}")

