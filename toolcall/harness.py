@@ -188,6 +188,12 @@ def _consistency(path: Path, data: dict[str, Any]) -> list[Problem]:
                     problems.append(
                         Problem(name, json_path(where + ["options", j]), "a wrong option must name its consequence")
                     )
+                elif o.get("correct") and o.get("consequence"):  # the page would show it as right, silently
+                    problems.append(
+                        Problem(name, json_path(where + ["options", j, "consequence"]),
+                                f"the correct option names the consequence {o['consequence']!r}, which the page never "
+                                "shows for a right move: remove it, or make the option wrong")
+                    )
         else:
             for fmt in step.get("formats", FORMATS):
                 if fmt not in step.get("answer", {}):

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from toolcall import CONTENT_ROOT
 from toolcall.fixtures import FixtureError
 from toolcall.harness import (build_request, load_scenario, load_scenarios, model_response, move_text,
                               reference_move, wrong_moves)
@@ -183,10 +184,45 @@ def copy_scenarios(tmp_path, edit):
 def test_check_reports_two_right_options(tmp_path):
     def edit(data):
         data["steps"][0]["options"][0]["correct"] = True
+        data["steps"][0]["options"][0].pop("consequence")
     root = copy_scenarios(tmp_path, edit)
     problems = check_scenarios(root)
     assert [(p.path, p.message) for p in problems] == [
         ("$.steps[0].options", "a choice step needs exactly one correct option, found 2")]
+
+
+def test_check_reports_a_correct_option_with_a_consequence(tmp_path):
+    # correct: true beside a consequence passed check; the page shows the option as right and drops the consequence
+    def edit(data):
+        step = data["steps"][0]
+        right = next(o for o in step["options"] if o.get("correct"))
+        right["consequence"] = "http_400"
+    root = copy_scenarios(tmp_path, edit)
+    right = next(j for j, o in enumerate(yaml.safe_load((root / "fixtures" / "scenarios" / "01-plain-call.yaml")
+                                                        .read_text(encoding="utf-8"))["steps"][0]["options"])
+                 if o.get("correct"))
+    assert [(p.path, p.message) for p in check_scenarios(root)] == [
+        (f"$.steps[0].options[{right}].consequence", "the correct option names the consequence 'http_400', which the "
+         "page never shows for a right move: remove it, or make the option wrong")]
+
+
+def _choice_steps():
+    """(file, step index) of every choice step of the scenarios in the content root."""
+    return [(f.name, i) for f in sorted((CONTENT_ROOT / "fixtures" / "scenarios").glob("*.yaml"))
+            for i, st in enumerate(yaml.safe_load(f.read_text(encoding="utf-8"))["steps"]) if st["kind"] == "choice"]
+
+
+@pytest.mark.parametrize("name, index", _choice_steps())
+def test_check_reports_a_consequence_on_every_right_option(tmp_path, name, index):
+    src = CONTENT_ROOT / "fixtures" / "scenarios" / name
+    data = yaml.safe_load(src.read_text(encoding="utf-8"))
+    options = data["steps"][index]["options"]
+    right = next(j for j, o in enumerate(options) if o.get("correct"))
+    options[right]["consequence"] = next(o["consequence"] for o in options if not o.get("correct"))
+    folder = tmp_path / "fixtures" / "scenarios"
+    folder.mkdir(parents=True)
+    (folder / src.name).write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    assert [p.path for p in check_scenarios(tmp_path)] == [f"$.steps[{index}].options[{right}].consequence"]
 
 
 def test_check_reports_a_wrong_move_that_passes(tmp_path):
