@@ -21,7 +21,9 @@ def settings_the_app_reads() -> set[str]:
 
 
 def test_an_operator_setting_is_absent_inside_the_run():
+    from ui.learner import database_url  # the environment, else Streamlit secrets
     assert sorted(n for n in os.environ if n.startswith("TOOLCALL_") and n not in TEST_RUN_SETTINGS) == []
+    assert database_url() == ""
 
 
 def test_operator_settings_exported_in_the_shell_do_not_reach_the_tests(tmp_path):
@@ -30,6 +32,12 @@ def test_operator_settings_exported_in_the_shell_do_not_reach_the_tests(tmp_path
     operator = sorted(settings_the_app_reads() - TEST_RUN_SETTINGS) + ["TOOLCALL_SOMETHING_NEW"]
     assert {"TOOLCALL_DATABASE_URL", "TOOLCALL_DATA_DIR", "TOOLCALL_INSTRUCTOR_PASSPHRASE"} <= set(operator)
     env = dict(os.environ, **{name: "postgresql://class@/class_db" for name in operator})
+    env.pop("STREAMLIT_SECRETS_FILES", None)
+    # and in the instructor's ~/.streamlit/secrets.toml, which Streamlit reads too
+    (tmp_path / ".streamlit").mkdir()
+    (tmp_path / ".streamlit" / "secrets.toml").write_text(
+        "".join(f'{name} = "postgresql://class@/class_db"\n' for name in operator), encoding="utf-8")
+    env["HOME"] = str(tmp_path)
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           f"{Path(__file__).relative_to(REPO)}::test_an_operator_setting_is_absent_inside_the_run"],
                          cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
