@@ -43,3 +43,11 @@ def test_operator_settings_exported_in_the_shell_do_not_reach_the_tests(tmp_path
                          cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout[-2000:]
     assert run.stdout.startswith(".\n") or run.stdout.startswith(". ")  # one test ran, and passed
+
+
+def test_git_never_picks_up_the_instructors_secrets_file():
+    # .streamlit/secrets.toml (the class database's password, the instructor passphrase) was not ignored: a
+    # `git add -A` in the checkout committed it
+    run = subprocess.run(["git", "check-ignore", "--no-index", "-q", ".streamlit/secrets.toml"], cwd=REPO,
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
