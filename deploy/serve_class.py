@@ -44,6 +44,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import errno
+import fcntl
 import inspect
 import ipaddress
 import os
@@ -805,11 +806,54 @@ def _main(argv: list[str] | None) -> int:
         say(f"progress storage: {problem}")
         return 2
 
-    run_dir = Path(tempfile.mkdtemp(prefix="toolcall-nginx-"))
+    for stale in remove_stale_run_dirs(Path(tempfile.gettempdir())):
+        log(f"removed {stale}, left behind by a launcher that was killed")
+    run_dir, lock = new_run_dir(Path(tempfile.gettempdir()))
     try:
         return _serve(args, nginx, run_dir)
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
+        os.close(lock)
+
+
+#: The run folders' name prefix (in the temp folder) and the lock file a live launcher holds in its own.
+RUN_DIR_PREFIX = "toolcall-nginx-"
+RUN_LOCK = "launcher.lock"
+
+
+def new_run_dir(parent: Path) -> tuple[Path, int]:
+    """A new private run folder under ``parent`` and the descriptor of the lock held on it for this launcher's life
+    (the kernel drops it when the launcher dies, even by SIGKILL). The lock is taken before the file gets its
+    name, so no other launcher can see it unlocked."""
+    run_dir = Path(tempfile.mkdtemp(prefix=RUN_DIR_PREFIX, dir=parent))
+    fd = os.open(run_dir / (RUN_LOCK + ".new"), os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    os.rename(run_dir / (RUN_LOCK + ".new"), run_dir / RUN_LOCK)
+    return run_dir, fd
+
+
+def remove_stale_run_dirs(parent: Path) -> list[Path]:
+    """Remove the run folders under ``parent`` that this user's launchers left when killed with SIGKILL (the
+    ``finally`` that removes them never ran): those whose lock no launcher holds. A live launcher's folder, another
+    user's, a link, or a folder without the lock file (an older launcher's) is left alone. Returns what was
+    removed; never raises."""
+    removed = []
+    for folder in sorted(parent.glob(RUN_DIR_PREFIX + "*")):
+        try:
+            if folder.is_symlink() or not folder.is_dir() or folder.stat().st_uid != os.geteuid():
+                continue
+            fd = os.open(folder / RUN_LOCK, os.O_RDWR | os.O_NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # held: that launcher is alive
+            os.close(fd)
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        os.close(fd)
+        removed.append(folder)
+    return removed
 
 
 def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:

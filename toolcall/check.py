@@ -11,6 +11,7 @@ import difflib
 import fnmatch
 import json
 import os
+import re
 from pathlib import Path
 from collections.abc import Callable
 
@@ -165,7 +166,24 @@ def _variant_problems(name, v, fx, variant, tools, book) -> list[Problem]:
             problems += [Problem(name, json_path(["variants", v]), f"{fmt} request {r}: {x.rule}: {x.detail}")
                          for r, request in enumerate(built.of_kind("request"))
                          for x in check_pairing(json.dumps(request), fmt, lang).violations]
+            if fmt == FORMATS[0]:
+                problems += _final_identifier_problems(name, v, variant, lang, built.of_kind("request"))
     return problems
+
+
+#: An identifier the fake backend hands out or the order book holds (ORD-20260917, RF-20260917-001).
+_IDENTIFIER = re.compile(r"(?<![A-Za-z0-9-])[A-Z]{2,5}-[0-9]{6,}(?:-[0-9]+)*(?![A-Za-z0-9-])")
+
+
+def _final_identifier_problems(name: str, v: int, variant, lang: str, requests: list) -> list[Problem]:
+    """The final answer's identifiers that nothing before it holds: the user's sentence and every tool_result are
+    in the requests, so a refund number the backend never returned ("refund RF-20260917-007" when it returned
+    RF-20260917-001) is the final answer quoting app output that has changed, or a typo."""
+    final = (variant.final or {}).get(lang) or ""
+    seen = json.dumps(requests, ensure_ascii=False)
+    missing = sorted({m for m in _IDENTIFIER.findall(final) if m not in seen})
+    return [Problem(name, json_path(["variants", v, "final", lang]),
+                    f"names {', '.join(missing)}, which neither the user nor any tool result said")] if missing else []
 
 
 def check_walkthroughs(root: Path) -> list[Problem]:

@@ -67,6 +67,21 @@ class ExerciseSet:
         return [ex for ex in self.exercises if ex.page == page]
 
 
+#: The fields every exercise has, and the fields each type reads besides them. A field of another type (``schema``
+#: on a schema_fix exercise, which starts from ``starter_preset``; ``tolerance`` on a choice) passes the schema,
+#: which lists every type's fields, but the app never reads it: check reports it.
+COMMON_FIELDS = frozenset({"id", "page", "type", "title", "prompt", "answer", "hints", "explanation", "wrong_answers"})
+TYPE_FIELDS = {"choice": {"multiple", "options"}, "number": {"tolerance", "starter"}, "json": {"schema", "starter"},
+               "schema_fix": {"tool", "starter_preset"}, "order": {"steps"}, "classify": {"categories", "items"}}
+
+
+def _unread_fields(item: dict[str, Any]) -> list[Fault]:
+    """``([field], message)`` for each field of ``item`` that its type never reads."""
+    reads = TYPE_FIELDS[item["type"]]
+    return [([k], f"a {item['type']} exercise never reads {k!r} (it reads {', '.join(sorted(reads))} besides the "
+                  "common fields): remove it, or change the type") for k in item if k not in COMMON_FIELDS | reads]
+
+
 def _consistency(item: dict[str, Any]) -> list[Fault]:
     """``(path inside the exercise, message)`` for an exercise that passed the schema but
     contradicts itself: its type's own check (toolcall/exercise_types/<type>.py)."""
@@ -102,11 +117,11 @@ def load_exercise_file(path: Path, schema_path: Path = SCHEMA_PATH) -> tuple[lis
         problems += [Problem(name, json_path(["exercises", i, *where]), msg) for where, msg in faults]
         if faults:
             continue
-        common = {"id", "page", "type", "title", "prompt", "answer", "hints", "explanation", "wrong_answers"}
+        problems += [Problem(name, json_path(["exercises", i, *where]), msg) for where, msg in _unread_fields(item)]
         exercises.append(Exercise(item["id"], item["page"], item["type"], item["title"], item["prompt"],
                                   item["answer"], tuple(item["hints"]), item["explanation"],
                                   tuple(item.get("wrong_answers", [])),
-                                  {k: v for k, v in item.items() if k not in common}, name, i))
+                                  {k: v for k, v in item.items() if k not in COMMON_FIELDS}, name, i))
     return exercises, problems
 
 

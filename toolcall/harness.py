@@ -148,6 +148,20 @@ def _step(data: dict[str, Any]) -> Step:
     )
 
 
+#: The step fields every kind reads, and those each kind reads besides: the schema lists them all, so ``explain``
+#: on a choice step (a hint no student sees) or ``options`` on a json step passed it while the app ignores them.
+STEP_COMMON_FIELDS = frozenset({"id", "kind", "formats", "model", "world", "prompt"})
+STEP_KIND_FIELDS = {"choice": frozenset({"options"}),
+                    "json": frozenset({"answer", "expect", "wrong_moves", "history", "explain"})}
+
+
+def _unread_step_fields(name: str, where: list, step: dict[str, Any]) -> list[Problem]:
+    reads = STEP_KIND_FIELDS[step["kind"]]
+    return [Problem(name, json_path(where + [k]), f"a {step['kind']} step never reads {k!r} (it reads "
+                    f"{', '.join(sorted(reads))} besides the common fields): remove it, or change the kind")
+            for k in step if k not in STEP_COMMON_FIELDS | reads]
+
+
 def _consistency(path: Path, data: dict[str, Any]) -> list[Problem]:
     """What the schema cannot say: one right option per choice step, references to calls that
     exist, an answer for each format a json step is shown in."""
@@ -155,6 +169,7 @@ def _consistency(path: Path, data: dict[str, Any]) -> list[Problem]:
     tool_names = {tool["name"] for tool in data["tools"]}
     for i, step in enumerate(data["steps"]):
         where = ["steps", i]
+        problems += _unread_step_fields(name, where, step)
         calls = {c["id"] for c in (step.get("model") or {}).get("calls", [])}
         for j, call in enumerate((step.get("model") or {}).get("calls", [])):
             if call["name"] not in tool_names:
@@ -187,6 +202,12 @@ def _consistency(path: Path, data: dict[str, Any]) -> list[Problem]:
                 if not o.get("correct") and not o.get("consequence"):
                     problems.append(
                         Problem(name, json_path(where + ["options", j]), "a wrong option must name its consequence")
+                    )
+                elif o.get("correct") and o.get("consequence"):  # the page would show it as right, silently
+                    problems.append(
+                        Problem(name, json_path(where + ["options", j, "consequence"]),
+                                f"the correct option names the consequence {o['consequence']!r}, which the page never "
+                                "shows for a right move: remove it, or make the option wrong")
                     )
         else:
             for fmt in step.get("formats", FORMATS):

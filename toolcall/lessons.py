@@ -277,6 +277,18 @@ def value_problem(value: str, computed: Any) -> str | None:
     return "a number must be quoted as 72.9%, 84/120 or 0.729"
 
 
+#: A character that would make a quoted figure part of a longer number or word: "8.0%" inside "18.0%",
+#: "52" inside "152" or "52.5" (ASCII only: a Chinese character beside a number is a word boundary).
+_GLUED_BEFORE = r"(?<![0-9A-Za-z_.])"
+_GLUED_AFTER = r"(?![0-9A-Za-z_]|\.[0-9])"
+
+
 def quoted_in(value: str, body: str) -> bool:
-    """True when ``value`` appears in ``body`` as is, or as it reads inside a JSON string."""
-    return value in body or json.dumps(value, ensure_ascii=False)[1:-1] in body
+    """True when ``value`` appears in ``body`` as is, or as it reads inside a JSON string, and not as
+    part of a longer number or word (the lesson reading "18.0%" does not quote the figure "8.0%")."""
+    for form in dict.fromkeys((value, json.dumps(value, ensure_ascii=False)[1:-1])):
+        before = _GLUED_BEFORE if re.match(r"[0-9A-Za-z_]", form) else ""
+        after = _GLUED_AFTER if re.search(r"[0-9A-Za-z_]\Z", form) else ""
+        if form and re.search(before + re.escape(form) + after, body):
+            return True
+    return False

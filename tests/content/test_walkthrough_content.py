@@ -1,5 +1,6 @@
 """The walkthrough and pairing fixtures pass their checkers; a broken copy is caught with its path."""
 
+import re
 import shutil
 
 import pytest
@@ -92,3 +93,39 @@ def test_pairing_example_whose_verdict_changes_with_the_language_is_reported(con
     edit(content / PAIR, lambda d: d["examples"][i]["text"].update(zh="[]"))
     assert [(p.path, p.message) for p in check_pairing_examples(content)] == [
         (f"$.examples[{i}].expect", f"expected {examples[i]['expect']}, the checker reports [] (its text.zh)")]
+
+
+IDENTIFIER = re.compile(r"(?<![A-Za-z0-9-])[A-Z]{2,5}-[0-9]{6,}(?:-[0-9]+)*(?![A-Za-z0-9-])")
+
+
+def _bumped(identifier: str, text: str) -> str:
+    """``identifier`` with its last digit changed to one that makes it appear nowhere in ``text``."""
+    return next(identifier[:-1] + d for d in "7395128640" if identifier[:-1] + d not in text)
+
+
+def _final_identifiers():
+    """(variant index, language, identifier) for every identifier in a shipped final answer."""
+    data = yaml.safe_load((REPO_ROOT / WALK).read_text(encoding="utf-8"))
+    return [(v, lang, m) for v, variant in enumerate(data["variants"]) for lang, text in (variant.get("final") or {}).items()
+            for m in sorted(set(IDENTIFIER.findall(text)))]
+
+
+def test_a_final_answer_quoting_a_refund_number_the_backend_never_gave_is_reported(content):
+    # the final answer said "refund RF-20260917-007" while the backend returned RF-20260917-001: check passed
+    v, lang, found = next(c for c in _final_identifiers() if c[2].startswith("RF-"))
+    text = (content / WALK).read_text(encoding="utf-8")
+    wrong = _bumped(found, text)
+    edit(content / WALK, lambda d: d["variants"][v]["final"].update({lang: d["variants"][v]["final"][lang]
+                                                                          .replace(found, wrong)}))
+    assert [str(p) for p in check_walkthroughs(content)] == [
+        f"{content / WALK}: $.variants[{v}].final.{lang}: names {wrong}, which neither the user nor any tool result "
+        "said"]
+
+
+@pytest.mark.parametrize("v, lang, found", _final_identifiers())
+def test_every_identifier_of_a_final_answer_must_come_from_the_conversation(content, v, lang, found):
+    wrong = _bumped(found, (content / WALK).read_text(encoding="utf-8"))
+    edit(content / WALK, lambda d: d["variants"][v]["final"].update({lang: d["variants"][v]["final"][lang]
+                                                                          .replace(found, wrong)}))
+    assert [(p.path, p.message) for p in check_walkthroughs(content)] == [
+        (f"$.variants[{v}].final.{lang}", f"names {wrong}, which neither the user nor any tool result said")]

@@ -1,14 +1,16 @@
 """Loading exercise files: a broken file or exercise is reported with file and JSON path,
 and everything else still loads."""
 
+import json
 import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 
 from toolcall import FIXTURES_DIR
 from toolcall.check import check_exercises
-from toolcall.exercises import load_exercises
+from toolcall.exercises import COMMON_FIELDS, TYPE_FIELDS, load_exercises
 
 GOOD = {"id": "ok_one", "page": "exercises", "type": "number", "tolerance": 0.01, "answer": 0.5,
         "title": {"en": "T", "zh": "题"}, "prompt": {"en": "P", "zh": "问"}, "hints": [],
@@ -110,3 +112,53 @@ def test_check_grades_reference_and_wrong_answers(tmp_path):
     write(folder, "x.yaml", {"schema_version": 1, "exercises": [dict(GOOD, answer=0.5, tolerance=-1)]})
     assert [(p.path, p.message) for p in check_exercises(tmp_path)] == [
         ("$.exercises[0].tolerance", "-1 is less than the minimum of 0")]
+
+
+# A field of another exercise type passes the schema (which lists every type's fields) and the app never reads it.
+TWO = [{"id": "a", "text": {"en": "A", "zh": "甲"}}, {"id": "b", "text": {"en": "B", "zh": "乙"}}]
+SAMPLE_FIELDS = {"multiple": True, "options": TWO, "tolerance": 0.1, "starter": "{}", "schema": {"type": "object"},
+                 "tool": "get_order", "starter_preset": "remove_description", "steps": TWO, "categories": TWO,
+                 "items": TWO}
+
+
+def _shipped(kind: str) -> tuple[Path, int, dict]:
+    """(file, index, item) of the first shipped exercise of type ``kind``."""
+    for path in sorted((FIXTURES_DIR / "exercises").glob("*.yaml")):
+        for i, item in enumerate(yaml.safe_load(path.read_text(encoding="utf-8"))["exercises"]):
+            if item["type"] == kind:
+                return path, i, item
+    raise LookupError(kind)
+
+
+def _with_field(tmp_path: Path, kind: str, field: str):
+    path, i, item = _shipped(kind)
+    write(tmp_path, "x.yaml", {"schema_version": 1, "exercises": [dict(item, **{field: SAMPLE_FIELDS[field]})]})
+    return load_exercises(tmp_path), item["id"]
+
+
+def test_a_schema_on_a_schema_fix_exercise_is_reported_and_the_exercise_still_loads(tmp_path):
+    loaded, ex_id = _with_field(tmp_path, "schema_fix", "schema")
+    assert [ex.id for ex in loaded.exercises] == [ex_id]
+    assert messages(loaded) == [("x.yaml", "$.exercises[0].schema", "a schema_fix exercise never reads 'schema' (it "
+                                 "reads starter_preset, tool besides the common fields): remove it, or change the type")]
+
+
+def test_every_field_of_the_schema_is_common_or_read_by_a_type():
+    schema = json.loads((FIXTURES_DIR / "schemas" / "exercise.schema.json").read_text(encoding="utf-8"))
+    item = schema["properties"]["exercises"]["items"]
+    assert set(item["properties"]) == COMMON_FIELDS | set(SAMPLE_FIELDS)
+    assert set().union(*TYPE_FIELDS.values()) == set(SAMPLE_FIELDS)
+    assert set(TYPE_FIELDS) == set(item["properties"]["type"]["enum"])
+    for rule in item["allOf"]:
+        kind = rule["if"]["properties"]["type"]["const"]
+        assert set(rule["then"].get("required", [])) <= TYPE_FIELDS[kind], kind
+
+
+@pytest.mark.parametrize("kind, field", [(k, f) for k in sorted(TYPE_FIELDS) for f in sorted(SAMPLE_FIELDS)
+                                         if f not in TYPE_FIELDS[k]])
+def test_every_field_of_another_type_is_reported(tmp_path, kind, field):
+    try:
+        loaded, _ = _with_field(tmp_path, kind, field)
+    except LookupError:
+        pytest.skip(f"no shipped {kind} exercise")
+    assert (("x.yaml", f"$.exercises[0].{field}") in [m[:2] for m in messages(loaded)])

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from toolcall import CONTENT_ROOT
 from toolcall.fixtures import FixtureError
-from toolcall.harness import (build_request, load_scenario, load_scenarios, model_response, move_text,
-                              reference_move, wrong_moves)
+from toolcall.harness import (STEP_COMMON_FIELDS, STEP_KIND_FIELDS, build_request, load_scenario, load_scenarios,
+                              model_response, move_text, reference_move, wrong_moves)
 from toolcall.harness_grading import (MAX_MOVE_CHARS, check_scenarios, grade_move, new_run, play, run_summary,
                                      step_points)
 from toolcall.i18n import LANGS, t
@@ -183,10 +184,91 @@ def copy_scenarios(tmp_path, edit):
 def test_check_reports_two_right_options(tmp_path):
     def edit(data):
         data["steps"][0]["options"][0]["correct"] = True
+        data["steps"][0]["options"][0].pop("consequence")
     root = copy_scenarios(tmp_path, edit)
     problems = check_scenarios(root)
     assert [(p.path, p.message) for p in problems] == [
         ("$.steps[0].options", "a choice step needs exactly one correct option, found 2")]
+
+
+def test_check_reports_a_correct_option_with_a_consequence(tmp_path):
+    # correct: true beside a consequence passed check; the page shows the option as right and drops the consequence
+    def edit(data):
+        step = data["steps"][0]
+        right = next(o for o in step["options"] if o.get("correct"))
+        right["consequence"] = "http_400"
+    root = copy_scenarios(tmp_path, edit)
+    right = next(j for j, o in enumerate(yaml.safe_load((root / "fixtures" / "scenarios" / "01-plain-call.yaml")
+                                                        .read_text(encoding="utf-8"))["steps"][0]["options"])
+                 if o.get("correct"))
+    assert [(p.path, p.message) for p in check_scenarios(root)] == [
+        (f"$.steps[0].options[{right}].consequence", "the correct option names the consequence 'http_400', which the "
+         "page never shows for a right move: remove it, or make the option wrong")]
+
+
+def _choice_steps():
+    """(file, step index) of every choice step of the scenarios in the content root."""
+    return [(f.name, i) for f in sorted((CONTENT_ROOT / "fixtures" / "scenarios").glob("*.yaml"))
+            for i, st in enumerate(yaml.safe_load(f.read_text(encoding="utf-8"))["steps"]) if st["kind"] == "choice"]
+
+
+@pytest.mark.parametrize("name, index", _choice_steps())
+def test_check_reports_a_consequence_on_every_right_option(tmp_path, name, index):
+    src = CONTENT_ROOT / "fixtures" / "scenarios" / name
+    data = yaml.safe_load(src.read_text(encoding="utf-8"))
+    options = data["steps"][index]["options"]
+    right = next(j for j, o in enumerate(options) if o.get("correct"))
+    options[right]["consequence"] = next(o["consequence"] for o in options if not o.get("correct"))
+    folder = tmp_path / "fixtures" / "scenarios"
+    folder.mkdir(parents=True)
+    (folder / src.name).write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    assert [p.path for p in check_scenarios(tmp_path)] == [f"$.steps[{index}].options[{right}].consequence"]
+
+
+def test_check_reports_a_hint_on_a_choice_step(tmp_path):
+    # explain on a choice step passed check; only json steps show it, so the hint never reached a student
+    def edit(data):
+        step = next(s for s in data["steps"] if s["kind"] == "choice")
+        step["explain"] = {"en": "Look at the ids.", "zh": "看 id。"}
+    root = copy_scenarios(tmp_path, edit)
+    at = next(i for i, s in enumerate(load_scenario(CONTENT_ROOT / "fixtures" / "scenarios" / "01-plain-call.yaml")
+                                      .steps) if s.kind == "choice")
+    assert [(p.path, p.message) for p in check_scenarios(root)] == [
+        (f"$.steps[{at}].explain", "a choice step never reads 'explain' (it reads options besides the common fields): "
+         "remove it, or change the kind")]
+
+
+def _foreign_step_fields():
+    """(file, step index, field) for every shipped step and every field only the other kind reads."""
+    out = []
+    for f in sorted((CONTENT_ROOT / "fixtures" / "scenarios").glob("*.yaml")):
+        for i, st in enumerate(yaml.safe_load(f.read_text(encoding="utf-8"))["steps"]):
+            other = set().union(*STEP_KIND_FIELDS.values()) - STEP_KIND_FIELDS[st["kind"]]
+            out += [(f.name, i, field) for field in sorted(other)]
+    return out
+
+
+def test_the_step_kinds_share_out_every_field_of_the_schema():
+    schema = json.loads((CONTENT_ROOT / "fixtures" / "schemas" / "scenario.schema.json").read_text(encoding="utf-8"))
+    step = schema["$defs"]["step"]
+    assert set(step["properties"]) == STEP_COMMON_FIELDS | set().union(*STEP_KIND_FIELDS.values())
+    assert set(STEP_KIND_FIELDS) == set(step["properties"]["kind"]["enum"])
+
+
+@pytest.mark.parametrize("name, index, field", _foreign_step_fields())
+def test_check_reports_every_field_the_step_kind_never_reads(tmp_path, name, index, field):
+    src = CONTENT_ROOT / "fixtures" / "scenarios" / name
+    data = yaml.safe_load(src.read_text(encoding="utf-8"))
+    other = next(s for s in data["steps"] if field in s) if any(field in s for s in data["steps"]) else None
+    feedback = {"en": "F", "zh": "反"}
+    sample = {"options": [{"id": "x", "label": {"en": "X", "zh": "甲"}, "correct": True, "feedback": feedback},
+                          {"id": "y", "label": {"en": "Y", "zh": "乙"}, "consequence": "crash", "feedback": feedback}],
+              "answer": {}, "expect": [], "wrong_moves": [], "history": [], "explain": {"en": "E", "zh": "解"}}
+    data["steps"][index][field] = other[field] if other else sample[field]
+    folder = tmp_path / "fixtures" / "scenarios"
+    folder.mkdir(parents=True)
+    (folder / name).write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    assert f"$.steps[{index}].{field}" in [p.path for p in check_scenarios(tmp_path)]
 
 
 def test_check_reports_a_wrong_move_that_passes(tmp_path):

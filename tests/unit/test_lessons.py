@@ -138,6 +138,46 @@ def test_a_figure_missing_from_the_text_is_reported(content):
         "lessons/zh/04-descriptions-are-prompts.md: $.figures[2].value: '93.2%' does not appear in the lesson"]
 
 
+def test_a_figure_read_inside_a_longer_number_is_reported(content):
+    # "18.0%" in the text used to count as quoting the figure "8.0%"
+    _edit(content / "lessons" / "en" / "04-descriptions-are-prompts.md", "from 8.0% (independent",
+          "from 18.0% (independent")
+    assert [str(p) for p in check_lessons(content)] == [
+        "lessons/en/04-descriptions-are-prompts.md: $.figures[1].value: '8.0%' does not appear in the lesson"]
+
+
+@pytest.mark.parametrize("value, body, expected", [
+    ("8.0%", "from 18.0% to", False), ("0.8%", "is 10.8%.", False), ("52", "column 152", False),
+    ("52", "column 52.5", False), ("52", "column 52.", True), ("52", "(column 52)", True),
+    ("72.9%", "为72.9%。", True), ("84/120", "= 84/1200", False), ("70%", "= 70%", True),
+])
+def test_quoted_in_needs_the_whole_number(value, body, expected):
+    assert quoted_in(value, body) is expected
+
+
+def _numeric_figures():
+    """(lang, file name, figure index, value, glued) for every figure of the shipped lessons that starts or
+    ends with a digit; ``glued`` is the value with a digit stuck to it."""
+    for lang in ("en", "zh"):
+        for lesson in load_lessons(lang).lessons:
+            for i, figure in enumerate(lesson.figures):
+                value = str(figure.value)
+                if value[:1].isdigit():
+                    yield lang, lesson.name, i, value, "1" + value
+                elif value[-1:].isdigit():
+                    yield lang, lesson.name, i, value, value + "5"
+
+
+@pytest.mark.parametrize("lang, name, index, value, glued", list(_numeric_figures()))
+def test_every_numeric_figure_glued_to_a_digit_is_reported(content, lang, name, index, value, glued):
+    path = content / "lessons" / lang / name
+    head, sep, body = path.read_text(encoding="utf-8").partition("\n---\n")
+    assert value in body
+    path.write_text(head + sep + body.replace(value, glued), encoding="utf-8")
+    assert f"lessons/{lang}/{name}: $.figures[{index}].value: {value!r} does not appear in the lesson" in \
+        [str(p) for p in check_lessons(content)]
+
+
 def test_a_changed_app_message_breaks_the_quoting_lesson(content):
     """Lessons quote the app's real tool_result; if the core's wording changes, the check fails."""
     _edit(content / "fixtures" / "outputs" / "refund_order.yaml", '"amount_cents": "19.99"', '"amount_cents": "29.99"')

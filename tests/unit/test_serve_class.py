@@ -1,5 +1,6 @@
 """deploy/serve_class.py's generated nginx.conf (nginx itself runs it in tests/e2e/test_class_deployment.py)."""
 
+import os
 import re
 import subprocess
 import sys
@@ -9,7 +10,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "deploy"))
-from serve_class import COOKIE, bind_problem, default_processes, listen_address, main, nginx_conf, upstream_name  # noqa: E402
+import serve_class  # noqa: E402
+from serve_class import (COOKIE, RUN_DIR_PREFIX, RUN_LOCK, bind_problem, default_processes, listen_address,  # noqa: E402
+                          main, new_run_dir, nginx_conf, remove_stale_run_dirs, upstream_name)
 
 BACKENDS = ["127.0.0.1:8601", "127.0.0.1:8602", "127.0.0.1:8603"]
 
@@ -535,9 +538,6 @@ def _secrets(tmp_path, content: bytes | None):
     return path
 
 
-import os  # noqa: E402
-
-
 @pytest.mark.parametrize("content, message", [
     (None, "{path}: a FIFO (named pipe), not a regular file"),
     (b'TOOLCALL_DATABASE_URL = "\xff"\n', "{path}: not UTF-8 text (byte 25)"),
@@ -775,3 +775,46 @@ def test_every_retry_path_is_quiet_once_a_crash_loop_is_summarised(monkeypatch, 
     assert child.restart_at == now + STARTUP_TIMEOUT + 1 + QUIET_BACKOFF
     assert capsys.readouterr().err == ""
     kill_group_and_wait(child.proc)
+
+
+def _launcher_holding_a_run_dir(parent: Path) -> tuple[subprocess.Popen, Path]:
+    """A process that takes a run folder under ``parent`` as the launcher does, then waits to be killed."""
+    code = ("import sys, time; sys.path.insert(0, sys.argv[1]); from serve_class import new_run_dir; "
+            "from pathlib import Path; d, fd = new_run_dir(Path(sys.argv[2])); print(d, flush=True); time.sleep(60)")
+    proc = subprocess.Popen([sys.executable, "-c", code, str(Path(serve_class.__file__).parent), str(parent)],
+                            stdout=subprocess.PIPE, text=True)
+    return proc, Path(proc.stdout.readline().strip())
+
+
+def test_a_run_folder_left_by_a_killed_launcher_is_removed_at_the_next_start(tmp_path):
+    # kill -9 of the launcher left /tmp/toolcall-nginx-*/ (nginx.conf, tmp/) behind for ever
+    proc, folder = _launcher_holding_a_run_dir(tmp_path)
+    try:
+        (folder / "tmp" / "body").mkdir(parents=True)
+        (folder / "nginx.conf").write_text("events {}\n")
+        assert remove_stale_run_dirs(tmp_path) == []  # its launcher is alive
+        assert folder.is_dir()
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+        proc.stdout.close()
+    assert remove_stale_run_dirs(tmp_path) == [folder]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_only_this_users_unlocked_run_folders_are_removed(tmp_path):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / RUN_LOCK).write_text("")
+    (tmp_path / (RUN_DIR_PREFIX + "link")).symlink_to(outside)  # a link: never followed
+    (tmp_path / (RUN_DIR_PREFIX + "older")).mkdir()  # no lock file: an older launcher's, left alone
+    (tmp_path / (RUN_DIR_PREFIX + "file")).write_text("")
+    live, held = new_run_dir(tmp_path)
+    try:
+        assert remove_stale_run_dirs(tmp_path) == []
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+            ["elsewhere", RUN_DIR_PREFIX + "link", RUN_DIR_PREFIX + "older", RUN_DIR_PREFIX + "file", live.name])
+        assert (outside / RUN_LOCK).exists()
+    finally:
+        os.close(held)
+    assert remove_stale_run_dirs(tmp_path) == [live]
