@@ -75,7 +75,9 @@ export = export_rows(learner, [*loaded.exercises, *harness], records, lang(),
 summary.caption(tr("exercises.download_intro"))
 c1, c2 = summary.columns(2)
 # Built only when clicked (a callable, as the dashboard's exports): both files cost nothing on every render.
-c1.download_button(tr("exercises.download_csv"), lambda: to_csv_bytes(export), file_name=f"progress-{learner}.csv",
-                   mime="text/csv", key="exercises_download_csv", width="stretch", icon="📄")
-c2.download_button(tr("exercises.download_json"), lambda: to_json(learner, export), file_name=f"progress-{learner}.json",
-                   mime="application/json", key="exercises_download_json", width="stretch", icon="🧾")
+c1.download_button(tr("exercises.download_csv"), lambda: to_csv_bytes(export),
+                   file_name=f"progress-{learner}.csv", mime="text/csv", key="exercises_download_csv",
+                   width="stretch", icon="📄")
+c2.download_button(tr("exercises.download_json"), lambda: to_json(learner, export),
+                   file_name=f"progress-{learner}.json", mime="application/json", key="exercises_download_json",
+                   width="stretch", icon="🧾")
