@@ -70,6 +70,13 @@ def _specs() -> None:
         cached_spec(passk_chart_for, 0.5 + i / 100, 20, 0.3, "en")
 
 
+def _simulations() -> None:
+    from toolcall.charts import simulation_for
+
+    for i in range(8):
+        simulation_for(0.5 + i / 100, 8, 0.3)
+
+
 def _regraded() -> None:
     from toolcall.harness import load_scenarios
     from toolcall.harness_grading import MAX_MOVE_CHARS, new_run
@@ -151,6 +158,7 @@ FILLERS: dict[str, Callable[[], None]] = {
     "toolcall.judge._canned": _judgements,
     "toolcall.judge._free": _judgements,
     "toolcall.charts._specs": _specs,
+    "toolcall.charts._simulations": _simulations,
     "toolcall.harness_grading._regraded": _regraded,
     "ui.tool_editor._ref_json": _tool_editor,
     "ui.tool_editor._written": _tool_editor,

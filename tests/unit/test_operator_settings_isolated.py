@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import TEST_RUN_SETTINGS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -26,6 +28,7 @@ def test_an_operator_setting_is_absent_inside_the_run():
     assert database_url() == ""
 
 
+@pytest.mark.slow  # starts pytest in a subprocess (tests/content/test_quick_command.py)
 def test_operator_settings_exported_in_the_shell_do_not_reach_the_tests(tmp_path):
     # with TOOLCALL_DATABASE_URL exported (as for deploy/serve_class.py), the app tests wrote their learners'
     # progress into that database
