@@ -19,6 +19,10 @@ as_owner() {
 
 case "$cmd" in
   start)
+    if [ -e "$dir/data" ]; then
+      echo "pg_test_cluster: $dir already holds a cluster; stop it first: scripts/pg_test_cluster.sh stop $dir" >&2
+      exit 1
+    fi
     mkdir -p "$dir"
     [ "$(id -u)" = 0 ] && chown postgres:postgres "$dir"
     as_owner "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \

@@ -126,11 +126,15 @@ class StorageError(RuntimeError):
 
     The message is kept on one line (toolcall.text.escape_line): it quotes paths made from TOOLCALL_DATA_DIR and
     the server's own reasons, and a line end or terminal escape in those must not print a line of its own
-    (a forged log line of the class launcher)."""
+    (a forged log line of the class launcher).
 
-    def __init__(self, message: str, setup: bool = False):
+    ``full`` is True when the disk holding the database is full: not a setup error (it passes once space is
+    freed), but students are told that, not that the database "cannot be reached"."""
+
+    def __init__(self, message: str, setup: bool = False, full: bool = False):
         super().__init__(escape_line(message))
         self.setup = setup
+        self.full = full
 
 
 _SETTING = "TOOLCALL_DATA_DIR, default <repo>/data"
@@ -691,7 +695,8 @@ class ProgressStore(SqlProgressStore):
         except (sqlite3.Error, OSError, StorageError, _OddCompanion) as exc:
             if not _is_file(self.path):
                 setup = _setup_problem(self.folder, self.path, exc)
-                raise StorageError(setup or _open_failure(self.folder, exc), setup=setup is not None) from exc
+                why = setup or _open_failure(self.folder, exc)
+                raise StorageError(why, setup=setup is not None, full=why == disk_full_problem(self.folder)) from exc
             # Read-only; in a folder that cannot be written WAL mode cannot make its -shm file, so "mode=ro" alone
             # fails ("attempt to write a readonly database"): then the file is read as it is (immutable).
             # A file SQLite keeps beside it that is no regular file is not opened at all (immutable: no journal).
@@ -706,8 +711,9 @@ class ProgressStore(SqlProgressStore):
                     failure = exc2
             else:
                 setup = _setup_problem(self.folder, self.path, failure)
-                raise StorageError(setup or _open_failure(self.folder, failure, exc),
-                                   setup=setup is not None) from failure
+                why = setup or _open_failure(self.folder, failure, exc)
+                raise StorageError(why, setup=setup is not None,
+                                   full=why == disk_full_problem(self.folder)) from failure
             self.read_only, self.read_only_problem = True, cannot_write_problem(self.folder, self.path, exc)
 
     def _follow(self) -> None:
@@ -780,7 +786,7 @@ class ProgressStore(SqlProgressStore):
             # waiting will not help either: a save into a damaged file or past a -wal that is a FIFO fails each time
             return StorageError(why or damaged_problem(self.path, words), setup=True)
         if disk_full(self.folder, exc):  # may pass (space freed): not a setup problem, but say what it is
-            return StorageError(disk_full_problem(self.folder))
+            return StorageError(disk_full_problem(self.folder), full=True)
         return StorageError(f"the progress database failed ({type(exc).__name__})")
 
     def _begin(self, begin: str) -> None:
@@ -865,6 +871,9 @@ class PendingAnswers:
         #: Answers graded while the queue was full: neither saved nor kept (the page must say so, not
         #: "kept in this tab: 500").
         self.dropped = 0
+        #: Why the last flush stopped (a StorageError), None once everything queued is saved: the page says
+        #: "the server's disk is full" rather than "cannot be reached" when that is why.
+        self.last_error: StorageError | None = None
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -905,10 +914,13 @@ class PendingAnswers:
                 item = self.items[0]
                 try:
                     store.record(**item)
-                except StorageError:
+                except StorageError as exc:
+                    self.last_error = exc
                     break
                 self.items.pop(0)
                 saved += 1
+            if not self.items:
+                self.last_error = None
         return saved
 
 

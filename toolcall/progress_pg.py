@@ -47,7 +47,7 @@ def server_failure(exc: psycopg.Error) -> StorageError:
     if state in SETUP_ERRORS:
         return StorageError(SETUP_ERRORS[state], setup=True)
     if state == "53100":
-        return StorageError(DISK_FULL)
+        return StorageError(DISK_FULL, full=True)
     return StorageError(f"the progress database failed ({type(exc).__name__})")
 
 def url_problem(url: str) -> str | None:

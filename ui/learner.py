@@ -121,7 +121,9 @@ def storage_detail(exc: StorageError | None = None) -> str:
     """Why progress is not saved, for ``exercises.store_error``: the database cannot be reached, or (``exc`` or
     the store set up wrongly) the server's storage is set up wrongly, which only the instructor can fix."""
     setup = getattr(exc, "setup", False) if exc is not None else setup_problem() is not None
-    return tr("storage.setup_detail") if setup else tr("progress.unreachable")
+    if setup:
+        return tr("storage.setup_detail")
+    return tr("storage.full_detail") if getattr(exc, "full", False) else tr("progress.unreachable")
 
 
 def pending_answers() -> PendingAnswers:
@@ -142,7 +144,10 @@ def _warn_not_saved() -> None:
     """Progress is not being saved: "cannot be reached, keep this tab open", or, when the storage is set up
     wrongly (waiting will not help), that the instructor must fix it."""
     pending = pending_answers()
-    key = "storage.not_saved_setup" if setup_problem() is not None else "progress.not_saved"
+    if setup_problem() is not None:
+        key = "storage.not_saved_setup"
+    else:  # waiting helps; a full disk is named, so that a student tells the instructor instead of only waiting
+        key = "storage.not_saved_full" if getattr(pending.last_error, "full", False) else "progress.not_saved"
     st.warning(tr(key, n=len(pending)))
     if pending.dropped:  # the tab keeps no more: say that these were lost, not that they are kept
         st.warning(tr("storage.pending_full", n=pending.limit, dropped=pending.dropped))

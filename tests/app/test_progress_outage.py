@@ -41,3 +41,41 @@ def test_the_outage_is_said_once_per_page_however_many_exercises_ask(monkeypatch
     said = t("exercises.store_error", lang, detail=t("progress.unreachable", lang))
     assert not at.exception
     assert [w.value for w in at.warning].count(said) == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_full_disk_is_named_to_the_student_not_called_unreachable(monkeypatch, data_dir, lang):
+    """A full disk told students "the database cannot be reached": they waited, and nobody told the instructor."""
+    from toolcall.progress import StorageError, disk_full_problem
+
+    def full(self, **_item):
+        raise StorageError(disk_full_problem(data_dir), full=True)
+
+    record = ProgressStore.record
+    monkeypatch.setattr(ProgressStore, "record", full)
+    at = open_exercises("alice", lang)
+    at.radio(key="exercises_ex_truncated_answer").set_value("ask_retry")
+    at.button(key="exercises_ex_truncated_submit").click().run()
+    assert not at.exception
+    warnings = [w.value for w in at.warning]
+    assert t("storage.not_saved_full", lang, n=1) in warnings
+    assert t("progress.not_saved", lang, n=1) not in warnings
+
+    monkeypatch.setattr(ProgressStore, "record", record)  # space freed: the queued answer is saved, the warning goes
+    at.run()
+    assert not [w for w in at.warning if w.value == t("storage.not_saved_full", lang, n=1)]
+    assert ProgressStore(data_dir).get("alice", "ex_truncated").tries == 1
+
+
+def test_pending_answers_remember_why_the_last_flush_stopped(tmp_path):
+    from toolcall.progress import PendingAnswers, StorageError
+
+    class Full:
+        def record(self, **_item):
+            raise StorageError("the disk is full", full=True)
+
+    pending = PendingAnswers()
+    assert pending.save(Full(), "alice", "ex", "a", 0.0, 1.0) is None
+    assert (pending.last_error.full, str(pending.last_error)) == (True, "the disk is full")
+    assert pending.flush(ProgressStore(tmp_path)) == 1
+    assert pending.last_error is None

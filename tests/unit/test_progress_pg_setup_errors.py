@@ -82,6 +82,7 @@ def test_every_refusal_that_waiting_will_not_fix_is_a_setup_error_naming_it(no_r
 
 def test_a_full_disk_on_the_server_is_named_and_may_pass():
     assert (str(server_failure(psycopg.errors.DiskFull("could not extend file"))),
-            server_failure(psycopg.errors.DiskFull("x")).setup) == (DISK_FULL, False)
+            server_failure(psycopg.errors.DiskFull("x")).setup, server_failure(psycopg.errors.DiskFull("x")).full) \
+        == (DISK_FULL, False, True)
     assert str(server_failure(psycopg.errors.DeadlockDetected("x"))) == \
         "the progress database failed (DeadlockDetected)"

@@ -41,7 +41,7 @@ def test_every_write_on_a_full_disk_names_the_full_disk_and_resumes_once_space_i
         for _ in range(50):  # a write may fit in the last page; a few more cannot
             write(store)
             store.record("bob", "pk_pass3", "x" * 5000, 0, 1)
-    assert (str(caught.value), caught.value.setup) == (disk_full_problem(tmp_path), False)
+    assert (str(caught.value), caught.value.setup, caught.value.full) == (disk_full_problem(tmp_path), False, True)
     store._db.execute("PRAGMA max_page_count = 1073741823")
     assert store.record("carol", "pk_pass3", "1", 1, 1).tries == 1
 
@@ -53,7 +53,7 @@ def test_opening_on_a_full_disk_names_it_and_the_launcher_does_not_start_the_cla
     monkeypatch.setattr(ProgressStore, "migrate", full)
     with pytest.raises(StorageError) as caught:
         ProgressStore(tmp_path)
-    assert (str(caught.value), caught.value.setup) == (disk_full_problem(tmp_path), False)
+    assert (str(caught.value), caught.value.setup, caught.value.full) == (disk_full_problem(tmp_path), False, True)
     monkeypatch.setenv("TOOLCALL_DATA_DIR", str(tmp_path))
     assert serve_class.sqlite_problem() == disk_full_problem(tmp_path)
 
