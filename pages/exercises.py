@@ -61,13 +61,14 @@ def _status(ex) -> str:
     return tr(f"exercises.status.{key}", **params)
 
 
-rows = []
+rows = []  # Status right after the title, the type last: at 1280 px the type is the column cut off, not the status
 for ex in listed:
     rec = records.get(ex.id)
     rows.append({tr("exercises.col_page"): tr(f"exercises.page.{ex.page}"), tr("exercises.col_title"): ex.title[lang()],
-                 tr("exercises.col_type"): tr(f"exercises.type.{ex.type}"),
+                 tr("exercises.col_status"): _status(ex),
                  tr("exercises.col_score"): f"{rec.best_score:g} / {rec.max_score:g}" if rec and rec.tries else "–",
-                 tr("exercises.col_tries"): rec.tries if rec else 0, tr("exercises.col_status"): _status(ex)})
+                 tr("exercises.col_tries"): rec.tries if rec else 0,
+                 tr("exercises.col_type"): tr(f"exercises.type.{ex.type}")})
 show_table(rows, where=summary, key="exercises_table", height=35 * (len(rows) + 1) + 3)
 
 export = export_rows(learner, [*loaded.exercises, *harness], records, lang(),

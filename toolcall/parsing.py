@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,36 +110,53 @@ def ends_open(text: str) -> bool:
 def _scan(text: str) -> tuple[int, int, bool]:
     """(deepest nesting, nesting at the end, whether the text ends inside a string)."""
     depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
+    inside = False
+    for ch, inside in _string_flags(text):
+        if inside:
+            continue
+        if ch in "[{":
             depth += 1
             deepest = max(deepest, depth)
         elif ch in "]}":
             depth -= 1
-    return deepest, depth, in_string
+    return deepest, depth, inside
+
+
+def _string_flags(text: str) -> Iterator[tuple[str, bool]]:
+    """Each character of ``text`` with whether it belongs to a double-quoted string: its opening quote, its
+    characters and escapes count, its closing quote does not (so the last flag says whether the text ends
+    inside a string)."""
+    in_string = escaped = False
+    for ch in text:
+        if not in_string:
+            in_string = ch == '"'
+        elif escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch == '"':
+            in_string = False
+        yield ch, in_string
+
+
+def _outside_strings(text: str) -> str:
+    """``text`` with every character of a double-quoted string but its closing quote turned into a space: what
+    the syntax hints may read (a ",}" or a "True" in a string is text, not syntax)."""
+    return "".join(" " if inside else ch for ch, inside in _string_flags(text))
 
 
 def _syntax_hints(raw: str, pos: int | None) -> list[Hint]:
-    """Explain common reasons a model's text is not JSON; never alters the text."""
+    """Explain common reasons a model's text is not JSON, from what is outside its strings; never alters the text."""
     hints: list[Hint] = []
     stripped = raw.strip()
+    syntax = _outside_strings(raw)
     if raw.startswith("\ufeff"):
         hints.append(Hint("bom"))
     if stripped.startswith("```"):
         hints.append(Hint("code_fence"))
-    if re.search(r"(?<![\"\w])(True|False|None)(?![\"\w])", raw) or re.search(r"[{,\[]\s*'", raw):
+    if re.search(r"(?<![\"\w])(True|False|None)(?![\"\w])", syntax) or re.search(r"[{,\[]\s*'", syntax):
         hints.append(Hint("python_dict"))
-    if re.search(r",\s*[}\]]", raw):
+    if re.search(r",\s*[}\]]", syntax):
         hints.append(Hint("trailing_comma"))
     if stripped[:1] in "{[" and ends_open(raw):
         hints.append(Hint("truncated"))

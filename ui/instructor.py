@@ -8,6 +8,7 @@ is never logged or shown.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 
 import streamlit as st
@@ -36,6 +37,12 @@ def _settings() -> tuple[str, frozenset[str], str]:
         _secret("TOOLCALL_INSTRUCTOR_PASSPHRASE") or ""
     )
     return auth_mode(oidc, emails, passphrase), emails, passphrase
+
+
+def authlib_installed() -> bool:
+    """Whether Authlib, which st.login needs (``pip install "streamlit[auth]"``, not in requirements.txt), can be
+    imported: without it st.login raises StreamlitMissingAuthlibError, a traceback on the dashboard."""
+    return importlib.util.find_spec("authlib") is not None
 
 
 def _logged_in() -> bool:
@@ -77,6 +84,9 @@ def sign_in() -> bool:
             st.error(tr("dashboard.not_an_instructor"))
             if st.button(tr("dashboard.sign_out"), key="dashboard_sign_out_other"):
                 st.logout()
+            return False
+        if not authlib_installed():  # the button would only raise: say what the server lacks instead
+            st.error(tr("dashboard.oidc_needs_authlib"))
             return False
         st.markdown(tr("dashboard.sign_in_intro_oidc"))
         if st.button(tr("dashboard.sign_in_oidc"), key="dashboard_sign_in_oidc", type="primary"):

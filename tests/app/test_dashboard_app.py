@@ -143,17 +143,49 @@ def test_the_instructor_sees_the_class(monkeypatch, waits, lang, learners):
 @pytest.mark.parametrize("lang, button", [("en", "Sign in with your organisation"), ("zh", "用机构账号登录")])
 def test_with_an_oidc_login_configured_a_student_sees_only_its_button(monkeypatch, lang, button):
     """[auth] in secrets plus an instructor e-mail list: st.login's button, no passphrase, no data."""
-    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", PASSPHRASE)  # the login wins over it
+    monkeypatch.setattr("ui.instructor.authlib_installed", lambda: True)
+    at = oidc_dashboard(monkeypatch, lang)
+    assert not at.exception
+    assert [b.label for b in at.button] == [button]
+    assert (len(at.text_input), len(at.metric), len(at.dataframe)) == (0, 0, 0)
+    assert SECRET.casefold() not in texts(at).casefold()
+
+
+def oidc_dashboard(monkeypatch, lang):
+    """The dashboard, run once, with an [auth] section in secrets and one instructor e-mail (and a passphrase,
+    which the login wins over)."""
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", PASSPHRASE)
     monkeypatch.setenv("TOOLCALL_INSTRUCTOR_EMAILS", "ada@uni.example")
     at = fresh_app(lang, {"learner": "bob"})
     at.secrets["auth"] = {"redirect_uri": "http://localhost:8501/oauth2callback", "cookie_secret": "x" * 32,
                           "client_id": "id", "client_secret": "secret",
                           "server_metadata_url": "https://idp.example/.well-known/openid-configuration"}
-    at.switch_page("pages/dashboard.py").run()
+    return at.switch_page("pages/dashboard.py").run()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_oidc_login_without_authlib_says_what_to_install_instead_of_a_button_that_raises(monkeypatch, lang):
+    """st.login needs Authlib, which requirements.txt does not install: the sign-in button raised
+    StreamlitMissingAuthlibError, a traceback on the page (newcomer pass, session 11, following the README's
+    [auth] example). Now the page names the missing package and offers no button."""
+    monkeypatch.setattr("ui.instructor.authlib_installed", lambda: False)
+    at = oidc_dashboard(monkeypatch, lang)
     assert not at.exception
-    assert [b.label for b in at.button] == [button]
-    assert (len(at.text_input), len(at.metric), len(at.dataframe)) == (0, 0, 0)
-    assert SECRET.casefold() not in texts(at).casefold()
+    assert [e.value for e in at.error] == [t("dashboard.oidc_needs_authlib", lang)]
+    assert (len(at.button), len(at.text_input), len(at.metric), len(at.dataframe)) == (0, 0, 0, 0)
+
+
+def test_authlib_installed_asks_the_import_system(monkeypatch):
+    """True exactly when importlib finds a module named authlib."""
+    import importlib.util
+
+    from ui.instructor import authlib_installed
+
+    asked = []
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: asked.append(name))
+    assert (authlib_installed(), asked) == (False, ["authlib"])
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: object())
+    assert authlib_installed() is True
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -10,6 +10,7 @@ import pytest
 
 from tests.app.conftest import fresh_app
 from toolcall.columns import MAX_PX, PADDING_PX, text_px
+from toolcall.i18n import t
 from toolcall.progress import ProgressStore
 
 PASSPHRASE = "correct horse battery staple"
@@ -34,6 +35,25 @@ def test_the_exercises_table_fits_its_texts(lang, data_dir):
     at = fresh_app(lang, page="pages/exercises.py")
     assert len(at.dataframe) == 1 and len(at.dataframe[0].value) > 20
     assert cut_cells(at.dataframe[0]) == {}
+
+
+#: Pixels the main column gives a table at 1280 x 900 with the sidebar open (Streamlit's centered layout,
+#: measured in Chromium: the grid spans x = 380..1200).
+MAIN_PX_AT_1280 = 820
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_exercises_table_shows_the_status_without_scrolling(lang, data_dir):
+    """A student's question, "which have I solved?", is answered without scrolling the table sideways at
+    1280 px: Status comes right after the exercise's title and the type last (newcomer pass, session 11: the
+    fitted columns added up to 927 px, and Status was the one cut off at the right edge)."""
+    at = fresh_app(lang, page="pages/exercises.py")
+    frame = at.dataframe[0]
+    assert list(frame.value.columns) == [t(f"exercises.col_{c}", lang)
+                                         for c in ("page", "title", "status", "score", "tries", "type")]
+    widths = {name: spec.get("width") for name, spec in json.loads(frame.proto.columns).items()}
+    through_status = [widths[t(f"exercises.col_{c}", lang)] for c in ("page", "title", "status")]
+    assert sum(through_status) <= MAIN_PX_AT_1280, through_status
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -39,6 +39,19 @@ def test_trailing_comma_position_is_reported():
     assert (parsed.line, parsed.column, parsed.pos) == (1, 22, 22)
 
 
+@pytest.mark.parametrize("raw, hints", [
+    # newcomer pass, session 11: a student's answer whose string never ends got "JSON allows no comma before a
+    # closing } or ]" too, for the ",}" inside that string
+    ('{"type": "tool_result", "content": "amount_cents must be an integer,}', ["truncated"]),
+    ('{"note": "it is True, as promised", "amount_cents": 1999', ["truncated"]),
+    ('{"note": "a,}", "amount_cents": 1999,}', ["trailing_comma"]),
+    ("{'note': \"a\", 'urgent': True}", ["python_dict"]),
+])
+def test_syntax_hints_read_only_what_is_outside_strings(raw, hints):
+    """A comma, a bracket or a Python keyword inside a JSON string is text, not syntax: no hint about it."""
+    assert [h.key for h in parse_tool_input(raw).hints] == hints
+
+
 def test_truncated_output_is_reported_not_repaired():
     """The course's example: cut mid-key; never turned into a valid-looking object."""
     raw = '{"order_id": "ORD-20260917", "amount_cents": 1999, "rea'
