@@ -230,9 +230,14 @@ def _json_form(scenario: Scenario, run: Run, step) -> None:
         ):
             _play(scenario, run, st.session_state[key])
     _show_wrong(scenario, run)  # under the button, before "Start the editor over"
-    if st.button(tr("harness.reset_editor"), key=_key("reset", scenario.id, run.fmt, step.id)):
-        st.session_state[key] = starter(scenario, step, run.fmt, L)
-        st.rerun()
+    # on_click: a callback runs before the next run draws the editor; set after it is drawn, Streamlit refused
+    # the write (StreamlitAPIException) and the button broke the page (break-it pass brk12web)
+    st.button(tr("harness.reset_editor"), key=_key("reset", scenario.id, run.fmt, step.id), on_click=_set_state,
+              args=(key, starter(scenario, step, run.fmt, L)))
+
+
+def _set_state(key: str, value) -> None:
+    st.session_state[key] = value
 
 
 def _play(scenario: Scenario, run: Run, move: str) -> None:
