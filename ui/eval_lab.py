@@ -30,8 +30,10 @@ from toolcall.eval_import import LogError, Recorded, detect_log_format, read_log
 from toolcall.evaluation import Analysis, analyse, grade_run, summary_rates
 from toolcall.numfmt import percent
 from toolcall.text import escape_invisible, escape_lookalikes, reading_key
+from toolcall import selection
 from toolcall.selection import (MAX_ARGUMENTS_CHARS, MAX_CASES, MAX_CELL_CHARS, MAX_REQUEST_CHARS, MIN_PER_TOOL,
-                                check_set, edits_to_fold, fold_edits, from_rows, load_set, load_tool_schemas, to_rows)
+                                check_set, edits_to_fold, fold_edits, from_rows, load_set, load_tool_schemas, new_cells,
+                                table_chars, to_rows)
 
 VERSIONS = ("vague", "good")
 #: Largest upload accepted, in MB.
@@ -40,6 +42,8 @@ K_MAX = 10
 #: Cases the per-case table lists at most: an upload may hold 200 000 (toolcall.eval_import.MAX_RUNS), and the
 #: table is sent to the browser on every rerun of the page (100 000 cases: 8.9 MB); the means count every case.
 SHOWN_CASES = 1_000
+#: Cells an edit not kept names at most (the rest counted): a dozen, as every message that lists (issue 13).
+MAX_NAMED_CELLS = 12
 EDITOR_ORDER = ["id", "expected_tool", "request", "expected_arguments", "should_not_call"]
 #: The editor's widest column, in pixels: the longest shipped request (en, 634 px) fits; a longer cell typed in
 #: shows in full when the cell is opened.
@@ -126,16 +130,45 @@ def _fold(language: str, shipped: list[dict]) -> None:
     """Before the editor is drawn: a paste of many rows (or an edit naming no row or column) is applied here, in
     linear time, and the editor starts afresh from the result (a new key, whose state is empty), so Streamlit
     never applies it row by row, again on every rerun (toolcall.selection.FOLD_ADDED_ROWS); rows past MAX_CASES
-    are not added, and the table says so."""
+    are not added, and the table says so. An edit that would take the table past MAX_TABLE_CHARS characters is not
+    kept: the editor starts afresh from the table as it was, and the page names the cells of that edit."""
     start = _editor_rows(language, shipped)
-    edits = st.session_state.get(editor_key(language))
-    if not edits_to_fold(edits, len(start), tuple(EDITOR_ORDER)):
+    key = editor_key(language)
+    edits = st.session_state.get(key)
+    if not edits:
         return
-    rows, dropped = fold_edits(start, edits, tuple(EDITOR_ORDER))
     state = st.session_state["eval_set_state"]
-    state["start"], state["rows"] = rows, (None if rows == shipped else rows)
+    rows, dropped = fold_edits(start, edits, tuple(EDITOR_ORDER))
+    if (size := table_chars(rows)) > selection.MAX_TABLE_CHARS:
+        last = state.get("last_edits")
+        cells = new_cells(last[1] if last and last[0] == key else None, edits, len(start), tuple(EDITOR_ORDER))
+        state["not_kept"] = (cells, size)
+        state["start"] = state["rows"]  # the table of the last run: None while it is the shipped set
+    elif edits_to_fold(edits, len(start), tuple(EDITOR_ORDER)):
+        state["start"], state["rows"] = rows, (None if rows == shipped else rows)
+        state["dropped"] = dropped
+    else:
+        state["last_edits"] = (key, edits)
+        return
     state["folds"] = state.get("folds", 0) + 1
-    state["dropped"] = dropped
+    state["last_edits"] = None
+
+
+def _not_kept_message(cells: list[tuple[int, str, str]], size: int) -> str:
+    """What the page says of an edit not kept (toolcall.selection.MAX_TABLE_CHARS): the first MAX_NAMED_CELLS cells
+    it changed, each with its length and its text cut at FOLD_EDIT_CHARS (escaped: the student's text in Markdown),
+    the rest counted."""
+    def one(row: int, column: str, text: str) -> str:
+        fold = selection.FOLD_EDIT_CHARS
+        shown = text if len(text) <= fold else text[:fold] + "…"
+        return tr("eval.set_edit_cell", row=f"{row:,}", column=tr(EDITOR_HEADERS[column]), chars=f"{len(text):,}",
+                  text=plain(shown))
+
+    named = [one(*cell) for cell in cells[:MAX_NAMED_CELLS]]
+    if len(cells) > MAX_NAMED_CELLS:
+        named.append(tr("eval.set_edits_more", count=f"{len(cells) - MAX_NAMED_CELLS:,}"))
+    return tr("eval.set_chars_not_kept", edits=tr("eval.set_edits_sep").join(named) or tr("eval.set_edit_unnamed"),
+              size=f"{size:,}", limit=f"{selection.MAX_TABLE_CHARS:,}")
 
 
 def _keep_rows(rows: list[dict], shipped: list[dict]) -> None:
@@ -195,6 +228,9 @@ def selection_editor():
         column_config=config,
         width="stretch",
     )
+    not_kept = st.session_state["eval_set_state"].pop("not_kept", None)
+    if not_kept:
+        st.warning(_not_kept_message(*not_kept), icon="✂️")
     dropped = st.session_state["eval_set_state"].pop("dropped", 0)
     if dropped:
         st.warning(tr("eval.set_rows_not_added", count=f"{dropped:,}", limit=f"{MAX_CASES:,}"), icon="✂️")
