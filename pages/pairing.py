@@ -4,7 +4,7 @@ import json
 
 import streamlit as st
 
-from ui.common import box_chars, lang, load, plain, show_json, tr
+from ui.common import PERSIST, box_chars, lang, load, plain, show_json, tr
 from ui.mono import monospace
 from ui.lesson_widgets import show_page_lessons
 from toolcall.convert import MAX_PAGE_CONVERT_CHARS
@@ -108,7 +108,7 @@ fmt = translated("radio", tr("pairing.format_label"), PAIRING_CHOICES, names, ke
 monospace((INPUT_KEY, CONVERT_KEY))  # the transcripts are JSON: the same font as the schema editor
 # persist_state: a visit to another page left both boxes empty (break-it pass brk10web)
 text = st.text_area(tr("pairing.input_label"), key=INPUT_KEY, height=320, max_chars=box_chars(MAX_CHARS),
-                    help=tr("pairing.input_help"), persist_state="session")
+                    help=tr("pairing.input_help"), **PERSIST)
 above_text, above_form = text, fmt if fmt != AUTO else None  # what the converter below starts from
 above_failed = False  # the checker above could not read the transcript (its error is shown there)
 
@@ -171,7 +171,7 @@ elif above_text.strip() and st.session_state.get(CONVERT_KEY) != above_text:
     st.button(tr("convert.use_above"), key="convert_use_above", help=tr("convert.use_above_help"),
               on_click=_use_above, args=(above_text,))
 convert_text = st.text_area(tr("convert.input_label"), key=CONVERT_KEY, height=200, max_chars=box_chars(MAX_CHARS),
-                            persist_state="session")
+                            **PERSIST)
 if source == target:
     st.info(tr("convert.same_form", form=form_names[source]), icon="ℹ️")
 elif len(convert_text) > MAX_PAGE_CONVERT_CHARS:  # nothing converted: bounded CPU per rerun (issue 13)

@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 # file_mtime: the fixture cache key pages use
-from ui.common import file_mtime, lang, plain, show_chart, show_code, show_load_problems, show_table, tr
+from ui.common import PERSIST, file_mtime, lang, plain, show_chart, show_code, show_load_problems, show_table, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.widgets import file_uploader, own_words
 from toolcall import FIXTURES_DIR
@@ -332,7 +332,7 @@ def recorded_runs(expectations: dict) -> int:
     """The two versions side by side (tabs); returns the chosen k."""
     st.header(tr("eval.runs_title"))
     st.info(tr("eval.simulated"))
-    k = st.slider(tr("eval.k_label"), 1, K_MAX, 3, key="eval_k", help=tr("eval.k_help"))
+    k = st.slider(tr("eval.k_label"), 1, K_MAX, 3, key="eval_k", help=tr("eval.k_help"), **PERSIST)
     language = lang()
     frozen = json.dumps({c: list(v) for c, v in expectations.items()}, sort_keys=True, ensure_ascii=False)
     tabs = st.tabs([tr(f"eval.version_{v}") for v in VERSIONS])
@@ -355,7 +355,8 @@ def drill_down(expectations: dict) -> None:
     c1, c2 = st.columns([1, 2])
     labels = {v: tr(f"eval.version_{v}") for v in VERSIONS}  # captured now: AppTest formats outside the run
     version = c1.radio(
-        tr("eval.drill_version"), VERSIONS, key="eval_drill_version", horizontal=True, format_func=labels.__getitem__
+        tr("eval.drill_version"), VERSIONS, key="eval_drill_version", horizontal=True, format_func=labels.__getitem__,
+        **PERSIST,
     )
     recorded = _recorded_or_problems(version, language)
     if recorded is None:
@@ -363,7 +364,7 @@ def drill_down(expectations: dict) -> None:
     log = recorded.log
     ids = list(dict.fromkeys(r.case_id for r in log.runs))
     case = c2.selectbox(tr("eval.drill_case"), ids, key="eval_drill_case", format_func=escape_lookalikes,
-                        **own_words("selectbox"))
+                        **own_words("selectbox"), **PERSIST)
     runs = [r for r in log.runs if r.case_id == case]
     request = recorded.requests.get(runs[0].line, "") if runs else ""
     if request:
@@ -406,7 +407,7 @@ def upload_section(k: int) -> None:
     c1, c2 = st.columns([3, 1])
     labels = {f: tr(f"eval.format_{f}") for f in ("auto", "native", "tau", "inspect")}
     fmt = c2.selectbox(tr("eval.format_label"), tuple(labels), key="eval_format", format_func=labels.__getitem__,
-                       **own_words("selectbox"))
+                       **own_words("selectbox"), **PERSIST)
     # the server refuses a larger file before holding it (default: 200 MB per upload). The browser then
     # marks the file with Streamlit's own English "File must be 20.0MB or smaller" (a hover tooltip no
     # option or style reaches), so the label states the cap in the page's language; upload_too_large below
