@@ -16,7 +16,8 @@ import pandas as pd
 import streamlit as st
 
 # file_mtime: the fixture cache key pages use
-from ui.common import PERSIST, file_mtime, lang, plain, show_chart, show_code, show_load_problems, show_table, tr
+from ui.common import (PERSIST, box_chars, file_mtime, lang, plain, show_chart, show_code, show_load_problems,
+                       show_table, tr)
 from ui.exercise_widgets import show_page_exercises
 from ui.widgets import file_uploader, own_words
 from toolcall import FIXTURES_DIR
@@ -31,9 +32,8 @@ from toolcall.evaluation import Analysis, analyse, grade_run, summary_rates
 from toolcall.numfmt import percent
 from toolcall.text import escape_invisible, escape_lookalikes, reading_key
 from toolcall import selection
-from toolcall.selection import (MAX_ARGUMENTS_CHARS, MAX_CASES, MAX_CELL_CHARS, MAX_REQUEST_CHARS, MIN_PER_TOOL,
-                                check_set, edits_to_fold, fold_edits, from_rows, load_set, load_tool_schemas, new_cells,
-                                table_chars, to_rows)
+from toolcall.selection import (CELL_LIMITS, MAX_CASES, MIN_PER_TOOL, check_set, edits_to_fold, fold_edits, from_rows,
+                                load_set, load_tool_schemas, new_cells, table_chars, to_rows)
 
 VERSIONS = ("vague", "good")
 #: Largest upload accepted, in MB.
@@ -202,24 +202,13 @@ def selection_editor():
     shipped = to_rows(sset.cases)
     _fold(language, shipped)
     base = pd.DataFrame(_editor_rows(language, shipped), columns=EDITOR_ORDER)
-    # each column holds at most what the set reads of it (toolcall.selection.from_rows), so nothing typed is cut
+    # each column holds more than the set reads of it (toolcall.selection.CELL_LIMITS): the browser cut a longer
+    # paste at max_chars without a word; now it reaches from_rows, which says the cell is too long (brk12web)
     px = editor_widths(shipped, language)
-    config = {
-        "id": st.column_config.TextColumn(tr("eval.col_id"), width=px["id"], help=tr("eval.col_field", field="id"),
-                                          max_chars=MAX_CELL_CHARS),
-        "expected_tool": st.column_config.TextColumn(
-            tr("eval.col_tool"), width=px["expected_tool"],
-            help=tr("eval.col_tool_help", tools=name_list(sset.tools, language)),
-            max_chars=MAX_CELL_CHARS),
-        "request": st.column_config.TextColumn(tr("eval.col_request"), width=px["request"],
-                                               help=tr("eval.col_field", field="request"), max_chars=MAX_REQUEST_CHARS),
-        "expected_arguments": st.column_config.TextColumn(tr("eval.col_args"), width=px["expected_arguments"],
-                                                          help=tr("eval.col_field", field="expected_arguments"),
-                                                          max_chars=MAX_ARGUMENTS_CHARS),
-        "should_not_call": st.column_config.TextColumn(tr("eval.col_avoid"), width=px["should_not_call"],
-                                                       help=tr("eval.col_field", field="should_not_call"),
-                                                       max_chars=MAX_CELL_CHARS),
-    }
+    helps = {"expected_tool": tr("eval.col_tool_help", tools=name_list(sset.tools, language))}
+    config = {c: st.column_config.TextColumn(tr(EDITOR_HEADERS[c]), width=px[c],
+                                             help=helps.get(c) or tr("eval.col_field", field=c),
+                                             max_chars=box_chars(CELL_LIMITS[c])) for c in EDITOR_ORDER}
     edited = st.data_editor(
         base,
         key=editor_key(language),

@@ -91,3 +91,16 @@ def test_an_edit_after_the_table_started_over_is_still_checked():
     assert [w.value for w in at.warning] == [t("eval.set_chars_not_kept", "en", edits=_cell("en", 2, "request", long),
                                                size=f"{size:,}", limit=f"{selection.MAX_TABLE_CHARS:,}")]
     assert _table(at) == table
+
+
+def test_each_editor_column_holds_more_than_the_set_reads_so_a_longer_paste_is_reported():
+    """Streamlit's browser side cuts a cell's paste at the column's max_chars without a word; the columns held exactly
+    what from_rows reads, so a 2 500-character request became its first 2 000 silently (break-it pass brk12web)."""
+    import json
+
+    from ui.common import box_chars
+
+    at = fresh_app("en", page="pages/eval_lab.py")
+    config = json.loads(at.data_editor[0].proto.columns)
+    assert {c: config[c]["type_config"]["max_chars"] for c in selection.CELL_LIMITS} == {
+        c: box_chars(limit) for c, limit in selection.CELL_LIMITS.items()}
