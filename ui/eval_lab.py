@@ -19,7 +19,7 @@ import streamlit as st
 from ui.common import (PERSIST, box_chars, file_mtime, lang, plain, show_chart, show_code, show_load_problems,
                        show_table, tr)
 from ui.exercise_widgets import show_page_exercises
-from ui.widgets import file_uploader, own_words
+from ui.widgets import file_uploader, own_words, shown_name
 from toolcall import FIXTURES_DIR
 from toolcall.columns import fit_widths
 from toolcall.i18n import name_list, t
@@ -402,8 +402,10 @@ def upload_section(k: int) -> None:
     # option or style reaches), so the label states the cap in the page's language; upload_too_large below
     # is the check for an upload that did not pass through the browser's.
     uploaded = file_uploader(tr("eval.upload_label", limit=UPLOAD_LIMIT_MB), key="eval_upload",
-                             types=["jsonl", "json", "eval"], limit_mb=UPLOAD_LIMIT_MB, where=c1)
+                             types=["jsonl", "json", "eval"], limit_mb=UPLOAD_LIMIT_MB, where=c1,
+                             on_change=_forget_upload)
     if uploaded is None:
+        _show_kept_upload()
         return
     if uploaded.size > UPLOAD_LIMIT_MB * 1_000_000:
         st.error(tr("eval.upload_too_large", size=f"{uploaded.size / 1e6:.1f}", limit=UPLOAD_LIMIT_MB))
@@ -411,7 +413,7 @@ def upload_section(k: int) -> None:
     data = uploaded.getvalue()
     digest = hashlib.sha256(data).hexdigest()
     cached = st.session_state.get("eval_upload_result")
-    if not cached or cached[0] != (digest, fmt, k):
+    if not cached or cached[0][:3] != (digest, fmt, k):
         bar = st.progress(0.0, text=tr("eval.upload_reading"))
         try:
             log = read_log(data, fmt, uploaded.name, UPLOAD_LIMIT_MB * 1_000_000)
@@ -428,8 +430,33 @@ def upload_section(k: int) -> None:
             if log.runs else None
         )
         bar.empty()
-        cached = ((digest, fmt, k), log.fmt, len(log.runs), log.problems[:20], len(log.problems), log.notes, result)
+        cached = ((digest, fmt, k, uploaded.name), log.fmt, len(log.runs), log.problems[:20], len(log.problems),
+                  log.notes, result)
         st.session_state["eval_upload_result"] = cached
+    _show_upload(cached, k)
+
+
+def _forget_upload() -> None:
+    """The uploader's on_change: a file taken out of the box (or replaced) drops the analysis kept of it."""
+    if st.session_state.get("eval_upload") is None:
+        st.session_state.pop("eval_upload_result", None)
+
+
+def _show_kept_upload() -> None:
+    """With the box empty: the analysis of the file the student uploaded, when they did not take it out. Streamlit
+    lets go of an uploaded file when a run does not draw its box (a visit to another page), and the analysis
+    vanished with it while the session still held it (break-it pass brk12web); now it is shown, said to be of that
+    file and that k."""
+    cached = st.session_state.get("eval_upload_result")
+    if not cached:
+        return
+    _, _, k, name = cached[0]
+    st.info(tr("eval.upload_kept", name=shown_name(name), k=k), icon="📎")
+    _show_upload(cached, k)
+
+
+def _show_upload(cached: tuple, k: int) -> None:
+    """What the page shows of an analysed upload (``cached``: see upload_section) with ``k``."""
     _, found_fmt, runs, problems, problem_count, notes, kept = cached
     result, total, means = kept if kept is not None else (None, 0, None)
     if problem_count:

@@ -142,11 +142,17 @@ def accepted_name(name: str, types: Iterable[str]) -> bool:
 SHOWN_NAME_CHARS = 80
 
 
+def shown_name(name: str) -> str:
+    """An uploaded file's ``name`` to quote in Markdown: plain text, at most SHOWN_NAME_CHARS characters (its start
+    and end around …)."""
+    if len(name) > SHOWN_NAME_CHARS:
+        name = name[: SHOWN_NAME_CHARS - 11] + "…" + name[-10:]
+    return plain(name)
+
+
 def wrong_type_message(name: str, types: list[str]) -> str:
     """The refusal of an upload named ``name`` (quoted as plain text, at most SHOWN_NAME_CHARS characters)
     that ends in none of ``types``, in the session's language."""
-    if len(name) > SHOWN_NAME_CHARS:
-        name = name[: SHOWN_NAME_CHARS - 11] + "…" + name[-10:]
     gap = tr("widgets.uploader.type_gap")
-    return tr("widgets.uploader.wrong_type", name=plain(name), types=gap.join(t.upper() for t in types),
+    return tr("widgets.uploader.wrong_type", name=shown_name(name), types=gap.join(t.upper() for t in types),
               dots=gap.join("." + t for t in types))
