@@ -308,9 +308,25 @@ def show_review(tool: Tool, tools: list[Tool]) -> None:
         st.checkbox(tr(f"workbench.check.{item}"), key=f"workbench_check_{item}", **PERSIST)
 
 
+#: Set while the definition box holds what the student typed: it no longer follows the fields (a change of form or
+#: field refilled it, and their text was gone without a word: break-it pass brk12web) until they apply it or start
+#: it again from the fields.
+_OWN_DEFINITION = "workbench_definition_own"
+
+
+def _typed_definition() -> None:
+    st.session_state[_OWN_DEFINITION] = True
+
+
+def _refill(text: str) -> None:
+    st.session_state["workbench_definition_text"] = st.session_state["workbench_definition_shown"] = text
+    st.session_state[_OWN_DEFINITION] = False
+
+
 def _apply_definition() -> None:
     checked = parse_definition(st.session_state["workbench_definition_text"], lang())
     if checked.ok:
+        st.session_state[_OWN_DEFINITION] = False  # applied: the box follows the fields again
         st.session_state["playground_tool"] = CUSTOM if st.session_state.get("playground_tool") not in tool_ids() \
             else st.session_state["playground_tool"]
         _fill(checked.tool)
@@ -327,11 +343,16 @@ def show_definition(tool: Tool) -> None:
     text = render(tool, form)
     show_code(text, language="json", wrap_lines=True)
     with st.expander(tr("workbench.edit_definition")):
-        if st.session_state.get("workbench_definition_shown") != text:
-            st.session_state["workbench_definition_text"] = text  # follows the fields until applied
-            st.session_state["workbench_definition_shown"] = text
+        state = st.session_state
+        if state.get("workbench_definition_shown") != text and not state.get(_OWN_DEFINITION):
+            state["workbench_definition_text"] = text  # follows the fields while the student has not typed in it
+            state["workbench_definition_shown"] = text
         st.text_area(tr("workbench.definition_label"), key="workbench_definition_text", height=260,
-                     **PERSIST, max_chars=box_chars(MAX_DEFINITION_CHARS))
+                     **PERSIST, max_chars=box_chars(MAX_DEFINITION_CHARS), on_change=_typed_definition)
+        if state.get(_OWN_DEFINITION) and state.get("workbench_definition_shown") != text:
+            st.caption(tr("workbench.definition_kept"))
+            st.button(tr("workbench.definition_refill"), key="workbench_definition_refill", on_click=_refill,
+                      args=(text,))
         st.button(tr("workbench.apply_definition"), key="workbench_apply_definition", on_click=_apply_definition)
         if "workbench_definition_error" in st.session_state:
             st.error(plain(st.session_state["workbench_definition_error"]), icon="❌")
