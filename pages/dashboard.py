@@ -8,7 +8,7 @@ learner typed is shown in st.dataframe cells, never as Markdown.
 
 import streamlit as st
 
-from ui.common import lang, plain, show_chart, show_code, show_table, tr
+from ui.common import PERSIST, lang, plain, show_chart, show_code, show_table, tr
 from ui.exercise_widgets import course_entries, exercise_set
 from ui.instructor import sign_in
 from ui.learner import progress_store, setup_problem
@@ -148,6 +148,7 @@ who = st.selectbox(
     index=None,
     format_func=lambda w: f"{w} · {names[w]}" if names.get(w) else w,
     key="dashboard_learner",
+    **PERSIST,
     **own_words("selectbox"),
 )
 if who:
