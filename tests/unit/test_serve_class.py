@@ -432,7 +432,8 @@ def test_nginx_checks_the_configuration_before_any_process_starts(monkeypatch, t
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     assert main(["--processes", "2", "--port", "18501", "--first-backend-port", "18601"]) == 1
     assert started == []
-    err = capsys.readouterr().err
+    opened, err = capsys.readouterr().err.split("\n", 1)
+    assert re.fullmatch(r"\[\d\d:\d\d:\d\d\] open files: \d+.*", opened)
     assert err.startswith("nginx refused the generated configuration:\n")
     assert 'unknown directive "bogus_directive"' in err
     assert list(tmp_path.iterdir()) == []  # the run folder is removed
@@ -633,6 +634,7 @@ def test_a_broken_secrets_file_stops_the_launch_even_with_a_database_url(monkeyp
     path.unlink()
     path.write_text('TOOLCALL_DATABASE_URL = "mysql://not-used"\n')
     monkeypatch.setattr("serve_class._serve", lambda args, nginx, run_dir: 0)
+    monkeypatch.setattr("toolcall.progress_pg.reach_problem", lambda url, setting: None)  # no server h here
     assert main(["--processes", "1", "--database-url", "postgresql://h/db"]) == 0
 
 
@@ -706,7 +708,8 @@ def test_a_stop_signal_while_the_processes_start_is_130_not_success(monkeypatch,
         raise KeyboardInterrupt
     monkeypatch.setattr("serve_class.start_children", interrupted)
     assert main(["--processes", "1", "--port", "18521", "--first-backend-port", "18621"]) == 130
-    assert capsys.readouterr().err == "interrupted before the class started; every process it had started is stopped\n"
+    assert capsys.readouterr().err.split("\n", 1)[1] == \
+        "interrupted before the class started; every process it had started is stopped\n"
     assert list(tmp_path.iterdir()) == []
 
 
