@@ -972,8 +972,32 @@ def _main(argv: list[str] | None) -> int:
     try:
         return _serve(args, nginx, run_dir)
     finally:
+        if (kept := keep_error_log(run_dir)) is not None:
+            say(f"nginx's error log is kept at {kept}")
         shutil.rmtree(run_dir, ignore_errors=True)
         os.close(lock)
+
+
+#: Where nginx's error log of a run folder is kept when the folder is removed (in the temp folder).
+ERROR_LOG_PREFIX = "toolcall-nginx-error-"
+
+
+def keep_error_log(run_dir: Path) -> Path | None:
+    """Move nginx's error log out of ``run_dir`` (about to be removed) into the folder that holds it, as
+    ``toolcall-nginx-error-<UTC time>-<run folder>.log``, when anything was written to it (refused
+    connections, 429s past the per-address cap, a crash), and return where; None when it is empty or missing.
+    It was removed with the run folder, so what nginx said about a class was gone once the class stopped.
+    Never raises."""
+    source = run_dir / "error.log"
+    try:
+        if source.is_symlink() or not source.is_file() or source.stat().st_size == 0:
+            return None
+        target = run_dir.parent / (f"{ERROR_LOG_PREFIX}{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-"
+                                   f"{run_dir.name.removeprefix(RUN_DIR_PREFIX)}.log")
+        os.replace(source, target)
+    except OSError:
+        return None
+    return target
 
 
 #: The run folders' name prefix (in the temp folder) and the lock file a live launcher holds in its own.
@@ -1010,6 +1034,7 @@ def remove_stale_run_dirs(parent: Path) -> list[Path]:
         except OSError:  # held: that launcher is alive
             os.close(fd)
             continue
+        keep_error_log(folder)  # what nginx said before its launcher was killed
         shutil.rmtree(folder, ignore_errors=True)
         os.close(fd)
         removed.append(folder)

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import psutil
 import pytest
@@ -103,6 +104,14 @@ def test_open_files_are_raised_to_the_hard_limit_and_one_address_is_capped_with_
         assert proc.poll() is None
     finally:
         _stop(proc)
+    # what nginx said (the 429s) outlives the run folder, and the operator is told where
+    kept = Path(err.wait_for("nginx's error log is kept at ", 5).split(" kept at ", 1)[1].strip())
+    try:
+        assert kept.parent == Path(run_dir).parent and kept.name.startswith("toolcall-nginx-error-")
+        assert 'limiting connections by zone "toolcall_per_address"' in kept.read_text()
+        assert not Path(run_dir).exists()
+    finally:
+        kept.unlink(missing_ok=True)
 
 
 def test_a_hung_nginx_is_killed_and_started_again():

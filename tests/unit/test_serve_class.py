@@ -696,7 +696,9 @@ def test_a_port_taken_between_the_check_and_nginx_start_is_named(monkeypatch, tm
         assert main(["--processes", "1", "--port", str(port), "--first-backend-port", str(_free_port())]) == 1
     err = capsys.readouterr().err
     assert f"nginx did not start (127.0.0.1:{port} is in use by another program): process exited with code 1" in err
-    assert list(tmp_path.iterdir()) == []
+    (kept,) = tmp_path.iterdir()  # the run folder is removed; nginx's own words are kept, and named
+    assert kept.name.startswith("toolcall-nginx-error-") and "Address already in use" in kept.read_text()
+    assert err.endswith(f"nginx's error log is kept at {kept}\n")
 
 
 def test_a_stop_signal_while_the_processes_start_is_130_not_success(monkeypatch, tmp_path, capsys):

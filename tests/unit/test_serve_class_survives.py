@@ -2,6 +2,8 @@
 database that refuses, passphrase guesses spread over the processes (tests/e2e/test_class_survives.py: the
 same through real nginx)."""
 
+import os
+import re
 import socket
 import subprocess
 import sys
@@ -145,3 +147,25 @@ def test_a_try_of_a_process_that_died_while_waiting_stops_counting(tmp_path):
     assert throttle.attempt("x", "the instructor passphrase") == ("wrong", 0.0)
     # 50.0 is 50 s old (a dead process's), 99.0 one second: it still counts for the next slot's width (2^1 s)
     assert path.read_text() == '{"failures": 1, "waiting": [99.0], "next_slot": 102.0}'
+
+
+def test_nginx_error_log_is_kept_out_of_the_run_folder_unless_empty(tmp_path):
+    run_dir = tmp_path / (serve_class.RUN_DIR_PREFIX + "abc123")
+    run_dir.mkdir()
+    assert serve_class.keep_error_log(run_dir) is None  # none written
+    (run_dir / "error.log").write_text("")
+    assert serve_class.keep_error_log(run_dir) is None  # empty: nothing to keep
+    (run_dir / "error.log").write_text("2026/12/07 03:00:00 [warn] 1#1: *5 limiting connections by zone\n")
+    kept = serve_class.keep_error_log(run_dir)
+    assert kept.parent == tmp_path and re.fullmatch(r"toolcall-nginx-error-\d{8}-\d{6}-abc123\.log", kept.name)
+    assert kept.read_text().endswith("limiting connections by zone\n")
+    assert not (run_dir / "error.log").exists()
+
+
+def test_a_killed_launchers_nginx_error_log_is_kept_when_its_folder_is_removed(tmp_path):
+    run_dir, lock = serve_class.new_run_dir(tmp_path)
+    (run_dir / "error.log").write_text("[emerg] something\n")
+    os.close(lock)  # as the kernel does when the launcher is killed
+    assert serve_class.remove_stale_run_dirs(tmp_path) == [run_dir]
+    (kept,) = tmp_path.iterdir()
+    assert kept.name.startswith("toolcall-nginx-error-") and kept.read_text() == "[emerg] something\n"
