@@ -768,10 +768,39 @@ SECRETS_FILE = REPO / ".streamlit" / "secrets.toml"
 MAX_SECRETS_CHARS = 100_000
 
 
+def secrets_files() -> list[Path]:
+    """The secrets files the Streamlit processes read, in Streamlit's order (a later file's key wins): those
+    STREAMLIT_SECRETS_FILES names (Streamlit's ``secrets.files``, white-space separated) when it is set, else the
+    home folder's ``~/.streamlit/secrets.toml`` and the checkout's SECRETS_FILE (the processes run in the
+    checkout; streamlit/config.py, ``get_config_files``). Only the checkout's was read, so a
+    TOOLCALL_DATABASE_URL in the home folder's file, which every process used, was neither checked nor
+    reached: the launcher checked SQLite instead."""
+    named = os.environ.get("STREAMLIT_SECRETS_FILES")
+    if named is not None:
+        return [Path(p) for p in named.split()]
+    try:
+        home = [Path.home() / ".streamlit" / "secrets.toml"]
+    except (RuntimeError, KeyError):  # no HOME and no passwd entry: Streamlit finds none either
+        home = []
+    return [p for p in home if p != SECRETS_FILE] + [SECRETS_FILE]
+
+
+def secrets_database_source() -> Path | None:
+    """The secrets file whose TOOLCALL_DATABASE_URL the processes use (the last of secrets_files() that sets it),
+    or None; a file that cannot be read counts as not setting it (secrets_database_url says why)."""
+    for path in reversed(secrets_files()):
+        try:
+            if secrets_database_url(path):
+                return path
+        except ValueError:
+            continue
+    return None
+
+
 def secrets_database_url(path: Path | None = None) -> str:
-    """TOOLCALL_DATABASE_URL as the secrets file at ``path`` (default SECRETS_FILE) gives it to the processes;
-    "" when the file does not exist or does not set it (their progress is then in SQLite, and its folder is
-    checked).
+    """TOOLCALL_DATABASE_URL as the secrets file at ``path`` gives it to the processes (default: as
+    secrets_files() give it, the last file that sets it winning); "" when no file exists or sets it (their
+    progress is then in SQLite, and its folder is checked).
 
     Raises ValueError naming the file when every process would fail on it, so the launch stops before any of
     them starts: not a regular file (a FIFO would block the launcher and each process for ever), larger than
@@ -781,7 +810,9 @@ def secrets_database_url(path: Path | None = None) -> str:
 
     from toolcall.files import ReadError, read_text_bounded
 
-    path = SECRETS_FILE if path is None else path
+    if path is None:
+        urls = [secrets_database_url(p) for p in secrets_files()]  # each file checked: each is read
+        return next((u for u in reversed(urls) if u), "")
     try:
         text = read_text_bounded(path, MAX_SECRETS_CHARS)
     except ReadError as exc:
@@ -946,8 +977,8 @@ def _main(argv: list[str] | None) -> int:
         # read even when --database-url or the environment gives the URL: every process reads the file for the
         # instructor settings too (a FIFO there would block each page that asks)
         secret_url = secrets_database_url()
+        where = f"{secrets_database_source()}: TOOLCALL_DATABASE_URL" if secret_url else ""
         if secret_url and not args.database_url:  # used, so checked as --database-url is
-            where = f"{SECRETS_FILE}: TOOLCALL_DATABASE_URL"
             if secret_url.split("://", 1)[0] not in ("postgresql", "postgres"):
                 raise ValueError(f"{where} must start with postgresql://")
             from toolcall.progress_pg import url_problem
@@ -959,7 +990,7 @@ def _main(argv: list[str] | None) -> int:
     if args.database_url or secret_url:  # every process would open it: reach it once first
         from toolcall.progress_pg import reach_problem
         problem = reach_problem(args.database_url or secret_url,
-                                source if args.database_url else f"{SECRETS_FILE}: TOOLCALL_DATABASE_URL")
+                                source if args.database_url else where)
     else:
         problem = sqlite_problem()
     if problem is not None:

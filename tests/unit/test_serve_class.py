@@ -566,6 +566,14 @@ def test_a_missing_secrets_file_or_key_means_sqlite(tmp_path):
         == "postgresql://h/db"
 
 
+def _only_the_checkouts_secrets(monkeypatch, path: Path) -> None:
+    """The launcher reads ``path`` as the checkout's secrets.toml, and no other: Streamlit's default files (the run's
+    STREAMLIT_SECRETS_FILES removed) with a home folder that has none."""
+    monkeypatch.setattr("serve_class.SECRETS_FILE", path)
+    monkeypatch.delenv("STREAMLIT_SECRETS_FILES")
+    monkeypatch.setenv("HOME", str(path.parent / "home-without-secrets"))
+
+
 @pytest.mark.parametrize("content, message", [
     (b'TOOLCALL_DATABASE_URL = "mysql://h/db"\n', "TOOLCALL_DATABASE_URL must start with postgresql://"),
     (b'TOOLCALL_DATABASE_URL = "postgresql://h:99999/db"\n',
@@ -577,7 +585,7 @@ def test_the_launch_stops_on_a_secrets_file_every_process_would_fail_on(monkeypa
     """A database URL in secrets.toml was used unchecked (the environment's and --database-url's are checked)."""
     path = _secrets(tmp_path, content)
     monkeypatch.delenv("TOOLCALL_DATABASE_URL", raising=False)
-    monkeypatch.setattr("serve_class.SECRETS_FILE", path)
+    _only_the_checkouts_secrets(monkeypatch, path)
     monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
     monkeypatch.setattr("serve_class.find_nginx", lambda: "/usr/sbin/nginx")
     assert main(["--processes", "1"]) == 2
@@ -626,9 +634,10 @@ def test_a_broken_secrets_file_stops_the_launch_even_with_a_database_url(monkeyp
     """With --database-url given, secrets.toml was not read at all, yet every process reads it for the instructor
     settings; a URL there is then not used, so it is not checked."""
     path = _secrets(tmp_path, None)  # a FIFO
-    monkeypatch.setattr("serve_class.SECRETS_FILE", path)
+    _only_the_checkouts_secrets(monkeypatch, path)
     monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
     monkeypatch.setattr("serve_class.find_nginx", lambda: "/usr/sbin/nginx")
+    monkeypatch.setattr("serve_class._serve", lambda *args: pytest.fail("a class was started"))
     assert main(["--processes", "1", "--database-url", "postgresql://h/db"]) == 2
     assert capsys.readouterr().err == f"secrets: {path}: a FIFO (named pipe), not a regular file\n"
     path.unlink()

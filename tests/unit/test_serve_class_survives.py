@@ -169,3 +169,43 @@ def test_a_killed_launchers_nginx_error_log_is_kept_when_its_folder_is_removed(t
     assert serve_class.remove_stale_run_dirs(tmp_path) == [run_dir]
     (kept,) = tmp_path.iterdir()
     assert kept.name.startswith("toolcall-nginx-error-") and kept.read_text() == "[emerg] something\n"
+
+
+def test_the_home_folders_secrets_file_is_read_as_streamlit_reads_it(monkeypatch, tmp_path, capsys):
+    """The processes read ~/.streamlit/secrets.toml too (the checkout's file winning per key); the launcher read
+    only the checkout's, so a TOOLCALL_DATABASE_URL in the home folder's file (every process's progress database)
+    was neither checked nor reached, and the class started on a server that refused it."""
+    home, checkout = tmp_path / "home", tmp_path / "checkout" / "secrets.toml"
+    (home / ".streamlit").mkdir(parents=True)
+    checkout.parent.mkdir()
+    monkeypatch.setattr("serve_class.SECRETS_FILE", checkout)
+    monkeypatch.delenv("STREAMLIT_SECRETS_FILES")
+    monkeypatch.delenv("TOOLCALL_DATABASE_URL", raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
+    monkeypatch.setattr("serve_class._serve", lambda *args: pytest.fail("the class was started"))
+    assert serve_class.secrets_files() == [home / ".streamlit" / "secrets.toml", checkout]
+    port = _refused_port()
+    (home / ".streamlit" / "secrets.toml").write_text(f'TOOLCALL_DATABASE_URL = "postgresql://u@127.0.0.1:{port}/db"\n')
+    assert serve_class.secrets_database_url() == f"postgresql://u@127.0.0.1:{port}/db"
+    assert main(["--processes", "1"]) == 2
+    assert capsys.readouterr().err == (
+        f"progress storage: cannot connect to the progress database server at 127.0.0.1 port {port}: Connection "
+        f"refused. Start the server, or fix the host and port in {home}/.streamlit/secrets.toml: "
+        "TOOLCALL_DATABASE_URL\n")
+    checkout.write_text('TOOLCALL_DATABASE_URL = "postgresql://u@db.lan/class"\n')  # the checkout's wins
+    assert serve_class.secrets_database_url() == "postgresql://u@db.lan/class"
+    assert serve_class.secrets_database_source() == checkout
+    checkout.write_text('OTHER = "x"\n')
+    assert serve_class.secrets_database_source() == home / ".streamlit" / "secrets.toml"
+
+
+def test_the_secrets_files_streamlit_is_told_to_read_are_the_ones_read(monkeypatch, tmp_path):
+    named = [tmp_path / "a.toml", tmp_path / "b.toml"]
+    monkeypatch.setenv("STREAMLIT_SECRETS_FILES", f"{named[0]} {named[1]}")
+    assert serve_class.secrets_files() == named
+    named[0].write_text('TOOLCALL_DATABASE_URL = "postgresql://u@a/db"\n')
+    assert serve_class.secrets_database_url() == "postgresql://u@a/db"
+    named[1].write_text("[[broken\n")
+    with pytest.raises(ValueError, match=f"^{named[1]}: not TOML: "):
+        serve_class.secrets_database_url()
