@@ -159,8 +159,8 @@ def reach_problem(url: str, setting: str = "TOOLCALL_DATABASE_URL") -> str | Non
     port = params.get("port")
     where += f" port {port}" if port else ""
     try:
-        conn = psycopg.connect(url, connect_timeout=int(params.get("connect_timeout") or PROBE_TIMEOUT),
-                               autocommit=True)
+        conn = psycopg.connect(url, autocommit=True,  # the URL's own connect_timeout, when it has one
+                               **({} if params.get("connect_timeout") else {"connect_timeout": PROBE_TIMEOUT}))
     except psycopg.OperationalError as exc:
         message = str(exc)
         if (refused := refusal_problem(message, password)) is not None:
