@@ -17,7 +17,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.e2e.conftest import REPO, _free_port
+from tests.e2e.conftest import REPO, _free_port, launcher_env
 from tests.e2e.test_class_deployment import _Lines, wait_until
 
 sys.path.insert(0, str(REPO / "deploy"))
@@ -40,7 +40,7 @@ def _launch(*args: str, processes: int = 1, nofile: tuple[int, int] | None = Non
     address = [] if "--address" in args else ["--address", "127.0.0.1"]
     proc = subprocess.Popen([sys.executable, "deploy/serve_class.py", "--processes", str(processes), *address,
                              "--port", str(port), "--first-backend-port", str(first), *args],
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=REPO, env=launcher_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=(lambda: resource.setrlimit(resource.RLIMIT_NOFILE, nofile)) if nofile else None)
     err = _Lines(proc.stderr)
     ready = proc.stdout.readline()
