@@ -40,7 +40,8 @@ with sticky sessions (a Streamlit session lives in one process); README "Scaling
 
 Needs the ``nginx`` binary (``sudo apt-get install nginx``); no system configuration is
 touched: the generated nginx.conf, its pid file, logs and temp folders live in a private
-run folder that is removed on exit. Ctrl+C (or SIGTERM) stops nginx and every process.
+run folder that is removed on exit (nginx's error log, when not empty, is kept next to it:
+keep_error_log). Ctrl+C (or SIGTERM) stops nginx and every process.
 """
 
 from __future__ import annotations
