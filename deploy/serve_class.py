@@ -152,7 +152,7 @@ http {{
     # one client address: at most {per_address} requests under way (open websockets included), the next is 429
     limit_conn_zone $binary_remote_addr zone=toolcall_per_address:1m;
     limit_conn_status 429;
-    limit_conn_log_level warn;
+    limit_conn_log_level info;  # below error_log's level: a client sending requests past its cap cannot fill the log
     client_body_temp_path {q(tmp / "body")};
     proxy_temp_path {q(tmp / "proxy")};
     fastcgi_temp_path {q(tmp / "fastcgi")};

@@ -79,8 +79,9 @@ def _open_websocket(port: int):
 def test_open_files_are_raised_to_the_hard_limit_and_one_address_is_capped_with_429():
     """Started with a soft limit of 256 open files (hard 512): the launcher raises it to 512 for itself, nginx and
     the Streamlit process, sizes nginx from it (256 connections, a quarter of the 128 clients per address: 32)
-    and says so; 32 open websockets from one address are served, the 33rd request is answered 429 while nginx's
-    own health still answers; once they close, the address is served again."""
+    and says so; 32 open websockets from one address are served, the next requests are answered 429 (and not
+    logged one line each) while nginx's own health still answers; once they close, the address is served again.
+    On main the process hit "Too many open files" at 105 websockets: 502 for everyone, then killed as hung."""
     proc, port, err = _launch(nofile=(256, 512))
     try:
         assert re.fullmatch(r"\[\d\d:\d\d:\d\d\] open files: 512 \(raised from 256, the hard limit\); nginx: 256 "
@@ -98,20 +99,14 @@ def test_open_files_are_raised_to_the_hard_limit_and_one_address_is_capped_with_
         with contextlib.ExitStack() as sockets:
             for _ in range(32):
                 sockets.enter_context(_open_websocket(port))
-            assert _status(url + "/") == 429
+            assert [_status(url + "/") for _ in range(100)] == [429] * 100
             assert _status(url + HEALTH_PATH) == 200
         assert wait_until(lambda: _status(url + "/") == 200, 10)
         assert proc.poll() is None
+        # a client past its cap writes nothing to nginx's error log (kept after the class: in RAM when /tmp is tmpfs)
+        assert "limiting connections" not in Path(run_dir, "error.log").read_text()
     finally:
         _stop(proc)
-    # what nginx said (the 429s) outlives the run folder, and the operator is told where
-    kept = Path(err.wait_for("nginx's error log is kept at ", 5).split(" kept at ", 1)[1].strip())
-    try:
-        assert kept.parent == Path(run_dir).parent and kept.name.startswith("toolcall-nginx-error-")
-        assert 'limiting connections by zone "toolcall_per_address"' in kept.read_text()
-        assert not Path(run_dir).exists()
-    finally:
-        kept.unlink(missing_ok=True)
 
 
 def test_a_hung_nginx_is_killed_and_started_again():
