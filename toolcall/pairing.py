@@ -192,7 +192,7 @@ class _Collector:
         text = {k: (shown_id(v) if k in QUOTED_PARAMS else shown(v))
                 if isinstance(v, str) and k not in ("expected", "detail") else v for k, v in params.items()}
         if rule == "wrong_content_type":  # our own phrases and JSON type names, in the report's language
-            text = {k: self._phrase(v) if k in ("expected", "got") else v for k, v in text.items()}
+            text = {k: self._spaced(self._phrase(v)) if k in ("expected", "got") else v for k, v in text.items()}
         return Violation(rule, msg, block, t(f"pairing.rule_detail.{key}", self.lang, **text),
                          t(f"pairing.advice.{key}", self.lang, **text), key, params)
 
@@ -206,12 +206,20 @@ class _Collector:
         return text
 
 
+    def _spaced(self, phrase: str) -> str:
+        """``phrase`` as a zh template sets it right after Chinese ("应该是{expected}"): a Latin one ("user",
+        ``"2.0"``) after a space, a Chinese one ("对象") with none, as Chinese is written ("应该是对象", not
+        "应该是 对象"). Other languages: as it is (their templates hold the spaces)."""
+        return " " + phrase if self.lang == "zh" and phrase[:1].isascii() else phrase
+
+
 _JSON_TYPES = ("object", "array", "string", "boolean", "number", "null")
 #: The "expected" phrases of wrong_content_type, by their key under pairing.expected.
 _EXPECTED_KEYS = {"object with a type": "object_with_type", "assistant message": "assistant_message",
                   "user message": "user_message", "string / array": "string_or_array",
                   "string / array of blocks": "string_or_blocks",
-                  "string / array of text parts": "string_or_text_parts", "string / number": "string_or_number"}
+                  "string / array of text parts": "string_or_text_parts", "string / number": "string_or_number",
+                  "string / array / null": "string_array_or_null"}
 
 
 def _type_name(value: Any) -> str:

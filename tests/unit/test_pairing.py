@@ -284,9 +284,38 @@ def test_invalid_arguments_detail_is_in_the_report_language():
 def test_wrong_content_type_detail_in_chinese_uses_chinese_phrases():
     text = json.dumps([USER, calls(call()), {"role": "tool", "tool_call_id": "call_A", "content": 5}])
     details = [v.detail for v in check_pairing(text, "openai", "zh").violations if v.rule == "wrong_content_type"]
-    assert details == ["content 应该是 字符串或文本片段数组，而不是 数字。"]
+    assert details == ["content 应该是字符串或文本片段数组，而不是数字。"]
     en = [v.detail for v in check_pairing(text, "openai", "en").violations if v.rule == "wrong_content_type"]
     assert en == ["content must be string / array of text parts, not number."]
+
+
+def _wrong_type(messages: list, fmt: str, lang: str) -> list[tuple[str, str]]:
+    report = check_pairing(json.dumps(messages), fmt, lang)
+    return [(v.detail, v.advice) for v in report.violations if v.rule == "wrong_content_type"]
+
+
+def test_wrong_content_type_in_chinese_spaces_only_around_latin():
+    """Newcomer session 12: "tool_use.input 应该是 对象，而不是 字符串。" (a space between Chinese words, as no
+    Chinese text is written) and "把 role 改成"user" / "assistant"。" (none before the Latin); the OpenAI
+    assistant content's "string / array / null" was left in English in Chinese."""
+    string_input = [USER, {"role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_A", "name": "refund_order", "input": "{}"}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_A", "content": "ok"}]}]
+    assert _wrong_type(string_input, "anthropic", "zh") == [
+        ("tool_use.input 应该是对象，而不是字符串。", "把 tool_use.input 改成对象。")]
+    assert _wrong_type(string_input, "anthropic", "en") == [
+        ("tool_use.input must be object, not string.", "Change tool_use.input so that it is object.")]
+    bad_role = [USER, {"role": "robot", "content": "x"}]
+    assert _wrong_type(bad_role, "anthropic", "zh") == [
+        ('role 应该是 "user" / "assistant"，而不是 "robot"。', '把 role 改成 "user" / "assistant"。')]
+    in_user = [{"role": "user", "content": [{"type": "tool_use", "id": "toolu_A", "name": "x", "input": {}}]}]
+    assert _wrong_type(in_user, "anthropic", "zh")[0] == (
+        "tool_use 应该是 assistant 消息，而不是 user。", "把 tool_use 改成 assistant 消息。")
+    number_content = [USER, {"role": "assistant", "content": 5, "tool_calls": []}]
+    assert _wrong_type(number_content, "openai", "zh") == [
+        ("content 应该是字符串、数组或 null，而不是数字。", "把 content 改成字符串、数组或 null。")]
+    assert _wrong_type(number_content, "openai", "en") == [
+        ("content must be string / array / null, not number.", "Change content so that it is string / array / null.")]
 
 
 # --- issue 14: a transcript that ends with unanswered calls names no message past its end -----------------
