@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolcall.fixtures import OutputsFixture, Tool
 from toolcall.i18n import DEFAULT_LANG, LANGS, catalogue, t
+from toolcall.markdown import unwrap_code
 from toolcall.parsing import Hint, StrictJSONError, localized_detail, names_place, parse_tool_input, strict_loads
 
 if TYPE_CHECKING:  # toolcall.exercises imports this package to check fixture blocks
@@ -43,10 +44,12 @@ class FeedbackItem:
     text: dict[str, str] | None = None
 
     def render(self, lang: str) -> str:
-        """The feedback in ``lang`` (``en`` or ``zh``)."""
+        """The feedback in ``lang`` (``en`` or ``zh``), plain text (the page shows it through ``plain``): the
+        exercise's own texts (``text``, the ``{en, zh}`` params) as the page showed them, code spans without
+        their backticks (toolcall.markdown.unwrap_code)."""
         if self.text is not None:
-            return self.text.get(lang) or self.text["en"]
-        params = {k: (v.get(lang) or v["en"]) if isinstance(v, dict) else v for k, v in self.params.items()}
+            return unwrap_code(self.text.get(lang) or self.text["en"])
+        params = {k: unwrap_code(v.get(lang) or v["en"]) if isinstance(v, dict) else v for k, v in self.params.items()}
         return t(str(self.key), lang, **params)
 
 
