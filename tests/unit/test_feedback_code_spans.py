@@ -49,3 +49,17 @@ def test_a_wrong_option_is_named_as_it_was_shown(lang, head):
 ])
 def test_unwrap_code(text, shown):
     assert unwrap_code(text) == shown
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_dashboards_readable_answer_shows_items_without_backticks(lang):
+    """The class dashboard's "most common wrong answers" and drill-down read a classify answer as "item → category";
+    the items kept their backticks there too."""
+    from toolcall.grading import answer_text, readable_answer
+
+    ex = EX["ex_pair_responses_items"]
+    items = {i["id"]: _code(i["text"][lang]) for i in ex.spec["items"]}
+    cats = {c["id"]: c["text"][lang] for c in ex.spec["categories"]}
+    sep = {"en": "; ", "zh": "；"}[lang]
+    assert readable_answer(ex, answer_text(ex, ex.answer), lang) == sep.join(
+        f"{items[k]} → {cats[v]}" for k, v in ex.answer.items())

@@ -110,9 +110,10 @@ def _as_text(exercise: Exercise, value: Any, lang: str) -> str:
 
 
 def texts_of(exercise: Exercise, kind: str, listed: list[str], lang: str) -> list[str]:
-    """The texts (in ``lang``) a student saw for ids of ``kind`` (options, steps, items, categories)."""
+    """The texts (in ``lang``) a student saw for ids of ``kind`` (options, steps, items, categories), as plain text:
+    code spans without their backticks (unwrap_code), as the dashboard's table cells show an answer."""
     labels = exercise.labels(kind)
-    return [labels[i].get(lang) or labels[i]["en"] for i in listed]
+    return [unwrap_code(labels[i].get(lang) or labels[i]["en"]) for i in listed]
 
 
 def as_text(exercise: Exercise, text: str) -> str:
