@@ -380,3 +380,12 @@ def test_unanswered_call_at_the_end_pinned():
         "Call toolu_A gets no result. The transcript ends at messages[1]; the next user message must answer it."]
     report = check_pairing(json.dumps([USER, assistant(use()), {"role": "user", "content": "well?"}]), "anthropic")
     assert [v.detail for v in report.violations] == ["Call toolu_A gets no result. messages[2] must answer it."]
+
+
+def test_every_example_that_breaks_no_rule_is_labelled_valid_in_both_languages():
+    """Newcomer session 12: under the heading "Valid: no rule broken" five buttons read "Valid: …" and one, from fixtures/pairing/examples.yaml,
+    "Correct: broken arguments answered with INVALID_JSON (OpenAI)", as if it were a different kind."""
+    valid = [e for e in load_examples() if not e.expect]
+    assert [e.id for e in valid] == ["openai_arguments_truncated", "responses_valid", "mcp_valid", "gemini_valid"]
+    assert [e.label["en"].split(": ")[0] for e in valid] == ["Valid"] * 4
+    assert [e.label["zh"].split("：")[0] for e in valid] == ["正确"] * 4
