@@ -191,7 +191,7 @@ class _Collector:
         params = {k: v() if callable(v) else v for k, v in params.items()}
         text = {k: (shown_id(v) if k in QUOTED_PARAMS else shown(v))
                 if isinstance(v, str) and k not in ("expected", "detail") else v for k, v in params.items()}
-        if rule == "wrong_content_type":  # our own phrases and JSON type names, in the report's language
+        if rule in ("wrong_content_type", "arguments_not_string"):  # our phrases and JSON type names, translated
             text = {k: self._spaced(self._phrase(v)) if k in ("expected", "got") else v for k, v in text.items()}
         return Violation(rule, msg, block, t(f"pairing.rule_detail.{key}", self.lang, **text),
                          t(f"pairing.advice.{key}", self.lang, **text), key, params)

@@ -389,3 +389,21 @@ def test_every_example_that_breaks_no_rule_is_labelled_valid_in_both_languages()
     assert [e.id for e in valid] == ["openai_arguments_truncated", "responses_valid", "mcp_valid", "gemini_valid"]
     assert [e.label["en"].split(": ")[0] for e in valid] == ["Valid"] * 4
     assert [e.label["zh"].split("：")[0] for e in valid] == ["正确"] * 4
+
+
+def test_arguments_sent_as_an_object_names_the_type_in_chinese():
+    """Newcomer session 12, the example "OpenAI：arguments 写成对象而不是字符串": "function.arguments 必须是 JSON
+    字符串，而不是 object。" (the JSON type in English in a Chinese sentence); Responses' "这里却是object" too."""
+    openai = [USER, {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_A", "type": "function", "function": {"name": "x", "arguments": {"a": 1}}}]},
+        {"role": "tool", "tool_call_id": "call_A", "content": "ok"}]
+    details = {lang: [v.detail for v in check_pairing(json.dumps(openai), "openai", lang).violations]
+               for lang in ("en", "zh")}
+    assert details == {"en": ["function.arguments must be a JSON string, not object."],
+                       "zh": ["function.arguments 必须是 JSON 字符串，而不是对象。"]}
+    responses = [{"type": "function_call", "call_id": "call_A", "name": "x", "arguments": [1]},
+                 {"type": "function_call_output", "call_id": "call_A", "output": "ok"}]
+    details = {lang: [v.detail for v in check_pairing(json.dumps(responses), "responses", lang).violations]
+               for lang in ("en", "zh")}
+    assert details == {"en": ["arguments must be a JSON string, not array."],
+                       "zh": ["arguments 必须是 JSON 字符串，这里却是数组。"]}
