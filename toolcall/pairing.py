@@ -191,7 +191,7 @@ class _Collector:
         params = {k: v() if callable(v) else v for k, v in params.items()}
         text = {k: (shown_id(v) if k in QUOTED_PARAMS else shown(v))
                 if isinstance(v, str) and k not in ("expected", "detail") else v for k, v in params.items()}
-        if rule in ("wrong_content_type", "arguments_not_string"):  # our phrases and JSON type names, translated
+        if rule in _PHRASED_RULES:  # our phrases and JSON type names, translated
             text = {k: self._spaced(self._phrase(v)) if k in ("expected", "got") else v for k, v in text.items()}
         return Violation(rule, msg, block, t(f"pairing.rule_detail.{key}", self.lang, **text),
                          t(f"pairing.advice.{key}", self.lang, **text), key, params)
@@ -213,6 +213,9 @@ class _Collector:
         return " " + phrase if self.lang == "zh" and phrase[:1].isascii() else phrase
 
 
+#: The rules whose ``expected`` / ``got`` are our phrases or JSON type names (_phrase), never a value quoted from the
+#: transcript: in Chinese "而不是对象", not "而不是 object" (newcomer session 12).
+_PHRASED_RULES = frozenset({"wrong_content_type", "arguments_not_string", "response_not_object"})
 _JSON_TYPES = ("object", "array", "string", "boolean", "number", "null")
 #: The "expected" phrases of wrong_content_type, by their key under pairing.expected.
 _EXPECTED_KEYS = {"object with a type": "object_with_type", "assistant message": "assistant_message",

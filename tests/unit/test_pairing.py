@@ -393,7 +393,8 @@ def test_every_example_that_breaks_no_rule_is_labelled_valid_in_both_languages()
 
 def test_arguments_sent_as_an_object_names_the_type_in_chinese():
     """Newcomer session 12, the example "OpenAI：arguments 写成对象而不是字符串": "function.arguments 必须是 JSON
-    字符串，而不是 object。" (the JSON type in English in a Chinese sentence); Responses' "这里却是object" too."""
+    字符串，而不是 object。" (the JSON type in English in a Chinese sentence); Responses' "这里却是object" and Gemini's
+    "这里却是string" too."""
     openai = [USER, {"role": "assistant", "content": None, "tool_calls": [
         {"id": "call_A", "type": "function", "function": {"name": "x", "arguments": {"a": 1}}}]},
         {"role": "tool", "tool_call_id": "call_A", "content": "ok"}]
@@ -407,3 +408,8 @@ def test_arguments_sent_as_an_object_names_the_type_in_chinese():
                for lang in ("en", "zh")}
     assert details == {"en": ["arguments must be a JSON string, not array."],
                        "zh": ["arguments 必须是 JSON 字符串，这里却是数组。"]}
+    gemini = next(e for e in load_examples() if e.id == "gemini_response_not_object")
+    details = {lang: [v.detail for v in check_pairing(gemini.text[lang], gemini.fmt, lang).violations]
+               for lang in ("en", "zh")}
+    assert details == {"en": ['response must be a JSON object (for example {"output": …}), not string.'],
+                       "zh": ['response 必须是 JSON 对象（例如 {"output": …}），这里却是字符串。']}
