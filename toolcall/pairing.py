@@ -201,8 +201,8 @@ class _Collector:
         (``type.*``); anything else (role names, a value quoted from the transcript) as it is."""
         if text in _EXPECTED_KEYS:
             return t(f"pairing.expected.{_EXPECTED_KEYS[text]}", self.lang)
-        if text in _JSON_TYPES:
-            return t(f"type.{text}", self.lang)
+        if text in _JSON_TYPES:  # with its article in English: "must be a string, not an array"
+            return t(f"pairing.type_phrase.{text}", self.lang)
         return text
 
 

@@ -257,7 +257,7 @@ def test_non_string_tool_call_id_is_reported_not_raised():
     assert report.error is None
     # present but not a string: a field of the wrong type, not a missing one (issue 14)
     assert [v.rule for v in report.violations] == ["wrong_content_type", "tool_use_without_result"]
-    assert report.violations[0].detail == "tool_call_id must be string, not array."
+    assert report.violations[0].detail == "tool_call_id must be a string, not an array."
 
 
 def test_lone_surrogate_and_huge_integer_are_refused_with_a_message():
@@ -286,7 +286,7 @@ def test_wrong_content_type_detail_in_chinese_uses_chinese_phrases():
     details = [v.detail for v in check_pairing(text, "openai", "zh").violations if v.rule == "wrong_content_type"]
     assert details == ["content 应该是字符串或文本片段数组，而不是数字。"]
     en = [v.detail for v in check_pairing(text, "openai", "en").violations if v.rule == "wrong_content_type"]
-    assert en == ["content must be string / array of text parts, not number."]
+    assert en == ["content must be a string or an array of text parts, not a number."]
 
 
 def _wrong_type(messages: list, fmt: str, lang: str) -> list[tuple[str, str]]:
@@ -295,7 +295,8 @@ def _wrong_type(messages: list, fmt: str, lang: str) -> list[tuple[str, str]]:
 
 
 def test_wrong_content_type_in_chinese_spaces_only_around_latin():
-    """Newcomer session 12: "tool_use.input 应该是 对象，而不是 字符串。" (a space between Chinese words, as no
+    """Newcomer session 12: "tool_use.input must be object, not string." (no article) and "tool_use.input 应该是
+    对象，而不是 字符串。" (a space between Chinese words, as no
     Chinese text is written) and "把 role 改成"user" / "assistant"。" (none before the Latin); the OpenAI
     assistant content's "string / array / null" was left in English in Chinese."""
     string_input = [USER, {"role": "assistant", "content": [
@@ -304,7 +305,7 @@ def test_wrong_content_type_in_chinese_spaces_only_around_latin():
     assert _wrong_type(string_input, "anthropic", "zh") == [
         ("tool_use.input 应该是对象，而不是字符串。", "把 tool_use.input 改成对象。")]
     assert _wrong_type(string_input, "anthropic", "en") == [
-        ("tool_use.input must be object, not string.", "Change tool_use.input so that it is object.")]
+        ("tool_use.input must be an object, not a string.", "Change tool_use.input so that it is an object.")]
     bad_role = [USER, {"role": "robot", "content": "x"}]
     assert _wrong_type(bad_role, "anthropic", "zh") == [
         ('role 应该是 "user" / "assistant"，而不是 "robot"。', '把 role 改成 "user" / "assistant"。')]
@@ -315,7 +316,8 @@ def test_wrong_content_type_in_chinese_spaces_only_around_latin():
     assert _wrong_type(number_content, "openai", "zh") == [
         ("content 应该是字符串、数组或 null，而不是数字。", "把 content 改成字符串、数组或 null。")]
     assert _wrong_type(number_content, "openai", "en") == [
-        ("content must be string / array / null, not number.", "Change content so that it is string / array / null.")]
+        ("content must be a string, an array or null, not a number.",
+         "Change content so that it is a string, an array or null.")]
 
 
 # --- issue 14: a transcript that ends with unanswered calls names no message past its end -----------------
@@ -400,16 +402,16 @@ def test_arguments_sent_as_an_object_names_the_type_in_chinese():
         {"role": "tool", "tool_call_id": "call_A", "content": "ok"}]
     details = {lang: [v.detail for v in check_pairing(json.dumps(openai), "openai", lang).violations]
                for lang in ("en", "zh")}
-    assert details == {"en": ["function.arguments must be a JSON string, not object."],
+    assert details == {"en": ["function.arguments must be a JSON string, not an object."],
                        "zh": ["function.arguments 必须是 JSON 字符串，而不是对象。"]}
     responses = [{"type": "function_call", "call_id": "call_A", "name": "x", "arguments": [1]},
                  {"type": "function_call_output", "call_id": "call_A", "output": "ok"}]
     details = {lang: [v.detail for v in check_pairing(json.dumps(responses), "responses", lang).violations]
                for lang in ("en", "zh")}
-    assert details == {"en": ["arguments must be a JSON string, not array."],
+    assert details == {"en": ["arguments must be a JSON string, not an array."],
                        "zh": ["arguments 必须是 JSON 字符串，这里却是数组。"]}
     gemini = next(e for e in load_examples() if e.id == "gemini_response_not_object")
     details = {lang: [v.detail for v in check_pairing(gemini.text[lang], gemini.fmt, lang).violations]
                for lang in ("en", "zh")}
-    assert details == {"en": ['response must be a JSON object (for example {"output": …}), not string.'],
+    assert details == {"en": ['response must be a JSON object (for example {"output": …}), not a string.'],
                        "zh": ['response 必须是 JSON 对象（例如 {"output": …}），这里却是字符串。']}
