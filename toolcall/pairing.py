@@ -218,8 +218,7 @@ class _Collector:
 _PHRASED_RULES = frozenset({"wrong_content_type", "arguments_not_string", "response_not_object"})
 _JSON_TYPES = ("object", "array", "string", "boolean", "number", "null")
 #: The "expected" phrases of wrong_content_type, by their key under pairing.expected.
-_EXPECTED_KEYS = {"object with a type": "object_with_type", "assistant message": "assistant_message",
-                  "user message": "user_message", "string / array": "string_or_array",
+_EXPECTED_KEYS = {"object with a type": "object_with_type", "string / array": "string_or_array",
                   "string / array of blocks": "string_or_blocks",
                   "string / array of text parts": "string_or_text_parts", "string / number": "string_or_number",
                   "string / array / null": "string_array_or_null"}
@@ -388,7 +387,7 @@ def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[st
                 out.add("empty_text_block", i, j)
             elif kind == "tool_use":
                 if role == "user":
-                    out.add("wrong_content_type", i, j, what="tool_use", expected="assistant message", got="user")
+                    out.add("wrong_content_type", i, j, key="tool_use_in_user")  # a block is in a message: which
                 if not isinstance(b.get("id"), str):
                     out.add("wrong_content_type", i, j, what="tool_use.id", expected="string",
                             got=_type_name(b.get("id")))
@@ -397,7 +396,7 @@ def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[st
                             got=_type_name(b.get("input")))
             elif kind == "tool_result":
                 if role == "assistant":
-                    out.add("wrong_content_type", i, j, what="tool_result", expected="user message", got="assistant")
+                    out.add("wrong_content_type", i, j, key="tool_result_in_assistant")
                 if not isinstance(b.get("tool_use_id"), str):
                     out.add("wrong_content_type", i, j, what="tool_result.tool_use_id", expected="string",
                             got=_type_name(b.get("tool_use_id")))

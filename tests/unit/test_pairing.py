@@ -309,9 +309,6 @@ def test_wrong_content_type_in_chinese_spaces_only_around_latin():
     bad_role = [USER, {"role": "robot", "content": "x"}]
     assert _wrong_type(bad_role, "anthropic", "zh") == [
         ('role 应该是 "user" / "assistant"，而不是 "robot"。', '把 role 改成 "user" / "assistant"。')]
-    in_user = [{"role": "user", "content": [{"type": "tool_use", "id": "toolu_A", "name": "x", "input": {}}]}]
-    assert _wrong_type(in_user, "anthropic", "zh")[0] == (
-        "tool_use 应该是 assistant 消息，而不是 user。", "把 tool_use 改成 assistant 消息。")
     number_content = [USER, {"role": "assistant", "content": 5, "tool_calls": []}]
     assert _wrong_type(number_content, "openai", "zh") == [
         ("content 应该是字符串、数组或 null，而不是数字。", "把 content 改成字符串、数组或 null。")]
@@ -415,3 +412,24 @@ def test_arguments_sent_as_an_object_names_the_type_in_chinese():
                for lang in ("en", "zh")}
     assert details == {"en": ['response must be a JSON object (for example {"output": …}), not a string.'],
                        "zh": ['response 必须是 JSON 对象（例如 {"output": …}），这里却是字符串。']}
+
+
+def test_a_block_in_the_wrong_role_says_where_it_belongs():
+    """Newcomer session 12: a tool_use in a user message read "tool_use must be assistant message, not user." and
+    "Change tool_use so that it is assistant message." (zh "把 tool_use 改成 assistant 消息"): a block is not a
+    message; it belongs in one."""
+    use_in_user = [{"role": "user", "content": [{"type": "tool_use", "id": "toolu_A", "name": "x", "input": {}}]}]
+    result_in_assistant = [USER, {"role": "assistant", "content": [
+        {"type": "tool_result", "tool_use_id": "toolu_A", "content": "ok"}]}]
+    got = {lang: [_wrong_type(use_in_user, "anthropic", lang)[0], _wrong_type(result_in_assistant, "anthropic", lang)[0]]
+           for lang in ("en", "zh")}
+    assert got == {
+        "en": [("A tool_use block belongs in an assistant message; this one is in a user message.",
+                "Move the tool_use block into the assistant message of the model's turn."),
+               ("A tool_result block belongs in a user message; this one is in an assistant message.",
+                "Move the tool_result block into the user message right after the assistant message that holds "
+                "its tool_use.")],
+        "zh": [("tool_use 块只能放在 assistant 消息里，这个却在 user 消息里。",
+                "把这个 tool_use 块移到模型那一轮的 assistant 消息里。"),
+               ("tool_result 块只能放在 user 消息里，这个却在 assistant 消息里。",
+                "把这个 tool_result 块移到紧跟在它的 tool_use 所在 assistant 消息之后的 user 消息里。")]}
