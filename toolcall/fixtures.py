@@ -190,7 +190,36 @@ def _content_schema(path: str, mtime_ns: int, size: int) -> Any:
         raise SchemaFileError(f"not a valid JSON Schema: {where or '/'}: {exc.message}") from None
     except RecursionError:
         raise SchemaFileError("not a valid JSON Schema: nested too deep to check") from None
+    if (why := _reference_problem(schema)) is not None:
+        raise SchemaFileError(why)
     return schema
+
+
+def _reference_problem(schema: Any) -> str | None:
+    """Why the references of a content schema cannot be followed, with the JSON path, or None: a ``$ref`` to a
+    document outside the file (the validator fetched it: `check` made an HTTP request for
+    ``"$ref": "http://…/remote.json"``), more than validation.MAX_EXPANDED_SUBSCHEMAS subschemas once they are
+    followed (25 ``$defs`` each referring to the next twice ran past 10 minutes), or a loop that applies itself to
+    the same value (a RecursionError that `check` then passed as "all content checks passed"). Nothing is
+    fetched (issue 13, break-it pass brk12cli)."""
+    if not isinstance(schema, dict):
+        return None
+    from toolcall.validation import MAX_EXPANDED_SUBSCHEMAS, expanded_parts, ref_loop, remote_refs
+
+    def at(where: str) -> str:
+        return json_path(_pointer_parts(where))
+
+    for where, keyword, uri in remote_refs(schema):
+        return (f"{at(where)}: {keyword} {uri!r} is a document outside this file; nothing is fetched, so it cannot "
+                "be checked: put the definition under $defs")
+    _, where = expanded_parts(schema, MAX_EXPANDED_SUBSCHEMAS)
+    if where is not None:
+        return (f"{at(where)}: more than {MAX_EXPANDED_SUBSCHEMAS} subschemas once its $refs are followed (a "
+                "definition referred to more than once at each step): refer to each definition once")
+    if (loop := ref_loop(schema)) is not None:
+        return (f"{at(loop[0])}: the schema loops ({' → '.join(map(at, loop))}): each applies the next to the same "
+                "value, so checking would never end")
+    return None
 
 
 def schema_problems(data: Any, kind: str, name: str, schemas_dir: Path | None = None,
@@ -321,7 +350,9 @@ def content_validator(schema: Any) -> Any:
     ``^[a-z][a-z0-9_]*$`` and became a second exercise reading ``pk_pass3``; ``name: "refund_order\n"`` a tool.
     An ``integer`` is an int as written: JSON Schema also counts ``2599.0`` as one, so ``paid_cents: 2599.0``
     passed check and the fake backend then wrote "2599.0 cents of 2599.0 paid" to the model at class time."""
-    return _content_validator_class()(schema)
+    from toolcall.safe_validator import REGISTRY  # fetches nothing: jsonschema's default registry fetched http $refs
+
+    return _content_validator_class()(schema, registry=REGISTRY)
 
 
 def _pointer_parts(pointer: str) -> list[str | int]:
