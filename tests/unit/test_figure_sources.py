@@ -61,5 +61,5 @@ def test_figures_are_rounded_exactly_and_their_digits_are_capped():
                                                      "computes 0.333333)")
     assert value_problem("0." + "0" * 1_000_000 + "1%", 0.5) == ("it has 1,000,002 digits; a figure is quoted with at "
                                                                   "most 60 (the app computes 0.5)")
-    assert value_problem("9" * 5000 + "/" + "9" * 5000, 1) == ("it has 10,000 digits; a figure is quoted with at "
-                                                              "most 60 (the app computes 1)")
+    assert value_problem("9" * 5000 + "/" + "9" * 5000, 0.5) == ("it has 10,000 digits; a figure is quoted with at "
+                                                                "most 60 (the app computes 0.5)")
