@@ -320,6 +320,8 @@ def _native_problem(rec: Any) -> tuple[str, str] | None:
             return f"$.{key}", "required_missing"
     if not isinstance(rec["case_id"], str) or not 1 <= len(rec["case_id"]) <= 200:
         return "$.case_id", "bad_case_id"
+    if isinstance(rec["run"], float) and rec["run"] >= 2 ** 64:  # orjson reads a whole number past 2⁶⁴ − 1 as a float
+        return "$.run", "run_too_large"
     if not _is_int(rec["run"]) or rec["run"] < 0:
         return "$.run", "bad_run"
     if not isinstance(rec["model"], str):

@@ -1,0 +1,27 @@
+"""A run number past 2⁶⁴ − 1 (orjson reads it as a float) said "must be a whole number ≥ 0" of a whole number;
+now it says the number is too large, in en and zh (issue 13, break-it pass brk12cli)."""
+
+import pytest
+
+from toolcall.cli import main
+
+RECORD = '{"case_id": "a", "run": %s, "model": "m", "expected_calls": [], "actual_calls": []}\n'
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("en", "line 1: $.run: is too large: a run number is at most 2⁶⁴ − 1 (18446744073709551615)"),
+    ("zh", "第 1 行：$.run：太大了：运行编号最大是 2⁶⁴ − 1（18446744073709551615）"),
+])
+def test_a_run_number_past_the_largest_says_too_large(tmp_path, capsys, lang, line):
+    path = tmp_path / "runs.jsonl"
+    path.write_text(RECORD % (2 ** 64), encoding="utf-8")
+    assert main(["eval", str(path), "--k", "1", "--lang", lang]) == 2
+    assert capsys.readouterr().err.splitlines()[0] == f"{path}: {line}"
+
+
+def test_a_negative_or_decimal_run_is_still_not_a_whole_number_at_least_0(tmp_path, capsys):
+    path = tmp_path / "runs.jsonl"
+    for value in ("-1", "1.5", str(-2 ** 64)):
+        path.write_text(RECORD % value, encoding="utf-8")
+        assert main(["eval", str(path), "--k", "1"]) == 2
+        assert capsys.readouterr().err.splitlines()[0] == f"{path}: line 1: $.run: must be a whole number ≥ 0"
