@@ -11,6 +11,7 @@ import contextvars
 import copy
 import functools
 import json
+import math
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -149,11 +150,49 @@ def _read_data(path: Path) -> Any:
 
 
 def _json_without_duplicates(name: str, text: str) -> Any:
-    """``json.loads(text)``; raises FixtureError at the JSON path of the first key an object writes twice."""
-    data, twice = json_with_duplicates(text)
+    """``json.loads(text)``; raises FixtureError at the JSON path of the first key an object writes twice, or of
+    the first number that is not finite (``NaN``, ``Infinity``, ``1e999``)."""
+    data, twice = json_with_duplicates(text, parse_float=_finite_float, parse_constant=_written)
     if twice is not None:
         raise FixtureError([Problem(name, twice[0], duplicate_key_message(twice[1]))])
+    if (found := _first_written(data)) is not None:
+        why = (f"not JSON: {found[1]} is not a finite number (JSON has no NaN or Infinity, and a number must be "
+               "within ±1.7976931348623157e308)")
+        raise FixtureError([Problem(name, found[0], why)])
     return data
+
+
+class _Written(float):
+    """A number that is not finite, with the text it was written as (``1e999``, ``NaN``)."""
+
+    text = ""
+
+
+def _written(text: str) -> _Written:
+    number = _Written(float(text))
+    number.text = text
+    return number
+
+
+def _finite_float(text: str) -> float:
+    number = float(text)
+    return number if math.isfinite(number) else _written(text)
+
+
+def _first_written(root: Any) -> tuple[str, str] | None:
+    """The JSON path and text of the first _Written number in ``root`` (document order), or None. The tool check
+    re-encoded ``input_schema`` and named only ``$.input_schema: Not JSON: Infinity is not valid JSON``, not the
+    key (issue 13, break-it pass brk12cli). Without recursion."""
+    stack: list[tuple[Any, list]] = [(root, [])]
+    while stack:
+        value, parts = stack.pop()
+        if isinstance(value, _Written):
+            return json_path(parts), value.text[:40]
+        if isinstance(value, dict):
+            stack.extend(reversed([(v, [*parts, k]) for k, v in value.items()]))
+        elif isinstance(value, list):
+            stack.extend(reversed([(v, [*parts, i]) for i, v in enumerate(value)]))
+    return None
 
 
 def duplicate_key_message(key: str) -> str:
@@ -161,10 +200,10 @@ def duplicate_key_message(key: str) -> str:
     return f"not JSON: the key {key!r} is written twice in this object: only the last one would be kept"
 
 
-def json_with_duplicates(text: str) -> tuple[Any, tuple[str, str] | None]:
+def json_with_duplicates(text: str, **hooks: Any) -> tuple[Any, tuple[str, str] | None]:
     """``(json.loads(text), None)``, or with ``(JSON path of the key, key)`` for the first key an object writes
     twice: json.loads keeps the last value without a word (a second ``"name"`` silently renamed a tool). Raises
-    what json.loads raises."""
+    what json.loads raises; ``hooks`` (parse_float, parse_constant) go to json.loads."""
     twice: list[tuple[dict, str]] = []
 
     def pairs(items: list[tuple[str, Any]]) -> dict:
@@ -174,7 +213,7 @@ def json_with_duplicates(text: str) -> tuple[Any, tuple[str, str] | None]:
             twice.append((value, next(k for k, _ in items if k in keys or keys.add(k))))
         return value
 
-    data = json.loads(text, object_pairs_hook=pairs)
+    data = json.loads(text, object_pairs_hook=pairs, **hooks)
     if not twice:
         return data, None
     holder, key = twice[0]
