@@ -433,6 +433,36 @@ ATTEMPT_FIELDS = ("attempt_id", "learner", "exercise_id", "answer", "score", "ma
 PROGRESS_FIELDS = ("learner",) + tuple(Record.__dataclass_fields__)
 
 
+#: What each column holds as this app writes it. A row changed outside the app (an operator's sqlite3 shell, another
+#: program) could hold a text in a score column: the store handed it on, and the pages then raised TypeError
+#: comparing 'abc' with a number (issue 13, break-it pass brk12cli).
+_COLUMN_KINDS = {**dict.fromkeys(("last_score", "best_score", "max_score", "score"), "a number"),
+                 **dict.fromkeys(("tries", "failed_tries", "hints_shown", "revealed", "correct"), "a whole number"),
+                 **dict.fromkeys(("learner", "exercise_id", "last_answer", "first_at", "updated_at", "attempt_id",
+                                  "answer", "at"), "a text")}
+
+
+def _fits(kind: str, value: Any) -> bool:
+    if kind == "a text":
+        return isinstance(value, str)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return kind == "a number" or isinstance(value, int)
+
+
+def wrong_cell(rows: list, fields: tuple[str, ...]) -> tuple[Any, str, Any] | None:
+    """The first cell of ``rows`` (dicts, or tuples in the order of ``fields``) whose value is not what this app
+    writes in its column, as ``(the row's exercise id, column, value)``; None when every cell fits."""
+    checked = [(i, name, _COLUMN_KINDS[name]) for i, name in enumerate(fields) if name in _COLUMN_KINDS]
+    for row in rows:
+        values = row if isinstance(row, tuple) else tuple(row.get(name) for name in fields)
+        for i, name, kind in checked:
+            if not _fits(kind, values[i]):
+                exercise = values[fields.index("exercise_id")] if "exercise_id" in fields else None
+                return exercise, name, values[i]
+    return None
+
+
 class SqlProgressStore:
     """What both back ends share: the SQL of every read and write, written once.
 
@@ -568,9 +598,20 @@ class SqlProgressStore:
             rec = self._get(execute, learner, exercise_id)
         return bool(rec and rec.revealed)
 
+    def _typed(self, rows: list, fields: tuple[str, ...], table: str) -> list:
+        """``rows`` when every cell holds what this app writes in its column, else StorageError (a setup error)
+        naming the database, the table, the exercise, the column and the value (wrong_cell)."""
+        if (bad := wrong_cell(rows, fields)) is not None:
+            exercise, column, value = bad
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "…"
+            raise StorageError(f"{self._where}: a row of {table} (exercise {exercise!r}) holds {shown} in {column}, "
+                               f"where this app writes {_COLUMN_KINDS[column]}: it was changed outside the app; "
+                               "correct or delete that row", setup=True)
+        return rows
+
     def _get(self, execute, learner: str, exercise_id: str) -> Record | None:
         cur = execute("SELECT * FROM progress WHERE learner = ? AND exercise_id = ?", (learner, exercise_id))
-        rows = _dicts(cur)
+        rows = self._typed(_dicts(cur), PROGRESS_FIELDS, "progress")
         return _record(rows[0]) if rows else None
 
     def get(self, learner: str, exercise_id: str) -> Record | None:
@@ -584,7 +625,7 @@ class SqlProgressStore:
         self._check(learner)
         with self._read_tx() as execute:
             rows = _dicts(execute("SELECT * FROM progress WHERE learner = ? ORDER BY exercise_id", (learner,)))
-        return {row["exercise_id"]: _record(row) for row in rows}
+        return {row["exercise_id"]: _record(row) for row in self._typed(rows, PROGRESS_FIELDS, "progress")}
 
     def attempts(self, learner: str, answer_chars: int | None = None, newest: int | None = None) -> list[dict]:
         """Every graded try of ``learner`` (ATTEMPT_FIELDS), oldest first; with ``answer_chars``, at most
@@ -596,11 +637,11 @@ class SqlProgressStore:
                   for f in ATTEMPT_FIELDS]
         with self._read_tx() as execute:
             if newest is None:
-                return _dicts(execute(f"SELECT {', '.join(fields)} FROM attempts WHERE learner = ? "
-                                      "ORDER BY at, attempt_id", (learner,)))
+                return self._typed(_dicts(execute(f"SELECT {', '.join(fields)} FROM attempts WHERE learner = ? "
+                                                  "ORDER BY at, attempt_id", (learner,))), ATTEMPT_FIELDS, "attempts")
             rows = _dicts(execute(f"SELECT {', '.join(fields)} FROM attempts WHERE learner = ? "
                                   "ORDER BY at DESC, attempt_id DESC LIMIT ?", (learner, int(newest))))
-            return rows[::-1]
+            return self._typed(rows, ATTEMPT_FIELDS, "attempts")[::-1]
 
     def attempt_count(self, learner: str) -> int:
         """How many graded tries of ``learner`` the store keeps."""
@@ -618,7 +659,8 @@ class SqlProgressStore:
                   else f"substr(last_answer, 1, {int(answer_chars)}) AS last_answer" for f in PROGRESS_FIELDS]
         with self._read_tx() as execute:
             cur = execute(f"SELECT {', '.join(fields)} FROM progress ORDER BY learner, exercise_id", ())
-            return [tuple(r) for r in cur.fetchall()] if as_tuples else _dicts(cur)
+            rows = [tuple(r) for r in cur.fetchall()] if as_tuples else _dicts(cur)
+        return self._typed(rows, PROGRESS_FIELDS, "progress")
 
     def class_attempts(self, limit: int = MAX_CLASS_ATTEMPTS, as_tuples: bool = False) -> list:
         """The newest ``limit`` graded tries of every learner (dicts of ATTEMPT_FIELDS, or
@@ -627,7 +669,7 @@ class SqlProgressStore:
             cur = execute(f"SELECT {', '.join(ATTEMPT_FIELDS)} FROM attempts "
                           "ORDER BY at DESC, attempt_id DESC LIMIT ?", (int(limit),))
             rows = [tuple(r) for r in cur.fetchall()] if as_tuples else _dicts(cur)
-        return rows[::-1]
+        return self._typed(rows, ATTEMPT_FIELDS, "attempts")[::-1]
 
     def class_attempt_summary(self, since: str, bucket_chars: int = 15, prefix_chars: int = WRONG_PREFIX_CHARS,
                               per_exercise: int = WRONG_GROUPS_PER_EXERCISE) -> dict:
