@@ -135,7 +135,11 @@ def _read_data(path: Path) -> Any:
             # a byte-order mark is no content (Notepad's and PowerShell's "UTF-8" start with one): YAML, lessons and
             # run logs already read past it, and json.loads refused it with Python's advice "decode using utf-8-sig"
             return _json_without_duplicates(name, text.removeprefix("\ufeff"))
-        return safe_load(text)
+        data = safe_load(text)
+        if (found := _first_written(data)) is not None:  # .inf, .nan: a YAML float JSON Schema's "number" accepts
+            raise FixtureError([Problem(name, found[0], f"{found[1]} is not a finite number (YAML's .inf and .nan are "
+                                                        "no number a student or JSON can write): write a number")])
+        return data
     except json.JSONDecodeError as exc:
         # why and where, as every "not JSON" message says it (content problems are in English, like check's output)
         why = json_reason(text.removeprefix("\ufeff"), pos=exc.pos)["en"]
@@ -180,7 +184,8 @@ def _finite_float(text: str) -> float:
 
 
 def _first_written(root: Any) -> tuple[str, str] | None:
-    """The JSON path and text of the first _Written number in ``root`` (document order), or None. The tool check
+    """The JSON path and text of the first _Written number (or other float that is not finite: YAML's ``.inf``) in
+    ``root`` (document order), or None. The tool check
     re-encoded ``input_schema`` and named only ``$.input_schema: Not JSON: Infinity is not valid JSON``, not the
     key (issue 13, break-it pass brk12cli). Without recursion."""
     stack: list[tuple[Any, list]] = [(root, [])]
@@ -188,6 +193,8 @@ def _first_written(root: Any) -> tuple[str, str] | None:
         value, parts = stack.pop()
         if isinstance(value, _Written):
             return json_path(parts), value.text[:40]
+        if isinstance(value, float) and not math.isfinite(value):  # YAML's .inf, .nan
+            return json_path(parts), repr(value)
         if isinstance(value, dict):
             stack.extend(reversed([(v, [*parts, k]) for k, v in value.items()]))
         elif isinstance(value, list):

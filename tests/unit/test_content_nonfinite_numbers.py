@@ -24,3 +24,18 @@ def test_a_non_finite_number_is_named_at_its_key(tmp_path, written):
     [problem] = refused.value.problems
     assert (problem.path, problem.message) == (f"$.input_schema.properties.{first}.maximum",
                                                f"not JSON: {written}{TAIL}")
+
+
+@pytest.mark.parametrize("written, shown", [(".inf", "inf"), ("-.Inf", "-inf"), (".nan", "nan")])
+def test_a_yaml_inf_or_nan_is_named_at_its_key(tmp_path, written, shown):
+    """JSON Schema's "number" accepts them: a tolerance of .nan passed check (every answer then graded wrong), and
+    an answer of .inf was reported only as "the reference answer scores 0 of 1"."""
+    from toolcall.fixtures import read_data
+
+    path = tmp_path / "x.yaml"
+    path.write_text(f"exercises:\n  - id: a\n    tolerance: 0.1\n  - id: b\n    tolerance: {written}\n", encoding="utf-8")
+    with pytest.raises(FixtureError) as refused:
+        read_data(path)
+    [problem] = refused.value.problems
+    assert (problem.path, problem.message) == ("$.exercises[1].tolerance", f"{shown} is not a finite number (YAML's "
+                                               ".inf and .nan are no number a student or JSON can write): write a number")
