@@ -19,7 +19,7 @@ from toolcall.backend import backend_for
 from toolcall.exercises import load_exercises
 from toolcall.files import ReadError, check_path
 from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, load_orders, load_outputs,
-                               load_tool)
+                               load_tool, one_read_per_run)
 from toolcall.lesson_check import check_lessons
 from toolcall.markdown_hazards import dead_links, markdown_hazards
 from toolcall.pairing import check_pairing, load_examples
@@ -517,6 +517,7 @@ def run_checks(root: Path) -> list[Problem]:
         return folders or [Problem(display_name(Path(root)), "$", "nothing to check: no fixture or lesson files "
                         "(fixtures/<kind>/*.json|yaml, lessons/<lang>/*.md) under this folder")]
     problems: list[Problem] = folders + unread_file_problems(Path(root))
-    for checker in CHECKERS:
-        problems += checker(Path(root))
+    with one_read_per_run():  # each fixture read once, however many checkers and lessons use it
+        for checker in CHECKERS:
+            problems += checker(Path(root))
     return list(dict.fromkeys(problems))  # a fixture problem met through a lesson or an exercise: once

@@ -223,9 +223,15 @@ def _stdin_text(label: str, limit: int, lang: str = "en") -> str | None:
         if not text.strip():
             raise ReadError("empty")
     except ReadError as exc:
-        print(f"{label} - {t('files.stdin', lang)}: {exc.text(lang)}", file=sys.stderr)
+        print(f"{named(label, '-', lang)}: {exc.text(lang)}", file=sys.stderr)
         return None
     return text
+
+
+def named(label: str, name: str, lang: str = "en") -> str:
+    """How a message names the file argument ``label`` given as ``name``: ``FILE t.json`` (on one line,
+    escape_line), ``FILE - (stdin)`` for standard input (in ``lang``)."""
+    return f"{label} - {t('files.stdin', lang)}" if name == "-" else f"{label} {escape_line(name)}"
 
 
 def _read_file(name: str, limit: int, label: str = "FILE", lang: str = "en") -> str | None:
@@ -236,7 +242,7 @@ def _read_file(name: str, limit: int, label: str = "FILE", lang: str = "en") -> 
     try:
         return read_text_bounded(name, limit)
     except ReadError as exc:
-        print(f"{label} {escape_line(name)}: {exc.text(lang)}", file=sys.stderr)
+        print(f"{named(label, name, lang)}: {exc.text(lang)}", file=sys.stderr)
         return None
 
 
@@ -245,8 +251,8 @@ def _cmd_pairing(args: argparse.Namespace) -> int:
     if text is None:
         return 2
     report = check_pairing(text, args.format, args.lang)
-    if report.error:
-        print(report.error, file=sys.stderr)
+    if report.error:  # naming the file: "Not JSON: …" alone did not say which of a script's files it was about
+        print_lines(f"{named('FILE', args.file, args.lang)}: {report.error}", file=sys.stderr)
         return 2
     print_json({"format": report.fmt, "messages": report.message_count, "more": report.more,
                       "violations": [v.as_json() for v in report.violations],
@@ -306,7 +312,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     from toolcall.selection import load_set
 
     lang = args.lang
-    runs = f"RUNS - {t('files.stdin', lang)}" if args.runs == "-" else f"RUNS {escape_line(args.runs)}"
+    runs = named("RUNS", args.runs, lang)
     try:
         expectations = None
         if args.selection:

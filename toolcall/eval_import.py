@@ -299,6 +299,12 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _too_large(value: Any) -> bool:
+    """Whether ``value`` is a whole number orjson read as a float because it is past its integers (−2⁶³ to
+    2⁶⁴ − 1): 2**64 as a run number, a task_id or an epoch was called "not a whole number" (issue 13, brk12cli)."""
+    return isinstance(value, float) and value.is_integer() and not -2 ** 63 <= value < 2 ** 64
+
+
 def _tools_problem(tools: Any) -> tuple[str, str] | None:
     if not isinstance(tools, list):
         return "$.tools", "tools_not_list"
@@ -320,6 +326,8 @@ def _native_problem(rec: Any) -> tuple[str, str] | None:
             return f"$.{key}", "required_missing"
     if not isinstance(rec["case_id"], str) or not 1 <= len(rec["case_id"]) <= 200:
         return "$.case_id", "bad_case_id"
+    if _too_large(rec["run"]) and rec["run"] > 0:
+        return "$.run", "number_too_large"
     if not _is_int(rec["run"]) or rec["run"] < 0:
         return "$.run", "bad_run"
     if not isinstance(rec["model"], str):
@@ -481,7 +489,9 @@ def read_tau(data: bytes) -> RunLog:
         if rec.get("termination_reason") == "infrastructure_error":
             continue
         reward = rec["reward_info"].get("reward") if isinstance(rec.get("reward_info"), dict) else rec.get("reward")
-        if not isinstance(rec.get("task_id"), (str, int)) or isinstance(rec.get("task_id"), bool):
+        if _too_large(rec.get("task_id")):
+            log.problems.append(LineProblem(i + 1, f"{where}.task_id", "number_too_large"))
+        elif not isinstance(rec.get("task_id"), (str, int)) or isinstance(rec.get("task_id"), bool):
             log.problems.append(LineProblem(i + 1, f"{where}.task_id", "task_id_required"))
         elif not isinstance(reward, (int, float)) or isinstance(reward, bool):
             field = f"{where}.reward_info.reward" if "reward_info" in rec else f"{where}.reward"
@@ -752,7 +762,8 @@ def read_inspect(data: bytes) -> RunLog:
             log.problems.append(LineProblem(number, f"{where}.id", "sample_needs_id"))
             continue
         if not _is_int(sample.get("epoch")):
-            log.problems.append(LineProblem(number, f"{where}.epoch", "sample_needs_epoch"))
+            code = "number_too_large" if _too_large(sample.get("epoch")) else "sample_needs_epoch"
+            log.problems.append(LineProblem(number, f"{where}.epoch", code))
             continue
         meta = sample.get("metadata") if isinstance(sample.get("metadata"), dict) else {}
         expected = meta.get("expected_calls")

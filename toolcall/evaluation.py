@@ -97,6 +97,7 @@ PROBLEM_CODES: dict[str, tuple[str, ...]] = {
     "required_missing": (),
     "bad_case_id": (),
     "bad_run": (),
+    "number_too_large": (),
     "not_string": (),
     "tools_not_list": (),
     "tool_needs_name": (),

@@ -7,9 +7,14 @@ so an instructor's typo fails CI with the file and the JSON path.
 
 from __future__ import annotations
 
+import contextvars
+import copy
 import functools
 import json
+import math
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,7 +77,42 @@ def display_name(path: Path) -> str:
     return str(path)
 
 
+#: The files read_data has read during one `check` run (one_read_per_run): absolute path -> the data, or the
+#: FixtureError it raised. None outside a run: nothing is kept. Not a cache: it lives and dies with the run.
+_RUN_MEMO: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("fixture_run_memo", default=None)
+
+
+@contextmanager
+def one_read_per_run() -> Iterator[None]:
+    """Within the block, read_data reads each file once and gives every later caller a copy of what it read (or
+    raises the same FixtureError): `check` opened and parsed fixtures/tools/refund_order.json 40 times and the
+    other tools 23 to 31 times each, 242 opens of 63 files (issue 13, break-it pass brk12cli). The memo is
+    dropped when the block ends."""
+    token = _RUN_MEMO.set({})
+    try:
+        yield
+    finally:
+        _RUN_MEMO.reset(token)
+
+
 def read_data(path: Path) -> Any:
+    """Read a .json, .yaml or .yml file once per `check` run (one_read_per_run) through _read_data."""
+    memo = _RUN_MEMO.get()
+    if memo is None:
+        return _read_data(path)
+    key = os.path.abspath(path)
+    if key not in memo:
+        try:
+            memo[key] = _read_data(path)
+        except FixtureError as exc:
+            memo[key] = exc
+    found = memo[key]
+    if isinstance(found, FixtureError):
+        raise FixtureError(found.problems)
+    return copy.deepcopy(found)  # callers may change what they get; each gets the file as read
+
+
+def _read_data(path: Path) -> Any:
     """Read a .json, .yaml or .yml file (a regular file of at most MAX_FILE_CHARS characters,
     through ``read_text_bounded``). Raises FixtureError with the line of a syntax error, or
     with why the file was not read (a FIFO, a device, a symlink loop, too large …), or why its
@@ -95,7 +135,11 @@ def read_data(path: Path) -> Any:
             # a byte-order mark is no content (Notepad's and PowerShell's "UTF-8" start with one): YAML, lessons and
             # run logs already read past it, and json.loads refused it with Python's advice "decode using utf-8-sig"
             return _json_without_duplicates(name, text.removeprefix("\ufeff"))
-        return safe_load(text)
+        data = safe_load(text)
+        if (found := _first_written(data)) is not None:  # .inf, .nan: a YAML float JSON Schema's "number" accepts
+            raise FixtureError([Problem(name, found[0], f"{found[1]} is not a finite number (YAML's .inf and .nan are "
+                                                        "no number a student or JSON can write): write a number")])
+        return data
     except json.JSONDecodeError as exc:
         # why and where, as every "not JSON" message says it (content problems are in English, like check's output)
         why = json_reason(text.removeprefix("\ufeff"), pos=exc.pos)["en"]
@@ -110,11 +154,52 @@ def read_data(path: Path) -> Any:
 
 
 def _json_without_duplicates(name: str, text: str) -> Any:
-    """``json.loads(text)``; raises FixtureError at the JSON path of the first key an object writes twice."""
-    data, twice = json_with_duplicates(text)
+    """``json.loads(text)``; raises FixtureError at the JSON path of the first key an object writes twice, or of
+    the first number that is not finite (``NaN``, ``Infinity``, ``1e999``)."""
+    data, twice = json_with_duplicates(text, parse_float=_finite_float, parse_constant=_written)
     if twice is not None:
         raise FixtureError([Problem(name, twice[0], duplicate_key_message(twice[1]))])
+    if (found := _first_written(data)) is not None:
+        why = (f"not JSON: {found[1]} is not a finite number (JSON has no NaN or Infinity, and a number must be "
+               "within ±1.7976931348623157e308)")
+        raise FixtureError([Problem(name, found[0], why)])
     return data
+
+
+class _Written(float):
+    """A number that is not finite, with the text it was written as (``1e999``, ``NaN``)."""
+
+    text = ""
+
+
+def _written(text: str) -> _Written:
+    number = _Written(float(text))
+    number.text = text
+    return number
+
+
+def _finite_float(text: str) -> float:
+    number = float(text)
+    return number if math.isfinite(number) else _written(text)
+
+
+def _first_written(root: Any) -> tuple[str, str] | None:
+    """The JSON path and text of the first _Written number (or other float that is not finite: YAML's ``.inf``) in
+    ``root`` (document order), or None. The tool check
+    re-encoded ``input_schema`` and named only ``$.input_schema: Not JSON: Infinity is not valid JSON``, not the
+    key (issue 13, break-it pass brk12cli). Without recursion."""
+    stack: list[tuple[Any, list]] = [(root, [])]
+    while stack:
+        value, parts = stack.pop()
+        if isinstance(value, _Written):
+            return json_path(parts), value.text[:40]
+        if isinstance(value, float) and not math.isfinite(value):  # YAML's .inf, .nan
+            return json_path(parts), repr(value)
+        if isinstance(value, dict):
+            stack.extend(reversed([(v, [*parts, k]) for k, v in value.items()]))
+        elif isinstance(value, list):
+            stack.extend(reversed([(v, [*parts, i]) for i, v in enumerate(value)]))
+    return None
 
 
 def duplicate_key_message(key: str) -> str:
@@ -122,10 +207,10 @@ def duplicate_key_message(key: str) -> str:
     return f"not JSON: the key {key!r} is written twice in this object: only the last one would be kept"
 
 
-def json_with_duplicates(text: str) -> tuple[Any, tuple[str, str] | None]:
+def json_with_duplicates(text: str, **hooks: Any) -> tuple[Any, tuple[str, str] | None]:
     """``(json.loads(text), None)``, or with ``(JSON path of the key, key)`` for the first key an object writes
     twice: json.loads keeps the last value without a word (a second ``"name"`` silently renamed a tool). Raises
-    what json.loads raises."""
+    what json.loads raises; ``hooks`` (parse_float, parse_constant) go to json.loads."""
     twice: list[tuple[dict, str]] = []
 
     def pairs(items: list[tuple[str, Any]]) -> dict:
@@ -135,7 +220,7 @@ def json_with_duplicates(text: str) -> tuple[Any, tuple[str, str] | None]:
             twice.append((value, next(k for k, _ in items if k in keys or keys.add(k))))
         return value
 
-    data = json.loads(text, object_pairs_hook=pairs)
+    data = json.loads(text, object_pairs_hook=pairs, **hooks)
     if not twice:
         return data, None
     holder, key = twice[0]
@@ -190,7 +275,36 @@ def _content_schema(path: str, mtime_ns: int, size: int) -> Any:
         raise SchemaFileError(f"not a valid JSON Schema: {where or '/'}: {exc.message}") from None
     except RecursionError:
         raise SchemaFileError("not a valid JSON Schema: nested too deep to check") from None
+    if (why := _reference_problem(schema)) is not None:
+        raise SchemaFileError(why)
     return schema
+
+
+def _reference_problem(schema: Any) -> str | None:
+    """Why the references of a content schema cannot be followed, with the JSON path, or None: a ``$ref`` to a
+    document outside the file (the validator fetched it: `check` made an HTTP request for
+    ``"$ref": "http://…/remote.json"``), more than validation.MAX_EXPANDED_SUBSCHEMAS subschemas once they are
+    followed (25 ``$defs`` each referring to the next twice ran past 10 minutes), or a loop that applies itself to
+    the same value (a RecursionError that `check` then passed as "all content checks passed"). Nothing is
+    fetched (issue 13, break-it pass brk12cli)."""
+    if not isinstance(schema, dict):
+        return None
+    from toolcall.validation import MAX_EXPANDED_SUBSCHEMAS, expanded_parts, ref_loop, remote_refs
+
+    def at(where: str) -> str:
+        return json_path(_pointer_parts(where))
+
+    for where, keyword, uri in remote_refs(schema):
+        return (f"{at(where)}: {keyword} {uri!r} is a document outside this file; nothing is fetched, so it cannot "
+                "be checked: put the definition under $defs")
+    _, where = expanded_parts(schema, MAX_EXPANDED_SUBSCHEMAS)
+    if where is not None:
+        return (f"{at(where)}: more than {MAX_EXPANDED_SUBSCHEMAS} subschemas once its $refs are followed (a "
+                "definition referred to more than once at each step): refer to each definition once")
+    if (loop := ref_loop(schema)) is not None:
+        return (f"{at(loop[0])}: the schema loops ({' → '.join(map(at, loop))}): each applies the next to the same "
+                "value, so checking would never end")
+    return None
 
 
 def schema_problems(data: Any, kind: str, name: str, schemas_dir: Path | None = None,
@@ -321,7 +435,9 @@ def content_validator(schema: Any) -> Any:
     ``^[a-z][a-z0-9_]*$`` and became a second exercise reading ``pk_pass3``; ``name: "refund_order\n"`` a tool.
     An ``integer`` is an int as written: JSON Schema also counts ``2599.0`` as one, so ``paid_cents: 2599.0``
     passed check and the fake backend then wrote "2599.0 cents of 2599.0 paid" to the model at class time."""
-    return _content_validator_class()(schema)
+    from toolcall.safe_validator import REGISTRY  # fetches nothing: jsonschema's default registry fetched http $refs
+
+    return _content_validator_class()(schema, registry=REGISTRY)
 
 
 def _pointer_parts(pointer: str) -> list[str | int]:

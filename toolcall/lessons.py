@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import re
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -255,9 +255,20 @@ def parse_source(source: str) -> tuple[str, dict[str, Any]]:
     return node.func.id, kwargs
 
 
+#: Most digits a quoted figure may have (``0.333…`` with 60 threes is the longest compared): rounding is exact
+#: (integer arithmetic on the fraction), so its cost grows with the digits asked for. Decimal's 28-digit default
+#: made a correct ``0.`` + 40 threes for 1/3 fail as "[<class 'decimal.InvalidOperation'>]", blamed on the source
+#: (issue 13, break-it pass brk12cli).
+MAX_FIGURE_DIGITS = 60
+
+
 def _round(x: Fraction, places: int) -> str:
-    q = Decimal(1).scaleb(-places)
-    return str((Decimal(x.numerator) / Decimal(x.denominator)).quantize(q, rounding=ROUND_HALF_UP))
+    """``x`` rounded half away from zero to ``places`` decimals, exactly, written with that many decimals."""
+    scaled = abs(x) * 10 ** places
+    n = math.floor(scaled + Fraction(1, 2))
+    digits = str(n).rjust(places + 1, "0")
+    sign = "-" if x < 0 and n else ""
+    return sign + (f"{digits[:-places]}.{digits[-places:]}" if places else digits)
 
 
 def value_problem(value: str, computed: Any) -> str | None:
@@ -271,7 +282,11 @@ def value_problem(value: str, computed: Any) -> str | None:
         return None if value == str(computed) else f"the app computes {computed!r}"
     if isinstance(computed, int):
         return None if value == str(computed) else f"computed {computed}"
-    exact = Fraction(computed)
+    # a float as written (its shortest repr: 0.725, not the binary 0.72499999…), as a reader rounds it
+    exact = Fraction(repr(computed)) if isinstance(computed, float) else Fraction(computed)
+    if re.fullmatch(r"[\d./%]+", value) and (digits := sum(ch.isdigit() for ch in value)) > MAX_FIGURE_DIGITS:
+        return (f"it has {digits:,} digits; a figure is quoted with at most {MAX_FIGURE_DIGITS} (the app computes "
+                f"{float(exact):.6g})")
     if m := re.fullmatch(r"(\d+)(?:\.(\d+))?%", value):
         shown = _round(exact * 100, len(m.group(2) or ""))
         return None if shown == value[:-1] else f"computed {shown}%"

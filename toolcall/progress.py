@@ -192,6 +192,57 @@ def damaged_problem(path: Path, words: str) -> str:
             f"away and a new one is made ({_SETTING})")
 
 
+#: The tables this code makes; a SQLite database holding any other is another program's.
+OUR_TABLES = ("schema_version", "progress", "attempts")
+
+
+class NotOurs(StorageError):
+    """A progress database this code did not write (another program's tables, a schema_version that holds no
+    version number, or a newer version than SCHEMA_VERSION): a setup error; the database is left as it is."""
+
+    def __init__(self, message: str):
+        super().__init__(message, setup=True)
+
+
+def not_ours_problem(where: str, tables: Iterable[str], execute, move: str) -> str | None:
+    """Why the database ``where`` names is not one this code may migrate or use (one line), or None. ``tables``
+    are the names of the database's tables, ``execute(sql, params)`` reads it (nothing is written), ``move``
+    says what to do instead. A SQLite file of another program had progress tables and schema_version made
+    inside it without a word; a schema_version holding text raised TypeError ('>' not supported between 'int'
+    and 'str'), and a newer version failed every read as "cannot open the progress database (OperationalError)"
+    (issue 13, break-it pass brk12cli)."""
+    tables = set(tables)
+    others = sorted(tables - set(OUR_TABLES))
+    if others:
+        shown = ", ".join(others[:12]) + (f" and {len(others) - 12} more" if len(others) > 12 else "")
+        return (f"{where} is not a progress database of this app: it holds tables of another program ({shown}); "
+                f"it is left as it is; {move}")
+    if "schema_version" not in tables:
+        return None
+    cursor = execute("SELECT * FROM schema_version LIMIT 100", ())
+    columns = [d[0] for d in cursor.description]
+    rows = cursor.fetchall()
+    if columns != ["version"]:
+        return (f"{where} is not a progress database of this app: its schema_version table has the columns "
+                f"{', '.join(map(str, columns[:12]))}, not version; it is left as it is; {move}")
+    for (value,) in rows:
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            shown = repr(value) if not isinstance(value, str) or len(value) <= 40 else repr(value[:40]) + "…"
+            return (f"{where} is not a progress database of this app: its schema_version table holds {shown}, not "
+                    f"a version number; it is left as it is; {move}")
+    newest = max((value for (value,) in rows), default=0)
+    if newest > SCHEMA_VERSION:
+        return (f"{where} was written by a newer version of this app (schema version {newest}; this one knows up "
+                f"to {SCHEMA_VERSION}); it is left as it is; update the app, or {move}")
+    return None
+
+
+def _sqlite_tables(execute) -> list[str]:
+    """The names of a SQLite database's tables and views (not SQLite's own ``sqlite_…`` ones)."""
+    return [row[0] for row in execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
+                                      "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'", ()).fetchall()]
+
+
 #: Free space below which a failed write is put down to a full disk (SQLite says "disk I/O error" when its
 #: shared-memory file cannot grow on a full tmpfs, SQLITE_FULL when the file cannot).
 FULL_BELOW = 64 * 1024
@@ -382,6 +433,36 @@ ATTEMPT_FIELDS = ("attempt_id", "learner", "exercise_id", "answer", "score", "ma
 PROGRESS_FIELDS = ("learner",) + tuple(Record.__dataclass_fields__)
 
 
+#: What each column holds as this app writes it. A row changed outside the app (an operator's sqlite3 shell, another
+#: program) could hold a text in a score column: the store handed it on, and the pages then raised TypeError
+#: comparing 'abc' with a number (issue 13, break-it pass brk12cli).
+_COLUMN_KINDS = {**dict.fromkeys(("last_score", "best_score", "max_score", "score"), "a number"),
+                 **dict.fromkeys(("tries", "failed_tries", "hints_shown", "revealed", "correct"), "a whole number"),
+                 **dict.fromkeys(("learner", "exercise_id", "last_answer", "first_at", "updated_at", "attempt_id",
+                                  "answer", "at"), "a text")}
+
+
+def _fits(kind: str, value: Any) -> bool:
+    if kind == "a text":
+        return isinstance(value, str)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return kind == "a number" or isinstance(value, int)
+
+
+def wrong_cell(rows: list, fields: tuple[str, ...]) -> tuple[Any, str, Any] | None:
+    """The first cell of ``rows`` (dicts, or tuples in the order of ``fields``) whose value is not what this app
+    writes in its column, as ``(the row's exercise id, column, value)``; None when every cell fits."""
+    checked = [(i, name, _COLUMN_KINDS[name]) for i, name in enumerate(fields) if name in _COLUMN_KINDS]
+    for row in rows:
+        values = row if isinstance(row, tuple) else tuple(row.get(name) for name in fields)
+        for i, name, kind in checked:
+            if not _fits(kind, values[i]):
+                exercise = values[fields.index("exercise_id")] if "exercise_id" in fields else None
+                return exercise, name, values[i]
+    return None
+
+
 class SqlProgressStore:
     """What both back ends share: the SQL of every read and write, written once.
 
@@ -392,6 +473,8 @@ class SqlProgressStore:
     """
 
     _greatest, _least, _real = "MAX", "MIN", "REAL"
+    #: How messages name the database, and what to do with one that is not this app's (not_ours_problem).
+    _where, _move = "the progress database", "point the setting at another database"
     #: True when progress can be read but not written (see ProgressStore).
     read_only = False
 
@@ -416,6 +499,7 @@ class SqlProgressStore:
         returns the version found before (0: an empty database or a first-release file)."""
         with self._schema_tx() as execute:
             self._lock_schema(execute)
+            self._refuse_others(execute)
             execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", ())
             row = execute("SELECT MAX(version) FROM schema_version", ()).fetchone()
             found = (row[0] if row and row[0] is not None else 0)
@@ -427,6 +511,15 @@ class SqlProgressStore:
                 execute("DELETE FROM schema_version", ())
                 execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
         return found
+
+    def _tables(self, execute) -> list[str]:  # pragma: no cover - abstract
+        """The names of the tables not_ours_problem looks at."""
+        raise NotImplementedError
+
+    def _refuse_others(self, execute) -> None:
+        """Raise NotOurs when the database is not one this code wrote (not_ours_problem); reads only."""
+        if (why := not_ours_problem(self._where, self._tables(execute), execute, self._move)) is not None:
+            raise NotOurs(why)
 
     def schema_version(self) -> int:
         """The version recorded in the database (0 before the first migration)."""
@@ -505,9 +598,20 @@ class SqlProgressStore:
             rec = self._get(execute, learner, exercise_id)
         return bool(rec and rec.revealed)
 
+    def _typed(self, rows: list, fields: tuple[str, ...], table: str) -> list:
+        """``rows`` when every cell holds what this app writes in its column, else StorageError (a setup error)
+        naming the database, the table, the exercise, the column and the value (wrong_cell)."""
+        if (bad := wrong_cell(rows, fields)) is not None:
+            exercise, column, value = bad
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "…"
+            raise StorageError(f"{self._where}: a row of {table} (exercise {exercise!r}) holds {shown} in {column}, "
+                               f"where this app writes {_COLUMN_KINDS[column]}: it was changed outside the app; "
+                               "correct or delete that row", setup=True)
+        return rows
+
     def _get(self, execute, learner: str, exercise_id: str) -> Record | None:
         cur = execute("SELECT * FROM progress WHERE learner = ? AND exercise_id = ?", (learner, exercise_id))
-        rows = _dicts(cur)
+        rows = self._typed(_dicts(cur), PROGRESS_FIELDS, "progress")
         return _record(rows[0]) if rows else None
 
     def get(self, learner: str, exercise_id: str) -> Record | None:
@@ -521,7 +625,7 @@ class SqlProgressStore:
         self._check(learner)
         with self._read_tx() as execute:
             rows = _dicts(execute("SELECT * FROM progress WHERE learner = ? ORDER BY exercise_id", (learner,)))
-        return {row["exercise_id"]: _record(row) for row in rows}
+        return {row["exercise_id"]: _record(row) for row in self._typed(rows, PROGRESS_FIELDS, "progress")}
 
     def attempts(self, learner: str, answer_chars: int | None = None, newest: int | None = None) -> list[dict]:
         """Every graded try of ``learner`` (ATTEMPT_FIELDS), oldest first; with ``answer_chars``, at most
@@ -533,11 +637,11 @@ class SqlProgressStore:
                   for f in ATTEMPT_FIELDS]
         with self._read_tx() as execute:
             if newest is None:
-                return _dicts(execute(f"SELECT {', '.join(fields)} FROM attempts WHERE learner = ? "
-                                      "ORDER BY at, attempt_id", (learner,)))
+                return self._typed(_dicts(execute(f"SELECT {', '.join(fields)} FROM attempts WHERE learner = ? "
+                                                  "ORDER BY at, attempt_id", (learner,))), ATTEMPT_FIELDS, "attempts")
             rows = _dicts(execute(f"SELECT {', '.join(fields)} FROM attempts WHERE learner = ? "
                                   "ORDER BY at DESC, attempt_id DESC LIMIT ?", (learner, int(newest))))
-            return rows[::-1]
+            return self._typed(rows, ATTEMPT_FIELDS, "attempts")[::-1]
 
     def attempt_count(self, learner: str) -> int:
         """How many graded tries of ``learner`` the store keeps."""
@@ -555,7 +659,8 @@ class SqlProgressStore:
                   else f"substr(last_answer, 1, {int(answer_chars)}) AS last_answer" for f in PROGRESS_FIELDS]
         with self._read_tx() as execute:
             cur = execute(f"SELECT {', '.join(fields)} FROM progress ORDER BY learner, exercise_id", ())
-            return [tuple(r) for r in cur.fetchall()] if as_tuples else _dicts(cur)
+            rows = [tuple(r) for r in cur.fetchall()] if as_tuples else _dicts(cur)
+        return self._typed(rows, PROGRESS_FIELDS, "progress")
 
     def class_attempts(self, limit: int = MAX_CLASS_ATTEMPTS, as_tuples: bool = False) -> list:
         """The newest ``limit`` graded tries of every learner (dicts of ATTEMPT_FIELDS, or
@@ -564,7 +669,7 @@ class SqlProgressStore:
             cur = execute(f"SELECT {', '.join(ATTEMPT_FIELDS)} FROM attempts "
                           "ORDER BY at DESC, attempt_id DESC LIMIT ?", (int(limit),))
             rows = [tuple(r) for r in cur.fetchall()] if as_tuples else _dicts(cur)
-        return rows[::-1]
+        return self._typed(rows, ATTEMPT_FIELDS, "attempts")[::-1]
 
     def class_attempt_summary(self, since: str, bucket_chars: int = 15, prefix_chars: int = WRONG_PREFIX_CHARS,
                               per_exercise: int = WRONG_GROUPS_PER_EXERCISE) -> dict:
@@ -672,6 +777,8 @@ class ProgressStore(SqlProgressStore):
             raise StorageError(setting, setup=True)  # the folder the setting names, not one a caller chose
         self.folder = Path(folder or data_dir()).expanduser()
         self.path = self.folder / DB_NAME
+        self._where = escape_line(str(self.path))
+        self._move = f"move it away, or point {_SETTING.split(',')[0]} at another folder"
         self._lock = threading.RLock()
         self._recheck_at = 0.0  # when a read-only store next looks at whether it can write
         self._open()
@@ -687,11 +794,15 @@ class ProgressStore(SqlProgressStore):
                 raise _OddCompanion
             self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
             self._file = _identity(self.path)  # the file connected to (migrate's transaction checks it)
+            self._refuse_others_unless_damaged()  # before WAL mode, which writes the file's header
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")  # with WAL: safe across crashes, fsync at checkpoints
             self.migrate()
             if not self._writable():
                 self.read_only, self.read_only_problem = True, cannot_write_problem(self.folder, self.path, None)
+        except NotOurs:
+            self._db.close()
+            raise
         except (sqlite3.Error, OSError, StorageError, _OddCompanion) as exc:
             if not _is_file(self.path):
                 setup = _setup_problem(self.folder, self.path, exc)
@@ -705,6 +816,7 @@ class ProgressStore(SqlProgressStore):
                     self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?{query}", uri=True, timeout=30,
                                                isolation_level=None, check_same_thread=False)
                     self._file = _identity(self.path)
+                    self._refuse_others_unless_damaged()  # the same setup error as a writable folder's
                     self._db.execute("SELECT count(*) FROM progress")  # raises if even reading fails
                     break
                 except sqlite3.Error as exc2:
@@ -766,6 +878,18 @@ class ProgressStore(SqlProgressStore):
 
     def _lock_schema(self, execute) -> None:
         pass  # BEGIN IMMEDIATE already holds the database's write lock
+
+    def _tables(self, execute) -> list[str]:
+        return _sqlite_tables(execute)
+
+    def _refuse_others_unless_damaged(self) -> None:
+        """_refuse_others on the open connection; a damaged file is left to the steps after (it is named
+        damaged, and what can still be read is shown)."""
+        try:
+            self._refuse_others(self._db.execute)
+        except sqlite3.DatabaseError as exc:
+            if _damaged(exc) is None:
+                raise
 
     def _tx(self):
         # A read-only file cannot take the write lock: reads run in a plain transaction, and a write then fails

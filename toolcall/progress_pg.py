@@ -24,7 +24,7 @@ import psycopg
 import psycopg_pool
 from psycopg.conninfo import conninfo_to_dict
 
-from toolcall.progress import SCHEMA_VERSION, SqlProgressStore, StorageError
+from toolcall.progress import OUR_TABLES, NotOurs, SCHEMA_VERSION, SqlProgressStore, StorageError
 
 #: Errors the server answers that waiting will not fix (SQLSTATE -> what the operator must change); they were
 #: all "the progress database failed (…)", which pages show students as "cannot be reached".
@@ -253,6 +253,8 @@ class PostgresProgressStore(SqlProgressStore):
     """
 
     _greatest, _least, _real = "GREATEST", "LEAST", "DOUBLE PRECISION"
+    _where = "the PostgreSQL progress database (TOOLCALL_DATABASE_URL)"
+    _move = "point TOOLCALL_DATABASE_URL at another database"
 
     def __init__(self, url: str, max_size: int = 10, timeout: float = 3.0, retry_after: float = 2.0,
                  deadline: float | None = None):
@@ -297,6 +299,9 @@ class PostgresProgressStore(SqlProgressStore):
             raise StorageError(f"cannot use the progress database URL ({type(exc).__name__})") from exc
         try:
             self._ensure_schema()
+        except NotOurs:  # another program's schema_version: said at once, and left as it is
+            self._pool.close()
+            raise
         except StorageError:
             pass  # unreachable now: the first call that reaches the server migrates
 
@@ -315,6 +320,11 @@ class PostgresProgressStore(SqlProgressStore):
 
     def _lock_schema(self, execute) -> None:
         execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
+
+    def _tables(self, execute) -> list[str]:
+        """Only this app's tables (in the search_path): a PostgreSQL database is often shared with other programs,
+        so their tables beside ours are no sign of a database that is not ours."""
+        return [name for name in OUR_TABLES if execute("SELECT to_regclass(?) IS NOT NULL", (name,)).fetchone()[0]]
 
     def _ensure_schema(self) -> None:
         with self._migrate_lock:
@@ -360,6 +370,7 @@ class PostgresProgressStore(SqlProgressStore):
         CREATE TABLE IF NOT EXISTS, is refused in a read-only transaction even when the table exists, and
         every read failed."""
         with self._raw_tx() as execute:
+            self._refuse_others(execute)  # a schema_version of text raised TypeError at the comparison below
             if execute("SELECT to_regclass('schema_version') IS NOT NULL", ()).fetchone()[0]:
                 found = execute("SELECT MAX(version) FROM schema_version", ()).fetchone()[0] or 0
                 if found >= SCHEMA_VERSION:

@@ -65,24 +65,29 @@ _TABLE = {ord(ch): _escape(ch) for ch in HIDDEN}
 #: an escape sequence, BEL rings, CR overwrites the line), DEL and the C1 controls (U+0080–U+009F,
 #: CSI among them), plus HIDDEN.
 TERMINAL_CONTROLS = CONTROLS | {"\r"}
-_TERMINAL_TABLE = {**_TABLE, **{ord(ch): _escape(ch) for ch in TERMINAL_CONTROLS}}
+#: The lone surrogates (U+D800–U+DFFF): what Python makes of the bytes of a file name, an argument or an
+#: environment value that is not UTF-8 (os.fsdecode's surrogateescape: byte 0xff is U+DCFF), and what a JSON
+#: ``"\\udcff"`` reads as. No text of any encoding holds one: printed, it raised UnicodeEncodeError, or, on a
+#: stream with surrogateescape (the C locale, or PYTHONIOENCODING=utf-8:surrogateescape), came out as the raw
+#: byte, so `check` wrote "lessons/en/11-bad\xff.md has no zh version" as invalid UTF-8 (issue 13, break-it pass
+#: brk12cli). escape_terminal and escape_line show each as its ``\\udcxx`` escape.
+SURROGATES = frozenset(chr(c) for c in range(0xD800, 0xE000))
+_TERMINAL_TABLE = {**_TABLE, **{ord(ch): _escape(ch) for ch in TERMINAL_CONTROLS | SURROGATES}}
 
 
 def escape_terminal(text: str) -> str:
-    """``text`` safe to print to a terminal: every character of TERMINAL_CONTROLS and HIDDEN as
+    """``text`` safe to print to a terminal: every character of TERMINAL_CONTROLS, SURROGATES and HIDDEN as
     its ``\\uXXXX`` escape; tab and newline kept."""
     return text.translate(_TERMINAL_TABLE)
 
 
-#: escape_terminal's table plus line end, tab and the lone surrogates (U+D800–U+DFFF) Python makes of the
-#: bytes of a file name that is not UTF-8 (os.fsdecode's surrogateescape).
-_LINE_TABLE = {**_TERMINAL_TABLE, ord("\n"): _escape("\n"), ord("\t"): _escape("\t"),
-               **{c: _escape(chr(c)) for c in range(0xD800, 0xE000)}}
+#: escape_terminal's table plus line end and tab.
+_LINE_TABLE = {**_TERMINAL_TABLE, ord("\n"): _escape("\n"), ord("\t"): _escape("\t")}
 
 
 def escape_line(text: str) -> str:
-    """``text`` as one line a terminal shows as written: escape_terminal, and line ends, tabs and lone surrogates
-    as ``\\uXXXX`` too. For a name quoted inside a message (a file path, a setting's value): a path holding
+    """``text`` as one line a terminal shows as written: escape_terminal, and line ends and tabs as ``\\uXXXX``
+    too. For a name quoted inside a message (a file path, a setting's value): a path holding
     ``\\nall content checks passed\\n`` must not print a line of its own."""
     return text.translate(_LINE_TABLE)
 

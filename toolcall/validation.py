@@ -65,7 +65,8 @@ class SchemaCheck:
     ``ok`` with ``schema`` (a dict) set, or ``code`` one of SCHEMA_TOO_LARGE,
     SCHEMA_NOT_JSON, SCHEMA_NOT_OBJECT, SCHEMA_TOO_MANY_PATTERNS, SCHEMA_TOO_MANY_PARTS, SCHEMA_INVALID,
     SCHEMA_REMOTE_REF, SCHEMA_TOO_EXPANDED (more than MAX_EXPANDED_SUBSCHEMAS once references are followed, keyword
-    ``$ref``) with a translated ``message``; ``line``/``column`` (1-based) for JSON syntax errors and
+    ``$ref``), SCHEMA_REF_LOOP (:func:`ref_loop`) with a translated ``message``; ``line``/``column`` (1-based)
+    for JSON syntax errors and
     ``keyword``/``path`` (a JSON pointer into the schema) for meta-schema errors and for the
     first pattern over MAX_SCHEMA_PATTERNS and the first part over MAX_SCHEMA_PARTS.
     """
@@ -248,6 +249,63 @@ def expanded_parts(schema: dict, limit: int = 0) -> tuple[int, str | None]:
     return counts[id(schema)], None
 
 
+#: Keywords whose schemas apply to the very value their schema applies to: a cycle made of these and references
+#: alone never reaches a smaller value, so checking any value against it never ends.
+_SAME_VALUE_ARRAYS = ("allOf", "anyOf", "oneOf")
+_SAME_VALUE_ONE = ("not", "if", "then", "else")
+
+
+def ref_loop(schema: dict) -> list[str] | None:
+    """The JSON pointers of a loop of subschemas, each applying the next to the same value (``$ref``,
+    ``$dynamicRef``, ``allOf``/``anyOf``/``oneOf``, ``not``/``if``/``then``/``else``, ``dependentSchemas``), the
+    first repeated at the end (``["/$defs/a", "/$defs/b", "/$defs/a"]``); None when there is none. jsonschema
+    follows such a loop until Python's recursion limit (a RecursionError, or in `check` a schema that passed
+    everything); a recursive schema that refers back through ``properties`` or ``items`` is no loop (the value
+    gets smaller). Linear in the schema; nothing is fetched."""
+    _, nodes = _with_resolvers(schema)
+    info: dict[int, tuple[dict, list, Any]] = {id(node): (node, where, resolver) for node, where, resolver in nodes}
+
+    def edges(key: int) -> list[int]:
+        node, where, resolver = info[key]
+        out = [c for k in _SAME_VALUE_ARRAYS if isinstance(node.get(k), list) for c in node[k]]
+        out += [node[k] for k in _SAME_VALUE_ONE if k in node]
+        if isinstance(node.get("dependentSchemas"), dict):
+            out += list(node["dependentSchemas"].values())
+        for keyword in ("$ref", "$dynamicRef"):
+            if isinstance(node.get(keyword), str):
+                try:
+                    found = resolver.lookup(node[keyword])
+                except Exception:  # unresolvable: reported on its own
+                    continue
+                if isinstance(found.contents, dict) and id(found.contents) not in info:
+                    info.update((id(n), (n, where + [keyword], found.resolver)) for n, _ in subschemas(found.contents))
+                out.append(found.contents)
+        return [id(c) for c in out if isinstance(c, dict) and id(c) in info]
+
+    done: set[int] = set()
+    for start in list(info):
+        if start in done:
+            continue
+        stack, on_stack = [[start, edges(start), 0]], {start: 0}
+        while stack:
+            frame = stack[-1]
+            key, out, at = frame
+            if at < len(out):
+                frame[2] += 1
+                child = out[at]
+                if child in on_stack:
+                    cycle = [f[0] for f in stack[on_stack[child]:]] + [child]
+                    return [pointer(info[k][1]) or "/" for k in cycle]
+                if child not in done:
+                    on_stack[child] = len(stack)
+                    stack.append([child, edges(child), 0])
+                continue
+            stack.pop()
+            del on_stack[key]
+            done.add(key)
+    return None
+
+
 def _parent_schema_path(where: list) -> list:
     """The path of the schema that holds the subschema at ``where``."""
     if len(where) >= 2 and where[-2] in _ARRAYS + _MAPS:
@@ -413,6 +471,9 @@ def _meta_check(schema: dict[str, Any], lang: str) -> SchemaCheck:
     if where is not None:
         return SchemaCheck(False, code="SCHEMA_TOO_EXPANDED", keyword="$ref", path=where,
                            message=t("schema.too_expanded", lang, limit=MAX_EXPANDED_SUBSCHEMAS, path=where or "/"))
+    if (loop := ref_loop(schema)) is not None:
+        return SchemaCheck(False, code="SCHEMA_REF_LOOP", keyword="$ref", path=loop[0],
+                           message=t("schema.ref_loop", lang, path=loop[0], loop=" → ".join(loop)))
     return SchemaCheck(True, schema=schema)
 
 

@@ -22,6 +22,12 @@ SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 #: ``&x [*w, *w, …]`` expand to 9⁹ nodes and kept ``eval --selection`` busy past any limit. The largest file
 #: of this repository has a few thousand nodes.
 MAX_EXPANDED_NODES = 1_000_000
+#: Most characters of scalars (keys and values) a document may have once its aliases are expanded. Counting nodes
+#: alone let one 200 000-character string, aliased 100 × 100 times, through as 10 101 nodes: 2 × 10⁹ characters
+#: that `check` copied into 7.9 GB of memory in 40 s and went on (issue 13, break-it pass brk12cli). Four times the
+#: largest file read (toolcall.files.MAX_FILE_CHARS); this repository's largest YAML file (the English catalogue)
+#: has 31 000.
+MAX_EXPANDED_CHARS = 8_000_000
 #: Deepest nesting of lists and mappings a document may have (the input cap of toolcall.parsing.MAX_DEPTH; the
 #: deepest file of this repository nests 10). Deeper, every reader downstream (the schema check, json.dumps, the
 #: pure-Python parser LibYAML's refusals fall back to) recurses past Python's limit: a RecursionError, not a line.
@@ -30,11 +36,12 @@ MAX_DEPTH = 64
 
 class AliasBomb(yaml.YAMLError):
     """A document that is too large once its aliases are expanded, or that contains itself.
-    ``problem`` says which; ``problem_mark`` is the alias that crossed the limit (yaml's own Mark)."""
+    ``problem`` says which; ``problem_mark`` is the node that crossed the limit (yaml's own Mark); ``path`` its JSON
+    path (where it is first reached)."""
 
-    def __init__(self, problem: str, mark: Any = None):
+    def __init__(self, problem: str, mark: Any = None, path: str = "$"):
         super().__init__(problem)
-        self.problem, self.problem_mark = problem, mark
+        self.problem, self.problem_mark, self.path = problem, mark, path
 
 
 class Refused(yaml.YAMLError):
@@ -51,37 +58,55 @@ class Refused(yaml.YAMLError):
 
 
 def _expanded_nodes(root: yaml.Node) -> int:
-    """Nodes of ``root`` counting each alias as a full copy (sizes and depths memoized per node, so linear in
-    the document); raises AliasBomb past MAX_EXPANDED_NODES or when a node contains itself, Refused when lists
-    and mappings nest deeper than MAX_DEPTH."""
+    """Nodes of ``root`` counting each alias as a full copy (sizes, characters and depths memoized per node, so
+    linear in the document); raises AliasBomb past MAX_EXPANDED_NODES nodes or MAX_EXPANDED_CHARS characters of
+    scalars, or when a node contains itself, Refused when lists and mappings nest deeper than MAX_DEPTH; each with
+    the JSON path where the node is first reached."""
     size: dict[int, int] = {}
+    chars: dict[int, int] = {}
     depth: dict[int, int] = {}
     open_nodes: set[int] = set()
-    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    stack: list[tuple[yaml.Node, bool, str]] = [(root, False, "$")]
     while stack:
-        node, done = stack.pop()
+        node, done, path = stack.pop()
         key = id(node)
         if done:
-            children = _children(node)
+            children = [c for c, _ in _steps(node, path)]
             total = 1 + sum(size[id(c)] for c in children)
             if total > MAX_EXPANDED_NODES:
                 raise AliasBomb(f"more than {MAX_EXPANDED_NODES} values once its aliases (*name) are expanded",
-                                node.start_mark)
-            size[key] = total
+                                node.start_mark, path)
+            text = len(node.value) if isinstance(node, yaml.ScalarNode) else sum(chars[id(c)] for c in children)
+            if text > MAX_EXPANDED_CHARS:
+                raise AliasBomb(f"more than {MAX_EXPANDED_CHARS} characters once its aliases (*name) are expanded",
+                                node.start_mark, path)
+            size[key], chars[key] = total, text
             nested = (depth[id(c)] for c in children)
             depth[key] = 0 if isinstance(node, yaml.ScalarNode) else 1 + max(nested, default=0)
             if depth[key] > MAX_DEPTH:
-                raise Refused(f"nested more than {MAX_DEPTH} levels deep (lists and mappings)", node.start_mark)
+                raise Refused(f"nested more than {MAX_DEPTH} levels deep (lists and mappings)", node.start_mark, path)
             open_nodes.discard(key)
             continue
         if key in size:
             continue
         if key in open_nodes:
-            raise AliasBomb("an anchor (&name) is used inside itself: the value would be infinite", node.start_mark)
+            raise AliasBomb("an anchor (&name) is used inside itself: the value would be infinite", node.start_mark,
+                            path)
         open_nodes.add(key)
-        stack.append((node, True))
-        stack.extend((c, False) for c in _children(node) if id(c) not in size)
+        stack.append((node, True, path))
+        stack.extend((c, False, step) for c, step in reversed(_steps(node, path)) if id(c) not in size)
     return size[id(root)]
+
+
+def _steps(node: yaml.Node, path: str) -> list[tuple[yaml.Node, str]]:
+    """The children of ``node`` (a list's items, a mapping's keys and values) with their JSON paths (a mapping's
+    key at the path of its value)."""
+    if isinstance(node, yaml.SequenceNode):
+        return [(item, _step(path, i)) for i, item in enumerate(node.value)]
+    if isinstance(node, yaml.MappingNode):
+        return [(part, _step(path, k) if isinstance(k, yaml.ScalarNode) else path)
+                for k, v in node.value for part in (k, v)]
+    return []
 
 
 _MERGE = "tag:yaml.org,2002:merge"
@@ -132,14 +157,6 @@ def duplicate_key(root: yaml.Node) -> tuple[str, str, Any, str] | None:
         elif isinstance(node, yaml.SequenceNode):
             stack.extend((item, _step(path, i)) for i, item in enumerate(node.value))
     return None
-
-
-def _children(node: yaml.Node) -> list[yaml.Node]:
-    if isinstance(node, yaml.SequenceNode):
-        return list(node.value)
-    if isinstance(node, yaml.MappingNode):
-        return [part for pair in node.value for part in pair]
-    return []
 
 
 def _load(text: str, loader_class: Any) -> Any:
@@ -214,11 +231,12 @@ def safe_load(stream: Any) -> Any:
     parsed again by the pure-Python loader, so a malformed file raises exactly the yaml.YAMLError (message,
     line mark) that yaml.safe_load raises, and the instructor reads the same message as before; text LibYAML
     cannot take at all (a lone surrogate: it encodes to UTF-8 first) goes the same way. A document larger
-    than MAX_EXPANDED_NODES once its aliases are expanded, or containing itself, raises AliasBomb (a
-    yaml.YAMLError) before any Python value is built; one nested deeper than MAX_DEPTH, or holding a value
-    the constructors cannot build (``2024-02-30``, an integer of 5 000 digits), raises Refused (a
-    yaml.YAMLError, with the line), and so does a mapping with a key written twice (with its JSON path). Any ``str``
-    raises nothing else: no RecursionError, no ValueError."""
+    than MAX_EXPANDED_NODES nodes or MAX_EXPANDED_CHARS characters once its aliases are expanded, or
+    containing itself, raises AliasBomb (a yaml.YAMLError, with the JSON path) before any Python value is
+    built; one nested deeper than MAX_DEPTH, or holding a value the constructors cannot build (``2024-02-30``,
+    an integer of 5 000 digits), raises Refused (a yaml.YAMLError, with the line), and so does a mapping with
+    a key written twice (with its JSON path). Any ``str`` raises nothing else: no RecursionError, no
+    ValueError."""
     text = stream.read() if hasattr(stream, "read") else stream
     try:
         return _load(text, _FastLoader)

@@ -40,3 +40,26 @@ def test_the_shipped_sources_are_far_below_the_cap():
     assert sources and max(map(len, sources)) < MAX_SOURCE_CHARS // 2
     for source in sources:
         parse_source(source)
+
+
+def test_figures_are_rounded_exactly_and_their_digits_are_capped():
+    """Rounding went through Decimal's 28-digit default: a correct 1/3 quoted with 40 threes failed as
+    "[<class 'decimal.InvalidOperation'>]" (blamed on the source), and the digits a figure asks for were not
+    bounded. Now exact integer rounding, at most lessons.MAX_FIGURE_DIGITS digits (issue 13)."""
+    from fractions import Fraction
+
+    from toolcall import lessons
+    from toolcall.lessons import value_problem
+
+    third = Fraction(1, 3)
+    assert value_problem("0." + "3" * 40, third) is None
+    assert value_problem("0." + "3" * 39 + "4", third) == "computed 0." + "3" * 40
+    assert value_problem("0.73", 0.725) is None and value_problem("0.72", 0.725) == "computed 0.73"
+    assert value_problem("33." + "3" * 58 + "%", third) is None
+    assert lessons.MAX_FIGURE_DIGITS == 60
+    assert value_problem("0." + "3" * 60, third) == ("it has 61 digits; a figure is quoted with at most 60 (the app "
+                                                     "computes 0.333333)")
+    assert value_problem("0." + "0" * 1_000_000 + "1%", 0.5) == ("it has 1,000,002 digits; a figure is quoted with at "
+                                                                  "most 60 (the app computes 0.5)")
+    assert value_problem("9" * 5000 + "/" + "9" * 5000, 0.5) == ("it has 10,000 digits; a figure is quoted with at "
+                                                                "most 60 (the app computes 0.5)")

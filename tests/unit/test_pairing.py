@@ -246,7 +246,29 @@ def test_command_line_reports_violations_and_exit_codes(capsys, tmp_path):
     assert main(["pairing", str(clean)]) == 0
     broken.write_text("{oops", encoding="utf-8")
     assert main(["pairing", str(broken)]) == 2
-    assert capsys.readouterr().err.startswith("Not JSON: A key is expected at line 1, column 2: {o")
+    assert capsys.readouterr().err.startswith(f"FILE {broken}: Not JSON: A key is expected at line 1, column 2: {{o")
+
+
+def test_every_pairing_error_names_its_file(capsys, tmp_path, monkeypatch):
+    """"Not JSON: …" alone did not say which file it was about (a script checking twenty transcripts): every
+    error of `pairing FILE` starts with FILE and its name, as the read errors do, in en and zh."""
+    import io
+    import sys
+
+    from toolcall.cli import main
+
+    path = tmp_path / "t.json"
+    path.write_text("{oops", encoding="utf-8")
+    assert main(["pairing", str(path)]) == 2
+    assert capsys.readouterr().err == (f"FILE {path}: Not JSON: A key is expected at line 1, column 2: {{o — a key "
+                                       "is text in double quotes, like \"name\". (Parser's message: Expecting property name "
+                                       "enclosed in double quotes).\n")
+    path.write_text(json.dumps([USER, assistant(use("a")), user(result("a"))]), encoding="utf-8")
+    assert main(["pairing", str(path), "--format", "openai", "--lang", "zh"]) == 2
+    assert capsys.readouterr().err == (f"FILE {path}: {check_pairing(path.read_text(), 'openai', 'zh').error}\n")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"nope"), encoding="utf-8"))
+    assert main(["pairing", "-", "--lang", "zh"]) == 2
+    assert capsys.readouterr().err == f"FILE - （标准输入）: {check_pairing('nope', 'auto', 'zh').error}\n"
 
 
 def test_non_string_tool_call_id_is_reported_not_raised():

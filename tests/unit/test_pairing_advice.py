@@ -319,7 +319,7 @@ def test_an_anthropic_transcript_checked_as_openai_is_never_green(tmp_path, caps
     path = tmp_path / "t.json"
     path.write_text(text, encoding="utf-8")
     assert main(["pairing", str(path), "--format", "openai"]) == 2
-    assert "does not look like OpenAI" in capsys.readouterr().err
+    assert capsys.readouterr().err == f"FILE {path}: {report.error}\n"
     openai = json.dumps([USER, calls(call()), tool()])
     assert "does not look like Anthropic: it looks like OpenAI" in check_pairing(openai, "anthropic").error
 

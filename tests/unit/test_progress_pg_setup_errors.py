@@ -86,3 +86,27 @@ def test_a_full_disk_on_the_server_is_named_and_may_pass():
         == (DISK_FULL, False, True)
     assert str(server_failure(psycopg.errors.DeadlockDetected("x"))) == \
         "the progress database failed (DeadlockDetected)"
+
+
+@pytest.mark.parametrize("sql, problem", [
+    ("CREATE TABLE schema_version (version TEXT NOT NULL); INSERT INTO schema_version VALUES ('two')",
+     "is not a progress database of this app: its schema_version table holds 'two', not a version number"),
+    ("CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (7)",
+     "was written by a newer version of this app (schema version 7; this one knows up to 2)"),
+])
+def test_a_schema_version_of_another_program_is_a_setup_error_and_left_as_it_is(sql, problem):
+    """A text schema_version raised TypeError ('>=' not supported between 'str' and 'int') out of open_store; a
+    newer one failed every read (no progress table) as "the progress database failed (UndefinedTable)"."""
+    with fresh_schema() as url:
+        with psycopg.connect(url, autocommit=True) as db:
+            for statement in sql.split("; "):
+                db.execute(statement)
+        with pytest.raises(StorageError) as refused:
+            open_store(url)
+        assert (str(refused.value), refused.value.setup) == (
+            f"the PostgreSQL progress database (TOOLCALL_DATABASE_URL) {problem}; it is left as it is; "
+            + ("update the app, or " if "newer" in problem else "") + "point TOOLCALL_DATABASE_URL at another database",
+            True)
+        with psycopg.connect(url) as db:
+            assert db.execute("SELECT to_regclass('progress') IS NULL").fetchone() == (True,)
+            assert len(db.execute("SELECT * FROM schema_version").fetchall()) == 1

@@ -114,3 +114,85 @@ def test_a_sound_database_is_no_setup_problem(tmp_path, monkeypatch):
     assert sqlite_problem() is None
     store = open_store("", tmp_path)
     assert (store.read_only, store.read_only_problem, store.get(LEARNER, "pk_pass3").best_score) == (False, "", 1.0)
+
+
+FOREIGN = {
+    "text_version": ("CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES ('two')",
+                     "{path} is not a progress database of this app: its schema_version table holds 'two', not a "
+                     "version number; it is left as it is; {move}"),
+    "newer_version": ("CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (7)",
+                      "{path} was written by a newer version of this app (schema version 7; this one knows up to 2); "
+                      "it is left as it is; update the app, or {move}"),
+    "other_tables": ("CREATE TABLE users (id INTEGER, name TEXT); INSERT INTO users VALUES (1, 'ada'); "
+                     "CREATE TABLE orders (id INTEGER)",
+                     "{path} is not a progress database of this app: it holds tables of another program (orders, "
+                     "users); it is left as it is; {move}"),
+    "other_columns": ("CREATE TABLE schema_version (id INTEGER, applied_at TEXT)",
+                      "{path} is not a progress database of this app: its schema_version table has the columns id, "
+                      "applied_at, not version; it is left as it is; {move}"),
+}
+MOVE = "move it away, or point TOOLCALL_DATA_DIR at another folder"
+
+
+def _foreign(folder: Path, sql: str) -> tuple[Path, bytes]:
+    import sqlite3
+
+    path = folder / DB_NAME
+    with sqlite3.connect(path) as db:
+        db.executescript(sql)
+    db.close()
+    return path, path.read_bytes()
+
+
+@pytest.mark.parametrize("kind", FOREIGN)
+def test_a_database_of_another_program_is_a_setup_error_and_left_as_it_is(tmp_path, kind):
+    """A schema_version holding 'two' raised TypeError ('>' not supported between 'int' and 'str'), a newer
+    version failed as "cannot open the progress database (OperationalError)", another program's tables got
+    progress, attempts and schema_version made among them (and the file was switched to WAL mode)."""
+    sql, message = FOREIGN[kind]
+    path, before = _foreign(tmp_path, sql)
+    with pytest.raises(StorageError) as refused:
+        open_store("", tmp_path)
+    assert (str(refused.value), refused.value.setup) == (message.format(path=path, move=MOVE), True)
+    assert path.read_bytes() == before and sorted(os.listdir(tmp_path)) == [DB_NAME]
+
+
+@pytest.mark.parametrize("kind", ["text_version", "other_tables"])
+def test_a_database_of_another_program_in_a_read_only_folder_is_the_same_setup_error(tmp_path, kind):
+    """Read-only (as nobody under root, real modes): "cannot open the progress database (OperationalError)"."""
+    import subprocess
+    import tempfile
+
+    sql, message = FOREIGN[kind]
+    folder = Path(tempfile.mkdtemp(prefix="toolcall-foreign-", dir="/tmp"))
+    try:
+        path, before = _foreign(folder, sql)
+        os.chmod(path, 0o444)
+        os.chmod(folder, 0o555)
+        probe = ("import os, sys; sys.path.insert(0, sys.argv[1]); import toolcall.files, toolcall.i18n\n"
+                 "from toolcall.progress import ProgressStore, StorageError\n"
+                 "if os.geteuid() == 0: os.setgid(65534); os.setuid(65534)\n"
+                 "try: ProgressStore(__import__('pathlib').Path(sys.argv[2]))\n"
+                 "except StorageError as exc: print(exc.setup, exc)")
+        run = subprocess.run([sys.executable, "-c", probe, str(REPO_ROOT), str(folder)], capture_output=True,
+                             text=True, timeout=120)
+        assert run.stdout == f"True {message.format(path=path, move=MOVE)}\n", run.stderr[-2000:]
+        assert path.read_bytes() == before and sorted(os.listdir(folder)) == [DB_NAME]
+    finally:
+        os.chmod(folder, 0o755)
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_our_own_first_release_file_is_still_upgraded(tmp_path):
+    import sqlite3
+
+    from toolcall.progress import MIGRATIONS
+
+    with sqlite3.connect(tmp_path / DB_NAME) as db:
+        db.execute(MIGRATIONS[0][1][0].format(real="REAL"))
+    db.close()
+    store = open_store("", tmp_path)
+    assert store.schema_version() == 2
+    store.close()

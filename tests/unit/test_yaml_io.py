@@ -92,5 +92,43 @@ def test_eval_selection_alias_bomb_is_one_line_and_exit_2(tmp_path):
                           "--k", "3", "--selection", str(bomb)], cwd=REPO, capture_output=True, text=True,
                          timeout=300)
     assert run.returncode == 2
-    assert run.stderr == (f"--selection {bomb}: $: not YAML: line 7 column 5: more than 1000000 values once its "
+    assert run.stderr == (f"--selection {bomb}: $.l6: not YAML: line 7 column 5: more than 1000000 values once its "
                           "aliases (*name) are expanded\n")  # line 7: l6, the first list past 10**6
+
+
+def _one_string_many_times(chars: int = 200_000, times: int = 100) -> str:
+    """One long string, aliased ``times`` × ``times`` times: few nodes (10 101), ``chars`` × 10⁴ characters."""
+    return "\n".join([f'big: &b "{"x" * chars}"', "l1: &l1 [" + ", ".join(["*b"] * times) + "]",
+                      "l2: &l2 [" + ", ".join(["*l1"] * times) + "]", "tool: refund_order", "outputs: *l2", ""])
+
+
+def test_an_alias_bomb_of_characters_is_refused_with_its_path():
+    """Counting nodes alone let 10 101 nodes through that expand to 2 × 10⁹ characters: `check` on such a fixture
+    took 7.9 GB of memory in 40 s and went on (issue 13)."""
+    from toolcall import yaml_io
+
+    with pytest.raises(yaml_io.AliasBomb) as refused:
+        safe_load(_one_string_many_times())
+    assert refused.value.problem == f"more than {yaml_io.MAX_EXPANDED_CHARS} characters once its aliases (*name) " \
+                                   "are expanded"
+    assert refused.value.path == "$.l1"
+    assert refused.value.problem_mark.line == 1
+
+
+def test_the_character_limit_names_the_file_and_path(tmp_path, monkeypatch):
+    from toolcall import yaml_io
+    from toolcall.fixtures import FixtureError, read_data
+
+    from toolcall.i18n import t
+
+    t("cli.line_more", "en", count=1)  # the catalogue read (through safe_load) before the limit is lowered
+    monkeypatch.setattr(yaml_io, "MAX_EXPANDED_CHARS", 30)
+    path = tmp_path / "x.yaml"
+    path.write_text("x: &x [abcdefghij]\nd: [*x, *x, *x, *x]\n", encoding="utf-8")
+    with pytest.raises(FixtureError) as refused:
+        read_data(path)
+    [problem] = refused.value.problems
+    assert (problem.path, problem.message) == (
+        "$.d", "not YAML: line 2 column 4: more than 30 characters once its aliases (*name) are expanded")
+    assert problem.file.endswith("x.yaml")
+    assert safe_load("x: &x [abcdefghij]\nd: [*x]\n") == {"x": ["abcdefghij"], "d": [["abcdefghij"]]}  # 22
