@@ -17,6 +17,9 @@ import hmac
 import math
 import threading
 import time
+import unicodedata
+
+from toolcall.text import INVISIBLE
 
 #: The shortest passphrase accepted as configured.
 MIN_PASSPHRASE_CHARS = 12
@@ -30,13 +33,18 @@ def passphrase_problem(passphrase: str) -> str | None:
     """Why a configured passphrase cannot be used, as a code (the sentence is ``dashboard.passphrase_unusable.<code>``):
     ``short`` (under MIN_PASSPHRASE_CHARS characters), ``blank`` (white space only), ``control`` (a line break,
     tab or other control character: a password box cannot take one, so a passphrase written as a multi-line TOML
-    string locked the instructor out), ``long`` (over MAX_PASSPHRASE_CHARS, the box's limit). None when usable."""
+    string locked the instructor out), ``invisible`` (a character a page draws as nothing: a zero-width space, a
+    byte-order mark, a soft hyphen or a direction mark, which a passphrase copied from a document or a chat
+    brings along, and which the instructor reading it would never type: toolcall.text.INVISIBLE), ``long`` (over
+    MAX_PASSPHRASE_CHARS, the box's limit). None when usable."""
     if len(passphrase) < MIN_PASSPHRASE_CHARS:
         return "short"
     if not passphrase.strip():
         return "blank"
     if any(ord(c) < 32 or 127 <= ord(c) < 160 or c in "\u2028\u2029" for c in passphrase):
         return "control"
+    if any(c in INVISIBLE for c in passphrase):
+        return "invisible"
     return "long" if len(passphrase) > MAX_PASSPHRASE_CHARS else None
 
 
@@ -59,10 +67,13 @@ def parse_emails(value: object) -> frozenset[str]:
 
 def passphrase_matches(given: str, expected: str) -> bool:
     """Whether ``given`` equals ``expected``, in time independent of where they differ
-    (hmac.compare_digest on UTF-8 bytes). An empty ``expected`` matches nothing."""
+    (hmac.compare_digest on UTF-8 bytes), both in Unicode NFC: "café" typed on one keyboard (é, one character)
+    matches "café" written in the settings file by another (e + combining acute), as RFC 8265's OpaqueString
+    profile compares passwords. An empty ``expected`` matches nothing."""
     if not expected:
         return False
-    return hmac.compare_digest(str(given).encode("utf-8"), expected.encode("utf-8"))
+    return hmac.compare_digest(unicodedata.normalize("NFC", str(given)).encode("utf-8"),
+                               unicodedata.normalize("NFC", expected).encode("utf-8"))
 
 
 def email_allowed(email: object, instructor_emails: frozenset[str]) -> bool:

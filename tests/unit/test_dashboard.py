@@ -159,6 +159,14 @@ def test_sign_in_rules():
     assert not passphrase_matches("open sesame", "open sesame 1") and not passphrase_matches("", "")
 
 
+def test_a_passphrase_matches_whichever_way_its_accents_were_composed():
+    """"café" typed as é (U+00E9) did not match "café" saved as e + U+0301 (a file written on another system): the
+    two read the same, and the instructor was told "wrong passphrase" with no way to see why."""
+    composed, decomposed = "caf\u00e9 au lait 12", "cafe\u0301 au lait 12"
+    assert passphrase_matches(composed, decomposed) and passphrase_matches(decomposed, composed)
+    assert not passphrase_matches("cafe au lait 12", decomposed)
+
+
 class FakeClock:
     """A monotonic clock that a sleep moves forward, so tries run in simulated time."""
 
@@ -239,9 +247,12 @@ def test_auto_buckets_read_hours_when_the_tries_span_more_than_six_hours(tmp_pat
     ("short one", "short"), (" " * 12, "blank"), ("\u3000" * 12, "blank"),
     ("first line of it\nsecond line", "control"), ("tab\tinside the passphrase", "control"),
     ("a passphrase\u2028on two lines", "control"), ("x" * 201, "long"),
-    ("open sesame 12", None), ("x" * 200, None), ("  spaces around it  ", None), ("口令也可以是中文的十二个字呀", None)])
+    ("open sesame 12", None), ("x" * 200, None), ("  spaces around it  ", None), ("口令也可以是中文的十二个字呀", None),
+    ("\ufeffopen sesame 12", "invisible"), ("open\u200bsesame 12", "invisible"), ("open ses\u00adame 12", "invisible"),
+    ("\u200fopen sesame 12", "invisible"), ("\u200b" * 12, "invisible"), ("café au lait 12", None)])
 def test_a_passphrase_no_one_could_type_is_named_and_not_used(passphrase, problem):
-    """A passphrase of spaces was accepted, and one with a line break (a multi-line TOML string) or over the sign-in
-    box's 200 characters could never be typed: the instructor was locked out with no word why."""
+    """A passphrase of spaces was accepted, and one with a line break (a multi-line TOML string), an invisible
+    character (a BOM, a zero-width space or a soft hyphen copied along from a document) or over the sign-in box's 200
+    characters could never be typed: the instructor was locked out with no word why."""
     assert passphrase_problem(passphrase) == problem
     assert auth_mode(False, frozenset(), passphrase) == ("passphrase" if problem is None else "none")
