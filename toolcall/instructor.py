@@ -19,7 +19,7 @@ import threading
 import time
 import unicodedata
 
-from toolcall.text import INVISIBLE
+from toolcall.text import HIDDEN, INVISIBLE
 
 #: The shortest passphrase accepted as configured.
 MIN_PASSPHRASE_CHARS = 12
@@ -60,9 +60,19 @@ def auth_mode(oidc_configured: bool, instructor_emails: frozenset[str], passphra
 
 def parse_emails(value: object) -> frozenset[str]:
     """Instructor e-mails from a list (secrets) or a comma-separated string (environment),
-    case-folded; anything else gives an empty set."""
+    case-folded, invisible characters dropped (:func:`email_key`); anything else gives an empty set."""
     items = value.split(",") if isinstance(value, str) else value if isinstance(value, (list, tuple)) else []
-    return frozenset(str(e).strip().casefold() for e in items if str(e).strip())
+    return frozenset(key for e in items if (key := email_key(e)))
+
+
+_DROP_HIDDEN = {ord(c): None for c in HIDDEN}
+
+
+def email_key(email: object) -> str:
+    """An e-mail address as compared: white space around it stripped, case folded, and every character a page draws
+    as nothing dropped (a byte-order mark at the start of a settings file, a zero-width space pasted along from a
+    document: no address holds one, and with it the instructor's own address never matched)."""
+    return str(email).translate(_DROP_HIDDEN).strip().casefold()
 
 
 def passphrase_matches(given: str, expected: str) -> bool:
@@ -78,7 +88,7 @@ def passphrase_matches(given: str, expected: str) -> bool:
 
 def email_allowed(email: object, instructor_emails: frozenset[str]) -> bool:
     """Whether a signed-in user's e-mail is an instructor's."""
-    return isinstance(email, str) and email.strip().casefold() in instructor_emails
+    return isinstance(email, str) and email_key(email) in instructor_emails
 
 
 class LoginThrottle:

@@ -156,6 +156,9 @@ def test_sign_in_rules():
     assert auth_mode(False, emails, "a" * 11) == "none"  # too short to count as configured
     assert email_allowed(" ADA@uni.edu", emails) and not email_allowed(None, emails)
     assert passphrase_matches("open sesame 1", "open sesame 1")
+    # a BOM at the start of the settings value, a zero-width space pasted along: the instructor never matched
+    assert parse_emails("\ufeffAda@uni.edu,bob\u200b@uni.edu") == {"ada@uni.edu", "bob@uni.edu"}
+    assert parse_emails(["\u200b"]) == frozenset() and email_allowed("ada@uni.edu\u200b", emails)
     assert not passphrase_matches("open sesame", "open sesame 1") and not passphrase_matches("", "")
 
 
