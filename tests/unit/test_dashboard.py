@@ -119,6 +119,17 @@ def test_name_map_is_checked_and_bounded():
     assert parse_name_map(b"learner,name\nalice, Alice  A. \n") == {"alice": "Alice A."}
     assert parse_name_map("learner,name\nbob,Bo\u202eb\u200b\n".encode()) == {"bob": "Bo\\u202eb\\u200b"}
     assert normalize_answer("  Ask  RETRY ") == "ask retry"
+    # a row given twice with the same name is no contradiction (the second name read the same is kept)
+    assert parse_name_map(b"learner,name\nalice,Alice\nalice, Alice \n") == {"alice": "Alice"}
+
+
+def test_a_learner_named_twice_is_refused_in_words():
+    """A roster listing one id twice with two names kept the second name and dropped the first without a word."""
+    with pytest.raises(NameMapError) as caught:
+        parse_name_map(b"learner,name\nalice,Alice Liu\nbob,Bo\nalice,Alice Wang\n")
+    assert caught.value.render("en") == ("row 4 names learner alice again, with another name than row 2 gives; keep "
+                                         "one row per learner.")
+    assert caught.value.render("zh") == "第 4 行又写了一次学习者 alice，名字却和第 2 行不一样；每个学习者只保留一行。"
 
 
 #: (CSV bytes, the NameMapError code and parameters it must raise): one per way a mapping is refused.
@@ -131,6 +142,7 @@ BAD_NAME_MAPS = [
     (b"learner,name\nalice,\xff\n", "not_utf8", {"byte": 19}),
     (b"learner,name\nalice," + b"x" * 200_000 + b"\n", "unreadable", {"line": 2}),
     (b"learner,name\n" + b"a,b\n" * 20_001, "too_many_rows", {"limit": "20,000"}),
+    (b"learner,name\nL1,Alice Liu\nL2,Bo\nL1,Alice Wang\n", "duplicate_learner", {"row": 4, "learner": "L1", "first": 2}),
 ]
 
 
