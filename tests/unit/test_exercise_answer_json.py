@@ -66,3 +66,20 @@ def test_the_json_type_in_a_hint_is_in_the_students_language():
     result = grade(ex, "[1, 2]", grading_inputs(ex))
     zh = [item.render("zh") for item in result.feedback]
     assert any(s.startswith("你的答案是") and "array" not in s for s in zh), zh
+
+
+@pytest.mark.parametrize("answer, en, zh", [
+    ('{"a": NaN}', "NaN is not valid JSON", "NaN 不是合法的 JSON"),
+    ('{"a": "x", "a": "y"}', "duplicate keys: a", "键重复：a"),
+    ('{"a": 1e999}', "number 1e999 overflows a double", "数字 1e999 超出了双精度浮点数的范围")])
+def test_an_answer_the_parser_gives_no_place_for_is_not_put_at_line_1_column_1(answer, en, zh):
+    """NaN, a key written twice or a number past a double has no place from the parser; the choice, order and
+    classify formats said "(line 1, column 1: NaN is not valid JSON)", pointing at the answer's first character."""
+    from toolcall.exercises import load_exercises
+    from toolcall.grading import grade, grading_inputs
+
+    exercise = next(e for e in load_exercises().exercises if e.type == "classify")
+    first = grade(exercise, answer, grading_inputs(exercise)).feedback[0]
+    assert first.render("en") == (f"This answer cannot be read. {en}. Expected a JSON object mapping each item id to "
+                                  "a category id.")
+    assert first.render("zh") == f"读不懂这个答案。{zh}。应该是把每个条目 id 对应到类别 id 的 JSON 对象。"

@@ -192,7 +192,9 @@ def json_value(text: str, expected_key: str) -> Any:
         where = {"line": exc.line or 1, "column": exc.column or 1}
         detail = {lang: localized_detail(exc, lang) for lang in LANGS}
         hints = [exc.hint] if exc.hint else parse_tool_input(text).hints
-        if names_place(exc):  # the explanation says where to fix and quotes the text there
+        # the explanation says where to fix and quotes the text there; or the parser gives no place (NaN, a key
+        # written twice, a number past a double), which "line 1, column 1" put at the answer's first character
+        if names_place(exc) or not exc.line:
             raise Malformed(fb(ERROR, "bad_format_explained", expected=both(expected_key), detail=detail),
                             *answer_hints(hints)) from exc
         raise Malformed(fb(ERROR, "bad_format", expected=both(expected_key), detail=detail, **where),
