@@ -8,7 +8,7 @@ learner typed is shown in st.dataframe cells, never as Markdown.
 
 import streamlit as st
 
-from ui.common import lang, plain, show_chart, show_code, show_table, tr
+from ui.common import box_chars, lang, plain, show_chart, show_code, show_table, tr
 from ui.exercise_widgets import course_entries, exercise_set
 from ui.instructor import sign_in
 from ui.learner import progress_store, setup_problem
@@ -35,7 +35,7 @@ from toolcall.grading import readable_answer, status
 from toolcall.harness import PROGRESS_PREFIX
 from toolcall.harness_grading import readable_summary
 from toolcall.numfmt import number
-from toolcall.progress import StorageError
+from toolcall.progress import LEARNER_ID_CHARS, StorageError
 from ui.page import start
 
 start("dashboard")
@@ -153,9 +153,12 @@ who = st.selectbox(
     index=None,
     format_func=lambda w: f"{w} · {names[w]}" if names.get(w) else w,
     key="dashboard_learner",
-    accept_new_options=len(learners) > len(listed),  # a learner not listed: typed by id
     **own_words("selectbox"),
 )
+if len(learners) > len(listed):  # a learner not listed: by id (a box of our own words, not the selectbox's "Add:")
+    typed = st.text_input(tr("dashboard.learner_by_id"), key="dashboard_learner_id",
+                          max_chars=box_chars(LEARNER_ID_CHARS)).strip()
+    who = typed or who
 if who and who not in known:  # typed: an id this class has no progress for
     st.warning(plain(tr("dashboard.no_such_learner", learner=who[:80])))
 elif who:
