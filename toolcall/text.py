@@ -177,7 +177,7 @@ def hidden_places(text: str, limit: int) -> tuple[int, list[tuple[int, int, str]
             break
         at = match.start()
         places.append((text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at), _escape(match.group())))
-    return len(_HIDDEN_RE.findall(text, first.start())), places
+    return len(text) - len(text.translate(_DROP_HIDDEN)), places  # one string, not a list of every match
 
 
 def visible_json(value: Any, **kwargs: Any) -> str:
