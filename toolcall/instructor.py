@@ -77,13 +77,19 @@ def email_key(email: object) -> str:
 
 def passphrase_matches(given: str, expected: str) -> bool:
     """Whether ``given`` equals ``expected``, in time independent of where they differ
-    (hmac.compare_digest on UTF-8 bytes), both in Unicode NFC: "café" typed on one keyboard (é, one character)
-    matches "café" written in the settings file by another (e + combining acute), as RFC 8265's OpaqueString
-    profile compares passwords. An empty ``expected`` matches nothing."""
+    (hmac.compare_digest on UTF-8 bytes), both prepared as RFC 8265's OpaqueString profile prepares passwords: every
+    non-ASCII space (a no-break space from a document, the ideographic space a Chinese input method types) as an
+    ASCII space, then Unicode NFC, so "café" typed on one keyboard (é, one character) matches "café" written in the
+    settings file by another (e + combining acute). An empty ``expected`` matches nothing."""
     if not expected:
         return False
-    return hmac.compare_digest(unicodedata.normalize("NFC", str(given)).encode("utf-8"),
-                               unicodedata.normalize("NFC", expected).encode("utf-8"))
+    return hmac.compare_digest(_prepared(str(given)), _prepared(expected))
+
+
+def _prepared(passphrase: str) -> bytes:
+    """RFC 8265 OpaqueString preparation (non-ASCII spaces as U+0020, then NFC), as UTF-8."""
+    spaced = "".join(" " if c != " " and unicodedata.category(c) == "Zs" else c for c in passphrase)
+    return unicodedata.normalize("NFC", spaced).encode("utf-8")
 
 
 def email_allowed(email: object, instructor_emails: frozenset[str]) -> bool:

@@ -180,6 +180,10 @@ def test_a_passphrase_matches_whichever_way_its_accents_were_composed():
     composed, decomposed = "caf\u00e9 au lait 12", "cafe\u0301 au lait 12"
     assert passphrase_matches(composed, decomposed) and passphrase_matches(decomposed, composed)
     assert not passphrase_matches("cafe au lait 12", decomposed)
+    # a no-break space copied from a document, an ideographic space from a Chinese input method: typed as spaces
+    assert passphrase_matches("open sesame 12", "open\u00a0sesame\u00a012")
+    assert passphrase_matches("open\u3000sesame 12", "open sesame 12")
+    assert not passphrase_matches("open  sesame 12", "open sesame 12")  # a space is still a character
 
 
 class FakeClock:
