@@ -219,9 +219,14 @@ def where_it_breaks(text: str, line: int | None, column: int | None) -> list[Fee
 
 def json_trouble(text: str) -> list[FeedbackItem]:
     """Where a student's JSON text breaks and their hints (nothing when it is a JSON object):
-    for answers whose own message (a schema checker's) names no cause."""
+    for answers whose own message (a schema checker's) names no cause. The place only when the parser's
+    explanation does not already name it (the schema checker's message quotes that explanation): a schema_fix
+    answer with a missing comma read "at line 1, column 17: …" and then "Your answer breaks at line 1, column 17"."""
     parsed = parse_tool_input(text)
-    return [] if parsed.ok else [*where_it_breaks(text, parsed.line, parsed.column), *answer_hints(parsed.hints)]
+    if parsed.ok:
+        return []
+    return [*([] if names_place(parsed) else where_it_breaks(text, parsed.line, parsed.column)),
+            *answer_hints(parsed.hints)]
 
 
 def answer_hints(hints: list[Hint]) -> list[FeedbackItem]:
