@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.content_copy import copy_content, problem_set
+from tests.content_copy import edited_copy, problem_set
 from toolcall.fixtures import content_message
 from toolcall.yaml_io import safe_load
 
@@ -15,11 +15,7 @@ PASSK = "fixtures/exercises/passk_lab.yaml"
 
 
 def test_an_exercise_tolerance_written_1e_3_is_named_with_how_to_write_it(tmp_path):
-    root = copy_content(tmp_path)
-    path = root / PASSK
-    text = path.read_text(encoding="utf-8")
-    assert "tolerance: 0.005" in text
-    path.write_text(text.replace("tolerance: 0.005", "tolerance: 5e-3", 1), encoding="utf-8")
+    root = edited_copy(tmp_path, PASSK, "tolerance: 0.005", "tolerance: 5e-3")
     assert {(where, message) for file, where, message in problem_set(root) if file.endswith("passk_lab.yaml")} == {
         ("$.exercises[0].tolerance", "'5e-3' is not of type 'number' (YAML reads 5e-3 as text: a number with an "
                                      "exponent needs a decimal point and a signed exponent there; write 0.005)")}
