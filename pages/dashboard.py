@@ -8,7 +8,7 @@ learner typed is shown in st.dataframe cells, never as Markdown.
 
 import streamlit as st
 
-from ui.common import box_chars, lang, plain, show_chart, show_code, show_table, tr
+from ui.common import PERSIST, box_chars, lang, plain, show_chart, show_code, show_table, tr
 from ui.exercise_widgets import course_entries, exercise_set
 from ui.instructor import sign_in
 from ui.learner import progress_store, setup_problem
@@ -153,10 +153,11 @@ who = st.selectbox(
     index=None,
     format_func=lambda w: f"{w} · {names[w]}" if names.get(w) else w,
     key="dashboard_learner",
+    **PERSIST,
     **own_words("selectbox"),
 )
 if len(learners) > len(listed):  # a learner not listed: by id (a box of our own words, not the selectbox's "Add:")
-    typed = st.text_input(tr("dashboard.learner_by_id"), key="dashboard_learner_id",
+    typed = st.text_input(tr("dashboard.learner_by_id"), key="dashboard_learner_id", **PERSIST,
                           max_chars=box_chars(LEARNER_ID_CHARS)).strip()
     who = typed or who
 if who and who not in known:  # typed: an id this class has no progress for

@@ -4,7 +4,7 @@ import json
 
 import streamlit as st
 
-from ui.common import box_chars, lang, load, plain, show_json, tr
+from ui.common import PERSIST, box_chars, lang, load, plain, show_json, tr
 from ui.mono import monospace
 from ui.lesson_widgets import show_page_lessons
 from toolcall.convert import MAX_PAGE_CONVERT_CHARS
@@ -68,12 +68,17 @@ def _follow_above(form: str | None, text: str) -> None:
     """Before the converter is drawn: until the student picks a form, read as the form of the transcript
     above (chosen or detected; Anthropic when there is none) and show as the next form; while the
     converter's box holds nothing the student typed (empty, or what was put there last), it holds the
-    transcript above."""
+    transcript above, unless that is longer than the converter converts (MAX_PAGE_CONVERT_CHARS): then it is
+    not copied (it was sent to the browser a second time only to be refused; the page says so instead)."""
     state = st.session_state
     if not state.get(CHOSEN_KEY):
         source = form if form in FORMATS else ANTHROPIC
         state[SOURCE_KEY], state[TARGET_KEY] = source, _next_form(source)
-    if text.strip() and state.get(CONVERT_KEY, "") in ("", state.get(PREFILLED_KEY)) and state.get(CONVERT_KEY) != text:
+    prefilled = state.get(CONVERT_KEY, "") in ("", state.get(PREFILLED_KEY))
+    if len(text) > MAX_PAGE_CONVERT_CHARS:  # not copied: the paste sent to the browser again, only to be refused
+        if prefilled and state.get(CONVERT_KEY):  # what the page put there was an earlier transcript above
+            state[CONVERT_KEY] = state[PREFILLED_KEY] = ""
+    elif text.strip() and prefilled and state.get(CONVERT_KEY) != text:
         state[CONVERT_KEY] = state[PREFILLED_KEY] = text  # only when it changes: set, the box's text is sent again
 
 
@@ -103,7 +108,7 @@ fmt = translated("radio", tr("pairing.format_label"), PAIRING_CHOICES, names, ke
 monospace((INPUT_KEY, CONVERT_KEY))  # the transcripts are JSON: the same font as the schema editor
 # persist_state: a visit to another page left both boxes empty (break-it pass brk10web)
 text = st.text_area(tr("pairing.input_label"), key=INPUT_KEY, height=320, max_chars=box_chars(MAX_CHARS),
-                    help=tr("pairing.input_help"), persist_state="session")
+                    help=tr("pairing.input_help"), **PERSIST)
 above_text, above_form = text, fmt if fmt != AUTO else None  # what the converter below starts from
 above_failed = False  # the checker above could not read the transcript (its error is shown there)
 
@@ -160,11 +165,13 @@ with left:
 with right:
     target = translated("selectbox", tr("convert.target_label"), FORMATS, form_names, key=TARGET_KEY,
                         on_change=_forms_chosen)
-if above_text.strip() and st.session_state.get(CONVERT_KEY) != above_text:
+if len(above_text) > MAX_PAGE_CONVERT_CHARS:
+    st.info(tr("convert.above_too_large", size=f"{len(above_text):,}", limit=f"{MAX_PAGE_CONVERT_CHARS:,}"), icon="ℹ️")
+elif above_text.strip() and st.session_state.get(CONVERT_KEY) != above_text:
     st.button(tr("convert.use_above"), key="convert_use_above", help=tr("convert.use_above_help"),
               on_click=_use_above, args=(above_text,))
 convert_text = st.text_area(tr("convert.input_label"), key=CONVERT_KEY, height=200, max_chars=box_chars(MAX_CHARS),
-                            persist_state="session")
+                            **PERSIST)
 if source == target:
     st.info(tr("convert.same_form", form=form_names[source]), icon="ℹ️")
 elif len(convert_text) > MAX_PAGE_CONVERT_CHARS:  # nothing converted: bounded CPU per rerun (issue 13)

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui.common import label, lang, load, show_cached_chart, tr
+from ui.common import PERSIST, label, lang, load, show_cached_chart, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
 from toolcall.charts import PASSK_DEFAULTS, RETRY_DEFAULTS, passk_chart_for, retry_chart, simulation_for
@@ -33,10 +33,12 @@ show_page_lessons("passk_lab")
 # 1. The ambiguity model ------------------------------------------------------------------
 st.header(tr("passk.model_title"))
 c1, c2, c3, c4 = st.columns(4)
-m = c1.slider(tr("passk.m_label"), 0, 8, PASSK_DEFAULTS[1], key="passk_m", help=tr("passk.m_help"))
-q = c2.slider(tr("passk.q_label"), 0.50, 0.99, PASSK_DEFAULTS[0], 0.01, key="passk_q", help=tr("passk.q_help"))
-k = c3.slider(tr("passk.k_label"), 1, K_MAX, 8, key="passk_k", help=tr("passk.k_help"))
-rho = c4.slider(tr("passk.rho_label"), 0.0, 1.0, PASSK_DEFAULTS[2], 0.05, key="passk_rho", help=tr("passk.rho_help"))
+m = c1.slider(tr("passk.m_label"), 0, 8, PASSK_DEFAULTS[1], key="passk_m", help=tr("passk.m_help"), **PERSIST)
+q = c2.slider(tr("passk.q_label"), 0.50, 0.99, PASSK_DEFAULTS[0], 0.01, key="passk_q", help=tr("passk.q_help"),
+               **PERSIST)
+k = c3.slider(tr("passk.k_label"), 1, K_MAX, 8, key="passk_k", help=tr("passk.k_help"), **PERSIST)
+rho = c4.slider(tr("passk.rho_label"), 0.0, 1.0, PASSK_DEFAULTS[2], 0.05, key="passk_rho", help=tr("passk.rho_help"),
+                 **PERSIST)
 lines, sim = curve(q, m, rho), simulation_for(q, m, rho)  # the chart's own, once per (q, m, rho)
 show_cached_chart(passk_chart_for, q, m, rho, lang())  # the same curve and simulation, built once per input
 cols = st.columns(4)
@@ -57,7 +59,7 @@ if st.session_state.get("passk_sentences_for") != description:  # a new descript
     for key in [k for k in st.session_state if str(k).startswith("passk_sentence_")]:
         del st.session_state[key]
     st.session_state["passk_sentences_for"] = description
-kept = [st.checkbox(label(s.text), value=True, key=f"passk_sentence_{i}",
+kept = [st.checkbox(label(s.text), value=True, key=f"passk_sentence_{i}", **PERSIST,
                     help=tr("workbench.lab_states", points=points_text(s.points)))
         for i, s in enumerate(sentences[:MAX_LISTED_SENTENCES])]
 if len(sentences) > MAX_LISTED_SENTENCES:  # the rest stay kept
@@ -98,9 +100,9 @@ st.markdown(tr("passk.est_intro"))
 c1, c2, c3 = st.columns(3)
 # No min_value / max_value: the browser would refuse an out-of-range value in English and keep showing it while
 # the page computed with the previous one. Every value typed is used; estimate() refuses it in the student's language.
-n_runs = c1.number_input(tr("passk.n_label"), value=10, step=1, key="passk_n")
-passes = c2.number_input(tr("passk.c_label"), value=9, step=1, key="passk_c")
-k_est = c3.number_input(tr("passk.est_k_label"), value=3, step=1, key="passk_est_k")
+n_runs = c1.number_input(tr("passk.n_label"), value=10, step=1, key="passk_n", **PERSIST)
+passes = c2.number_input(tr("passk.c_label"), value=9, step=1, key="passk_c", **PERSIST)
+k_est = c3.number_input(tr("passk.est_k_label"), value=3, step=1, key="passk_est_k", **PERSIST)
 try:
     est = estimate(n_runs, passes, k_est)
 except EstimateInputError as exc:
@@ -122,9 +124,10 @@ st.markdown(tr("passk.est_which"))
 st.header(tr("passk.retry_title"))
 st.markdown(tr("passk.retry_intro"))
 c1, c2, c3 = st.columns(3)
-fail = c1.slider(tr("passk.fail_label"), 0.05, 0.50, RETRY_DEFAULTS[0], 0.01, key="passk_fail")
-retries = c2.slider(tr("passk.retries_label"), 0, 5, RETRY_DEFAULTS[1] - 1, key="passk_retries")
-retry_rho = c3.slider(tr("passk.retry_rho_label"), 0.0, 1.0, RETRY_DEFAULTS[2], 0.05, key="passk_retry_rho")
+fail = c1.slider(tr("passk.fail_label"), 0.05, 0.50, RETRY_DEFAULTS[0], 0.01, key="passk_fail", **PERSIST)
+retries = c2.slider(tr("passk.retries_label"), 0, 5, RETRY_DEFAULTS[1] - 1, key="passk_retries", **PERSIST)
+retry_rho = c3.slider(tr("passk.retry_rho_label"), 0.0, 1.0, RETRY_DEFAULTS[2], 0.05, key="passk_retry_rho",
+                       **PERSIST)
 attempts = retries + 1
 c1, c2, c3 = st.columns(3)
 c1.metric(tr("passk.retry_independent", attempts=attempts), percent(prob_all(fail, attempts, 0.0)))

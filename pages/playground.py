@@ -4,7 +4,7 @@ model outputs, the design review and the model's view follow it."""
 import streamlit as st
 
 from ui.cards import show_card
-from ui.common import box_chars, lang, load, tr
+from ui.common import PERSIST, box_chars, lang, load, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
 from ui.model_view import show_model_view
@@ -42,11 +42,11 @@ def _outputs(picked: str):
 
 def show_free(tool, fmt: str, assert_format: bool) -> None:
     """The free box: paste a model output, pick the response's stop reason, see its card."""
-    free = st.text_area(tr("playground.free_label"), key="playground_free_input", height=120, persist_state="session",
+    free = st.text_area(tr("playground.free_label"), key="playground_free_input", height=120, **PERSIST,
                         max_chars=box_chars(MAX_INPUT_CHARS), help=tr("playground.free_help"))
     stop = translated("radio", tr("truncation.stop_label"), STOP_REASONS,
                       {r: tr(f"truncation.stop.{r}") for r in STOP_REASONS},
-                      key="playground_free_stop_reason", horizontal=True, persist_state="session")
+                      key="playground_free_stop_reason", horizontal=True, **PERSIST)
     if free:
         judged = evaluate_cached(free, tool.input_schema, tool.name, book, lang(), fmt, call_id("free:" + free, fmt),
                                  assert_format, stop, refund.max_tokens)  # a click elsewhere judges nothing again
@@ -66,7 +66,7 @@ def show_options() -> None:
                    key="playground_format", horizontal=True)
     with assert_col:
         st.toggle(tr("validator.assert_format"), key="playground_assert_format",
-                  help=tr("validator.assert_format_help"))
+                  help=tr("validator.assert_format_help"), **PERSIST)
 
 
 @st.fragment

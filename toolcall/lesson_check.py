@@ -9,6 +9,7 @@ it is parsed (never evaluated) and computed here, by the pass^k arithmetic in
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from toolcall.backend import backend_for
@@ -101,12 +102,15 @@ def _link_problems(lesson: Lesson) -> list[Problem]:
     return [Problem(lesson.file, "$.body", found) for found in dead_links(lesson.body)]
 
 
+_LINE = re.compile(r"^line \d+: ")
+
+
 def _markdown_problems(lesson: Lesson) -> list[Problem]:
     """A Problem for each place Streamlit renders otherwise than written (toolcall.markdown_hazards): in the body
     (lines of the file) and in the title and summary (an expander's label and a caption are Markdown too)."""
     problems = [Problem(lesson.file, "$.body", found) for found in markdown_hazards(lesson.body, lesson.body_line)]
     for key in ("title", "summary"):
-        problems += [Problem(lesson.file, f"$.{key}", found.split(": ", 1)[1])
+        problems += [Problem(lesson.file, f"$.{key}", _LINE.sub("", found))
                      for found in markdown_hazards(getattr(lesson, key))]
     return problems
 

@@ -142,10 +142,17 @@ def parse_lesson(text: str, name: str, lang: str, file: str) -> tuple[Lesson | N
                   body.strip() + "\n", figures, body_line), []
 
 
+#: A lesson file's character limit. The longest shipped lesson is about 6 300 characters; check parses each lesson
+#: three times with a Markdown parser that costs up to ~40 µs a character on hostile text (``"[\n"`` repeated), so
+#: a 2 MB lesson (the limit of other content files) held check for over a minute. Past this it is not read.
+MAX_LESSON_CHARS = 50_000
+
+
 def load_lessons(lang: str, root: Path = CONTENT_ROOT) -> LessonSet:
     """Load every lesson of ``lang`` under ``root/lessons/<lang>/``.
 
-    A file that cannot be read, has a badly named file, or malformed front matter is left
+    A file that cannot be read (or is over MAX_LESSON_CHARS characters), has a badly named file, or malformed
+    front matter is left
     out and reported in ``problems``; the others load. Lessons are sorted by (order, name).
     """
     lessons: list[Lesson] = []
@@ -156,7 +163,7 @@ def load_lessons(lang: str, root: Path = CONTENT_ROOT) -> LessonSet:
             problems.append(Problem(file, "$", "file name must look like NN-slug.md (two digits, lowercase words)"))
             continue
         try:
-            text = read_text_bounded(path)
+            text = read_text_bounded(path, MAX_LESSON_CHARS)
         except ReadError as exc:
             problems.append(Problem(file, "$", f"cannot read file: {exc}"))
             continue

@@ -21,6 +21,10 @@ _PARSER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 _CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
 _DOLLAR = re.compile(r"(?<!\\)\$")
 _SHOWN = 60
+#: The longest text parsed. The parser is linear but slow on hostile text (about 40 µs a character for ``"[\n"``
+#: repeated), and a fixture file may hold 2 MB: one such text held ``check`` for over a minute. A longer text is
+#: reported as too long (no one reads 50 000 characters in an exercise prompt) and not parsed.
+MAX_MARKDOWN_CHARS = 50_000
 #: HTML an author means as HTML: CommonMark's block elements and the common inline ones. A placeholder such as
 #: ``<amount>`` is a tag to CommonMark too, but shown as text it reads as written.
 HTML_ELEMENTS = frozenset(block_names) | {"a", "abbr", "b", "br", "code", "del", "em", "font", "i", "img", "ins",
@@ -46,6 +50,8 @@ def dead_links(text: str) -> list[str]:
     address: inline (``[tool choice](05-tool-choice.md)``, ``![](img/x.png)``) or by reference
     (``[tool choice][tc]`` with ``[tc]: 05-tool-choice.md``, which the parser resolves). The app serves no file
     beside the lessons, so each was a dead link or a broken image in class."""
+    if len(text) > MAX_MARKDOWN_CHARS:
+        return []  # markdown_hazards reports it as too long
     env: dict = {}
     _PARSER.parse(text, env)
     targets = _TARGET.findall(_CODE.sub("", text)) + [ref["href"] for ref in env.get("references", {}).values()]
@@ -100,7 +106,10 @@ def markdown_hazards(text: str, first_line: int = 1) -> list[str]:
     code (a LaTeX formula), a code fence never closed (the rest of the text becomes code). Each names the
     line (``first_line`` = the text's first: a lesson's body starts after its front matter) and what is there.
     Also a character the page shows as nothing or that reorders the text around it (:func:`hidden_hazards`).
-    Empty for plain Markdown."""
+    Empty for plain Markdown. A text over MAX_MARKDOWN_CHARS characters is not parsed: its one message says so."""
+    if len(text) > MAX_MARKDOWN_CHARS:
+        return [f"the text is {len(text):,} characters; a text shown as Markdown may have at most "
+                f"{MAX_MARKDOWN_CHARS:,} (it was not checked further)"]
     lines = text.splitlines()
     found: list[str] = hidden_hazards(text, first_line)
     for token in _PARSER.parse(text):
@@ -122,8 +131,9 @@ def markdown_hazards(text: str, first_line: int = 1) -> list[str]:
 def structure(text: str) -> dict[str, list]:
     """The parts of ``text`` a translation keeps: its code blocks (by their language, ``json``, or ``""``), its
     headings (by level, ``h2``) and its tables (by their number of columns). A lesson's languages are compared
-    on it: a translation that drops a code block or a table passed check, and half the class read less."""
-    tokens = _PARSER.parse(text)
+    on it: a translation that drops a code block or a table passed check, and half the class read less.
+    A text over MAX_MARKDOWN_CHARS characters is not parsed (its shape is empty; markdown_hazards reports it)."""
+    tokens = _PARSER.parse(text) if len(text) <= MAX_MARKDOWN_CHARS else []
     columns, counting, shape = 0, False, {"code blocks": [], "headings": [], "tables": []}
     for token in tokens:
         if token.type in ("fence", "code_block"):

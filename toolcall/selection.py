@@ -43,6 +43,11 @@ MAX_CHECKED_VALUES = 1_000
 #: Characters of a table cell read (an id, a should_not_call list), and of an expected_arguments cell.
 MAX_CELL_CHARS = 2_000
 MAX_ARGUMENTS_CHARS = 20_000
+#: Characters each column of a table row reads (from_rows); past them the cell is cut and the set says so. The
+#: page's editor holds more (ui.common.box_chars), so a longer paste reaches from_rows and is reported: with the
+#: editor holding exactly these, the browser cut a longer paste at them without a word (break-it pass brk12web).
+CELL_LIMITS = {"id": MAX_CELL_CHARS, "expected_tool": MAX_CELL_CHARS, "request": MAX_REQUEST_CHARS,
+               "expected_arguments": MAX_ARGUMENTS_CHARS, "should_not_call": MAX_CELL_CHARS}
 #: JSON lists and objects (one per ``[`` ``{``, counted on the text before it is parsed) the expected_arguments cells
 #: of one whole table may hold: each costs 56 to 64 bytes for its 2 characters, so 500 cells of 20 000 characters of
 #: ``[]`` (10 MB typed into the editor) kept 229 MB of lists on every rerun. Strings and numbers cost at most about
@@ -69,6 +74,7 @@ SET_CODES: dict[str, tuple[str, ...]] = {
     "bad_json": ("case",),
     "arguments_not_json": ("case", "reason"),
     "too_many_argument_values": ("case", "limit"),
+    "cell_too_long": ("case", "column", "size", "limit"),
     "too_many": ("count", "limit"),
     "values_unchecked": ("count", "limit"),
     "too_many_values": ("case", "param", "count", "limit"),
@@ -379,11 +385,55 @@ def fold_edits(rows: list[dict], edits: Any, columns: tuple[str, ...],
     return out, max(len(added) - room, 0)
 
 
+#: Characters the selection table holds at most, every cell together (issue 13; break-it pass brk12web). The
+#: per-column caps let 500 rows hold 14 million characters (13.1 million measured: every cell at its column's
+#: max_chars), each rerun of the page then taking 0.7 s and sending the whole table to the browser again. The
+#: shipped sets hold about 6 000. An edit that would take the table past it is not kept.
+MAX_TABLE_CHARS = 500_000
+#: Characters of an edited cell's text echoed back in the message about an edit not kept; the rest is counted.
+FOLD_EDIT_CHARS = 80
+
+
+def table_chars(rows: list[dict]) -> int:
+    """Characters of every cell of ``rows`` together."""
+    return sum(len(_cell(v)) for row in rows for v in row.values())
+
+
+def new_cells(before: Any, after: Any, size: int, columns: tuple[str, ...]) -> list[tuple[int, str, str]]:
+    """The cells a data editor's edit state ``after`` changes that ``before`` (the previous one, or None) did not,
+    as ``(row number from 1, column, text)`` in table order: cell edits of the ``size`` rows the editor started
+    from, then added rows (numbered after the rows left once the deletions are made). Empty added cells are not
+    listed. Linear in both states."""
+    def parts(edits: Any) -> tuple[dict, list, list]:
+        edits = edits if isinstance(edits, dict) else {}
+        edited, added, deleted = (edits.get(k) for k in ("edited_rows", "added_rows", "deleted_rows"))
+        return (edited if isinstance(edited, dict) else {}, added if isinstance(added, list) else [],
+                deleted if isinstance(deleted, list) else [])
+
+    old_edited, old_added, _ = parts(before)
+    edited, added, deleted = parts(after)
+    old_by_pos = {_position(pos, size): change for pos, change in old_edited.items()}
+    found = []
+    for pos, change in sorted(((_position(p, size), c) for p, c in edited.items() if _position(p, size) is not None),
+                              key=lambda pc: pc[0]):
+        old = old_by_pos.get(pos) if isinstance(old_by_pos.get(pos), dict) else {}
+        if isinstance(change, dict):
+            found += [(pos + 1, c, _cell(v)) for c, v in change.items() if c in columns and old.get(c) != v]
+    left = size - len({p for p in (_position(d, size) for d in deleted) if p is not None})
+    for i, row in enumerate(added):
+        old = old_added[i] if i < len(old_added) and isinstance(old_added[i], dict) else {}
+        if isinstance(row, dict) and row != old:
+            found += [(left + i + 1, c, _cell(row.get(c))) for c in columns
+                      if _cell(row.get(c)) and row.get(c) != old.get(c)]
+    return found
+
+
 def from_rows(rows) -> tuple[list[SelectionCase], list[SetProblem]]:
     """Read edited table rows back into cases. A row whose arguments are not a JSON object of
     lists becomes a ``bad_json`` problem and is kept with no arguments; an empty id gets
     ``row<N>``. At most MAX_CASES rows are read (the rest is one ``too_many`` problem);
-    requests are cut at MAX_REQUEST_CHARS; a row whose arguments would take the table past MAX_ARGUMENT_VALUES
+    a cell longer than its column reads (CELL_LIMITS) is cut there and is a ``cell_too_long`` problem; a row whose
+    arguments would take the table past MAX_ARGUMENT_VALUES
     JSON lists and objects is a ``too_many_argument_values`` problem, kept with no arguments. Raises nothing."""
     cases: list[SelectionCase] = []
     problems: list[SetProblem] = []
@@ -393,10 +443,14 @@ def from_rows(rows) -> tuple[list[SelectionCase], list[SetProblem]]:
         problems.append(SetProblem("too_many", None, {"count": len(rows), "limit": MAX_CASES}))
         rows = rows[:MAX_CASES]
     for i, row in enumerate(rows):
-        cid = str(row.get("id") or "")[:MAX_CELL_CHARS].strip() or f"row{i + 1}"
-        tool = str(row.get("expected_tool") or "")[:MAX_CELL_CHARS].strip()
+        cells = {c: str(row.get(c) or "") for c in CELL_LIMITS}
+        cells["expected_arguments"] = cells["expected_arguments"].strip()
+        cid = cells["id"][:MAX_CELL_CHARS].strip() or f"row{i + 1}"
+        problems += [SetProblem("cell_too_long", cid, {"case": cid, "column": c, "size": len(cells[c]), "limit": limit})
+                     for c, limit in CELL_LIMITS.items() if len(cells[c]) > limit]
+        tool = cells["expected_tool"][:MAX_CELL_CHARS].strip()
         tool = None if tool in ("", NO_TOOL) else tool
-        text = str(row.get("expected_arguments") or "").strip()
+        text = cells["expected_arguments"]
         args: dict[str, tuple] = {}
         text = text[:MAX_ARGUMENTS_CHARS]
         values += text.count("[") + text.count("{")
@@ -413,8 +467,8 @@ def from_rows(rows) -> tuple[list[SelectionCase], list[SetProblem]]:
                                                                        "reason": json_reason(text, pos=exc.pos)}))
             except (ValueError, RecursionError):
                 problems.append(SetProblem("bad_json", cid, {"case": cid}))
-        avoid = tuple(s.strip() for s in str(row.get("should_not_call") or "")[:MAX_CELL_CHARS].split(",") if s.strip())
-        cases.append(SelectionCase(cid, str(row.get("request") or "")[:MAX_REQUEST_CHARS], tool, args, avoid))
+        avoid = tuple(s.strip() for s in cells["should_not_call"][:MAX_CELL_CHARS].split(",") if s.strip())
+        cases.append(SelectionCase(cid, cells["request"][:MAX_REQUEST_CHARS], tool, args, avoid))
     return cases, problems
 
 

@@ -27,6 +27,15 @@ from toolcall.text import PRETTY, bounded_json, escape_invisible
 LANG_KEY = "app_lang"
 
 
+#: Keyword arguments every keyed input widget of pages/ and ui/ takes (``st.slider(..., **PERSIST)``): Streamlit
+#: drops the state of every widget a run does not draw, so what a student typed, picked or set was gone after a visit
+#: to another page (or a panel closed): a form's boxes (the harness lab's JSON move came back as the step's starter),
+#: the pass^k lab's numbers and sliders, the selection lab's pickers (break-it passes brk10web, brk12web). Kept for
+#: the session instead; tests/app/test_inputs_survive_a_page_visit.py finds every such widget the pages draw. Not the
+#: passphrase box (a secret is typed again) nor app.py's language switch (drawn on every page, kept in the URL).
+PERSIST: dict[str, Any] = {"persist_state": "session"}
+
+
 #: How many times the core's limit a text box holds (ui.common.box_chars).
 BOX_FACTOR = 4
 

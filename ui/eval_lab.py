@@ -16,9 +16,10 @@ import pandas as pd
 import streamlit as st
 
 # file_mtime: the fixture cache key pages use
-from ui.common import file_mtime, lang, plain, show_chart, show_code, show_load_problems, show_table, tr
+from ui.common import (PERSIST, box_chars, file_mtime, lang, plain, show_chart, show_code, show_load_problems,
+                       show_table, tr)
 from ui.exercise_widgets import show_page_exercises
-from ui.widgets import file_uploader, own_words
+from ui.widgets import file_uploader, own_words, shown_name
 from toolcall import FIXTURES_DIR
 from toolcall.columns import fit_widths
 from toolcall.i18n import name_list, t
@@ -30,8 +31,9 @@ from toolcall.eval_import import LogError, Recorded, detect_log_format, read_log
 from toolcall.evaluation import Analysis, analyse, grade_run, summary_rates
 from toolcall.numfmt import percent
 from toolcall.text import escape_invisible, escape_lookalikes, reading_key
-from toolcall.selection import (MAX_ARGUMENTS_CHARS, MAX_CASES, MAX_CELL_CHARS, MAX_REQUEST_CHARS, MIN_PER_TOOL,
-                                check_set, edits_to_fold, fold_edits, from_rows, load_set, load_tool_schemas, to_rows)
+from toolcall import selection
+from toolcall.selection import (CELL_LIMITS, MAX_CASES, MIN_PER_TOOL, check_set, edits_to_fold, fold_edits, from_rows,
+                                load_set, load_tool_schemas, new_cells, table_chars, to_rows)
 
 VERSIONS = ("vague", "good")
 #: Largest upload accepted, in MB.
@@ -40,6 +42,8 @@ K_MAX = 10
 #: Cases the per-case table lists at most: an upload may hold 200 000 (toolcall.eval_import.MAX_RUNS), and the
 #: table is sent to the browser on every rerun of the page (100 000 cases: 8.9 MB); the means count every case.
 SHOWN_CASES = 1_000
+#: Cells an edit not kept names at most (the rest counted): a dozen, as every message that lists (issue 13).
+MAX_NAMED_CELLS = 12
 EDITOR_ORDER = ["id", "expected_tool", "request", "expected_arguments", "should_not_call"]
 #: The editor's widest column, in pixels: the longest shipped request (en, 634 px) fits; a longer cell typed in
 #: shows in full when the cell is opened.
@@ -126,16 +130,45 @@ def _fold(language: str, shipped: list[dict]) -> None:
     """Before the editor is drawn: a paste of many rows (or an edit naming no row or column) is applied here, in
     linear time, and the editor starts afresh from the result (a new key, whose state is empty), so Streamlit
     never applies it row by row, again on every rerun (toolcall.selection.FOLD_ADDED_ROWS); rows past MAX_CASES
-    are not added, and the table says so."""
+    are not added, and the table says so. An edit that would take the table past MAX_TABLE_CHARS characters is not
+    kept: the editor starts afresh from the table as it was, and the page names the cells of that edit."""
     start = _editor_rows(language, shipped)
-    edits = st.session_state.get(editor_key(language))
-    if not edits_to_fold(edits, len(start), tuple(EDITOR_ORDER)):
+    key = editor_key(language)
+    edits = st.session_state.get(key)
+    if not edits:
         return
-    rows, dropped = fold_edits(start, edits, tuple(EDITOR_ORDER))
     state = st.session_state["eval_set_state"]
-    state["start"], state["rows"] = rows, (None if rows == shipped else rows)
+    rows, dropped = fold_edits(start, edits, tuple(EDITOR_ORDER))
+    if (size := table_chars(rows)) > selection.MAX_TABLE_CHARS:
+        last = state.get("last_edits")
+        cells = new_cells(last[1] if last and last[0] == key else None, edits, len(start), tuple(EDITOR_ORDER))
+        state["not_kept"] = (cells, size)
+        state["start"] = state["rows"]  # the table of the last run: None while it is the shipped set
+    elif edits_to_fold(edits, len(start), tuple(EDITOR_ORDER)):
+        state["start"], state["rows"] = rows, (None if rows == shipped else rows)
+        state["dropped"] = dropped
+    else:
+        state["last_edits"] = (key, edits)
+        return
     state["folds"] = state.get("folds", 0) + 1
-    state["dropped"] = dropped
+    state["last_edits"] = None
+
+
+def _not_kept_message(cells: list[tuple[int, str, str]], size: int) -> str:
+    """What the page says of an edit not kept (toolcall.selection.MAX_TABLE_CHARS): the first MAX_NAMED_CELLS cells
+    it changed, each with its length and its text cut at FOLD_EDIT_CHARS (escaped: the student's text in Markdown),
+    the rest counted."""
+    def one(row: int, column: str, text: str) -> str:
+        fold = selection.FOLD_EDIT_CHARS
+        shown = text if len(text) <= fold else text[:fold] + "…"
+        return tr("eval.set_edit_cell", row=f"{row:,}", column=tr(EDITOR_HEADERS[column]), chars=f"{len(text):,}",
+                  text=plain(shown))
+
+    named = [one(*cell) for cell in cells[:MAX_NAMED_CELLS]]
+    if len(cells) > MAX_NAMED_CELLS:
+        named.append(tr("eval.set_edits_more", count=f"{len(cells) - MAX_NAMED_CELLS:,}"))
+    return tr("eval.set_chars_not_kept", edits=tr("eval.set_edits_sep").join(named) or tr("eval.set_edit_unnamed"),
+              size=f"{size:,}", limit=f"{selection.MAX_TABLE_CHARS:,}")
 
 
 def _keep_rows(rows: list[dict], shipped: list[dict]) -> None:
@@ -169,24 +202,13 @@ def selection_editor():
     shipped = to_rows(sset.cases)
     _fold(language, shipped)
     base = pd.DataFrame(_editor_rows(language, shipped), columns=EDITOR_ORDER)
-    # each column holds at most what the set reads of it (toolcall.selection.from_rows), so nothing typed is cut
+    # each column holds more than the set reads of it (toolcall.selection.CELL_LIMITS): the browser cut a longer
+    # paste at max_chars without a word; now it reaches from_rows, which says the cell is too long (brk12web)
     px = editor_widths(shipped, language)
-    config = {
-        "id": st.column_config.TextColumn(tr("eval.col_id"), width=px["id"], help=tr("eval.col_field", field="id"),
-                                          max_chars=MAX_CELL_CHARS),
-        "expected_tool": st.column_config.TextColumn(
-            tr("eval.col_tool"), width=px["expected_tool"],
-            help=tr("eval.col_tool_help", tools=name_list(sset.tools, language)),
-            max_chars=MAX_CELL_CHARS),
-        "request": st.column_config.TextColumn(tr("eval.col_request"), width=px["request"],
-                                               help=tr("eval.col_field", field="request"), max_chars=MAX_REQUEST_CHARS),
-        "expected_arguments": st.column_config.TextColumn(tr("eval.col_args"), width=px["expected_arguments"],
-                                                          help=tr("eval.col_field", field="expected_arguments"),
-                                                          max_chars=MAX_ARGUMENTS_CHARS),
-        "should_not_call": st.column_config.TextColumn(tr("eval.col_avoid"), width=px["should_not_call"],
-                                                       help=tr("eval.col_field", field="should_not_call"),
-                                                       max_chars=MAX_CELL_CHARS),
-    }
+    helps = {"expected_tool": tr("eval.col_tool_help", tools=name_list(sset.tools, language))}
+    config = {c: st.column_config.TextColumn(tr(EDITOR_HEADERS[c]), width=px[c],
+                                             help=helps.get(c) or tr("eval.col_field", field=c),
+                                             max_chars=box_chars(CELL_LIMITS[c])) for c in EDITOR_ORDER}
     edited = st.data_editor(
         base,
         key=editor_key(language),
@@ -195,6 +217,9 @@ def selection_editor():
         column_config=config,
         width="stretch",
     )
+    not_kept = st.session_state["eval_set_state"].pop("not_kept", None)
+    if not_kept:
+        st.warning(_not_kept_message(*not_kept), icon="✂️")
     dropped = st.session_state["eval_set_state"].pop("dropped", 0)
     if dropped:
         st.warning(tr("eval.set_rows_not_added", count=f"{dropped:,}", limit=f"{MAX_CASES:,}"), icon="✂️")
@@ -296,7 +321,7 @@ def recorded_runs(expectations: dict) -> int:
     """The two versions side by side (tabs); returns the chosen k."""
     st.header(tr("eval.runs_title"))
     st.info(tr("eval.simulated"))
-    k = st.slider(tr("eval.k_label"), 1, K_MAX, 3, key="eval_k", help=tr("eval.k_help"))
+    k = st.slider(tr("eval.k_label"), 1, K_MAX, 3, key="eval_k", help=tr("eval.k_help"), **PERSIST)
     language = lang()
     frozen = json.dumps({c: list(v) for c, v in expectations.items()}, sort_keys=True, ensure_ascii=False)
     tabs = st.tabs([tr(f"eval.version_{v}") for v in VERSIONS])
@@ -319,7 +344,8 @@ def drill_down(expectations: dict) -> None:
     c1, c2 = st.columns([1, 2])
     labels = {v: tr(f"eval.version_{v}") for v in VERSIONS}  # captured now: AppTest formats outside the run
     version = c1.radio(
-        tr("eval.drill_version"), VERSIONS, key="eval_drill_version", horizontal=True, format_func=labels.__getitem__
+        tr("eval.drill_version"), VERSIONS, key="eval_drill_version", horizontal=True, format_func=labels.__getitem__,
+        **PERSIST,
     )
     recorded = _recorded_or_problems(version, language)
     if recorded is None:
@@ -327,7 +353,7 @@ def drill_down(expectations: dict) -> None:
     log = recorded.log
     ids = list(dict.fromkeys(r.case_id for r in log.runs))
     case = c2.selectbox(tr("eval.drill_case"), ids, key="eval_drill_case", format_func=escape_lookalikes,
-                        **own_words("selectbox"))
+                        **own_words("selectbox"), **PERSIST)
     runs = [r for r in log.runs if r.case_id == case]
     request = recorded.requests.get(runs[0].line, "") if runs else ""
     if request:
@@ -370,14 +396,16 @@ def upload_section(k: int) -> None:
     c1, c2 = st.columns([3, 1])
     labels = {f: tr(f"eval.format_{f}") for f in ("auto", "native", "tau", "inspect")}
     fmt = c2.selectbox(tr("eval.format_label"), tuple(labels), key="eval_format", format_func=labels.__getitem__,
-                       **own_words("selectbox"))
+                       **own_words("selectbox"), **PERSIST)
     # the server refuses a larger file before holding it (default: 200 MB per upload). The browser then
     # marks the file with Streamlit's own English "File must be 20.0MB or smaller" (a hover tooltip no
     # option or style reaches), so the label states the cap in the page's language; upload_too_large below
     # is the check for an upload that did not pass through the browser's.
     uploaded = file_uploader(tr("eval.upload_label", limit=UPLOAD_LIMIT_MB), key="eval_upload",
-                             types=["jsonl", "json", "eval"], limit_mb=UPLOAD_LIMIT_MB, where=c1)
+                             types=["jsonl", "json", "eval"], limit_mb=UPLOAD_LIMIT_MB, where=c1,
+                             on_change=_forget_upload)
     if uploaded is None:
+        _show_kept_upload()
         return
     if uploaded.size > UPLOAD_LIMIT_MB * 1_000_000:
         st.error(tr("eval.upload_too_large", size=f"{uploaded.size / 1e6:.1f}", limit=UPLOAD_LIMIT_MB))
@@ -385,7 +413,7 @@ def upload_section(k: int) -> None:
     data = uploaded.getvalue()
     digest = hashlib.sha256(data).hexdigest()
     cached = st.session_state.get("eval_upload_result")
-    if not cached or cached[0] != (digest, fmt, k):
+    if not cached or cached[0][:3] != (digest, fmt, k):
         bar = st.progress(0.0, text=tr("eval.upload_reading"))
         try:
             log = read_log(data, fmt, uploaded.name, UPLOAD_LIMIT_MB * 1_000_000)
@@ -402,8 +430,33 @@ def upload_section(k: int) -> None:
             if log.runs else None
         )
         bar.empty()
-        cached = ((digest, fmt, k), log.fmt, len(log.runs), log.problems[:20], len(log.problems), log.notes, result)
+        cached = ((digest, fmt, k, uploaded.name), log.fmt, len(log.runs), log.problems[:20], len(log.problems),
+                  log.notes, result)
         st.session_state["eval_upload_result"] = cached
+    _show_upload(cached, k)
+
+
+def _forget_upload() -> None:
+    """The uploader's on_change: a file taken out of the box (or replaced) drops the analysis kept of it."""
+    if st.session_state.get("eval_upload") is None:
+        st.session_state.pop("eval_upload_result", None)
+
+
+def _show_kept_upload() -> None:
+    """With the box empty: the analysis of the file the student uploaded, when they did not take it out. Streamlit
+    lets go of an uploaded file when a run does not draw its box (a visit to another page), and the analysis
+    vanished with it while the session still held it (break-it pass brk12web); now it is shown, said to be of that
+    file and that k."""
+    cached = st.session_state.get("eval_upload_result")
+    if not cached:
+        return
+    _, _, k, name = cached[0]
+    st.info(tr("eval.upload_kept", name=shown_name(name), k=k), icon="📎")
+    _show_upload(cached, k)
+
+
+def _show_upload(cached: tuple, k: int) -> None:
+    """What the page shows of an analysed upload (``cached``: see upload_section) with ``k``."""
     _, found_fmt, runs, problems, problem_count, notes, kept = cached
     result, total, means = kept if kept is not None else (None, 0, None)
     if problem_count:

@@ -13,7 +13,7 @@ import json
 
 import streamlit as st
 
-from ui.common import box_chars, file_mtime, lang, plain, show_code, show_json, show_load_problems, tr
+from ui.common import PERSIST, box_chars, file_mtime, lang, plain, show_code, show_json, show_load_problems, tr
 from ui.mono import monospace
 from toolcall.i18n import sentence_gap
 from toolcall.markdown import link
@@ -72,6 +72,7 @@ def pick_scenario(loaded: ScenarioSet) -> tuple[Scenario, str]:
         on_change=_copy,
         args=(_key("pick"), SCENARIO_KEY),
         **own_words("selectbox"),
+        **PERSIST,
     )
     right.segmented_control(
         tr("harness.format_label"),
@@ -81,6 +82,7 @@ def pick_scenario(loaded: ScenarioSet) -> tuple[Scenario, str]:
         format_func=lambda f: tr(f"harness.format.{f}"),
         on_change=_copy,
         args=(_key("fmt"), FORMAT_KEY),
+        **PERSIST,
     )
     right.caption(tr("harness.formats_only"))
     scenario = loaded.by_id(state[SCENARIO_KEY])
@@ -205,6 +207,7 @@ def _choice_form(scenario: Scenario, run: Run, step) -> None:
             format_func=labels.__getitem__,
             captions=[f"`{o.code[run.fmt]}`" if run.fmt in o.code else "" for o in step.options],
             key=_key("choice", scenario.id, run.fmt, step.id),
+            **PERSIST,
         )
         submit_key = _key("submit", scenario.id, run.fmt, step.id)
         if st.form_submit_button(tr("harness.submit"), type="primary", key=submit_key):
@@ -224,15 +227,21 @@ def _json_form(scenario: Scenario, run: Run, step) -> None:
         with st.expander(tr("harness.hint"), icon="💡"):
             st.markdown(step.explain[L])
     with st.form(_key("form", scenario.id, run.fmt, step.id), border=False, enter_to_submit=False):
-        st.text_area(tr("harness.json_label"), key=key, height=240, max_chars=box_chars(MAX_MOVE_CHARS))
+        st.text_area(tr("harness.json_label"), key=key, height=240, max_chars=box_chars(MAX_MOVE_CHARS),
+                     **PERSIST)
         if st.form_submit_button(
             tr("harness.submit"), type="primary", key=_key("submit", scenario.id, run.fmt, step.id)
         ):
             _play(scenario, run, st.session_state[key])
     _show_wrong(scenario, run)  # under the button, before "Start the editor over"
-    if st.button(tr("harness.reset_editor"), key=_key("reset", scenario.id, run.fmt, step.id)):
-        st.session_state[key] = starter(scenario, step, run.fmt, L)
-        st.rerun()
+    # on_click: a callback runs before the next run draws the editor; set after it is drawn, Streamlit refused
+    # the write (StreamlitAPIException) and the button broke the page (break-it pass brk12web)
+    st.button(tr("harness.reset_editor"), key=_key("reset", scenario.id, run.fmt, step.id), on_click=_set_state,
+              args=(key, starter(scenario, step, run.fmt, L)))
+
+
+def _set_state(key: str, value) -> None:
+    st.session_state[key] = value
 
 
 def _play(scenario: Scenario, run: Run, move: str) -> None:

@@ -2,7 +2,7 @@
 editor and the output whose card is drawn. One panel and one card are drawn at a time: ``st.tabs`` sends
 every tab's elements on every rerun, and with a card per canned output in tabs a schema edit sent 152
 messages (bench/README.md, section I; issue 18). The pickers' values are ids, kept across edits, language
-switches and page visits (``persist_state="session"``).
+switches and page visits (``**PERSIST``).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from toolcall.safe_validator import SizedCache
-from ui.common import label, lang, plain, tr
+from ui.common import PERSIST, label, lang, plain, tr
 from ui.tool_editor import CUSTOM
 from ui.widgets import translated
 
@@ -61,7 +61,7 @@ def pick_panel() -> str:
     st.session_state.setdefault("playground_panel", OUTPUTS)
     return translated("segmented_control", tr("playground.panel_label"), PANELS,
                       {p: tr(_PANEL_LABELS[p]) for p in PANELS}, key="playground_panel", required=True,
-                      label_visibility="collapsed", wrap=True, persist_state="session") or OUTPUTS
+                      label_visibility="collapsed", wrap=True, **PERSIST) or OUTPUTS
 
 
 #: The picker's labels and captions by the identity of the judged cards (evaluate_canned_cached shares one list
@@ -95,4 +95,4 @@ def pick_output(cards) -> str:
     A tool that lacks the picked output shows its first one."""
     labels, captions = output_labels(cards)
     return translated("radio", tr("playground.output_pick"), list(labels), labels, key="playground_output",
-                      captions=captions, help=tr("playground.output_pick_help"), persist_state="session")
+                      captions=captions, help=tr("playground.output_pick_help"), **PERSIST)

@@ -25,7 +25,7 @@ from toolcall.strict.rules import PROVIDERS
 from toolcall.safe_validator import SizedCache
 from toolcall.text import PRETTY, bounded_json, editable_json, escape_lookalikes
 from toolcall.validation import MAX_SCHEMA_CHARS
-from ui.common import show_code, show_text
+from ui.common import PERSIST, show_code, show_text
 
 PREFIX = "playground_strict"
 # Markdown table cells wrap at words; the first and last columns (a JSON pointer, a source link; the leak
@@ -148,7 +148,7 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
             show_text(t("strict.panel.moved_caption", lang, keywords=name_list(moved, lang)))
     # Both schemas written out in full only when asked: drawn on every rerun they sent ~8x the typed schema
     # (bench/README.md, section S); an expander would send them all the same.
-    if not st.toggle(t("strict.panel.show_full", lang), key=f"{PREFIX}_full"):
+    if not st.toggle(t("strict.panel.show_full", lang), key=f"{PREFIX}_full", **PERSIST):
         return
     left, right = st.columns(2)
     with left:
@@ -260,7 +260,8 @@ def render_strict_panel(schema: dict[str, Any], tool_name: str, lang: str, outpu
     ``outputs`` are the canned outputs (default: fixtures/outputs/refund_order.yaml). Nothing
     is computed while the toggle (key ``playground_strict_open``) is off.
     """
-    if not st.toggle(t("strict.panel.toggle", lang), key=f"{PREFIX}_open", help=t("strict.panel.toggle_help", lang)):
+    if not st.toggle(t("strict.panel.toggle", lang), key=f"{PREFIX}_open", help=t("strict.panel.toggle_help", lang),
+                     **PERSIST):
         return
     if panel_too_large(schema):  # checked before anything is computed: bounded work per edit (issue 13)
         st.info(t("strict.panel.too_large", lang, nodes=MAX_PANEL_SUBSCHEMAS,
@@ -272,7 +273,7 @@ def render_strict_panel(schema: dict[str, Any], tool_name: str, lang: str, outpu
         st.caption(t("strict.panel.intro", lang))
         names = {p: t(f"strict.panel.provider_{p}", lang) for p in PROVIDERS}
         provider = st.radio(t("strict.panel.provider", lang), PROVIDERS, horizontal=True, key=f"{PREFIX}_provider",
-                            format_func=names.__getitem__)
+                            format_func=names.__getitem__, **PERSIST)
         with st.container(key=f"{PREFIX}_findings"):
             _findings(schema, provider, tool_name, lang)
         st.divider()

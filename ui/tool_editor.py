@@ -27,7 +27,7 @@ from toolcall.tooldef import (FORMS, MAX_DEFINITION_CHARS, MAX_DESCRIPTION_CHARS
                               parse_definition, read_share_token, render, share_token, share_url)
 from toolcall.validation import MAX_SCHEMA_CHARS
 from toolcall.safe_validator import SizedCache
-from ui.common import box_chars, file_mtime, lang, load, show_code, tr
+from ui.common import PERSIST, box_chars, file_mtime, lang, load, show_code, tr
 from ui.widgets import translated
 
 CUSTOM = "custom"
@@ -262,11 +262,11 @@ def show_editor() -> tuple[Tool, bool]:
     else:
         st.error(plain(error_text(checked)), icon="❌")
         st.warning(tr("playground.stale"), icon="⏳")
-    st.text_input(tr("workbench.name_label"), key="tool_name", persist_state="session", max_chars=box_chars(NAME_MAX))
-    st.text_area(tr("workbench.description_label"), key="tool_description", height=130, persist_state="session",
+    st.text_input(tr("workbench.name_label"), key="tool_name", **PERSIST, max_chars=box_chars(NAME_MAX))
+    st.text_area(tr("workbench.description_label"), key="tool_description", height=130, **PERSIST,
                  max_chars=box_chars(MAX_DESCRIPTION_CHARS), help=tr("workbench.description_help"))
     show_hidden(state["tool_description"], "description")
-    st.text_area(tr("playground.editor_label"), key="schema_editor", height=380, persist_state="session",
+    st.text_area(tr("playground.editor_label"), key="schema_editor", height=380, **PERSIST,
                  max_chars=box_chars(MAX_SCHEMA_CHARS), help=tr("playground.editor_help"))
     show_hidden(state["schema_editor"], "input_schema")
     state["workbench_description"] = state["tool_description"]
@@ -327,12 +327,28 @@ def show_review(tool: Tool, tools: list[Tool]) -> None:
     st.markdown("**" + tr("workbench.checklist_title") + "**")
     st.caption(tr("workbench.checklist_intro"))
     for item in CHECKLIST:
-        st.checkbox(tr(f"workbench.check.{item}"), key=f"workbench_check_{item}", persist_state="session")
+        st.checkbox(tr(f"workbench.check.{item}"), key=f"workbench_check_{item}", **PERSIST)
+
+
+#: Set while the definition box holds what the student typed: it no longer follows the fields (a change of form or
+#: field refilled it, and their text was gone without a word: break-it pass brk12web) until they apply it or start
+#: it again from the fields.
+_OWN_DEFINITION = "workbench_definition_own"
+
+
+def _typed_definition() -> None:
+    st.session_state[_OWN_DEFINITION] = True
+
+
+def _refill(text: str) -> None:
+    st.session_state["workbench_definition_text"] = st.session_state["workbench_definition_shown"] = text
+    st.session_state[_OWN_DEFINITION] = False
 
 
 def _apply_definition() -> None:
     checked = parse_definition(st.session_state["workbench_definition_text"], lang())
     if checked.ok:
+        st.session_state[_OWN_DEFINITION] = False  # applied: the box follows the fields again
         st.session_state["playground_tool"] = CUSTOM if st.session_state.get("playground_tool") not in tool_ids() \
             else st.session_state["playground_tool"]
         _fill(checked.tool)
@@ -345,15 +361,20 @@ def show_definition(tool: Tool) -> None:
     """The full definition in the course's or OpenAI's form: copy it (the code block's copy button), or
     edit it here and apply it to the three fields; and the share link."""
     form = translated("radio", tr("workbench.form_label"), FORMS, {f: tr(f"workbench.form.{f}") for f in FORMS},
-                      key="workbench_form", horizontal=True, persist_state="session")
+                      key="workbench_form", horizontal=True, **PERSIST)
     text = render(tool, form)
     show_code(text, language="json", wrap_lines=True)
     with st.expander(tr("workbench.edit_definition")):
-        if st.session_state.get("workbench_definition_shown") != text:
-            st.session_state["workbench_definition_text"] = text  # follows the fields until applied
-            st.session_state["workbench_definition_shown"] = text
+        state = st.session_state
+        if state.get("workbench_definition_shown") != text and not state.get(_OWN_DEFINITION):
+            state["workbench_definition_text"] = text  # follows the fields while the student has not typed in it
+            state["workbench_definition_shown"] = text
         st.text_area(tr("workbench.definition_label"), key="workbench_definition_text", height=260,
-                     persist_state="session", max_chars=box_chars(MAX_DEFINITION_CHARS))
+                     **PERSIST, max_chars=box_chars(MAX_DEFINITION_CHARS), on_change=_typed_definition)
+        if state.get(_OWN_DEFINITION) and state.get("workbench_definition_shown") != text:
+            st.caption(tr("workbench.definition_kept"))
+            st.button(tr("workbench.definition_refill"), key="workbench_definition_refill", on_click=_refill,
+                      args=(text,))
         st.button(tr("workbench.apply_definition"), key="workbench_apply_definition", on_click=_apply_definition)
         if "workbench_definition_error" in st.session_state:
             st.error(plain(st.session_state["workbench_definition_error"]), icon="❌")

@@ -16,7 +16,7 @@ from typing import Any
 
 import streamlit as st
 
-from ui.common import lang, plain, tr
+from ui.common import PERSIST, lang, plain, tr
 
 #: Session-state key of {widget key: language it was last drawn in}.
 _DRAWN_IN = "_translated_widget_lang"
@@ -43,7 +43,8 @@ def translated(kind: str, label: str, options: Iterable[Any], labels: Mapping[An
     ``key`` whose values are ``options`` (ids) and whose shown text is ``labels[id]`` (a mapping
     or a function, already in the session's language), and return its value (an id, a list of
     ids, or None). ``where`` is a container (st.sidebar, a column) to draw into; other keyword
-    arguments go to the widget unchanged (``horizontal``, ``on_change``, ``placeholder`` …).
+    arguments go to the widget unchanged (``horizontal``, ``on_change``, ``placeholder`` …). The value is kept for
+    the session when a run does not draw the widget (ui.common.PERSIST).
     KeyError for an unknown ``kind``."""
     if kind not in _KINDS:
         raise KeyError(kind)
@@ -55,7 +56,7 @@ def translated(kind: str, label: str, options: Iterable[Any], labels: Mapping[An
         state[key] = state[key]
     drawn_in[key] = language
     return draw(label, list(options), key=key, format_func=shown.__getitem__ if shown is not None else labels,
-                **{**own_words(kind), **kwargs})
+                **{**own_words(kind), **PERSIST, **kwargs})
 
 
 def css_string(text: str) -> str:
@@ -141,11 +142,17 @@ def accepted_name(name: str, types: Iterable[str]) -> bool:
 SHOWN_NAME_CHARS = 80
 
 
+def shown_name(name: str) -> str:
+    """An uploaded file's ``name`` to quote in Markdown: plain text, at most SHOWN_NAME_CHARS characters (its start
+    and end around …)."""
+    if len(name) > SHOWN_NAME_CHARS:
+        name = name[: SHOWN_NAME_CHARS - 11] + "…" + name[-10:]
+    return plain(name)
+
+
 def wrong_type_message(name: str, types: list[str]) -> str:
     """The refusal of an upload named ``name`` (quoted as plain text, at most SHOWN_NAME_CHARS characters)
     that ends in none of ``types``, in the session's language."""
-    if len(name) > SHOWN_NAME_CHARS:
-        name = name[: SHOWN_NAME_CHARS - 11] + "…" + name[-10:]
     gap = tr("widgets.uploader.type_gap")
-    return tr("widgets.uploader.wrong_type", name=plain(name), types=gap.join(t.upper() for t in types),
+    return tr("widgets.uploader.wrong_type", name=shown_name(name), types=gap.join(t.upper() for t in types),
               dots=gap.join("." + t for t in types))

@@ -343,3 +343,28 @@ def test_an_upload_with_more_cases_than_the_table_lists_says_so_and_sends_a_boun
     assert t("eval.matrix_folded", lang, kept=MAX_MATRIX_TOOLS - 1, expected=folded, chosen=0) in captions
     kept, cases, _ = at.session_state["eval_upload_result"][-1]  # what the session holds: no row per run
     assert kept.graded is None and len(kept.cases) == SHOWN_CASES and cases == total
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_uploaded_logs_analysis_is_still_shown_after_a_visit_to_another_page(lang):
+    """Streamlit lets go of an uploaded file when a run does not draw its box: after a visit to another page the
+    upload's analysis was gone from the page, while the session still held it (break-it pass brk12web). Now it is
+    shown again, said to be of that file and that k; taking the file out of the box drops it."""
+    at = lab(lang)
+    at.slider(key="eval_k").set_value(2).run()
+    at.file_uploader(key="eval_upload").set_value(("results.json", tau_file(), "application/json")).run()
+    loaded = t("eval.upload_loaded", lang, runs=6, cases=2, fmt="tau")
+    assert loaded in [s.value for s in at.success]
+    table = at.dataframe[-1].value
+    at.switch_page("pages/lessons.py").run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.file_uploader(key="eval_upload").value is None
+    from toolcall.markdown import plain
+
+    assert t("eval.upload_kept", lang, name=plain("results.json"), k=2) in [i.value for i in at.info]
+    assert loaded in [s.value for s in at.success]
+    assert at.dataframe[-1].value.equals(table)
+    at.file_uploader(key="eval_upload").set_value(("results.json", tau_file(), "application/json")).run()
+    at.file_uploader(key="eval_upload").set_value(None).run()  # taken out of the box: nothing kept
+    assert loaded not in [s.value for s in at.success] and "eval_upload_result" not in at.session_state

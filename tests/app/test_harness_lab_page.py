@@ -278,3 +278,26 @@ def test_an_unreadable_json_move_is_not_called_wrong(scenario, lang, fmt):
     assert [x.value for x in at.toast] == [t("harness.toast", lang, what=t("harness.toast_unreadable", lang))]
     make_move(at, scenario, step, fmt, lang, reference_move(scenario, step, fmt, lang))
     assert at.success and not at.warning
+
+
+@pytest.mark.parametrize("lang, fmt", PLAYS)
+def test_start_the_editor_over_restores_the_starter_in_the_students_language(lang, fmt):
+    """"Start the editor over" wrote the editor's state after the editor was drawn: Streamlit refuses that
+    (StreamlitAPIException), so the button broke the page instead of restoring the starter (break-it brk12web).
+    An on_click callback sets it before the editor is drawn."""
+    from toolcall.harness import starter
+
+    scenario = next(s for s in SCENARIOS if s.id == "plain_call")
+    steps = scenario.steps_for(fmt)
+    at = open_lab(lang, fmt, scenario.id)
+    make_move(at, scenario, steps[0], fmt, lang, reference_move(scenario, steps[0], fmt, lang))
+    step = steps[1]
+    assert step.kind == "json"
+    box = f"harness_json_{scenario.id}_{fmt}_{step.id}"
+    at.text_area(key=box).input('{"edited": true}')
+    at.button(key=f"harness_submit_{scenario.id}_{fmt}_{step.id}_{lang}").click().run()  # a box in a form commits so
+    assert at.text_area(key=box).value == '{"edited": true}'
+    at.button(key=f"harness_reset_{scenario.id}_{fmt}_{step.id}_{lang}").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.text_area(key=box).value == starter(scenario, step, fmt, lang)
+    assert at.button(key=f"harness_reset_{scenario.id}_{fmt}_{step.id}_{lang}").label == t("harness.reset_editor", lang)

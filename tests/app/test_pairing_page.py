@@ -488,3 +488,30 @@ def test_the_chinese_page_shows_no_english_example_text():
         assert [w for w in _prose(json.loads(shown)) if not re.search(r"[\u4e00-\u9fff]", w)] == [], example.id
         checked += bool(english)
     assert checked  # some example has customer text at all
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_transcript_above_past_the_converter_cap_is_not_copied_into_the_converter(lang):
+    """Break-it pass brk12web: a paste above longer than the converter converts (MAX_PAGE_CONVERT_CHARS) was still
+    copied into the converter's box, so the page sent the student's paste back to the browser a second time (1 MB
+    typed: 2 MB of box text), only to say under it that it is too large to convert. Now the box is left as it
+    is, there is no "Use the transcript above" button, and the page says why, with the size and the cap."""
+    import json
+
+    import toolcall.convert as convert_module
+
+    cap = convert_module.MAX_PAGE_CONVERT_CHARS
+    head = [{"role": "user", "content": "go"}, {"role": "assistant", "content": ""}]
+    pad = cap + 1 - len(json.dumps(head, separators=(",", ":")))
+    text = json.dumps([head[0], {"role": "assistant", "content": "x" * pad}], separators=(",", ":"))
+    assert len(text) == cap + 1
+    at = open_page(lang)
+    at.text_area(key="pairing_input").input(text).run()
+    assert not at.exception
+    assert at.text_area(key="convert_input").value == ""
+    assert "convert_use_above" not in [b.key for b in at.button]
+    assert at.info[-1].value == t("convert.above_too_large", lang, size=f"{cap + 1:,}", limit=f"{cap:,}")
+    shorter = text[:-len('x"}]')] + '"}]'  # at the cap: copied, as before
+    at.text_area(key="pairing_input").input(shorter).run()
+    assert at.text_area(key="convert_input").value == shorter
+    assert t("convert.above_too_large", lang, size=f"{cap + 1:,}", limit=f"{cap:,}") not in [i.value for i in at.info]

@@ -218,3 +218,29 @@ def test_a_misspelt_keyword_in_the_editor_is_named_by_the_review(lang):
     assert not at.exception
     reason = t("workbench.lint.param_misspelt_keyword", lang, param="order_id", keyword="patern", near="pattern")
     assert [w for w in texts(at.warning) if plain(reason) in w or reason in w]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_definition_being_edited_is_not_replaced_when_the_fields_change(lang):
+    """The definition box followed the fields until applied: a student who typed a definition there and then picked
+    the other form (or edited a field) lost it without a word, the box refilled from the fields (break-it pass
+    brk12web). Now their text stays, the page says the fields changed since, and a button starts the box again from
+    the fields; after Apply the box follows the fields again."""
+    at = playground(lang)
+    open_panel(at, "definition")
+    mine = '{"name": "mine", "description": "Typed by the student.", "input_schema": {"type": "object"}}'
+    at.text_area(key="workbench_definition_text").input(mine).run()
+    at.radio(key="workbench_form").set_value("openai").run()
+    assert not at.exception
+    assert at.text_area(key="workbench_definition_text").value == mine
+    assert t("workbench.definition_kept", lang) in [c.value for c in at.caption]
+    at.button(key="workbench_definition_refill").click().run()
+    refilled = at.text_area(key="workbench_definition_text").value
+    assert json.loads(refilled)["type"] == "function"  # the fields, in the form now picked
+    assert t("workbench.definition_kept", lang) not in [c.value for c in at.caption]
+    at.text_area(key="workbench_definition_text").input(mine.replace("mine", "applied")).run()
+    at.button(key="workbench_apply_definition").click().run()
+    assert at.text_input(key="tool_name").value == "applied"
+    at.radio(key="workbench_form").set_value("course").run()  # applied: the box follows the fields again
+    assert json.loads(at.text_area(key="workbench_definition_text").value)["name"] == "applied"
+    assert "input_schema" in json.loads(at.text_area(key="workbench_definition_text").value)

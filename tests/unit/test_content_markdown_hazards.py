@@ -154,3 +154,36 @@ def test_a_dead_link_in_any_markdown_text_of_the_fixtures_is_named(tmp_path):
     for file, data in files.items():
         (root / file).write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
     assert {(p.file, p.path, p.message) for p in check_markdown_texts(root)} == expected
+
+
+def test_a_text_past_the_markdown_limit_is_named_and_not_parsed(monkeypatch):
+    """The kind: check parses instructor Markdown at about 40 µs a character on hostile text ("[\\n" repeated), and a
+    fixture file may hold 2 MB, so one prompt held check for over a minute. Past the limit the text is named as too
+    long, and neither the hazard scan, the link scan nor the structure scan parses it."""
+    from toolcall import markdown_hazards as module
+
+    limit = module.MAX_MARKDOWN_CHARS
+    parsed: list[int] = []
+    parse = module._PARSER.parse
+    monkeypatch.setattr(module._PARSER, "parse", lambda text, env=None: parsed.append(len(text)) or parse(text, env))
+    text = "[\n" * (limit // 2) + "x"
+    assert markdown_hazards(text) == [f"the text is {limit + 1:,} characters; a text shown as Markdown may have at "
+                                      f"most {limit:,} (it was not checked further)"]
+    assert module.dead_links(text) == []
+    assert module.structure(text) == {"code blocks": [], "headings": [], "tables": []}
+    assert parsed == []
+    assert markdown_hazards(text[:-1]) == [] and parsed == [limit]
+
+
+def test_a_lesson_past_its_limit_is_not_read(tmp_path):
+    """A lesson file is read only up to MAX_LESSON_CHARS (the longest shipped one is ~6 300 characters): past it
+    check names the file instead of parsing it three times."""
+    from toolcall.lessons import MAX_LESSON_CHARS
+
+    root = copy_content(tmp_path)
+    lesson = root / "lessons" / "zh" / "02-five-steps.md"
+    text = lesson.read_text(encoding="utf-8")
+    lesson.write_text(text + "[\n" * (MAX_LESSON_CHARS // 2), encoding="utf-8")
+    file = "lessons/zh/02-five-steps.md"
+    assert [p for p in problem_set(root) if p[0] == file] == [
+        (file, "$", f"cannot read file: too large: more than {MAX_LESSON_CHARS:,} characters")]

@@ -35,7 +35,8 @@ def test_the_scan_catches_each_form_of_space_join():
 def test_the_harness_finish_line_joins_without_a_gap_in_chinese():
     joined = sentence_gap("zh").join((t("harness.done", "zh", score="2", max="3"),
                                       t("harness.done_saved", "zh", id="harness:plain_call")))
-    assert joined == "场景完成：2 / 3 分。已记入你的进度，编号 harness:plain_call。"
+    assert joined == "场景完成：2 / 3 分。已记入你的进度；在练习页下载的进度里，它的编号是 harness:plain_call。"
     assert sentence_gap("en").join((t("harness.done", "en", score="2", max="3"),
                                     t("harness.done_saved", "en", id="harness:plain_call"))) == (
-        "Scenario finished: 2 of 3 points. Saved to your progress as harness:plain_call.")
+        "Scenario finished: 2 of 3 points. Saved to your progress; the progress you download on the "
+        "Exercises page lists it as harness:plain_call.")

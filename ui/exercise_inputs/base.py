@@ -12,7 +12,7 @@ import streamlit as st
 from toolcall.exercise_types.base import MAX_ANSWER_CHARS
 from toolcall.exercises import Exercise
 from toolcall.i18n import LANGS
-from ui.common import box_chars, lang, tr
+from ui.common import PERSIST, box_chars, lang, tr
 from ui.mono import monospace
 
 
@@ -89,6 +89,7 @@ def text_area(label_key: str, height: int) -> Callable[[Exercise], None]:
 
     def draw(ex: Exercise) -> None:
         monospace((key(ex, "answer"),))
-        st.text_area(tr(label_key), key=key(ex, "answer"), height=height, max_chars=box_chars(MAX_ANSWER_CHARS))
+        st.text_area(tr(label_key), key=key(ex, "answer"), height=height, max_chars=box_chars(MAX_ANSWER_CHARS),
+                     **PERSIST)
 
     return draw

@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from toolcall.exercises import Exercise
-from ui.common import tr
+from ui.common import PERSIST, tr
 from ui.exercise_inputs.base import ExerciseInput, key, numbered, setdefault, shown
 from ui.widgets import translated
 
@@ -26,7 +26,7 @@ def _draw(ex: Exercise) -> None:
     if ex.spec["multiple"]:
         st.caption(tr("exercises.choose_many"))
         for oid, text in options.items():
-            st.checkbox(text, key=key(ex, "opt_" + oid))
+            st.checkbox(text, key=key(ex, "opt_" + oid), **PERSIST)
     else:
         translated("radio", tr("exercises.choose_one"), options, options, key=key(ex, "answer"))
 
