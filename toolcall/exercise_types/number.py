@@ -79,7 +79,7 @@ def grade_number(exercise: Exercise, text: str) -> Grade:
 
 
 #: Magnitudes shown as plain decimals in feedback; outside them, scientific notation.
-PLAIN_RANGE = (1e-6, 1e10)
+PLAIN_RANGE = (1e-12, 1e10)
 
 
 def shown_number(value: float) -> str:
