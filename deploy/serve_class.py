@@ -28,7 +28,11 @@ websocket keeps a one-day timeout). nginx runs in a process group of its own: wh
 dies, its workers (which would keep the port with the old configuration) are killed with it
 before a new master starts, and a master counts as serving only once it wrote its own pid
 (nginx does that after binding the port) and answers. Only the operator's signal stops
-everything, and leaves no process of ours behind.
+everything, and leaves no process of ours behind. nginx is supervised too: it answers HEALTH_PATH
+itself, and a dead or hung nginx is killed with its workers and started again. At start the open-file limit
+is raised to the hard limit and nginx sized from it, one client address capped (429 past the cap); a process's
+error output is relayed capped (OutputRelay); a PostgreSQL progress database is reached once before anything
+starts; the processes share one instructor passphrase throttle (a file in the run folder).
 More students than one machine can serve: run this on several hosts with the same
 ``--database-url postgresql://…`` (or TOOLCALL_DATABASE_URL in the environment, which keeps
 the password out of ``ps``), all sharing one PostgreSQL for progress, behind a load balancer
@@ -36,7 +40,8 @@ with sticky sessions (a Streamlit session lives in one process); README "Scaling
 
 Needs the ``nginx`` binary (``sudo apt-get install nginx``); no system configuration is
 touched: the generated nginx.conf, its pid file, logs and temp folders live in a private
-run folder that is removed on exit. Ctrl+C (or SIGTERM) stops nginx and every process.
+run folder that is removed on exit (nginx's error log, when not empty, is kept next to it:
+keep_error_log). Ctrl+C (or SIGTERM) stops nginx and every process.
 """
 
 from __future__ import annotations
@@ -83,6 +88,9 @@ HEALTH_FAILURES = 3
 #: Seconds nginx waits for the first byte of a plain HTTP answer (pages, scripts, health, downloads)
 #: before passing the request to another process; the websocket and uploads keep long timeouts.
 HTTP_FIRST_BYTE = 5
+#: The path nginx answers itself (``ok``): the supervisor's health check of nginx, so a hung or dead nginx is
+#: noticed and restarted (its check went through to a Streamlit process, and was never asked while serving).
+HEALTH_PATH = "/_toolcall/nginx-health"
 
 
 def find_nginx() -> str | None:
@@ -99,8 +107,15 @@ def upstream_name(i: int) -> str:
     return f"toolcall_{i}"
 
 
-def nginx_conf(listen: str, backends: list[str], run_dir: Path, as_root: bool) -> str:
-    """The nginx.conf text for ``listen`` ("host:port") in front of ``backends`` ("127.0.0.1:port").
+def nginx_conf(listen: str, backends: list[str], run_dir: Path, as_root: bool,
+               connections: int = 1024, per_address: int = 128) -> str:
+    """The nginx.conf text for ``listen`` ("host:port", listen_directive) in front of ``backends`` ("127.0.0.1:port").
+
+    nginx's worker may hold ``connections`` connections (clients and processes together; nginx_limits sizes
+    it from the open-file limit), and one client address at most ``per_address`` requests under way at once
+    (a websocket counts for as long as it is open): the next is answered 429 (``limit_conn``), so one
+    client cannot take every connection. ``HEALTH_PATH`` is answered ``ok`` by nginx itself (the
+    supervisor's check that nginx serves; it is exempt from the per-address cap).
 
     A request without a valid ``toolcall_backend`` cookie goes to the upstream pool
     (round-robin); a request with one goes to that process's upstream, where every other
@@ -131,9 +146,13 @@ def nginx_conf(listen: str, backends: list[str], run_dir: Path, as_root: bool) -
 worker_processes 1;
 pid {q(run_dir / "nginx.pid")};
 error_log {q(run_dir / "error.log")} warn;
-events {{ worker_connections 2048; }}
+events {{ worker_connections {connections}; }}
 http {{
     access_log off;
+    # one client address: at most {per_address} requests under way (open websockets included), the next is 429
+    limit_conn_zone $binary_remote_addr zone=toolcall_per_address:1m;
+    limit_conn_status 429;
+    limit_conn_log_level info;  # below error_log's level: a client sending requests past its cap cannot fill the log
     client_body_temp_path {q(tmp / "body")};
     proxy_temp_path {q(tmp / "proxy")};
     fastcgi_temp_path {q(tmp / "fastcgi")};
@@ -168,21 +187,69 @@ http {{
     }}
     server {{
         listen {listen};
+        # nginx's own health, answered without any Streamlit process: the supervisor asks it (no per-address cap)
+        location = {HEALTH_PATH} {{
+            default_type text/plain;
+            return 200 "ok";
+        }}
         # plain HTTP: a process silent for HTTP_FIRST_BYTE s is passed over like a dead one
         location / {{
-{_location(HTTP_FIRST_BYTE)}
+{_location(HTTP_FIRST_BYTE, per_address)}
         }}
         # Streamlit's websocket: idle for minutes between a student's edits
         location /_stcore/stream {{
-{_location("1d")}
+{_location("1d", per_address)}
         }}
         # uploads: the answer comes once the whole file is read
         location /_stcore/upload_file {{
-{_location("5m")}
+{_location("5m", per_address)}
         }}
     }}
 }}
 """
+
+
+def listen_directive(address: str, port: int) -> str:
+    """The argument of nginx's ``listen`` for the numeric ``address`` (listen_address) and ``port``: IPv6 in
+    brackets; ``::`` (every interface) with ``ipv6only=off``, so IPv4 clients are served too (nginx sets
+    IPV6_V6ONLY on an IPv6 socket unless told otherwise: ``--public --address ::`` served IPv6 only)."""
+    if ":" not in address:
+        return f"{address}:{port}"
+    return f"[{address}]:{port}" + (" ipv6only=off" if ipaddress.ip_address(address).is_unspecified else "")
+
+
+#: The nginx limits sized from the open-file limit: the worker's connections are at most half the descriptors
+#: (a proxied request holds two: the client's and the process's), within these bounds; one client address may
+#: hold at most 1/PER_ADDRESS_SHARE of the clients nginx can serve (connections / 2).
+MIN_CONNECTIONS = 64
+MAX_CONNECTIONS = 16384
+PER_ADDRESS_SHARE = 4
+#: The soft open-file limit is raised to the hard one, but not past this (an unlimited hard limit).
+MAX_NOFILE = 1 << 20
+
+
+def raise_nofile() -> tuple[int, int]:
+    """Raise this process's soft RLIMIT_NOFILE to its hard limit (at most MAX_NOFILE), so the launcher, nginx and
+    every Streamlit process (which inherit it) can hold as many connections as the system allows: at Debian's
+    default soft limit of 1024 a class of a few hundred websockets ran out of descriptors ("Too many open
+    files"). Returns (soft before, soft now); never raises (a refusal leaves the limit as it was)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = MAX_NOFILE if hard == resource.RLIM_INFINITY else min(hard, MAX_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError):
+            return soft, soft
+        return soft, target
+    return soft, soft
+
+
+def nginx_limits(nofile: int) -> tuple[int, int]:
+    """(worker_connections, per-address cap) for an open-file limit of ``nofile``."""
+    connections = max(MIN_CONNECTIONS, min(MAX_CONNECTIONS, nofile // 2))
+    return connections, max(1, connections // 2 // PER_ADDRESS_SHARE)
 
 
 def nginx_quote(value: Path | str) -> str:
@@ -196,12 +263,14 @@ def nginx_quote(value: Path | str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _location(read_timeout: int | str) -> str:
+def _location(read_timeout: int | str, per_address: int) -> str:
     """The proxy directives of one nginx location, ``read_timeout`` (seconds, or nginx's "1d") being
-    how long nginx waits for the process to send anything (the first byte of an answer, or the next)."""
+    how long nginx waits for the process to send anything (the first byte of an answer, or the next), and
+    ``per_address`` the requests one client address may have under way."""
     if isinstance(read_timeout, int):
         read_timeout = f"{read_timeout}s"
-    return f"""            proxy_pass http://$toolcall_backend;
+    return f"""            limit_conn toolcall_per_address {per_address};
+            proxy_pass http://$toolcall_backend;
             proxy_next_upstream error timeout http_502 http_503;
             proxy_connect_timeout 1s;
             proxy_http_version 1.1;
@@ -422,12 +491,87 @@ def _fd_open(fd: int) -> bool:
     return True
 
 
+#: A process's output relayed to the launcher's stderr: at most RELAY_LINES lines per RELAY_WINDOW seconds per process,
+#: each at most RELAY_LINE_CHARS characters (a longer one is cut); the rest is read and dropped, and counted.
+RELAY_LINES = 200
+RELAY_WINDOW = 10.0
+RELAY_LINE_CHARS = 4000
+
+
+class OutputRelay:
+    """Copies a process's stderr to the launcher's, line by line, capped: a process writing without end (a loop
+    logging a traceback) filled the operator's log and terminal (and its disk) at its own pace. The first
+    RELAY_LINES lines of each RELAY_WINDOW-second window pass; the others are dropped, and when the window ends
+    (a timer: the count comes even if the process then falls silent) one line says ``NAME: N lines of its output
+    dropped (more than RELAY_LINES in RELAY_WINDOW s)``. ``write`` and ``clock`` are injectable for tests."""
+
+    def __init__(self, name: str, write: Callable[[str], object] | None = None,
+                 clock: Callable[[], float] = time.monotonic):
+        self.name, self._clock = name, clock
+        self._write = write if write is not None else (lambda text: say(text.rstrip("\n")))
+        self._lock = threading.Lock()
+        self._window_start: float | None = None
+        self._passed = 0
+        self.dropped = 0
+        self._timer: threading.Timer | None = None
+
+    def line(self, text: str) -> None:
+        """One line of the process's output: written, or counted as dropped."""
+        with self._lock:
+            now = self._clock()
+            if self._window_start is None or now - self._window_start >= RELAY_WINDOW:
+                self._end_window()
+                self._window_start, self._passed = now, 0
+            if self._passed < RELAY_LINES:
+                self._passed += 1
+                passed = True
+            else:
+                passed = False
+                self.dropped += 1
+                if self._timer is None:  # say so when this window ends, whatever comes next
+                    self._timer = threading.Timer(max(0.0, self._window_start + RELAY_WINDOW - now), self.flush)
+                    self._timer.daemon = True
+                    self._timer.start()
+        if passed:
+            self._write(text[:RELAY_LINE_CHARS])
+
+    def flush(self) -> None:
+        """Log how many lines were dropped in the window that ended (nothing when none)."""
+        with self._lock:
+            self._end_window()
+
+    def _end_window(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.dropped:
+            log(f"{self.name}: {self.dropped} lines of its output dropped (more than {RELAY_LINES} in "
+                f"{RELAY_WINDOW:.0f} s)")
+            self.dropped = 0
+        self._window_start = None
+
+    def pump(self, pipe) -> None:
+        """Read ``pipe`` (text) to its end, relaying each line (a line longer than RELAY_LINE_CHARS is read in
+        pieces, so memory stays bounded); then log what was still dropped. Run in a thread."""
+        try:
+            for text in iter(lambda: pipe.readline(RELAY_LINE_CHARS), ""):
+                self.line(text)
+        except (OSError, ValueError):
+            pass
+        finally:
+            try:
+                pipe.close()
+            except OSError:
+                pass
+            self.flush()
+
+
 class Child:
     """One supervised process: ``start()`` (re)starts it; ``name`` is what the log calls it.
 
     ``watch``: while it serves, ask its health check every HEALTH_EVERY s and treat HEALTH_FAILURES
-    unanswered in a row as a death (a hung Streamlit process; not nginx, whose check passes through
-    to the Streamlit processes). A restarted process that has not answered within STARTUP_TIMEOUT s is
+    unanswered in a row as a death (a hung Streamlit process, or a hung nginx: its check is HEALTH_PATH,
+    which nginx answers itself). A restarted process that has not answered within STARTUP_TIMEOUT s is
     killed and started again after a growing delay, as one that died at start. ``pid_file``: it serves
     only once that file holds its own pid (nginx writes it after binding its port), so a leftover
     process answering on the port does not count. ``listens``: the (address, port) it binds (default
@@ -472,11 +616,15 @@ class Child:
         self.checking = False
 
     def start(self) -> subprocess.Popen:
-        self.proc = subprocess.Popen(self.argv, cwd=REPO, stdout=subprocess.DEVNULL,  # its banner names a private port
-                                     stdin=subprocess.DEVNULL, stderr=None if _fd_open(2) else subprocess.DEVNULL,
-                                     env=self.env,
+        # its stderr through an OutputRelay (capped), its stdout nowhere (its banner names a private port)
+        self.proc = subprocess.Popen(self.argv, cwd=REPO, stdout=subprocess.DEVNULL,
+                                     stdin=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE if _fd_open(2) else subprocess.DEVNULL,
+                                     env=self.env, text=True, encoding="utf-8", errors="replace",
                                      start_new_session=True,  # Ctrl+C reaches only the launcher, which stops the rest
                                      preexec_fn=_die_with_parent)
+        if self.proc.stderr is not None:
+            threading.Thread(target=OutputRelay(self.name).pump, args=(self.proc.stderr,), daemon=True).start()
         self.waiting_health = self.health is not None
         self.failures, self.checking, self.started_at = 0, False, None
         return self.proc
@@ -621,10 +769,39 @@ SECRETS_FILE = REPO / ".streamlit" / "secrets.toml"
 MAX_SECRETS_CHARS = 100_000
 
 
+def secrets_files() -> list[Path]:
+    """The secrets files the Streamlit processes read, in Streamlit's order (a later file's key wins): those
+    STREAMLIT_SECRETS_FILES names (Streamlit's ``secrets.files``, white-space separated) when it is set, else the
+    home folder's ``~/.streamlit/secrets.toml`` and the checkout's SECRETS_FILE (the processes run in the
+    checkout; streamlit/config.py, ``get_config_files``). Only the checkout's was read, so a
+    TOOLCALL_DATABASE_URL in the home folder's file, which every process used, was neither checked nor
+    reached: the launcher checked SQLite instead."""
+    named = os.environ.get("STREAMLIT_SECRETS_FILES")
+    if named is not None:
+        return [Path(p) for p in named.split()]
+    try:
+        home = [Path.home() / ".streamlit" / "secrets.toml"]
+    except (RuntimeError, KeyError):  # no HOME and no passwd entry: Streamlit finds none either
+        home = []
+    return [p for p in home if p != SECRETS_FILE] + [SECRETS_FILE]
+
+
+def secrets_database_source() -> Path | None:
+    """The secrets file whose TOOLCALL_DATABASE_URL the processes use (the last of secrets_files() that sets it),
+    or None; a file that cannot be read counts as not setting it (secrets_database_url says why)."""
+    for path in reversed(secrets_files()):
+        try:
+            if secrets_database_url(path):
+                return path
+        except ValueError:
+            continue
+    return None
+
+
 def secrets_database_url(path: Path | None = None) -> str:
-    """TOOLCALL_DATABASE_URL as the secrets file at ``path`` (default SECRETS_FILE) gives it to the processes;
-    "" when the file does not exist or does not set it (their progress is then in SQLite, and its folder is
-    checked).
+    """TOOLCALL_DATABASE_URL as the secrets file at ``path`` gives it to the processes (default: as
+    secrets_files() give it, the last file that sets it winning); "" when no file exists or sets it (their
+    progress is then in SQLite, and its folder is checked).
 
     Raises ValueError naming the file when every process would fail on it, so the launch stops before any of
     them starts: not a regular file (a FIFO would block the launcher and each process for ever), larger than
@@ -634,7 +811,9 @@ def secrets_database_url(path: Path | None = None) -> str:
 
     from toolcall.files import ReadError, read_text_bounded
 
-    path = SECRETS_FILE if path is None else path
+    if path is None:
+        urls = [secrets_database_url(p) for p in secrets_files()]  # each file checked: each is read
+        return next((u for u in reversed(urls) if u), "")
     try:
         text = read_text_bounded(path, MAX_SECRETS_CHARS)
     except ReadError as exc:
@@ -659,12 +838,20 @@ def data_folder() -> str:
     return os.path.abspath(os.path.expanduser(folder)) if folder else str(REPO / "data")
 
 
-def child_env(database_url: str) -> dict[str, str]:
+#: The file in the run folder where the processes share their instructor passphrase throttle (toolcall/instructor.py,
+#: SharedLoginThrottle): with one throttle each, N processes gave a guesser N tries at a time.
+THROTTLE_FILE = "login-throttle.json"
+
+
+def child_env(database_url: str, run_dir: Path | None = None) -> dict[str, str]:
     """The environment of each Streamlit process: ours, with TOOLCALL_DATABASE_URL set to
     ``database_url`` when it is not empty (the processes then keep progress in PostgreSQL), and
     TOOLCALL_DATA_DIR made absolute (data_folder: the processes run in the repository, so a relative
-    folder would otherwise mean another place than the one the launcher checked)."""
+    folder would otherwise mean another place than the one the launcher checked), and, with ``run_dir``,
+    TOOLCALL_LOGIN_THROTTLE_FILE naming THROTTLE_FILE there."""
     env = {**os.environ, **({"TOOLCALL_DATABASE_URL": database_url} if database_url else {})}
+    if run_dir is not None:
+        env["TOOLCALL_LOGIN_THROTTLE_FILE"] = str(run_dir / THROTTLE_FILE)
     if env.get("TOOLCALL_DATA_DIR"):
         env["TOOLCALL_DATA_DIR"] = data_folder()
     return env
@@ -791,8 +978,8 @@ def _main(argv: list[str] | None) -> int:
         # read even when --database-url or the environment gives the URL: every process reads the file for the
         # instructor settings too (a FIFO there would block each page that asks)
         secret_url = secrets_database_url()
+        where = f"{secrets_database_source()}: TOOLCALL_DATABASE_URL" if secret_url else ""
         if secret_url and not args.database_url:  # used, so checked as --database-url is
-            where = f"{SECRETS_FILE}: TOOLCALL_DATABASE_URL"
             if secret_url.split("://", 1)[0] not in ("postgresql", "postgres"):
                 raise ValueError(f"{where} must start with postgresql://")
             from toolcall.progress_pg import url_problem
@@ -801,7 +988,12 @@ def _main(argv: list[str] | None) -> int:
     except ValueError as exc:
         say(f"secrets: {exc}")
         return 2
-    problem = None if args.database_url or secret_url else sqlite_problem()
+    if args.database_url or secret_url:  # every process would open it: reach it once first
+        from toolcall.progress_pg import reach_problem
+        problem = reach_problem(args.database_url or secret_url,
+                                source if args.database_url else where)
+    else:
+        problem = sqlite_problem()
     if problem is not None:
         say(f"progress storage: {problem}")
         return 2
@@ -812,8 +1004,32 @@ def _main(argv: list[str] | None) -> int:
     try:
         return _serve(args, nginx, run_dir)
     finally:
+        if (kept := keep_error_log(run_dir)) is not None:
+            say(f"nginx's error log is kept at {kept}")
         shutil.rmtree(run_dir, ignore_errors=True)
         os.close(lock)
+
+
+#: Where nginx's error log of a run folder is kept when the folder is removed (in the temp folder).
+ERROR_LOG_PREFIX = "toolcall-nginx-error-"
+
+
+def keep_error_log(run_dir: Path) -> Path | None:
+    """Move nginx's error log out of ``run_dir`` (about to be removed) into the folder that holds it, as
+    ``toolcall-nginx-error-<UTC time>-<run folder>.log``, when anything was written to it (refused
+    connections, 429s past the per-address cap, a crash), and return where; None when it is empty or missing.
+    It was removed with the run folder, so what nginx said about a class was gone once the class stopped.
+    Never raises."""
+    source = run_dir / "error.log"
+    try:
+        if source.is_symlink() or not source.is_file() or source.stat().st_size == 0:
+            return None
+        target = run_dir.parent / (f"{ERROR_LOG_PREFIX}{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-"
+                                   f"{run_dir.name.removeprefix(RUN_DIR_PREFIX)}.log")
+        os.replace(source, target)
+    except OSError:
+        return None
+    return target
 
 
 #: The run folders' name prefix (in the temp folder) and the lock file a live launcher holds in its own.
@@ -850,6 +1066,7 @@ def remove_stale_run_dirs(parent: Path) -> list[Path]:
         except OSError:  # held: that launcher is alive
             os.close(fd)
             continue
+        keep_error_log(folder)  # what nginx said before its launcher was killed
         shutil.rmtree(folder, ignore_errors=True)
         os.close(fd)
         removed.append(folder)
@@ -860,6 +1077,11 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
     """Check the generated nginx.conf (``nginx -t``), start the Streamlit processes, then nginx, and supervise
     them until the operator's signal; stops every process before returning."""
     as_root = os.geteuid() == 0
+    before, nofile = raise_nofile()  # before any process starts: they inherit it
+    connections, per_address = nginx_limits(nofile)
+    log(f"open files: {nofile}" + (f" (raised from {before}, the hard limit)" if nofile != before else "")
+        + f"; nginx: {connections} connections, at most {per_address} requests at once per client address "
+        "(the next is answered 429)")
     os.chmod(run_dir, 0o755)
     for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
         (run_dir / "tmp" / sub).mkdir(parents=True)
@@ -872,8 +1094,8 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
                       [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                        "--server.address", "127.0.0.1", "--server.port", str(port),
                        "--browser.gatherUsageStats", "false"],
-                      f"http://127.0.0.1:{port}/_stcore/health", env=child_env(args.database_url), warm_port=port,
-                      watch=True)
+                      f"http://127.0.0.1:{port}/_stcore/health", env=child_env(args.database_url, run_dir),
+                      warm_port=port, watch=True)
                 for port in ports]
 
     def procs() -> list[subprocess.Popen]:
@@ -883,9 +1105,9 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
 
     try:
         host = f"[{args.address}]" if ":" in args.address else args.address  # IPv6 in brackets, in URLs too
-        listen = f"{host}:{args.port}"
         conf = run_dir / "nginx.conf"
-        conf.write_text(nginx_conf(listen, backends, run_dir, as_root))
+        conf.write_text(nginx_conf(listen_directive(args.address, args.port), backends, run_dir, as_root,
+                                   connections, per_address))
         check = subprocess.run([nginx, "-t", "-q", "-p", str(run_dir), "-c", str(conf)],  # before any process starts
                                capture_output=True, text=True, errors="replace")
         if check.returncode != 0:
@@ -898,14 +1120,14 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
             warmer.join(WARM_TIMEOUT)
         local = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(args.address, host)  # where this machine reaches it
         proxy = Child("nginx", [nginx, "-p", str(run_dir), "-c", str(conf), "-g", "daemon off;"],
-                      f"http://{local}:{args.port}/_stcore/health", pid_file=run_dir / "nginx.pid",
-                      listens=(args.address, args.port))
+                      f"http://{local}:{args.port}{HEALTH_PATH}", pid_file=run_dir / "nginx.pid",
+                      listens=(args.address, args.port), watch=True)
         children.append(proxy)
         try:
             wait_healthy(proxy.health, proxy.start(), 15, check=proxy.serves)
         except RuntimeError as exc:  # free when checked, taken since (the port stolen meanwhile): say so
             raise RuntimeError(f"nginx did not start{proxy.port_taken()}: {exc}") from None
-        proxy.waiting_health = False
+        proxy.waiting_health, proxy.next_check = False, time.monotonic() + HEALTH_EVERY
         shown = "localhost" if args.address in ("0.0.0.0", "::") else host
         serving = True  # before the banner: a signal right after it is the operator's stop of a served class
         say(f"Serving the app from {args.processes} Streamlit process{'es' if args.processes != 1 else ''} "

@@ -28,7 +28,7 @@ def _max_scores(loaded) -> dict[str, float]:
 
 loaded = exercise_set()
 learner = current_learner()
-harness = progress_entries(scenario_set().scenarios)  # the harness lab's scenarios, for the export
+harness = progress_entries(scenario_set().scenarios)  # the harness lab's scenarios: their max scores, for the export
 
 st.title(tr("exercises.title"))
 st.markdown(tr("exercises.intro"))
@@ -71,8 +71,8 @@ for ex in listed:
                  tr("exercises.col_type"): tr(f"exercises.type.{ex.type}")})
 show_table(rows, where=summary, key="exercises_table", height=35 * (len(rows) + 1) + 3)
 
-export = export_rows(learner, [*loaded.exercises, *harness], records, lang(),
-                     {**_max_scores(loaded), **{h.id: h.max_score for h in harness}})
+# In the table's order (course order), not the files': a spreadsheet reads the rows as the student saw them.
+export = export_rows(learner, listed, records, lang(), {**_max_scores(loaded), **{h.id: h.max_score for h in harness}})
 summary.caption(tr("exercises.download_intro"))
 c1, c2 = summary.columns(2)
 # Built only when clicked (a callable, as the dashboard's exports): both files cost nothing on every render.

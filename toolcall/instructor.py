@@ -7,17 +7,22 @@ Two ways in, in this order:
    must be in TOOLCALL_INSTRUCTOR_EMAILS (a provider lets anyone with an account sign in).
 2. An instructor passphrase (TOOLCALL_INSTRUCTOR_PASSPHRASE, from secrets or the
    environment), compared in constant time (hmac.compare_digest); tries are answered one
-   slot at a time for the whole process, and each wrong one widens the slots (LoginThrottle).
+   slot at a time for the whole process (for every process of a class served by deploy/serve_class.py:
+   SharedLoginThrottle), and each wrong one widens the slots (LoginThrottle).
 Without either the dashboard explains how to configure it and shows nothing.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hmac
+import json
 import math
+import os
 import threading
 import time
 import unicodedata
+from contextlib import contextmanager
 
 from toolcall.text import HIDDEN, INVISIBLE
 
@@ -135,22 +140,98 @@ class LoginThrottle:
         Returns ``("ok", waited)``, ``("wrong", waited)`` or ``("busy", seconds)``: for
         "busy" nothing was checked and ``seconds`` is how long until a slot is free
         again (rounded up to a whole second). Waits (blocking the caller) until the slot."""
-        with self._lock:
+        with self._state():
             now = self._clock()
             start = max(now, self._next_slot)
             wait = start - now
             if wait > self.max_queue:
                 return "busy", float(math.ceil(wait - self.max_queue))
             self._next_slot = start + self.delay(self.failures + self._waiting)
-            self._waiting += 1
+            self._enter(start)
+        ok = None
         try:
             self._sleep(wait)
             ok = passphrase_matches(given, expected)
         finally:
-            with self._lock:
-                self._waiting -= 1
-        with self._lock:
-            self.failures = 0 if ok else self.failures + 1
-            if ok and not self._waiting:  # the slot after it was reserved presuming a wrong try
-                self._next_slot = min(self._next_slot, start + self.base)
+            with self._state():
+                self._leave(start)
+                if ok is not None:  # checked (not interrupted while waiting)
+                    self.failures = 0 if ok else self.failures + 1
+                if ok and not self._waiting:  # the slot after it was reserved presuming a wrong try
+                    self._next_slot = min(self._next_slot, start + self.base)
         return ("ok" if ok else "wrong"), wait
+
+    @contextmanager
+    def _state(self):
+        """The throttle's state (failures, _next_slot, _waiting), held for this block alone."""
+        with self._lock:
+            yield
+
+    def _enter(self, start: float) -> None:
+        """A try is waiting for its slot at ``start``."""
+        self._waiting += 1
+
+    def _leave(self, start: float) -> None:
+        """The try of the slot at ``start`` was checked (or gave up)."""
+        self._waiting -= 1
+
+
+#: The environment variable naming the file a class's processes share their LoginThrottle in (set by
+#: deploy/serve_class.py to a file in its private run folder).
+THROTTLE_FILE_ENV = "TOOLCALL_LOGIN_THROTTLE_FILE"
+
+
+class SharedLoginThrottle(LoginThrottle):
+    """A LoginThrottle whose state is in the file ``path``, shared by every process that opens it (the Streamlit
+    processes of one class, deploy/serve_class.py): with one throttle per process, N processes behind nginx gave
+    a guesser N slots at a time. Each read and update holds an exclusive lock (flock) on the file. ``clock`` must
+    be common to the processes (CLOCK_MONOTONIC is, on Linux). A try still listed as waiting ``stale`` seconds
+    after its slot began belongs to a process that died meanwhile and no longer counts. If the file cannot be
+    used, the process's own state is used (as LoginThrottle)."""
+
+    def __init__(self, path: str | os.PathLike, stale: float = 10.0, **kwargs):
+        super().__init__(**kwargs)
+        self.path, self.stale = os.fspath(path), stale
+        self._starts: list[float] = []
+
+    @contextmanager
+    def _state(self):
+        with self._lock:
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+            except OSError:
+                yield  # the file cannot be used: this process's own state
+                return
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                self._load(fd)
+                yield
+                data = json.dumps({"failures": self.failures, "waiting": self._starts,
+                                   "next_slot": None if self._next_slot == float("-inf") else self._next_slot})
+                os.lseek(fd, 0, os.SEEK_SET)
+                os.ftruncate(fd, 0)
+                os.write(fd, data.encode())
+            finally:
+                os.close(fd)  # releases the lock
+
+    def _load(self, fd: int) -> None:
+        try:
+            data = json.loads(os.read(fd, 1 << 16) or b"{}")
+            failures, starts, slot = int(data.get("failures", 0)), data.get("waiting", []), data.get("next_slot")
+            starts = [float(t) for t in starts][:10_000]
+            slot = float("-inf") if slot is None else float(slot)
+        except (ValueError, TypeError, AttributeError, OSError):  # empty or damaged: a fresh throttle
+            failures, starts, slot = 0, [], float("-inf")
+        now = self._clock()
+        self.failures, self._next_slot = failures, slot
+        self._starts = [t for t in starts if t > now - self.stale]
+        self._waiting = len(self._starts)
+
+    def _enter(self, start: float) -> None:
+        self._starts.append(start)
+        self._waiting = len(self._starts)
+
+    def _leave(self, start: float) -> None:
+        if start in self._starts:
+            self._starts.remove(start)
+        self._waiting = len(self._starts)

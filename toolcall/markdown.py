@@ -106,6 +106,17 @@ def link_text(text: str) -> str:
     return text + "\\" if trailing % 2 else text
 
 
+def unwrap_code(text: str) -> str:
+    """``text`` (Markdown an instructor wrote: an option, an item) with each code span shown as the page shows
+    it, its content without the backticks (one space stripped from each side when both sides have one and the
+    content is not all spaces, as CommonMark does), for a sentence that quotes it as plain text (an exercise's
+    feedback, passed through :func:`plain`): "Not sorted yet: `{…}`" showed its backticks."""
+    def inner(m: re.Match) -> str:
+        body = m["code"][len(m[2]):-len(m[2])]
+        return body[1:-1] if len(body) > 2 and body[0] == body[-1] == " " and body.strip(" ") else body
+    return _CODE_SPAN.sub(lambda m: m[0][:m.start("code") - m.start()] + inner(m), text)
+
+
 def boldable(text: str) -> str:
     """``text`` that still closes ``**…**`` when it starts or ends with a space (a key such as
     "a "): CommonMark will not close emphasis next to whitespace, so a word joiner stands guard."""

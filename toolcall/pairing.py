@@ -191,8 +191,8 @@ class _Collector:
         params = {k: v() if callable(v) else v for k, v in params.items()}
         text = {k: (shown_id(v) if k in QUOTED_PARAMS else shown(v))
                 if isinstance(v, str) and k not in ("expected", "detail") else v for k, v in params.items()}
-        if rule == "wrong_content_type":  # our own phrases and JSON type names, in the report's language
-            text = {k: self._phrase(v) if k in ("expected", "got") else v for k, v in text.items()}
+        if rule in _PHRASED_RULES:  # our phrases and JSON type names, translated
+            text = {k: self._spaced(self._phrase(v)) if k in ("expected", "got") else v for k, v in text.items()}
         return Violation(rule, msg, block, t(f"pairing.rule_detail.{key}", self.lang, **text),
                          t(f"pairing.advice.{key}", self.lang, **text), key, params)
 
@@ -201,17 +201,27 @@ class _Collector:
         (``type.*``); anything else (role names, a value quoted from the transcript) as it is."""
         if text in _EXPECTED_KEYS:
             return t(f"pairing.expected.{_EXPECTED_KEYS[text]}", self.lang)
-        if text in _JSON_TYPES:
-            return t(f"type.{text}", self.lang)
+        if text in _JSON_TYPES:  # with its article in English: "must be a string, not an array"
+            return t(f"pairing.type_phrase.{text}", self.lang)
         return text
 
 
+    def _spaced(self, phrase: str) -> str:
+        """``phrase`` as a zh template sets it right after Chinese ("应该是{expected}"): a Latin one ("user",
+        ``"2.0"``) after a space, a Chinese one ("对象") with none, as Chinese is written ("应该是对象", not
+        "应该是 对象"). Other languages: as it is (their templates hold the spaces)."""
+        return " " + phrase if self.lang == "zh" and phrase[:1].isascii() else phrase
+
+
+#: The rules whose ``expected`` / ``got`` are our phrases or JSON type names (_phrase), never a value quoted from the
+#: transcript: in Chinese "而不是对象", not "而不是 object" (newcomer session 12).
+_PHRASED_RULES = frozenset({"wrong_content_type", "arguments_not_string", "response_not_object"})
 _JSON_TYPES = ("object", "array", "string", "boolean", "number", "null")
 #: The "expected" phrases of wrong_content_type, by their key under pairing.expected.
-_EXPECTED_KEYS = {"object with a type": "object_with_type", "assistant message": "assistant_message",
-                  "user message": "user_message", "string / array": "string_or_array",
+_EXPECTED_KEYS = {"object with a type": "object_with_type", "string / array": "string_or_array",
                   "string / array of blocks": "string_or_blocks",
-                  "string / array of text parts": "string_or_text_parts", "string / number": "string_or_number"}
+                  "string / array of text parts": "string_or_text_parts", "string / number": "string_or_number",
+                  "string / array / null": "string_array_or_null"}
 
 
 def _type_name(value: Any) -> str:
@@ -377,7 +387,7 @@ def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[st
                 out.add("empty_text_block", i, j)
             elif kind == "tool_use":
                 if role == "user":
-                    out.add("wrong_content_type", i, j, what="tool_use", expected="assistant message", got="user")
+                    out.add("wrong_content_type", i, j, key="tool_use_in_user")  # a block is in a message: which
                 if not isinstance(b.get("id"), str):
                     out.add("wrong_content_type", i, j, what="tool_use.id", expected="string",
                             got=_type_name(b.get("id")))
@@ -386,7 +396,7 @@ def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[st
                             got=_type_name(b.get("input")))
             elif kind == "tool_result":
                 if role == "assistant":
-                    out.add("wrong_content_type", i, j, what="tool_result", expected="user message", got="assistant")
+                    out.add("wrong_content_type", i, j, key="tool_result_in_assistant")
                 if not isinstance(b.get("tool_use_id"), str):
                     out.add("wrong_content_type", i, j, what="tool_result.tool_use_id", expected="string",
                             got=_type_name(b.get("tool_use_id")))

@@ -139,6 +139,45 @@ def refusal_problem(message: str, password: str = "") -> str | None:
             "fix the progress database URL (its database, user or password) or the server's set-up")
 
 
+#: Seconds the launcher's probe of the progress database waits for a connection (unless the URL's connect_timeout
+#: says otherwise).
+PROBE_TIMEOUT = 10
+
+
+def reach_problem(url: str, setting: str = "TOOLCALL_DATABASE_URL") -> str | None:
+    """Why no connection to the progress database at ``url`` can be made now, or None when one was made (and
+    closed). Asked once by deploy/serve_class.py before any process starts: a server that refuses the
+    connection (not running, the wrong host or port) or the credentials (a wrong password, a user or database
+    that does not exist) started a class whose every page said progress could not be saved. The reason names
+    ``setting`` (what to change) and never repeats the URL or its password."""
+    try:
+        params = conninfo_to_dict(url)
+    except psycopg.Error:
+        return url_problem(url)
+    password = str(params.get("password") or "")
+    where = ",".join(str(params.get("host") or "the local socket").split(","))
+    port = params.get("port")
+    where += f" port {port}" if port else ""
+    try:
+        conn = psycopg.connect(url, autocommit=True,  # the URL's own connect_timeout, when it has one
+                               **({} if params.get("connect_timeout") else {"connect_timeout": PROBE_TIMEOUT}))
+    except psycopg.OperationalError as exc:
+        message = str(exc)
+        if (refused := refusal_problem(message, password)) is not None:
+            return refused.replace("the progress database URL", setting)
+        lines = [line.strip() for line in message.splitlines() if line.strip()]
+        reason = lines[0].rsplit("failed:", 1)[-1].strip() if lines else type(exc).__name__
+        if password and password in reason:
+            reason = reason.replace(password, "…")
+        reason = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in reason)[:_REASON_CHARS]
+        return (f"cannot connect to the progress database server at {where}: {reason}. Start the server, or "
+                f"fix the host and port in {setting}")
+    except psycopg.Error as exc:
+        return f"cannot connect to the progress database server at {where} ({type(exc).__name__})"
+    conn.close()
+    return None
+
+
 #: Seconds one transaction may take, from the connection to the commit, before its connection is cut. libpq has
 #: no client-side deadline: with the server stopped (SIGSTOP, a hung host, a network that drops packets) or a
 #: lock held elsewhere (an operator's ``LOCK TABLE``, ``VACUUM FULL``) a query waited for ever, and the page of

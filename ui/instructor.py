@@ -14,7 +14,8 @@ import os
 import streamlit as st
 
 from ui.common import tr
-from toolcall.instructor import (MAX_PASSPHRASE_CHARS, MIN_PASSPHRASE_CHARS, LoginThrottle, auth_mode, email_allowed,
+from toolcall.instructor import (MAX_PASSPHRASE_CHARS, MIN_PASSPHRASE_CHARS, THROTTLE_FILE_ENV, LoginThrottle,
+                                 SharedLoginThrottle, auth_mode, email_allowed,
                                  parse_emails, passphrase_problem)
 
 SIGNED_IN_KEY = "dashboard_instructor"
@@ -59,7 +60,9 @@ def is_instructor() -> bool:
 
 @st.cache_resource(show_spinner=False)
 def _throttle() -> LoginThrottle:
-    return LoginThrottle()
+    """One throttle per process; shared by the processes of a class (deploy/serve_class.py names the file)."""
+    shared = os.environ.get(THROTTLE_FILE_ENV, "")
+    return SharedLoginThrottle(shared) if shared else LoginThrottle()
 
 
 def sign_in() -> bool:

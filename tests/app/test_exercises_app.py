@@ -264,3 +264,29 @@ def test_a_starter_from_before_a_language_switch_is_not_a_try(ex, first, then, d
     assert t("exercises.starter_untouched", then) in [i.value for i in at.info]
     assert not [m for m in at.markdown if m.value.startswith(("✅", "✍️"))]  # not graded
     assert ProgressStore(data_dir).get("newfix", ex.id) is None  # not a try
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_progress_download_lists_the_exercises_in_the_tables_order(monkeypatch, lang):
+    """Newcomer session 12: the CSV and JSON downloads listed the exercises in file order (eval_lab.yaml first,
+    then general.yaml, …, wire_forms.yaml's two general exercises after the walkthrough's, the harness scenarios
+    last), so an instructor's spreadsheet read the "General" exercises in two places and in another order than the
+    page's table (the course order: the sidebar's pages in turn)."""
+    import itertools
+
+    import toolcall.progress
+    from toolcall.grading import in_course_order
+    from toolcall.harness_grading import progress_entries
+
+    exported = []
+    real = toolcall.progress.export_rows
+    monkeypatch.setattr(toolcall.progress, "export_rows",
+                        lambda *a, **k: exported.append(real(*a, **k)) or exported[-1])
+    at = open_exercises("erin", lang)
+    assert not at.exception and len(exported) == 1
+    rows = exported[0]
+    course = in_course_order([*load_exercises().exercises, *progress_entries(load_scenarios().scenarios)])
+    assert [r["exercise_id"] for r in rows] == [e.id for e in course]
+    pages = [page for page, _ in itertools.groupby(r["page"] for r in rows)]
+    assert pages == ["playground", "walkthrough", "passk_lab", "harness_lab", "eval_lab", "exercises"]
+    assert [r["title"] for r in rows][:1] == [course[0].title[lang]]

@@ -18,6 +18,21 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-sync", "--no-first-run", "--disable-quic"]
 
 
+_LAUNCHER_TMP: list[str] = []
+
+
+def launcher_env() -> dict[str, str]:
+    """The environment for a deploy/serve_class.py a test starts: TMPDIR a folder of this test run's own (removed
+    when the run ends), so the run folders, and the nginx error logs the launcher keeps next to them, do not pile
+    up in the machine's temp folder."""
+    if not _LAUNCHER_TMP:
+        import atexit
+        import tempfile
+        _LAUNCHER_TMP.append(tempfile.mkdtemp(prefix="toolcall-e2e-launchers-"))
+        atexit.register(shutil.rmtree, _LAUNCHER_TMP[0], True)
+    return {**os.environ, "TMPDIR": _LAUNCHER_TMP[0]}
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -14,7 +14,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.e2e.conftest import REPO, _free_port, open_output, wait_connected
+from tests.e2e.conftest import REPO, _free_port, launcher_env, open_output, wait_connected
 
 sys.path.insert(0, str(REPO / "deploy"))
 sys.path.insert(0, str(REPO / "bench"))
@@ -34,7 +34,7 @@ def _launch(processes: int) -> tuple[subprocess.Popen, int, int]:
     port, first = _free_port(), free_port_range(processes)
     proc = subprocess.Popen([sys.executable, "deploy/serve_class.py", "--processes", str(processes), "--address",
                              "127.0.0.1", "--port", str(port), "--first-backend-port", str(first)],
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=REPO, env=launcher_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return proc, port, first
 
 

@@ -412,3 +412,17 @@ def test_every_finished_run_of_every_scenario_reads_without_json():
             for lang in ("en", "zh"):
                 text = readable_summary(run_summary(scenario, run), lang)
                 assert "{" not in text and "wrong_per_step" not in text, (scenario.id, fmt, text)
+
+
+def test_the_retries_scenario_names_the_expected_type_in_chinese():
+    """Newcomer session 12 read "校验结果：amount_cents 应为 integer，收到的是小数 19.99" (the schema's word in English in
+    the middle of a Chinese sentence whose other type, 小数, is Chinese); the playground says 类型为整数."""
+    scenario = next(s for s in load_scenarios().scenarios if s.id == "retries_cap")
+    said = [step.world["zh"] for step in scenario.steps if step.world and "amount_cents" in step.world["zh"]]
+    assert said == ["校验结果：amount_cents 应为整数（integer），收到的是字符串 '19.99'。",
+                    "校验结果：amount_cents 应为整数（integer），收到的是小数 19.99。这是第二次不合法的调用。",
+                    "校验结果：amount_cents 应为整数（integer），收到的是字符串 '1999 cents'。第三次不合法：两次重试都用完了。"]
+    assert [step.world["en"] for step in scenario.steps if step.world and "amount_cents" in step.world["en"]] == [
+        "Validation: amount_cents: '19.99' is not of type 'integer'.",
+        "Validation: amount_cents: 19.99 is not of type 'integer'. This is the second invalid call.",
+        "Validation: amount_cents: '1999 cents' is not of type 'integer'. Third invalid call: both retries are used up."]

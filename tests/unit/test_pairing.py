@@ -257,7 +257,7 @@ def test_non_string_tool_call_id_is_reported_not_raised():
     assert report.error is None
     # present but not a string: a field of the wrong type, not a missing one (issue 14)
     assert [v.rule for v in report.violations] == ["wrong_content_type", "tool_use_without_result"]
-    assert report.violations[0].detail == "tool_call_id must be string, not array."
+    assert report.violations[0].detail == "tool_call_id must be a string, not an array."
 
 
 def test_lone_surrogate_and_huge_integer_are_refused_with_a_message():
@@ -284,9 +284,37 @@ def test_invalid_arguments_detail_is_in_the_report_language():
 def test_wrong_content_type_detail_in_chinese_uses_chinese_phrases():
     text = json.dumps([USER, calls(call()), {"role": "tool", "tool_call_id": "call_A", "content": 5}])
     details = [v.detail for v in check_pairing(text, "openai", "zh").violations if v.rule == "wrong_content_type"]
-    assert details == ["content 应该是 字符串或文本片段数组，而不是 数字。"]
+    assert details == ["content 应该是字符串或文本片段数组，而不是数字。"]
     en = [v.detail for v in check_pairing(text, "openai", "en").violations if v.rule == "wrong_content_type"]
-    assert en == ["content must be string / array of text parts, not number."]
+    assert en == ["content must be a string or an array of text parts, not a number."]
+
+
+def _wrong_type(messages: list, fmt: str, lang: str) -> list[tuple[str, str]]:
+    report = check_pairing(json.dumps(messages), fmt, lang)
+    return [(v.detail, v.advice) for v in report.violations if v.rule == "wrong_content_type"]
+
+
+def test_wrong_content_type_in_chinese_spaces_only_around_latin():
+    """Newcomer session 12: "tool_use.input must be object, not string." (no article) and "tool_use.input 应该是
+    对象，而不是 字符串。" (a space between Chinese words, as no
+    Chinese text is written) and "把 role 改成"user" / "assistant"。" (none before the Latin); the OpenAI
+    assistant content's "string / array / null" was left in English in Chinese."""
+    string_input = [USER, {"role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_A", "name": "refund_order", "input": "{}"}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_A", "content": "ok"}]}]
+    assert _wrong_type(string_input, "anthropic", "zh") == [
+        ("tool_use.input 应该是对象，而不是字符串。", "把 tool_use.input 改成对象。")]
+    assert _wrong_type(string_input, "anthropic", "en") == [
+        ("tool_use.input must be an object, not a string.", "Change tool_use.input so that it is an object.")]
+    bad_role = [USER, {"role": "robot", "content": "x"}]
+    assert _wrong_type(bad_role, "anthropic", "zh") == [
+        ('role 应该是 "user" / "assistant"，而不是 "robot"。', '把 role 改成 "user" / "assistant"。')]
+    number_content = [USER, {"role": "assistant", "content": 5, "tool_calls": []}]
+    assert _wrong_type(number_content, "openai", "zh") == [
+        ("content 应该是字符串、数组或 null，而不是数字。", "把 content 改成字符串、数组或 null。")]
+    assert _wrong_type(number_content, "openai", "en") == [
+        ("content must be a string, an array or null, not a number.",
+         "Change content so that it is a string, an array or null.")]
 
 
 # --- issue 14: a transcript that ends with unanswered calls names no message past its end -----------------
@@ -351,3 +379,57 @@ def test_unanswered_call_at_the_end_pinned():
         "Call toolu_A gets no result. The transcript ends at messages[1]; the next user message must answer it."]
     report = check_pairing(json.dumps([USER, assistant(use()), {"role": "user", "content": "well?"}]), "anthropic")
     assert [v.detail for v in report.violations] == ["Call toolu_A gets no result. messages[2] must answer it."]
+
+
+def test_every_example_that_breaks_no_rule_is_labelled_valid_in_both_languages():
+    """Newcomer session 12: under the heading "Valid: no rule broken" five buttons read "Valid: …" and one, from fixtures/pairing/examples.yaml,
+    "Correct: broken arguments answered with INVALID_JSON (OpenAI)", as if it were a different kind."""
+    valid = [e for e in load_examples() if not e.expect]
+    assert [e.id for e in valid] == ["openai_arguments_truncated", "responses_valid", "mcp_valid", "gemini_valid"]
+    assert [e.label["en"].split(": ")[0] for e in valid] == ["Valid"] * 4
+    assert [e.label["zh"].split("：")[0] for e in valid] == ["正确"] * 4
+
+
+def test_arguments_sent_as_an_object_names_the_type_in_chinese():
+    """Newcomer session 12, the example "OpenAI：arguments 写成对象而不是字符串": "function.arguments 必须是 JSON
+    字符串，而不是 object。" (the JSON type in English in a Chinese sentence); Responses' "这里却是object" and Gemini's
+    "这里却是string" too."""
+    openai = [USER, {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_A", "type": "function", "function": {"name": "x", "arguments": {"a": 1}}}]},
+        {"role": "tool", "tool_call_id": "call_A", "content": "ok"}]
+    details = {lang: [v.detail for v in check_pairing(json.dumps(openai), "openai", lang).violations]
+               for lang in ("en", "zh")}
+    assert details == {"en": ["function.arguments must be a JSON string, not an object."],
+                       "zh": ["function.arguments 必须是 JSON 字符串，而不是对象。"]}
+    responses = [{"type": "function_call", "call_id": "call_A", "name": "x", "arguments": [1]},
+                 {"type": "function_call_output", "call_id": "call_A", "output": "ok"}]
+    details = {lang: [v.detail for v in check_pairing(json.dumps(responses), "responses", lang).violations]
+               for lang in ("en", "zh")}
+    assert details == {"en": ["arguments must be a JSON string, not an array."],
+                       "zh": ["arguments 必须是 JSON 字符串，这里却是数组。"]}
+    gemini = next(e for e in load_examples() if e.id == "gemini_response_not_object")
+    details = {lang: [v.detail for v in check_pairing(gemini.text[lang], gemini.fmt, lang).violations]
+               for lang in ("en", "zh")}
+    assert details == {"en": ['response must be a JSON object (for example {"output": …}), not a string.'],
+                       "zh": ['response 必须是 JSON 对象（例如 {"output": …}），这里却是字符串。']}
+
+
+def test_a_block_in_the_wrong_role_says_where_it_belongs():
+    """Newcomer session 12: a tool_use in a user message read "tool_use must be assistant message, not user." and
+    "Change tool_use so that it is assistant message." (zh "把 tool_use 改成 assistant 消息"): a block is not a
+    message; it belongs in one."""
+    use_in_user = [{"role": "user", "content": [{"type": "tool_use", "id": "toolu_A", "name": "x", "input": {}}]}]
+    result_in_assistant = [USER, {"role": "assistant", "content": [
+        {"type": "tool_result", "tool_use_id": "toolu_A", "content": "ok"}]}]
+    got = {lang: [_wrong_type(use_in_user, "anthropic", lang)[0], _wrong_type(result_in_assistant, "anthropic", lang)[0]]
+           for lang in ("en", "zh")}
+    assert got == {
+        "en": [("A tool_use block belongs in an assistant message; this one is in a user message.",
+                "Move the tool_use block into the assistant message of the model's turn."),
+               ("A tool_result block belongs in a user message; this one is in an assistant message.",
+                "Move the tool_result block into the user message right after the assistant message that holds "
+                "its tool_use.")],
+        "zh": [("tool_use 块只能放在 assistant 消息里，这个却在 user 消息里。",
+                "把这个 tool_use 块移到模型那一轮的 assistant 消息里。"),
+               ("tool_result 块只能放在 user 消息里，这个却在 assistant 消息里。",
+                "把这个 tool_result 块移到紧跟在它的 tool_use 所在 assistant 消息之后的 user 消息里。")]}

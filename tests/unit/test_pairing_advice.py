@@ -92,6 +92,24 @@ def _wrong_type(ms, v):  # make the field the expected type
     return ms
 
 
+def _block_to(role):
+    """Move the block into the message its role belongs in: a tool_use into the assistant message before (a new one
+    when there is none), a tool_result into the user message right after; a message left empty goes."""
+    def fix(ms, v):
+        i = v.message_index
+        block = ms[i]["content"].pop(v.block_index)
+        near = i - 1 if role == "assistant" else i + 1
+        if 0 <= near < len(ms) and ms[near].get("role") == role and isinstance(ms[near].get("content"), list):
+            ms[near]["content"].insert(len(ms[near]["content"]) if role == "assistant" else 0, block)
+        else:
+            ms.insert(i if role == "assistant" else i + 1, {"role": role, "content": [block]})
+            i += role == "assistant"
+        if not ms[i]["content"]:
+            ms.pop(i)
+        return ms
+    return fix
+
+
 def _error_content(ms, v):
     ms[v.message_index]["content"][v.block_index]["content"] = "refund service unavailable; try again later"
     return ms
@@ -202,6 +220,7 @@ FIXES = {
     "id_mismatch_openai": _set_id("tool_call_id"), "tool_without_tool_calls": _delete,
     "tool_without_tool_calls_late": _move_up, "missing_tool_call_id": _set_id("tool_call_id"),
     "missing_tool_call_id_no_call": _delete, "arguments_not_string": _dumps_arguments,
+    "tool_use_in_user": _block_to("assistant"), "tool_result_in_assistant": _block_to("user"),
 }
 
 HAND_MADE = [
@@ -222,6 +241,8 @@ HAND_MADE = [
     [USER, calls(call()), {"role": "tool", "content": "ok"}],
     [USER, {"role": "tool", "content": "ok"}],
     [USER, calls(call(args=INPUT)), tool()],
+    [USER, assistant(use("a")), user(result("a"), use("b")), user(result("b"))],  # a tool_use in a user message
+    [USER, assistant(use(), result())],  # a tool_result in the assistant message
     # Responses, MCP, Gemini
     [{"type": "function_call", "call_id": "a", "name": "f", "arguments": {}},
      {"type": "function_call_output", "call_id": "a", "output": 3}],

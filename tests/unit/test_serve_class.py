@@ -432,7 +432,8 @@ def test_nginx_checks_the_configuration_before_any_process_starts(monkeypatch, t
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     assert main(["--processes", "2", "--port", "18501", "--first-backend-port", "18601"]) == 1
     assert started == []
-    err = capsys.readouterr().err
+    opened, err = capsys.readouterr().err.split("\n", 1)
+    assert re.fullmatch(r"\[\d\d:\d\d:\d\d\] open files: \d+.*", opened)
     assert err.startswith("nginx refused the generated configuration:\n")
     assert 'unknown directive "bogus_directive"' in err
     assert list(tmp_path.iterdir()) == []  # the run folder is removed
@@ -565,6 +566,14 @@ def test_a_missing_secrets_file_or_key_means_sqlite(tmp_path):
         == "postgresql://h/db"
 
 
+def _only_the_checkouts_secrets(monkeypatch, path: Path) -> None:
+    """The launcher reads ``path`` as the checkout's secrets.toml, and no other: Streamlit's default files (the run's
+    STREAMLIT_SECRETS_FILES removed) with a home folder that has none."""
+    monkeypatch.setattr("serve_class.SECRETS_FILE", path)
+    monkeypatch.delenv("STREAMLIT_SECRETS_FILES")
+    monkeypatch.setenv("HOME", str(path.parent / "home-without-secrets"))
+
+
 @pytest.mark.parametrize("content, message", [
     (b'TOOLCALL_DATABASE_URL = "mysql://h/db"\n', "TOOLCALL_DATABASE_URL must start with postgresql://"),
     (b'TOOLCALL_DATABASE_URL = "postgresql://h:99999/db"\n',
@@ -576,7 +585,7 @@ def test_the_launch_stops_on_a_secrets_file_every_process_would_fail_on(monkeypa
     """A database URL in secrets.toml was used unchecked (the environment's and --database-url's are checked)."""
     path = _secrets(tmp_path, content)
     monkeypatch.delenv("TOOLCALL_DATABASE_URL", raising=False)
-    monkeypatch.setattr("serve_class.SECRETS_FILE", path)
+    _only_the_checkouts_secrets(monkeypatch, path)
     monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
     monkeypatch.setattr("serve_class.find_nginx", lambda: "/usr/sbin/nginx")
     assert main(["--processes", "1"]) == 2
@@ -625,14 +634,16 @@ def test_a_broken_secrets_file_stops_the_launch_even_with_a_database_url(monkeyp
     """With --database-url given, secrets.toml was not read at all, yet every process reads it for the instructor
     settings; a URL there is then not used, so it is not checked."""
     path = _secrets(tmp_path, None)  # a FIFO
-    monkeypatch.setattr("serve_class.SECRETS_FILE", path)
+    _only_the_checkouts_secrets(monkeypatch, path)
     monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
     monkeypatch.setattr("serve_class.find_nginx", lambda: "/usr/sbin/nginx")
+    monkeypatch.setattr("serve_class._serve", lambda *args: pytest.fail("a class was started"))
     assert main(["--processes", "1", "--database-url", "postgresql://h/db"]) == 2
     assert capsys.readouterr().err == f"secrets: {path}: a FIFO (named pipe), not a regular file\n"
     path.unlink()
     path.write_text('TOOLCALL_DATABASE_URL = "mysql://not-used"\n')
     monkeypatch.setattr("serve_class._serve", lambda args, nginx, run_dir: 0)
+    monkeypatch.setattr("toolcall.progress_pg.reach_problem", lambda url, setting: None)  # no server h here
     assert main(["--processes", "1", "--database-url", "postgresql://h/db"]) == 0
 
 
@@ -694,7 +705,9 @@ def test_a_port_taken_between_the_check_and_nginx_start_is_named(monkeypatch, tm
         assert main(["--processes", "1", "--port", str(port), "--first-backend-port", str(_free_port())]) == 1
     err = capsys.readouterr().err
     assert f"nginx did not start (127.0.0.1:{port} is in use by another program): process exited with code 1" in err
-    assert list(tmp_path.iterdir()) == []
+    (kept,) = tmp_path.iterdir()  # the run folder is removed; nginx's own words are kept, and named
+    assert kept.name.startswith("toolcall-nginx-error-") and "Address already in use" in kept.read_text()
+    assert err.endswith(f"nginx's error log is kept at {kept}\n")
 
 
 def test_a_stop_signal_while_the_processes_start_is_130_not_success(monkeypatch, tmp_path, capsys):
@@ -706,7 +719,8 @@ def test_a_stop_signal_while_the_processes_start_is_130_not_success(monkeypatch,
         raise KeyboardInterrupt
     monkeypatch.setattr("serve_class.start_children", interrupted)
     assert main(["--processes", "1", "--port", "18521", "--first-backend-port", "18621"]) == 130
-    assert capsys.readouterr().err == "interrupted before the class started; every process it had started is stopped\n"
+    assert capsys.readouterr().err.split("\n", 1)[1] == \
+        "interrupted before the class started; every process it had started is stopped\n"
     assert list(tmp_path.iterdir()) == []
 
 

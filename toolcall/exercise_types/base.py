@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolcall.fixtures import OutputsFixture, Tool
 from toolcall.i18n import DEFAULT_LANG, LANGS, catalogue, t
+from toolcall.markdown import unwrap_code
 from toolcall.parsing import Hint, StrictJSONError, localized_detail, names_place, parse_tool_input, strict_loads
 
 if TYPE_CHECKING:  # toolcall.exercises imports this package to check fixture blocks
@@ -43,10 +44,12 @@ class FeedbackItem:
     text: dict[str, str] | None = None
 
     def render(self, lang: str) -> str:
-        """The feedback in ``lang`` (``en`` or ``zh``)."""
+        """The feedback in ``lang`` (``en`` or ``zh``), plain text (the page shows it through ``plain``): the
+        exercise's own texts (``text``, the ``{en, zh}`` params) as the page showed them, code spans without
+        their backticks (toolcall.markdown.unwrap_code)."""
         if self.text is not None:
-            return self.text.get(lang) or self.text["en"]
-        params = {k: (v.get(lang) or v["en"]) if isinstance(v, dict) else v for k, v in self.params.items()}
+            return unwrap_code(self.text.get(lang) or self.text["en"])
+        params = {k: unwrap_code(v.get(lang) or v["en"]) if isinstance(v, dict) else v for k, v in self.params.items()}
         return t(str(self.key), lang, **params)
 
 
@@ -107,9 +110,10 @@ def _as_text(exercise: Exercise, value: Any, lang: str) -> str:
 
 
 def texts_of(exercise: Exercise, kind: str, listed: list[str], lang: str) -> list[str]:
-    """The texts (in ``lang``) a student saw for ids of ``kind`` (options, steps, items, categories)."""
+    """The texts (in ``lang``) a student saw for ids of ``kind`` (options, steps, items, categories), as plain text:
+    code spans without their backticks (unwrap_code), as the dashboard's table cells show an answer."""
     labels = exercise.labels(kind)
-    return [labels[i].get(lang) or labels[i]["en"] for i in listed]
+    return [unwrap_code(labels[i].get(lang) or labels[i]["en"]) for i in listed]
 
 
 def as_text(exercise: Exercise, text: str) -> str:

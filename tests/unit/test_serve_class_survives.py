@@ -1,0 +1,211 @@
+"""deploy/serve_class.py keeps serving what a class throws at it: a process flooding its output, a progress
+database that refuses, passphrase guesses spread over the processes (tests/e2e/test_class_survives.py: the
+same through real nginx)."""
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "deploy"))
+import serve_class  # noqa: E402
+from serve_class import Child, OutputRelay, main  # noqa: E402
+
+from tests import pg  # noqa: E402
+from toolcall.instructor import SharedLoginThrottle  # noqa: E402
+
+
+def test_a_flooding_process_is_relayed_200_lines_then_the_count_of_the_dropped(capfd):
+    """1000 lines at once on a process's stderr: the first RELAY_LINES reach the launcher's stderr, the rest are
+    read and dropped, and one line counts them (at the end of the output here: within the window)."""
+    child = Child("flooder", [sys.executable, "-c", "import sys\nfor i in range(1000): print(f'line {i}', "
+                              "file=sys.stderr)"], None)
+    proc = child.start()
+    assert proc.wait(30) == 0
+    deadline, err = time.monotonic() + 10, ""
+    while "dropped" not in err and time.monotonic() < deadline:  # the relay thread reads to the end, then counts
+        time.sleep(0.1)
+        err += capfd.readouterr().err
+    lines = err.splitlines()
+    assert lines[:200] == [f"line {i}" for i in range(200)]
+    assert len(lines) == 201
+    assert lines[200].endswith("] flooder: 800 lines of its output dropped (more than 200 in 10 s)")
+
+
+def test_the_dropped_count_is_logged_when_the_window_ends_even_if_the_process_falls_silent(monkeypatch, capsys):
+    monkeypatch.setattr(serve_class, "RELAY_WINDOW", 1.0)
+    written = []
+    relay = OutputRelay("quiet one", write=written.append, clock=lambda: 0.0)
+    for i in range(205):
+        relay.line(f"{i}\n")
+    assert len(written) == 200 and relay.dropped == 5
+    assert "dropped" not in capsys.readouterr().err  # not before the window ends
+    time.sleep(1.5)  # nothing more comes: the timer says it
+    err = capsys.readouterr().err
+    assert err.endswith("] quiet one: 5 lines of its output dropped (more than 200 in 1 s)\n")
+    assert relay.dropped == 0
+
+
+def test_a_new_window_relays_again_and_a_long_line_is_cut():
+    now = [0.0]
+    written = []
+    relay = OutputRelay("p", write=written.append, clock=lambda: now[0])
+    for _ in range(300):
+        relay.line("x\n")
+    now[0] = serve_class.RELAY_WINDOW  # the next window
+    relay.line("y" * 10_000)
+    assert len(written) == 201 and written[-1] == "y" * serve_class.RELAY_LINE_CHARS
+
+
+def _refused_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # closed again: nothing listens there
+
+
+def test_a_database_server_that_refuses_connections_stops_the_launch(monkeypatch, capsys):
+    """Every process would have started and said on every page that progress cannot be saved."""
+    monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
+    monkeypatch.setattr("serve_class.secrets_database_url", lambda: "")
+    monkeypatch.setattr("serve_class._serve", lambda *args: pytest.fail("the class was started"))
+    port = _refused_port()
+    monkeypatch.setenv("TOOLCALL_DATABASE_URL", f"postgresql://toolcall:s3cret-pw@127.0.0.1:{port}/toolcall")
+    assert main(["--processes", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"progress storage: cannot connect to the progress database server at 127.0.0.1 port {port}: "
+                   "Connection refused. Start the server, or fix the host and port in TOOLCALL_DATABASE_URL "
+                   "(environment)\n")
+    monkeypatch.delenv("TOOLCALL_DATABASE_URL")
+    assert main(["--processes", "1", "--database-url", f"postgresql://u@127.0.0.1:{port}/db"]) == 2
+    assert capsys.readouterr().err.endswith("fix the host and port in --database-url\n")
+
+
+def test_a_database_server_that_refuses_the_credentials_stops_the_launch(monkeypatch, capsys):
+    url = pg.server_url()
+    monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
+    monkeypatch.setattr("serve_class.secrets_database_url", lambda: "")
+    served = []
+    monkeypatch.setattr("serve_class._serve", lambda *args: served.append(1) or 0)
+    wrong = url.replace("postgresql://postgres@", "postgresql://nosuchrole@")
+    assert wrong != url
+    assert main(["--processes", "1", "--database-url", wrong]) == 2
+    assert capsys.readouterr().err == (
+        'progress storage: the progress database server refuses the connection: role "nosuchrole" does not '
+        "exist. Waiting will not fix this: fix --database-url (its database, user or password) or the server's "
+        "set-up\n")
+    assert served == []
+    assert main(["--processes", "1", "--database-url", url]) == 0  # the right one: the class starts
+    assert served == [1]
+
+
+_TRY = """
+import sys, time
+from toolcall.instructor import SharedLoginThrottle
+throttle = SharedLoginThrottle(sys.argv[1], base=30, cap=30, sleep=lambda s: None)
+outcome, waited = throttle.attempt("a wrong guess", "the instructor passphrase")
+print(outcome, round(waited))
+"""
+
+
+def test_passphrase_tries_on_two_processes_share_one_queue(tmp_path):
+    """Two Streamlit processes of one class: a guess on the second waits for the slot after the first's (30 s
+    here), as two sessions of one process do; with one throttle each, both were checked at once."""
+    path = tmp_path / serve_class.THROTTLE_FILE
+
+    def guess() -> str:
+        run = subprocess.run([sys.executable, "-c", _TRY, str(path)], cwd=REPO, capture_output=True, text=True,
+                             timeout=60)
+        assert run.returncode == 0, run.stderr
+        return run.stdout.split()
+
+    first, second = guess(), guess()
+    assert first == ["wrong", "0"]
+    assert second[0] == "wrong" and 20 <= int(second[1]) <= 30  # the slot 30 s after the first's
+    throttle = SharedLoginThrottle(path, base=30, cap=30, sleep=lambda s: None)  # a third, in this process
+    outcome, waited = throttle.attempt("x", "the instructor passphrase")
+    assert outcome == "wrong" and 50 <= waited <= 60  # after both slots
+    assert (throttle.failures, throttle._waiting) == (3, 0)
+
+
+def test_the_launcher_names_the_shared_throttle_file_in_its_run_folder(tmp_path):
+    env = serve_class.child_env("", tmp_path)
+    assert env["TOOLCALL_LOGIN_THROTTLE_FILE"] == str(tmp_path / "login-throttle.json")
+    assert "TOOLCALL_LOGIN_THROTTLE_FILE" not in serve_class.child_env("")
+
+
+def test_a_try_of_a_process_that_died_while_waiting_stops_counting(tmp_path):
+    now = [100.0]
+    path = tmp_path / "t.json"
+    path.write_text('{"failures": 0, "waiting": [50.0, 99.0], "next_slot": 99.0}')
+    throttle = SharedLoginThrottle(path, clock=lambda: now[0], sleep=lambda s: None)
+    assert throttle.attempt("x", "the instructor passphrase") == ("wrong", 0.0)
+    # 50.0 is 50 s old (a dead process's), 99.0 one second: it still counts for the next slot's width (2^1 s)
+    assert path.read_text() == '{"failures": 1, "waiting": [99.0], "next_slot": 102.0}'
+
+
+def test_nginx_error_log_is_kept_out_of_the_run_folder_unless_empty(tmp_path):
+    run_dir = tmp_path / (serve_class.RUN_DIR_PREFIX + "abc123")
+    run_dir.mkdir()
+    assert serve_class.keep_error_log(run_dir) is None  # none written
+    (run_dir / "error.log").write_text("")
+    assert serve_class.keep_error_log(run_dir) is None  # empty: nothing to keep
+    (run_dir / "error.log").write_text("2026/12/07 03:00:00 [warn] 1#1: *5 limiting connections by zone\n")
+    kept = serve_class.keep_error_log(run_dir)
+    assert kept.parent == tmp_path and re.fullmatch(r"toolcall-nginx-error-\d{8}-\d{6}-abc123\.log", kept.name)
+    assert kept.read_text().endswith("limiting connections by zone\n")
+    assert not (run_dir / "error.log").exists()
+
+
+def test_a_killed_launchers_nginx_error_log_is_kept_when_its_folder_is_removed(tmp_path):
+    run_dir, lock = serve_class.new_run_dir(tmp_path)
+    (run_dir / "error.log").write_text("[emerg] something\n")
+    os.close(lock)  # as the kernel does when the launcher is killed
+    assert serve_class.remove_stale_run_dirs(tmp_path) == [run_dir]
+    (kept,) = tmp_path.iterdir()
+    assert kept.name.startswith("toolcall-nginx-error-") and kept.read_text() == "[emerg] something\n"
+
+
+def test_the_home_folders_secrets_file_is_read_as_streamlit_reads_it(monkeypatch, tmp_path, capsys):
+    """The processes read ~/.streamlit/secrets.toml too (the checkout's file winning per key); the launcher read
+    only the checkout's, so a TOOLCALL_DATABASE_URL in the home folder's file (every process's progress database)
+    was neither checked nor reached, and the class started on a server that refused it."""
+    home, checkout = tmp_path / "home", tmp_path / "checkout" / "secrets.toml"
+    (home / ".streamlit").mkdir(parents=True)
+    checkout.parent.mkdir()
+    monkeypatch.setattr("serve_class.SECRETS_FILE", checkout)
+    monkeypatch.delenv("STREAMLIT_SECRETS_FILES")
+    monkeypatch.delenv("TOOLCALL_DATABASE_URL", raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
+    monkeypatch.setattr("serve_class._serve", lambda *args: pytest.fail("the class was started"))
+    assert serve_class.secrets_files() == [home / ".streamlit" / "secrets.toml", checkout]
+    port = _refused_port()
+    (home / ".streamlit" / "secrets.toml").write_text(f'TOOLCALL_DATABASE_URL = "postgresql://u@127.0.0.1:{port}/db"\n')
+    assert serve_class.secrets_database_url() == f"postgresql://u@127.0.0.1:{port}/db"
+    assert main(["--processes", "1"]) == 2
+    assert capsys.readouterr().err == (
+        f"progress storage: cannot connect to the progress database server at 127.0.0.1 port {port}: Connection "
+        f"refused. Start the server, or fix the host and port in {home}/.streamlit/secrets.toml: "
+        "TOOLCALL_DATABASE_URL\n")
+    checkout.write_text('TOOLCALL_DATABASE_URL = "postgresql://u@db.lan/class"\n')  # the checkout's wins
+    assert serve_class.secrets_database_url() == "postgresql://u@db.lan/class"
+    assert serve_class.secrets_database_source() == checkout
+    checkout.write_text('OTHER = "x"\n')
+    assert serve_class.secrets_database_source() == home / ".streamlit" / "secrets.toml"
+
+
+def test_the_secrets_files_streamlit_is_told_to_read_are_the_ones_read(monkeypatch, tmp_path):
+    named = [tmp_path / "a.toml", tmp_path / "b.toml"]
+    monkeypatch.setenv("STREAMLIT_SECRETS_FILES", f"{named[0]} {named[1]}")
+    assert serve_class.secrets_files() == named
+    named[0].write_text('TOOLCALL_DATABASE_URL = "postgresql://u@a/db"\n')
+    assert serve_class.secrets_database_url() == "postgresql://u@a/db"
+    named[1].write_text("[[broken\n")
+    with pytest.raises(ValueError, match=f"^{named[1]}: not TOML: "):
+        serve_class.secrets_database_url()
