@@ -8,13 +8,14 @@ learner typed is shown in st.dataframe cells, never as Markdown.
 
 import streamlit as st
 
-from ui.common import PERSIST, lang, plain, show_chart, show_code, show_table, tr
+from ui.common import PERSIST, box_chars, lang, plain, show_chart, show_code, show_table, tr
 from ui.exercise_widgets import course_entries, exercise_set
 from ui.instructor import sign_in
 from ui.learner import progress_store, setup_problem
 from ui.widgets import accepted_name, file_uploader, own_words
 from toolcall.dashboard import (
     DETAIL_ANSWER_CHARS,
+    MAX_LISTED_LEARNERS,
     ClassData,
     activity_chart,
     best_cell,
@@ -34,7 +35,7 @@ from toolcall.grading import readable_answer, status
 from toolcall.harness import PROGRESS_PREFIX
 from toolcall.harness_grading import readable_summary
 from toolcall.numfmt import number
-from toolcall.progress import StorageError
+from toolcall.progress import LEARNER_ID_CHARS, StorageError
 from ui.page import start
 
 start("dashboard")
@@ -125,6 +126,8 @@ show_chart(activity_chart(data, L))
 
 st.subheader(tr("dashboard.learners_title"))
 learners = learner_table(data, names)
+known = {r["learner"] for r in learners}
+listed = learners[:MAX_LISTED_LEARNERS]  # the most recently active; the exports hold every learner
 show_table(
     [
         {
@@ -136,22 +139,30 @@ show_table(
             tr("dashboard.col_tries"): r["tries"],
             tr("dashboard.col_last_active"): readable_time(r["last_active"]),
         }
-        for r in learners
+        for r in listed
     ],
     key="dashboard_learners",
-    height=min(35 * (len(learners) + 1) + 3, 400),
+    height=min(35 * (len(listed) + 1) + 3, 400),
 )
+if len(learners) > len(listed):
+    st.caption(tr("dashboard.learners_shown", shown=f"{len(listed):,}", total=f"{len(learners):,}"))
 
 who = st.selectbox(
     tr("dashboard.drill_down"),
-    [r["learner"] for r in learners],
+    [r["learner"] for r in listed],
     index=None,
     format_func=lambda w: f"{w} · {names[w]}" if names.get(w) else w,
     key="dashboard_learner",
     **PERSIST,
     **own_words("selectbox"),
 )
-if who:
+if len(learners) > len(listed):  # a learner not listed: by id (a box of our own words, not the selectbox's "Add:")
+    typed = st.text_input(tr("dashboard.learner_by_id"), key="dashboard_learner_id", **PERSIST,
+                          max_chars=box_chars(LEARNER_ID_CHARS)).strip()
+    who = typed or who
+if who and who not in known:  # typed: an id this class has no progress for
+    st.warning(plain(tr("dashboard.no_such_learner", learner=who[:80])))
+elif who:
     try:
         detail = learner_detail(store, who)
     except StorageError:

@@ -13,6 +13,7 @@ import functools
 import json
 import math
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -338,7 +339,32 @@ def content_message(error: Any) -> str:
     written as a decimal, how to write it."""
     if _decimal_integer(error):
         return f"{error.message} (write {int(error.instance)}: with a decimal point it is a decimal number)"
+    if (number := _yaml_text_number(error)) is not None:
+        return (f"{error.message} (YAML reads {error.instance.strip()} as text: a number with an exponent needs a "
+                f"decimal point and a signed exponent there; write {number})")
     return error.message
+
+
+#: A number with an exponent that YAML 1.1 (PyYAML) reads as a string: ``1e-3``, ``5e+2``, ``1.0e3`` (its float
+#: needs a decimal point and a sign in the exponent: ``1.0e-3``).
+_EXPONENT_NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)[eE][-+]?\d+")
+
+
+def _yaml_text_number(error: Any) -> str | None:
+    """For a type error on a string like ``1e-3`` where a number is due: the same number written so YAML reads a
+    number (``0.001``, ``1.0e-07``); None otherwise."""
+    wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+    if error.validator != "type" or not isinstance(error.instance, str) or not {"number", "integer"} & set(wanted):
+        return None
+    text = error.instance.strip()
+    if not _EXPONENT_NUMBER.fullmatch(text) or not math.isfinite(value := float(text)):
+        return None
+    if "integer" in wanted and "number" not in wanted and value.is_integer() and abs(value) < 10 ** 15:
+        return str(int(value))
+    mantissa, _, exponent = repr(value).partition("e")
+    if not exponent:
+        return mantissa
+    return f"{mantissa if '.' in mantissa else mantissa + '.0'}e{exponent if exponent[0] in '+-' else '+' + exponent}"
 
 
 #: The display texts of a lesson's front matter (one language per file; fixtures hold {en, zh} objects).

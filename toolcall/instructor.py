@@ -21,7 +21,10 @@ import math
 import os
 import threading
 import time
+import unicodedata
 from contextlib import contextmanager
+
+from toolcall.text import HIDDEN, INVISIBLE
 
 #: The shortest passphrase accepted as configured.
 MIN_PASSPHRASE_CHARS = 12
@@ -35,13 +38,18 @@ def passphrase_problem(passphrase: str) -> str | None:
     """Why a configured passphrase cannot be used, as a code (the sentence is ``dashboard.passphrase_unusable.<code>``):
     ``short`` (under MIN_PASSPHRASE_CHARS characters), ``blank`` (white space only), ``control`` (a line break,
     tab or other control character: a password box cannot take one, so a passphrase written as a multi-line TOML
-    string locked the instructor out), ``long`` (over MAX_PASSPHRASE_CHARS, the box's limit). None when usable."""
+    string locked the instructor out), ``invisible`` (a character a page draws as nothing: a zero-width space, a
+    byte-order mark, a soft hyphen or a direction mark, which a passphrase copied from a document or a chat
+    brings along, and which the instructor reading it would never type: toolcall.text.INVISIBLE), ``long`` (over
+    MAX_PASSPHRASE_CHARS, the box's limit). None when usable."""
     if len(passphrase) < MIN_PASSPHRASE_CHARS:
         return "short"
     if not passphrase.strip():
         return "blank"
     if any(ord(c) < 32 or 127 <= ord(c) < 160 or c in "\u2028\u2029" for c in passphrase):
         return "control"
+    if any(c in INVISIBLE for c in passphrase):
+        return "invisible"
     return "long" if len(passphrase) > MAX_PASSPHRASE_CHARS else None
 
 
@@ -57,22 +65,41 @@ def auth_mode(oidc_configured: bool, instructor_emails: frozenset[str], passphra
 
 def parse_emails(value: object) -> frozenset[str]:
     """Instructor e-mails from a list (secrets) or a comma-separated string (environment),
-    case-folded; anything else gives an empty set."""
+    case-folded, invisible characters dropped (:func:`email_key`); anything else gives an empty set."""
     items = value.split(",") if isinstance(value, str) else value if isinstance(value, (list, tuple)) else []
-    return frozenset(str(e).strip().casefold() for e in items if str(e).strip())
+    return frozenset(key for e in items if (key := email_key(e)))
+
+
+_DROP_HIDDEN = {ord(c): None for c in HIDDEN}
+
+
+def email_key(email: object) -> str:
+    """An e-mail address as compared: white space around it stripped, case folded, and every character a page draws
+    as nothing dropped (a byte-order mark at the start of a settings file, a zero-width space pasted along from a
+    document: no address holds one, and with it the instructor's own address never matched)."""
+    return str(email).translate(_DROP_HIDDEN).strip().casefold()
 
 
 def passphrase_matches(given: str, expected: str) -> bool:
     """Whether ``given`` equals ``expected``, in time independent of where they differ
-    (hmac.compare_digest on UTF-8 bytes). An empty ``expected`` matches nothing."""
+    (hmac.compare_digest on UTF-8 bytes), both prepared as RFC 8265's OpaqueString profile prepares passwords: every
+    non-ASCII space (a no-break space from a document, the ideographic space a Chinese input method types) as an
+    ASCII space, then Unicode NFC, so "café" typed on one keyboard (é, one character) matches "café" written in the
+    settings file by another (e + combining acute). An empty ``expected`` matches nothing."""
     if not expected:
         return False
-    return hmac.compare_digest(str(given).encode("utf-8"), expected.encode("utf-8"))
+    return hmac.compare_digest(_prepared(str(given)), _prepared(expected))
+
+
+def _prepared(passphrase: str) -> bytes:
+    """RFC 8265 OpaqueString preparation (non-ASCII spaces as U+0020, then NFC), as UTF-8."""
+    spaced = "".join(" " if c != " " and unicodedata.category(c) == "Zs" else c for c in passphrase)
+    return unicodedata.normalize("NFC", spaced).encode("utf-8")
 
 
 def email_allowed(email: object, instructor_emails: frozenset[str]) -> bool:
     """Whether a signed-in user's e-mail is an instructor's."""
-    return isinstance(email, str) and email.strip().casefold() in instructor_emails
+    return isinstance(email, str) and email_key(email) in instructor_emails
 
 
 class LoginThrottle:

@@ -23,6 +23,7 @@ from typing import Any
 
 from toolcall.fixtures import Tool
 from toolcall.i18n import t
+from toolcall.text import escape_lookalikes
 from toolcall.points import PURPOSE, RETURNS, SIDE_EFFECTS, WHEN_NOT, WHEN_TO_USE, description_points, stated
 
 ERROR, WARNING, INFO = "error", "warning", "info"
@@ -119,8 +120,11 @@ class Finding:
     params: tuple[tuple[str, Any], ...] = ()
 
     def reason(self, lang: str = "en") -> str:
-        """The one-line reason in ``lang``."""
-        return t(f"workbench.lint.{self.rule}", lang, **dict(self.params))
+        """The one-line reason in ``lang``; the schema's names and keywords it quotes have look-alike letters of other
+        scripts escaped (toolcall.text.escape_lookalikes): a property named \u043erder_id (Cyrillic о) beside a typed
+        order_id read 'Parameter "order_id" has no type'."""
+        return t(f"workbench.lint.{self.rule}", lang,
+                 **{k: escape_lookalikes(v) if isinstance(v, str) else v for k, v in self.params})
 
     def source(self, lang: str = "en") -> str:
         """The course section the rule comes from, in ``lang``."""

@@ -14,6 +14,8 @@ import re
 from markdown_it import MarkdownIt
 from markdown_it.common.html_blocks import block_names
 
+from toolcall.text import HIDDEN, escape_invisible
+
 _PARSER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 #: Inline code spans (shown literally), then a ``$`` no backslash escapes.
 _CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
@@ -72,17 +74,44 @@ def _fence_closed(token, lines: list[str]) -> bool:
     return len(last) >= len(token.markup) and set(last) == {token.markup[0]}
 
 
+#: What an emoji is made of that toolcall.text.HIDDEN lists: the zero-width joiner (👩‍💻), variation selectors (❤️)
+#: and the tag characters of a subdivision flag (the black flag U+1F3F4, tags, then the cancel tag U+E007F).
+_EMOJI_PARTS = frozenset("\u200d") | frozenset(chr(c) for c in range(0xFE00, 0xFE10))
+_FLAG_TAGS = re.compile("\U0001F3F4[\U000E0020-\U000E007F]+")
+#: Characters of a line a message quotes as escapes, at most.
+_HIDDEN_LISTED = 3
+
+
+def hidden_hazards(text: str, first_line: int = 1) -> list[str]:
+    """One message per line of ``text`` that holds a character a page draws as nothing or that reorders the text
+    (toolcall.text.HIDDEN: a zero-width space, a soft hyphen, a byte-order mark, a direction override, tag
+    characters, a control character), naming the first few as escapes. A lesson pasted from a document brings
+    them along, and the app renders instructor Markdown as written: "A cust\u202eomer writes" shows reversed, a
+    hidden instruction in tag characters reaches the students unseen. Emoji joiners, variation selectors and a
+    subdivision flag's tags are part of what they draw, so they are not named."""
+    found: list[str] = []
+    for n, line in enumerate(_FLAG_TAGS.sub("", text).split("\n")):
+        hidden = [c for c in line if c in HIDDEN and c not in _EMOJI_PARTS and c != "\r"]
+        if hidden:
+            listed = ", ".join(escape_invisible(c) for c in hidden[:_HIDDEN_LISTED])
+            more = f" and {len(hidden) - _HIDDEN_LISTED} more" if len(hidden) > _HIDDEN_LISTED else ""
+            found.append(f"line {first_line + n}: {listed}{more}: a character the page shows as nothing or that "
+                         "reorders the text around it (pasted from a document?); delete it")
+    return found
+
+
 def markdown_hazards(text: str, first_line: int = 1) -> list[str]:
     """One message per place in ``text`` that Streamlit's ``st.markdown`` renders otherwise than written:
     raw HTML meant as HTML (shown as its tags; a comment is shown too), an unescaped pair of ``$`` outside
     code (a LaTeX formula), a code fence never closed (the rest of the text becomes code). Each names the
     line (``first_line`` = the text's first: a lesson's body starts after its front matter) and what is there.
+    Also a character the page shows as nothing or that reorders the text around it (:func:`hidden_hazards`).
     Empty for plain Markdown. A text over MAX_MARKDOWN_CHARS characters is not parsed: its one message says so."""
     if len(text) > MAX_MARKDOWN_CHARS:
         return [f"the text is {len(text):,} characters; a text shown as Markdown may have at most "
                 f"{MAX_MARKDOWN_CHARS:,} (it was not checked further)"]
     lines = text.splitlines()
-    found: list[str] = []
+    found: list[str] = hidden_hazards(text, first_line)
     for token in _PARSER.parse(text):
         line = (token.map[0] if token.map else 0) + first_line
         if token.type == "html_block":

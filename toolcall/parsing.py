@@ -238,6 +238,18 @@ def find_surrogate(value: Any) -> str | None:
     return None
 
 
+#: Keys a "duplicate keys" message names, and characters of each: 4 500 keys written twice made a hint of 30 KB,
+#: listed again on every rerun (issue 13: at most a dozen ids per message).
+MAX_NAMED_KEYS, MAX_KEY_CHARS = 12, 40
+
+
+def named_keys(keys: list[str]) -> str:
+    """``keys`` for a message: the first MAX_NAMED_KEYS, each cut to MAX_KEY_CHARS characters (then "…"), joined with
+    ", ", then ", … (+N)" for the N not named (words of no language: the same text in every message)."""
+    named = ", ".join(k if len(k) <= MAX_KEY_CHARS else k[:MAX_KEY_CHARS] + "…" for k in keys[:MAX_NAMED_KEYS])
+    return named + (f", … (+{len(keys) - MAX_NAMED_KEYS})" if len(keys) > MAX_NAMED_KEYS else "")
+
+
 def strict_loads(text: str, depth_limit: int = MAX_DEPTH) -> Any:
     """``json.loads`` that refuses what JSON Schema must never see. Raises StrictJSONError.
 
@@ -282,7 +294,7 @@ def strict_loads(text: str, depth_limit: int = MAX_DEPTH) -> Any:
     except MemoryError:  # every caller promises a message: the pairing checker, the harness, the definition box …
         raise StrictJSONError(TOO_LARGE, "the server ran out of memory reading this JSON", "out_of_memory") from None
     if duplicates:
-        keys = ", ".join(duplicates)
+        keys = named_keys(duplicates)
         raise StrictJSONError(DUPLICATE_KEYS, "duplicate keys: " + keys, "duplicate_keys", {"keys": keys},
                               hint=Hint("duplicate_keys", {"keys": keys}), value=value)
     code_point = find_surrogate(value)

@@ -34,6 +34,8 @@ from collections.abc import Iterable, Iterator
 
 from toolcall import REPO_ROOT, setting_path
 
+#: Longest learner id.
+LEARNER_ID_CHARS = 64
 LEARNER_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 DB_NAME = "progress.sqlite3"
 #: Seconds between two looks (file modes only) at whether a SQLite file opened read-only can be written now.

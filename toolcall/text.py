@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 import unicodedata
 from typing import Any
 
@@ -153,6 +154,35 @@ def escape_invisible(text: str) -> str:
     """``text`` with every character of HIDDEN replaced by its ``\\uXXXX`` escape (6 characters; 12, a
     surrogate pair, above U+FFFF)."""
     return text.translate(_TABLE)
+
+
+def _ranges_class(chars: frozenset[str]) -> str:
+    """A regular-expression character class matching exactly ``chars`` (runs of code points as ranges)."""
+    codes, runs = sorted(map(ord, chars)), []
+    for code in codes:
+        if runs and runs[-1][1] == code - 1:
+            runs[-1][1] = code
+        else:
+            runs.append([code, code])
+    return "[" + "".join(f"\\U{lo:08x}" + (f"-\\U{hi:08x}" if hi > lo else "") for lo, hi in runs) + "]"
+
+
+_HIDDEN_RE = re.compile(_ranges_class(HIDDEN))
+
+
+def hidden_places(text: str, limit: int) -> tuple[int, list[tuple[int, int, str]]]:
+    """Where ``text`` holds HIDDEN characters: (how many in all, the first ``limit`` as (1-based line, 1-based
+    column, ``\\uXXXX`` escape)). Linear, and a regular-expression scan when there is none."""
+    first = _HIDDEN_RE.search(text)
+    if first is None:
+        return 0, []
+    places = []
+    for match in _HIDDEN_RE.finditer(text, first.start()):
+        if len(places) == limit:
+            break
+        at = match.start()
+        places.append((text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at), _escape(match.group())))
+    return len(text) - len(text.translate(_DROP_HIDDEN)), places  # one string, not a list of every match
 
 
 def visible_json(value: Any, **kwargs: Any) -> str:

@@ -24,6 +24,7 @@ from urllib.parse import urldefrag, urljoin
 from toolcall.regex_errors import describe as describe_regex_error
 from toolcall.i18n import sentence_gap, t
 from toolcall.parsing import StrictJSONError, ends_open, json_type, localized_detail, names_place, strict_loads
+from toolcall.text import escape_lookalikes
 from toolcall.safe_validator import (ASSERT_FORMATS, META_FORMATS, REGEX_TIMEOUT, REGISTRY, VALIDATION_BUDGET,
                                      BudgetExceeded, FormatTooLong, RegexTimeout, SafeValidator, SharedBudgetSpent,
                                      SizedCache, _no_fetch, budget, extra_properties, validator_class, within_budget)
@@ -436,7 +437,8 @@ def _too_many_parts(schema: dict[str, Any], lang: str) -> SchemaCheck | None:
     if first_over is None:
         return None
     return SchemaCheck(False, code="SCHEMA_TOO_MANY_PARTS", path=first_over,
-                       message=t("schema.too_many_parts", lang, count=count, limit=MAX_SCHEMA_PARTS, path=first_over))
+                       message=t("schema.too_many_parts", lang, count=count, limit=MAX_SCHEMA_PARTS,
+                                 path=escape_lookalikes(first_over)))
 
 
 def _meta_check(schema: dict[str, Any], lang: str) -> SchemaCheck:
@@ -462,11 +464,15 @@ def _meta_check(schema: dict[str, Any], lang: str) -> SchemaCheck:
             inner = (best_match(err.context) if err.context else None) or err
             explained = _explain_one(inner, lang)[0]
             detail = t("schema.invalid_detail", lang, expected=explained.expected, received=explained.received)
+        # look-alike letters escaped in what is quoted: "at /properties/оrder_id/type" (Cyrillic о) next to a typed
+        # order_id read as a fault in order_id (the path field keeps the schema's own names)
         return SchemaCheck(False, code="SCHEMA_INVALID", keyword=str(keyword), path=where,
-                           message=t("schema.invalid", lang, path=where, keyword=keyword, detail=detail))
+                           message=t("schema.invalid", lang, path=escape_lookalikes(where),
+                                     keyword=escape_lookalikes(str(keyword)), detail=escape_lookalikes(detail)))
     for where, keyword, uri in remote_refs(schema):
         return SchemaCheck(False, code="SCHEMA_REMOTE_REF", keyword=keyword, path=where,
-                           message=t("schema.remote_ref_uri", lang, path=where, keyword=keyword, uri=_short(uri)))
+                           message=t("schema.remote_ref_uri", lang, path=escape_lookalikes(where), keyword=keyword,
+                                     uri=escape_lookalikes(_short(uri))))
     _, where = expanded_parts(schema, MAX_EXPANDED_SUBSCHEMAS)
     if where is not None:
         return SchemaCheck(False, code="SCHEMA_TOO_EXPANDED", keyword="$ref", path=where,

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.common import show_code, tr
+from ui.common import plain, show_code, tr
+from toolcall.text import escape_identifier
 from toolcall.progress import (PendingAnswers, Record, SqlProgressStore, StorageError, data_dir, new_learner_id,
                                open_store, read_only_problem, valid_learner)
 
@@ -26,6 +27,10 @@ LEARNER_BOX_CSS = (f"<style>.st-key-{LEARNER_BOX_KEY} pre {{ padding-left: 0.75r
                    "overflow-wrap: anywhere; }</style>")
 
 
+#: Characters of a refused learner id the sidebar quotes back.
+MAX_SHOWN_ID = 80
+
+
 def current_learner() -> str:
     """The learner id: the URL's when valid, else this session's, else a new random one;
     written back into the URL either way."""
@@ -34,8 +39,9 @@ def current_learner() -> str:
         learner = from_url
     else:
         learner = st.session_state.get(LEARNER_KEY) or new_learner_id()
-        if from_url is not None:
-            st.session_state["exercises_learner_replaced"] = True
+        if from_url is not None:  # said in the sidebar with the id and the rule it broke (escaped, cut)
+            shown = escape_identifier(str(from_url)[:MAX_SHOWN_ID]) + ("…" if len(str(from_url)) > MAX_SHOWN_ID else "")
+            st.session_state["exercises_learner_replaced"] = shown
     st.session_state[LEARNER_KEY] = learner
     if st.query_params.get("learner") != learner:
         st.query_params["learner"] = learner
@@ -51,8 +57,8 @@ def learner_sidebar() -> str:
         with st.container(key=LEARNER_BOX_KEY):
             show_code(learner, language=None, wrap_lines=True)
         st.html(LEARNER_BOX_CSS)
-        if st.session_state.pop("exercises_learner_replaced", False):
-            st.warning(tr("exercises.learner_replaced"))
+        if (replaced := st.session_state.pop("exercises_learner_replaced", None)) is not None:
+            st.warning(plain(tr("exercises.learner_replaced", given=replaced or '""')))
         if getattr(progress_store(), "read_only", False):
             st.warning(tr("progress.read_only"))
         flush_pending()

@@ -20,6 +20,7 @@ from toolcall import FIXTURES_DIR
 from toolcall.fixtures import Tool
 from toolcall.lint import CHECKLIST, SEVERITIES, grouped, lint_set, lint_tool, score
 from toolcall.markdown import code, plain
+from toolcall.text import escape_lookalikes, hidden_places
 from toolcall.points import POINTS, TEMPLATE_POINTS, description_points, stated
 from toolcall.presets import DEFINITION_PRESETS, PRESETS, apply_definition_preset, apply_preset, schema_text
 from toolcall.tooldef import (FORMS, MAX_DEFINITION_CHARS, MAX_DESCRIPTION_CHARS, NAME_MAX, from_fields,
@@ -214,6 +215,25 @@ def show_picker() -> None:
     reset_col.button(tr("playground.reset"), key="playground_reset", on_click=_reset, width="stretch")
 
 
+#: Places of hidden characters a box's warning lists; the rest are counted.
+MAX_HIDDEN_PLACES = 5
+
+
+def show_hidden(text: str, field: str) -> None:
+    """Under a box: where its text holds characters a page draws as nothing (toolcall.text.HIDDEN: a zero-width
+    space, a direction mark, tag characters that can carry a whole sentence), each as its escape, at most
+    MAX_HIDDEN_PLACES of them, then how many more. The box shows them as nothing, the model reads them: a shared
+    link (``?tool=``) could hand a classmate a description that reads "Refund an order." and tells the model more."""
+    count, places = hidden_places(text, MAX_HIDDEN_PLACES)
+    if not count:
+        return
+    listed = [tr("workbench.hidden_place", char=char, line=line, column=column) for line, column, char in places]
+    if count > len(places):
+        listed.append(tr("workbench.hidden_more", count=count - len(places)))
+    st.warning(plain(tr("workbench.hidden_chars", field=field, count=count, places=tr("word.list_sep").join(listed))),
+               icon="🫥")
+
+
 def show_editor() -> tuple[Tool, bool]:
     """Draw the preset's note, the check of the fields and the three fields (the picker and presets are
     :func:`show_picker`'s, drawn first); return (the definition the cards follow, stale).
@@ -245,8 +265,10 @@ def show_editor() -> tuple[Tool, bool]:
     st.text_input(tr("workbench.name_label"), key="tool_name", **PERSIST, max_chars=box_chars(NAME_MAX))
     st.text_area(tr("workbench.description_label"), key="tool_description", height=130, **PERSIST,
                  max_chars=box_chars(MAX_DESCRIPTION_CHARS), help=tr("workbench.description_help"))
+    show_hidden(state["tool_description"], "description")
     st.text_area(tr("playground.editor_label"), key="schema_editor", height=380, **PERSIST,
                  max_chars=box_chars(MAX_SCHEMA_CHARS), help=tr("playground.editor_help"))
+    show_hidden(state["schema_editor"], "input_schema")
     state["workbench_description"] = state["tool_description"]
     state["workbench_reference"] = ref.description
     good = state.get("playground_last_good")
@@ -296,8 +318,8 @@ def show_review(tool: Tool, tools: list[Tool]) -> None:
     for severity in SEVERITIES:
         if groups[severity]:
             listed = groups[severity][:MAX_SHOWN_FINDINGS]
-            lines = [f"- {code(f.path)} {plain(f.reason(lang()))} :small[({plain(f.source(lang()))})]"
-                     for f in listed]
+            lines = [f"- {code(escape_lookalikes(f.path))} {plain(f.reason(lang()))} "
+                     f":small[({plain(f.source(lang()))})]" for f in listed]
             if len(groups[severity]) > len(listed):
                 lines.append("- " + tr("workbench.review_more", count=len(groups[severity]) - len(listed)))
             box = {"error": st.error, "warning": st.warning, "info": st.info}[severity]

@@ -119,6 +119,17 @@ def test_name_map_is_checked_and_bounded():
     assert parse_name_map(b"learner,name\nalice, Alice  A. \n") == {"alice": "Alice A."}
     assert parse_name_map("learner,name\nbob,Bo\u202eb\u200b\n".encode()) == {"bob": "Bo\\u202eb\\u200b"}
     assert normalize_answer("  Ask  RETRY ") == "ask retry"
+    # a row given twice with the same name is no contradiction (the second name read the same is kept)
+    assert parse_name_map(b"learner,name\nalice,Alice\nalice, Alice \n") == {"alice": "Alice"}
+
+
+def test_a_learner_named_twice_is_refused_in_words():
+    """A roster listing one id twice with two names kept the second name and dropped the first without a word."""
+    with pytest.raises(NameMapError) as caught:
+        parse_name_map(b"learner,name\nalice,Alice Liu\nbob,Bo\nalice,Alice Wang\n")
+    assert caught.value.render("en") == ("row 4 names learner alice again, with another name than row 2 gives; keep "
+                                         "one row per learner.")
+    assert caught.value.render("zh") == "第 4 行又写了一次学习者 alice，名字却和第 2 行不一样；每个学习者只保留一行。"
 
 
 #: (CSV bytes, the NameMapError code and parameters it must raise): one per way a mapping is refused.
@@ -131,6 +142,7 @@ BAD_NAME_MAPS = [
     (b"learner,name\nalice,\xff\n", "not_utf8", {"byte": 19}),
     (b"learner,name\nalice," + b"x" * 200_000 + b"\n", "unreadable", {"line": 2}),
     (b"learner,name\n" + b"a,b\n" * 20_001, "too_many_rows", {"limit": "20,000"}),
+    (b"learner,name\nL1,Alice Liu\nL2,Bo\nL1,Alice Wang\n", "duplicate_learner", {"row": 4, "learner": "L1", "first": 2}),
 ]
 
 
@@ -156,7 +168,22 @@ def test_sign_in_rules():
     assert auth_mode(False, emails, "a" * 11) == "none"  # too short to count as configured
     assert email_allowed(" ADA@uni.edu", emails) and not email_allowed(None, emails)
     assert passphrase_matches("open sesame 1", "open sesame 1")
+    # a BOM at the start of the settings value, a zero-width space pasted along: the instructor never matched
+    assert parse_emails("\ufeffAda@uni.edu,bob\u200b@uni.edu") == {"ada@uni.edu", "bob@uni.edu"}
+    assert parse_emails(["\u200b"]) == frozenset() and email_allowed("ada@uni.edu\u200b", emails)
     assert not passphrase_matches("open sesame", "open sesame 1") and not passphrase_matches("", "")
+
+
+def test_a_passphrase_matches_whichever_way_its_accents_were_composed():
+    """"café" typed as é (U+00E9) did not match "café" saved as e + U+0301 (a file written on another system): the
+    two read the same, and the instructor was told "wrong passphrase" with no way to see why."""
+    composed, decomposed = "caf\u00e9 au lait 12", "cafe\u0301 au lait 12"
+    assert passphrase_matches(composed, decomposed) and passphrase_matches(decomposed, composed)
+    assert not passphrase_matches("cafe au lait 12", decomposed)
+    # a no-break space copied from a document, an ideographic space from a Chinese input method: typed as spaces
+    assert passphrase_matches("open sesame 12", "open\u00a0sesame\u00a012")
+    assert passphrase_matches("open\u3000sesame 12", "open sesame 12")
+    assert not passphrase_matches("open  sesame 12", "open sesame 12")  # a space is still a character
 
 
 class FakeClock:
@@ -239,9 +266,12 @@ def test_auto_buckets_read_hours_when_the_tries_span_more_than_six_hours(tmp_pat
     ("short one", "short"), (" " * 12, "blank"), ("\u3000" * 12, "blank"),
     ("first line of it\nsecond line", "control"), ("tab\tinside the passphrase", "control"),
     ("a passphrase\u2028on two lines", "control"), ("x" * 201, "long"),
-    ("open sesame 12", None), ("x" * 200, None), ("  spaces around it  ", None), ("口令也可以是中文的十二个字呀", None)])
+    ("open sesame 12", None), ("x" * 200, None), ("  spaces around it  ", None), ("口令也可以是中文的十二个字呀", None),
+    ("\ufeffopen sesame 12", "invisible"), ("open\u200bsesame 12", "invisible"), ("open ses\u00adame 12", "invisible"),
+    ("\u200fopen sesame 12", "invisible"), ("\u200b" * 12, "invisible"), ("café au lait 12", None)])
 def test_a_passphrase_no_one_could_type_is_named_and_not_used(passphrase, problem):
-    """A passphrase of spaces was accepted, and one with a line break (a multi-line TOML string) or over the sign-in
-    box's 200 characters could never be typed: the instructor was locked out with no word why."""
+    """A passphrase of spaces was accepted, and one with a line break (a multi-line TOML string), an invisible
+    character (a BOM, a zero-width space or a soft hyphen copied along from a document) or over the sign-in box's 200
+    characters could never be typed: the instructor was locked out with no word why."""
     assert passphrase_problem(passphrase) == problem
     assert auth_mode(False, frozenset(), passphrase) == ("passphrase" if problem is None else "none")

@@ -66,3 +66,33 @@ def test_the_json_type_in_a_hint_is_in_the_students_language():
     result = grade(ex, "[1, 2]", grading_inputs(ex))
     zh = [item.render("zh") for item in result.feedback]
     assert any(s.startswith("你的答案是") and "array" not in s for s in zh), zh
+
+
+@pytest.mark.parametrize("answer, en, zh", [
+    ('{"a": NaN}', "NaN is not valid JSON", "NaN 不是合法的 JSON"),
+    ('{"a": "x", "a": "y"}', "duplicate keys: a", "键重复：a"),
+    ('{"a": 1e999}', "number 1e999 overflows a double", "数字 1e999 超出了双精度浮点数的范围")])
+def test_an_answer_the_parser_gives_no_place_for_is_not_put_at_line_1_column_1(answer, en, zh):
+    """NaN, a key written twice or a number past a double has no place from the parser; the choice, order and
+    classify formats said "(line 1, column 1: NaN is not valid JSON)", pointing at the answer's first character."""
+    from toolcall.exercises import load_exercises
+    from toolcall.grading import grade, grading_inputs
+
+    exercise = next(e for e in load_exercises().exercises if e.type == "classify")
+    first = grade(exercise, answer, grading_inputs(exercise)).feedback[0]
+    assert first.render("en") == (f"This answer cannot be read. {en}. Expected a JSON object mapping each item id to "
+                                  "a category id.")
+    assert first.render("zh") == f"读不懂这个答案。{zh}。应该是把每个条目 id 对应到类别 id 的 JSON 对象。"
+
+
+def test_a_schema_fix_answer_that_is_not_json_names_its_place_once():
+    """The schema checker's message quotes the parser's explanation with its place; json_trouble then added
+    "Your answer breaks at line 1, column 17, just after: …", the same place a second time."""
+    exercise = next(e for e in load_exercises().exercises if e.type == "schema_fix")
+    feedback = grade(exercise, '{"type": "object" "properties": {}}', grading_inputs(exercise)).feedback
+    assert [f.render("en") for f in feedback] == [
+        'Not JSON: A comma is missing after this, at line 1, column 17: {"type": "object" — put a , right after it '
+        "(if the object or list ends there, close it with } or ]). (Parser's message: Expecting ',' delimiter)."]
+    assert [f.render("zh") for f in feedback] == [
+        '不是合法的 JSON：这里后面少了一个逗号（第 1 行第 17 列）：{"type": "object" —— 在它后面紧接着加上 ,'
+        "（如果对象或列表到这里结束，就用 } 或 ] 把它关上）。（解析器原文：“Expecting ',' delimiter”）。"]

@@ -347,6 +347,21 @@ def test_an_unreadable_number_gives_the_real_reason(answer, code, params):
         assert "is not a number" not in item.render("en") and "不是数字" not in item.render("zh")
 
 
+@pytest.mark.parametrize("answer, shown", [
+    ("1e308", "1e+308"), ("5e-324", "4.940656458e-324"), ("-1.7976931348623157e308", "-1.797693135e+308"),
+    ("123456789012345678901234567890", "1.23456789e+29"), ("1e-9", "0.000000001"), ("1e-13", "1e-13"),
+    ("9999999999", "9999999999"), ("12345678900", "1.23456789e+10"),
+    ("0.000001", "0.000001"), ("0.1234567890123", "0.123456789")])
+def test_a_wrong_number_is_quoted_no_longer_than_it_needs(answer, shown):
+    """"1e308" came back as 309 digits, 5e-324 as 324 zeros, and a 30-digit number as another number ending in zeros."""
+    from toolcall.exercises import load_exercises
+    exercise = load_exercises().by_id()["pk_pass3"]
+    result = grade(exercise, answer, grading_inputs(exercise))
+    assert [f.render("en") for f in result.feedback] == [
+        f"{shown} is not the expected value. Check each step of the calculation."]
+    assert [f.render("zh") for f in result.feedback] == [f"{shown} 不是预期的结果，逐步检查一下计算过程。"]
+
+
 def test_negative_zero_is_echoed_without_a_sign():
     from toolcall.exercises import load_exercises
     exercise = load_exercises().by_id()["pk_pass3"]

@@ -196,7 +196,9 @@ def json_value(text: str, expected_key: str) -> Any:
         where = {"line": exc.line or 1, "column": exc.column or 1}
         detail = {lang: localized_detail(exc, lang) for lang in LANGS}
         hints = [exc.hint] if exc.hint else parse_tool_input(text).hints
-        if names_place(exc):  # the explanation says where to fix and quotes the text there
+        # the explanation says where to fix and quotes the text there; or the parser gives no place (NaN, a key
+        # written twice, a number past a double), which "line 1, column 1" put at the answer's first character
+        if names_place(exc) or not exc.line:
             raise Malformed(fb(ERROR, "bad_format_explained", expected=both(expected_key), detail=detail),
                             *answer_hints(hints)) from exc
         raise Malformed(fb(ERROR, "bad_format", expected=both(expected_key), detail=detail, **where),
@@ -221,9 +223,14 @@ def where_it_breaks(text: str, line: int | None, column: int | None) -> list[Fee
 
 def json_trouble(text: str) -> list[FeedbackItem]:
     """Where a student's JSON text breaks and their hints (nothing when it is a JSON object):
-    for answers whose own message (a schema checker's) names no cause."""
+    for answers whose own message (a schema checker's) names no cause. The place only when the parser's
+    explanation does not already name it (the schema checker's message quotes that explanation): a schema_fix
+    answer with a missing comma read "at line 1, column 17: …" and then "Your answer breaks at line 1, column 17"."""
     parsed = parse_tool_input(text)
-    return [] if parsed.ok else [*where_it_breaks(text, parsed.line, parsed.column), *answer_hints(parsed.hints)]
+    if parsed.ok:
+        return []
+    return [*([] if names_place(parsed) else where_it_breaks(text, parsed.line, parsed.column)),
+            *answer_hints(parsed.hints)]
 
 
 def answer_hints(hints: list[Hint]) -> list[FeedbackItem]:

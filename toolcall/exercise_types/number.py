@@ -75,7 +75,21 @@ def grade_number(exercise: Exercise, text: str) -> Grade:
     if abs(value - float(exercise.answer)) <= tol + 1e-12:
         return Grade(1, 1)  # the page says "Correct: 1 of 1."; a "Correct." line under it said it twice
     known = known_wrong(exercise, lambda a: abs(float(a) - value) <= tol + 1e-12)
-    return Grade(0, 1, tuple(known or [fb(WRONG, "number_off", value=numfmt.number(value))]))
+    return Grade(0, 1, tuple(known or [fb(WRONG, "number_off", value=shown_number(value))]))
+
+
+#: Magnitudes shown as plain decimals in feedback; outside them, scientific notation.
+PLAIN_RANGE = (1e-12, 1e10)
+
+
+def shown_number(value: float) -> str:
+    """A student's number as feedback quotes it: a plain decimal of up to 10 significant digits (numfmt.number) for
+    magnitudes in PLAIN_RANGE and zero, else scientific notation with as many (``1e+308``, ``1.23456789e+29``). Plain
+    decimals only, "1e308" (5 characters typed) came back as 309 digits and 5e-324 as 324 zeros, and
+    123456789012345678901234567890 as 123456789000000000000000000000, a number the student never typed."""
+    if value == 0 or PLAIN_RANGE[0] <= abs(value) < PLAIN_RANGE[1]:
+        return numfmt.number(value)
+    return f"{value:.10g}"
 
 
 def _number_text(exercise: Exercise, value: Any) -> str:

@@ -1,0 +1,80 @@
+"""The dashboard lists at most MAX_LISTED_LEARNERS learners (issue 13, floods). Learner ids are made by visiting
+(``?learner=``): a script saving one answer under each of 20 000 new ids made every rerun of the dashboard send
+4.0 MB (the learners table and the drill-down's options, every id in both) and cost 1.5 s of CPU. The table and the
+drill-down now list the most recently active; a caption says how many are not listed and where they are, and an id
+typed into the box under the drill-down opens any learner of the class."""
+
+import sqlite3
+
+import pytest
+
+import toolcall.dashboard
+from tests.app.conftest import fresh_app
+from tests.app.test_pairing_page import _element_bytes
+from toolcall.progress import ProgressStore
+
+CAPTION = {"en": "The 500 most recently active of 501 learners are listed; the CSV and JSON exports hold every one. "
+                 "To see a learner who is not listed, type their id into the box under the list.",
+           "zh": "这里只列出最近活跃的 500 名学生（共 501 名）；CSV 和 JSON 导出里有全部学生。要看没列出的学生，"
+                 "请在列表下方的框里输入他的 ID。"}
+MISSING = {"en": "No learner with the id nobody\\_here has any progress in this class\\.",
+           "zh": "本班没有 ID 为 nobody\\_here 的学生的学习记录。"}
+
+
+@pytest.fixture
+def crowded_class(tmp_path, monkeypatch):
+    """501 learners with one try each; the oldest, "first-one", is the one left off the list."""
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", str(tmp_path))
+    for name in ("TOOLCALL_DATABASE_URL", "TOOLCALL_INSTRUCTOR_PASSPHRASE", "TOOLCALL_INSTRUCTOR_EMAILS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", "correct horse battery staple")
+    store = ProgressStore(tmp_path)
+    store.record("first-one", "pk_pass3", "0.5", 0, 1, at="2026-11-01T08:00:00+00:00")
+    for i in range(toolcall.dashboard.MAX_LISTED_LEARNERS):
+        store.record(f"flood{i:059d}", "pk_pass3", "0.5", 0, 1, at="2026-11-30T08:00:00+00:00")
+    store.close()
+    with sqlite3.connect(store.path) as db:  # the store stamps "now": make first-one the least recently active
+        db.execute("UPDATE progress SET updated_at = ? WHERE learner = ?", ("2026-11-01T08:00:00+00:00", "first-one"))
+    db.close()
+
+
+def _dashboard(lang: str):
+    at = fresh_app(lang, state={"dashboard_instructor": True}, page="pages/dashboard.py")
+    assert not at.exception
+    return at
+
+
+def _type_into_drill_down(at, learner: str) -> None:
+    at.text_input(key="dashboard_learner_id").input(learner).run()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_table_and_the_drill_down_list_the_most_recent_learners_and_say_how_many_more(crowded_class, lang):
+    at = _dashboard(lang)
+    learners = at.dataframe[1].value
+    assert len(learners) == 500 and "first-one" not in set(learners.iloc[:, 0])
+    assert CAPTION[lang] in [c.value for c in at.caption]
+    options = at.selectbox(key="dashboard_learner").options
+    assert len(options) == 500 and "first-one" not in options
+    assert [b.label for b in at.text_input] == [{"en": "Or a learner who is not listed, by id",
+                                                 "zh": "或者按 ID 查看没列出的学生"}[lang]]
+    sizes = _element_bytes(at)
+    assert sizes["Dataframe"] + sizes["Selectbox"] < 200_000  # 501 ids of 64 characters: about 110 KB
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_learner_not_listed_opens_by_id_and_an_unknown_id_says_so(crowded_class, lang):
+    at = _dashboard(lang)
+    _type_into_drill_down(at, "first-one")
+    assert not at.exception
+    assert len(at.dataframe) == 4 and len(at.dataframe[2].value) == len(at.dataframe[3].value) == 1  # progress, tries
+    _type_into_drill_down(at, "nobody_here")
+    assert not at.exception and [w.value for w in at.warning] == [MISSING[lang]]
+    assert len(at.dataframe) == 2
+
+
+def test_a_class_within_the_cap_is_listed_whole_without_the_box(crowded_class, monkeypatch):
+    monkeypatch.setattr(toolcall.dashboard, "MAX_LISTED_LEARNERS", 501)
+    at = _dashboard("en")
+    assert len(at.dataframe[1].value) == 501 and len(at.selectbox(key="dashboard_learner").options) == 501
+    assert len(at.text_input) == 0 and not any("most recently active" in c.value for c in at.caption)
