@@ -66,8 +66,8 @@ def test_a_tool_input_schema_loop_is_refused_in_en_and_zh():
                          "properties": {"x": {"$ref": "#/$defs/a"}}})
     en, zh = check_schema(schema, "en"), check_schema(schema, "zh")
     assert (en.ok, en.code, en.path) == (False, "SCHEMA_REF_LOOP", "/$defs/a")
-    assert en.message == ("At /$defs/a the schema loops: /$defs/a → /$defs/b → /$defs/b/not → /$defs/a each apply "
-                          "the next to the same value (through \"$ref\", allOf, anyOf, oneOf, not, if/then/else), so "
+    assert en.message == ("At /$defs/a the schema loops: in /$defs/a → /$defs/b → /$defs/b/not → /$defs/a, each one "
+                          "applies the one after it to the same value (through \"$ref\", allOf, anyOf, oneOf, not, if/then/else), so "
                           "checking any value would never end. Break the loop: let one of them check something else.")
     assert zh.message == ("/$defs/a 处的 schema 形成了循环：/$defs/a → /$defs/b → /$defs/b/not → /$defs/a 依次把下一个"
                           "套用到同一个值上（经由 \"$ref\"、allOf、anyOf、oneOf、not、if/then/else），所以检查任何值都永远"
