@@ -88,6 +88,12 @@ MAX_TOOL_SETS = 20
 #: Most bytes a ``.eval`` may unpack to, and most members it may hold.
 MAX_UNCOMPRESSED = 400_000_000
 MAX_MEMBERS = MAX_RUNS + 100
+#: Longest case id (a τ-bench task id, an Inspect sample id) or tool name a log may give, in characters: what a native
+#: case_id may hold. A longer one is a problem and its record is not read. An .eval packs a million-character sample
+#: id into a few hundred bytes, and each id and name is kept and sent on every rerun of the selection lab (its
+#: per-case table and charts, look-alike letters escaped six times longer): 100 ids of 100 000 Cyrillic letters,
+#: a 64 KB upload, kept 10 million characters and made a 60-million-character table (issue 13, break-it brk12web2).
+MAX_ID_CHARS = 200
 LOG_FORMATS = ("auto", "native", "tau", "inspect")
 
 
@@ -299,19 +305,26 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _tools_problem(tools: Any) -> tuple[str, str] | None:
+def _too_long(text: str) -> dict[str, int]:
+    """The params of a ``too_long`` problem for ``text`` (longer than MAX_ID_CHARS)."""
+    return {"size": len(text), "limit": MAX_ID_CHARS}
+
+
+def _tools_problem(tools: Any) -> tuple | None:
     if not isinstance(tools, list):
         return "$.tools", "tools_not_list"
     for i, tool in enumerate(tools):
         if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
             return f"$.tools[{i}].name", "tool_needs_name"
+        if len(tool["name"]) > MAX_ID_CHARS:
+            return f"$.tools[{i}].name", "too_long", _too_long(tool["name"])
         if not isinstance(tool.get("input_schema"), dict):
             return f"$.tools[{i}].input_schema", "tool_needs_schema"
     return None
 
 
-def _native_problem(rec: Any) -> tuple[str, str] | None:
-    """The first thing wrong with one native record, as (JSON path, problem code); None if
+def _native_problem(rec: Any) -> tuple | None:
+    """The first thing wrong with one native record, as (JSON path, problem code[, its params]); None if
     sound. Mirrors fixtures/schemas/eval_runs.schema.json (a test holds the two together)."""
     if not isinstance(rec, dict):
         return "$", "not_object"
@@ -332,6 +345,8 @@ def _native_problem(rec: Any) -> tuple[str, str] | None:
     for i, call in enumerate(expected):
         if not isinstance(call, dict) or not isinstance(call.get("name"), str):
             return f"$.expected_calls[{i}].name", "not_string"
+        if len(call["name"]) > MAX_ID_CHARS:
+            return f"$.expected_calls[{i}].name", "too_long", _too_long(call["name"])
         args = call.get("arguments", {})
         if not isinstance(args, dict) or not all(isinstance(v, list) and v for v in args.values()):
             return f"$.expected_calls[{i}].arguments", "bad_expected_arguments"
@@ -340,6 +355,8 @@ def _native_problem(rec: Any) -> tuple[str, str] | None:
     for i, call in enumerate(rec["actual_calls"]):
         if not isinstance(call, dict) or not isinstance(call.get("name"), str):
             return f"$.actual_calls[{i}].name", "not_string"
+        if len(call["name"]) > MAX_ID_CHARS:
+            return f"$.actual_calls[{i}].name", "too_long", _too_long(call["name"])
         if "raw_arguments" in call and not isinstance(call["raw_arguments"], str):
             return f"$.actual_calls[{i}].raw_arguments", "bad_raw_arguments"
         if "raw_arguments" not in call and "arguments" not in call:
@@ -486,12 +503,13 @@ def read_tau(data: bytes) -> RunLog:
         elif not isinstance(reward, (int, float)) or isinstance(reward, bool):
             field = f"{where}.reward_info.reward" if "reward_info" in rec else f"{where}.reward"
             log.problems.append(LineProblem(i + 1, field, "reward_required"))
+        elif len(task := str(rec["task_id"])) > MAX_ID_CHARS:
+            log.problems.append(LineProblem(i + 1, f"{where}.task_id", "too_long", _too_long(task)))
         else:
-            task = str(rec["task_id"])
             position[task] = position.get(task, 0) + 1  # without a trial field: the task's own count
             trial = rec.get("trial") if _is_int(rec.get("trial")) else position[task] - 1
             trials.add(trial)
-            log.runs.append(Run(str(rec["task_id"]), trial, model, None, (), 0, tau_success(reward), i + 1))
+            log.runs.append(Run(task, trial, model, None, (), 0, tau_success(reward), i + 1))
     per_task: dict[str, int] = {}
     for run in log.runs:
         per_task[run.case_id] = per_task.get(run.case_id, 0) + 1
@@ -751,6 +769,9 @@ def read_inspect(data: bytes) -> RunLog:
         if not isinstance(sample, dict) or not isinstance(sample.get("id"), (str, int)):
             log.problems.append(LineProblem(number, f"{where}.id", "sample_needs_id"))
             continue
+        if len(sid := str(sample["id"])) > MAX_ID_CHARS:
+            log.problems.append(LineProblem(number, f"{where}.id", "too_long", _too_long(sid)))
+            continue
         if not _is_int(sample.get("epoch")):
             log.problems.append(LineProblem(number, f"{where}.epoch", "sample_needs_epoch"))
             continue
@@ -773,11 +794,15 @@ def read_inspect(data: bytes) -> RunLog:
             if isinstance(first, dict) and "value" in first:
                 passed = value_to_float(first["value"]) >= 1.0
         tools = _inspect_tools(sample)
+        calls = _inspect_calls(sample)
+        if (name := next((n for n in (*tools, *(c.name for c in calls)) if len(n) > MAX_ID_CHARS), None)) is not None:
+            field = f"{where}.events" if name in tools else f"{where}.messages"
+            log.problems.append(LineProblem(number, field, "too_long", _too_long(name)))
+            continue
         key = json.dumps(tools, sort_keys=True)
         if key not in tool_index and len(log.tool_sets) >= MAX_TOOL_SETS:
             log.problems.append(LineProblem(number, f"{where}.events", "too_many_tool_sets", {"limit": MAX_TOOL_SETS}))
             continue
-        calls = _inspect_calls(sample)
         if not budget.spend_values(expected, [c.arguments for c in calls], tools if key not in tool_index else None):
             _over_budget(log, number, where)
             break
@@ -786,7 +811,7 @@ def read_inspect(data: bytes) -> RunLog:
             log.tool_sets.append(tools)
         log.runs.append(
             Run(
-                str(sample["id"]),
+                sid,
                 sample["epoch"],
                 model,
                 tuple(expected) if expected is not None else None,
