@@ -822,7 +822,9 @@ def read_inspect(data: bytes) -> RunLog:
             )
         )
     if scorer_seen:
-        log.notes.append(Note("inspect_score", {"scorer": scorer_seen}))
+        # quoted as a member's name is (member_name): the key is the log's, of any length, and the note is drawn on
+        # every rerun of the selection lab (a 3.5 KB .eval named a scorer of a million characters: a 7 MB caption)
+        log.notes.append(Note("inspect_score", {"scorer": member_name(scorer_seen)}))
     if not log.tool_sets:
         log.tool_sets.append({})
     return log

@@ -102,3 +102,18 @@ def test_native_tool_names(over, field):
                               .replace("c" * 201, "c" * 200)) for k, v in over.items()}
     assert not list(NATIVE_SCHEMA.iter_errors(line(**at_limit)))
     assert len(read_log(json.dumps(line(**at_limit)).encode(), name="x.jsonl").runs) == 1
+
+
+def test_a_long_scorer_name_is_quoted_short():
+    """The note naming the scorer that decided pass quotes it as a member name is quoted (first 100 characters, …,
+    last 10): a 3.5 KB .eval with a scorer of a million characters made a note of 6 000 093 characters, drawn as a
+    caption on every rerun."""
+    sample = inspect_sample("s1", 1, [call({"order_id": "ORD-1"})], "C")
+    scorer = "s" * 1_000_000 + "0123456789"
+    sample["scores"] = {scorer: {"value": "C"}}
+    log = read_log(eval_bytes([sample]), name="x.eval")
+    assert len(log.runs) == 1
+    shown = "s" * 100 + "…0123456789"
+    assert [(n.text("en"), n.text("zh")) for n in log.notes] == [
+        (f"pass from score {shown!r} (≥ 1.0 after value_to_float) when a sample has no metadata.expected_calls",
+         f"sample 没有 metadata.expected_calls 时，是否通过看评分 {shown!r}（value_to_float 之后 ≥ 1.0 算通过）")]
