@@ -56,6 +56,7 @@ except ImportError:  # its backport before 3.14 (requirements.txt: backports-zst
 from toolcall.evaluation import Call, LineProblem, Note, Run, RunLog, merge_alike_case_ids
 from toolcall.i18n import in_language, t
 from toolcall.parsing import json_reason
+from toolcall.validation import check_schema
 
 #: Default size limit of an input, in bytes.
 MAX_BYTES = 50_000_000
@@ -310,6 +311,18 @@ def _too_long(text: str) -> dict[str, int]:
     return {"size": len(text), "limit": MAX_ID_CHARS}
 
 
+def _schema_problem(name: str, schema: Any) -> dict[str, Any] | None:
+    """None when ``schema`` (tool ``name``'s input schema, from the log) is one the grader can validate with; else the
+    params of a ``tool_bad_schema`` problem: the tool (quoted short) and check_schema's refusal in each language. The
+    grader validates each call against its tool's schema and assumes it was checked: ``{"type": {"x": 1}}`` raised
+    jsonschema's UnknownType and ``"required": [["a"]]`` a TypeError out of the selection lab (break-it brk12web2)."""
+    text = json.dumps(schema, ensure_ascii=False)
+    first = check_schema(text, "en")
+    if first.ok:
+        return None
+    return {"tool": member_name(name), "reason": {"en": first.message, "zh": check_schema(text, "zh").message}}
+
+
 def _tools_problem(tools: Any) -> tuple | None:
     if not isinstance(tools, list):
         return "$.tools", "tools_not_list"
@@ -388,6 +401,7 @@ def read_native(data: bytes) -> RunLog:
     log = RunLog([], tool_sets=[], fmt="native")
     runs, problems = log.runs, log.problems
     tool_index: dict[bytes, int] = {}
+    refused: dict[bytes, tuple[int, dict]] = {}  # tool lists whose schema was refused: checked once, not per line
     shared: dict[bytes, tuple] = {}
     current = -1
     budget = _Budget()
@@ -444,6 +458,10 @@ def read_native(data: bytes) -> RunLog:
         tools = rec.get("tools")
         if tools is not None or "tools" in rec:
             key = (_key(tools, sort_keys) or b"unique:%d" % number) if type(tools) is list else b""
+            if key in refused:
+                at, params = refused[key]
+                problems.append(LineProblem(number, f"$.tools[{at}].input_schema", "tool_bad_schema", params))
+                continue
             if key not in tool_index:
                 if found := _tools_problem(tools):
                     problems.append(LineProblem(number, *found))
@@ -454,6 +472,14 @@ def read_native(data: bytes) -> RunLog:
                 if not budget.spend(key if key.startswith(b"[") else raw):
                     _over_budget(log, number, "$.tools")
                     break
+                # after the budget: what the schema checks cost is bounded by the values a log may keep (a refused
+                # list stays counted)
+                if found := next(((i, bad) for i, tool in enumerate(tools)
+                                  if (bad := _schema_problem(tool["name"], tool["input_schema"]))), None):
+                    refused[key] = found
+                    problems.append(LineProblem(number, f"$.tools[{found[0]}].input_schema", "tool_bad_schema",
+                                                found[1]))
+                    continue
                 tool_index[key] = len(log.tool_sets)
                 log.tool_sets.append({t["name"]: t["input_schema"] for t in tools})
             current = tool_index[key]
@@ -758,6 +784,7 @@ def read_inspect(data: bytes) -> RunLog:
         return log
     model, samples = _inspect_samples(data)
     tool_index: dict[str, int] = {}
+    refused: dict[str, dict] = {}  # tool lists whose schema was refused: checked once, not per sample
     scorer_seen = None
     budget = _Budget()
     for number, (where, sample) in enumerate(samples, start=1):
@@ -800,12 +827,21 @@ def read_inspect(data: bytes) -> RunLog:
             log.problems.append(LineProblem(number, field, "too_long", _too_long(name)))
             continue
         key = json.dumps(tools, sort_keys=True)
+        if key in refused:
+            log.problems.append(LineProblem(number, f"{where}.events", "tool_bad_schema", refused[key]))
+            continue
         if key not in tool_index and len(log.tool_sets) >= MAX_TOOL_SETS:
             log.problems.append(LineProblem(number, f"{where}.events", "too_many_tool_sets", {"limit": MAX_TOOL_SETS}))
             continue
         if not budget.spend_values(expected, [c.arguments for c in calls], tools if key not in tool_index else None):
             _over_budget(log, number, where)
             break
+        # after the budget, as for native tool lists
+        if key not in tool_index and (bad := next(filter(None, (_schema_problem(n, v) for n, v in tools.items())),
+                                                  None)):
+            refused[key] = bad
+            log.problems.append(LineProblem(number, f"{where}.events", "tool_bad_schema", bad))
+            continue
         if key not in tool_index:
             tool_index[key] = len(log.tool_sets)
             log.tool_sets.append(tools)

@@ -124,6 +124,7 @@ PROBLEM_CODES: dict[str, tuple[str, ...]] = {
     "member_not_utf8": ("byte",),
     "member_unreadable": (),
     "too_long": ("size", "limit"),
+    "tool_bad_schema": ("tool", "reason"),
 }
 #: Every code a RunLog note can carry (how pass was decided), with its parameters (``eval.notes.<code>``).
 NOTE_CODES: dict[str, tuple[str, ...]] = {
