@@ -746,8 +746,14 @@ def _member(archive: bytes, zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes
     return data
 
 
+def _listed(value: Any) -> list:
+    """``value`` when it is a list, else ``[]``: a sample's ``events``, ``messages`` or ``tool_calls`` of another
+    type (a number) raised TypeError out of the reader (``x or []`` keeps any truthy value; break-it brk12web2)."""
+    return value if isinstance(value, list) else []
+
+
 def _inspect_tools(sample: dict) -> dict[str, dict]:
-    for event in sample.get("events") or []:
+    for event in _listed(sample.get("events")):
         if isinstance(event, dict) and event.get("event") == "model" and isinstance(event.get("tools"), list):
             return {
                 t["name"]: t.get("parameters") or {}
@@ -758,10 +764,10 @@ def _inspect_tools(sample: dict) -> dict[str, dict]:
 
 
 def _inspect_calls(sample: dict) -> tuple[Call, ...]:
-    for message in sample.get("messages") or []:
+    for message in _listed(sample.get("messages")):
         if isinstance(message, dict) and message.get("role") == "assistant":
             calls = []
-            for call in message.get("tool_calls") or []:
+            for call in _listed(message.get("tool_calls")):
                 if isinstance(call, dict) and isinstance(call.get("function"), str):
                     calls.append(Call(call["function"], call.get("arguments"), None, call.get("parse_error")))
             return tuple(calls)

@@ -79,3 +79,21 @@ def test_inspect_tools_with_a_schema_the_grader_cannot_use(schema, en, zh):
 def test_a_good_schema_is_read_as_before():
     log = read_log(json.dumps(line()).encode(), name="x.jsonl")
     assert (len(log.runs), log.problems) == (1, [])
+
+
+@pytest.mark.parametrize("field, value", [("events", 5), ("messages", 5), ("messages", "abc"), ("tool_calls", 5),
+                                          ("tool_calls", {"a": 1})])
+def test_inspect_lists_of_another_type_are_read_as_empty(field, value):
+    """A sample's events, messages or an assistant's tool_calls that is not a list is read as none (the sample's
+    tools or calls are then empty): a number raised TypeError out of the reader (break-it pass brk12web2)."""
+    sample = inspect_sample("s1", 1, [call({"order_id": "ORD-1"})], "C")
+    if field == "tool_calls":
+        sample["messages"][1]["tool_calls"] = value
+    else:
+        sample[field] = value
+    log = read_log(json.dumps({"version": 2, "status": "success", "eval": {"model": "m"}, "samples": [sample]})
+                   .encode(), name="x.json")
+    assert log.problems == [] and [r.case_id for r in log.runs] == ["s1"]
+    run = log.runs[0]
+    assert (len(run.calls), log.tool_sets[run.tools]) == ((1, {}) if field == "events" else (0, {
+        "get_order": sample["events"][0]["tools"][0]["parameters"]}))
