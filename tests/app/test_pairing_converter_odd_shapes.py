@@ -20,3 +20,16 @@ def test_a_number_for_tool_calls_is_a_loss_not_a_traceback(lang):
     assert at.text_area(key="convert_input").value == text
     line = t("convert.loss_line", lang, message=1, text=t("convert.loss.not_a_turn", lang))
     assert [w.value for w in at.warning] == [t("convert.losses_title", lang) + "\n\n" + plain(line)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_lookalike_key_is_named_under_the_box(lang):
+    """The pairing page lists the look-alike key's note under the verdict, titled as a note (not "not errors": the
+    key is the cause of the errors in the table; break-it pass brk12web2)."""
+    at = fresh_app(lang, page="pages/pairing.py")
+    at.text_area(key="pairing_input").input(json.dumps([{"rоle": "user", "content": "hi"}], ensure_ascii=False)).run()
+    assert not at.exception
+    detail = t("pairing.rule_detail.lookalike_key", lang, written="r\\u043ele", word="role")
+    advice = t("pairing.advice.lookalike_key", lang, word="role")
+    title = {"en": "Notes:", "zh": "提示："}[lang]
+    assert [i.value for i in at.info] == [title + "\n\n" + plain(f"messages[0]: {detail} {advice}")]
