@@ -178,9 +178,18 @@ def read(fmt: str, messages: list[Any]) -> tuple[list[Event], list[Loss]]:
                 return
             if text:
                 events.append(Text("assistant" if role == "assistant" else "user", text))
-            for tc in m.get("tool_calls") or []:
-                fn = tc.get("function", {}) if isinstance(tc, dict) else {}
-                call(tc.get("id") if isinstance(tc, dict) else None, fn.get("name"), str(fn.get("arguments", "")))
+            # tool_calls a number, a string or an object, or a call whose function is not an object, is skipped and
+            # said (a loss); it raised TypeError or AttributeError out of the page (break-it pass brk12web2)
+            tool_calls = m.get("tool_calls") or []
+            if not isinstance(tool_calls, list):
+                losses.append(Loss("not_a_turn", len(events)))
+                tool_calls = []
+            for tc in tool_calls:
+                fn = tc.get("function", {}) if isinstance(tc, dict) else None
+                if not isinstance(fn, dict):
+                    losses.append(Loss("not_a_turn", len(events)))
+                    continue
+                call(tc.get("id"), fn.get("name"), str(fn.get("arguments", "")))
         elif fmt == RESPONSES and m.get("type") == "function_call":
             call(m.get("call_id"), m.get("name"), str(m.get("arguments", "")))
         elif fmt == RESPONSES and m.get("type") == "function_call_output":

@@ -56,6 +56,7 @@ except ImportError:  # its backport before 3.14 (requirements.txt: backports-zst
 from toolcall.evaluation import Call, LineProblem, Note, Run, RunLog, merge_alike_case_ids
 from toolcall.i18n import in_language, t
 from toolcall.parsing import json_reason
+from toolcall.validation import check_schema
 
 #: Default size limit of an input, in bytes.
 MAX_BYTES = 50_000_000
@@ -88,6 +89,12 @@ MAX_TOOL_SETS = 20
 #: Most bytes a ``.eval`` may unpack to, and most members it may hold.
 MAX_UNCOMPRESSED = 400_000_000
 MAX_MEMBERS = MAX_RUNS + 100
+#: Longest case id (a τ-bench task id, an Inspect sample id) or tool name a log may give, in characters: what a native
+#: case_id may hold. A longer one is a problem and its record is not read. An .eval packs a million-character sample
+#: id into a few hundred bytes, and each id and name is kept and sent on every rerun of the selection lab (its
+#: per-case table and charts, look-alike letters escaped six times longer): 100 ids of 100 000 Cyrillic letters,
+#: a 64 KB upload, kept 10 million characters and made a 60-million-character table (issue 13, break-it brk12web2).
+MAX_ID_CHARS = 200
 LOG_FORMATS = ("auto", "native", "tau", "inspect")
 
 
@@ -305,19 +312,38 @@ def _too_large(value: Any) -> bool:
     return isinstance(value, float) and value.is_integer() and not -2 ** 63 <= value < 2 ** 64
 
 
-def _tools_problem(tools: Any) -> tuple[str, str] | None:
+def _too_long(text: str) -> dict[str, int]:
+    """The params of a ``too_long`` problem for ``text`` (longer than MAX_ID_CHARS)."""
+    return {"size": len(text), "limit": MAX_ID_CHARS}
+
+
+def _schema_problem(name: str, schema: Any) -> dict[str, Any] | None:
+    """None when ``schema`` (tool ``name``'s input schema, from the log) is one the grader can validate with; else the
+    params of a ``tool_bad_schema`` problem: the tool (quoted short) and check_schema's refusal in each language. The
+    grader validates each call against its tool's schema and assumes it was checked: ``{"type": {"x": 1}}`` raised
+    jsonschema's UnknownType and ``"required": [["a"]]`` a TypeError out of the selection lab (break-it brk12web2)."""
+    text = json.dumps(schema, ensure_ascii=False)
+    first = check_schema(text, "en")
+    if first.ok:
+        return None
+    return {"tool": member_name(name), "reason": {"en": first.message, "zh": check_schema(text, "zh").message}}
+
+
+def _tools_problem(tools: Any) -> tuple | None:
     if not isinstance(tools, list):
         return "$.tools", "tools_not_list"
     for i, tool in enumerate(tools):
         if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
             return f"$.tools[{i}].name", "tool_needs_name"
+        if len(tool["name"]) > MAX_ID_CHARS:
+            return f"$.tools[{i}].name", "too_long", _too_long(tool["name"])
         if not isinstance(tool.get("input_schema"), dict):
             return f"$.tools[{i}].input_schema", "tool_needs_schema"
     return None
 
 
-def _native_problem(rec: Any) -> tuple[str, str] | None:
-    """The first thing wrong with one native record, as (JSON path, problem code); None if
+def _native_problem(rec: Any) -> tuple | None:
+    """The first thing wrong with one native record, as (JSON path, problem code[, its params]); None if
     sound. Mirrors fixtures/schemas/eval_runs.schema.json (a test holds the two together)."""
     if not isinstance(rec, dict):
         return "$", "not_object"
@@ -340,6 +366,8 @@ def _native_problem(rec: Any) -> tuple[str, str] | None:
     for i, call in enumerate(expected):
         if not isinstance(call, dict) or not isinstance(call.get("name"), str):
             return f"$.expected_calls[{i}].name", "not_string"
+        if len(call["name"]) > MAX_ID_CHARS:
+            return f"$.expected_calls[{i}].name", "too_long", _too_long(call["name"])
         args = call.get("arguments", {})
         if not isinstance(args, dict) or not all(isinstance(v, list) and v for v in args.values()):
             return f"$.expected_calls[{i}].arguments", "bad_expected_arguments"
@@ -348,6 +376,8 @@ def _native_problem(rec: Any) -> tuple[str, str] | None:
     for i, call in enumerate(rec["actual_calls"]):
         if not isinstance(call, dict) or not isinstance(call.get("name"), str):
             return f"$.actual_calls[{i}].name", "not_string"
+        if len(call["name"]) > MAX_ID_CHARS:
+            return f"$.actual_calls[{i}].name", "too_long", _too_long(call["name"])
         if "raw_arguments" in call and not isinstance(call["raw_arguments"], str):
             return f"$.actual_calls[{i}].raw_arguments", "bad_raw_arguments"
         if "raw_arguments" not in call and "arguments" not in call:
@@ -379,6 +409,7 @@ def read_native(data: bytes) -> RunLog:
     log = RunLog([], tool_sets=[], fmt="native")
     runs, problems = log.runs, log.problems
     tool_index: dict[bytes, int] = {}
+    refused: dict[bytes, tuple[int, dict]] = {}  # tool lists whose schema was refused: checked once, not per line
     shared: dict[bytes, tuple] = {}
     current = -1
     budget = _Budget()
@@ -435,6 +466,10 @@ def read_native(data: bytes) -> RunLog:
         tools = rec.get("tools")
         if tools is not None or "tools" in rec:
             key = (_key(tools, sort_keys) or b"unique:%d" % number) if type(tools) is list else b""
+            if key in refused:
+                at, params = refused[key]
+                problems.append(LineProblem(number, f"$.tools[{at}].input_schema", "tool_bad_schema", params))
+                continue
             if key not in tool_index:
                 if found := _tools_problem(tools):
                     problems.append(LineProblem(number, *found))
@@ -445,6 +480,14 @@ def read_native(data: bytes) -> RunLog:
                 if not budget.spend(key if key.startswith(b"[") else raw):
                     _over_budget(log, number, "$.tools")
                     break
+                # after the budget: what the schema checks cost is bounded by the values a log may keep (a refused
+                # list stays counted)
+                if found := next(((i, bad) for i, tool in enumerate(tools)
+                                  if (bad := _schema_problem(tool["name"], tool["input_schema"]))), None):
+                    refused[key] = found
+                    problems.append(LineProblem(number, f"$.tools[{found[0]}].input_schema", "tool_bad_schema",
+                                                found[1]))
+                    continue
                 tool_index[key] = len(log.tool_sets)
                 log.tool_sets.append({t["name"]: t["input_schema"] for t in tools})
             current = tool_index[key]
@@ -496,12 +539,13 @@ def read_tau(data: bytes) -> RunLog:
         elif not isinstance(reward, (int, float)) or isinstance(reward, bool):
             field = f"{where}.reward_info.reward" if "reward_info" in rec else f"{where}.reward"
             log.problems.append(LineProblem(i + 1, field, "reward_required"))
+        elif len(task := str(rec["task_id"])) > MAX_ID_CHARS:
+            log.problems.append(LineProblem(i + 1, f"{where}.task_id", "too_long", _too_long(task)))
         else:
-            task = str(rec["task_id"])
             position[task] = position.get(task, 0) + 1  # without a trial field: the task's own count
             trial = rec.get("trial") if _is_int(rec.get("trial")) else position[task] - 1
             trials.add(trial)
-            log.runs.append(Run(str(rec["task_id"]), trial, model, None, (), 0, tau_success(reward), i + 1))
+            log.runs.append(Run(task, trial, model, None, (), 0, tau_success(reward), i + 1))
     per_task: dict[str, int] = {}
     for run in log.runs:
         per_task[run.case_id] = per_task.get(run.case_id, 0) + 1
@@ -712,8 +756,14 @@ def _member(archive: bytes, zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes
     return data
 
 
+def _listed(value: Any) -> list:
+    """``value`` when it is a list, else ``[]``: a sample's ``events``, ``messages`` or ``tool_calls`` of another
+    type (a number) raised TypeError out of the reader (``x or []`` keeps any truthy value; break-it brk12web2)."""
+    return value if isinstance(value, list) else []
+
+
 def _inspect_tools(sample: dict) -> dict[str, dict]:
-    for event in sample.get("events") or []:
+    for event in _listed(sample.get("events")):
         if isinstance(event, dict) and event.get("event") == "model" and isinstance(event.get("tools"), list):
             return {
                 t["name"]: t.get("parameters") or {}
@@ -724,10 +774,10 @@ def _inspect_tools(sample: dict) -> dict[str, dict]:
 
 
 def _inspect_calls(sample: dict) -> tuple[Call, ...]:
-    for message in sample.get("messages") or []:
+    for message in _listed(sample.get("messages")):
         if isinstance(message, dict) and message.get("role") == "assistant":
             calls = []
-            for call in message.get("tool_calls") or []:
+            for call in _listed(message.get("tool_calls")):
                 if isinstance(call, dict) and isinstance(call.get("function"), str):
                     calls.append(Call(call["function"], call.get("arguments"), None, call.get("parse_error")))
             return tuple(calls)
@@ -750,6 +800,7 @@ def read_inspect(data: bytes) -> RunLog:
         return log
     model, samples = _inspect_samples(data)
     tool_index: dict[str, int] = {}
+    refused: dict[str, dict] = {}  # tool lists whose schema was refused: checked once, not per sample
     scorer_seen = None
     budget = _Budget()
     for number, (where, sample) in enumerate(samples, start=1):
@@ -760,6 +811,9 @@ def read_inspect(data: bytes) -> RunLog:
             continue
         if not isinstance(sample, dict) or not isinstance(sample.get("id"), (str, int)):
             log.problems.append(LineProblem(number, f"{where}.id", "sample_needs_id"))
+            continue
+        if len(sid := str(sample["id"])) > MAX_ID_CHARS:
+            log.problems.append(LineProblem(number, f"{where}.id", "too_long", _too_long(sid)))
             continue
         if not _is_int(sample.get("epoch")):
             code = "number_too_large" if _too_large(sample.get("epoch")) else "sample_needs_epoch"
@@ -784,20 +838,33 @@ def read_inspect(data: bytes) -> RunLog:
             if isinstance(first, dict) and "value" in first:
                 passed = value_to_float(first["value"]) >= 1.0
         tools = _inspect_tools(sample)
+        calls = _inspect_calls(sample)
+        if (name := next((n for n in (*tools, *(c.name for c in calls)) if len(n) > MAX_ID_CHARS), None)) is not None:
+            field = f"{where}.events" if name in tools else f"{where}.messages"
+            log.problems.append(LineProblem(number, field, "too_long", _too_long(name)))
+            continue
         key = json.dumps(tools, sort_keys=True)
+        if key in refused:
+            log.problems.append(LineProblem(number, f"{where}.events", "tool_bad_schema", refused[key]))
+            continue
         if key not in tool_index and len(log.tool_sets) >= MAX_TOOL_SETS:
             log.problems.append(LineProblem(number, f"{where}.events", "too_many_tool_sets", {"limit": MAX_TOOL_SETS}))
             continue
-        calls = _inspect_calls(sample)
         if not budget.spend_values(expected, [c.arguments for c in calls], tools if key not in tool_index else None):
             _over_budget(log, number, where)
             break
+        # after the budget, as for native tool lists
+        if key not in tool_index and (bad := next(filter(None, (_schema_problem(n, v) for n, v in tools.items())),
+                                                  None)):
+            refused[key] = bad
+            log.problems.append(LineProblem(number, f"{where}.events", "tool_bad_schema", bad))
+            continue
         if key not in tool_index:
             tool_index[key] = len(log.tool_sets)
             log.tool_sets.append(tools)
         log.runs.append(
             Run(
-                str(sample["id"]),
+                sid,
                 sample["epoch"],
                 model,
                 tuple(expected) if expected is not None else None,
@@ -808,7 +875,9 @@ def read_inspect(data: bytes) -> RunLog:
             )
         )
     if scorer_seen:
-        log.notes.append(Note("inspect_score", {"scorer": scorer_seen}))
+        # quoted as a member's name is (member_name): the key is the log's, of any length, and the note is drawn on
+        # every rerun of the selection lab (a 3.5 KB .eval named a scorer of a million characters: a 7 MB caption)
+        log.notes.append(Note("inspect_score", {"scorer": member_name(scorer_seen)}))
     if not log.tool_sets:
         log.tool_sets.append({})
     return log

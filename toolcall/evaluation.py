@@ -34,6 +34,7 @@ type is ``schema_invalid``.
 from __future__ import annotations
 
 import json
+import itertools
 import math
 import re
 import time
@@ -124,6 +125,8 @@ PROBLEM_CODES: dict[str, tuple[str, ...]] = {
     "member_not_json": ("reason",),
     "member_not_utf8": ("byte",),
     "member_unreadable": (),
+    "too_long": ("size", "limit"),
+    "tool_bad_schema": ("tool", "reason"),
 }
 #: Every code a RunLog note can carry (how pass was decided), with its parameters (``eval.notes.<code>``).
 NOTE_CODES: dict[str, tuple[str, ...]] = {
@@ -591,16 +594,28 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
 def case_table(graded, k: int) -> list[CaseRow]:
     """Per-case n, c and the estimates for ``k`` from a graded-runs DataFrame (see Analysis);
     k > n is refused per case with toolcall.passk's message."""
-    out: list[CaseRow] = []
+    return case_rows(case_counts(graded), k)
+
+
+def case_counts(graded) -> list[tuple[str, str | None, int, int]]:
+    """``(case id, expected tool or None, n, c)`` per case of a graded-runs DataFrame, in first-seen order: all that
+    the per-case estimates need, for any k (a page that changes k estimates again without grading again)."""
     if graded.empty:
-        return out
+        return []
     grouped = graded.groupby("case_id", sort=False).agg(
         n=("passed", "size"), c=("passed", "sum"), expected_tool=("expected_tool", "first")
     )
+    return [(str(case_id), tool if isinstance(tool, str) else None, int(n), int(c))
+            for case_id, n, c, tool in zip(grouped.index, grouped["n"].tolist(), grouped["c"].tolist(),
+                                           grouped["expected_tool"].tolist())]
+
+
+def case_rows(counts, k: int) -> list[CaseRow]:
+    """The CaseRows of ``counts`` (see case_counts) for ``k``; k > n is refused per case with toolcall.passk's
+    message. Each distinct (n, c) is estimated once."""
+    out: list[CaseRow] = []
     known: dict[tuple[int, int], Any] = {}  # many cases share (n, c): estimate each pair once
-    for case_id, n, c, tool in zip(grouped.index, grouped["n"].tolist(), grouped["c"].tolist(),
-                                   grouped["expected_tool"].tolist()):
-        tool = tool if isinstance(tool, str) else None
+    for case_id, tool, n, c in counts:
         est = known.get((n, c))
         if est is None:
             try:
@@ -608,11 +623,27 @@ def case_table(graded, k: int) -> list[CaseRow]:
             except EstimateInputError as exc:
                 est = known[(n, c)] = exc
         if isinstance(est, EstimateInputError):
-            out.append(CaseRow(str(case_id), tool, n, c, k, None, None, None, str(est), est.code,
+            out.append(CaseRow(case_id, tool, n, c, k, None, None, None, str(est), est.code,
                                tuple(est.params.items())))
             continue
-        out.append(CaseRow(str(case_id), tool, n, c, k, float(est.pass_hat_k), float(est.pass_at_k), float(est.naive)))
+        out.append(CaseRow(case_id, tool, n, c, k, float(est.pass_hat_k), float(est.pass_at_k), float(est.naive)))
     return out
+
+
+def pair_rates(pairs: dict[tuple[int, int], int], k: int) -> dict[str, float | None]:
+    """summary_rates of every case, from ``pairs`` ({(n, c): number of cases}) alone: the same means (math.fsum of
+    each case's value, exactly as summary_rates sums them) without a CaseRow per case."""
+    rows = case_rows([("", None, n, c) for n, c in pairs], k)
+    ok = [(row, pairs[(row.n, row.c)]) for row in rows if row.refused is None]
+    if not ok:
+        return {"pass^k": None, "pass@k": None, "naive": None}
+    total = sum(m for _, m in ok)
+
+    def mean(name: str) -> float:
+        values = itertools.chain.from_iterable(itertools.repeat(getattr(row, name), m) for row, m in ok)
+        return math.fsum(values) / total
+
+    return {"pass^k": mean("pass_hat_k"), "pass@k": mean("pass_at_k"), "naive": mean("naive")}
 
 
 #: Tool names per axis of the confusion matrix: the most frequent ones (ties by name), NO_TOOL always among

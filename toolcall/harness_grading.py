@@ -30,7 +30,8 @@ from toolcall.harness import (
     wrong_moves,
 )
 from toolcall.i18n import LANGS, t
-from toolcall.pairing import check_pairing
+from toolcall.pairing import check_pairing, shown_id
+from toolcall.text import reads_as
 from toolcall.safe_validator import SizedCache
 from toolcall.parsing import MAX_DEPTH, TOO_LARGE, StrictJSONError, localized_detail, names_place, strict_loads
 from toolcall.wire import ANTHROPIC, OPENAI
@@ -128,6 +129,11 @@ def parse_move(text: str, lang: str) -> tuple[dict[str, Any] | None, Finding | N
         return None, Finding(
             f"parse:{exc.code}", t("harness.finding.not_json", lang, where=where, detail=localized_detail(exc, lang))
         )
+    if isinstance(value, dict) and "messages" not in value and (
+            written := next((k for k in value if reads_as(k, frozenset({"messages"}))), None)):
+        # "messagеs" (Cyrillic е) read "write an object with a messages list" over a box showing one (brk12web2)
+        return None, Finding("parse:NOT_A_REQUEST", t("pairing.rule_detail.lookalike_key", lang,
+                                                      written=shown_id(written), word="messages"))
     if not isinstance(value, dict) or not isinstance(value.get("messages"), list):
         return None, Finding("parse:NOT_A_REQUEST", t("harness.finding.not_request", lang))
     return value, None
@@ -281,6 +287,10 @@ def grade_json_move(scenario: Scenario, step: Step, fmt: str, text: str, lang: s
         )
         for v in report.violations
     ]
+    # a key that reads as a wire key without being it, first: the cause of the violations it brings (brk12web2)
+    findings[:0] = [Finding("pairing:lookalike_key", t("harness.finding.pairing", lang,
+                                                       rule=t("pairing.rule.lookalike_key", lang), detail=n.detail),
+                            False) for n in report.notes if n.rule == "lookalike_key"]
     if report.error:
         findings.append(Finding("parse:NOT_A_REQUEST", report.error, True))
     calls = (step.model or {}).get("calls", [])

@@ -66,7 +66,7 @@ from toolcall.fixtures import load_checked, require_unique_ids
 from toolcall.i18n import t
 from toolcall.parsing import (MAX_DEPTH, StrictJSONError, localized_detail, max_depth, names_place, parse_tool_input,
                               TOO_LARGE, strict_loads)
-from toolcall.text import escape_identifier
+from toolcall.text import escape_identifier, reads_as
 from toolcall.wire import ANTHROPIC, AUTO, GEMINI, MCP, OPENAI, PAIRING_CHOICES, RESPONSES
 
 #: Largest transcript accepted, in characters (a long real conversation is well under this).
@@ -87,7 +87,7 @@ RULES: tuple[str, ...] = (
     "response_not_object",
 )
 #: Things worth saying that the API does not reject.
-NOTES: tuple[str, ...] = ("arguments_invalid_json",)
+NOTES: tuple[str, ...] = ("arguments_invalid_json", "lookalike_key")
 
 
 @dataclass(frozen=True)
@@ -143,7 +143,7 @@ def shown(value: Any) -> str:
 
 #: Detail parameters quoted from the transcript (ids, names, roles, block types): shown through
 #: escape_identifier, so a look-alike character cannot make two different values read the same.
-QUOTED_PARAMS = frozenset({"id", "rid", "name", "kind", "role", "got"})
+QUOTED_PARAMS = frozenset({"id", "rid", "name", "kind", "role", "got", "written"})
 
 
 def shown_id(value: Any) -> str:
@@ -352,10 +352,36 @@ def check_pairing(text: str, fmt: str = AUTO, lang: str = "en") -> Report:
     out = _Collector(lang)
     {ANTHROPIC: _check_anthropic, OPENAI: _check_openai, RESPONSES: _check_responses, MCP: _check_mcp,
      GEMINI: _check_gemini}[fmt](messages, out)
+    _lookalike_keys(messages, out)
     return Report(fmt, detected, len(messages), out.found, out.more, notes=out.notes, notes_more=out.notes_more)
 
 
 # --- Anthropic ---------------------------------------------------------------------------
+
+#: Every key a wire form's messages carry that the checker (or the API) reads: a key that reads as one of these
+#: without being it (toolcall.text.reads_as) is named in a note.
+WIRE_KEYS = frozenset({"role", "content", "type", "text", "id", "name", "input", "tool_use_id", "is_error",
+                       "tool_calls", "function", "arguments", "tool_call_id", "call_id", "output", "parts",
+                       "functionCall", "functionResponse", "args", "response", "jsonrpc", "method", "params",
+                       "result", "error", "isError", "messages", "structuredContent"})
+
+
+def _lookalike_keys(messages: list[Any], out: _Collector) -> None:
+    """A note for each object key in ``messages`` that reads as a wire key without being it (Cyrillic о in
+    ``rоle``, a zero-width space after ``content``): the checks above read the key as missing ("role must be
+    "user" / "assistant", not null") while the student sees it written (break-it pass brk12web2). Linear."""
+    for i, m in enumerate(messages):
+        stack = [m]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, dict):
+                for key, inner in value.items():
+                    if isinstance(key, str) and (word := reads_as(key, WIRE_KEYS)):
+                        out.note("lookalike_key", i, None, written=key, word=word)
+                    stack.append(inner)
+            elif isinstance(value, list):
+                stack.extend(value)
+
 
 def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[str, Any]]]:
     """Each message's blocks (a str content is one text block); reports wrong types and empty

@@ -229,3 +229,23 @@ def editable_json(value: Any, limit: int, indent: int = 2) -> str:
     than the value's own JSON however deep it nests)."""
     text = _indented_within(value, limit, indent, False, escape=False)
     return text if text is not None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+#: Letters of other scripts that read as a Latin letter (a subset of UTS #39 confusables.txt: Cyrillic, Greek and IPA
+#: letters a reader cannot tell from a, c, e, o, p …), as the letter they read as. Fullwidth letters are folded by NFKC.
+CONFUSABLE_LATIN = str.maketrans({
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s", "ԁ": "d",
+    "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l", "ο": "o", "ι": "i", "ν": "v", "κ": "k", "α": "a", "ρ": "p", "υ": "u",
+    "ɑ": "a", "ɡ": "g", "ı": "i", "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
+    "С": "C", "Т": "T", "Х": "X", "Ѕ": "S", "Ј": "J", "І": "I", "Α": "A", "Β": "B", "Ε": "E", "Ι": "I", "Κ": "K",
+    "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "Ζ": "Z"})
+
+
+def reads_as(text: str, words: frozenset[str]) -> str | None:
+    """The word of ``words`` that ``text`` reads as without being it, else None: ``text`` is not in ``words``, and
+    with its HIDDEN characters dropped, NFKC applied (fullwidth ｒ is r) and CONFUSABLE_LATIN letters read as the
+    Latin ones (Cyrillic о in ``rоle``) it is the word (``role\u200b`` too). Linear in ``text``."""
+    if text in words or text.isascii():
+        return None
+    read = unicodedata.normalize("NFKC", text.translate(_DROP_HIDDEN)).translate(CONFUSABLE_LATIN)
+    return read if read in words else None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,7 +29,8 @@ from toolcall.eval_charts import tool_label as chart_tool_label
 from toolcall.fixtures import FixtureError
 from toolcall.evaluation import ANALYSIS_BUDGET, MAX_MATRIX_TOOLS
 from toolcall.eval_import import LogError, Recorded, detect_log_format, read_log, read_recorded
-from toolcall.evaluation import Analysis, analyse, grade_run, summary_rates
+from toolcall.evaluation import (Analysis, analyse, case_counts, case_rows, grade_run, pair_rates,
+                                 summary_rates)
 from toolcall.numfmt import percent
 from toolcall.text import escape_invisible, escape_lookalikes, reading_key
 from toolcall import selection
@@ -273,12 +275,24 @@ def _case_rows(result: Analysis, k: int) -> list[dict]:
     return rows
 
 
-def _kept(result: Analysis) -> tuple[Analysis, int, dict]:
+def _kept(result: Analysis) -> tuple[Analysis, int, dict, list, dict]:
     """What the page keeps of an upload's analysis in the session: ``(analysis without its per-run table and
-    with the cases it lists, number of cases, means over every case)``. The whole analysis of a 20 MB upload
-    held about 40 MB per session (a row per run, a CaseRow per case) for as long as the session lived."""
+    with the cases it lists, number of cases, means over every case, the counts of the cases it lists
+    (evaluation.case_counts), {(n, c): number of cases})``. The whole analysis of a 20 MB upload held about 40 MB per
+    session (a row per run, a CaseRow per case) for as long as the session lived. The last two are all another k
+    needs (_for_k): k changes the estimates, never the grades."""
+    counts = case_counts(result.graded)
     shown = replace(result, graded=None, cases=result.cases[:SHOWN_CASES])
-    return shown, len(result.cases), summary_rates(result.cases)
+    return shown, len(result.cases), summary_rates(result.cases), counts[:SHOWN_CASES], dict(
+        Counter((n, c) for _, _, n, c in counts))
+
+
+def _for_k(kept: tuple, k: int) -> tuple:
+    """``kept`` (see _kept) for another ``k``: the listed cases estimated again and the means from the (n, c) counts,
+    no run read or graded again. The page read and graded the whole upload again for every position of the k slider:
+    grading stops at ANALYSIS_BUDGET (10 s), so a log made to be slow to grade cost 10 s of CPU per slider move."""
+    shown, total, _, counts, pairs = kept
+    return replace(shown, cases=case_rows(counts, k)), total, pair_rates(pairs, k), counts, pairs
 
 
 def show_analysis(result: Analysis, k: int, key: str, total: int | None = None, means: dict | None = None) -> None:
@@ -413,6 +427,9 @@ def upload_section(k: int) -> None:
     data = uploaded.getvalue()
     digest = hashlib.sha256(data).hexdigest()
     cached = st.session_state.get("eval_upload_result")
+    if cached and cached[0][:2] == (digest, fmt) and cached[0][2] != k:  # another k: estimated again, not graded
+        cached = ((digest, fmt, k, cached[0][3]), *cached[1:-1], cached[-1] and _for_k(cached[-1], k))
+        st.session_state["eval_upload_result"] = cached
     if not cached or cached[0][:3] != (digest, fmt, k):
         bar = st.progress(0.0, text=tr("eval.upload_reading"))
         try:
@@ -458,7 +475,7 @@ def _show_kept_upload() -> None:
 def _show_upload(cached: tuple, k: int) -> None:
     """What the page shows of an analysed upload (``cached``: see upload_section) with ``k``."""
     _, found_fmt, runs, problems, problem_count, notes, kept = cached
-    result, total, means = kept if kept is not None else (None, 0, None)
+    result, total, means = kept[:3] if kept is not None else (None, 0, None)
     if problem_count:
         st.warning(tr("eval.upload_problems", count=problem_count))
         show_code("\n".join(p.describe(lang()) for p in problems), language=None)

@@ -341,7 +341,7 @@ def test_an_upload_with_more_cases_than_the_table_lists_says_so_and_sends_a_boun
     assert t("eval.cases_not_shown", lang, shown=f"{SHOWN_CASES:,}", total=f"{total:,}") in captions
     folded = 30 - (MAX_MATRIX_TOOLS - 1)
     assert t("eval.matrix_folded", lang, kept=MAX_MATRIX_TOOLS - 1, expected=folded, chosen=0) in captions
-    kept, cases, _ = at.session_state["eval_upload_result"][-1]  # what the session holds: no row per run
+    kept, cases = at.session_state["eval_upload_result"][-1][:2]  # what the session holds: no row per run
     assert kept.graded is None and len(kept.cases) == SHOWN_CASES and cases == total
 
 

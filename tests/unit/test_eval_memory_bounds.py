@@ -22,6 +22,8 @@ import pytest
 from toolcall import REPO_ROOT
 import toolcall.eval_import as eval_import
 from toolcall.eval_import import LogError, read_log
+from toolcall.i18n import t
+from toolcall.validation import MAX_SCHEMA_CHARS
 
 SCRIPT = textwrap.dedent("""
     import io, json, resource, sys, zipfile
@@ -89,7 +91,13 @@ def test_hostile_logs_are_refused_in_bounded_memory():
     print("peak RSS growth KiB per input:", {name: case[-1] for name, case in report.items()})
     kept = {"limit": eval_import.MAX_KEPT_VALUES}
     assert report["native_arguments"][:2] == [3, [[4, "$", "too_many_values_kept", kept]]]  # 600 000 a line
-    assert report["native_tools"][:2] == [3, [[4, "$.tools", "too_many_values_kept", kept]]]
+    # each 900 000-character schema is counted, then refused as longer than a schema may be (tool_bad_schema: the
+    # grader validates with it, break-it brk12web2); the counted values still stop the fourth line
+    runs, problems = report["native_tools"][:2]
+    assert runs == 0 and [p[:3] for p in problems] == [[n, "$.tools[0].input_schema", "tool_bad_schema"]
+                                                       for n in (1, 2, 3)] + [[4, "$.tools", "too_many_values_kept"]]
+    assert problems[0][3]["reason"]["en"] == t("schema.too_large", "en", size=len(json.dumps({"enum": [[]] * 300_000})), limit=MAX_SCHEMA_CHARS)
+    assert problems[-1][3] == kept
     assert report["eval_arguments"][:2] == [8, [[9, "samples/08_epoch_1.json", "too_many_values_kept", kept]]]
     assert report["eval_members"][:2] == ["too_many_members", {"size": 480_000, "limit": eval_import.MAX_MEMBERS}]
     for name, case in report.items():
