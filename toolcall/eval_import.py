@@ -536,6 +536,8 @@ def read_tau(data: bytes) -> RunLog:
             log.problems.append(LineProblem(i + 1, f"{where}.task_id", "number_too_large"))
         elif not isinstance(rec.get("task_id"), (str, int)) or isinstance(rec.get("task_id"), bool):
             log.problems.append(LineProblem(i + 1, f"{where}.task_id", "task_id_required"))
+        elif _too_large(rec.get("trial")):
+            log.problems.append(LineProblem(i + 1, f"{where}.trial", "number_too_large"))
         elif not isinstance(reward, (int, float)) or isinstance(reward, bool):
             field = f"{where}.reward_info.reward" if "reward_info" in rec else f"{where}.reward"
             log.problems.append(LineProblem(i + 1, field, "reward_required"))

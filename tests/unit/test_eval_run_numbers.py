@@ -35,3 +35,15 @@ def test_a_tau_task_id_past_the_largest_says_too_large():
     assert [p.describe("en") for p in log.problems] == [
         "line 1: $[0].task_id: is too large: a whole number here is at most 2⁶⁴ − 1 (18446744073709551615)"]
     assert [r.case_id for r in log.runs] == ["a"]
+
+
+def test_a_tau_trial_past_the_largest_says_too_large_and_is_not_replaced_by_its_position():
+    """A trial of 2⁶⁴ was read as a float and silently replaced by the task's own count (0), so the run counted as
+    trial 0 of its task with no word."""
+    from toolcall.eval_import import read_tau
+
+    log = read_tau(b'[{"task_id": "a", "trial": 18446744073709551616, "reward": 1}, {"task_id": "a", "trial": 1, '
+                   b'"reward": 0}]')
+    assert [p.describe("en") for p in log.problems] == [
+        "line 1: $[0].trial: is too large: a whole number here is at most 2⁶⁴ − 1 (18446744073709551615)"]
+    assert [(r.case_id, r.run) for r in log.runs] == [("a", 1)]
