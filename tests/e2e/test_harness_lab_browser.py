@@ -67,7 +67,8 @@ def test_a_whole_scenario_in_the_browser(page, server):
     page.keyboard.press("Space")
     page.keyboard.press("Tab")
     page.keyboard.press("Enter")
-    page.get_by_text("Scenario finished: 2.5 of 3 points. Saved to your progress as harness:plain_call.").wait_for()
+    page.get_by_text("Scenario finished: 2.5 of 3 points. Saved to your progress; the progress you download on the "
+                     "Exercises page lists it as harness:plain_call.").wait_for()
     page.get_by_text("Step 1 of 3: right after one wrong move · 0.5 of 1 point").wait_for()
     page.locator(".st-key-harness_next_plain_call_anthropic_en button").click()
     page.get_by_text("Step 1 of 3").wait_for()

@@ -75,13 +75,15 @@ def panel_calls(schema: dict) -> int:
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_what_the_panel_computes_at_its_caps_is_bounded(family):
-    """The largest schema of each family the panel checks costs at most 1.6 million calls (the worst, 10 properties
-    requiring ~1 300 names, 1.52 million, about 0.4 s of CPU). With verdicts explained as before, the same schemas
-    made 1.80 million (199 constrained properties) and 5.01 million (the required names); with no panel cap, 2 800
-    constrained properties made over 30 million."""
+    """The largest schema of each family the panel checks costs at most 1 million calls plus 75 000 per canned output
+    the leak matrix validates (1.6 million for the 8 shipped refund_order outputs; the worst, 10 properties requiring
+    ~1 300 names, 1.52 million, about 0.4 s of CPU; each added output costs it about 73 000 more, so the budget grows
+    with the instructor's content, not with what a student types). With verdicts explained as before, the same
+    schemas made 1.80 million (199 constrained properties) and 5.01 million (the required names); with no panel cap,
+    2 800 constrained properties made over 30 million."""
     schema = largest_shown(FAMILIES[family])
     assert not panel_too_large(schema)
-    assert panel_calls(schema) < 1_600_000, family
+    assert panel_calls(schema) < 1_000_000 + 75_000 * len(load_outputs().outputs), family
 
 
 def test_the_caps_in_subschemas_and_characters():

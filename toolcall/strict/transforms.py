@@ -1,9 +1,10 @@
 """The SDK helpers that rewrite a schema for strict mode, reimplemented without the SDKs.
 
-- ``anthropic_transform`` is Anthropic's ``transform_schema`` (anthropic-sdk-python 2.14,
+- ``anthropic_transform`` is Anthropic's ``transform_schema`` (anthropic-sdk-python 2.17,
   ``anthropic/lib/_parse/_transform.py``), used by ``messages.parse`` and the strict-tool
   helpers. It forces ``additionalProperties: false``, renames ``oneOf`` to ``anyOf``, keeps a
-  primitive ``enum``/``const`` and drops ``type`` beside it, drops the siblings of ``$ref``, keeps
+  primitive ``enum``/``const`` and drops ``type`` beside it, drops the siblings of ``$ref`` but its
+  ``description``, keeps
   ``minItems`` only when 0 or 1 and a ``format`` only from its own list, and moves every other
   keyword (``minimum``, ``maxLength``, ``pattern``, ``default`` …) into the description as
   ``{key: value, …}`` text (Python's ``str()`` of each value). It fails on a schema without
@@ -96,6 +97,8 @@ def _anthropic(json_schema: Any, path: list, moved: list[Moved]) -> dict[str, An
     ref = rest.pop("$ref", None)
     if ref is not None:
         strict["$ref"] = ref
+        if (description := rest.pop("description", None)) is not None:
+            strict["description"] = description  # kept since anthropic-sdk-python 2.17
         moved.extend(Moved(at(path, k), k, v, "dropped") for k, v in rest.items())
         return strict
     type_ = rest.pop("type", None)
