@@ -24,7 +24,7 @@ import time
 import unicodedata
 from contextlib import contextmanager
 
-from toolcall.text import HIDDEN, INVISIBLE
+from toolcall.text import INVISIBLE, drop_hidden
 
 #: The shortest passphrase accepted as configured.
 MIN_PASSPHRASE_CHARS = 12
@@ -70,14 +70,11 @@ def parse_emails(value: object) -> frozenset[str]:
     return frozenset(key for e in items if (key := email_key(e)))
 
 
-_DROP_HIDDEN = {ord(c): None for c in HIDDEN}
-
-
 def email_key(email: object) -> str:
     """An e-mail address as compared: white space around it stripped, case folded, and every character a page draws
     as nothing dropped (a byte-order mark at the start of a settings file, a zero-width space pasted along from a
     document: no address holds one, and with it the instructor's own address never matched)."""
-    return str(email).translate(_DROP_HIDDEN).strip().casefold()
+    return drop_hidden(str(email)).strip().casefold()
 
 
 def passphrase_matches(given: str, expected: str) -> bool:

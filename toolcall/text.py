@@ -150,6 +150,12 @@ def reading_key(text: str, fold_case: bool = True, form: str = "NFKC") -> str:
 _DROP_HIDDEN = {ord(ch): None for ch in HIDDEN}
 
 
+def drop_hidden(text: str) -> str:
+    """``text`` without its HIDDEN characters (what a reader sees of it: a zero-width space, a byte-order mark or a
+    soft hyphen is nothing on the page)."""
+    return text.translate(_DROP_HIDDEN)
+
+
 def escape_invisible(text: str) -> str:
     """``text`` with every character of HIDDEN replaced by its ``\\uXXXX`` escape (6 characters; 12, a
     surrogate pair, above U+FFFF)."""

@@ -367,8 +367,7 @@ def show_definition(tool: Tool) -> None:
     with st.expander(tr("workbench.edit_definition")):
         state = st.session_state
         if state.get("workbench_definition_shown") != text and not state.get(_OWN_DEFINITION):
-            state["workbench_definition_text"] = text  # follows the fields while the student has not typed in it
-            state["workbench_definition_shown"] = text
+            _refill(text)  # follows the fields while the student has not typed in it
         st.text_area(tr("workbench.definition_label"), key="workbench_definition_text", height=260,
                      **PERSIST, max_chars=box_chars(MAX_DEFINITION_CHARS), on_change=_typed_definition)
         if state.get(_OWN_DEFINITION) and state.get("workbench_definition_shown") != text:
