@@ -9,7 +9,7 @@ from toolcall.parsing import names_place
 from toolcall import judge
 from toolcall.judge import MAX_TOKENS_FIELD, NOT_CHECKED, STOP_TOOL_USE, STOP_WORDS, no_backend_message
 from toolcall.results import result_text, tool_call_entry
-from toolcall.wire import ANTHROPIC
+from toolcall.wire import ANTHROPIC, GEMINI, MCP
 from toolcall.validation import display_pointer
 from toolcall.markdown import boldable, plain
 from toolcall.safe_validator import SizedCache
@@ -17,6 +17,9 @@ from toolcall.text import bounded_json, escape_lookalikes
 from ui.common import DRAWERS, JSON_DISPLAY_LIMIT, RAW_DISPLAY_LIMIT, json_note, lang, tr
 
 import streamlit as st
+
+#: the wire forms whose call carries the parsed arguments object (Chat Completions and Responses carry the text)
+OBJECT_FORMATS = (ANTHROPIC, GEMINI, MCP)
 
 
 def badge(verdict: str) -> str:
@@ -71,6 +74,7 @@ def card_plan(card, label: str | None = None, canned=None, tool_name: str | None
     def add(name: str, *args, **kwargs) -> None:
         out.append((name, args, kwargs))
 
+    parse = card.parse
     line = tr("playground.verdict", verdict=badge(card.verdict))
     if canned is not None:
         line += " · " + tr("playground.expected", expected=badge(canned.output.expected))
@@ -81,6 +85,9 @@ def card_plan(card, label: str | None = None, canned=None, tool_name: str | None
     if tool_name is not None and fmt is not None:
         add("caption", tr(f"card_call.title.{fmt}"))  # MCP's tools/call is the host's request, not the model's
         out.extend(_json(tool_call_entry(fmt, card.tool_use_id, tool_name, card.raw)))
+        if fmt in OBJECT_FORMATS and parse is not None and not parse.ok:
+            # these forms carry the parsed object, which this text is not: say why the block holds null
+            add("caption", tr("card_call.not_an_object"))
     if card.verdict == NOT_CHECKED:
         # the budget in force, read when drawn (not a copy taken at import)
         add("warning", tr("playground.not_checked_card", seconds=f"{judge.CANNED_BUDGET:g}"), icon="⏳")
@@ -90,7 +97,6 @@ def card_plan(card, label: str | None = None, canned=None, tool_name: str | None
             icon="🚨")
     elif canned is not None and not canned.matches:
         add("warning", tr("playground.overrejected"), icon="⚠️")
-    parse = card.parse
     if parse is not None and not parse.ok:
         if parse.line is not None and not names_place(parse):
             text = tr("playground.parse_problem_at", code=parse.code, detail=card.parse_detail, line=parse.line,
