@@ -38,3 +38,16 @@ def test_the_readme_names_every_option_and_choice(command):
         assert any(re.search(re.escape(o) + r"(?![\w-])", usage) for o in options), f"{command}: {options[0]}"
         if action.choices:
             assert "|".join(map(str, action.choices)) in usage, f"{command} {options[0]}: {list(action.choices)}"
+
+
+def test_the_readme_names_every_option_of_the_class_launcher():
+    """deploy/serve_class.py's options are all in the README (--first-backend-port, the processes' ports from 8601,
+    was not: a newcomer with those ports taken had only --help to find it)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, str(REPO_ROOT / "deploy" / "serve_class.py"), "--help"], capture_output=True,
+                         text=True, timeout=60, check=True).stdout
+    options = sorted(set(re.findall(r"(--[a-z][a-z-]+)", out)) - {"--help"})
+    assert options == ["--address", "--database-url", "--first-backend-port", "--port", "--processes", "--public"]
+    assert [o for o in options if f"`{o}" not in README] == []
