@@ -663,7 +663,9 @@ def load_outputs(path: Path | None = None) -> OutputsFixture:
     """Load canned outputs (default fixtures/outputs/refund_order.yaml). Raises FixtureError,
     including for duplicate ids (path ``$.outputs[i].id``)."""
     path = path or FIXTURES_DIR / "outputs" / "refund_order.yaml"
-    data = load_checked(path, "outputs")
+    data = read_data(path)
+    if problems := schema_problems(data, "outputs", display_name(path)):
+        raise FixtureError(problems + misplaced_entries(data, display_name(path)))
     require_unique_ids(path, data, "outputs", "business_cases", shared=True)
     return OutputsFixture(
         data["tool"],
@@ -672,6 +674,30 @@ def load_outputs(path: Path | None = None) -> OutputsFixture:
         data.get("max_tokens", 1024),
         data.get("replay_raw"),
     )
+
+
+#: Per list of an outputs file: the fields that mark an entry of the other list, and the sentence saying where it goes.
+_MISPLACED = {
+    "business_cases": (("expected", "catches"), "expected_error",
+                       "a canned output's fields: cards go under outputs: (above business_cases:, which holds "
+                       "schema-valid calls the backend refuses, each with expected_error)"),
+    "outputs": (("expected_error",), "expected",
+                "a business case's field: a schema-valid call the backend refuses goes under business_cases:"),
+}
+
+
+def misplaced_entries(data: Any, name: str) -> list[Problem]:
+    """A Problem at each entry of an outputs file written with the other list's fields: a card appended at the end
+    of the file lands in ``business_cases:``, the last list, and jsonschema only said "'expected_error' is a
+    required property" and "Additional properties are not allowed ('catches', 'expected')", not where it belongs."""
+    problems: list[Problem] = []
+    for key, (marks, own, where) in _MISPLACED.items():
+        entries = data.get(key) if isinstance(data, dict) else None
+        for i, entry in enumerate(entries if isinstance(entries, list) else []):
+            found = [f for f in marks if isinstance(entry, dict) and f in entry]
+            if found and own not in entry:
+                problems.append(Problem(name, json_path([key, i]), f"has {' and '.join(found)}, {where}"))
+    return problems
 
 
 def load_orders(path: Path | None = None) -> OrderBook:

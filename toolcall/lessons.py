@@ -68,6 +68,7 @@ class Lesson:
     body: str
     figures: tuple[Figure, ...] = ()
     body_line: int = 1  # the file's line where ``body`` starts (check names lines of the file)
+    sources: tuple[str, ...] = ()  # the https pages its provider claims were checked against (shown under it)
 
     @property
     def slug(self) -> str:
@@ -139,7 +140,7 @@ def parse_lesson(text: str, name: str, lang: str, file: str) -> tuple[Lesson | N
     skipped = body[:len(body) - len(body.lstrip())].count("\n")  # blank lines strip() drops
     body_line = text.lstrip("\ufeff").count("\n", 0, len(text) - len(body)) + 1 + skipped
     return Lesson(name, lang, file, data["title"], data["summary"], data["page"], data["order"],
-                  body.strip() + "\n", figures, body_line), []
+                  body.strip() + "\n", figures, body_line, tuple(data.get("sources", ()))), []
 
 
 #: A lesson file's character limit. The longest shipped lesson is about 6 300 characters; check parses each lesson

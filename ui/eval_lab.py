@@ -476,12 +476,15 @@ def _show_upload(cached: tuple, k: int) -> None:
     """What the page shows of an analysed upload (``cached``: see upload_section) with ``k``."""
     _, found_fmt, runs, problems, problem_count, notes, kept = cached
     result, total, means = kept[:3] if kept is not None else (None, 0, None)
-    if problem_count:
+    if problem_count and result is None:  # every record unusable: "the rest loaded" said so over "No usable runs"
+        st.error(tr("eval.upload_none_usable", count=problem_count))
+    elif problem_count:
         st.warning(tr("eval.upload_problems", count=problem_count))
+    if problem_count:
         show_code("\n".join(p.describe(lang()) for p in problems), language=None)
-    if result is None:  # nothing unreadable either: the log holds no runs at all
-        empty = tr("eval.empty_log", format=tr(f"eval.format_{found_fmt}"))
-        st.error(tr("eval.upload_empty") if problem_count else empty)
+    if result is None:
+        if not problem_count:  # nothing unreadable either: the log holds no runs at all
+            st.error(tr("eval.empty_log", format=tr(f"eval.format_{found_fmt}")))
         return
     st.success(tr("eval.upload_loaded", runs=runs, cases=total, fmt=found_fmt))
     for note in notes:

@@ -14,6 +14,7 @@ from ui.common import lang, show_load_problems, tr
 from toolcall import CONTENT_ROOT
 from toolcall.pages_registry import PAGES
 from toolcall.lessons import Lesson, LessonSet, lesson_files, load_lessons
+from toolcall.markdown import link
 
 #: The title (catalogue key) the lessons page shows for each page a lesson's front matter may name:
 #: the page's nav title (toolcall/pages_registry.py), "this page only" for the reading page itself.
@@ -48,9 +49,12 @@ def show_problems(lessons: LessonSet) -> None:
 
 
 def show_lesson_body(lesson: Lesson) -> None:
-    """The summary as a caption, then the lesson's Markdown."""
+    """The summary as a caption, then the lesson's Markdown, then the pages its provider claims come from
+    (front matter ``sources``: they were in the file only, so a student could not check a claim)."""
     st.caption(lesson.summary)
     st.markdown(lesson.body)
+    if lesson.sources:
+        st.caption(tr("common.labelled", label=tr("lessons.sources"), value=" · ".join(map(link, lesson.sources))))
 
 
 def show_page_lessons(page_id: str) -> None:
