@@ -17,7 +17,7 @@ import pandas as pd
 import streamlit as st
 
 # file_mtime: the fixture cache key pages use
-from ui.common import (PERSIST, box_chars, file_mtime, lang, plain, show_chart, show_code, show_load_problems,
+from ui.common import (PERSIST, box_chars, file_mtime, lang, plain, show_chart, show_lines, show_load_problems,
                        show_table, tr)
 from ui.exercise_widgets import show_page_exercises
 from ui.widgets import file_uploader, own_words, shown_name
@@ -481,7 +481,7 @@ def _show_upload(cached: tuple, k: int) -> None:
     elif problem_count:
         st.warning(tr("eval.upload_problems", count=problem_count))
     if problem_count:
-        show_code("\n".join(p.describe(lang()) for p in problems), language=None)
+        show_lines((p.describe(lang()) for p in problems), language=None)  # a member's name cannot start a line
     if result is None:
         if not problem_count:  # nothing unreadable either: the log holds no runs at all
             st.error(tr("eval.empty_log", format=tr(f"eval.format_{found_fmt}")))
