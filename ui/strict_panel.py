@@ -26,6 +26,7 @@ from toolcall.safe_validator import SizedCache
 from toolcall.text import PRETTY, bounded_json, editable_json, escape_lookalikes
 from toolcall.validation import MAX_SCHEMA_CHARS
 from ui.common import PERSIST, show_code, show_lines, show_text
+from ui.widgets import translated
 
 PREFIX = "playground_strict"
 # Markdown table cells wrap at words; the first and last columns (a JSON pointer, a source link; the leak
@@ -272,8 +273,8 @@ def render_strict_panel(schema: dict[str, Any], tool_name: str, lang: str, outpu
     with st.container(border=True, key=f"{PREFIX}_panel"):
         st.caption(t("strict.panel.intro", lang))
         names = {p: t(f"strict.panel.provider_{p}", lang) for p in PROVIDERS}
-        provider = st.radio(t("strict.panel.provider", lang), PROVIDERS, horizontal=True, key=f"{PREFIX}_provider",
-                            format_func=names.__getitem__, **PERSIST)
+        provider = translated("radio", t("strict.panel.provider", lang), PROVIDERS, names, horizontal=True,
+                              key=f"{PREFIX}_provider")  # keeps its choice across a language switch
         with st.container(key=f"{PREFIX}_findings"):
             _findings(schema, provider, tool_name, lang)
         st.divider()
