@@ -22,7 +22,7 @@ from toolcall.i18n import normalize_lang, t
 from toolcall.pairing import load_examples
 from toolcall.transcripts import load_walkthrough
 from toolcall.markdown import label, plain  # noqa: F401  (re-exported for the pages)
-from toolcall.text import PRETTY, bounded_json, escape_invisible
+from toolcall.text import PRETTY, bounded_json, escape_invisible, escape_line
 
 LANG_KEY = "app_lang"
 
@@ -160,7 +160,7 @@ def show_load_problems(kind: str, problems: Iterable[Any], *, stop: bool = False
     if not lines:
         return
     (st.error if stop else st.warning)(tr(f"load_problems.{kind}"), icon="⚠️")
-    show_code("\n".join(lines), language=None, wrap_lines=True)
+    show_lines(lines, language=None, wrap_lines=True)
     if stop:
         st.stop()
 
@@ -186,6 +186,20 @@ def show_code(text: str, language: str | None = None, *, where: Any = None, **kw
 def show_text(text: str, *, where: Any = None) -> None:
     """``text`` as st.text (literal, monospace) with every HIDDEN character escaped, as :func:`show_code`."""
     (where or st).text(escape_invisible(text))
+
+
+def show_lines(lines: Iterable[str], *, code: bool = True, **kwargs: Any) -> None:
+    """Each of ``lines`` (a list of problems, findings, notes) on one line of its own, in a code block
+    (:func:`show_code`, keyword arguments to it) or, with ``code=False``, as st.text (:func:`show_text`). Each item
+    is made one line first (toolcall.text.escape_line: its line ends, tabs and control characters as ``\\uXXXX``):
+    a line break inside an item quoting what a student wrote (an .eval member's name, a property name in a JSON
+    Pointer, a pattern) drew a line of its own, one that read as another item ("line 9: …: every run passed")
+    (issue 13, break-it pass brk13lab)."""
+    text = "\n".join(escape_line(line) for line in lines)
+    if code:
+        show_code(text, **kwargs)
+    else:
+        show_text(text)
 
 
 #: What a drawing plan's step names (ui/cards.py) call: the escaping helpers for text shown literally.

@@ -17,10 +17,10 @@ import pandas as pd
 import streamlit as st
 
 # file_mtime: the fixture cache key pages use
-from ui.common import (PERSIST, box_chars, file_mtime, lang, plain, show_chart, show_code, show_load_problems,
+from ui.common import (PERSIST, box_chars, file_mtime, lang, plain, show_chart, show_lines, show_load_problems,
                        show_table, tr)
 from ui.exercise_widgets import show_page_exercises
-from ui.widgets import file_uploader, own_words, shown_name
+from ui.widgets import file_uploader, own_words, shown_name, translated
 from toolcall import FIXTURES_DIR
 from toolcall.columns import fit_widths
 from toolcall.i18n import name_list, t
@@ -357,10 +357,10 @@ def drill_down(expectations: dict) -> None:
     language = lang()
     c1, c2 = st.columns([1, 2])
     labels = {v: tr(f"eval.version_{v}") for v in VERSIONS}  # captured now: AppTest formats outside the run
-    version = c1.radio(
-        tr("eval.drill_version"), VERSIONS, key="eval_drill_version", horizontal=True, format_func=labels.__getitem__,
-        **PERSIST,
-    )
+    # translated(): a plain radio lost its choice on a language switch (the browser kept the old labels, showed
+    # nothing picked, and the next run fell back to the first version; break-it pass brk13lab)
+    version = translated("radio", tr("eval.drill_version"), VERSIONS, labels, key="eval_drill_version", where=c1,
+                         horizontal=True)
     recorded = _recorded_or_problems(version, language)
     if recorded is None:
         return
@@ -409,8 +409,7 @@ def upload_section(k: int) -> None:
     st.markdown(tr("eval.upload_intro", limit=UPLOAD_LIMIT_MB))
     c1, c2 = st.columns([3, 1])
     labels = {f: tr(f"eval.format_{f}") for f in ("auto", "native", "tau", "inspect")}
-    fmt = c2.selectbox(tr("eval.format_label"), tuple(labels), key="eval_format", format_func=labels.__getitem__,
-                       **own_words("selectbox"), **PERSIST)
+    fmt = translated("selectbox", tr("eval.format_label"), tuple(labels), labels, key="eval_format", where=c2)
     # the server refuses a larger file before holding it (default: 200 MB per upload). The browser then
     # marks the file with Streamlit's own English "File must be 20.0MB or smaller" (a hover tooltip no
     # option or style reaches), so the label states the cap in the page's language; upload_too_large below
@@ -481,7 +480,7 @@ def _show_upload(cached: tuple, k: int) -> None:
     elif problem_count:
         st.warning(tr("eval.upload_problems", count=problem_count))
     if problem_count:
-        show_code("\n".join(p.describe(lang()) for p in problems), language=None)
+        show_lines((p.describe(lang()) for p in problems), language=None)  # a member's name cannot start a line
     if result is None:
         if not problem_count:  # nothing unreadable either: the log holds no runs at all
             st.error(tr("eval.empty_log", format=tr(f"eval.format_{found_fmt}")))

@@ -25,7 +25,8 @@ from toolcall.strict.rules import PROVIDERS
 from toolcall.safe_validator import SizedCache
 from toolcall.text import PRETTY, bounded_json, editable_json, escape_lookalikes
 from toolcall.validation import MAX_SCHEMA_CHARS
-from ui.common import PERSIST, show_code, show_text
+from ui.common import PERSIST, show_code, show_lines, show_text
+from ui.widgets import translated
 
 PREFIX = "playground_strict"
 # Markdown table cells wrap at words; the first and last columns (a JSON pointer, a source link; the leak
@@ -201,7 +202,7 @@ def _leaks(schema: dict[str, Any], outputs, lang: str) -> None:
                 columns=name_list((names[c] for c in r.overrejects), lang))
               for r in matrix.rows if r.overrejects]
     if lines:
-        show_text("\n".join(lines))
+        show_lines(lines, code=False)  # a property name holding a line end stays in its line
     else:
         st.caption(t("strict.panel.no_leaks", lang))
 
@@ -249,7 +250,7 @@ def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
                 lines.append(t("strict.panel.fix_valid_now_invalid", lang, label=label, fields=name_list(missing, lang),
                                first=missing[0]))
     if lines:
-        show_text("\n".join(lines))
+        show_lines(lines, code=False)  # a property name holding a line end stays in its line
     st.button(t("strict.panel.fix_apply", lang), key=f"{PREFIX}_fix_apply", on_click=_apply_fixed,
               args=(st.session_state.get("schema_editor"), editable_json(fixed.schema, MAX_SCHEMA_CHARS)))
 
@@ -272,8 +273,8 @@ def render_strict_panel(schema: dict[str, Any], tool_name: str, lang: str, outpu
     with st.container(border=True, key=f"{PREFIX}_panel"):
         st.caption(t("strict.panel.intro", lang))
         names = {p: t(f"strict.panel.provider_{p}", lang) for p in PROVIDERS}
-        provider = st.radio(t("strict.panel.provider", lang), PROVIDERS, horizontal=True, key=f"{PREFIX}_provider",
-                            format_func=names.__getitem__, **PERSIST)
+        provider = translated("radio", t("strict.panel.provider", lang), PROVIDERS, names, horizontal=True,
+                              key=f"{PREFIX}_provider")  # keeps its choice across a language switch
         with st.container(key=f"{PREFIX}_findings"):
             _findings(schema, provider, tool_name, lang)
         st.divider()

@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import fresh_server, open_output, wait_connected
+from toolcall.i18n import t
 
 pytestmark = pytest.mark.e2e
 
@@ -91,3 +92,37 @@ def test_a_switch_drops_the_links_language_from_the_address(server, browser):
     wait_connected(page)
     page.get_by_role("heading", name="Schema 练习场").wait_for()
     context.close()
+
+
+def _choose(page, key: str, label: str) -> None:
+    """Pick ``label`` in the select keyed ``key`` by typing it (a click on the select far down the page left its list
+    closed) and Enter."""
+    box = page.locator(f".st-key-{key} input[role='combobox']")
+    box.click()
+    box.fill(label)
+    page.get_by_role("option", name=label, exact=True).wait_for()
+    box.press("Enter")
+    expect(box).to_have_value(label)
+
+
+def test_the_selection_labs_choices_survive_a_switch(server, browser):
+    """The drill-down's version (a radio) and the upload's format (a select) were drawn with translated labels but not
+    through ui.widgets.translated: after a switch to Chinese the radio showed nothing picked and the next run fell
+    back to the vague descriptions, and the select still read "native JSONL" (break-it pass brk13lab)."""
+    page = _open(browser, server + "/eval_lab", "en-US")
+    drill, fmt = page.locator(".st-key-eval_drill_version"), page.locator(".st-key-eval_format input")
+    drill.get_by_text(t("eval.version_good", "en"), exact=True).click()
+    expect(drill.locator("input:checked")).to_have_value("1")
+    _choose(page, "eval_format", t("eval.format_native", "en"))
+    _choose(page, "app_lang", "中文")
+    page.get_by_role("heading", name=t("eval.title", "zh")).wait_for()
+    expect(drill.get_by_text(t("eval.version_good", "zh"), exact=True)).to_have_count(1)
+    expect(drill.locator("input:checked")).to_have_value("1")
+    expect(fmt).to_have_value(t("eval.format_native", "zh"))
+    page.locator(".st-key-eval_k").scroll_into_view_if_needed()  # another run of the page: the choices hold
+    _choose(page, "app_lang", "English")
+    page.get_by_role("heading", name=t("eval.title", "en")).wait_for()
+    expect(drill.locator("input:checked")).to_have_value("1")
+    expect(fmt).to_have_value(t("eval.format_native", "en"))
+    assert page.locator('[data-testid="stException"]').count() == 0
+    page.context.close()

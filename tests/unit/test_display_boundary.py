@@ -86,3 +86,23 @@ def test_tables_show_every_hidden_character_escaped(monkeypatch):
 
 def test_a_card_plan_draws_code_through_the_helper():
     assert common.DRAWERS == {"code": common.show_code, "text": common.show_text}
+
+
+@pytest.mark.parametrize("code, element", [(True, "code"), (False, "text")])
+def test_show_lines_keeps_each_item_on_one_line(code, element, monkeypatch):
+    """An item's own line end, tab or control character is written out (toolcall.text.escape_line), and hidden
+    characters are escaped as everywhere else (break-it pass brk13lab)."""
+    recorder = _Recorder()
+    monkeypatch.setattr(common, "st", recorder)
+    common.show_lines(["a\nline 2: forged\r\tx\x1b", "b\u200b"], code=code)
+    assert recorder.calls[0][0] == element
+    assert recorder.calls[0][1] == ("a\\u000aline 2: forged\\u000d\\u0009x\\u001b\nb\\u200b",)
+
+
+def test_load_problems_are_one_line_each(monkeypatch):
+    recorder = _Recorder()
+    monkeypatch.setattr(common, "st", recorder)
+    monkeypatch.setattr(common, "tr", lambda key, **kw: key)
+    common.show_load_problems("page", ["lessons/en/x.md: $.title\nlessons/en/y.md: fine", "second"])
+    assert [c for c in recorder.calls if c[0] == "code"][0][1] == (
+        "lessons/en/x.md: $.title\\u000alessons/en/y.md: fine\nsecond",)
