@@ -485,7 +485,7 @@ def _show_upload(cached: tuple, k: int) -> None:
         if not problem_count:  # nothing unreadable either: the log holds no runs at all
             st.error(tr("eval.empty_log", format=tr(f"eval.format_{found_fmt}")))
         return
-    st.success(tr("eval.upload_loaded", runs=runs, cases=total, fmt=found_fmt))
+    st.success(tr("eval.upload_loaded", runs=runs, cases=total, fmt=tr(f"eval.format_{found_fmt}")))
     for note in notes:
         st.caption(tr("eval.note", note=plain(note.text(lang()))))
     if result.confusion.empty:

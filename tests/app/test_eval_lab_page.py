@@ -73,7 +73,9 @@ def test_upload_tau_bench_results():
     at = lab()
     at.file_uploader(key="eval_upload").set_value(("results.json", tau_file(), "application/json")).run()
     assert not at.exception, [e.value for e in at.exception]
-    assert t("eval.upload_loaded", "en", runs=6, cases=2, fmt="tau") in [s.value for s in at.success]
+    assert t("eval.upload_loaded", "en", runs=6, cases=2, fmt=t("eval.format_tau", "en")) in [s.value for s in at.success]
+    # the format's own name, and a count that reads right for one as for many
+    assert "Read from this log (τ-bench / τ²-bench): cases 2, runs 6." in [s.value for s in at.success]
     assert t("eval.upload_no_matrix", "en") in [i.value for i in at.info]
     table = at.dataframe[-1].value
     assert list(table["case"]) == ["t1", "t2"] and list(table["pass^3"]) == ["0%", "100.0%"]
@@ -87,7 +89,8 @@ def test_upload_native_with_a_bad_line_in_chinese():
     assert not at.exception
     assert at.warning[0].value == t("eval.upload_problems", "zh", count=1)
     assert any("第 6 行：$.run：缺少必填字段" in c.value for c in at.code)
-    assert t("eval.upload_loaded", "zh", runs=20, cases=2, fmt="native") in [s.value for s in at.success]
+    assert t("eval.upload_loaded", "zh", runs=20, cases=2, fmt=t("eval.format_native", "zh")) in [s.value for s in at.success]
+    assert "从这份日志（本项目 JSONL）读到：用例 2 条，运行 20 次。" in [s.value for s in at.success]
 
 
 def test_a_malformed_log_on_the_chinese_page_lists_chinese_problems_with_line_numbers():
@@ -111,7 +114,7 @@ def test_a_malformed_log_on_the_chinese_page_lists_chinese_problems_with_line_nu
                          LineProblem(9, "$.actual_calls[0]", "call_needs_arguments").describe("zh")]
     assert shown[1] == "第 5 行：$.run：必须是 ≥ 0 的整数"
     assert shown[0].startswith("第 3 行：$：不是 JSON：")
-    assert t("eval.upload_loaded", "zh", runs=8, cases=2, fmt="native") in [s.value for s in at.success]
+    assert t("eval.upload_loaded", "zh", runs=8, cases=2, fmt=t("eval.format_native", "zh")) in [s.value for s in at.success]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -156,7 +159,7 @@ def test_upload_inspect_eval_zip(method):
     at.file_uploader(key="eval_upload").set_value(("run.eval", eval_zip(inspect_log()["samples"], method=method),
                                                    "application/zip")).run()
     assert not at.exception, [e.value for e in at.exception]
-    assert t("eval.upload_loaded", "en", runs=5, cases=2, fmt="inspect") in [s.value for s in at.success]
+    assert t("eval.upload_loaded", "en", runs=5, cases=2, fmt=t("eval.format_inspect", "en")) in [s.value for s in at.success]
     assert metric(at, t("eval.metric_right", "en"))[-1] == t("eval.metric_right_value", "en", right=2, runs=2)
     table = at.dataframe[-1].value
     assert list(table["case"]) == ["s1", "s2"] and list(table["n"]) == [3, 2] and list(table["c"]) == [2, 1]
@@ -335,7 +338,7 @@ def test_an_upload_with_more_cases_than_the_table_lists_says_so_and_sends_a_boun
     at = lab(lang)
     at.file_uploader(key="eval_upload").set_value(("many.jsonl", "\n".join(lines).encode(), "text/plain")).run()
     assert not at.exception, [e.value for e in at.exception]
-    assert t("eval.upload_loaded", lang, runs=total, cases=total, fmt="native") in [s.value for s in at.success]
+    assert t("eval.upload_loaded", lang, runs=total, cases=total, fmt=t("eval.format_native", lang)) in [s.value for s in at.success]
     assert at.dataframe[-1].value.shape[0] == SHOWN_CASES
     captions = [c.value for c in at.caption]
     assert t("eval.cases_not_shown", lang, shown=f"{SHOWN_CASES:,}", total=f"{total:,}") in captions
@@ -353,7 +356,7 @@ def test_an_uploaded_logs_analysis_is_still_shown_after_a_visit_to_another_page(
     at = lab(lang)
     at.slider(key="eval_k").set_value(2).run()
     at.file_uploader(key="eval_upload").set_value(("results.json", tau_file(), "application/json")).run()
-    loaded = t("eval.upload_loaded", lang, runs=6, cases=2, fmt="tau")
+    loaded = t("eval.upload_loaded", lang, runs=6, cases=2, fmt=t("eval.format_tau", lang))
     assert loaded in [s.value for s in at.success]
     table = at.dataframe[-1].value
     at.switch_page("pages/lessons.py").run()
