@@ -102,7 +102,8 @@ def time_exports(folder: Path) -> float:
     start = time.perf_counter()
     store = ProgressStore(folder)
     data = ClassData.load(store, answers=True)  # the CSV export reads the last answers, as the page does
-    export_csv(data), export_json(data, {}, store.class_attempts())
+    attempts, left_out = store.export_attempts()
+    export_csv(data), export_json(data, {}, attempts, attempts_left_out=left_out)
     store.close()
     return time.perf_counter() - start
 

@@ -35,6 +35,7 @@ from toolcall.grading import readable_answer, status
 from toolcall.harness import PROGRESS_PREFIX
 from toolcall.harness_grading import readable_summary
 from toolcall.numfmt import number
+from toolcall import progress
 from toolcall.progress import LEARNER_ID_CHARS, StorageError
 from ui.page import start
 
@@ -205,7 +206,16 @@ file_uploader(tr("dashboard.names_upload"), key=NAMES_FILE_KEY, types=["csv"], l
 if (names_problem := st.session_state.get(NAMES_ERROR_KEY)) is not None:  # quotes the file: plain text
     st.error(plain(tr("dashboard.names_error", detail=names_problem.render(lang()))))
 
+
+
+def _export_json() -> str:
+    """The JSON file: the newest tries up to MAX_EXPORT_ANSWER_BYTES of answers, read only when clicked."""
+    attempts, left_out = store.export_attempts()
+    return export_json(data, titles, attempts, names, attempts_left_out=left_out)
+
+
 st.subheader(tr("dashboard.export_title"))
+st.caption(tr("dashboard.export_limit", mb=f"{progress.MAX_EXPORT_ANSWER_BYTES / 1e6:g}"))
 e1, e2 = st.columns(2)
 # Built only when clicked (a callable): a large class's files cost nothing on every render.
 e1.download_button(
@@ -219,7 +229,7 @@ e1.download_button(
 )
 e2.download_button(
     tr("dashboard.export_json"),
-    lambda: export_json(data, titles, store.class_attempts(), names),
+    _export_json,
     file_name="class-progress.json",
     mime="application/json",
     key="dashboard_export_json",

@@ -485,9 +485,11 @@ def export_json(
     attempts: list[dict],
     names: dict[str, str] | None = None,
     now: datetime | None = None,
+    attempts_left_out: int = 0,
 ) -> str:
-    """Everything as JSON text: overview, exercise_table, learner_table and every graded try
-    (``attempts``: the store's class_attempts())."""
+    """Everything as JSON text: overview, exercise_table, learner_table and the graded tries
+    (``attempts``, ``attempts_left_out``: the store's export_attempts(), which keeps the newest tries
+    up to MAX_EXPORT_ANSWER_BYTES of answers and counts the older ones it left out)."""
     return json.dumps(
         {
             "exported_at": (now or datetime.now(UTC)).isoformat(timespec="seconds"),
@@ -495,6 +497,7 @@ def export_json(
             "exercises": exercise_table(data, titles),
             "learners": learner_table(data, names),
             "attempts": attempts,
+            "attempts_left_out": attempts_left_out,
         },
         ensure_ascii=False,
         indent=2,

@@ -253,6 +253,7 @@ class PostgresProgressStore(SqlProgressStore):
     """
 
     _greatest, _least, _real = "GREATEST", "LEAST", "DOUBLE PRECISION"
+    _answer_bytes = "OCTET_LENGTH(answer)"  # a TOASTed answer's size from its header, not read whole
     _where = "the PostgreSQL progress database (TOOLCALL_DATABASE_URL)"
     _move = "point TOOLCALL_DATABASE_URL at another database"
 

@@ -375,3 +375,18 @@ def test_a_learner_flooding_tries_gets_a_bounded_drill_down(tmp_path, monkeypatc
         [c.value for c in at.caption]
     rows = SHOWN_ATTEMPTS + len(exercises)  # the tries, and one progress row per exercise
     assert sum(_element_bytes(at).values()) - before <= rows * (DETAIL_ANSWER_CHARS + 300)
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("en", "The JSON file holds every graded try, newest first, up to 16 MB of answer text for the whole class; past "
+           "that it keeps the newest tries and counts the older ones under attempts_left_out. The CSV holds each "
+           "learner's last answer to each exercise."),
+    ("zh", "JSON 文件收录每一次判过分的尝试，从最新的往前，全班答案文本最多 16 MB；超出时只保留较新的尝试，较早的不再收录，"
+           "数目记在 attempts_left_out 里。CSV 里是每个学生每道题最后一次的答案。"),
+])
+def test_the_export_says_what_its_json_file_holds(monkeypatch, waits, lang, expected):
+    """The JSON export read every stored try into one process (4 GB at the store's caps); it now holds the newest
+    up to MAX_EXPORT_ANSWER_BYTES and the page says so over the buttons."""
+    monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", PASSPHRASE)
+    at = _signed_in(lang)
+    assert expected in [c.value for c in at.caption]

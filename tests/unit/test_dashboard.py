@@ -110,8 +110,12 @@ def test_exports_hold_everything(data, store):
     rows = list(csv.DictReader(io.StringIO(export_csv(data, {"alice": "=cmd"}).decode("utf-8-sig"))))
     assert [(r["learner"], r["name"], r["tries"]) for r in rows] == [
         ("alice", "'=cmd", "2"), ("bob", "", "3"), ("carol", "", "0")]
-    doc = json.loads(export_json(data, {"pk_pass3": "pass^3"}, store.class_attempts(), now=NOW))
-    assert doc["overview"]["learners"] == 3 and len(doc["attempts"]) == 5
+    attempts, left_out = store.export_attempts()
+    doc = json.loads(export_json(data, {"pk_pass3": "pass^3"}, attempts, now=NOW, attempts_left_out=left_out))
+    assert doc["overview"]["learners"] == 3 and len(doc["attempts"]) == 5 and doc["attempts_left_out"] == 0
+    attempts, left_out = store.export_attempts(max_answer_bytes=len("0.729"))  # alice's last try only
+    doc = json.loads(export_json(data, {}, attempts, now=NOW, attempts_left_out=left_out))
+    assert ([a["answer"] for a in doc["attempts"]], doc["attempts_left_out"]) == (["0.729"], 4)
     assert doc["exercises"][0]["common_wrong"][0] == {"answer": "0.5", "count": 2}
 
 

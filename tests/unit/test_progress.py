@@ -14,6 +14,7 @@ import pytest
 
 from tests.pg import fresh_schema
 from tests.conftest import unit_exercises
+from toolcall import progress
 from toolcall.progress import (EXPORT_FIELDS, MAX_STORED_ATTEMPTS, SCHEMA_VERSION, PendingAnswers, ProgressStore, StorageError, data_dir,
                                export_rows, new_learner_id, open_store, to_csv, to_json, valid_learner)
 
@@ -532,3 +533,22 @@ def test_the_newest_tries_oldest_first_and_their_count(make_store):
     assert [a["answer"] for a in store.attempts("alice", newest=3)] == ["4", "5", "6"]
     assert [a["answer"] for a in store.attempts("alice", newest=3, answer_chars=0)] == ["", "", ""]
     assert (store.attempt_count("alice"), store.attempt_count("bob"), store.attempt_count("carol")) == (7, 1, 0)
+
+
+def test_the_export_keeps_the_newest_tries_that_fit_its_byte_budget(make_store):
+    """The JSON export read every stored try (500 000 of 8 000 characters: 4 GB in one process); it now keeps
+    the newest tries whose answers fit MAX_EXPORT_ANSWER_BYTES, in UTF-8 bytes, and counts the rest."""
+    store = make_store()
+    answers = ["a" * 10, "退款" * 5, "b" * 10, "c" * 10]  # 10, 30, 10 and 10 bytes; the second is CJK
+    for minute, answer in enumerate(answers):
+        store.record("alice", "pk_pass3", answer, 0, 1, at=f"2026-11-30T09:0{minute}:00+00:00")
+    kept, left_out = store.export_attempts()
+    assert ([a["answer"] for a in kept], left_out) == (answers, 0)
+    assert progress.MAX_EXPORT_ANSWER_BYTES == 16_000_000
+    # newest first: c (10), b (20), 退款×5 (50) ...
+    for budget, expected in ((9, []), (10, answers[3:]), (49, answers[2:]), (50, answers[1:]), (60, answers)):
+        kept, left_out = store.export_attempts(max_answer_bytes=budget)
+        assert ([a["answer"] for a in kept], left_out) == (expected, len(answers) - len(expected)), budget
+    kept, left_out = store.export_attempts(limit=1)
+    assert ([a["answer"] for a in kept], left_out) == (answers[3:], 3)
+    assert store.export_attempts(max_answer_bytes=0) == ([], 4)

@@ -18,6 +18,7 @@ READS = {
     "attempt_count": ("alice",),
     "class_progress": (),
     "class_attempts": (),
+    "export_attempts": (),
     "class_attempt_summary": ("2000-01-01T00:00:00+00:00",),
     "class_activity": (13,),
     "class_version": (),
