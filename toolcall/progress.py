@@ -74,8 +74,9 @@ def data_dir() -> Path:
 
 def data_dir_setting_problem(value: str | None = None) -> str | None:
     """Why TOOLCALL_DATA_DIR (``value``, default: the environment's) names no folder the operator meant, one line;
-    None when unset, empty or usable as a path. White space only, or ``~name`` for a user this machine does not
-    have: both were taken as a folder named so, made in the folder the app was started from, without a word."""
+    None when unset, empty or usable as a path. White space only, ``~name`` for a user this machine does not
+    have, a shell variable no shell expanded (``$HOME/tcdata``) or quotes kept from an env file (``"/srv/data"``):
+    each was taken as a folder named so, made in the folder the app was started from, without a word."""
     value = os.environ.get("TOOLCALL_DATA_DIR") if value is None else value
     if not value:
         return None
@@ -86,7 +87,22 @@ def data_dir_setting_problem(value: str | None = None) -> str | None:
         user = value[1:].split("/", 1)[0]
         return (f"TOOLCALL_DATA_DIR {escape_line(value)} starts with ~{escape_line(user)}, but this machine has no "
                 f"user {escape_line(user)}: write the folder's full path")
+    if (ref := _SHELL_VARIABLE.search(value)) is not None:
+        meant = os.path.expandvars(value)
+        here = f" (with this environment: {escape_line(meant)})" if meant != value else ""
+        return (f"TOOLCALL_DATA_DIR {escape_line(value)} holds {escape_line(ref.group())}, a variable no shell "
+                f"expanded (an env file or a quoted setting passes it as written): write the folder's full "
+                f"path{here}")
+    if value[0] in "\"'" or value[-1] in "\"'":  # an env file's quotes: "/srv/data" made a folder named so
+        return (f"TOOLCALL_DATA_DIR {escape_line(value)} is written in quotes, which would be part of the folder's "
+                f"name: remove them")
     return None
+
+
+#: A shell variable in a path setting, as written: ``$HOME``, ``${HOME}``. Nothing expands it (no shell reads
+#: a systemd Environment= line, a docker --env-file or a quoted export), so ``$HOME/tcdata`` made a folder named
+#: ``$HOME`` in the folder the app was started from.
+_SHELL_VARIABLE = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\})")
 
 
 @dataclass(frozen=True)
