@@ -12,6 +12,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
 
 from toolcall import CONTENT_ROOT, content_root_problem
@@ -148,8 +149,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     if exercise is None:
         for problem in loaded.problems:
             print_lines(problem, file=sys.stderr)
-        known = ", ".join(sorted(loaded.by_id())) or "none"
-        print(f"unknown exercise id {args.exercise_id!r}; known ids: {known}", file=sys.stderr)
+        print(unknown_exercise(args.exercise_id, loaded.by_id()), file=sys.stderr)
         return 2
     text = _stdin_text("ANSWER", MAX_ANSWER_CHARS) if args.answer == "-" else args.answer
     if text is None:
@@ -165,6 +165,24 @@ def _cmd_grade(args: argparse.Namespace) -> int:
                     f"{escape_line(result.feedback[0].render('en'))}"), file=sys.stderr)  # the answer on one line
         return 2
     return 0
+
+
+def unknown_exercise(exercise_id: str, known: Iterable[str]) -> str:
+    """"unknown exercise id …; known ids: …" with the id as pairing.shown_id shows it (cut at 64 characters, every
+    non-ASCII, invisible or control character escaped) and at most pairing.MAX_IDS known ids, the ones spelled
+    most like it first. It echoed a 100 000-character id whole, listed all 21 shipped ids (any number in an
+    instructor's folder), and ``pk_pаss3`` with a Cyrillic а read the same as the ``pk_pass3`` it listed."""
+    import difflib
+
+    from toolcall.pairing import MAX_IDS, MAX_SHOWN, shown_id
+
+    known = sorted(known)
+    near = difflib.get_close_matches(exercise_id[:MAX_SHOWN], known, n=MAX_IDS, cutoff=0.6) if exercise_id else []
+    ordered = near + [k for k in known if k not in set(near)]
+    listed = ", ".join(shown_id(k) for k in ordered[:MAX_IDS]) or "none"
+    if len(ordered) > MAX_IDS:
+        listed += t("pairing.ids_more", "en", count=len(ordered) - MAX_IDS)
+    return f"unknown exercise id '{shown_id(exercise_id)}'; known ids: {listed}"
 
 
 def _cmd_passk(args: argparse.Namespace) -> int:
