@@ -958,9 +958,10 @@ def _main(argv: list[str] | None) -> int:
     source = "--database-url"  # how a refusal names the setting: the one the operator actually gave
     if args.database_url is None:
         args.database_url, source = os.environ.get("TOOLCALL_DATABASE_URL", ""), "TOOLCALL_DATABASE_URL (environment)"
-    if args.database_url and args.database_url.split("://", 1)[0] not in ("postgresql", "postgres"):
-        ap.error(f"{source} must start with postgresql://")
     sys.path.insert(0, str(REPO))
+    from toolcall.progress import scheme_problem
+    if args.database_url and (why := scheme_problem(args.database_url, source)) is not None:
+        ap.error(why)
     if args.database_url:
         from toolcall.progress_pg import url_problem
         problem = url_problem(args.database_url)
@@ -1012,8 +1013,9 @@ def _main(argv: list[str] | None) -> int:
         secret_url = secrets_database_url()
         where = f"{secrets_database_source()}: TOOLCALL_DATABASE_URL" if secret_url else ""
         if secret_url and not args.database_url:  # used, so checked as --database-url is
-            if secret_url.split("://", 1)[0] not in ("postgresql", "postgres"):
-                raise ValueError(f"{where} must start with postgresql://")
+            from toolcall.progress import scheme_problem
+            if (why := scheme_problem(secret_url, where)) is not None:
+                raise ValueError(why)
             from toolcall.progress_pg import url_problem
             if (problem := url_problem(secret_url)) is not None:
                 raise ValueError(f"{where}: {problem}")

@@ -992,10 +992,21 @@ def open_store(database_url: str | None = None, folder: Path | None = None) -> S
     url = (database_url if database_url is not None else os.environ.get("TOOLCALL_DATABASE_URL", "")).strip()
     if not url:
         return ProgressStore(folder)
-    if url.split("://", 1)[0] in ("postgresql", "postgres"):
+    if (why := scheme_problem(url, "TOOLCALL_DATABASE_URL")) is None:
         from toolcall.progress_pg import PostgresProgressStore
         return PostgresProgressStore(url)
-    raise ValueError("TOOLCALL_DATABASE_URL must start with postgresql:// (or be empty for SQLite)")
+    raise ValueError(why + (" (or be empty for SQLite)" if why.endswith("postgresql://") else ""))
+
+
+def scheme_problem(url: str, source: str) -> str | None:
+    """Why ``url`` (the setting ``source``) is not a ``postgresql://`` or ``postgres://`` URL, without repeating it
+    (it may hold a password), or None. A URL in quotes (an env file or a systemd Environment= line keeps them:
+    ``"postgresql://…"``) was refused as not starting with postgresql://, which it seemed to do."""
+    if url.split("://", 1)[0] in ("postgresql", "postgres"):
+        return None
+    if url[:1] in ("'", '"') and url[1:].split("://", 1)[0] in ("postgresql", "postgres"):
+        return f"{source} is written in quotes, which are read as part of the URL: remove them"
+    return f"{source} must start with postgresql://"
 
 
 class PendingAnswers:

@@ -626,6 +626,8 @@ def _only_the_checkouts_secrets(monkeypatch, path: Path) -> None:
     (b'TOOLCALL_DATABASE_URL = "postgresql://h:99999/db"\n',
      "TOOLCALL_DATABASE_URL: the progress database URL's port must be a number from 1 to 65535"),
     (b"[[broken\n", "not TOML: "),
+    (b"TOOLCALL_DATABASE_URL = '\"postgresql://h/db\"'\n",
+     "TOOLCALL_DATABASE_URL is written in quotes, which are read as part of the URL: remove them"),
 ])
 def test_the_launch_stops_on_a_secrets_file_every_process_would_fail_on(monkeypatch, tmp_path, capsys, content,
                                                                         message):
