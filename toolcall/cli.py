@@ -26,7 +26,7 @@ from toolcall.grading import grade, grading_inputs
 from toolcall.i18n import LANGS, t
 from toolcall.passk import N_MAX, EstimateInputError, estimate
 from toolcall.grading import MAX_ANSWER_CHARS
-from toolcall.judge import STOP_REASONS, STOP_TOOL_USE, evaluate, no_backend_message
+from toolcall.judge import MAX_TOKENS_LIMIT, STOP_REASONS, STOP_TOOL_USE, evaluate, no_backend_message
 from toolcall.pairing import MAX_CHARS as PAIRING_MAX_CHARS
 from toolcall.pairing import check_pairing
 from toolcall.parsing import MAX_INPUT_CHARS
@@ -60,8 +60,10 @@ def _cmd_result(args: argparse.Namespace) -> int:
     if raw is None:
         return 2
     raw = strip_shell_newline(raw) if args.input == "-" else raw
-    if args.max_tokens < 1:
-        print(f"--max-tokens must be at least 1, not {args.max_tokens}", file=sys.stderr)
+    if not 1 <= args.max_tokens <= MAX_TOKENS_LIMIT:  # 10**33 was taken, and its re-request printed 2 × 10**33
+        digits = str(abs(args.max_tokens))
+        shown = str(args.max_tokens) if len(digits) < 20 else f"a number of {len(digits)} digits"
+        print(f"--max-tokens must be from 1 to {MAX_TOKENS_LIMIT:,}, not {shown}", file=sys.stderr)
         return 2
     call = args.id or call_id(raw, args.format)
     card = evaluate(raw, schema, tool.name, args.lang, args.format, call, backend_for(tool.name, book),
