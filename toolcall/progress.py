@@ -75,7 +75,8 @@ def data_dir() -> Path:
 def data_dir_setting_problem(value: str | None = None) -> str | None:
     """Why TOOLCALL_DATA_DIR (``value``, default: the environment's) names no folder the operator meant, one line;
     None when unset, empty or usable as a path. White space only, ``~name`` for a user this machine does not
-    have, a shell variable no shell expanded (``$HOME/tcdata``) or quotes kept from an env file (``"/srv/data"``):
+    have, a shell variable no shell expanded (``$HOME/tcdata``, ``%USERPROFILE%``), a URL (``postgresql://…``) or
+    quotes kept from an env file (``"/srv/data"``):
     each was taken as a folder named so, made in the folder the app was started from, without a word."""
     value = os.environ.get("TOOLCALL_DATA_DIR") if value is None else value
     if not value:
@@ -87,6 +88,12 @@ def data_dir_setting_problem(value: str | None = None) -> str | None:
         user = value[1:].split("/", 1)[0]
         return (f"TOOLCALL_DATA_DIR {escape_line(value)} starts with ~{escape_line(user)}, but this machine has no "
                 f"user {escape_line(user)}: write the folder's full path")
+    if (url := _URL_SCHEME.match(value)) is not None:  # not repeated: a database URL may hold a password
+        return (f"TOOLCALL_DATA_DIR is a URL ({url.group(1)}:…), not a folder: a PostgreSQL URL goes in "
+                "TOOLCALL_DATABASE_URL; for SQLite, name the folder that holds progress.sqlite3")
+    if re.match(r"[A-Za-z]:[\\/]", value):
+        return (f"TOOLCALL_DATA_DIR {escape_line(value)} is a Windows path: this machine's folders start with /, "
+                "write the folder's full path")
     if (ref := _SHELL_VARIABLE.search(value)) is not None:
         meant = os.path.expandvars(value)
         here = f" (with this environment: {escape_line(meant)})" if meant != value else ""
@@ -102,7 +109,10 @@ def data_dir_setting_problem(value: str | None = None) -> str | None:
 #: A shell variable in a path setting, as written: ``$HOME``, ``${HOME}``. Nothing expands it (no shell reads
 #: a systemd Environment= line, a docker --env-file or a quoted export), so ``$HOME/tcdata`` made a folder named
 #: ``$HOME`` in the folder the app was started from.
-_SHELL_VARIABLE = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\})")
+_SHELL_VARIABLE = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\})|%[A-Za-z_][A-Za-z0-9_]*%")
+#: A URL's scheme at the start of a path setting (``postgresql://…``, ``sqlite:///…``, ``file:…``): the folder made
+#: was ``postgresql:/u@h/db`` in the folder the app started from, and the class saved into SQLite there.
+_URL_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+):(?://|[A-Za-z/])")
 
 
 @dataclass(frozen=True)

@@ -21,13 +21,21 @@ from toolcall.progress import ProgressStore, StorageError, data_dir, data_dir_se
      "path"),
     ('"/srv/tc data"', "TOOLCALL_DATA_DIR \"/srv/tc data\" is written in quotes, which would be part of the folder's "
      "name: remove them"),
-    ("'data'", "TOOLCALL_DATA_DIR 'data' is written in quotes, which would be part of the folder's name: remove them")])
+    ("'data'", "TOOLCALL_DATA_DIR 'data' is written in quotes, which would be part of the folder's name: remove them"),
+    ("postgresql://teacher:s3cret@db/class", "TOOLCALL_DATA_DIR is a URL (postgresql:…), not a folder: a PostgreSQL URL "
+     "goes in TOOLCALL_DATABASE_URL; for SQLite, name the folder that holds progress.sqlite3"),
+    ("sqlite:///srv/progress.sqlite3", "TOOLCALL_DATA_DIR is a URL (sqlite:…), not a folder"),
+    ("file:///srv/data", "TOOLCALL_DATA_DIR is a URL (file:…), not a folder"),
+    ("%USERPROFILE%\\data", "TOOLCALL_DATA_DIR %USERPROFILE%\\data holds %USERPROFILE%, a variable no shell expanded "
+     "(an env file or a quoted setting passes it as written): write the folder's full path"),
+    ("C:/data", "TOOLCALL_DATA_DIR C:/data is a Windows path: this machine's folders start with /, write the folder's "
+     "full path")])
 def test_a_setting_that_names_no_folder_meant_is_a_setup_error(monkeypatch, tmp_path, value, words):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("TOOLCALL_DATA_DIR", value)
     monkeypatch.setenv("TOOLCALL_TEST_HOME", "/srv/teacher")
     monkeypatch.delenv("TOOLCALL_TEST_UNSET", raising=False)
-    assert words in data_dir_setting_problem()
+    assert words in data_dir_setting_problem() and "s3cret" not in data_dir_setting_problem()  # a URL's password
     for folder in (None, data_dir()):  # as the pages open it: the folder the setting names
         with pytest.raises(StorageError) as caught:
             ProgressStore(folder)
@@ -36,7 +44,7 @@ def test_a_setting_that_names_no_folder_meant_is_a_setup_error(monkeypatch, tmp_
 
 
 @pytest.mark.parametrize("value", ["", "~", "~/toolcall-data", "~root/x", "relative/data", "/tmp/x y", "/srv/a$",
-                                   "/srv/$5/data", "/srv/it's/data"])
+                                   "/srv/$5/data", "/srv/it's/data", "/srv/a:b", "data:2024", "/srv/50%/data"])
 def test_other_values_are_left_to_the_path_checks(monkeypatch, value):
     monkeypatch.setenv("TOOLCALL_DATA_DIR", value)
     assert data_dir_setting_problem() is None
@@ -48,7 +56,8 @@ def test_a_folder_a_caller_chose_is_opened_whatever_the_setting(monkeypatch, tmp
     store.close()
 
 
-@pytest.mark.parametrize("value", [" ", "~nosuchuser_toolcall/data", "$HOME/tcdata", '"/srv/tcdata"'])
+@pytest.mark.parametrize("value", [" ", "~nosuchuser_toolcall/data", "$HOME/tcdata", '"/srv/tcdata"',
+                                   "postgresql://u@h/db"])
 def test_the_class_launcher_refuses_it_before_any_process_starts(monkeypatch, tmp_path, value):
     """The launcher makes TOOLCALL_DATA_DIR absolute for its processes (so the store's own check never saw the
     setting): it checks the setting itself, and makes no folder."""
