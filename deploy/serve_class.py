@@ -56,6 +56,7 @@ import os
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -91,6 +92,12 @@ HTTP_FIRST_BYTE = 5
 #: The path nginx answers itself (``ok``): the supervisor's health check of nginx, so a hung or dead nginx is
 #: noticed and restarted (its check went through to a Streamlit process, and was never asked while serving).
 HEALTH_PATH = "/_toolcall/nginx-health"
+#: Streamlit's own server.maxUploadSize (MB), used when the checkout's .streamlit/config.toml does not set one.
+STREAMLIT_UPLOAD_MB = 200
+#: Uploads one client address may send at once. nginx holds each upload on disk (its temp folder, on the disk of
+#: the run folder) until the whole file has arrived, so this times the upload cap is what one address can make it
+#: hold; a class behind one NAT address still has this many uploads under way at once.
+UPLOADS_PER_ADDRESS = 32
 
 
 def find_nginx() -> str | None:
@@ -108,7 +115,7 @@ def upstream_name(i: int) -> str:
 
 
 def nginx_conf(listen: str, backends: list[str], run_dir: Path, as_root: bool,
-               connections: int = 1024, per_address: int = 128) -> str:
+               connections: int = 1024, per_address: int = 128, upload_mb: int = STREAMLIT_UPLOAD_MB) -> str:
     """The nginx.conf text for ``listen`` ("host:port", listen_directive) in front of ``backends`` ("127.0.0.1:port").
 
     nginx's worker may hold ``connections`` connections (clients and processes together; nginx_limits sizes
@@ -116,6 +123,13 @@ def nginx_conf(listen: str, backends: list[str], run_dir: Path, as_root: bool,
     (a websocket counts for as long as it is open): the next is answered 429 (``limit_conn``), so one
     client cannot take every connection. ``HEALTH_PATH`` is answered ``ok`` by nginx itself (the
     supervisor's check that nginx serves; it is exempt from the per-address cap).
+
+    A request body is at most 1 MB (nginx's default), except an upload's: ``upload_mb`` (the processes'
+    server.maxUploadSize, upload_limit_mb) and 1 MB for the form around the file, and at most UPLOADS_PER_ADDRESS
+    uploads of one address at once (429 past them). nginx took 200 MB per request, wrote each to disk whole, then
+    passed it to a process that refuses anything past its 20 MB (a 502, and the body sent again to every other
+    process): six 150 MB uploads at once held 700 MB of the disk, and one client's 1 250 allowed requests could
+    fill it, the progress database's disk too (issue 13, round 6).
 
     A request without a valid ``toolcall_backend`` cookie goes to the upstream pool
     (round-robin); a request with one goes to that process's upstream, where every other
@@ -151,6 +165,7 @@ http {{
     access_log off;
     # one client address: at most {per_address} requests under way (open websockets included), the next is 429
     limit_conn_zone $binary_remote_addr zone=toolcall_per_address:1m;
+    limit_conn_zone $binary_remote_addr zone=toolcall_uploads:1m;
     limit_conn_status 429;
     limit_conn_log_level info;  # below error_log's level: a client sending requests past its cap cannot fill the log
     client_body_temp_path {q(tmp / "body")};
@@ -158,7 +173,7 @@ http {{
     fastcgi_temp_path {q(tmp / "fastcgi")};
     uwsgi_temp_path {q(tmp / "uwsgi")};
     scgi_temp_path {q(tmp / "scgi")};
-    client_max_body_size 200m;
+    client_max_body_size 1m;  # no request but an upload has a body
 
     upstream toolcall_pool {{
 {servers}
@@ -202,6 +217,8 @@ http {{
         }}
         # uploads: the answer comes once the whole file is read
         location /_stcore/upload_file {{
+            client_max_body_size {upload_mb + 1}m;  # the processes' cap, and the multipart form around the file
+            limit_conn toolcall_uploads {UPLOADS_PER_ADDRESS};
 {_location("5m", per_address)}
         }}
     }}
@@ -282,6 +299,21 @@ def _location(read_timeout: int | str, per_address: int) -> str:
             proxy_read_timeout {read_timeout};
             proxy_send_timeout {read_timeout};
             add_header Set-Cookie $toolcall_set_cookie always;"""
+
+
+def upload_limit_mb(config: Path = REPO / ".streamlit" / "config.toml") -> int:
+    """server.maxUploadSize (MB) in the checkout's Streamlit config ``config``, else Streamlit's default
+    (STREAMLIT_UPLOAD_MB): also when the file cannot be read or the value is not a whole number from 1 up. The
+    launcher passes it to every process (``--server.maxUploadSize``) and to nginx, so the two caps are one."""
+    import tomllib
+
+    from toolcall.files import ReadError, read_text_bounded
+
+    try:
+        value = tomllib.loads(read_text_bounded(config, MAX_SECRETS_CHARS)).get("server", {}).get("maxUploadSize")
+    except (ReadError, tomllib.TOMLDecodeError, AttributeError):
+        return STREAMLIT_UPLOAD_MB
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else STREAMLIT_UPLOAD_MB
 
 
 def _die_with_parent() -> None:
@@ -926,9 +958,10 @@ def _main(argv: list[str] | None) -> int:
     source = "--database-url"  # how a refusal names the setting: the one the operator actually gave
     if args.database_url is None:
         args.database_url, source = os.environ.get("TOOLCALL_DATABASE_URL", ""), "TOOLCALL_DATABASE_URL (environment)"
-    if args.database_url and args.database_url.split("://", 1)[0] not in ("postgresql", "postgres"):
-        ap.error(f"{source} must start with postgresql://")
     sys.path.insert(0, str(REPO))
+    from toolcall.progress import scheme_problem
+    if args.database_url and (why := scheme_problem(args.database_url, source)) is not None:
+        ap.error(why)
     if args.database_url:
         from toolcall.progress_pg import url_problem
         problem = url_problem(args.database_url)
@@ -980,8 +1013,9 @@ def _main(argv: list[str] | None) -> int:
         secret_url = secrets_database_url()
         where = f"{secrets_database_source()}: TOOLCALL_DATABASE_URL" if secret_url else ""
         if secret_url and not args.database_url:  # used, so checked as --database-url is
-            if secret_url.split("://", 1)[0] not in ("postgresql", "postgres"):
-                raise ValueError(f"{where} must start with postgresql://")
+            from toolcall.progress import scheme_problem
+            if (why := scheme_problem(secret_url, where)) is not None:
+                raise ValueError(why)
             from toolcall.progress_pg import url_problem
             if (problem := url_problem(secret_url)) is not None:
                 raise ValueError(f"{where}: {problem}")
@@ -998,9 +1032,10 @@ def _main(argv: list[str] | None) -> int:
         say(f"progress storage: {problem}")
         return 2
 
-    for stale in remove_stale_run_dirs(Path(tempfile.gettempdir())):
+    parent = run_parent(os.geteuid() == 0)
+    for stale in remove_stale_run_dirs(parent):
         log(f"removed {stale}, left behind by a launcher that was killed")
-    run_dir, lock = new_run_dir(Path(tempfile.gettempdir()))
+    run_dir, lock = new_run_dir(parent)
     try:
         return _serve(args, nginx, run_dir)
     finally:
@@ -1008,6 +1043,31 @@ def _main(argv: list[str] | None) -> int:
             say(f"nginx's error log is kept at {kept}")
         shutil.rmtree(run_dir, ignore_errors=True)
         os.close(lock)
+
+
+def everyone_can_enter(folder: Path) -> bool:
+    """Whether a user other than the owner (nginx's workers, ``nobody``) can reach what is inside ``folder``:
+    it and every folder above it let others search them (``o+x``). Never raises (a folder that cannot be looked
+    at counts as not enterable)."""
+    try:
+        folder = folder.resolve()
+        return all(os.stat(f).st_mode & stat.S_IXOTH for f in (folder, *folder.parents))
+    except (OSError, RuntimeError):
+        return False
+
+
+def run_parent(as_root: bool, temp: str | None = None) -> Path:
+    """The folder the run folder is made in: the temp folder (``temp``, default tempfile.gettempdir(): TMPDIR),
+    unless the launcher runs as root and nginx's workers (``user nobody``) cannot enter it, then ``/tmp``. A root
+    launcher with TMPDIR a folder only root may enter (libpam-tmpdir's /tmp/user/0, mode 0700) gave nginx a body
+    folder its workers could not open: every upload past 16 KB failed with a 500 (the page said "AxiosError:
+    Request failed with status code 500"), and nginx logged "Permission denied" (issue 13, round 6)."""
+    parent = Path(temp or tempfile.gettempdir())
+    if not as_root or everyone_can_enter(parent):
+        return parent
+    log(f"the temp folder {parent} is closed to other users, and nginx's workers run as nobody: the run folder is "
+        "made in /tmp instead")
+    return Path("/tmp")
 
 
 #: Where nginx's error log of a run folder is kept when the folder is removed (in the temp folder).
@@ -1090,10 +1150,11 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
 
     ports = [args.first_backend_port + i for i in range(args.processes)]
     backends = [f"127.0.0.1:{p}" for p in ports]
+    upload_mb = upload_limit_mb()
     children = [Child(f"Streamlit process on 127.0.0.1:{port}",
                       [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                        "--server.address", "127.0.0.1", "--server.port", str(port),
-                       "--browser.gatherUsageStats", "false"],
+                       "--server.maxUploadSize", str(upload_mb), "--browser.gatherUsageStats", "false"],
                       f"http://127.0.0.1:{port}/_stcore/health", env=child_env(args.database_url, run_dir),
                       warm_port=port, watch=True)
                 for port in ports]
@@ -1107,7 +1168,7 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
         host = f"[{args.address}]" if ":" in args.address else args.address  # IPv6 in brackets, in URLs too
         conf = run_dir / "nginx.conf"
         conf.write_text(nginx_conf(listen_directive(args.address, args.port), backends, run_dir, as_root,
-                                   connections, per_address))
+                                   connections, per_address, upload_mb))
         check = subprocess.run([nginx, "-t", "-q", "-p", str(run_dir), "-c", str(conf)],  # before any process starts
                                capture_output=True, text=True, errors="replace")
         if check.returncode != 0:

@@ -12,6 +12,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
 
 from toolcall import CONTENT_ROOT, content_root_problem
@@ -25,7 +26,7 @@ from toolcall.grading import grade, grading_inputs
 from toolcall.i18n import LANGS, t
 from toolcall.passk import N_MAX, EstimateInputError, estimate
 from toolcall.grading import MAX_ANSWER_CHARS
-from toolcall.judge import STOP_REASONS, STOP_TOOL_USE, evaluate, no_backend_message
+from toolcall.judge import MAX_TOKENS_LIMIT, STOP_REASONS, STOP_TOOL_USE, evaluate, no_backend_message
 from toolcall.pairing import MAX_CHARS as PAIRING_MAX_CHARS
 from toolcall.pairing import check_pairing
 from toolcall.parsing import MAX_INPUT_CHARS
@@ -59,8 +60,10 @@ def _cmd_result(args: argparse.Namespace) -> int:
     if raw is None:
         return 2
     raw = strip_shell_newline(raw) if args.input == "-" else raw
-    if args.max_tokens < 1:
-        print(f"--max-tokens must be at least 1, not {args.max_tokens}", file=sys.stderr)
+    if not 1 <= args.max_tokens <= MAX_TOKENS_LIMIT:  # 10**33 was taken, and its re-request printed 2 × 10**33
+        digits = str(abs(args.max_tokens))
+        shown = str(args.max_tokens) if len(digits) < 20 else f"a number of {len(digits)} digits"
+        print(f"--max-tokens must be from 1 to {MAX_TOKENS_LIMIT:,}, not {shown}", file=sys.stderr)
         return 2
     call = args.id or call_id(raw, args.format)
     card = evaluate(raw, schema, tool.name, args.lang, args.format, call, backend_for(tool.name, book),
@@ -148,8 +151,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     if exercise is None:
         for problem in loaded.problems:
             print_lines(problem, file=sys.stderr)
-        known = ", ".join(sorted(loaded.by_id())) or "none"
-        print(f"unknown exercise id {args.exercise_id!r}; known ids: {known}", file=sys.stderr)
+        print(unknown_exercise(args.exercise_id, loaded.by_id()), file=sys.stderr)
         return 2
     text = _stdin_text("ANSWER", MAX_ANSWER_CHARS) if args.answer == "-" else args.answer
     if text is None:
@@ -165,6 +167,24 @@ def _cmd_grade(args: argparse.Namespace) -> int:
                     f"{escape_line(result.feedback[0].render('en'))}"), file=sys.stderr)  # the answer on one line
         return 2
     return 0
+
+
+def unknown_exercise(exercise_id: str, known: Iterable[str]) -> str:
+    """"unknown exercise id …; known ids: …" with the id as pairing.shown_id shows it (cut at 64 characters, every
+    non-ASCII, invisible or control character escaped) and at most pairing.MAX_IDS known ids, the ones spelled
+    most like it first. It echoed a 100 000-character id whole, listed all 21 shipped ids (any number in an
+    instructor's folder), and ``pk_pаss3`` with a Cyrillic а read the same as the ``pk_pass3`` it listed."""
+    import difflib
+
+    from toolcall.pairing import MAX_IDS, MAX_SHOWN, shown_id
+
+    known = sorted(known)
+    near = difflib.get_close_matches(exercise_id[:MAX_SHOWN], known, n=MAX_IDS, cutoff=0.6) if exercise_id else []
+    ordered = near + [k for k in known if k not in set(near)]
+    listed = ", ".join(shown_id(k) for k in ordered[:MAX_IDS]) or "none"
+    if len(ordered) > MAX_IDS:
+        listed += t("pairing.ids_more", "en", count=len(ordered) - MAX_IDS)
+    return f"unknown exercise id '{shown_id(exercise_id)}'; known ids: {listed}"
 
 
 def _cmd_passk(args: argparse.Namespace) -> int:

@@ -28,6 +28,7 @@ READ_ERRORS: dict[str, str] = {
     "no_such_file": "no such file",
     "no_such_folder": "no such folder",
     "symlink_loop": "a symlink loop (the link points back to itself)",
+    "dangling_link": "a link to {target}, which does not exist",
     "permission_denied": "permission denied (the file's permissions do not let this program read it)",
     "not_a_folder_in_path": "a part of the path is a file, not a folder",
     "name_too_long": "the name is too long for the file system",
@@ -124,8 +125,25 @@ def _stat(path: Path | str, missing: str = "no_such_file") -> os.stat_result:
         if exc.errno == errno.ELOOP:
             raise ReadError("symlink_loop") from None
         if exc.errno == errno.ENOENT:
+            if os.path.islink(path):  # listed in its folder, so "no such file" named the wrong problem
+                raise ReadError("dangling_link", target=_link_target(path)) from None
             raise ReadError(missing) from None
         raise os_failure(exc) from None
+
+
+#: The most characters of a link's target a message quotes.
+MAX_TARGET_CHARS = 200
+
+
+def _link_target(path: Path | str) -> str:
+    """Where the link at ``path`` points, on one line (escape_line) and cut after MAX_TARGET_CHARS characters."""
+    from toolcall.text import escape_line
+
+    try:
+        target = os.readlink(path)
+    except OSError:
+        return "?"
+    return escape_line(target[:MAX_TARGET_CHARS]) + ("…" if len(target) > MAX_TARGET_CHARS else "")
 
 
 def _open_regular(path: Path | str, max_bytes: int, limit: int, unit: str) -> int:

@@ -40,8 +40,9 @@ def passphrase_problem(passphrase: str) -> str | None:
     tab or other control character: a password box cannot take one, so a passphrase written as a multi-line TOML
     string locked the instructor out), ``invisible`` (a character a page draws as nothing: a zero-width space, a
     byte-order mark, a soft hyphen or a direction mark, which a passphrase copied from a document or a chat
-    brings along, and which the instructor reading it would never type: toolcall.text.INVISIBLE), ``long`` (over
-    MAX_PASSPHRASE_CHARS, the box's limit). None when usable."""
+    brings along, and which the instructor reading it would never type: toolcall.text.INVISIBLE), ``quoted`` (in
+    quotes an env file or a systemd Environment= line keeps: the instructor typed the words, never the quotes, and
+    read "wrong passphrase"), ``long`` (over MAX_PASSPHRASE_CHARS, the box's limit). None when usable."""
     if len(passphrase) < MIN_PASSPHRASE_CHARS:
         return "short"
     if not passphrase.strip():
@@ -50,6 +51,8 @@ def passphrase_problem(passphrase: str) -> str | None:
         return "control"
     if any(c in INVISIBLE for c in passphrase):
         return "invisible"
+    if passphrase[0] == passphrase[-1] and passphrase[0] in "\"'" and passphrase[1:-1].strip():
+        return "quoted"
     return "long" if len(passphrase) > MAX_PASSPHRASE_CHARS else None
 
 
@@ -73,8 +76,9 @@ def parse_emails(value: object) -> frozenset[str]:
 def email_key(email: object) -> str:
     """An e-mail address as compared: white space around it stripped, case folded, and every character a page draws
     as nothing dropped (a byte-order mark at the start of a settings file, a zero-width space pasted along from a
-    document: no address holds one, and with it the instructor's own address never matched)."""
-    return drop_hidden(str(email)).strip().casefold()
+    document: no address holds one, and with it the instructor's own address never matched), and the quotes an env
+    file keeps around the list (``"ada@uni.edu,bob@uni.edu"`` made ``"ada@uni.edu`` and ``bob@uni.edu"``)."""
+    return drop_hidden(str(email)).strip().strip("\"'").strip().casefold()
 
 
 def passphrase_matches(given: str, expected: str) -> bool:

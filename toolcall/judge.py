@@ -60,6 +60,9 @@ MAX_TOKENS_FIELD = {ANTHROPIC: "max_tokens", OPENAI: "max_completion_tokens", RE
 #: the course and Anthropic's docs say "larger" / "raise max_tokens" without a figure; doubling
 #: reaches any needed size in a few rounds, up to the model's own output limit).
 RE_REQUEST_FACTOR = 2
+#: The largest max_tokens the course takes, in content (outputs, scenarios, walkthrough: their schemas' maximum)
+#: and on the command line (``result --max-tokens``): more than any model's output limit, and far from 2⁶⁴ − 1.
+MAX_TOKENS_LIMIT = 1_000_000
 #: The harness's move after a max_tokens stop: the same request again, with more room.
 RE_REQUEST = "re_request"
 #: The tool_result code for a call to a tool the request did not define.

@@ -74,8 +74,10 @@ def data_dir() -> Path:
 
 def data_dir_setting_problem(value: str | None = None) -> str | None:
     """Why TOOLCALL_DATA_DIR (``value``, default: the environment's) names no folder the operator meant, one line;
-    None when unset, empty or usable as a path. White space only, or ``~name`` for a user this machine does not
-    have: both were taken as a folder named so, made in the folder the app was started from, without a word."""
+    None when unset, empty or usable as a path. White space only, ``~name`` for a user this machine does not
+    have, a shell variable no shell expanded (``$HOME/tcdata``, ``%USERPROFILE%``), a URL (``postgresql://…``) or
+    quotes kept from an env file (``"/srv/data"``):
+    each was taken as a folder named so, made in the folder the app was started from, without a word."""
     value = os.environ.get("TOOLCALL_DATA_DIR") if value is None else value
     if not value:
         return None
@@ -86,7 +88,31 @@ def data_dir_setting_problem(value: str | None = None) -> str | None:
         user = value[1:].split("/", 1)[0]
         return (f"TOOLCALL_DATA_DIR {escape_line(value)} starts with ~{escape_line(user)}, but this machine has no "
                 f"user {escape_line(user)}: write the folder's full path")
+    if (url := _URL_SCHEME.match(value)) is not None:  # not repeated: a database URL may hold a password
+        return (f"TOOLCALL_DATA_DIR is a URL ({url.group(1)}:…), not a folder: a PostgreSQL URL goes in "
+                "TOOLCALL_DATABASE_URL; for SQLite, name the folder that holds progress.sqlite3")
+    if re.match(r"[A-Za-z]:[\\/]", value):
+        return (f"TOOLCALL_DATA_DIR {escape_line(value)} is a Windows path: this machine's folders start with /, "
+                "write the folder's full path")
+    if (ref := _SHELL_VARIABLE.search(value)) is not None:
+        meant = os.path.expandvars(value)
+        here = f" (with this environment: {escape_line(meant)})" if meant != value else ""
+        return (f"TOOLCALL_DATA_DIR {escape_line(value)} holds {escape_line(ref.group())}, a variable no shell "
+                f"expanded (an env file or a quoted setting passes it as written): write the folder's full "
+                f"path{here}")
+    if value[0] in "\"'" or value[-1] in "\"'":  # an env file's quotes: "/srv/data" made a folder named so
+        return (f"TOOLCALL_DATA_DIR {escape_line(value)} is written in quotes, which would be part of the folder's "
+                f"name: remove them")
     return None
+
+
+#: A shell variable in a path setting, as written: ``$HOME``, ``${HOME}``. Nothing expands it (no shell reads
+#: a systemd Environment= line, a docker --env-file or a quoted export), so ``$HOME/tcdata`` made a folder named
+#: ``$HOME`` in the folder the app was started from.
+_SHELL_VARIABLE = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\})|%[A-Za-z_][A-Za-z0-9_]*%")
+#: A URL's scheme at the start of a path setting (``postgresql://…``, ``sqlite:///…``, ``file:…``): the folder made
+#: was ``postgresql:/u@h/db`` in the folder the app started from, and the class saved into SQLite there.
+_URL_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+):(?://|[A-Za-z/])")
 
 
 @dataclass(frozen=True)
@@ -1003,10 +1029,21 @@ def open_store(database_url: str | None = None, folder: Path | None = None) -> S
     url = (database_url if database_url is not None else os.environ.get("TOOLCALL_DATABASE_URL", "")).strip()
     if not url:
         return ProgressStore(folder)
-    if url.split("://", 1)[0] in ("postgresql", "postgres"):
+    if (why := scheme_problem(url, "TOOLCALL_DATABASE_URL")) is None:
         from toolcall.progress_pg import PostgresProgressStore
         return PostgresProgressStore(url)
-    raise ValueError("TOOLCALL_DATABASE_URL must start with postgresql:// (or be empty for SQLite)")
+    raise ValueError(why + (" (or be empty for SQLite)" if why.endswith("postgresql://") else ""))
+
+
+def scheme_problem(url: str, source: str) -> str | None:
+    """Why ``url`` (the setting ``source``) is not a ``postgresql://`` or ``postgres://`` URL, without repeating it
+    (it may hold a password), or None. A URL in quotes (an env file or a systemd Environment= line keeps them:
+    ``"postgresql://…"``) was refused as not starting with postgresql://, which it seemed to do."""
+    if url.split("://", 1)[0] in ("postgresql", "postgres"):
+        return None
+    if url[:1] in ("'", '"') and url[1:].split("://", 1)[0] in ("postgresql", "postgres"):
+        return f"{source} is written in quotes, which are read as part of the URL: remove them"
+    return f"{source} must start with postgresql://"
 
 
 class PendingAnswers:

@@ -100,7 +100,7 @@ def test_past_a_minute_of_queued_tries_the_page_says_busy_and_checks_nothing(mon
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("passphrase, problem", [("first line of it\nsecond line", "control"), (" " * 14, "blank"),
                                                  ("x" * 201, "long"), ("too short", "short"),
-                                                 ("\ufeffopen sesame 12", "invisible")])
+                                                 ("\ufeffopen sesame 12", "invisible"), ('"open sesame 12"', "quoted")])
 def test_a_passphrase_no_one_could_type_says_why_and_offers_no_box(monkeypatch, lang, passphrase, problem):
     monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", passphrase)
     at = open_dashboard(lang)

@@ -29,6 +29,7 @@ def launcher_env() -> dict[str, str]:
         import atexit
         import tempfile
         _LAUNCHER_TMP.append(tempfile.mkdtemp(prefix="toolcall-e2e-launchers-"))
+        os.chmod(_LAUNCHER_TMP[0], 0o755)  # as root, a folder nginx's workers (nobody) cannot enter is not used
         atexit.register(shutil.rmtree, _LAUNCHER_TMP[0], True)
     return {**os.environ, "TMPDIR": _LAUNCHER_TMP[0]}
 

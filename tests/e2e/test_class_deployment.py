@@ -109,6 +109,47 @@ def test_load_client_through_the_proxy(deployment):
     assert "playground sessions per process (pinned by the proxy's cookie): 1/1" in run.stdout
 
 
+def _status_before_the_body(url: str, path: str, method: str, length: int) -> int:
+    """The status nginx answers to a request announcing a ``length``-byte body, of which nothing is sent."""
+    import http.client
+
+    host, port = url.removeprefix("http://").rsplit(":", 1)
+    conn = http.client.HTTPConnection(host, int(port), timeout=10)  # nginx waited 60 s for a body it would buffer
+    try:
+        conn.putrequest(method, path)
+        conn.putheader("Content-Type", "multipart/form-data; boundary=x")
+        conn.putheader("Content-Length", str(length))
+        conn.endheaders()
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+def test_nginx_takes_no_larger_body_than_the_processes_and_an_upload_near_the_cap_gets_through(deployment, browser,
+                                                                                                  tmp_path):
+    """nginx took 200 MB per request and wrote it to disk whole before a process refused anything over its 20 MB
+    (six 150 MB uploads at once held 700 MB of the disk, issue 13, round 6). A larger body is now refused from its
+    announced size, and a 19.5 MB upload through the proxy still reaches the page, which reads it."""
+    from toolcall.i18n import t
+
+    url = deployment[0]
+    assert _status_before_the_body(url, "/_stcore/upload_file/s/f", "PUT", 150 * 1024 * 1024) == 413
+    assert _status_before_the_body(url, "/_stcore/upload_file/s/f", "PUT", 22 * 1024 * 1024) == 413
+    assert _status_before_the_body(url, "/", "POST", 2 * 1024 * 1024) == 413
+    near = tmp_path / "near.jsonl"
+    near.write_bytes(b"x" * 19_500_000)
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(url + "/eval_lab")
+        wait_connected(page)
+        page.locator(".st-key-eval_upload input[type=file]").set_input_files(near)
+        page.get_by_text(t("eval.upload_problems", "en", count=1)).wait_for()  # the page read the whole file
+    finally:
+        context.close()
+
+
 class _Lines:
     """Every line a pipe has written so far, read by a thread (the launcher logs on stderr)."""
 

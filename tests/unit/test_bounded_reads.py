@@ -125,3 +125,27 @@ def test_a_lesson_that_is_a_fifo_is_reported_not_waited_for(tmp_path):
     os.mkfifo(folder / "01-pipe.md")
     loaded = load_lessons("en", tmp_path)
     assert [p.message for p in loaded.problems] == ["cannot read file: a FIFO (named pipe), not a regular file"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_dangling_link_is_named_as_a_link_to_its_missing_target(tmp_path, lang):
+    """A link whose target is gone was "no such file" (没有这个文件), though `ls` lists it in its folder: `check` said
+    so of fixtures/exercises/extra.yaml -> /nonexistent/x.yaml (issue 13, round 6). Its target is now named, on one
+    line and cut after MAX_TARGET_CHARS characters."""
+    from toolcall.files import MAX_TARGET_CHARS, ReadError, check_path, read_text_bounded
+
+    link, far = tmp_path / "extra.yaml", tmp_path / "long"
+    link.symlink_to("/nonexistent/x\ny.yaml")
+    far.symlink_to("/" + "d/" * 150)
+    expected = {"en": "a link to /nonexistent/x\\u000ay.yaml, which does not exist",
+                "zh": "指向 /nonexistent/x\\u000ay.yaml 的符号链接，而 /nonexistent/x\\u000ay.yaml 不存在"}[lang]
+    for read in (read_text_bounded, lambda p: check_path(p, "file"), lambda p: check_path(p, "folder")):
+        with pytest.raises(ReadError) as caught:
+            read(link)
+        assert caught.value.text(lang) == expected
+    with pytest.raises(ReadError) as caught:
+        read_text_bounded(far)
+    assert str(caught.value) == f"a link to {('/' + 'd/' * 150)[:MAX_TARGET_CHARS]}…, which does not exist"
+    with pytest.raises(ReadError) as caught:
+        read_text_bounded(tmp_path / "missing.yaml")
+    assert caught.value.text(lang) == {"en": "no such file", "zh": "没有这个文件"}[lang]

@@ -40,3 +40,20 @@ def test_check_passes_on_the_repo():
     done = subprocess.run([sys.executable, "-m", "toolcall", "check"], capture_output=True, text=True,
                           cwd=REPO_ROOT, timeout=120)
     assert (done.returncode, done.stdout.strip()) == (0, "all content checks passed")
+
+
+def test_an_unknown_id_is_shown_escaped_and_cut_with_at_most_a_dozen_known_ids(capsys):
+    """`grade` echoed a 100 000-character id whole, listed every known id (21 shipped; any number in an instructor's
+    folder), and ``pk_pаss3`` with a Cyrillic а read the same as the ``pk_pass3`` it listed (issue 13, round 6)."""
+    from toolcall.exercises import load_exercises
+
+    known = sorted(load_exercises(None).by_id())
+    assert len(known) > 12 and "pk_pass3" in known
+    rest = f" … and {len(known) - 12} more"
+    assert main(["grade", "x" * 100_000, "1"]) == 2
+    assert capsys.readouterr().err == (f"unknown exercise id '{'x' * 64}…'; known ids: {', '.join(known[:12])}{rest}\n")
+    assert main(["grade", "pk_p\u0430ss3", "0.7"]) == 2  # Cyrillic а
+    err = capsys.readouterr().err
+    assert err.startswith("unknown exercise id 'pk_p\\u0430ss3'; known ids: pk_pass3, ") and err.endswith(rest + "\n")
+    listed = err.split("known ids: ", 1)[1].removesuffix(rest + "\n").split(", ")
+    assert len(listed) == 12 and set(listed) <= set(known)

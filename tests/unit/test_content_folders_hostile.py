@@ -16,7 +16,7 @@ from toolcall.lessons import load_lessons
 HOSTILE = {
     "fifo": "a FIFO (named pipe), not a regular file",
     "loop": "a symlink loop (the link points back to itself)",
-    "dangling": "no such file",
+    "dangling": "cannot read file: a link to ",  # then its target (…/nowhere), ", which does not exist"
     "folder": "a folder, not a regular file",
     "sparse": "too large",
 }
@@ -75,7 +75,7 @@ def test_a_symlink_loop_among_the_lessons_is_a_problem_not_a_traceback(tmp_path)
     assert [(p.file, p.message) for p in loaded.problems] == [
         ("lessons/en/01-loop.md", "cannot read file: a symlink loop (the link points back to itself)"),
         ("lessons/en/02-loop.md", "cannot read file: a symlink loop (the link points back to itself)"),
-        ("lessons/en/03-gone.md", "cannot read file: no such file")]
+        ("lessons/en/03-gone.md", "cannot read file: a link to nowhere.md, which does not exist")]
 
 
 def _replace(folder: Path, kind: str) -> None:
@@ -91,7 +91,8 @@ def _replace(folder: Path, kind: str) -> None:
 
 
 FOLDER_REASONS = {"file": "a file, not a folder", "fifo": "a FIFO (named pipe), not a folder",
-                  "loop": "a symlink loop (the link points back to itself)", "dangling": "no such folder"}
+                  "loop": "a symlink loop (the link points back to itself)",
+                  "dangling": "a link to {folder}/nowhere, which does not exist"}
 
 
 @pytest.mark.parametrize("kind", FOLDER_REASONS)
@@ -102,7 +103,8 @@ def test_a_content_folder_that_is_not_a_folder_is_named(tmp_path, kind):
         _replace(folder, kind)
     problems = [str(p) for p in run_checks(tmp_path)]
     for folder in folders:
-        assert f"{folder}: $: cannot read folder: {FOLDER_REASONS[kind]}: nothing in it is checked" in problems, \
+        reason = FOLDER_REASONS[kind].format(folder=folder.parent)
+        assert f"{folder}: $: cannot read folder: {reason}: nothing in it is checked" in problems, \
             (folder, problems)
 
 

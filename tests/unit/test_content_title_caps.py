@@ -96,4 +96,25 @@ def test_an_over_long_title_is_reported_with_its_file_and_path(tmp_path, file):
     (tmp_path / file).write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
     where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in at)
     assert [(p.path, p.message) for p in run_checks(tmp_path) if p.file.endswith(file)] == [
-        (where, f"'{'T' * (TITLE_CHARS + 1)}' is too long")]
+        (where, f"'{'T' * (TITLE_CHARS - 1)}… is too long ({TITLE_CHARS + 1} characters; at most {TITLE_CHARS})")]
+
+
+def test_a_list_over_its_size_rule_says_how_long_it_is_and_the_limit(tmp_path):
+    """1 240 selection cases made `check` print "$.cases: [{'expected_arguments': … (287,970 more characters)": the
+    list quoted whole, cut before the words "is too long", and no limit (issue 13, round 6). The quoted value is
+    cut after MAX_QUOTED characters, and a size rule says the count and the limit."""
+    from toolcall.fixtures import MAX_QUOTED, content_schema
+
+    for part in ("fixtures", "lessons"):
+        shutil.copytree(REPO_ROOT / part, tmp_path / part)
+    file = tmp_path / "fixtures" / "selection" / "shop.en.yaml"
+    data = yaml.safe_load(file.read_text("utf-8"))
+    limit = content_schema(tmp_path / "fixtures" / "schemas" / "selection.schema.json")["properties"]["cases"]["maxItems"]
+    shipped = data["cases"]
+    data["cases"] = [{**case, "id": f"{case['id']}_{i}", "request": f"{case['request']} ({i})"}
+                     for i in range(limit // len(shipped) + 1) for case in shipped]
+    file.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+    sized = [(p.path, p.message) for p in run_checks(tmp_path) if p.file.endswith("shop.en.yaml") and p.path == "$.cases"]
+    assert sized == [("$.cases", f"{repr(data['cases'])[:MAX_QUOTED]}… is too long ({len(data['cases']):,} items; at "
+                                 f"most {limit:,})")]
+    assert MAX_QUOTED == 120 and limit == 500 and len(data["cases"]) == 527

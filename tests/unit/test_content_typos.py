@@ -122,7 +122,7 @@ def test_an_overlong_output_id_fails_check(content):
     long_id = "v" + "x" * 299
     path.write_text(path.read_text("utf-8").replace("  - id: valid\n", f"  - id: {long_id}\n", 1), "utf-8")
     assert [p for p in _problems(content) if "$.outputs[0].id" in p] == [
-        f"{display_name(path)}: $.outputs[0].id: {long_id!r} does not match '^[a-z][a-z0-9_]{{0,63}}$'"]
+        f"{display_name(path)}: $.outputs[0].id: {repr(long_id)[:120]}… does not match '^[a-z][a-z0-9_]{{0,63}}$'"]
 
 
 ID_KEYS = {"id", "name", "tool", "case_id", "expected_tool", "order_id", "page"}
@@ -179,4 +179,5 @@ def test_an_overlong_output_label_fails_check(content):
     path.write_text(path.read_text("utf-8").replace('label: {en: "Valid call"', f'label: {{en: "{long_label}"', 1),
                     "utf-8")
     assert [p for p in _problems(content) if "$.outputs[0].label" in p] == [
-        f"{display_name(path)}: $.outputs[0].label.en: {long_label!r} is too long"]
+        f"{display_name(path)}: $.outputs[0].label.en: {repr(long_label)[:120]}… is too long (306 characters; at most "
+        "120)"]

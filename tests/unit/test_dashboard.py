@@ -175,6 +175,8 @@ def test_sign_in_rules():
     # a BOM at the start of the settings value, a zero-width space pasted along: the instructor never matched
     assert parse_emails("\ufeffAda@uni.edu,bob\u200b@uni.edu") == {"ada@uni.edu", "bob@uni.edu"}
     assert parse_emails(["\u200b"]) == frozenset() and email_allowed("ada@uni.edu\u200b", emails)
+    # an env file's quotes around the list (round 6): '"ada@uni.edu' and 'bob@uni.edu"' never matched
+    assert parse_emails('"Ada@uni.edu, bob@uni.edu"') == {"ada@uni.edu", "bob@uni.edu"} == parse_emails("'Ada@uni.edu,bob@uni.edu'")
     assert not passphrase_matches("open sesame", "open sesame 1") and not passphrase_matches("", "")
 
 
@@ -272,7 +274,9 @@ def test_auto_buckets_read_hours_when_the_tries_span_more_than_six_hours(tmp_pat
     ("a passphrase\u2028on two lines", "control"), ("x" * 201, "long"),
     ("open sesame 12", None), ("x" * 200, None), ("  spaces around it  ", None), ("口令也可以是中文的十二个字呀", None),
     ("\ufeffopen sesame 12", "invisible"), ("open\u200bsesame 12", "invisible"), ("open ses\u00adame 12", "invisible"),
-    ("\u200fopen sesame 12", "invisible"), ("\u200b" * 12, "invisible"), ("café au lait 12", None)])
+    ("\u200fopen sesame 12", "invisible"), ("\u200b" * 12, "invisible"), ("café au lait 12", None),
+    ('"open sesame 12"', "quoted"), ("'open sesame 12'", "quoted"), ('"open sesame 12', None),
+    ("'open' sesame 'x'", "quoted"), ('"12 chars in it"x', None)])
 def test_a_passphrase_no_one_could_type_is_named_and_not_used(passphrase, problem):
     """A passphrase of spaces was accepted, and one with a line break (a multi-line TOML string), an invisible
     character (a BOM, a zero-width space or a soft hyphen copied along from a document) or over the sign-in box's 200

@@ -30,7 +30,7 @@ def _write(path, records, prefix: str = "") -> None:
 @pytest.mark.parametrize("kind, reason", [
     ("fifo", "a FIFO (named pipe), not a regular file"),
     ("folder", "a folder, not a regular file"),
-    ("dangling", "no such file"),
+    ("dangling", "a link to {tmp_path}/nowhere, which does not exist"),
     ("loop", "a symlink loop (the link points back to itself)"),
     ("not_utf8", "not UTF-8 text (byte 0)"),
     ("sparse", "too large: 4,294,967,296 bytes; the limit is 50,000,000 bytes"),
@@ -52,7 +52,8 @@ def test_a_recorded_log_that_cannot_be_read_is_a_problem_naming_it(tmp_path, kin
             fh.truncate(1 << 32)
     with pytest.raises(FixtureError) as exc:
         read_recorded(path)
-    assert [(p.path, p.message) for p in exc.value.problems] == [("$", f"cannot read file: {reason}")]
+    assert [(p.path, p.message) for p in exc.value.problems] == [
+        ("$", f"cannot read file: {reason.format(tmp_path=tmp_path)}")]
     assert exc.value.problems[0].file.endswith("shop_good.en.jsonl")
 
 

@@ -194,6 +194,52 @@ def test_plain_http_passes_a_silent_process_over_and_the_websocket_keeps_its_lon
         assert "add_header Set-Cookie $toolcall_set_cookie always;" in body
 
 
+def test_only_uploads_take_a_body_and_no_larger_than_the_processes_take(tmp_path):
+    """nginx took 200 MB per request and wrote it to disk whole before a process refused anything past its 20 MB
+    upload cap (issue 13, round 6): a body is now at most 1 MB, an upload's the processes' cap and 1 MB for the
+    form around the file, and one address may send UPLOADS_PER_ADDRESS uploads at once. The cap is read from the
+    checkout's Streamlit config, and every process is started with it."""
+    from serve_class import STREAMLIT_UPLOAD_MB, UPLOADS_PER_ADDRESS, upload_limit_mb
+    import tomllib
+
+    shipped = tomllib.loads((REPO / ".streamlit" / "config.toml").read_text(encoding="utf-8"))["server"]
+    assert upload_limit_mb() == shipped["maxUploadSize"] == 20
+    conf = nginx_conf("127.0.0.1:8501", BACKENDS, Path("/run/x"), as_root=False, upload_mb=upload_limit_mb())
+    assert re.findall(r"client_max_body_size (\S+);", conf) == ["1m", "21m"]
+    locations = _locations(conf)
+    assert "client_max_body_size 21m;" in locations["/_stcore/upload_file"]
+    assert f"limit_conn toolcall_uploads {UPLOADS_PER_ADDRESS};" in locations["/_stcore/upload_file"]
+    assert UPLOADS_PER_ADDRESS == 32
+    assert "toolcall_uploads" not in locations["/"] + locations["/_stcore/stream"]
+    for text, expected in [("[server]\nmaxUploadSize = 5\n", 5), ("[server]\nport = 1\n", STREAMLIT_UPLOAD_MB),
+                           ("[server]\nmaxUploadSize = 0\n", STREAMLIT_UPLOAD_MB), ("server = 3\n", STREAMLIT_UPLOAD_MB),
+                           ("[server]\nmaxUploadSize = true\n", STREAMLIT_UPLOAD_MB), ("[server\n", STREAMLIT_UPLOAD_MB)]:
+        (tmp_path / "config.toml").write_text(text, encoding="utf-8")
+        assert upload_limit_mb(tmp_path / "config.toml") == expected, text
+    assert upload_limit_mb(tmp_path / "missing.toml") == STREAMLIT_UPLOAD_MB == 200
+
+
+def test_a_root_launcher_makes_its_run_folder_where_nginxs_workers_can_enter(tmp_path, capsys):
+    """As root, nginx's workers run as nobody: with TMPDIR a folder only root may enter (libpam-tmpdir's
+    /tmp/user/0, mode 0700) they could not open their body folder, and every upload past 16 KB failed with a 500
+    (issue 13, round 6). Such a temp folder is passed over for /tmp, and the launcher says so."""
+    from serve_class import everyone_can_enter, run_parent
+
+    closed, open_ = tmp_path / "closed", tmp_path / "open"
+    closed.mkdir(mode=0o700)
+    open_.mkdir(mode=0o755)
+    os.chmod(tmp_path, 0o755)
+    assert (everyone_can_enter(closed), everyone_can_enter(open_), everyone_can_enter(closed / "inside")) == \
+        (False, everyone_can_enter(tmp_path), False)
+    assert run_parent(True, str(closed)) == Path("/tmp")
+    assert capsys.readouterr().err.endswith(f"the temp folder {closed} is closed to other users, and nginx's workers "
+                                            "run as nobody: the run folder is made in /tmp instead\n")
+    assert run_parent(False, str(closed)) == closed  # nginx's workers run as this user
+    if everyone_can_enter(tmp_path):
+        assert run_parent(True, str(open_)) == open_
+    assert capsys.readouterr().err == ""
+
+
 def _drive(child, until, seconds: float = 30.0) -> None:
     """Call child.supervise every 0.05 s until ``until()`` holds (at most ``seconds``)."""
     import time
@@ -420,6 +466,7 @@ def _with_nginx_and_set_up_checks_passing(monkeypatch, ports_free: bool = True) 
         monkeypatch.setattr("serve_class.bind_problem", lambda address, port: None)
     monkeypatch.setattr("serve_class.sqlite_problem", lambda: None)
     monkeypatch.setattr("serve_class.secrets_database_url", lambda: "")
+    monkeypatch.setattr("serve_class.everyone_can_enter", lambda folder: True)  # pytest's tmp_path is under a 0700
 
 
 def test_nginx_checks_the_configuration_before_any_process_starts(monkeypatch, tmp_path, capsys):
@@ -579,6 +626,8 @@ def _only_the_checkouts_secrets(monkeypatch, path: Path) -> None:
     (b'TOOLCALL_DATABASE_URL = "postgresql://h:99999/db"\n',
      "TOOLCALL_DATABASE_URL: the progress database URL's port must be a number from 1 to 65535"),
     (b"[[broken\n", "not TOML: "),
+    (b"TOOLCALL_DATABASE_URL = '\"postgresql://h/db\"'\n",
+     "TOOLCALL_DATABASE_URL is written in quotes, which are read as part of the URL: remove them"),
 ])
 def test_the_launch_stops_on_a_secrets_file_every_process_would_fail_on(monkeypatch, tmp_path, capsys, content,
                                                                         message):

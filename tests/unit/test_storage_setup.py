@@ -159,3 +159,30 @@ def test_an_answer_the_full_queue_cannot_keep_is_counted_as_dropped():
     for _ in range(5):
         assert pending.save(Down(), "alice", "pk_pass3", "0.5", 0, 1) is None
     assert (len(pending), pending.dropped) == (2, 3)
+
+
+@pytest.mark.parametrize("quote", ['"', "'"])
+def test_a_database_url_in_quotes_is_named_as_quoted_not_as_another_scheme(monkeypatch, capsys, tmp_path, quote):
+    """An env file or a systemd Environment= line keeps the quotes of TOOLCALL_DATABASE_URL="postgresql://…": the
+    app, the class launcher and its secrets check said it "must start with postgresql://", which it seemed to do
+    (issue 13, round 6). The URL (it may hold a password) is still never repeated."""
+    url = f"{quote}postgresql://teacher:s3cret@db.example/class{quote}"
+    with pytest.raises(ValueError) as caught:
+        open_store(url, tmp_path)
+    assert str(caught.value) == "TOOLCALL_DATABASE_URL is written in quotes, which are read as part of the URL: remove them"
+    monkeypatch.setenv("TOOLCALL_DATABASE_URL", url)
+    with pytest.raises(ValueError) as caught:
+        open_store(None, tmp_path)
+    assert str(caught.value) == "TOOLCALL_DATABASE_URL is written in quotes, which are read as part of the URL: remove them"
+    with pytest.raises(SystemExit):
+        main(["--processes", "1"])
+    err = capsys.readouterr().err
+    assert err.endswith("error: TOOLCALL_DATABASE_URL (environment) is written in quotes, which are read as part of "
+                        "the URL: remove them\n") and "s3cret" not in err
+    with pytest.raises(SystemExit):
+        main(["--processes", "1", "--database-url", url])
+    assert capsys.readouterr().err.endswith("error: --database-url is written in quotes, which are read as part of the "
+                                            "URL: remove them\n")
+    with pytest.raises(ValueError) as caught:
+        open_store("mysql://h/db", tmp_path)
+    assert str(caught.value) == "TOOLCALL_DATABASE_URL must start with postgresql:// (or be empty for SQLite)"

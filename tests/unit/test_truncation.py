@@ -92,3 +92,20 @@ def test_cli_prints_the_re_request_not_a_tool_result():
                            "request_fields": {"max_tokens": 128}},
         "tool_result_if_stop_reason_tool_use": {"type": "tool_result", "tool_use_id": "t1", "is_error": True,
                                                 "content": OTHER_REASON_CONTENT}}
+
+
+@pytest.mark.parametrize("value, shown", [("0", "0"), ("1000001", "1000001"),
+                                          ("999999999999999999999999999999999", "a number of 33 digits")])
+def test_cli_max_tokens_is_held_to_the_course_limit(capsys, value, shown):
+    """``--max-tokens 10**33 - 1`` was taken, and its re-request printed max_tokens 2 × 10**33 (past 2⁶⁴ − 1, which
+    no API takes); the scenarios' and the walkthrough's max_tokens had no maximum either (issue 13, round 6)."""
+    from toolcall.cli import main
+    from toolcall.fixtures import content_schema
+    from toolcall.judge import MAX_TOKENS_LIMIT
+
+    assert main(["result", "--tool", str(REPO_ROOT / "fixtures/tools/get_order.json"), "--input", "{}",
+                 "--stop-reason", "max_tokens", "--max-tokens", value]) == 2
+    assert capsys.readouterr() == ("", f"--max-tokens must be from 1 to 1,000,000, not {shown}\n")
+    schemas = REPO_ROOT / "fixtures" / "schemas"
+    assert [content_schema(schemas / f"{kind}.schema.json")["properties"]["max_tokens"]["maximum"]
+            for kind in ("outputs", "scenario", "walkthrough")] == [MAX_TOKENS_LIMIT] * 3 == [1_000_000] * 3
