@@ -293,7 +293,7 @@ def _reference_problem(schema: Any) -> str | None:
     from toolcall.validation import MAX_EXPANDED_SUBSCHEMAS, expanded_parts, ref_loop, remote_refs
 
     def at(where: str) -> str:
-        return json_path(_pointer_parts(where))
+        return json_path(pointer_parts(where))
 
     for where, keyword, uri in remote_refs(schema):
         return (f"{at(where)}: {keyword} {uri!r} is a document outside this file; nothing is fetched, so it cannot "
@@ -324,7 +324,7 @@ def schema_problems(data: Any, kind: str, name: str, schemas_dir: Path | None = 
 
         errors, _ = validate(data, schema, lang)
         decimals = [e for e in content_validator(schema).iter_errors(data) if _decimal_integer(e)]
-        return [Problem(name, json_path(_pointer_parts(e.pointer)),
+        return [Problem(name, json_path(pointer_parts(e.pointer)),
                         t("schema.invalid_detail", lang, expected=e.expected, received=e.received)) for e in errors] \
             + [Problem(name, json_path(e.absolute_path), t("schema.invalid_detail", lang,
                                                            expected=t("type.integer", lang),
@@ -485,7 +485,7 @@ def content_validator(schema: Any) -> Any:
     return _content_validator_class()(schema, registry=REGISTRY)
 
 
-def _pointer_parts(pointer: str) -> list[str | int]:
+def pointer_parts(pointer: str) -> list[str | int]:
     """``/a/0/b`` -> ``["a", 0, "b"]`` (RFC 6901 unescaping; all-digit segments as indexes)."""
     parts = [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]] if pointer else []
     return [int(p) if p.isdigit() else p for p in parts]
@@ -673,7 +673,7 @@ def load_tool(path: Path | None = None, lang: str = "en") -> Tool:
 
     checked = check_schema(json.dumps(data["input_schema"]), lang)
     if not checked.ok:
-        raise FixtureError([Problem(display_name(path), "$.input_schema" + (checked.path or "").replace("/", "."),
+        raise FixtureError([Problem(display_name(path), json_path(["input_schema", *pointer_parts(checked.path or "")]),
                                     checked.message)])
     return Tool(data["name"], data["description"], data["input_schema"], i18n)
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
-from toolcall.fixtures import Tool
+from toolcall.fixtures import Tool, json_path, pointer_parts
 from toolcall.i18n import t
 from toolcall.parsing import TOO_LARGE, StrictJSONError, json_type, localized_detail, strict_loads
 from toolcall.text import editable_json
@@ -57,7 +57,8 @@ class DefinitionCheck:
     NAME_TOO_LONG, NAME_CHARS, DESCRIPTION_TOO_LONG, DEFINITION_TOO_LARGE, DEFINITION_NOT_JSON,
     DEFINITION_NOT_OBJECT, DEFINITION_NO_SCHEMA, DEFINITION_FIELD_TYPE, SHARE_TOO_LONG, SHARE_CORRUPT
     or a SCHEMA_* code of ``validation.check_schema``), a translated ``message`` and ``path``
-    (a JSONPath into the definition, ``$.name``, ``$.input_schema/properties/x``)."""
+    (a JSONPath into the definition, ``$.name``, ``$.input_schema.properties.x``, ``$.input_schema.anyOf[0]``;
+    check_schema's JSON Pointer read as one: it was ``$.input_schema/properties/x``, two notations in one path)."""
 
     ok: bool
     tool: Tool | None = None
@@ -110,7 +111,7 @@ def from_fields(name: str, description: str, schema_text: str, lang: str = "en")
     checked = check_schema(schema_text, lang)
     if not checked.ok:
         return DefinitionCheck(False, code=checked.code, message=checked.message,
-                               path="$.input_schema" + (checked.path or ""))
+                               path=json_path(["input_schema", *pointer_parts(checked.path or "")]))
     return DefinitionCheck(True, Tool(name, description, checked.schema))
 
 

@@ -87,4 +87,4 @@ def test_a_schema_at_the_cap_is_accepted_and_the_canned_judging_stays_bounded():
 def test_the_playground_definition_gets_the_refusal():
     text = json.dumps({"type": "object", "required": _names(CAP)})
     checked = from_fields("refund_order", "Refund an order.", text, "zh")
-    assert (checked.ok, checked.code, checked.path) == (False, "SCHEMA_TOO_MANY_PARTS", f"$.input_schema/required/{CAP - 1}")
+    assert (checked.ok, checked.code, checked.path) == (False, "SCHEMA_TOO_MANY_PARTS", f"$.input_schema.required[{CAP - 1}]")

@@ -111,7 +111,7 @@ def test_the_playground_definition_and_result_schema_get_the_refusal(tmp_path, c
     text = json.dumps({"type": "object", "properties": _properties(CAP + 1)})
     checked = from_fields("refund_order", "Refund an order.", text, "zh")
     assert (checked.ok, checked.code, checked.path) == (
-        False, "SCHEMA_TOO_MANY_PATTERNS", f"$.input_schema/properties/f{CAP}/pattern")
+        False, "SCHEMA_TOO_MANY_PATTERNS", f"$.input_schema.properties.f{CAP}.pattern")
     path = tmp_path / "many.json"
     path.write_text(text)
     tool = str(Path(__file__).resolve().parents[2] / "fixtures" / "tools" / "refund_order.json")

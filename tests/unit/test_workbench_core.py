@@ -86,7 +86,11 @@ def test_from_fields_checks_name_then_description_then_schema():
     assert (huge.code, huge.path) == ("DESCRIPTION_TOO_LONG", "$.description")
     assert from_fields("ok", "x" * MAX_DESCRIPTION_CHARS, schema).ok
     bad = from_fields("ok", "d", '{"type": "object", "properties": {"a": {"maxLength": "2"}}}')
-    assert (bad.code, bad.path) == ("SCHEMA_INVALID", "$.input_schema/properties/a/maxLength")
+    assert (bad.code, bad.path) == ("SCHEMA_INVALID", "$.input_schema.properties.a.maxLength")
+    # one notation in the path: check_schema's JSON Pointer (escapes undone, indexes in brackets) read as JSONPath,
+    # where it was "$.input_schema/properties/a~1b/anyOf/1/type"
+    slash = from_fields("ok", "d", '{"type": "object", "properties": {"a/b": {"anyOf": [{}, {"type": 7}]}}}')
+    assert (slash.code, slash.path) == ("SCHEMA_INVALID", "$.input_schema.properties.a/b.anyOf[1].type")
 
 
 def test_parse_definition_in_both_forms_and_every_refusal():
