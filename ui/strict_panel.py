@@ -15,6 +15,7 @@ from typing import Any
 
 import streamlit as st
 
+import toolcall.strict
 from toolcall.fixtures import load_outputs
 from toolcall.i18n import name_list, t
 from toolcall.markdown import link, table
@@ -161,15 +162,25 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
 
 
 def _matrix(schema: dict[str, Any], outputs, extra=()):
-    """leak_matrix, once per schema, outputs and free-box text (_memo)."""
+    """leak_matrix, once per schema, outputs and free-box text (_memo). A matrix of the course's rows only, with
+    cells left unjudged, is judged once more before it is kept: it is shared by every session on that schema, and a
+    pause that is not the schema's doing must not leave it "not checked" for the class (as
+    judge.evaluate_canned_cached does). With the free box's text the matrix is this student's own: not again."""
     text = json.dumps(schema, ensure_ascii=False)
     shown = tuple((o.id, o.label.get("en", o.id), o.raw, o.expected) for o in outputs)
-    return _memo(("leaks", text, shown, tuple(extra)), lambda: leak_matrix(schema, outputs, list(extra)))
+
+    def build():
+        matrix = leak_matrix(schema, outputs, list(extra))
+        return leak_matrix(schema, outputs, list(extra)) if matrix.not_checked and not extra else matrix
+
+    return _memo(("leaks", text, shown, tuple(extra)), build)
 
 
 def _cell(verdict, lang: str) -> str:
     if verdict is None:
         return t("strict.panel.cell_none", lang)
+    if not verdict.checked:
+        return t("strict.panel.cell_not_checked", lang)
     if verdict.accepted:
         return t("strict.panel.cell_accepted", lang)
     return t("strict.panel.cell_rejected", lang, keywords=name_list(verdict.keywords, lang) or verdict.parse)
@@ -194,6 +205,9 @@ def _leaks(schema: dict[str, Any], outputs, lang: str) -> None:
     st.markdown(table([{t("strict.panel.col_output", lang): label(row),
                         **{t(f"strict.panel.col_{c}", lang): _cell(row.verdicts[c], lang) for c in COLUMNS}}
                        for row in matrix.rows]))
+    if matrix.not_checked:
+        st.caption(t("strict.panel.not_checked", lang, count=matrix.not_checked,
+                     seconds=f"{toolcall.strict.LEAK_BUDGET:g}"))
     names = {c: t(f"strict.panel.col_{c}", lang) for c in COLUMNS}
     lines = [t("strict.panel.leak_line", lang, label=label(r), columns=name_list((names[c] for c in r.leaks), lang),
                keywords=name_list(r.verdicts["original"].keywords, lang)) for r in matrix.rows if r.leaks]
