@@ -25,7 +25,7 @@ from toolcall.strict.transforms import MAX_DIFF_LINES
 from toolcall.strict.rules import PROVIDERS
 from toolcall.safe_validator import SizedCache
 from toolcall.text import PRETTY, bounded_json, editable_json, escape_lookalikes
-from toolcall.validation import MAX_SCHEMA_CHARS
+from toolcall.validation import MAX_LISTED, MAX_SCHEMA_CHARS
 from ui.common import PERSIST, show_code, show_text
 
 PREFIX = "playground_strict"
@@ -237,6 +237,14 @@ def _show_diff(diff: str | None, lang: str) -> None:
         st.caption(t("strict.panel.diff_cut", lang, shown=SHOWN_DIFF_LINES, total=f"{len(lines):,}"))
 
 
+def _fields(names: list[str], lang: str) -> str:
+    """Property names a student wrote, for a line of the fix: look-alike letters escaped (as the findings' paths) and
+    at most MAX_LISTED of them, then how many more. The fix makes every optional property required: 150 of them made
+    "Now required and nullable" and each "was valid and is now rejected" line list all 150, 37 000 characters
+    (break-it pass brk13web), and a Cyrillic "nоte" read as "note"."""
+    return name_list([escape_lookalikes(n) for n in names], lang, MAX_LISTED)
+
+
 def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
     st.markdown("**" + t("strict.panel.fix_title", lang) + "**")
     st.caption(t("strict.panel.fix_intro", lang))
@@ -252,16 +260,16 @@ def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
         st.caption(t("strict.panel.fix_none", lang))
         return
     _show_diff(fixed.diff, lang)
-    fields = [p.rsplit("/", 1)[-1] for p in fixed.made_nullable]
-    lines = [t("strict.panel.fix_nullable", lang, fields=name_list(fields, lang))] if fields else []
+    fields = [p.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~") for p in fixed.made_nullable]
+    lines = [t("strict.panel.fix_nullable", lang, fields=_fields(fields, lang))] if fields else []
     matrix = _matrix(schema, outputs)
     for row in matrix.rows:
         if "openai_fix" in row.overrejects and row.verdicts["openai_fix"].keywords == ("required",):
             missing = [f for f in fields if f not in json.loads(row.raw)]
             if missing:
                 label = next((o.label.get(lang, o.id) for o in outputs if o.id == row.id), row.label)
-                lines.append(t("strict.panel.fix_valid_now_invalid", lang, label=label, fields=name_list(missing, lang),
-                               first=missing[0]))
+                lines.append(t("strict.panel.fix_valid_now_invalid", lang, label=label, fields=_fields(missing, lang),
+                               first=escape_lookalikes(missing[0])))
     if lines:
         show_text("\n".join(lines))
     st.button(t("strict.panel.fix_apply", lang), key=f"{PREFIX}_fix_apply", on_click=_apply_fixed,

@@ -320,8 +320,8 @@ def _probes(schema: dict[str, Any], base: dict[str, Any],
         seen.add(m.path)
         shown = json.dumps(bad, ensure_ascii=False)
         shown = shown if len(shown) <= 24 else shown[:20] + "…\""
-        out.append((f"probe:{m.path}", f"{'.'.join(where)}: {shown}", json.dumps(instance, ensure_ascii=False),
-                    m.keyword))
+        where_shown = escape_lookalikes(".".join(where))  # a Cyrillic "nоte" must not read as "note" (as the paths)
+        out.append((f"probe:{m.path}", f"{where_shown}: {shown}", json.dumps(instance, ensure_ascii=False), m.keyword))
     return out, 0
 
 
