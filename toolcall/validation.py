@@ -478,8 +478,13 @@ def _meta_check(schema: dict[str, Any], lang: str) -> SchemaCheck:
         return SchemaCheck(False, code="SCHEMA_TOO_EXPANDED", keyword="$ref", path=where,
                            message=t("schema.too_expanded", lang, limit=MAX_EXPANDED_SUBSCHEMAS, path=where or "/"))
     if (loop := ref_loop(schema)) is not None:
+        # at most MAX_LISTED places, then how many more: a ring of 480 $defs was a 6 857-character message under the
+        # editor on every rerun (100 000 with long names), and a Cyrillic о read as o in it (break-it pass brk13web)
+        shown = " → ".join(escape_lookalikes(p) for p in loop[:MAX_LISTED])
+        if len(loop) > MAX_LISTED:
+            shown += t("word.more", lang, count=len(loop) - MAX_LISTED)
         return SchemaCheck(False, code="SCHEMA_REF_LOOP", keyword="$ref", path=loop[0],
-                           message=t("schema.ref_loop", lang, path=loop[0], loop=" → ".join(loop)))
+                           message=t("schema.ref_loop", lang, path=escape_lookalikes(loop[0]), loop=shown))
     return SchemaCheck(True, schema=schema)
 
 
