@@ -689,7 +689,9 @@ def _explain_one(err: ValidationError, lang: str, validator: Any = None,
     received = describe(err.instance, lang)
     if kw == "oneOf" and not err.context:
         which = [i + 1 for i, sub in enumerate(err.validator_value) if _matching(validator, sub, [err.instance])]
-        received = (t("received.matches_alternatives", lang, value=received, which=", ".join(map(str, which)))
+        listed = ", ".join(map(str, which[:MAX_LISTED])) + (  # 480 matching branches were 480 numbers in one line
+            t("word.more", lang, count=len(which) - MAX_LISTED) if len(which) > MAX_LISTED else "")
+        received = (t("received.matches_alternatives", lang, value=received, which=listed)
                     if which else t("received.several", lang, value=received))
     if kw == "uniqueItems" and isinstance(err.instance, list):
         pair = duplicate_pair(err.instance)

@@ -11,7 +11,7 @@ import pytest
 
 from toolcall.fixtures import Tool
 from toolcall.lint import MAX_REASON_NAMES, lint_tool
-from toolcall.validation import MAX_LISTED, check_schema
+from toolcall.validation import MAX_LISTED, check_schema, validate
 
 RING = 480
 #: The ring's first definition is "dо" with a Cyrillic о: it must not read as "do".
@@ -55,3 +55,13 @@ def test_a_reason_about_many_properties_names_a_dozen_escaped(lang, sep):
     finding = next(f for f in lint_tool(tool) if f.rule == "param_boolean_mode")
     shown = sep.join(["fl\\u0430g", *names[1:MAX_REASON_NAMES]])
     assert finding.reason(lang) == BOOLEANS[lang].format(names=shown)
+
+
+@pytest.mark.parametrize(("lang", "received"), [
+    ("en", 'string "x", which matches alternatives 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 … (+468 more)'),
+    ("zh", '字符串 "x"，同时满足了备选 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 ……（另有 468 个）')])
+def test_a_value_matching_many_one_of_branches_names_a_dozen(lang, received):
+    """480 identical oneOf branches: a card's error listed all 480 numbers."""
+    schema = {"type": "object", "properties": {"order_id": {"oneOf": [{"type": "string"}] * 480}}}
+    errors, _ = validate({"order_id": "x"}, schema, lang)
+    assert [e.received for e in errors] == [received]
