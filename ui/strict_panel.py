@@ -216,7 +216,7 @@ def _leaks(schema: dict[str, Any], outputs, lang: str) -> None:
               for r in matrix.rows if r.overrejects]
     if lines:
         show_text("\n".join(lines))
-    else:
+    elif not matrix.not_checked:  # cells not checked: "no leaks" would claim what was not judged
         st.caption(t("strict.panel.no_leaks", lang))
 
 

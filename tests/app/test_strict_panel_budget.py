@@ -14,6 +14,7 @@ from tests.app.test_strict_panel import matrix
 from tests.unit.test_edit_budget import StepClock
 from tests.unit.test_leak_matrix_budget import FREE, SLOW
 from toolcall import safe_validator
+from toolcall.i18n import t
 from toolcall.strict import COLUMNS, LEAK_BUDGET
 
 WORDS = {
@@ -40,3 +41,4 @@ def test_cells_left_when_the_budget_is_spent_are_named_not_judged(monkeypatch, l
     cells = [value for row in rows.values() for name, value in row.items() if name != next(iter(row))]
     assert len(cells) == len(rows) * len(COLUMNS) and set(cells) == {cell}
     assert caption.format(count=len(cells)) in [c.value for c in at.caption]
+    assert not any(c.value == t("strict.panel.no_leaks", lang) for c in at.caption)  # nothing was judged
