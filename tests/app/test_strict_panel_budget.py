@@ -1,7 +1,7 @@
 """The strict panel says which cells of its leak matrix were not checked, and why, in the page's language (issue 13,
-time kind: the matrix now has one shared time budget per edit; tests/unit/test_leak_matrix_budget.py). The budget's
-clock is a stand-in that is spent at its first reading, and the schema is this test's own (a unique description), so
-no verdict left unchecked here is shared with another test."""
+time kind: the matrix now has one shared time budget per edit; tests/unit/test_leak_matrix_budget.py). The matrix's
+shared budget reads as spent from its first cell (no clock is touched, so no other check of the page, and no cache
+shared with other tests, sees a spent budget), and the schema is this test's own (a unique description)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,10 @@ import pytest
 
 from tests.app.conftest import fresh_app
 from tests.app.test_strict_panel import matrix
-from tests.unit.test_edit_budget import StepClock
 from tests.unit.test_leak_matrix_budget import FREE, SLOW
-from toolcall import safe_validator
+import toolcall.strict
 from toolcall.i18n import t
-from toolcall.strict import COLUMNS, LEAK_BUDGET
+from toolcall.strict import COLUMNS
 
 WORDS = {
     "en": ("not checked (time budget spent)",
@@ -33,7 +32,7 @@ def test_cells_left_when_the_budget_is_spent_are_named_not_judged(monkeypatch, l
     at = fresh_app(lang, page="pages/playground.py")
     at.toggle(key="playground_strict_open").set_value(True).run()
     at.session_state["playground_free_input"] = FREE
-    monkeypatch.setattr(safe_validator, "_clock", StepClock(10 * LEAK_BUDGET))  # spent at its first reading
+    monkeypatch.setattr(toolcall.strict, "shared_budget_spent", lambda: True)
     at.text_area(key="schema_editor").input(json.dumps({**SLOW, "description": f"brk13web {lang}"})).run()
     assert not at.exception, [e.value for e in at.exception]
     cell, caption = WORDS[lang]
