@@ -754,6 +754,25 @@ TOO_EXPENSIVE_CACHE_BYTES = 2 * 1024 ** 2
 _too_expensive = SizedCache(64, TOO_EXPENSIVE_CACHE_BYTES)
 
 
+#: Characters of JSON a value may have for an overrun on it to be remembered against the schema (_too_expensive): a
+#: tool call is a few hundred. A value pasted into the playground's free box (up to 100 000 characters: 19 000 strings
+#: against a 30-pattern anyOf) ran past the budget by its own size, and the schema was then refused for every canned
+#: output and every session of the process: the valid call read "rejected ($budget)" and, in the strict panel's leak
+#: matrix, leaked under the transformed schemas (break-it pass brk13web).
+REMEMBER_MAX_CHARS = 2_000
+
+
+def _remember_too_expensive(key: str, instance: Any) -> None:
+    """Remember the schema ``key`` as too expensive after an overrun on ``instance``, unless the value is larger than
+    REMEMBER_MAX_CHARS characters of JSON: then the overrun may be the value's doing, and only this check is refused."""
+    try:
+        small = len(json.dumps(instance)) <= REMEMBER_MAX_CHARS
+    except (ValueError, TypeError, RecursionError, MemoryError):
+        small = False
+    if small:
+        _too_expensive.put(key, None)
+
+
 def _validator_for(schema_json: str, assert_format: bool) -> Any:
     key = (schema_json, assert_format)
     validator = _validators.get(key)
@@ -788,7 +807,7 @@ def _raw_errors(instance: Any, schema: dict[str, Any], key: str, lang: str, asse
     except SharedBudgetSpent:
         raise  # the rerun's budget, spent on other validations too: not this schema's verdict, not remembered
     except BudgetExceeded:
-        _too_expensive.put(key, None)
+        _remember_too_expensive(key, instance)
         return None, None, [_budget_error(lang)]
     except RegexTimeout:
         return None, None, [FieldError("", t("word.root", lang), "pattern", t("expected.regex_in_time", lang,
@@ -802,7 +821,7 @@ def _raw_errors(instance: Any, schema: dict[str, Any], key: str, lang: str, asse
         return None, None, [FieldError("", t("word.root", lang), "$ref", t("expected.resolvable_ref", lang),
                            _short(str(exc)))]
     except MemoryError:
-        _too_expensive.put(key, None)
+        _remember_too_expensive(key, instance)
         return None, None, [_memory_error(lang)]
     return raw_errors, validator, None
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 from tests.unit.test_edit_budget import StepClock
-from toolcall import safe_validator
+from toolcall import safe_validator, validation
 from toolcall.fixtures import load_outputs
 from toolcall.parsing import parse_tool_input
 from toolcall.safe_validator import VALIDATION_BUDGET
@@ -88,3 +88,27 @@ def test_a_spent_matrix_leaves_the_schema_checkable(monkeypatch):
     monkeypatch.setattr(safe_validator, "_clock", StepClock(1e-12))
     valid = next(o for o in outputs if o.expected == "accepted")
     assert validate(parse_tool_input(valid.raw).value, schema)[0] == []
+
+
+def test_an_overrun_on_a_large_pasted_value_is_not_remembered_against_the_schema(monkeypatch):
+    """The free box's card validates the same text first: its overrun (1.5 budgets, retried) refused the value and
+    then the schema itself for every canned output of every session (the valid call read "rejected ($budget)", and
+    leaked under the transformed schemas in the matrix). A value of REMEMBER_MAX_CHARS or less still is remembered."""
+    schema, outputs = _schema(), load_outputs().outputs
+    monkeypatch.setattr(safe_validator, "_clock", StepClock(_step(monkeypatch, schema, 1.5)))
+    assert [e.keyword for e in validate(parse_tool_input(FREE).value, schema)[0]] == ["$budget"]
+    assert json.dumps(schema) not in validation._too_expensive
+    monkeypatch.setattr(safe_validator, "_clock", StepClock(1e-12))
+    valid = next(o for o in outputs if o.expected == "accepted")
+    assert validate(parse_tool_input(valid.raw).value, schema)[0] == []
+    row = next(r for r in leak_matrix(schema, outputs).rows if r.id == valid.id)
+    assert row.verdicts["original"].accepted and not row.leaks
+
+
+def test_an_overrun_on_a_call_sized_value_is_still_remembered(monkeypatch):
+    schema = {**_schema(), "description": "remembered"}
+    small = {"order_id": "ORD-1", "amount_cents": 1, "reason": "x", "tags": ["y"] * 200}
+    assert len(json.dumps(small)) <= validation.REMEMBER_MAX_CHARS
+    monkeypatch.setattr(safe_validator, "_clock", StepClock(10 * VALIDATION_BUDGET))
+    assert [e.keyword for e in validate(small, schema)[0]] == ["$budget"]
+    assert json.dumps(schema) in validation._too_expensive
