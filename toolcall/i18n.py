@@ -91,7 +91,10 @@ def sentence_gap(lang: str) -> str:
     return "" if normalize_lang(lang) == "zh" else " "
 
 
-def name_list(items, lang: str) -> str:
+def name_list(items, lang: str, limit: int | None = None) -> str:
     """Short names (keywords, tools, fields) listed in ``lang``: "maxLength, minimum" in English, "maxLength、minimum"
-    in Chinese, which lists with the enumeration comma (an ASCII ", " read as English left in: newcomer session 7)."""
-    return t("word.name_sep", lang).join(map(str, items))
+    in Chinese, which lists with the enumeration comma (an ASCII ", " read as English left in: newcomer session 7).
+    ``limit``: list at most that many, then how many more (``word.more``), for names a student writes."""
+    items = list(items)
+    shown = t("word.name_sep", lang).join(map(str, items if limit is None else items[:limit]))
+    return shown if limit is None or len(items) <= limit else shown + t("word.more", lang, count=len(items) - limit)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolcall.fixtures import Tool
-from toolcall.i18n import t
+from toolcall.i18n import name_list, t
 from toolcall.text import escape_lookalikes
 from toolcall.points import PURPOSE, RETURNS, SIDE_EFFECTS, WHEN_NOT, WHEN_TO_USE, description_points, stated
 
@@ -108,6 +108,21 @@ CHECKLIST: tuple[str, ...] = ("intern_when", "intern_when_not", "params_clear", 
                               "errors_structured", "selection_tests")
 
 
+#: Names one reason lists (a tuple param); the rest are counted. 400 boolean properties made one "Several booleans"
+#: reason of 3 959 characters (45 000 with long names) in the design review on every rerun (break-it pass brk13web).
+MAX_REASON_NAMES = 12
+
+
+def _shown(value: Any, lang: str) -> Any:
+    """A reason's parameter as shown: text with look-alike letters escaped; a tuple of names listed in ``lang`` (at
+    most MAX_REASON_NAMES, then how many more), each escaped; anything else as it is."""
+    if isinstance(value, str):
+        return escape_lookalikes(value)
+    if isinstance(value, tuple):
+        return name_list([escape_lookalikes(str(v)) for v in value], lang, MAX_REASON_NAMES)
+    return value
+
+
 @dataclass(frozen=True)
 class Finding:
     """One problem: ``rule`` (a key of RULES), ``severity``, ``tool`` (its name), ``path`` (JSONPath
@@ -123,8 +138,7 @@ class Finding:
         """The one-line reason in ``lang``; the schema's names and keywords it quotes have look-alike letters of other
         scripts escaped (toolcall.text.escape_lookalikes): a property named \u043erder_id (Cyrillic о) beside a typed
         order_id read 'Parameter "order_id" has no type'."""
-        return t(f"workbench.lint.{self.rule}", lang,
-                 **{k: escape_lookalikes(v) if isinstance(v, str) else v for k, v in self.params})
+        return t(f"workbench.lint.{self.rule}", lang, **{k: _shown(v, lang) for k, v in self.params})
 
     def source(self, lang: str = "en") -> str:
         """The course section the rule comes from, in ``lang``."""
@@ -269,7 +283,7 @@ def lint_tool(tool: Tool, base: str = "$") -> list[Finding]:
     if any(isinstance(tool.input_schema.get(k), list) and len(tool.input_schema[k]) > 1 for k in ("oneOf", "anyOf")):
         add("param_oneof_mode", ".input_schema", param="input_schema")
     if len(booleans) >= 2:
-        add("param_boolean_mode", path, params=", ".join(booleans))
+        add("param_boolean_mode", path, params=tuple(booleans))
     if len(props) > MAX_PARAMS:
         add("param_too_many", path, count=len(props), limit=MAX_PARAMS)
 

@@ -478,8 +478,13 @@ def _meta_check(schema: dict[str, Any], lang: str) -> SchemaCheck:
         return SchemaCheck(False, code="SCHEMA_TOO_EXPANDED", keyword="$ref", path=where,
                            message=t("schema.too_expanded", lang, limit=MAX_EXPANDED_SUBSCHEMAS, path=where or "/"))
     if (loop := ref_loop(schema)) is not None:
+        # at most MAX_LISTED places, then how many more: a ring of 480 $defs was a 6 857-character message under the
+        # editor on every rerun (100 000 with long names), and a Cyrillic о read as o in it (break-it pass brk13web)
+        shown = " → ".join(escape_lookalikes(p) for p in loop[:MAX_LISTED])
+        if len(loop) > MAX_LISTED:
+            shown += t("word.more", lang, count=len(loop) - MAX_LISTED)
         return SchemaCheck(False, code="SCHEMA_REF_LOOP", keyword="$ref", path=loop[0],
-                           message=t("schema.ref_loop", lang, path=loop[0], loop=" → ".join(loop)))
+                           message=t("schema.ref_loop", lang, path=escape_lookalikes(loop[0]), loop=shown))
     return SchemaCheck(True, schema=schema)
 
 
@@ -684,7 +689,9 @@ def _explain_one(err: ValidationError, lang: str, validator: Any = None,
     received = describe(err.instance, lang)
     if kw == "oneOf" and not err.context:
         which = [i + 1 for i, sub in enumerate(err.validator_value) if _matching(validator, sub, [err.instance])]
-        received = (t("received.matches_alternatives", lang, value=received, which=", ".join(map(str, which)))
+        listed = ", ".join(map(str, which[:MAX_LISTED])) + (  # 480 matching branches were 480 numbers in one line
+            t("word.more", lang, count=len(which) - MAX_LISTED) if len(which) > MAX_LISTED else "")
+        received = (t("received.matches_alternatives", lang, value=received, which=listed)
                     if which else t("received.several", lang, value=received))
     if kw == "uniqueItems" and isinstance(err.instance, list):
         pair = duplicate_pair(err.instance)
@@ -747,6 +754,25 @@ TOO_EXPENSIVE_CACHE_BYTES = 2 * 1024 ** 2
 _too_expensive = SizedCache(64, TOO_EXPENSIVE_CACHE_BYTES)
 
 
+#: Characters of JSON a value may have for an overrun on it to be remembered against the schema (_too_expensive): a
+#: tool call is a few hundred. A value pasted into the playground's free box (up to 100 000 characters: 19 000 strings
+#: against a 30-pattern anyOf) ran past the budget by its own size, and the schema was then refused for every canned
+#: output and every session of the process: the valid call read "rejected ($budget)" and, in the strict panel's leak
+#: matrix, leaked under the transformed schemas (break-it pass brk13web).
+REMEMBER_MAX_CHARS = 2_000
+
+
+def _remember_too_expensive(key: str, instance: Any) -> None:
+    """Remember the schema ``key`` as too expensive after an overrun on ``instance``, unless the value is larger than
+    REMEMBER_MAX_CHARS characters of JSON: then the overrun may be the value's doing, and only this check is refused."""
+    try:
+        small = len(json.dumps(instance)) <= REMEMBER_MAX_CHARS
+    except (ValueError, TypeError, RecursionError, MemoryError):
+        small = False
+    if small:
+        _too_expensive.put(key, None)
+
+
 def _validator_for(schema_json: str, assert_format: bool) -> Any:
     key = (schema_json, assert_format)
     validator = _validators.get(key)
@@ -781,7 +807,7 @@ def _raw_errors(instance: Any, schema: dict[str, Any], key: str, lang: str, asse
     except SharedBudgetSpent:
         raise  # the rerun's budget, spent on other validations too: not this schema's verdict, not remembered
     except BudgetExceeded:
-        _too_expensive.put(key, None)
+        _remember_too_expensive(key, instance)
         return None, None, [_budget_error(lang)]
     except RegexTimeout:
         return None, None, [FieldError("", t("word.root", lang), "pattern", t("expected.regex_in_time", lang,
@@ -795,7 +821,7 @@ def _raw_errors(instance: Any, schema: dict[str, Any], key: str, lang: str, asse
         return None, None, [FieldError("", t("word.root", lang), "$ref", t("expected.resolvable_ref", lang),
                            _short(str(exc)))]
     except MemoryError:
-        _too_expensive.put(key, None)
+        _remember_too_expensive(key, instance)
         return None, None, [_memory_error(lang)]
     return raw_errors, validator, None
 

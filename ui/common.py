@@ -175,12 +175,25 @@ def json_note(how: str, limit: int) -> str | None:
     return None if how == PRETTY else tr(f"common.json_{how}", limit=f"{limit:,}")
 
 
-def show_code(text: str, language: str | None = None, *, where: Any = None, **kwargs: Any) -> None:
+#: Characters the escapes of HIDDEN characters may add to a code block whose text a student wrote at any length
+#: (show_code's ``escapes``): each is 6 characters, 12 above U+FFFF, so a 190 000-character schema of tag characters
+#: (760 KB typed) drew two 2.3 MB blocks in "What the model sees" on every edit (break-it pass brk13web).
+MAX_ESCAPE_GROWTH = 50_000
+
+
+def show_code(text: str, language: str | None = None, *, where: Any = None, escapes: int | None = None,
+              **kwargs: Any) -> None:
     """``text`` in a code block (never Markdown, never HTML) with every HIDDEN character (zero-width, bidi, soft
     hyphen, BOM, tags …) as its ``\\uXXXX`` escape (toolcall.text.escape_invisible): inside a JSON string the
-    escape means the same character, so copied JSON still parses to the same value. ``where`` is a container
-    to draw into; other keyword arguments go to st.code (``wrap_lines`` …). The one code block of ui/ and pages/."""
-    (where or st).code(escape_invisible(text), language=language, **kwargs)
+    escape means the same character, so copied JSON still parses to the same value. ``escapes``: how many
+    characters the escapes may add (for text of any length: MAX_ESCAPE_GROWTH); past that the block is cut there
+    and a caption says so. ``where`` is a container to draw into; other keyword arguments go to st.code
+    (``wrap_lines`` …). The one code block of ui/ and pages/."""
+    shown, where = escape_invisible(text), where or st
+    limit = None if escapes is None else len(text) + escapes
+    where.code(shown if limit is None else shown[:limit], language=language, **kwargs)
+    if limit is not None and len(shown) > limit:
+        where.caption(tr("common.escapes_cut", limit=f"{limit:,}", total=f"{len(shown):,}"))
 
 
 def show_text(text: str, *, where: Any = None) -> None:

@@ -9,7 +9,7 @@ from toolcall.fixtures import Tool
 from toolcall.tokens import ANTHROPIC_TOOL_PROMPT, COMFORTABLE, O200K, REGROUP_ABOVE, count, tool_count_zone, wire_json
 from toolcall.markdown import table
 from toolcall.safe_validator import SizedCache
-from ui.common import show_code, tr
+from ui.common import MAX_ESCAPE_GROWTH, show_code, tr
 
 #: Token counts by wire JSON: the set's four fixture tools are the same on every rerun (bench/README.md, H).
 _counts = SizedCache(max_entries=1024, max_bytes=2 * 1024 ** 2)
@@ -46,6 +46,6 @@ def show_model_view(tools: list[Tool]) -> None:
                        for m, c, n in ANTHROPIC_TOOL_PROMPT]))
     st.caption(tr("model_view.anthropic_source"))
     st.markdown(tr("model_view.anthropic_json"))
-    show_code(wire_json(tools[0], "anthropic"), language="json", wrap_lines=True)
+    show_code(wire_json(tools[0], "anthropic"), language="json", wrap_lines=True, escapes=MAX_ESCAPE_GROWTH)
     st.markdown(tr("workbench.openai_adds"))
-    show_code(wire_json(tools[0], "openai"), language="json", wrap_lines=True)
+    show_code(wire_json(tools[0], "openai"), language="json", wrap_lines=True, escapes=MAX_ESCAPE_GROWTH)

@@ -15,6 +15,7 @@ from typing import Any
 
 import streamlit as st
 
+import toolcall.strict
 from toolcall.fixtures import load_outputs
 from toolcall.i18n import name_list, t
 from toolcall.markdown import link, table
@@ -24,7 +25,7 @@ from toolcall.strict.transforms import MAX_DIFF_LINES
 from toolcall.strict.rules import PROVIDERS
 from toolcall.safe_validator import SizedCache
 from toolcall.text import PRETTY, bounded_json, editable_json, escape_lookalikes
-from toolcall.validation import MAX_SCHEMA_CHARS
+from toolcall.validation import MAX_LISTED, MAX_SCHEMA_CHARS
 from ui.common import PERSIST, show_code, show_lines, show_text
 from ui.widgets import translated
 
@@ -162,15 +163,25 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
 
 
 def _matrix(schema: dict[str, Any], outputs, extra=()):
-    """leak_matrix, once per schema, outputs and free-box text (_memo)."""
+    """leak_matrix, once per schema, outputs and free-box text (_memo). A matrix of the course's rows only, with
+    cells left unjudged, is judged once more before it is kept: it is shared by every session on that schema, and a
+    pause that is not the schema's doing must not leave it "not checked" for the class (as
+    judge.evaluate_canned_cached does). With the free box's text the matrix is this student's own: not again."""
     text = json.dumps(schema, ensure_ascii=False)
     shown = tuple((o.id, o.label.get("en", o.id), o.raw, o.expected) for o in outputs)
-    return _memo(("leaks", text, shown, tuple(extra)), lambda: leak_matrix(schema, outputs, list(extra)))
+
+    def build():
+        matrix = leak_matrix(schema, outputs, list(extra))
+        return leak_matrix(schema, outputs, list(extra)) if matrix.not_checked and not extra else matrix
+
+    return _memo(("leaks", text, shown, tuple(extra)), build)
 
 
 def _cell(verdict, lang: str) -> str:
     if verdict is None:
         return t("strict.panel.cell_none", lang)
+    if not verdict.checked:
+        return t("strict.panel.cell_not_checked", lang)
     if verdict.accepted:
         return t("strict.panel.cell_accepted", lang)
     return t("strict.panel.cell_rejected", lang, keywords=name_list(verdict.keywords, lang) or verdict.parse)
@@ -195,6 +206,9 @@ def _leaks(schema: dict[str, Any], outputs, lang: str) -> None:
     st.markdown(table([{t("strict.panel.col_output", lang): label(row),
                         **{t(f"strict.panel.col_{c}", lang): _cell(row.verdicts[c], lang) for c in COLUMNS}}
                        for row in matrix.rows]))
+    if matrix.not_checked:
+        st.caption(t("strict.panel.not_checked", lang, count=matrix.not_checked,
+                     seconds=f"{toolcall.strict.LEAK_BUDGET:g}"))
     names = {c: t(f"strict.panel.col_{c}", lang) for c in COLUMNS}
     lines = [t("strict.panel.leak_line", lang, label=label(r), columns=name_list((names[c] for c in r.leaks), lang),
                keywords=name_list(r.verdicts["original"].keywords, lang)) for r in matrix.rows if r.leaks]
@@ -203,7 +217,7 @@ def _leaks(schema: dict[str, Any], outputs, lang: str) -> None:
               for r in matrix.rows if r.overrejects]
     if lines:
         show_lines(lines, code=False)  # a property name holding a line end stays in its line
-    else:
+    elif not matrix.not_checked:  # cells not checked: "no leaks" would claim what was not judged
         st.caption(t("strict.panel.no_leaks", lang))
 
 
@@ -224,6 +238,14 @@ def _show_diff(diff: str | None, lang: str) -> None:
         st.caption(t("strict.panel.diff_cut", lang, shown=SHOWN_DIFF_LINES, total=f"{len(lines):,}"))
 
 
+def _fields(names: list[str], lang: str) -> str:
+    """Property names a student wrote, for a line of the fix: look-alike letters escaped (as the findings' paths) and
+    at most MAX_LISTED of them, then how many more. The fix makes every optional property required: 150 of them made
+    "Now required and nullable" and each "was valid and is now rejected" line list all 150, 37 000 characters
+    (break-it pass brk13web), and a Cyrillic "nоte" read as "note"."""
+    return name_list([escape_lookalikes(n) for n in names], lang, MAX_LISTED)
+
+
 def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
     st.markdown("**" + t("strict.panel.fix_title", lang) + "**")
     st.caption(t("strict.panel.fix_intro", lang))
@@ -239,16 +261,16 @@ def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
         st.caption(t("strict.panel.fix_none", lang))
         return
     _show_diff(fixed.diff, lang)
-    fields = [p.rsplit("/", 1)[-1] for p in fixed.made_nullable]
-    lines = [t("strict.panel.fix_nullable", lang, fields=name_list(fields, lang))] if fields else []
+    fields = [p.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~") for p in fixed.made_nullable]
+    lines = [t("strict.panel.fix_nullable", lang, fields=_fields(fields, lang))] if fields else []
     matrix = _matrix(schema, outputs)
     for row in matrix.rows:
         if "openai_fix" in row.overrejects and row.verdicts["openai_fix"].keywords == ("required",):
             missing = [f for f in fields if f not in json.loads(row.raw)]
             if missing:
                 label = next((o.label.get(lang, o.id) for o in outputs if o.id == row.id), row.label)
-                lines.append(t("strict.panel.fix_valid_now_invalid", lang, label=label, fields=name_list(missing, lang),
-                               first=missing[0]))
+                lines.append(t("strict.panel.fix_valid_now_invalid", lang, label=label, fields=_fields(missing, lang),
+                               first=escape_lookalikes(missing[0])))
     if lines:
         show_lines(lines, code=False)  # a property name holding a line end stays in its line
     st.button(t("strict.panel.fix_apply", lang), key=f"{PREFIX}_fix_apply", on_click=_apply_fixed,

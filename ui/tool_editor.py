@@ -27,7 +27,7 @@ from toolcall.tooldef import (FORMS, MAX_DEFINITION_CHARS, MAX_DESCRIPTION_CHARS
                               parse_definition, read_share_token, render, share_token, share_url)
 from toolcall.validation import MAX_SCHEMA_CHARS
 from toolcall.safe_validator import SizedCache
-from ui.common import PERSIST, box_chars, file_mtime, lang, load, show_code, tr
+from ui.common import MAX_ESCAPE_GROWTH, PERSIST, box_chars, file_mtime, lang, load, show_code, tr
 from ui.widgets import translated
 
 CUSTOM = "custom"
@@ -363,7 +363,7 @@ def show_definition(tool: Tool) -> None:
     form = translated("radio", tr("workbench.form_label"), FORMS, {f: tr(f"workbench.form.{f}") for f in FORMS},
                       key="workbench_form", horizontal=True, **PERSIST)
     text = render(tool, form)
-    show_code(text, language="json", wrap_lines=True)
+    show_code(text, language="json", wrap_lines=True, escapes=MAX_ESCAPE_GROWTH)  # the box below holds it whole
     with st.expander(tr("workbench.edit_definition")):
         state = st.session_state
         if state.get("workbench_definition_shown") != text and not state.get(_OWN_DEFINITION):

@@ -15,7 +15,10 @@ from tests.app.test_pairing_page import _element_bytes
 from toolcall.i18n import t
 from toolcall.lint import SEVERITIES
 from toolcall.validation import MAX_SCHEMA_CHARS, MAX_SCHEMA_PARTS
-from ui.playground_pick import PANELS, REVIEW
+from toolcall.text import escape_invisible
+from toolcall.tokens import wire_json
+from ui.common import MAX_ESCAPE_GROWTH
+from ui.playground_pick import MODEL, PANELS, REVIEW
 from ui.tool_editor import MAX_SHOWN_FINDINGS
 
 STRICT = "strict"
@@ -79,3 +82,45 @@ def test_the_review_lists_forty_findings_per_severity_and_counts_the_rest(lang):
         assert len(bullets) == MAX_SHOWN_FINDINGS + 1
         assert bullets[-1] == t("workbench.review_more", lang, count=total - MAX_SHOWN_FINDINGS)
     assert capped == 2  # 240 properties with no type (an error) and no description (a warning)
+
+
+def hidden_description(char: str) -> dict:
+    """The refund fields with a description of ``char`` repeated to just under MAX_SCHEMA_CHARS characters."""
+    return {"type": "object", "properties": {"order_id": {"type": "string", "description": char * (MAX_SCHEMA_CHARS - 200)}},
+            "required": ["order_id"]}
+
+
+#: Characters a code block shows as escapes (toolcall.text.HIDDEN): 6 characters for a zero-width space, 12 for a
+#: tag character above U+FFFF. Escaped whole, a 190 000-character schema of tag characters (760 KB typed) made "What
+#: the model sees" send 4.84 MB and the full definition 3.24 MB on every edit (break-it pass brk13web).
+HIDDEN_FILLS = {"zero-width spaces": "\u200b", "tag characters": "\U000e0041"}
+
+
+@pytest.mark.parametrize("name", list(HIDDEN_FILLS))
+@pytest.mark.parametrize("panel", [*PANELS, STRICT])
+def test_escapes_of_hidden_characters_do_not_multiply_what_a_panel_sends(panel, name):
+    """At most three times what was typed, counted in UTF-8 bytes as it travels (the box's own text is one of them);
+    the code blocks cut what their escapes add past ui.common.MAX_ESCAPE_GROWTH and say so."""
+    text = json.dumps(hidden_description(HIDDEN_FILLS[name]), ensure_ascii=False, separators=(",", ":"))
+    assert len(text) <= MAX_SCHEMA_CHARS
+    at, base = _open("en", panel, text)
+    assert sum(_element_bytes(at).values()) <= base + 3 * len(text.encode()) + 30_000
+
+
+ESCAPES_CUT = {
+    "en": "Only the first {limit} of {total} characters are shown here: each hidden character is written as its escape "
+          "(\\uXXXX, 6 or 12 characters), which made this text much longer than what was typed.",
+    "zh": "这里只显示 {total} 个字符中的前 {limit} 个：每个隐藏字符都写成了转义（\\uXXXX，6 或 12 个字符），这段文本因此比输入的长得多。",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_code_block_cut_for_its_escapes_says_what_it_shows(lang):
+    text = json.dumps(hidden_description(HIDDEN_FILLS["tag characters"]), ensure_ascii=False)
+    at, _ = _open(lang, MODEL, text)
+    wire = wire_json(at.session_state["playground_last_good"], "anthropic")
+    limit, total = len(wire) + MAX_ESCAPE_GROWTH, len(escape_invisible(wire))
+    assert total > limit
+    assert ESCAPES_CUT[lang].format(limit=f"{limit:,}", total=f"{total:,}") in [c.value for c in at.caption]
+    block = next(c.value for c in at.code if c.value.startswith('{"name":"refund_order"'))
+    assert block == escape_invisible(wire)[:limit]

@@ -13,6 +13,7 @@ from tests.app.conftest import fresh_app
 from tests.app.test_pairing_page import _element_bytes
 from toolcall.i18n import t
 from toolcall.strict import MAX_PANEL_CHARS, MAX_PANEL_SUBSCHEMAS, panel_too_large
+from toolcall.text import visible_json
 from ui import strict_panel
 
 
@@ -72,3 +73,25 @@ def test_a_long_diff_is_cut_and_both_schemas_come_when_asked(lang):
     at.toggle(key="playground_strict_full").set_value(True).run()
     assert t("strict.panel.original", lang) in [c.value for c in at.caption]
     assert any(json.loads(c.value) == json.loads(text) for c in at.code if c.language == "json")
+
+
+def hidden(n: int) -> dict:
+    """The order id with a description of ``n`` tag characters (U+E0041: drawn as nothing, escaped as 12)."""
+    return {"type": "object", "properties": {"order_id": {"type": "string", "minLength": 1,
+                                                          "description": "\U000e0041" * n}}}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_hidden_characters_count_as_the_escapes_the_panel_draws(lang):
+    """The panel's character cap is on the JSON as drawn: 15 800 tag characters (62 KB typed) were under it counted
+    one each, and the open panel sent 374 KB of escapes on every edit; now the largest such schema it draws is at most
+    MAX_PANEL_CHARS characters drawn, it sends at most three times that, and a larger one is declined (en, zh)."""
+    n = (MAX_PANEL_CHARS - 200) // 12
+    while not panel_too_large(hidden(n + 1)):
+        n += 1
+    assert len(visible_json(hidden(n))) <= MAX_PANEL_CHARS < len(visible_json(hidden(n + 1)))
+    _, sent = _open(lang, json.dumps(hidden(n), ensure_ascii=False), "anthropic")
+    assert sent <= 3 * MAX_PANEL_CHARS, sent
+    at, _ = _open(lang, json.dumps(hidden(n + 1), ensure_ascii=False), "anthropic")
+    assert t("strict.panel.too_large", lang, nodes=MAX_PANEL_SUBSCHEMAS, chars=f"{MAX_PANEL_CHARS:,}") in [
+        i.value for i in at.info]

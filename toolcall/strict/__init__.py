@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolcall.i18n import t
-from toolcall.text import escape_lookalikes
+from toolcall.text import escape_lookalikes, visible_json
 from toolcall.parsing import parse_tool_input
+from toolcall.safe_validator import VALIDATION_BUDGET, SharedBudgetSpent, shared_budget, shared_budget_spent
 from toolcall.strict.rules import (ANTHROPIC_SUPPORTED, OPENAI_MOVE, PROVIDERS, Finding, findings)
 from toolcall.strict.transforms import (Moved, OpenAIFix, TransformError, TransformTooLarge, anthropic_transform,
                                         openai_fix as _fix, openai_transform, schema_diff)
@@ -28,7 +29,8 @@ from toolcall.strict.walk import subschemas
 from toolcall.validation import rejected_keywords
 
 __all__ = ["PROVIDERS", "Finding", "Moved", "OpenAIFix", "ProviderReport", "LeakMatrix", "LeakRow", "Verdict",
-           "report", "leak_matrix", "openai_fix", "described_refusals", "finding_message", "schema_diff", "COLUMNS"]
+           "report", "leak_matrix", "openai_fix", "described_refusals", "finding_message", "schema_diff", "COLUMNS",
+           "LEAK_BUDGET", "NOT_CHECKED"]
 
 
 @dataclass(frozen=True)
@@ -143,11 +145,17 @@ COLUMNS = ("original", "anthropic", "openai", "openai_fix")
 class Verdict:
     """One output against one schema: ``accepted``, or the failing ``keywords``; ``parse`` the
     parse error code (INVALID_JSON …) when the text is not a JSON object; None when that
-    column has no schema (the SDK helper raised)."""
+    column has no schema (the SDK helper raised). ``checked`` False: not judged, the matrix's
+    LEAK_BUDGET was spent before this cell (then neither accepted nor rejected: NOT_CHECKED)."""
 
     accepted: bool
     keywords: tuple[str, ...] = ()
     parse: str = ""
+    checked: bool = True
+
+
+#: The verdict of a cell left when the leak matrix's LEAK_BUDGET is spent: no verdict at all.
+NOT_CHECKED = Verdict(False, checked=False)
 
 
 @dataclass
@@ -178,6 +186,11 @@ class LeakMatrix:
     rows: list[LeakRow]
     unprobed: int = 0
 
+    @property
+    def not_checked(self) -> int:
+        """How many cells were left unjudged when LEAK_BUDGET was spent."""
+        return sum(1 for row in self.rows for v in row.verdicts.values() if v is not None and not v.checked)
+
 
 def _verdict(raw: str, schema: dict[str, Any] | None) -> Verdict | None:
     if schema is None:
@@ -187,6 +200,24 @@ def _verdict(raw: str, schema: dict[str, Any] | None) -> Verdict | None:
         return Verdict(False, (), parsed.code or "INVALID_JSON")
     keywords = rejected_keywords(parsed.value, schema)  # a verdict explains nothing: 15 000 missing names x 76
     return Verdict(not keywords, keywords)  # validations were 1.1 million sentences, 18 s per edit (issue 13)
+
+
+#: CPU seconds that judging every cell of one leak matrix may take together: the most one validation may take
+#: (VALIDATION_BUDGET and the one retry of safe_validator.within_budget), as toolcall.judge.CANNED_BUDGET for the
+#: canned outputs. Each cell had its own budget, so the free box's text (up to 100 000 characters) against a schema
+#: that is slow on it cost four columns x two budgets: 3.6-4.0 s of CPU on every schema edit while the panel was
+#: open (break-it pass brk13web), 0.1 s without the text. Cells left when it is spent are NOT_CHECKED.
+LEAK_BUDGET = 2 * VALIDATION_BUDGET
+
+
+def _judged(raw: str, schema: dict[str, Any] | None) -> Verdict | None:
+    """:func:`_verdict` inside the matrix's shared budget: NOT_CHECKED once it is spent (never a verdict)."""
+    if schema is not None and shared_budget_spent():
+        return NOT_CHECKED
+    try:
+        return _verdict(raw, schema)
+    except SharedBudgetSpent:
+        return NOT_CHECKED
 
 
 def _instance_path(schema_path: list[str]) -> list[str] | None:
@@ -243,11 +274,13 @@ MAX_PANEL_CHARS = 16_000
 
 def panel_too_large(schema: Any) -> bool:
     """Whether ``schema`` is past MAX_PANEL_SUBSCHEMAS dict subschemas (``walk.subschemas``, the root included) or
-    MAX_PANEL_CHARS characters of ``json.dumps(schema, ensure_ascii=False)``. Stops counting subschemas at the first
-    past the cap; the JSON is written once (linear in the schema, which the editor caps)."""
+    MAX_PANEL_CHARS characters of its JSON as the panel draws it (``text.visible_json``: a hidden character counts
+    as its escape, 6 or 12 characters; counted as one, 15 800 tag characters drew 370 KB of escapes on every edit,
+    break-it pass brk13web). Stops counting subschemas at the first past the cap; the JSON is written once (linear
+    in the schema, which the editor caps)."""
     if next(islice(subschemas(schema), MAX_PANEL_SUBSCHEMAS, None), None) is not None:
         return True
-    return len(json.dumps(schema, ensure_ascii=False)) > MAX_PANEL_CHARS
+    return len(visible_json(schema)) > MAX_PANEL_CHARS
 
 
 #: Probe rows of a leak matrix at most: each is validated against every column (up to VALIDATION_BUDGET each), so
@@ -287,15 +320,17 @@ def _probes(schema: dict[str, Any], base: dict[str, Any],
         seen.add(m.path)
         shown = json.dumps(bad, ensure_ascii=False)
         shown = shown if len(shown) <= 24 else shown[:20] + "…\""
-        out.append((f"probe:{m.path}", f"{'.'.join(where)}: {shown}", json.dumps(instance, ensure_ascii=False),
-                    m.keyword))
+        where_shown = escape_lookalikes(".".join(where))  # a Cyrillic "nоte" must not read as "note" (as the paths)
+        out.append((f"probe:{m.path}", f"{where_shown}: {shown}", json.dumps(instance, ensure_ascii=False), m.keyword))
     return out, 0
 
 
 def leak_matrix(schema: dict[str, Any], outputs, extra: list[tuple[str, str, str]] = ()) -> LeakMatrix:
     """Validate ``outputs`` (CannedOutput-like: ``id``, ``label`` {lang: text}, ``raw``, ``expected``),
     ``extra`` ``(id, label, raw)`` rows (the free box), and one probe per constraint that a
-    transform moved into a description, against the original schema and each COLUMN.
+    transform moved into a description, against the original schema and each COLUMN. Rows: the outputs, the
+    probes, then the ``extra`` rows. All cells together take at most LEAK_BUDGET seconds of CPU; the cells left
+    when it is spent are NOT_CHECKED (counted by ``LeakMatrix.not_checked``) and make no leak or over-rejection.
 
     Probes start from the first output expected "accepted" that parses: e.g. with
     ``minimum: 1`` on ``amount_cents`` the probe sends ``amount_cents: 0``. Labels are English
@@ -316,18 +351,20 @@ def leak_matrix(schema: dict[str, Any], outputs, extra: list[tuple[str, str, str
     schemas["openai_fix"] = fixed.schema
     moved += fixed.moved
     rows_in = [(o.id, o.label.get("en", o.id), o.raw, "") for o in outputs]
-    rows_in += [(i, label, raw, "") for i, label, raw in extra]
     base = next((parse_tool_input(o.raw).value for o in outputs
                  if o.expected == "accepted" and parse_tool_input(o.raw).ok), None)
     unprobed = 0
     if isinstance(base, dict):
         probes, unprobed = _probes(schema, base, moved)
         rows_in += probes
+    rows_in += [(i, label, raw, "") for i, label, raw in extra]  # last: the course's rows are judged first
     rows = []
-    for row_id, label, raw, keyword in rows_in:
-        verdicts = {c: _verdict(raw, schemas[c]) for c in COLUMNS}
-        local = verdicts["original"]
-        leaks = [c for c in COLUMNS[1:] if verdicts[c] and verdicts[c].accepted and not local.accepted]
-        over = [c for c in COLUMNS[1:] if verdicts[c] and not verdicts[c].accepted and local.accepted]
-        rows.append(LeakRow(row_id, label, raw, verdicts, leaks, over, keyword))
+    with shared_budget(LEAK_BUDGET):
+        for row_id, label, raw, keyword in rows_in:
+            verdicts = {c: _judged(raw, schemas[c]) for c in COLUMNS}
+            local = verdicts["original"]
+            judged = [c for c in COLUMNS[1:] if verdicts[c] and verdicts[c].checked and local.checked]
+            leaks = [c for c in judged if verdicts[c].accepted and not local.accepted]
+            over = [c for c in judged if not verdicts[c].accepted and local.accepted]
+            rows.append(LeakRow(row_id, label, raw, verdicts, leaks, over, keyword))
     return LeakMatrix(schemas, rows, unprobed)
