@@ -6,6 +6,7 @@ from math import comb
 import pytest
 
 from tests.conftest import unit_exercises
+from toolcall.exercise_types.number import NumberError
 from toolcall.fixtures import load_outputs
 from toolcall.i18n import t
 from toolcall.grading import (MAX_ANSWER_CHARS, FeedbackItem, Grade, answer_text, answer_value, grade, grading_inputs,
@@ -102,6 +103,13 @@ def test_number_malformed(text):
 
 
 def test_parse_number():
+    # a Chinese input method's full-width mode, and the minus sign U+2212: "０．７" was "not a number" while
+    # "８４/120" passed (float() reads any Unicode digit, not the full-width point, slash or minus)
+    typed = ("０．７", "８４／１２０", "７０％", "－０．５", "−0.5", "1e−1", "．７")
+    assert [parse_number(s) for s in typed] == [0.7, 0.7, 0.7, -0.5, -0.5, 0.1, 0.7]
+    with pytest.raises(NumberError) as refused:
+        parse_number("\ufdfa" * 20)  # NFKC makes 18 characters of each: 360, past MAX_NUMBER_CHARS
+    assert refused.value.code == "number_too_long"
     assert [parse_number(s) for s in ("0.7", "84/120", "70%", "７0％".replace("７", "7"))] == [0.7, 0.7, 0.7, 0.7]
     # a decimal comma is ambiguous (0,7 or 7?): refused, never silently read as 7
     for text in ("seven", "0,7", "1,000", "0.7" + " " * 200 + "garbage"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from toolcall import numfmt
@@ -31,11 +32,17 @@ class NumberError(ValueError):
 
 
 def parse_number(text: str) -> float:
-    """Read ``0.7``, ``.7``, ``7e-1``, ``84/120`` or ``70%`` as a float.
+    """Read ``0.7``, ``.7``, ``7e-1``, ``84/120`` or ``70%`` as a float, typed in ASCII or in full-width
+    forms (``０．７``, ``８４／１２０``, ``７０％``, ``－１``: a Chinese input method's full-width mode; NFKC
+    folds them) or with the minus sign U+2212 (``−1``, what a word processor or a formula writes).
     Raises NumberError (a ValueError) saying why for anything else: over MAX_NUMBER_CHARS
     characters, a zero denominator, a number beyond float range (``1e400``), NaN, infinity, or
     not a number at all."""
-    s = text.strip().replace("％", "%")
+    # full-width digits alone were read (float() takes any Unicode digit), so "８４/120" passed and "０．７" was
+    # "not a number": fold every full-width form, and the minus sign, which NFKC leaves as it is
+    s = text.strip()
+    if len(s) <= MAX_NUMBER_CHARS:  # folded only when short: NFKC may lengthen a character 18-fold
+        s = unicodedata.normalize("NFKC", s).strip().replace("\u2212", "-")
     if len(s) > MAX_NUMBER_CHARS:
         raise NumberError("number_too_long", text[:40], length=len(s), limit=MAX_NUMBER_CHARS)
     if s.endswith("%") and _NUMBER.fullmatch(s[:-1].strip()):
