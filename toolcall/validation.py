@@ -762,15 +762,23 @@ _too_expensive = SizedCache(64, TOO_EXPENSIVE_CACHE_BYTES)
 REMEMBER_MAX_CHARS = 2_000
 
 
-def _remember_too_expensive(key: str, instance: Any) -> None:
-    """Remember the schema ``key`` as too expensive after an overrun on ``instance``, unless the value is larger than
-    REMEMBER_MAX_CHARS characters of JSON: then the overrun may be the value's doing, and only this check is refused."""
+def _json_chars(instance: Any) -> int | None:
+    """Characters of ``instance`` as compact JSON, None when it cannot be written (never raises)."""
     try:
-        small = len(json.dumps(instance)) <= REMEMBER_MAX_CHARS
+        return len(json.dumps(instance, ensure_ascii=False, separators=(",", ":")))
     except (ValueError, TypeError, RecursionError, MemoryError):
-        small = False
-    if small:
+        return None
+
+
+def _blame(key: str, instance: Any) -> int | None:
+    """After an overrun on ``instance``: remember the schema ``key`` as too expensive and return None, unless the value
+    is larger than REMEMBER_MAX_CHARS characters of JSON (or cannot be written): then the overrun may be the value's
+    doing, only this check is refused, and its size is returned for the message to name."""
+    size = _json_chars(instance)
+    if size is not None and size <= REMEMBER_MAX_CHARS:
         _too_expensive.put(key, None)
+        return None
+    return size if size is not None else REMEMBER_MAX_CHARS + 1
 
 
 def _validator_for(schema_json: str, assert_format: bool) -> Any:
@@ -807,8 +815,7 @@ def _raw_errors(instance: Any, schema: dict[str, Any], key: str, lang: str, asse
     except SharedBudgetSpent:
         raise  # the rerun's budget, spent on other validations too: not this schema's verdict, not remembered
     except BudgetExceeded:
-        _remember_too_expensive(key, instance)
-        return None, None, [_budget_error(lang)]
+        return None, None, [_budget_error(lang, _blame(key, instance))]
     except RegexTimeout:
         return None, None, [FieldError("", t("word.root", lang), "pattern", t("expected.regex_in_time", lang,
                                                                  limit=int(REGEX_TIMEOUT * 1000)),
@@ -821,7 +828,7 @@ def _raw_errors(instance: Any, schema: dict[str, Any], key: str, lang: str, asse
         return None, None, [FieldError("", t("word.root", lang), "$ref", t("expected.resolvable_ref", lang),
                            _short(str(exc)))]
     except MemoryError:
-        _remember_too_expensive(key, instance)
+        _blame(key, instance)
         return None, None, [_memory_error(lang)]
     return raw_errors, validator, None
 
@@ -894,10 +901,14 @@ def _memory_error(lang: str) -> FieldError:
                       t("received.out_of_memory", lang))
 
 
-def _budget_error(lang: str) -> FieldError:
+def _budget_error(lang: str, value_chars: int | None = None) -> FieldError:
+    """The ``$budget`` refusal; ``value_chars``: the value's size in characters of JSON when it is large enough to be
+    the cause (then the hint says so), else None (the schema's branches are)."""
     limit = int(VALIDATION_BUDGET * 1000)
+    hint = (t("hint.too_expensive", lang) if value_chars is None
+            else t("hint.too_expensive_value", lang, size=f"{value_chars:,}"))
     return FieldError("", t("word.root", lang), "$budget", t("expected.cheap_schema", lang, limit=limit),
-                      t("received.too_expensive", lang, limit=limit), [t("hint.too_expensive", lang)])
+                      t("received.too_expensive", lang, limit=limit), [hint])
 
 
 def display_pointer(ptr: str, lang: str = "en") -> str:

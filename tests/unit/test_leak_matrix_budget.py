@@ -20,6 +20,7 @@ from toolcall.parsing import parse_tool_input
 from toolcall.safe_validator import VALIDATION_BUDGET
 from toolcall.strict import COLUMNS, LEAK_BUDGET, NOT_CHECKED, leak_matrix
 from toolcall.validation import check_schema, validate
+from toolcall.i18n import t
 
 #: The refund schema's fields with an array of strings each tried against 30 patterns: cheap for the canned
 #: outputs (no tags), slow on the free box's 19 000 tags.
@@ -96,8 +97,18 @@ def test_an_overrun_on_a_large_pasted_value_is_not_remembered_against_the_schema
     leaked under the transformed schemas in the matrix). A value of REMEMBER_MAX_CHARS or less still is remembered."""
     schema, outputs = _schema(), load_outputs().outputs
     monkeypatch.setattr(safe_validator, "_clock", StepClock(_step(monkeypatch, schema, 1.5)))
-    assert [e.keyword for e in validate(parse_tool_input(FREE).value, schema)[0]] == ["$budget"]
+    value = parse_tool_input(FREE).value
+    [refused] = validate(value, schema)[0]
     assert json.dumps(schema) not in validation._too_expensive
+    # the hint names the value's size: "Simplify the schema" blamed the schema alone for what the value cost
+    size = len(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+    assert (refused.keyword, refused.hints) == ("$budget", [
+        f"This value is large ({size:,} characters of JSON), and the schema checks its parts against several branches: "
+        "validation was stopped so the server stays responsive for everyone. Check a smaller value, or simplify the "
+        "schema's $ref / allOf / anyOf branches."])
+    assert validate(value, schema, "zh")[0][0].hints == [
+        f"这个值很大（JSON 共 {size:,} 个字符），schema 又要拿它的每一部分去对照好几个分支：为了让服务器对所有人保持响应，"
+        "校验被中止了。请换一个小一些的值来校验，或者简化 schema 里的 $ref / allOf / anyOf 分支。"]
     monkeypatch.setattr(safe_validator, "_clock", StepClock(1e-12))
     valid = next(o for o in outputs if o.expected == "accepted")
     assert validate(parse_tool_input(valid.raw).value, schema)[0] == []
@@ -110,5 +121,6 @@ def test_an_overrun_on_a_call_sized_value_is_still_remembered(monkeypatch):
     small = {"order_id": "ORD-1", "amount_cents": 1, "reason": "x", "tags": ["y"] * 200}
     assert len(json.dumps(small)) <= validation.REMEMBER_MAX_CHARS
     monkeypatch.setattr(safe_validator, "_clock", StepClock(10 * VALIDATION_BUDGET))
-    assert [e.keyword for e in validate(small, schema)[0]] == ["$budget"]
+    [refused] = validate(small, schema)[0]
+    assert (refused.keyword, refused.hints) == ("$budget", [t("hint.too_expensive", "en")])
     assert json.dumps(schema) in validation._too_expensive
