@@ -177,6 +177,20 @@ def test_a_name_map_with_semicolons_tabs_or_capitals_is_read(raw):
     assert parse_name_map(raw) == {"alice": "Ada Liu", "bob": "Bo"}
 
 
+@pytest.mark.parametrize("written", [
+    "Ada Lovelace <Ada@uni.edu>; Bob <bob@uni.edu>", "ada@uni.edu; bob@uni.edu", "ada@uni.edu bob@uni.edu",
+    "ada@uni.edu\nbob@uni.edu\n", "\"Ada Lovelace\" <ada@uni.edu>, bob@uni.edu (teaching assistant)",
+    ["Ada Lovelace <ada@uni.edu>", "bob@uni.edu; "]])
+def test_an_instructor_list_copied_from_a_mail_program_names_each_address(written):
+    """A list as a mail program copies it (display names in angle brackets, semicolons) or one address per line was
+    one entry matching no one: the signed-in instructor read "your account is not on this class's instructor list"
+    (break-it pass brk13text)."""
+    emails = parse_emails(written)
+    assert emails == {"ada@uni.edu", "bob@uni.edu"}
+    assert email_allowed("Ada@uni.edu", emails) and email_allowed("bob@uni.edu", emails)
+    assert not email_allowed("lovelace", emails) and not email_allowed("ada", emails)
+
+
 def test_sign_in_rules():
     emails = parse_emails("Ada@uni.edu, bob@uni.edu ,")
     assert emails == {"ada@uni.edu", "bob@uni.edu"} and parse_emails(["x@y.z"]) == {"x@y.z"}
