@@ -143,6 +143,8 @@ def explain(text: str, exc: json.JSONDecodeError) -> Explained:
     pos = min(exc.pos, len(text))
     fix = pos
     found = stray_character(text[pos]) if kind != "bom" and pos < len(text) else None
+    if found == "lookalike_punctuation" and kind == "extra_data":
+        found = None  # after a whole value ('{"a": 1}，'): typing the ASCII one leaves the same extra text
     if found is not None:
         kind = found                                          # the character is the reason: name it, not a gap
     elif kind != "bom" and not text[pos:].strip(JSON_SPACE):

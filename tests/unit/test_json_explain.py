@@ -213,6 +213,12 @@ def test_a_stray_character_is_named_not_the_ascii_one_it_replaces(text, en, zh):
     assert (localized_detail(parsed, "en"), localized_detail(parsed, "zh")) == (en, zh)
 
 
+def test_full_width_punctuation_after_a_whole_value_is_extra_text():
+    """Typing the ASCII character there ('{"a": 1},') would not fix it: the text is still extra."""
+    parsed = parse_tool_input('{"a": 1}\uff0c')
+    assert parsed.detail_key == "explain.extra_data"
+
+
 def test_a_text_cut_off_before_json_white_space_is_still_cut_off():
     """Only JSON's four white-space characters end a text: the check for a cut-off text used str.strip()."""
     parsed = parse_tool_input('{"a": [1, \n\t ')
