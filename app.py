@@ -16,7 +16,7 @@ if __name__ != "__main__":  # imported once per process by `streamlit run` (st.A
 else:
     from toolcall import warmup
     from toolcall.i18n import LANGS
-    from ui.common import LANG_KEY, LANG_LABELS, default_lang, drop_link_lang, tr
+    from ui.common import LANG_KEY, LANG_LABELS, default_lang, drop_link_lang, plain, tr
     from ui.instructor import is_instructor
     from ui.labels import whole_labels
     from ui.learner import learner_sidebar
@@ -30,7 +30,8 @@ else:
     from toolcall import content_root_problem
 
     if (problem := content_root_problem()) is not None:  # every page reads content: name the setting, once
-        st.error(tr(f"content_root.{problem[0]}", value=problem[1]))
+        # plain(): the operator's setting is text, not Markdown ($…$ was drawn as math, a line end broke the line)
+        st.error(tr(f"content_root.{problem[0]}", value=plain(problem[1])))
         st.stop()
 
     # The browser's language (or a link's ?lang=zh) is the default; a choice made here is kept in the URL

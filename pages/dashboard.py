@@ -36,7 +36,8 @@ from toolcall.harness import PROGRESS_PREFIX
 from toolcall.harness_grading import readable_summary
 from toolcall.numfmt import number
 from toolcall import progress
-from toolcall.progress import LEARNER_ID_CHARS, StorageError
+from toolcall.progress import LEARNER_ID_CHARS, StorageError, valid_learner
+from toolcall.text import escape_identifier
 from ui.page import start
 
 start("dashboard")
@@ -161,7 +162,9 @@ if len(learners) > len(listed):  # a learner not listed: by id (a box of our own
     typed = st.text_input(tr("dashboard.learner_by_id"), key="dashboard_learner_id", **PERSIST,
                           max_chars=box_chars(LEARNER_ID_CHARS)).strip()
     who = typed or who
-if who and who not in known:  # typed: an id this class has no progress for
+if who and not valid_learner(who):  # typed: ids are ASCII, so a look-alike letter shows as \uXXXX (brk13text)
+    st.warning(plain(tr("dashboard.not_a_learner_id", learner=escape_identifier(who[:80]))))
+elif who and who not in known:  # typed: an id this class has no progress for
     st.warning(plain(tr("dashboard.no_such_learner", learner=who[:80])))
 elif who:
     try:

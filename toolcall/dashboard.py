@@ -24,7 +24,7 @@ import pandas as pd
 
 from toolcall.i18n import t
 from toolcall.progress import PROGRESS_FIELDS, to_csv_bytes, valid_learner
-from toolcall.text import escape_invisible, escape_lookalikes, reading_key
+from toolcall.text import escape_invisible, escape_line, escape_lookalikes, reading_key
 
 #: Wrong answers listed per exercise; characters of an answer kept for grouping and display.
 TOP_WRONG, ANSWER_CHARS = 3, 200
@@ -428,11 +428,28 @@ class NameMapError(ValueError):
         return t(f"dashboard.name_map.{self.code}", lang, **self.params)
 
 
+#: Characters of a name map's first row quoted back when it is not the header.
+NAME_MAP_SHOWN_CHARS = 80
+
+
+def _name_map_delimiter(first: str) -> str:
+    """The delimiter of a name map whose first row is ``first``: a comma, unless the header ``learner`` and ``name``
+    (in any case) is separated by ``;`` (what Excel writes for "CSV" where a comma is the decimal sign) or a tab
+    (a copy of two spreadsheet columns). Such a file was refused with "the first row must be the header
+    learner,name", which its first row seemed to be (break-it pass brk13text)."""
+    for delimiter in (",", ";", "\t"):
+        if {"learner", "name"} <= {f.strip().strip('"').casefold() for f in first.split(delimiter)}:
+            return delimiter
+    return ","
+
+
 def parse_name_map(raw: bytes) -> dict[str, str]:
-    """A display-name mapping from CSV bytes (UTF-8, header ``learner,name``): learner id ->
+    """A display-name mapping from CSV bytes (UTF-8, header ``learner,name`` in any case, separated by commas,
+    semicolons or tabs: :func:`_name_map_delimiter`): learner id ->
     name (at most 100 characters, whitespace runs as one space, invisible and bidirectional
     characters shown as ``\\uXXXX``: toolcall.text). Raises NameMapError (a ValueError) with
-    code ``too_large`` (over MAX_NAME_MAP_BYTES), ``not_utf8`` (the byte offset), ``no_header``,
+    code ``too_large`` (over MAX_NAME_MAP_BYTES), ``not_utf8`` (the byte offset), ``no_header`` (the first row,
+    as ``found``),
     ``unreadable`` (a CSV the csv module refuses, e.g. a field over its 131 072-character limit,
     with the line), ``too_many_rows`` (over MAX_NAME_MAP_ROWS), ``bad_learner`` (the row and
     the first 80 characters of the id) or ``duplicate_learner`` (an id given two different names: the row, the id
@@ -443,16 +460,18 @@ def parse_name_map(raw: bytes) -> dict[str, str]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise NameMapError("not_utf8", byte=exc.start) from None
-    reader = csv.DictReader(io.StringIO(text))
+    first = text.split("\n", 1)[0].rstrip("\r")
+    reader = csv.DictReader(io.StringIO(text), delimiter=_name_map_delimiter(first))
     names: dict[str, str] = {}
     rows: dict[str, int] = {}  # the row each learner was first named on
     try:
-        if not reader.fieldnames or not {"learner", "name"} <= {f.strip() for f in reader.fieldnames}:
-            raise NameMapError("no_header")
+        if not reader.fieldnames or not {"learner", "name"} <= {f.strip().casefold() for f in reader.fieldnames}:
+            shown = escape_line(first[:NAME_MAP_SHOWN_CHARS]) + ("…" if len(first) > NAME_MAP_SHOWN_CHARS else "")
+            raise NameMapError("no_header", found=shown)
         for n, row in enumerate(reader, start=2):
             if n - 1 > MAX_NAME_MAP_ROWS:
                 raise NameMapError("too_many_rows", limit=f"{MAX_NAME_MAP_ROWS:,}")
-            row = {(k or "").strip(): (v or "") for k, v in row.items() if isinstance(v, str) or v is None}
+            row = {(k or "").strip().casefold(): (v or "") for k, v in row.items() if isinstance(v, str) or v is None}
             learner = row.get("learner", "").strip()
             if not valid_learner(learner):
                 raise NameMapError("bad_learner", row=n, value=escape_invisible(learner[:80]))

@@ -113,6 +113,8 @@ ERROR_CODES: dict[str, tuple[str, ...]] = {
     "not_json": ("reason",),
     "not_utf8": ("byte",),
     "not_text": (),
+    "utf16": (),
+    "text_not_utf8": ("byte",),
     "nul": ("at",),
     "tau_shape": (),
     "inspect_shape": (),
@@ -245,6 +247,15 @@ def detect_log_format(data: bytes, name: str = "") -> str:
     return "native"
 
 
+def _first_not_utf8(data: bytes) -> int:
+    """The offset of the first byte of ``data`` that is not UTF-8 (len(data) when all are)."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start
+    return len(data)
+
+
 def _utf8(data: bytes) -> bool:
     try:
         data.decode("utf-8")
@@ -266,6 +277,8 @@ def read_log(data: bytes, fmt: str = "auto", name: str = "", limit: int = MAX_BY
     # A byte-order mark is no content (Windows PowerShell's and older Notepad's "UTF-8" start with one): left
     # in, it broke line 1, so every later line "must list the tools", and a τ-bench list was read as native.
     data = data.removeprefix(codecs.BOM_UTF8)
+    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):  # Windows PowerShell's > and Out-File write it
+        raise LogUnreadable("utf16")
     if fmt == "auto":
         fmt = detect_log_format(data, name)
     readers = {"native": read_native, "tau": read_tau, "inspect": read_inspect}
@@ -279,7 +292,13 @@ def read_log(data: bytes, fmt: str = "auto", name: str = "", limit: int = MAX_BY
             log = readers[fmt](data)
         except MemoryError:  # whatever a reader missed, the page and the command line say so in a sentence
             raise LogError("out_of_memory") from None
-        _refuse_if_no_line_reads(log)
+        try:
+            _refuse_if_no_line_reads(log)
+        except LogUnreadable as exc:
+            # JSON text in another encoding (GBK, what Chinese Windows saves): not "an image or an archive?"
+            if exc.code == "not_text" and data.lstrip()[:1] in (b"{", b"["):
+                raise LogUnreadable("text_not_utf8", byte=_first_not_utf8(data)) from None
+            raise
         return merge_alike_case_ids(log)
     raise ValueError(f"unknown format {fmt!r}; expected one of {LOG_FORMATS}")
 

@@ -29,6 +29,8 @@ READ_ERRORS: dict[str, str] = {
     "no_such_folder": "no such folder",
     "symlink_loop": "a symlink loop (the link points back to itself)",
     "dangling_link": "a link to {target}, which does not exist",
+    "unexpanded": "{part} was not expanded (no shell read it), so this path does not exist as written; did you mean "
+                  "{meant}?",
     "permission_denied": "permission denied (the file's permissions do not let this program read it)",
     "not_a_folder_in_path": "a part of the path is a file, not a folder",
     "name_too_long": "the name is too long for the file system",
@@ -127,8 +129,26 @@ def _stat(path: Path | str, missing: str = "no_such_file") -> os.stat_result:
         if exc.errno == errno.ENOENT:
             if os.path.islink(path):  # listed in its folder, so "no such file" named the wrong problem
                 raise ReadError("dangling_link", target=_link_target(path)) from None
+            if (unexpanded := _unexpanded(str(path))) is not None:
+                raise unexpanded from None
             raise ReadError(missing) from None
         raise os_failure(exc) from None
+
+
+def _unexpanded(path: str) -> ReadError | None:
+    """``unexpanded`` for a ``path`` that starts with ``~`` or holds ``$NAME`` that no shell expanded (quoted, or
+    after ``=`` in ``--selection=~/set.yaml``, which most shells leave as written), naming what it would be;
+    None when expanding changes nothing. Such a path read "no such file", beside a file the user could list
+    (break-it pass brk13text)."""
+    from toolcall import SHELL_VARIABLE
+    from toolcall.text import escape_line
+
+    meant = os.path.expandvars(os.path.expanduser(path))
+    if meant == path:
+        return None
+    part = "~" if path.startswith("~") and os.path.expanduser(path) != path else SHELL_VARIABLE.search(path)
+    part = part if isinstance(part, str) else part.group() if part is not None else path
+    return ReadError("unexpanded", part=escape_line(part), meant=escape_line(meant[:MAX_TARGET_CHARS]))
 
 
 #: The most characters of a link's target a message quotes.

@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from toolcall.yaml_io import MAX_DEPTH, python_reason, safe_load
+from toolcall.yaml_io import MAX_DEPTH, lookalike_punctuation, python_reason, safe_load
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
@@ -150,8 +150,10 @@ def _read_data(path: Path) -> Any:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1} column {mark.column + 1}: " if mark else ""
-        raise FixtureError([Problem(name, getattr(exc, "path", "$"),
-                                    f"not YAML: {where}{getattr(exc, 'problem', exc)}")]) from exc
+        stray = lookalike_punctuation(text, exc)  # named first: the parser's words name the ASCII one as missing
+        said = f"{stray} (the parser: {where}{getattr(exc, 'problem', exc)})" if stray else \
+            f"{where}{getattr(exc, 'problem', exc)}"
+        raise FixtureError([Problem(name, getattr(exc, "path", "$"), f"not YAML: {said}")]) from exc
 
 
 def _json_without_duplicates(name: str, text: str) -> Any:

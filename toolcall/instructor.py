@@ -19,6 +19,7 @@ import hmac
 import json
 import math
 import os
+import re
 import threading
 import time
 import unicodedata
@@ -67,10 +68,17 @@ def auth_mode(oidc_configured: bool, instructor_emails: frozenset[str], passphra
 
 
 def parse_emails(value: object) -> frozenset[str]:
-    """Instructor e-mails from a list (secrets) or a comma-separated string (environment),
-    case-folded, invisible characters dropped (:func:`email_key`); anything else gives an empty set."""
-    items = value.split(",") if isinstance(value, str) else value if isinstance(value, (list, tuple)) else []
-    return frozenset(key for e in items if (key := email_key(e)))
+    """Instructor e-mails from a list (secrets) or a string (environment), case-folded, invisible characters
+    dropped (:func:`email_key`); anything else gives an empty set. Every address written in them counts, however
+    they are separated (commas, semicolons, white space) and with or without a display name: a list copied from a
+    mail program ("Ada Lovelace <ada@uni.edu>; bob@uni.edu") made one entry that matched no one, and a signed-in
+    instructor read "your account is not on this class's instructor list" (break-it pass brk13text)."""
+    items = [value] if isinstance(value, str) else value if isinstance(value, (list, tuple)) else []
+    return frozenset(email_key(found) for e in items for found in _ADDRESS.findall(drop_hidden(str(e))))
+
+
+#: An e-mail address inside a list as people write one: no white space, separators, angle brackets or quotes in it.
+_ADDRESS = re.compile(r"[^\s,;<>\"'()\[\]]+@[^\s,;<>\"'()\[\]]+")
 
 
 def email_key(email: object) -> str:

@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
+
+from toolcall.text import HIDDEN
 
 #: How many characters of the line that ends at the place to fix are quoted back.
 EXCERPT_CHARS = 40
@@ -44,7 +47,22 @@ DECODER_KINDS = {
 #: Every kind :func:`explain` can return; each has a wording in en and zh under ``json_error.explain.``.
 KINDS = ("expecting_property_name", "expecting_colon", "expecting_comma", "unterminated_string",
          "invalid_control_character", "invalid_escape", "invalid_unicode_escape", "extra_data", "bom",
-         "ends_early", "trailing_comma", "single_quotes", "not_a_value", "unknown")
+         "ends_early", "trailing_comma", "single_quotes", "not_a_value", "lookalike_punctuation", "odd_space",
+         "hidden_character", "unknown")
+
+#: What JSON reads as white space (RFC 8259, section 2); Python's str.strip() also strips U+3000, U+00A0 and more.
+JSON_SPACE = " \t\n\r"
+
+#: Punctuation an input method in Chinese or full-width mode types (and a word processor's curly quotes), by the
+#: ASCII character JSON needs in its place. Where the parser stops at one, the decoder's own reason named the
+#: ASCII one as missing: '{"order_id"：1}' read "A colon is missing after this key", "，" "A comma is missing",
+#: '{“order_id”: 1}' "a key is text in double quotes" (issue 13, look-alikes; break-it pass brk13text).
+LOOKALIKE_PUNCTUATION = {
+    **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033\uff02\u2018\u2019\u201a\u201b\u2032\uff07\u300c\u300d", '"'),
+    "\uff1a": ":", "\uff0c": ",", "\u3001": ",", "\uff5b": "{", "\uff5d": "}", "\uff3b": "[", "\uff3d": "]",
+    "\u3010": "[", "\u3011": "]", "\uff0d": "-", "\uff0e": ".",
+    **{chr(0xFF10 + d): str(d) for d in range(10)},
+}
 
 
 @dataclass(frozen=True)
@@ -62,11 +80,20 @@ class Explained:
     raw: str
     raw_line: int
     raw_column: int
+    #: The character the parser stopped at, for the three kinds that name it (``lookalike_punctuation``,
+    #: ``odd_space``, ``hidden_character``); empty otherwise.
+    found: str = ""
 
     def params(self) -> dict[str, object]:
-        """The parameters of the ``json_error.explain.<kind>`` wording."""
-        return {"line": self.line, "column": self.column, "excerpt": self.excerpt, "raw": words_without_place(self.raw),
-                "raw_line": self.raw_line, "raw_column": self.raw_column}
+        """The parameters of the ``json_error.explain.<kind>`` wording: with ``char`` (the character, for
+        punctuation), ``code`` (``U+FF1A``) and ``instead`` (the ASCII character JSON needs) when ``found``."""
+        params: dict[str, object] = {"line": self.line, "column": self.column, "excerpt": self.excerpt,
+                                     "raw": words_without_place(self.raw), "raw_line": self.raw_line,
+                                     "raw_column": self.raw_column}
+        if self.found:
+            params.update(char=self.found, code=f"U+{ord(self.found):04X}",
+                          instead=LOOKALIKE_PUNCTUATION.get(self.found, " "))
+        return params
 
 
 def words_without_place(msg: str) -> str:
@@ -115,7 +142,12 @@ def explain(text: str, exc: json.JSONDecodeError) -> Explained:
     kind = message_kind(exc.msg)
     pos = min(exc.pos, len(text))
     fix = pos
-    if kind != "bom" and not text[pos:].strip():
+    found = stray_character(text[pos]) if kind != "bom" and pos < len(text) else None
+    if found == "lookalike_punctuation" and kind == "extra_data":
+        found = None  # after a whole value ('{"a": 1}，'): typing the ASCII one leaves the same extra text
+    if found is not None:
+        kind = found                                          # the character is the reason: name it, not a gap
+    elif kind != "bom" and not text[pos:].strip(JSON_SPACE):
         kind = "ends_early"                                   # a cut-off text: nothing after the break
         fix = max(_previous(text, len(text)), 0)
     elif kind in ("expecting_comma", "expecting_colon"):
@@ -133,4 +165,22 @@ def explain(text: str, exc: json.JSONDecodeError) -> Explained:
         shown = text[fix:fix + EXCERPT_CHARS].split("\n")[0].strip() or "…"
     else:
         shown = excerpt_at(text, fix)
-    return Explained(kind, line, column, shown, exc.msg, exc.lineno, exc.colno)
+    return Explained(kind, line, column, shown, exc.msg, exc.lineno, exc.colno,
+                     found=text[pos] if found is not None else "")
+
+
+def stray_character(ch: str) -> str | None:
+    """The kind naming ``ch`` when it is the reason a JSON text stops where it does, else None:
+    ``lookalike_punctuation`` (LOOKALIKE_PUNCTUATION: ``：`` for ``:``), ``odd_space`` (a space that is not JSON's:
+    no-break U+00A0, ideographic U+3000, the line separators; "{"a": 1}\u3000" read "The text stops … before the
+    JSON is complete", as Python's strip() took the space for the end), ``hidden_character`` (one a page draws as
+    nothing: a zero-width space, a control character)."""
+    if ch in LOOKALIKE_PUNCTUATION:
+        return "lookalike_punctuation"
+    if ch in JSON_SPACE:
+        return None
+    if unicodedata.category(ch) == "Zs" or ch in "\u2028\u2029":
+        return "odd_space"
+    if ch in HIDDEN:
+        return "hidden_character"
+    return None

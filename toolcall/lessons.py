@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 import yaml
 
-from toolcall.yaml_io import safe_load
+from toolcall.yaml_io import lookalike_punctuation, safe_load
 
 from toolcall import CONTENT_ROOT, passk
 from toolcall.files import ReadError, read_text_bounded
@@ -129,8 +129,10 @@ def parse_lesson(text: str, name: str, lang: str, file: str) -> tuple[Lesson | N
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 2} column {mark.column + 1}: " if mark else ""
-        return None, [Problem(file, getattr(exc, "path", "$"),
-                              f"front matter is not YAML: {where}{getattr(exc, 'problem', exc)}")]
+        stray = lookalike_punctuation(head, exc, line_offset=1)
+        said = f"{stray} (the parser: {where}{getattr(exc, 'problem', exc)})" if stray else \
+            f"{where}{getattr(exc, 'problem', exc)}"
+        return None, [Problem(file, getattr(exc, "path", "$"), f"front matter is not YAML: {said}")]
     problems = schema_problems(data, "lesson", file)
     if not body.strip():
         problems.append(Problem(file, "$", "the lesson has no body after its front matter"))

@@ -32,7 +32,7 @@ from toolcall.text import escape_line
 from typing import Any
 from collections.abc import Iterable, Iterator
 
-from toolcall import REPO_ROOT, setting_path
+from toolcall import REPO_ROOT, path_setting_flaw, setting_path
 
 #: Longest learner id.
 LEARNER_ID_CHARS = 64
@@ -75,44 +75,37 @@ def data_dir() -> Path:
 def data_dir_setting_problem(value: str | None = None) -> str | None:
     """Why TOOLCALL_DATA_DIR (``value``, default: the environment's) names no folder the operator meant, one line;
     None when unset, empty or usable as a path. White space only, ``~name`` for a user this machine does not
-    have, a shell variable no shell expanded (``$HOME/tcdata``, ``%USERPROFILE%``), a URL (``postgresql://…``) or
-    quotes kept from an env file (``"/srv/data"``):
-    each was taken as a folder named so, made in the folder the app was started from, without a word."""
+    have, a shell variable no shell expanded (``$HOME/tcdata``, ``%USERPROFILE%``), a URL (``postgresql://…``),
+    quotes kept from an env file (``"/srv/data"``) or white space at its start or end (``/srv/data ``): each was
+    taken as a folder named so, made in the folder the app was started from, without a word
+    (toolcall.path_setting_flaw finds them)."""
     value = os.environ.get("TOOLCALL_DATA_DIR") if value is None else value
-    if not value:
+    if not value or (flaw := path_setting_flaw(value)) is None:
         return None
-    if not value.strip():
+    code, part = flaw
+    shown, part = escape_line(value), escape_line(part)
+    if code == "blank":
         return (f"TOOLCALL_DATA_DIR is white space only ({value!r}): unset it for the default <repo>/data, or name "
                 "a folder")
-    if value.startswith("~") and os.path.expanduser(value) == value:
-        user = value[1:].split("/", 1)[0]
-        return (f"TOOLCALL_DATA_DIR {escape_line(value)} starts with ~{escape_line(user)}, but this machine has no "
-                f"user {escape_line(user)}: write the folder's full path")
-    if (url := _URL_SCHEME.match(value)) is not None:  # not repeated: a database URL may hold a password
-        return (f"TOOLCALL_DATA_DIR is a URL ({url.group(1)}:…), not a folder: a PostgreSQL URL goes in "
+    if code == "unknown_user":
+        return (f"TOOLCALL_DATA_DIR {shown} starts with ~{part}, but this machine has no user {part}: write the "
+                "folder's full path")
+    if code == "url":  # not repeated: a database URL may hold a password
+        return (f"TOOLCALL_DATA_DIR is a URL ({part}:…), not a folder: a PostgreSQL URL goes in "
                 "TOOLCALL_DATABASE_URL; for SQLite, name the folder that holds progress.sqlite3")
-    if re.match(r"[A-Za-z]:[\\/]", value):
-        return (f"TOOLCALL_DATA_DIR {escape_line(value)} is a Windows path: this machine's folders start with /, "
-                "write the folder's full path")
-    if (ref := _SHELL_VARIABLE.search(value)) is not None:
+    if code == "windows":
+        return (f"TOOLCALL_DATA_DIR {shown} is a Windows path: this machine's folders start with /, write the "
+                "folder's full path")
+    if code == "variable":
         meant = os.path.expandvars(value)
         here = f" (with this environment: {escape_line(meant)})" if meant != value else ""
-        return (f"TOOLCALL_DATA_DIR {escape_line(value)} holds {escape_line(ref.group())}, a variable no shell "
-                f"expanded (an env file or a quoted setting passes it as written): write the folder's full "
-                f"path{here}")
-    if value[0] in "\"'" or value[-1] in "\"'":  # an env file's quotes: "/srv/data" made a folder named so
-        return (f"TOOLCALL_DATA_DIR {escape_line(value)} is written in quotes, which would be part of the folder's "
-                f"name: remove them")
-    return None
-
-
-#: A shell variable in a path setting, as written: ``$HOME``, ``${HOME}``. Nothing expands it (no shell reads
-#: a systemd Environment= line, a docker --env-file or a quoted export), so ``$HOME/tcdata`` made a folder named
-#: ``$HOME`` in the folder the app was started from.
-_SHELL_VARIABLE = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\})|%[A-Za-z_][A-Za-z0-9_]*%")
-#: A URL's scheme at the start of a path setting (``postgresql://…``, ``sqlite:///…``, ``file:…``): the folder made
-#: was ``postgresql:/u@h/db`` in the folder the app started from, and the class saved into SQLite there.
-_URL_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+):(?://|[A-Za-z/])")
+        return (f"TOOLCALL_DATA_DIR {shown} holds {part}, a variable no shell expanded (an env file or a quoted "
+                f"setting passes it as written): write the folder's full path{here}")
+    if code == "quoted":  # an env file's quotes: "/srv/data" made a folder named so
+        return (f"TOOLCALL_DATA_DIR {shown} is written in quotes, which would be part of the folder's name: remove "
+                "them")
+    return (f"TOOLCALL_DATA_DIR {value!r} has white space at its start or end, which would be part of the folder's "
+            "name: remove it")
 
 
 @dataclass(frozen=True)

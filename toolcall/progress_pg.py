@@ -58,7 +58,11 @@ def url_problem(url: str) -> str | None:
     try logging libpq's reason, which for an unclosed bracket quotes the whole URL, password included. The
     reason returned never repeats the URL. Parsing: libpq's ``PQconninfoParse`` via psycopg's
     ``conninfo_to_dict`` (https://www.psycopg.org/psycopg3/docs/api/conninfo.html); a port list is
-    comma-separated (https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING-URIS)."""
+    comma-separated (https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING-URIS).
+    A shell variable no shell expanded (:func:`unexpanded_variable`) is named first."""
+    if (ref := unexpanded_variable(url)) is not None:
+        return (f"the progress database URL holds {ref}, a variable no shell expanded (an env file, a systemd "
+                "Environment= line or secrets.toml passes it as written): write its value into the URL")
     try:
         params = conninfo_to_dict(url)
     except psycopg.Error:
@@ -68,6 +72,22 @@ def url_problem(url: str) -> str | None:
     if not all(p == "" or (p.isdigit() and 0 < int(p) < 65536) for p in ports):
         return "the progress database URL's port must be a number from 1 to 65535"
     return option_problem(params)
+
+
+#: ``${NAME}`` anywhere (RFC 3986 allows no ``{`` or ``}`` in a URI, so no URL holds one), or ``$NAME`` in upper case.
+_VARIABLE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$([A-Z_][A-Z0-9_]*)")
+
+
+def unexpanded_variable(url: str) -> str | None:
+    """The shell variable ``url`` holds as written, or None: ``${PGPASSWORD}`` always; ``$PGPASSWORD`` when this
+    environment has a variable of that name (a password may hold ``$`` and capitals, but hardly the name of a
+    variable that is set). In ``postgresql://teacher:${PGPASSWORD}@db/class`` from an env file, the password sent
+    was the eleven characters ``${PGPASSWORD}``, and the server's "password authentication failed" sent the
+    operator to check a password that was right (break-it pass brk13text)."""
+    for match in _VARIABLE.finditer(url):
+        if match.group(1) is None or match.group(1) in os.environ:
+            return match.group()
+    return None
 
 
 #: A unix-socket folder that does not exist: where option_problem points libpq, so it connects nowhere.

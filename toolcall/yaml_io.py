@@ -9,6 +9,7 @@ objects); tests/unit/test_yaml_io.py checks every YAML file of the repository gi
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
@@ -249,3 +250,44 @@ def safe_load(stream: Any) -> Any:
             if isinstance(fast, yaml.YAMLError):
                 raise fast from None
             raise Refused(f"nested more than {MAX_DEPTH} levels deep (lists and mappings)") from None
+
+
+#: Full-width punctuation an input method in Chinese or full-width mode types where YAML needs its own, by the ASCII
+#: character: ``tolerance：0.005`` (a full-width colon) is read as a plain text, not a key, and the parser says
+#: "could not find expected ':'" on the line after it; ``{en: "x"，zh: "y"}`` "expected ',' or '}'".
+YAML_LOOKALIKES = {"\uff1a": ":", "\uff0c": ",", "\uff5b": "{", "\uff5d": "}", "\uff3b": "[", "\uff3d": "]"}
+
+
+def lookalike_punctuation(text: str, exc: yaml.YAMLError, line_offset: int = 0) -> str | None:
+    """Where YAML's refusal ``exc`` of ``text`` comes from a full-width character (YAML_LOOKALIKES) the instructor
+    sees as YAML's own punctuation, as ``line L column C holds ： (U+FF1A), a full-width character where YAML needs
+    the ASCII :``, else None: the character the parser stopped at, or the first one, outside quotes, on the lines
+    it read from where the construct began (its context mark) to where it stopped, that stands for a character
+    the parser says it expected (``expected ':'``, ``expected ',' or ']'``). Lines are 1-based, ``line_offset``
+    lines further on (the text is a part of a file). Before, the parser's own words named the ASCII character as
+    missing, often a line below (break-it pass brk13text). Reads at most the lines between the two marks."""
+    problem = getattr(exc, "problem_mark", None)
+    if problem is None:
+        return None
+    lines = text.split("\n")
+    context = getattr(exc, "context_mark", None) or problem
+    expected = set(re.findall(r"'(.)'", str(getattr(exc, "problem", "") or "")))
+    found: tuple[int, int] | None = None
+    if problem.line < len(lines) and lines[problem.line][problem.column:][:1] in YAML_LOOKALIKES:
+        found = problem.line, problem.column
+    else:
+        for n in range(min(context.line, problem.line), min(problem.line + 1, len(lines))):
+            masked = _QUOTED.sub(lambda m: " " * len(m.group()), lines[n])
+            at = [i for i, ch in enumerate(masked) if YAML_LOOKALIKES.get(ch) in expected]
+            if at:
+                found = n, at[0]
+                break
+    if found is None:
+        return None
+    ch = lines[found[0]][found[1]]
+    return (f"line {found[0] + 1 + line_offset} column {found[1] + 1} holds {ch} (U+{ord(ch):04X}), a full-width "
+            f"character where YAML needs the ASCII {YAML_LOOKALIKES[ch]}")
+
+
+#: A quoted YAML scalar on one line: what it holds is text, where full-width punctuation is the author's.
+_QUOTED = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'[^']*'")

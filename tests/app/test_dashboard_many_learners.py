@@ -78,3 +78,19 @@ def test_a_class_within_the_cap_is_listed_whole_without_the_box(crowded_class, m
     at = _dashboard("en")
     assert len(at.dataframe[1].value) == 501 and len(at.selectbox(key="dashboard_learner").options) == 501
     assert len(at.text_input) == 0 and not any("most recently active" in c.value for c in at.caption)
+
+
+#: As Markdown (plain()): the page shows "first-\u043ene is not a learner id (1 to 64 characters: …"
+NOT_AN_ID = {
+    "en": "first\\-\\\\u043ene is not a learner id \\(1 to 64 characters\\: letters A–Z and a–z, digits, \\_ and \\-\\), so "
+          "no learner of this class has it\\.",
+    "zh": "first\\-\\\\u043ene 不是学习者编号（1 到 64 个字符，只能用字母 A–Z、a–z、数字、\\_ 和 \\-），本班没有学生用这个编号。"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_id_with_a_look_alike_letter_is_shown_escaped_with_the_rule(crowded_class, lang):
+    """"first-оne" with a Cyrillic о (pasted from a chat) read "No learner with the id first-оne has any progress",
+    the id of a learner the class has, as it looked (break-it pass brk13text)."""
+    at = _dashboard(lang)
+    _type_into_drill_down(at, "first-\u043ene")
+    assert not at.exception and [w.value for w in at.warning] == [NOT_AN_ID[lang]]

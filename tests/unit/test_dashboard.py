@@ -140,8 +140,12 @@ def test_a_learner_named_twice_is_refused_in_words():
 BAD_NAME_MAPS = [
     (b"learner,name\nalice,A\n../x,B\n", "bad_learner", {"row": 3, "value": "../x"}),
     ("learner,name\n\u200balice,A\n".encode(), "bad_learner", {"row": 2, "value": "\\u200balice"}),
-    (b"id,who\nalice,A\n", "no_header", {}),
-    (b"", "no_header", {}),
+    (b"id,who\nalice,A\n", "no_header", {"found": "id,who"}),
+    (b"", "no_header", {"found": ""}),
+    # the first row quoted back on one line, cut: what the file holds, not only what it should (brk13text)
+    (b"learner name\r\nalice,A\n", "no_header", {"found": "learner name"}),
+    ("学号,姓名\nalice,A\n".encode(), "no_header", {"found": "学号,姓名"}),
+    (b"a\x1bb," + b"7" * 100 + b"\n", "no_header", {"found": "a\\u001bb," + "7" * 76 + "…"}),
     (b"learner,name\n" + b"a,b\n" * 300_000, "too_large", {"size": "1,200,013", "limit": "1,000,000"}),
     (b"learner,name\nalice,\xff\n", "not_utf8", {"byte": 19}),
     (b"learner,name\nalice," + b"x" * 200_000 + b"\n", "unreadable", {"line": 2}),
@@ -161,6 +165,30 @@ def test_a_refused_name_map_says_why_in_each_language(raw, code, params):
     for value in params.values():
         assert str(value) in en and str(value) in zh
     assert re.search(r"[\u4e00-\u9fff]", zh) and not re.search(r"\b(?!learner\b|name\b|UTF\b|CSV\b)[a-z]{4,}", zh)
+
+
+@pytest.mark.parametrize("raw", [b"learner;name\nalice;Ada Liu\nbob;Bo\n", b"learner\tname\nalice\tAda Liu\nbob\tBo\n",
+                                 b"Learner,Name\nalice,Ada Liu\nbob,Bo\n", "\ufeffLEARNER;Name\r\nalice;Ada Liu\r\nbob;Bo\r\n".encode(),
+                                 b'"learner";"name"\nalice;Ada Liu\nbob;Bo\n'])
+def test_a_name_map_with_semicolons_tabs_or_capitals_is_read(raw):
+    """Excel writes "CSV" with semicolons where a comma is the decimal sign, and a header may be capitalised: each
+    was refused with "the first row must be the header learner,name", which its first row seemed to be
+    (break-it pass brk13text)."""
+    assert parse_name_map(raw) == {"alice": "Ada Liu", "bob": "Bo"}
+
+
+@pytest.mark.parametrize("written", [
+    "Ada Lovelace <Ada@uni.edu>; Bob <bob@uni.edu>", "ada@uni.edu; bob@uni.edu", "ada@uni.edu bob@uni.edu",
+    "ada@uni.edu\nbob@uni.edu\n", "\"Ada Lovelace\" <ada@uni.edu>, bob@uni.edu (teaching assistant)",
+    ["Ada Lovelace <ada@uni.edu>", "bob@uni.edu; "]])
+def test_an_instructor_list_copied_from_a_mail_program_names_each_address(written):
+    """A list as a mail program copies it (display names in angle brackets, semicolons) or one address per line was
+    one entry matching no one: the signed-in instructor read "your account is not on this class's instructor list"
+    (break-it pass brk13text)."""
+    emails = parse_emails(written)
+    assert emails == {"ada@uni.edu", "bob@uni.edu"}
+    assert email_allowed("Ada@uni.edu", emails) and email_allowed("bob@uni.edu", emails)
+    assert not email_allowed("lovelace", emails) and not email_allowed("ada", emails)
 
 
 def test_sign_in_rules():

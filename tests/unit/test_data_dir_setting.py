@@ -29,7 +29,14 @@ from toolcall.progress import ProgressStore, StorageError, data_dir, data_dir_se
     ("%USERPROFILE%\\data", "TOOLCALL_DATA_DIR %USERPROFILE%\\data holds %USERPROFILE%, a variable no shell expanded "
      "(an env file or a quoted setting passes it as written): write the folder's full path"),
     ("C:/data", "TOOLCALL_DATA_DIR C:/data is a Windows path: this machine's folders start with /, write the folder's "
-     "full path")])
+     "full path"),
+    # an env file keeps the space: "/srv/data " made a folder "data " (break-it pass brk13text)
+    ("/srv/tc data ", "TOOLCALL_DATA_DIR '/srv/tc data ' has white space at its start or end, which would be part of "
+     "the folder's name: remove it"),
+    (" data", "TOOLCALL_DATA_DIR ' data' has white space at its start or end, which would be part of the folder's "
+     "name: remove it"),
+    ('"/srv/data" ', "TOOLCALL_DATA_DIR \"/srv/data\"  is written in quotes, which would be part of the folder's "
+     "name: remove them")])
 def test_a_setting_that_names_no_folder_meant_is_a_setup_error(monkeypatch, tmp_path, value, words):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("TOOLCALL_DATA_DIR", value)

@@ -89,3 +89,30 @@ def test_the_value_check_reaches_no_server(monkeypatch):
 
     monkeypatch.setattr(socket.socket, "connect", lambda *a: pytest.fail("a connection was attempted"))
     assert url_problem("postgresql://u@127.0.0.1:5432/db?hostaddr=127.0.0.1&sslmode=require") is None
+
+
+@pytest.mark.parametrize("url, ref", [
+    ("postgresql://teacher:${PGPASSWORD}@db/class", "${PGPASSWORD}"),
+    ("postgresql://teacher:${TOOLCALL_TEST_UNSET}@db/class", "${TOOLCALL_TEST_UNSET}"),
+    ("postgresql://teacher:$PGPASSWORD@db/class", "$PGPASSWORD"),
+    ("postgresql://teacher@${DB_HOST}:5432/class", "${DB_HOST}")])
+def test_a_variable_no_shell_expanded_is_named(monkeypatch, capsys, url, ref):
+    """From an env file the URL kept ``${PGPASSWORD}`` as written: it passed every check, and the server's
+    "password authentication failed" named a password that was right (break-it pass brk13text)."""
+    monkeypatch.setenv("PGPASSWORD", SECRET)
+    monkeypatch.delenv("TOOLCALL_TEST_UNSET", raising=False)
+    words = (f"the progress database URL holds {ref}, a variable no shell expanded (an env file, a systemd "
+             "Environment= line or secrets.toml passes it as written): write its value into the URL")
+    assert url_problem(url) == words
+    with pytest.raises(StorageError) as info:
+        open_store(url)
+    assert info.value.setup and str(info.value) == words
+    with pytest.raises(SystemExit) as done:
+        main(["--database-url", url, "--processes", "0"])
+    assert done.value.code == 2 and f"--database-url: {words}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("password", ["pa$word", "$ecret", "a$B1", "$NOT_SET_TOOLCALL"])
+def test_a_password_holding_a_dollar_is_left_alone(monkeypatch, password):
+    monkeypatch.delenv("NOT_SET_TOOLCALL", raising=False)
+    assert url_problem(f"postgresql://teacher:{password}@db/class") is None

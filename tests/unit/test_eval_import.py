@@ -364,7 +364,8 @@ def test_a_whole_document_that_is_not_json_gives_line_and_column_in_our_words(la
     _no_orjson_text(caught.value.text(lang))
 
 
-@pytest.mark.parametrize("data, byte", [(b"\xff\xfe", 0), (b'[{"task_id": "\xe4\xb8"}]', 14)])
+# (b"\xff\xfe" is UTF-16's byte-order mark, named as such: tests/unit/test_eval_log_encodings.py)
+@pytest.mark.parametrize("data, byte", [(b"\xfe[]", 0), (b'[{"task_id": "\xe4\xb8"}]', 14)])
 def test_bytes_that_are_not_utf8_say_so_with_the_offset(data, byte):
     with pytest.raises(LogError) as caught:
         read_log(data, "tau")

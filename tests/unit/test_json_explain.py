@@ -35,6 +35,9 @@ SAMPLES = {
     "invalid_unicode_escape": '{"a": "\\u12"}',
     "extra_data": '{"a": 1} {"b": 2}',
     "bom": '\ufeff{"a": 1}',
+    "lookalike_punctuation": '{"order_id"\uff1a "A1"}',
+    "odd_space": '{"a":\u00a01}',
+    "hidden_character": '{"a": 1}\u200b',
 }
 
 
@@ -160,3 +163,63 @@ def test_a_parser_message_shown_without_its_place_reads_as_words(msg):
 def test_the_truncated_text_quotes_the_parser_without_a_dangling_at(lang, detail):
     parsed = parse_tool_input(SAMPLES["unterminated_string"])
     assert localized_detail(parsed, lang).endswith(detail)
+
+
+#: Text a Chinese input method, a word processor or a paste puts where JSON's own punctuation or white space goes,
+#: and what was said of it before: the ASCII character named as missing, or the text called cut off
+#: (break-it pass brk13text). Each is now named, with its code point and the ASCII character to type.
+STRAY = [
+    ('{"order_id"\uff1a "A1"}',
+     "At line 1, column 12: {\"order_id\"\uff1a — \uff1a (U+FF1A) is a full-width or typographic character, and JSON "
+     "reads only the ASCII :: type : in its place (an input method in Chinese or full-width punctuation mode types "
+     "\uff1a). (Parser's message: Expecting ':' delimiter)",
+     "第 1 行第 12 列：{\"order_id\"\uff1a —— \uff1a（U+FF1A）是全角或排版用的符号，JSON 只认半角的 :，请在这里改成 :"
+     "（输入法处在中文或全角标点模式时会打出 \uff1a）。（解析器原文：“Expecting ':' delimiter”）"),
+    ('{"a": 1\uff0c "b": 2}',
+     "At line 1, column 8: {\"a\": 1\uff0c — \uff0c (U+FF0C) is a full-width or typographic character, and JSON reads "
+     "only the ASCII ,: type , in its place (an input method in Chinese or full-width punctuation mode types \uff0c). "
+     "(Parser's message: Expecting ',' delimiter)",
+     "第 1 行第 8 列：{\"a\": 1\uff0c —— \uff0c（U+FF0C）是全角或排版用的符号，JSON 只认半角的 ,，请在这里改成 ,"
+     "（输入法处在中文或全角标点模式时会打出 \uff0c）。（解析器原文：“Expecting ',' delimiter”）"),
+    ('{\u201corder_id\u201d: "A1"}',
+     "At line 1, column 2: {\u201c — \u201c (U+201C) is a full-width or typographic character, and JSON reads only "
+     "the ASCII \": type \" in its place (an input method in Chinese or full-width punctuation mode types \u201c). "
+     "(Parser's message: Expecting property name enclosed in double quotes)",
+     "第 1 行第 2 列：{\u201c —— \u201c（U+201C）是全角或排版用的符号，JSON 只认半角的 \"，请在这里改成 \"（输入法处在"
+     "中文或全角标点模式时会打出 \u201c）。（解析器原文：“Expecting property name enclosed in double quotes”）"),
+    ('{"a": 1}\u3000',
+     "At line 1, column 9 there is a space JSON does not read as one (U+3000): {\"a\": 1} — type an ordinary space "
+     "in its place, or delete it (it comes along when text is pasted from a document or typed by an input method). "
+     "(Parser's message: Extra data)",
+     "第 1 行第 9 列有一个 JSON 不认作空白的空格（U+3000）：{\"a\": 1} —— 请换成普通空格，或者删掉（从文档里粘贴文字或用"
+     "输入法打字时会带进来）。（解析器原文：“Extra data”）"),
+    ('{"a":\u00a01}',
+     "At line 1, column 6 there is a space JSON does not read as one (U+00A0): {\"a\": — type an ordinary space in "
+     "its place, or delete it (it comes along when text is pasted from a document or typed by an input method). "
+     "(Parser's message: Expecting value)",
+     "第 1 行第 6 列有一个 JSON 不认作空白的空格（U+00A0）：{\"a\": —— 请换成普通空格，或者删掉（从文档里粘贴文字或用"
+     "输入法打字时会带进来）。（解析器原文：“Expecting value”）"),
+    ('{"a": 1}\x85',
+     "At line 1, column 9 there is an invisible character (U+0085): {\"a\": 1} — delete it (it comes along when "
+     "text is pasted from a document or a web page). (Parser's message: Extra data)",
+     "第 1 行第 9 列有一个看不见的字符（U+0085）：{\"a\": 1} —— 请删掉它（从文档或网页里粘贴文字时会带进来）。"
+     "（解析器原文：“Extra data”）"),
+]
+
+
+@pytest.mark.parametrize("text, en, zh", STRAY)
+def test_a_stray_character_is_named_not_the_ascii_one_it_replaces(text, en, zh):
+    parsed = parse_tool_input(text)
+    assert (localized_detail(parsed, "en"), localized_detail(parsed, "zh")) == (en, zh)
+
+
+def test_full_width_punctuation_after_a_whole_value_is_extra_text():
+    """Typing the ASCII character there ('{"a": 1},') would not fix it: the text is still extra."""
+    parsed = parse_tool_input('{"a": 1}\uff0c')
+    assert parsed.detail_key == "explain.extra_data"
+
+
+def test_a_text_cut_off_before_json_white_space_is_still_cut_off():
+    """Only JSON's four white-space characters end a text: the check for a cut-off text used str.strip()."""
+    parsed = parse_tool_input('{"a": [1, \n\t ')
+    assert parsed.detail_key == "explain.ends_early"

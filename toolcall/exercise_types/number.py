@@ -57,10 +57,27 @@ def parse_number(text: str) -> float:
     elif _NUMBER.fullmatch(s):
         value = float(s)
     else:
-        raise NumberError("not_number", text)
+        raise _not_a_number(s, text)
     if not math.isfinite(value):  # the syntax is a number's: it is out of float range
         raise NumberError("number_too_large", text)
     return value
+
+
+#: What a number may hold for a decimal point or between its thousands in other conventions, that this box does not
+#: read: a comma (0,7; 1,000; the full-width ，), the Chinese full stop (0。7, typed in Chinese punctuation mode), the
+#: Arabic decimal separator, the enumeration comma, a middle dot, an apostrophe, an underscore, white space (1 000).
+_SEPARATOR = re.compile(r"[,，。٫、·'_\s]")
+
+
+def _not_a_number(s: str, text: str) -> NumberError:
+    """Why ``s`` (``text`` normalised) is not a number: ``number_separator`` when it would be one without its
+    separators (``0,7``, ``0。7``, ``1 000``), naming the first; else ``not_number``. The separator got "is not a
+    number. Write a decimal (0.7)…", to a student who saw a decimal in "0。7" (break-it pass brk13text)."""
+    sep = _SEPARATOR.search(text.strip())  # named as typed: the full-width ， and a no-break space, not NFKC's
+    if sep is not None and _NUMBER.fullmatch(_SEPARATOR.sub("", s.removesuffix("%"))):
+        ch = sep.group()
+        return NumberError("number_separator", text, char=" " if ch.isspace() else ch, point=f"U+{ord(ch):04X}")
+    return NumberError("not_number", text)
 
 
 def _number(text: str) -> float:

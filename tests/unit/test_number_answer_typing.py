@@ -1,0 +1,45 @@
+"""A number answer typed the way a Chinese input method, a word processor or another country writes it is read, or
+its one unreadable character is named (break-it pass brk13text). Before: "0．7" (full-width full stop) and "56／120"
+(full-width slash) were "not a number. Write a decimal (0.7) …", though "８４" and "70％" were read; "−0.5" (the
+minus sign U+2212 a document pastes) was "not a number"; "0。7" (the Chinese full stop, Chinese punctuation mode)
+and "1 000" got the same sentence, which names none of what the student sees as a decimal."""
+
+import pytest
+
+from toolcall.exercise_types.number import parse_number
+from toolcall.exercises import load_exercises
+from toolcall.grading import grade, grading_inputs
+
+
+@pytest.mark.parametrize("text, value", [("0．7", 0.7), ("０．７", 0.7), ("56／120", 56 / 120), ("−0.5", -0.5),
+                                         ("－0.5", -0.5), ("７０％", 0.7), ("７e－1", 0.7)])
+def test_full_width_and_typographic_forms_are_read(text, value):
+    assert parse_number(text) == value
+
+
+def _number_exercise():
+    return next(e for e in load_exercises().exercises if e.type == "number")
+
+
+@pytest.mark.parametrize("text, char, point", [
+    ("0,7", ",", "U+002C"), ("0。7", "。", "U+3002"), ("1，000", "，", "U+FF0C"), ("1 000", " ", "U+0020"),
+    ("1\u00a0000", " ", "U+00A0"), ("0,7%", ",", "U+002C"), ("٠٫٧", "٫", "U+066B")])
+def test_a_separator_this_box_does_not_read_is_named(text, char, point):
+    ex = _number_exercise()
+    result = grade(ex, text, grading_inputs(ex))
+    assert (result.score, result.malformed) == (0, True)
+    assert [f.render("en") for f in result.feedback] == [
+        f'"{text}" is not a number: it holds "{char}" ({point}), which this box reads neither as a decimal point nor '
+        "as part of a number. Write the decimal point as a full stop (0.7) and thousands with no separator (1000)."]
+    assert [f.render("zh") for f in result.feedback] == [
+        f"“{text}”不是数字：里面有“{char}”（{point}），这里既不把它当作小数点，也不把它算作数字的一部分。小数点请写成半角的 ."
+        "（如 0.7），千位之间不加分隔符（如 1000）。"]
+
+
+@pytest.mark.parametrize("text", ["abc", "1,2,3x", "0,7,x", "1/0,5"])
+def test_other_text_is_still_not_a_number(text):
+    ex = _number_exercise()
+    result = grade(ex, text, grading_inputs(ex))
+    assert result.malformed
+    assert [f.render("en") for f in result.feedback] == [
+        f'"{text}" is not a number. Write a decimal (0.7), a fraction (84/120) or a percentage (70%).']
