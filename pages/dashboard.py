@@ -49,7 +49,7 @@ if not sign_in():
 
 store = progress_store()
 try:
-    data = ClassData.load(store)
+    data = ClassData.load(store, learners=MAX_LISTED_LEARNERS)  # the rows of the learners listed; the rest counted
 except StorageError as exc:
     if exc.setup:  # waiting will not help: say what is wrong (the server's own words name the setting)
         st.error(tr("storage.dashboard_setup"))
@@ -126,9 +126,7 @@ st.subheader(tr("dashboard.activity_title"))
 show_chart(activity_chart(data, L))
 
 st.subheader(tr("dashboard.learners_title"))
-learners = learner_table(data, names)
-known = {r["learner"] for r in learners}
-listed = learners[:MAX_LISTED_LEARNERS]  # the most recently active; the exports hold every learner
+listed = learner_table(data, names)  # the MAX_LISTED_LEARNERS most recently active; the exports hold every learner
 show_table(
     [
         {
@@ -145,8 +143,8 @@ show_table(
     key="dashboard_learners",
     height=min(35 * (len(listed) + 1) + 3, 400),
 )
-if len(learners) > len(listed):
-    st.caption(tr("dashboard.learners_shown", shown=f"{len(listed):,}", total=f"{len(learners):,}"))
+if ov["learners"] > len(listed):
+    st.caption(tr("dashboard.learners_shown", shown=f"{len(listed):,}", total=f"{ov['learners']:,}"))
 
 who = st.selectbox(
     tr("dashboard.drill_down"),
@@ -157,18 +155,20 @@ who = st.selectbox(
     **PERSIST,
     **own_words("selectbox"),
 )
-if len(learners) > len(listed):  # a learner not listed: by id (a box of our own words, not the selectbox's "Add:")
+if ov["learners"] > len(listed):  # a learner not listed: by id (a box of our own words, not the selectbox's "Add:")
     typed = st.text_input(tr("dashboard.learner_by_id"), key="dashboard_learner_id", **PERSIST,
                           max_chars=box_chars(LEARNER_ID_CHARS)).strip()
     who = typed or who
-if who and who not in known:  # typed: an id this class has no progress for
-    st.warning(plain(tr("dashboard.no_such_learner", learner=who[:80])))
-elif who:
-    try:
-        detail = learner_detail(store, who)
+detail = None
+if who:
+    try:  # a typed id is looked up: the page holds the listed learners' rows only
+        detail = learner_detail(store, who) if progress.valid_learner(who) else None
     except StorageError:
         st.warning(tr("dashboard.store_error"))
         st.stop()
+if who and not (detail and detail["progress"]):  # typed: an id this class has no progress for
+    st.warning(plain(tr("dashboard.no_such_learner", learner=who[:80])))
+elif who:
     show_table(
         [
             {
@@ -210,8 +210,8 @@ if (names_problem := st.session_state.get(NAMES_ERROR_KEY)) is not None:  # quot
 
 def _export_json() -> str:
     """The JSON file: the newest tries up to MAX_EXPORT_ANSWER_BYTES of answers, read only when clicked."""
-    attempts, left_out = store.export_attempts()
-    return export_json(data, titles, attempts, names, attempts_left_out=left_out)
+    attempts, left_out = store.export_attempts()  # and every learner, read only now
+    return export_json(ClassData.load(store), titles, attempts, names, attempts_left_out=left_out)
 
 
 st.subheader(tr("dashboard.export_title"))

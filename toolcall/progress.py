@@ -702,6 +702,36 @@ class SqlProgressStore:
             rows = [tuple(r) for r in cur.fetchall()] if as_tuples else _dicts(cur)
         return self._typed(rows, PROGRESS_FIELDS, "progress")
 
+    def class_recent_progress(self, learners: int, answer_chars: int = 0) -> list[tuple]:
+        """The progress rows (tuples of PROGRESS_FIELDS, ``last_answer`` cut to ``answer_chars`` characters) of the
+        ``learners`` most recently active learners (the latest ``updated_at`` of their rows; ties by id): the
+        learners the dashboard lists, picked by the database instead of from every learner's rows."""
+        fields = [f if f != "last_answer" else f"substr(last_answer, 1, {int(answer_chars)}) AS last_answer"
+                  for f in PROGRESS_FIELDS]
+        with self._class_tx() as execute:
+            rows = [tuple(r) for r in execute(
+                f"SELECT {', '.join(fields)} FROM progress WHERE learner IN (SELECT learner FROM progress "
+                "GROUP BY learner ORDER BY MAX(updated_at) DESC, learner LIMIT ?) ORDER BY learner, exercise_id",
+                (int(learners),)).fetchall()]
+        return self._typed(rows, PROGRESS_FIELDS, "progress")
+
+    def class_counts(self, since: str) -> dict:
+        """The class's numbers counted by the database: ``{"learners": learners with a row, "active": learners
+        with a row updated or a try given at or after since (UTC ISO 8601), "exercises": [(exercise_id, tried,
+        solved, revealed)], "tries": [(exercise_id, tries, learners with that many tries)] over the rows with a
+        try}`` (tried, solved, revealed as toolcall.dashboard counts them)."""
+        with self._class_tx() as execute:
+            learners = execute("SELECT COUNT(DISTINCT learner) FROM progress", ()).fetchone()[0]
+            active = execute("SELECT COUNT(*) FROM (SELECT learner FROM progress WHERE updated_at >= ? UNION "
+                             "SELECT learner FROM attempts WHERE at >= ?) AS active", (since, since)).fetchone()[0]
+            exercises = [tuple(r) for r in execute(
+                "SELECT exercise_id, SUM(CASE WHEN tries > 0 THEN 1 ELSE 0 END), SUM(CASE WHEN tries > 0 AND "
+                "max_score > 0 AND best_score >= max_score THEN 1 ELSE 0 END), SUM(CASE WHEN revealed <> 0 THEN 1 "
+                "ELSE 0 END) FROM progress GROUP BY exercise_id ORDER BY exercise_id", ()).fetchall()]
+            tries = [tuple(r) for r in execute("SELECT exercise_id, tries, COUNT(*) FROM progress WHERE tries > 0 "
+                                               "GROUP BY 1, 2 ORDER BY 1, 2", ()).fetchall()]
+        return {"learners": int(learners), "active": int(active), "exercises": exercises, "tries": tries}
+
     def class_attempts(self, limit: int = MAX_CLASS_ATTEMPTS, as_tuples: bool = False) -> list:
         """The newest ``limit`` graded tries of every learner (dicts of ATTEMPT_FIELDS, or
         tuples in that order), oldest first: for the instructors' dashboard only."""
@@ -732,18 +762,19 @@ class SqlProgressStore:
         return self._typed(rows, ATTEMPT_FIELDS, "attempts")[::-1], int(total) - len(rows)
 
     def class_attempt_summary(self, since: str, bucket_chars: int = 15, prefix_chars: int = WRONG_PREFIX_CHARS,
-                              per_exercise: int = WRONG_GROUPS_PER_EXERCISE) -> dict:
+                              per_exercise: int = WRONG_GROUPS_PER_EXERCISE, recent: bool = True) -> dict:
         """What the dashboard needs from every graded try, counted by the database instead of
         read row by row: ``{"count": n, "recent": [learners with a try at or after since (UTC
         ISO 8601)], "wrong": [(exercise_id, answer prefix, count)] of tries without full marks,
-        "activity": [(time prefix of bucket_chars characters, correct 0/1, count)]}``.
-        ``wrong`` groups answers on their first ``prefix_chars`` characters and keeps, per
-        exercise, the ``per_exercise`` most frequent groups (ties by prefix): at most
+        "activity": [(time prefix of bucket_chars characters, correct 0/1, count)]}`` ("recent" is [] without
+        ``recent``: class_counts counts them). ``wrong`` groups answers on their first ``prefix_chars``
+        characters and keeps, per exercise, the ``per_exercise`` most frequent groups (ties by prefix): at most
         per_exercise × prefix_chars characters per exercise, however many learners wrote
         however long answers (issue 13: grouping on whole answers loaded 340 MB from a 100 MB store)."""
         with self._class_tx() as execute:
             count = execute("SELECT COUNT(*) FROM attempts", ()).fetchone()[0]
-            recent = [r[0] for r in execute("SELECT DISTINCT learner FROM attempts WHERE at >= ?", (since,)).fetchall()]
+            recent = [r[0] for r in execute("SELECT DISTINCT learner FROM attempts WHERE at >= ?", (since,)).fetchall()
+                      ] if recent else []  # not read: class_counts counts them
             wrong = [tuple(r) for r in execute(
                 "SELECT exercise_id, prefix, n FROM ("
                 " SELECT exercise_id, prefix, n, ROW_NUMBER() OVER (PARTITION BY exercise_id ORDER BY n DESC, prefix)"

@@ -1,0 +1,70 @@
+"""The dashboard's page reads the rows of the learners it lists and lets the database count the class (issue 13,
+break-it pass brk13scale). It read a row for every learner and exercise to list 500 of them: 100 000 learners with
+5 exercises each cost 6.9 s and 594 MB on every rerun (168 MB after). The counted numbers are those of a whole
+load, on both back ends; the exports still read every learner."""
+
+import pytest
+
+from tests.unit.test_progress import location, make_store  # noqa: F401 (fixtures: SQLite and PostgreSQL)
+from toolcall.dashboard import ClassData, exercise_table, learner_table, overview
+
+NOW = "2026-12-07T07:00:00+00:00"
+
+
+def _fill(store) -> None:
+    """Nine learners: l0 … l8, the higher the number the more recent; tries 1 … 4 on ex_a, a reveal, a solve."""
+    for n in range(9):
+        for k in range(n % 4 + 1):
+            correct = k == n % 4 and n % 2 == 0
+            store.record(f"l{n}", "ex_a", f"answer {k}", 1 if correct else 0, 1,
+                         at=f"2026-12-07T06:{10 + n}:{k:02d}.000000+00:00")
+        if n % 3 == 0:
+            store.record(f"l{n}", "ex_b", "b", 0, 2, at=f"2026-12-07T05:{10 + n}:00.000000+00:00")
+    for n in (0, 3):
+        store.record(f"l{n}", "ex_b", "b again", 0, 2, at="2026-12-07T05:00:00.000000+00:00")
+        assert store.reveal(f"l{n}", "ex_b")
+
+
+@pytest.fixture
+def filled(make_store):  # noqa: F811
+    store = make_store()
+    _fill(store)
+    # the order the learners were last active in: their rows' updated_at, written as now; made distinct here
+    with store._tx() as execute:
+        for n in range(9):
+            execute("UPDATE progress SET updated_at = ? WHERE learner = ?", (f"2026-12-07T06:{10 + n}:30+00:00",
+                                                                               f"l{n}"))
+    return store
+
+
+def test_the_counted_load_reads_the_listed_learners_and_counts_as_a_whole_load(filled):
+    from datetime import datetime
+    now = datetime.fromisoformat(NOW)
+    whole = ClassData.load(filled, now=now)
+    listed = ClassData.load(filled, now=now, learners=3)
+    assert sorted(set(listed.progress["learner"])) == ["l6", "l7", "l8"]
+    assert len(listed.progress) == 2 + 1 + 1  # l6 has ex_a and ex_b
+    assert [r["learner"] for r in learner_table(listed)] == ["l8", "l7", "l6"]
+    assert learner_table(listed) == learner_table(whole)[:3]
+    assert overview(listed) == overview(whole) == {"learners": 9, "active_last_hour": 9, "attempts": 26}
+    titles = {"ex_a": "A", "ex_b": "B"}
+    assert exercise_table(listed, titles) == exercise_table(whole, titles)
+    rows = {r["exercise_id"]: r for r in exercise_table(listed, titles)}
+    assert [rows["ex_a"][k] for k in ("tried", "solved", "revealed", "median_tries")] == [9, 5, 0, 2.0]
+    assert [rows["ex_b"][k] for k in ("tried", "solved", "revealed", "median_tries")] == [3, 0, 2, 2.0]
+
+
+def test_the_median_of_an_even_number_of_learners_is_the_mean_of_the_middle_two(make_store):  # noqa: F811
+    store = make_store()
+    for n, tries in enumerate((1, 2, 5, 9)):
+        for k in range(tries):
+            store.record(f"m{n}", "ex_a", f"a{k}", 0, 1)
+    [row] = exercise_table(ClassData.load(store, learners=1), {"ex_a": "A"})
+    assert row["median_tries"] == 3.5 and row["tried"] == 4
+
+
+def test_the_counted_load_of_an_empty_class(make_store):  # noqa: F811
+    data = ClassData.load(make_store(), learners=500)
+    assert overview(data) == {"learners": 0, "active_last_hour": 0, "attempts": 0}
+    assert learner_table(data) == []
+    assert exercise_table(data, {"ex_a": "A"})[0]["median_tries"] is None
