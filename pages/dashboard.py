@@ -215,7 +215,8 @@ def _export_json() -> str:
 
 
 st.subheader(tr("dashboard.export_title"))
-st.caption(tr("dashboard.export_limit", mb=f"{progress.MAX_EXPORT_ANSWER_BYTES / 1e6:g}"))
+st.caption(tr("dashboard.export_limit", mb=f"{progress.MAX_EXPORT_ANSWER_BYTES / 1e6:g}",
+              chars=f"{progress.MAX_CSV_ANSWER_CHARS:,}"))
 e1, e2 = st.columns(2)
 # Built only when clicked (a callable): a large class's files cost nothing on every render.
 e1.download_button(

@@ -23,6 +23,7 @@ import altair as alt
 import pandas as pd
 
 from toolcall.i18n import t
+from toolcall import progress as _progress
 from toolcall.progress import PROGRESS_FIELDS, to_csv_bytes, valid_learner
 from toolcall.text import escape_invisible, escape_lookalikes, reading_key
 
@@ -61,9 +62,10 @@ class ClassData:
         hour" ends at ``now`` (UTC, default now); activity is counted per ``bucket`` (``1min``, ``10min``
         or ``1h``; KeyError otherwise), or with ``auto`` per hour, then per minute when those hours span
         at most FINE_SPAN (a class session: at most 2 × 60 × 6 rows, however long the store's history).
-        ``last_answer`` is read only with ``answers`` (the CSV
-        export): every render read each learner's last answer to each exercise, up to 8 000
-        characters apiece, and showed none of them; learner ids cost nothing to make.
+        ``last_answer`` is read only with ``answers`` (the CSV export: up to
+        progress.MAX_CSV_ANSWER_CHARS of them, each cut to an equal share past it): every render read each
+        learner's last answer to each exercise, up to 8 000 characters apiece, and showed none of them; learner ids
+        cost nothing to make.
         With ``learners`` (the page), only the rows of that many most recently active learners are read, and the
         database counts the rest (``counts``): a row for each of 100 000 learners' 5 exercises cost the page
         6.9 s and 594 MB on every rerun, to list 500 of them (issue 13, break-it pass brk13scale)."""
@@ -71,7 +73,9 @@ class ClassData:
         cut, tail = _BUCKETS[coarse]
         since = ((now or datetime.now(UTC)) - timedelta(hours=1)).astimezone(UTC).isoformat(timespec="seconds")
         if learners is None:
-            rows, counts = store.class_progress(as_tuples=True, answer_chars=None if answers else 0), None
+            rows = store.class_progress(as_tuples=True, answer_chars=None if answers else 0,
+                                        answer_budget=_progress.MAX_CSV_ANSWER_CHARS if answers else None)
+            counts = None
         else:
             rows, counts = store.class_recent_progress(learners), store.class_counts(since)
         summary = store.class_attempt_summary(since, cut, recent=counts is None)

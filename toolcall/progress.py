@@ -451,6 +451,10 @@ MAX_CLASS_ATTEMPTS = 500_000
 #: process of the class server (300 000 on PostgreSQL ran past TX_DEADLINE and failed after 25 s). A course
 #: answer is under 2 000 characters: 60 learners with every try kept come to a few megabytes.
 MAX_EXPORT_ANSWER_BYTES = 16_000_000
+#: Characters of last answers the dashboard's CSV export holds, class-wide (class_progress's ``answer_budget``): past
+#: it each is cut to an equal share and ends in "…". It read them whole: learners × exercises × MAX_STORED_ANSWER_CHARS
+#: (100 000 learners × 5 exercises of 8 000 characters are 4 GB in one process of the class server).
+MAX_CSV_ANSWER_CHARS = 16_000_000
 #: Characters of an answer kept in the database (the try is graded whole, up to the grader's
 #: own MAX_ANSWER_CHARS; only the stored copy is cut). A course answer is under 2 000.
 MAX_STORED_ANSWER_CHARS = 8_000
@@ -689,18 +693,33 @@ class SqlProgressStore:
         with self._read_tx() as execute:
             return int(execute("SELECT COUNT(*) FROM attempts WHERE learner = ?", (learner,)).fetchone()[0])
 
-    def class_progress(self, as_tuples: bool = False, answer_chars: int | None = None) -> list:
+    def class_progress(self, as_tuples: bool = False, answer_chars: int | None = None,
+                       answer_budget: int | None = None) -> list:
         """Every progress row of every learner (dicts of PROGRESS_FIELDS, or tuples in that
         order): for the instructors' dashboard only, never for a learner's page. ``answer_chars``:
         read at most this many characters of each ``last_answer`` (0: none; the dashboard's page
         shows none of them, and a class's last answers can be learners × exercises × 8 000
-        characters); None reads them whole (the CSV export)."""
-        fields = [f if f != "last_answer" or answer_chars is None
-                  else f"substr(last_answer, 1, {int(answer_chars)}) AS last_answer" for f in PROGRESS_FIELDS]
+        characters); None reads them whole (the CSV export), up to ``answer_budget`` characters of them
+        together when given: past it (summed by the database) each is read cut to budget ÷ rows characters
+        (at least 1), and one that was cut ends in "…"."""
+        cut = None
         with self._class_tx() as execute:
+            if answer_chars is None and answer_budget is not None:
+                total, count = execute("SELECT COALESCE(SUM(LENGTH(last_answer)), 0), COUNT(*) FROM progress",
+                                       ()).fetchone()
+                if int(total) > answer_budget:
+                    cut = max(int(answer_budget) // max(int(count), 1), 1)
+                    answer_chars = cut + 1  # one more: to know it was cut
+            fields = [f if f != "last_answer" or answer_chars is None
+                      else f"substr(last_answer, 1, {int(answer_chars)}) AS last_answer" for f in PROGRESS_FIELDS]
             cur = execute(f"SELECT {', '.join(fields)} FROM progress ORDER BY learner, exercise_id", ())
             rows = [tuple(r) for r in cur.fetchall()] if as_tuples else _dicts(cur)
-        return self._typed(rows, PROGRESS_FIELDS, "progress")
+        rows = self._typed(rows, PROGRESS_FIELDS, "progress")
+        if cut is not None:
+            at = PROGRESS_FIELDS.index("last_answer")
+            rows = [row if len(row[at] if as_tuples else row["last_answer"]) <= cut else _cut_answer(row, at, cut)
+                    for row in rows]
+        return rows
 
     def class_recent_progress(self, learners: int, answer_chars: int = 0) -> list[tuple]:
         """The progress rows (tuples of PROGRESS_FIELDS, ``last_answer`` cut to ``answer_chars`` characters) of the
@@ -801,6 +820,13 @@ class SqlProgressStore:
             return (tuple(execute("SELECT COUNT(*), MAX(updated_at), SUM(tries + hints_shown + revealed) FROM progress",
                                   ()).fetchone())
                     + tuple(execute("SELECT COUNT(*), MAX(at) FROM attempts", ()).fetchone()))
+
+
+def _cut_answer(row, at: int, chars: int):
+    """``row`` (a tuple of PROGRESS_FIELDS, or a dict) with its last answer cut to ``chars`` characters and "…"."""
+    if isinstance(row, dict):
+        return {**row, "last_answer": row["last_answer"][:chars] + "…"}
+    return row[:at] + (row[at][:chars] + "…",) + row[at + 1:]
 
 
 def stored_answer(answer: str) -> str:

@@ -68,3 +68,29 @@ def test_the_counted_load_of_an_empty_class(make_store):  # noqa: F811
     assert overview(data) == {"learners": 0, "active_last_hour": 0, "attempts": 0}
     assert learner_table(data) == []
     assert exercise_table(data, {"ex_a": "A"})[0]["median_tries"] is None
+
+
+def test_the_csv_export_holds_its_budget_of_last_answers_each_cut_to_an_equal_share(make_store, monkeypatch):  # noqa: F811
+    """The CSV read every last answer whole: learners × exercises × 8 000 characters (100 000 × 5 are 4 GB in one
+    process). Past progress.MAX_CSV_ANSWER_CHARS, summed by the database, each is cut to budget ÷ rows and ends
+    in "…"; an answer within its share is whole."""
+    import csv
+    import io
+
+    import toolcall.progress as progress
+    from toolcall.dashboard import export_csv
+
+    store = make_store()
+    for n in range(10):
+        for e in range(4):
+            store.record(f"l{n}", f"ex{e}", ("é" if e else "短") * (progress.MAX_STORED_ANSWER_CHARS + 5), 0, 1)
+    store.record("l0", "ex9", "short", 0, 1)
+    rows = list(csv.DictReader(io.StringIO(export_csv(ClassData.load(store, answers=True)).decode("utf-8-sig"))))
+    assert len(rows) == 41 and {len(r["last_answer"]) for r in rows} == {progress.MAX_STORED_ANSWER_CHARS, 5}
+    monkeypatch.setattr(progress, "MAX_CSV_ANSWER_CHARS", 41 * 100)
+    rows = list(csv.DictReader(io.StringIO(export_csv(ClassData.load(store, answers=True)).decode("utf-8-sig"))))
+    assert len(rows) == 41
+    answers = {(r["learner"], r["exercise_id"]): r["last_answer"] for r in rows}
+    assert answers[("l3", "ex0")] == "短" * 100 + "…" and answers[("l3", "ex2")] == "é" * 100 + "…"
+    assert answers[("l0", "ex9")] == "short"
+    assert sum(len(a) for a in answers.values()) == 40 * 101 + 5
