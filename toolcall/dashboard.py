@@ -86,7 +86,8 @@ class ClassData:
             if hours and _parse_prefix(hours[-1], tail) - _parse_prefix(hours[0], tail) < FINE_SPAN:
                 bucket = "1min"
                 cut, tail = _BUCKETS[bucket]
-                counted = store.class_activity(cut, hours[0])
+                # every try: ``hours`` are all the store's, and a start no try is before cost SQLite 3× the pass
+                counted = store.class_activity(cut)
         activity = (
             pd.DataFrame.from_records(counted, columns=["time", "correct", "tries"])
             if counted

@@ -94,3 +94,35 @@ def test_the_csv_export_holds_its_budget_of_last_answers_each_cut_to_an_equal_sh
     assert answers[("l3", "ex0")] == "短" * 100 + "…" and answers[("l3", "ex2")] == "é" * 100 + "…"
     assert answers[("l0", "ex9")] == "short"
     assert sum(len(a) for a in answers.values()) == 40 * 101 + 5
+
+
+def test_the_minutes_are_counted_in_one_pass_over_the_tries(tmp_path, monkeypatch):
+    """ClassData.load read the minutes from the first hour with a try, which every try is at or after: SQLite then
+    walked the time index and looked up each try's row (2.5 s for 1 000 000 tries against 0.8 s for one pass over
+    the table, on every rerun of the dashboard). It reads them all, and the store's query has no start."""
+    import sqlite3
+
+    import toolcall.progress as progress
+    from toolcall.progress import ProgressStore
+
+    statements: list[str] = []
+    connect = sqlite3.connect
+
+    def traced(*args, **kwargs):
+        conn = connect(*args, **kwargs)
+        conn.set_trace_callback(statements.append)
+        return conn
+
+    monkeypatch.setattr(progress.sqlite3, "connect", traced)
+    store = ProgressStore(tmp_path)
+    store.record("l0", "ex_a", "a", 0, 1, at="2026-12-07T06:10:00.000000+00:00")
+    store.record("l0", "ex_a", "b", 1, 1, at="2026-12-07T06:11:30.000000+00:00")
+    statements.clear()
+    from datetime import datetime
+    data = ClassData.load(store, now=datetime.fromisoformat(NOW), learners=500)
+    assert data.bucket == "1min" and data.activity["tries"].tolist() == [1, 1]
+    minutes = [s for s in statements if s.startswith("SELECT substr(at, 1, 16)")]
+    assert minutes == ["SELECT substr(at, 1, 16), correct, COUNT(*) FROM attempts GROUP BY 1, 2 ORDER BY 1, 2"]
+    plan = store._class_db.execute("EXPLAIN QUERY PLAN " + minutes[0]).fetchall()
+    assert [row[3] for row in plan][0] == "SCAN attempts"
+    store.close()
