@@ -50,7 +50,7 @@ if not sign_in():
 
 store = progress_store()
 try:
-    data = ClassData.load(store)
+    data = ClassData.load(store, learners=MAX_LISTED_LEARNERS)  # the rows of the learners listed; the rest counted
 except StorageError as exc:
     if exc.setup:  # waiting will not help: say what is wrong (the server's own words name the setting)
         st.error(tr("storage.dashboard_setup"))
@@ -127,9 +127,7 @@ st.subheader(tr("dashboard.activity_title"))
 show_chart(activity_chart(data, L))
 
 st.subheader(tr("dashboard.learners_title"))
-learners = learner_table(data, names)
-known = {r["learner"] for r in learners}
-listed = learners[:MAX_LISTED_LEARNERS]  # the most recently active; the exports hold every learner
+listed = learner_table(data, names)  # the MAX_LISTED_LEARNERS most recently active; the exports hold every learner
 show_table(
     [
         {
@@ -146,8 +144,8 @@ show_table(
     key="dashboard_learners",
     height=min(35 * (len(listed) + 1) + 3, 400),
 )
-if len(learners) > len(listed):
-    st.caption(tr("dashboard.learners_shown", shown=f"{len(listed):,}", total=f"{len(learners):,}"))
+if ov["learners"] > len(listed):
+    st.caption(tr("dashboard.learners_shown", shown=f"{len(listed):,}", total=f"{ov['learners']:,}"))
 
 who = st.selectbox(
     tr("dashboard.drill_down"),
@@ -158,20 +156,23 @@ who = st.selectbox(
     **PERSIST,
     **own_words("selectbox"),
 )
-if len(learners) > len(listed):  # a learner not listed: by id (a box of our own words, not the selectbox's "Add:")
+if ov["learners"] > len(listed):  # a learner not listed: by id (a box of our own words, not the selectbox's "Add:")
     typed = st.text_input(tr("dashboard.learner_by_id"), key="dashboard_learner_id", **PERSIST,
                           max_chars=box_chars(LEARNER_ID_CHARS)).strip()
     who = typed or who
+detail = None
 if who and not valid_learner(who):  # typed: ids are ASCII, so a look-alike letter shows as \uXXXX (brk13text)
     st.warning(plain(tr("dashboard.not_a_learner_id", learner=escape_identifier(who[:80]))))
-elif who and who not in known:  # typed: an id this class has no progress for
-    st.warning(plain(tr("dashboard.no_such_learner", learner=who[:80])))
+    who = None
 elif who:
-    try:
+    try:  # a typed id is looked up: the page holds the listed learners' rows only
         detail = learner_detail(store, who)
     except StorageError:
         st.warning(tr("dashboard.store_error"))
         st.stop()
+if who and not (detail and detail["progress"]):  # typed: an id this class has no progress for
+    st.warning(plain(tr("dashboard.no_such_learner", learner=who[:80])))
+elif who:
     show_table(
         [
             {
@@ -213,12 +214,13 @@ if (names_problem := st.session_state.get(NAMES_ERROR_KEY)) is not None:  # quot
 
 def _export_json() -> str:
     """The JSON file: the newest tries up to MAX_EXPORT_ANSWER_BYTES of answers, read only when clicked."""
-    attempts, left_out = store.export_attempts()
-    return export_json(data, titles, attempts, names, attempts_left_out=left_out)
+    attempts, left_out = store.export_attempts()  # and every learner, read only now
+    return export_json(ClassData.load(store), titles, attempts, names, attempts_left_out=left_out)
 
 
 st.subheader(tr("dashboard.export_title"))
-st.caption(tr("dashboard.export_limit", mb=f"{progress.MAX_EXPORT_ANSWER_BYTES / 1e6:g}"))
+st.caption(tr("dashboard.export_limit", mb=f"{progress.MAX_EXPORT_ANSWER_BYTES / 1e6:g}",
+              chars=f"{progress.MAX_CSV_ANSWER_CHARS:,}"))
 e1, e2 = st.columns(2)
 # Built only when clicked (a callable): a large class's files cost nothing on every render.
 e1.download_button(

@@ -23,6 +23,7 @@ import altair as alt
 import pandas as pd
 
 from toolcall.i18n import t
+from toolcall import progress as _progress
 from toolcall.progress import PROGRESS_FIELDS, to_csv_bytes, valid_learner
 from toolcall.text import escape_invisible, escape_line, escape_lookalikes, reading_key
 
@@ -50,21 +51,34 @@ class ClassData:
     attempts: int
     since: str
     bucket: str = "10min"
+    #: With ``load(learners=n)``: ``progress`` holds the rows of the n most recently active learners only, and
+    #: the class-wide numbers are the database's (progress.SqlProgressStore.class_counts); None: every row.
+    counts: dict | None = None
 
     @classmethod
-    def load(cls, store, now: datetime | None = None, bucket: str = "auto", answers: bool = False) -> ClassData:
+    def load(cls, store, now: datetime | None = None, bucket: str = "auto", answers: bool = False,
+             learners: int | None = None) -> ClassData:
         """Read a whole class from a progress store (StorageError if it is unusable); "the last
         hour" ends at ``now`` (UTC, default now); activity is counted per ``bucket`` (``1min``, ``10min``
         or ``1h``; KeyError otherwise), or with ``auto`` per hour, then per minute when those hours span
         at most FINE_SPAN (a class session: at most 2 × 60 × 6 rows, however long the store's history).
-        ``last_answer`` is read only with ``answers`` (the CSV
-        export): every render read each learner's last answer to each exercise, up to 8 000
-        characters apiece, and showed none of them; learner ids cost nothing to make."""
+        ``last_answer`` is read only with ``answers`` (the CSV export: up to
+        progress.MAX_CSV_ANSWER_CHARS of them, each cut to an equal share past it): every render read each
+        learner's last answer to each exercise, up to 8 000 characters apiece, and showed none of them; learner ids
+        cost nothing to make.
+        With ``learners`` (the page), only the rows of that many most recently active learners are read, and the
+        database counts the rest (``counts``): a row for each of 100 000 learners' 5 exercises cost the page
+        6.9 s and 594 MB on every rerun, to list 500 of them (issue 13, break-it pass brk13scale)."""
         coarse = "1h" if bucket == "auto" else bucket
         cut, tail = _BUCKETS[coarse]
         since = ((now or datetime.now(UTC)) - timedelta(hours=1)).astimezone(UTC).isoformat(timespec="seconds")
-        rows = store.class_progress(as_tuples=True, answer_chars=None if answers else 0)
-        summary = store.class_attempt_summary(since, cut)
+        if learners is None:
+            rows = store.class_progress(as_tuples=True, answer_chars=None if answers else 0,
+                                        answer_budget=_progress.MAX_CSV_ANSWER_CHARS if answers else None)
+            counts = None
+        else:
+            rows, counts = store.class_recent_progress(learners), store.class_counts(since)
+        summary = store.class_attempt_summary(since, cut, recent=counts is None)
         counted = summary["activity"]
         if bucket == "auto":
             bucket = coarse
@@ -72,7 +86,8 @@ class ClassData:
             if hours and _parse_prefix(hours[-1], tail) - _parse_prefix(hours[0], tail) < FINE_SPAN:
                 bucket = "1min"
                 cut, tail = _BUCKETS[bucket]
-                counted = store.class_activity(cut, hours[0])
+                # every try: ``hours`` are all the store's, and a start no try is before cost SQLite 3× the pass
+                counted = store.class_activity(cut)
         activity = (
             pd.DataFrame.from_records(counted, columns=["time", "correct", "tries"])
             if counted
@@ -91,7 +106,35 @@ class ClassData:
             int(summary["count"]),
             since,
             bucket,
+            counts,
         )
+
+
+def _counted_stats(counts: dict) -> pd.DataFrame:
+    """exercise_table's per-exercise columns from the database's counts (class_counts): tried, solved, revealed,
+    and the median tries from how many learners tried each number of times (the mean of the two middle values
+    for an even number, as pandas' median)."""
+    spread: dict[str, list[tuple[int, int]]] = {}
+    for ex_id, tries, n in counts["tries"]:
+        spread.setdefault(ex_id, []).append((int(tries), int(n)))
+    medians = {}
+    for ex_id, pairs in spread.items():
+        pairs.sort()
+        total = sum(n for _, n in pairs)
+        middle = []
+        seen = 0
+        for tries, n in pairs:
+            for at in ((total - 1) // 2, total // 2):
+                if seen <= at < seen + n:
+                    middle.append(tries)
+            seen += n
+        medians[ex_id] = sum(middle) / len(middle)
+    index = [row[0] for row in counts["exercises"]]
+    return pd.DataFrame({"tried": [int(r[1] or 0) for r in counts["exercises"]],
+                         "solved": [int(r[2] or 0) for r in counts["exercises"]],
+                         "revealed": [int(r[3] or 0) for r in counts["exercises"]],
+                         "median_tries": [medians.get(ex_id, float("nan")) for ex_id in index]},
+                        index=pd.Index(index, dtype=object))
 
 
 def normalize_answer(text: str) -> str:
@@ -172,6 +215,9 @@ def common_wrong_cell(entries: list[dict], readable: Callable[[str], str] = str)
 def overview(data: ClassData) -> dict:
     """``{"learners": seen, "active_last_hour": n, "attempts": n}``: learners with any row;
     learners with a row updated or a try given since ``data.since``; graded tries."""
+    if data.counts is not None:
+        return {"learners": data.counts["learners"], "active_last_hour": data.counts["active"],
+                "attempts": data.attempts}
     recent = set(data.progress.loc[data.progress["updated_at"] >= data.since, "learner"]) | data.recent
     return {
         "learners": int(data.progress["learner"].nunique()),
@@ -186,16 +232,21 @@ def exercise_table(data: ClassData, titles: dict[str, str]) -> list[dict]:
     common first (TOP_WRONG at most; ties by answer text; answers grouped by
     normalize_answer); ``median_tries`` is None when nobody tried."""
     p = data.progress
-    tried = p[p["tries"] > 0]
-    solved = tried[(tried["max_score"] > 0) & (tried["best_score"] >= tried["max_score"])]
-    stats = pd.DataFrame(
-        {
-            "tried": tried.groupby("exercise_id")["learner"].nunique(),
-            "solved": solved.groupby("exercise_id")["learner"].nunique(),
-            "revealed": p[p["revealed"].astype(bool)].groupby("exercise_id")["learner"].nunique(),
-            "median_tries": tried.groupby("exercise_id")["tries"].median(),
-        }
-    )
+    if data.counts is not None:  # counted by the database (ClassData.load with learners)
+        stats = _counted_stats(data.counts)
+        seen = set(stats.index)
+    else:
+        tried = p[p["tries"] > 0]
+        solved = tried[(tried["max_score"] > 0) & (tried["best_score"] >= tried["max_score"])]
+        stats = pd.DataFrame(
+            {
+                "tried": tried.groupby("exercise_id")["learner"].nunique(),
+                "solved": solved.groupby("exercise_id")["learner"].nunique(),
+                "revealed": p[p["revealed"].astype(bool)].groupby("exercise_id")["learner"].nunique(),
+                "median_tries": tried.groupby("exercise_id")["tries"].median(),
+            }
+        )
+        seen = set(p["exercise_id"])
     wrong = data.wrong
     common: dict[str, list[dict]] = {}
     if len(wrong):
@@ -211,7 +262,7 @@ def exercise_table(data: ClassData, titles: dict[str, str]) -> list[dict]:
             common[ex_id] = [
                 {"answer": k, "count": int(c)} for k, c in zip(group["key"][:TOP_WRONG], group["count"][:TOP_WRONG])
             ]
-    ids = list(titles) + sorted(set(p["exercise_id"]) - set(titles))
+    ids = list(titles) + sorted(seen - set(titles))
     rows = []
     for ex_id in ids:
         s = stats.loc[ex_id] if ex_id in stats.index else None

@@ -380,13 +380,16 @@ def test_a_learner_flooding_tries_gets_a_bounded_drill_down(tmp_path, monkeypatc
 @pytest.mark.parametrize("lang, expected", [
     ("en", "The JSON file holds every graded try, newest first, up to 16 MB of answer text for the whole class; past "
            "that it keeps the newest tries and counts the older ones under attempts_left_out. The CSV holds each "
-           "learner's last answer to each exercise."),
+           "learner's last answer to each exercise, up to 16,000,000 characters of them for the whole class; past "
+           "that each is cut to an equal share and ends in “…”."),
     ("zh", "JSON 文件收录每一次判过分的尝试，从最新的往前，全班答案文本最多 16 MB；超出时只保留较新的尝试，较早的不再收录，"
-           "数目记在 attempts_left_out 里。CSV 里是每个学生每道题最后一次的答案。"),
+           "数目记在 attempts_left_out 里。CSV 里是每个学生每道题最后一次的答案，全班合计最多 16,000,000 个字符；"
+           "超出时每个答案截成同样的长度，结尾标“…”。"),
 ])
 def test_the_export_says_what_its_json_file_holds(monkeypatch, waits, lang, expected):
     """The JSON export read every stored try into one process (4 GB at the store's caps); it now holds the newest
-    up to MAX_EXPORT_ANSWER_BYTES and the page says so over the buttons."""
+    up to MAX_EXPORT_ANSWER_BYTES, the CSV's last answers up to MAX_CSV_ANSWER_CHARS, and the page says so over the
+    buttons."""
     monkeypatch.setenv("TOOLCALL_INSTRUCTOR_PASSPHRASE", PASSPHRASE)
     at = _signed_in(lang)
     assert expected in [c.value for c in at.caption]

@@ -94,3 +94,20 @@ def test_an_id_with_a_look_alike_letter_is_shown_escaped_with_the_rule(crowded_c
     at = _dashboard(lang)
     _type_into_drill_down(at, "first-\u043ene")
     assert not at.exception and [w.value for w in at.warning] == [NOT_AN_ID[lang]]
+
+
+def test_a_render_reads_the_rows_of_the_listed_learners_only(crowded_class, monkeypatch):
+    """The page read every learner's rows to list 500 (100 000 learners × 5 exercises: 6.9 s and 594 MB per rerun,
+    break-it pass brk13scale); it now reads the listed learners' rows and the database counts the class."""
+    read = []
+    recent = ProgressStore.class_recent_progress
+
+    def whole(self, *args, **kwargs):
+        raise AssertionError("the page read every learner's rows")
+
+    monkeypatch.setattr(ProgressStore, "class_progress", whole)
+    monkeypatch.setattr(ProgressStore, "class_recent_progress",
+                        lambda self, *a, **k: read.extend(rows := recent(self, *a, **k)) or rows)
+    at = _dashboard("en")
+    assert len(read) == 500 and "first-one" not in {row[0] for row in read}
+    assert [m.value for m in at.metric][0] == "501"

@@ -22,6 +22,8 @@ READS = {
     "class_attempt_summary": ("2000-01-01T00:00:00+00:00",),
     "class_activity": (13,),
     "class_version": (),
+    "class_recent_progress": (500,),
+    "class_counts": ("2000-01-01T00:00:00+00:00",),
     "schema_version": (),
 }
 
