@@ -85,7 +85,7 @@ def data_dir_setting_problem(value: str | None = None) -> str | None:
     code, part = flaw
     shown, part = escape_line(value), escape_line(part)
     if code == "blank":
-        return (f"TOOLCALL_DATA_DIR is white space only ({value!r}): unset it for the default <repo>/data, or name "
+        return (f"TOOLCALL_DATA_DIR is white space only ('{shown}'): unset it for the default <repo>/data, or name "
                 "a folder")
     if code == "unknown_user":
         return (f"TOOLCALL_DATA_DIR {shown} starts with ~{part}, but this machine has no user {part}: write the "
@@ -104,7 +104,7 @@ def data_dir_setting_problem(value: str | None = None) -> str | None:
     if code == "quoted":  # an env file's quotes: "/srv/data" made a folder named so
         return (f"TOOLCALL_DATA_DIR {shown} is written in quotes, which would be part of the folder's name: remove "
                 "them")
-    return (f"TOOLCALL_DATA_DIR {value!r} has white space at its start or end, which would be part of the folder's "
+    return (f"TOOLCALL_DATA_DIR '{shown}' has white space at its start or end, which would be part of the folder's "
             "name: remove it")
 
 

@@ -14,8 +14,8 @@ from toolcall.progress import DB_NAME, ProgressStore, StorageError, read_only_pr
 sys.path.insert(0, str(REPO_ROOT / "deploy"))
 from serve_class import main  # noqa: E402
 
-HOSTILE = "f\n[07:00:00] all good\x1b[2K\r"
-SHOWN = "f\\u000a[07:00:00] all good\\u001b[2K\\u000d"
+HOSTILE = "f\n[07:00:00] all good\x1b[2K\rx"
+SHOWN = "f\\u000a[07:00:00] all good\\u001b[2K\\u000dx"
 
 
 def _folder_is_a_file(base: Path) -> Path:
@@ -79,3 +79,16 @@ def test_the_launcher_names_a_data_folder_setting_on_one_line(tmp_path, monkeypa
     assert capsys.readouterr().err == (f"progress storage: the data folder {tmp_path}/{SHOWN} (TOOLCALL_DATA_DIR, "
                                        "default <repo>/data) is not a folder\n")
 
+
+
+def test_a_data_folder_setting_ending_in_white_space_is_named_on_one_line(tmp_path):
+    """The edge-space and blank messages quoted the setting with repr(): one line, but in Python's escapes, not the
+    \\u000a of every other storage message."""
+    from toolcall.progress import data_dir_setting_problem as data_dir_problem
+
+    value = f"{tmp_path}/f\n[07:00:00] all good\x1b[2K\r"
+    assert data_dir_problem(value) == (
+        f"TOOLCALL_DATA_DIR '{tmp_path}/f\\u000a[07:00:00] all good\\u001b[2K\\u000d' has white space at its start "
+        "or end, which would be part of the folder's name: remove it")
+    assert data_dir_problem(" \t") == ("TOOLCALL_DATA_DIR is white space only (' \\u0009'): unset it for the default "
+                                       "<repo>/data, or name a folder")
