@@ -145,7 +145,7 @@ def test_nginx_takes_no_larger_body_than_the_processes_and_an_upload_near_the_ca
         page.goto(url + "/eval_lab")
         wait_connected(page)
         page.locator(".st-key-eval_upload input[type=file]").set_input_files(near)
-        page.get_by_text(t("eval.upload_problems", "en", count=1)).wait_for()  # the page read the whole file
+        page.get_by_text(t("eval.upload_none_usable", "en", count=1)).wait_for()  # the page read the whole file
     finally:
         context.close()
 

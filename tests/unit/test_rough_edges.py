@@ -135,8 +135,11 @@ def test_help_names_only_files_that_exist():
 
 def test_the_readme_grade_example_is_a_correct_answer():
     readme = (REPO_ROOT / "README.md").read_text("utf-8")
-    line = next(x for x in readme.splitlines() if x.startswith("python -m toolcall grade "))
-    args = shlex.split(line.split("#")[0])[3:]
-    run = _run(*args)
-    assert run.returncode == 0
-    assert __import__("json").loads(run.stdout)["correct"] is True
+    line = next(x for x in readme.splitlines() if x.startswith("python -m toolcall grade ")).split("#")[0]
+    assert "[" in line, "the line no longer shows its optional --exercises: this test runs it both ways"
+    without = re.sub(r"\[[^\]]*\]", "", line)  # optional parts in [...] left out, then written in
+    written = line.replace("[", "").replace("]", "")
+    for form in (without, written):
+        run = _run(*shlex.split(form)[3:])
+        assert run.returncode == 0, (form, run.stderr)
+        assert __import__("json").loads(run.stdout)["correct"] is True
