@@ -18,7 +18,7 @@ from ui.mono import monospace
 from toolcall.i18n import sentence_gap
 from toolcall.markdown import link
 from ui.learner import current_learner, progress_store, storage_detail
-from ui.widgets import own_words
+from ui.widgets import own_words, translated
 from toolcall.progress import StorageError, cap_notes
 from toolcall.harness import Scenario, ScenarioSet, load_scenarios, model_response, scenario_files, starter
 from toolcall.harness_grading import MAX_MOVE_CHARS, Run, new_run, play, progress_score, run_summary, step_points
@@ -106,7 +106,8 @@ def current_run(scenario: Scenario, fmt: str) -> Run:
 
 def _restart(scenario: Scenario, fmt: str) -> None:
     st.session_state.setdefault(RUNS_KEY, {})[(scenario.id, fmt)] = new_run(scenario, fmt)
-    for k in [k for k in st.session_state if isinstance(k, str) and k.startswith(f"harness_json_{scenario.id}_")]:
+    starts = (f"harness_json_{scenario.id}_", f"harness_choice_{scenario.id}_{fmt}_")  # the editors and the picks
+    for k in [k for k in st.session_state if isinstance(k, str) and k.startswith(starts)]:
         del st.session_state[k]
 
 
@@ -195,26 +196,25 @@ def _show_wrong(scenario: Scenario, run: Run) -> None:
 
 def _choice_form(scenario: Scenario, run: Run, step) -> None:
     L = lang()
-    ids = [o.id for o in step.options]
     labels = {o.id: o.label[L] for o in step.options}
-    # Submit is the one way to play a move (ui/exercise_widgets.py: Enter, then Submit, played it twice)
-    with st.form(_key("form", scenario.id, run.fmt, step.id), border=False, enter_to_submit=False):
-        picked = st.radio(
-            tr("harness.choice_label"),
-            ids,
-            help=tr("harness.choice_help"),
-            index=None,
-            format_func=labels.__getitem__,
-            captions=[f"`{o.code[run.fmt]}`" if run.fmt in o.code else "" for o in step.options],
-            key=_key("choice", scenario.id, run.fmt, step.id),
-            **PERSIST,
-        )
-        submit_key = _key("submit", scenario.id, run.fmt, step.id)
-        if st.form_submit_button(tr("harness.submit"), type="primary", key=submit_key):
-            if picked is None:  # a press with nothing picked is no move: say so, count no try
-                st.warning(tr("harness.pick_first"), icon="👆")
-            else:
-                _play(scenario, run, picked)
+    # The pick is drawn outside any form, under a key without the language: in a form it reached the server only
+    # with Submit, so a student who picked, then switched the language, found nothing picked. Submit is still the
+    # one way to play a move (a pick alone plays nothing).
+    picked = translated(
+        "radio",
+        tr("harness.choice_label"),
+        [o.id for o in step.options],
+        labels,
+        key=f"harness_choice_{scenario.id}_{run.fmt}_{step.id}",
+        help=tr("harness.choice_help"),
+        index=None,
+        captions=[f"`{o.code[run.fmt]}`" if run.fmt in o.code else "" for o in step.options],
+    )
+    if st.button(tr("harness.submit"), type="primary", key=_key("submit", scenario.id, run.fmt, step.id)):
+        if picked is None:  # a press with nothing picked is no move: say so, count no try
+            st.warning(tr("harness.pick_first"), icon="👆")
+        else:
+            _play(scenario, run, picked)
 
 
 def _json_form(scenario: Scenario, run: Run, step) -> None:

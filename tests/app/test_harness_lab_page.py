@@ -32,7 +32,7 @@ def open_lab(lang, fmt, scenario_id):
 def make_move(at, scenario, step, fmt, lang, move):
     suffix = f"{scenario.id}_{fmt}_{step.id}_{lang}"
     if step.kind == "choice":
-        at.radio(key=f"harness_choice_{suffix}").set_value(move)
+        at.radio(key=f"harness_choice_{scenario.id}_{fmt}_{step.id}").set_value(move)
     else:
         at.text_area(key=f"harness_json_{scenario.id}_{fmt}_{step.id}").input(move_text(step, move))
     at.button(key=f"harness_submit_{suffix}").click().run()
@@ -74,7 +74,7 @@ def test_wrong_then_right_path_through_a_scenario(scenario, lang, fmt, data_dir)
 def test_plain_call_shipped_texts_and_restart():
     """Exact texts for the shipped plain_call scenario; restart starts it over."""
     at = open_lab("en", "anthropic", "plain_call")
-    at.radio(key="harness_choice_plain_call_anthropic_tool_use_arrives_en").set_value("validate_run_return")
+    at.radio(key="harness_choice_plain_call_anthropic_tool_use_arrives").set_value("validate_run_return")
     at.button(key="harness_submit_plain_call_anthropic_tool_use_arrives_en").click().run()
     assert at.success[0].value.startswith("Right: the model proposes, your code validates and runs.")
     editor = at.text_area(key="harness_json_plain_call_anthropic_write_followup")
@@ -93,7 +93,7 @@ def test_plain_call_shipped_texts_and_restart():
 
 def test_a_json_move_that_breaks_pairing_says_400():
     at = open_lab("zh", "openai", "plain_call")
-    at.radio(key="harness_choice_plain_call_openai_tool_use_arrives_zh").set_value("validate_run_return")
+    at.radio(key="harness_choice_plain_call_openai_tool_use_arrives").set_value("validate_run_return")
     at.button(key="harness_submit_plain_call_openai_tool_use_arrives_zh").click().run()
     at.text_area(key="harness_json_plain_call_openai_write_followup").input(
         '{"messages": [{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "call_1", "content": "ok"}]}')
@@ -120,13 +120,34 @@ def test_a_finished_scenario_is_listed_with_the_exercises(data_dir):
 
 def test_switching_language_keeps_the_step_and_translates_the_feedback():
     at = open_lab("en", "anthropic", "side_effects")
-    at.radio(key="harness_choice_side_effects_anthropic_dry_run_first_en").set_value("run_for_real")
+    at.radio(key="harness_choice_side_effects_anthropic_dry_run_first").set_value("run_for_real")
     at.button(key="harness_submit_side_effects_anthropic_dry_run_first_en").click().run()
     assert at.error[0].value.startswith("**⚠️ An unsafe action runs.**")
     at.selectbox(key="app_lang").set_value("zh").run()
     assert not at.exception
     assert at.error[0].value.startswith("**⚠️ 执行了不安全的操作**：")
     assert at.get("progress")[0].proto.text == "第 1 步，共 4 步"
+
+
+@pytest.mark.parametrize("first, second", [("en", "zh"), ("zh", "en")])
+def test_a_pick_survives_a_language_switch_and_submit_plays_it(first, second):
+    """The pick sat in a form under a key holding the language: a student who picked, then switched the
+    language, found nothing picked (session 13, left alone then). It is kept, labelled in the new language,
+    and Submit plays it."""
+    at = open_lab(first, "anthropic", "plain_call")
+    key = "harness_choice_plain_call_anthropic_tool_use_arrives"
+    at.radio(key=key).set_value("validate_run_return").run()
+    assert at.get("progress")[0].proto.text == t("harness.step_title", first, n=1, total=3)
+    at.session_state["app_lang"] = second
+    at.run()
+    radio = at.radio(key=key)
+    assert not at.exception
+    assert radio.value == "validate_run_return"
+    step = next(s for s in SCENARIOS if s.id == "plain_call").steps_for("anthropic")[0]
+    assert list(radio.options) == [o.label[second] for o in step.options]
+    at.button(key=f"harness_submit_plain_call_anthropic_tool_use_arrives_{second}").click().run()
+    assert at.get("progress")[0].proto.text == t("harness.step_title", second, n=2, total=3)
+    assert at.success[0].value == next(o for o in step.options if o.id == "validate_run_return").feedback[second]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -177,7 +198,7 @@ def test_a_flooded_json_move_lists_a_bounded_number_of_faults_and_counts_the_res
     from toolcall.harness_grading import MAX_LISTED_FINDINGS
 
     at = open_lab(lang, "anthropic", "plain_call")
-    at.radio(key=f"harness_choice_plain_call_anthropic_tool_use_arrives_{lang}").set_value("validate_run_return")
+    at.radio(key="harness_choice_plain_call_anthropic_tool_use_arrives").set_value("validate_run_return")
     at.button(key=f"harness_submit_plain_call_anthropic_tool_use_arrives_{lang}").click().run()
     move = flood(True)
     at.text_area(key="harness_json_plain_call_anthropic_write_followup").input(move)

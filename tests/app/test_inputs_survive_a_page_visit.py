@@ -80,7 +80,7 @@ def _to_json_step(at):
     """The harness lab at its first JSON step (its first step is a choice, played right)."""
     scenario = next(s for s in load_scenarios().scenarios if s.id == "plain_call")
     step = scenario.steps_for("anthropic")[0]
-    at.radio(key=f"harness_choice_plain_call_anthropic_{step.id}_en").set_value(
+    at.radio(key=f"harness_choice_plain_call_anthropic_{step.id}").set_value(
         reference_move(scenario, step, "anthropic", "en"))
     at.button(key=f"harness_submit_plain_call_anthropic_{step.id}_en").click().run()
 

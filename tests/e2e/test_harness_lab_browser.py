@@ -40,7 +40,7 @@ def test_a_whole_scenario_in_the_browser(page, server):
     first = SCENARIO.steps[0]
     assert step_height(page, first.id) < LAPTOP["height"]
 
-    box = page.locator(f".st-key-harness_choice_plain_call_anthropic_{first.id}_en")
+    box = page.locator(f".st-key-harness_choice_plain_call_anthropic_{first.id}")
     box.get_by_text("Tell the customer").click()
     page.locator(f".st-key-harness_submit_plain_call_anthropic_{first.id}_en button").click()
     page.get_by_text("The customer is told something false.").wait_for()
@@ -63,7 +63,7 @@ def test_a_whole_scenario_in_the_browser(page, server):
     page.get_by_text("Step 3 of 3").wait_for()
 
     # the keyboard alone: Space picks the focused option (the first, the right one here), Tab, Enter
-    page.locator(".st-key-harness_choice_plain_call_anthropic_end_turn_en input[type=radio]").first.focus()
+    page.locator(".st-key-harness_choice_plain_call_anthropic_end_turn input[type=radio]").first.focus()
     page.keyboard.press("Space")
     page.keyboard.press("Tab")
     page.keyboard.press("Enter")

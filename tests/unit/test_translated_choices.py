@@ -12,7 +12,6 @@ from toolcall import REPO_ROOT
 ALLOWED = {
     ("ui/harness_lab.py", "_key('pick')"): "its key holds the language: a switch draws a fresh picker from harness_scenario",
     ("ui/harness_lab.py", "_key('fmt')"): "its key holds the language: a switch draws a fresh control from harness_format",
-    ("ui/harness_lab.py", "_key('choice', scenario.id, run.fmt, step.id)"): "its key holds the language (a form's pick)",
     ("ui/eval_lab.py", "'eval_drill_case'"): "case ids, the same in both languages",
     ("pages/dashboard.py", "'dashboard_learner'"): "learner ids and the instructor's names, not translated",
     ("app.py", "LANG_KEY"): "the language switch: each language's own name, the same on both pages",
