@@ -130,9 +130,25 @@ class SetProblem:
         """The problem in ``lang``. What the student typed is quoted so that two different things never read
         the same: tool and parameter names (ASCII in every schema) with escape_identifier, case ids and values
         with escape_lookalikes (``get_\\u043erder``: the Cyrillic о, not "no tool named get_order")."""
-        shown = {k: (escape_identifier(v) if k in ("tool", "param") else escape_lookalikes(v))
-                 if isinstance(v, str) else v for k, v in self.params.items()}
+        shown = {k: _quoted(v, escape_identifier if k in ("tool", "param") else escape_lookalikes)
+                 if isinstance(v, str) and k in QUOTED_PARAMS else v for k, v in self.params.items()}
         return t(f"eval.set.{self.code}", lang, **in_language(shown, lang))
+
+
+#: The parameters of a SetProblem that quote what the student typed: case ids, tool and parameter names.
+QUOTED_PARAMS = frozenset(("case", "other", "tool", "param"))
+#: Characters of one of them a message quotes: whole up to this many, else its first MAX_QUOTED_CHARS - 24 and last
+#: 20 around "…" (cut before escaping, so no escape is cut in half). A cell holds up to MAX_CELL_CHARS, and every
+#: invisible or look-alike character is shown as a six-character \uXXXX: 60 rows of 2 000-character ids and names
+#: drew a 710 KB error box (30 problems) on every rerun of the page (break-it pass brk14lab).
+MAX_QUOTED_CHARS = 64
+
+
+def _quoted(text: str, escape) -> str:
+    """``text`` as a set problem quotes it: ``escape``d, cut as MAX_QUOTED_CHARS says."""
+    if len(text) <= MAX_QUOTED_CHARS:
+        return escape(text)
+    return f"{escape(text[:MAX_QUOTED_CHARS - 24])}…{escape(text[-20:])}"
 
 
 def _case(raw: dict[str, Any]) -> SelectionCase:
