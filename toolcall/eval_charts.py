@@ -50,8 +50,9 @@ def _cut(name: str) -> str:
 
 def axis_labels(names, lang: str) -> list[str]:
     """The confusion matrix's label of each of ``names`` (one axis, in order): tool_label, cut to
-    CHART_LABEL_CHARS; names whose cut labels read the same are told apart by " (1)", " (2)"… in order (a label is
-    a category: two names under one label would be summed into one cell). Collision-free: "…" is only ever written
+    CHART_LABEL_CHARS; names whose cut labels read the same are told apart by "(1) ", "(2) "… before them, in order,
+    where an axis drawing only a label's start shows them (a label is a category: two names under one label would
+    be summed into one cell). Collision-free: "…" is only ever written
     by the cut (escape_identifier shows a name's own "…" as \\u2026)."""
     labels = [label if len(label := tool_label(name, lang)) <= CHART_LABEL_CHARS else _cut(str(name))
               for name in names]
@@ -60,7 +61,7 @@ def axis_labels(names, lang: str) -> list[str]:
     for i, label in enumerate(labels):
         if label in clashes:
             seen[label] = seen.get(label, 0) + 1
-            labels[i] = f"{label} ({seen[label]})"
+            labels[i] = f"({seen[label]}) {label}"
     return labels
 
 

@@ -29,7 +29,7 @@ def test_names_cut_alike_are_told_apart_and_short_ones_are_whole():
     long_a, long_b = "x" * 50 + "a", "x" * 50 + "b"
     cut = "x" * (CHART_LABEL_CHARS - 1) + "…"
     assert axis_labels(["get_order", long_a, long_b, NO_TOOL, OTHER_TOOLS], "zh") == [
-        "get_order", f"{cut} (1)", f"{cut} (2)", t("eval.no_tool", "zh"), t("eval.other_tools", "zh")]
+        "get_order", f"(1) {cut}", f"(2) {cut}", t("eval.no_tool", "zh"), t("eval.other_tools", "zh")]
     # a name of exactly the limit is whole; a name's own "…" is escaped, so an uncut label never reads as a cut one
     assert axis_labels(["y" * CHART_LABEL_CHARS, "ab\u2026"], "en") == ["y" * CHART_LABEL_CHARS, "ab\\u2026"]
 
