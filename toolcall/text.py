@@ -49,6 +49,12 @@ def blank(text: str) -> bool:
     return all(c.isspace() or c in HIDDEN or unicodedata.category(c) in ("Cc", "Cf") for c in text)
 
 
+def clip(text: str, limit: int) -> str:
+    """``text`` when it has at most ``limit`` characters, else its first ``limit`` and "…". Cut before escaping
+    (escape_lookalikes, escape_line), so that an escape is never cut in half and "…" stays one character."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def _escape(ch: str) -> str:
     """``\\uXXXX``; above U+FFFF its UTF-16 surrogate pair (``\\udb40\\udc01``), as JSON writes it, so
     the escape means the same character inside a JSON string and reads unambiguously elsewhere."""

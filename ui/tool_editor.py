@@ -18,9 +18,9 @@ import streamlit as st
 
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import Tool
-from toolcall.lint import CHECKLIST, SEVERITIES, grouped, lint_set, lint_tool, score
+from toolcall.lint import CHECKLIST, SEVERITIES, grouped, lint_set, lint_tool, score, shown_path
 from toolcall.markdown import code, plain
-from toolcall.text import escape_lookalikes, hidden_places
+from toolcall.text import hidden_places
 from toolcall.points import POINTS, TEMPLATE_POINTS, description_points, stated
 from toolcall.presets import DEFINITION_PRESETS, PRESETS, apply_definition_preset, apply_preset, schema_text
 from toolcall.tooldef import (FORMS, MAX_DEFINITION_CHARS, MAX_DESCRIPTION_CHARS, NAME_MAX, from_fields,
@@ -318,7 +318,7 @@ def show_review(tool: Tool, tools: list[Tool]) -> None:
     for severity in SEVERITIES:
         if groups[severity]:
             listed = groups[severity][:MAX_SHOWN_FINDINGS]
-            lines = [f"- {code(escape_lookalikes(f.path))} {plain(f.reason(lang()))} "
+            lines = [f"- {code(shown_path(f.path))} {plain(f.reason(lang()))} "
                      f":small[({plain(f.source(lang()))})]" for f in listed]
             if len(groups[severity]) > len(listed):
                 lines.append("- " + tr("workbench.review_more", count=len(groups[severity]) - len(listed)))
