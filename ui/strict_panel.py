@@ -24,7 +24,7 @@ from toolcall.strict import (COLUMNS, MAX_PANEL_CHARS, MAX_PANEL_SUBSCHEMAS, MAX
 from toolcall.strict.transforms import MAX_DIFF_LINES
 from toolcall.strict.rules import PROVIDERS
 from toolcall.safe_validator import SizedCache
-from toolcall.text import PRETTY, bounded_json, editable_json, escape_lookalikes
+from toolcall.text import PRETTY, bounded_json, editable_json, escape_lookalikes, escaped_tail
 from toolcall.validation import MAX_LISTED, MAX_SCHEMA_CHARS
 from ui.common import PERSIST, show_code, show_lines, show_text
 from ui.widgets import translated
@@ -66,6 +66,12 @@ def _outputs(_marker: str = "refund_order"):
 #: table sent on every rerun of the open panel; at 100 rows of long paths the table alone was 39 KB per rerun. 40, as
 #: the design review lists per severity (ui.tool_editor.MAX_SHOWN_FINDINGS).
 SHOWN_ROWS = 40
+
+
+#: Characters of a JSON pointer a table shows, its end kept after "…" (toolcall.text.escaped_tail): in objects nested 25
+#: deep with long names each finding's path held every name above it, a table of about 50 000 characters on every rerun
+#: when the names were zero-width spaces drawn as 6-character escapes (break-it pass brk14web).
+SHOWN_PATH_CHARS = 120
 
 
 def _rows_left(total: int, lang: str) -> None:
@@ -118,7 +124,7 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
     if rep.findings:
         listed = rep.findings[:SHOWN_ROWS]
         noted = any((f.path, f.keyword) in notes for f in listed)  # else the column would be empty
-        st.markdown(table([{t("strict.panel.col_path", lang): escape_lookalikes(f.path or "/"),
+        st.markdown(table([{t("strict.panel.col_path", lang): escaped_tail(f.path or "/", SHOWN_PATH_CHARS),
                             t("strict.panel.col_keyword", lang): f.keyword,
                             t("strict.panel.col_effect", lang): t(f"strict.effect.{f.effect}", lang),
                             t("strict.panel.col_message", lang): finding_message(f, lang).replace("`", ""),
@@ -132,7 +138,7 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
     others = [d for d in rep.disagreements if (d.path, d.keyword) not in found]
     if others:
         st.markdown("**" + t("strict.panel.disagreements_title", lang) + "**")
-        st.markdown(table([{t("strict.panel.col_path", lang): escape_lookalikes(d.path),
+        st.markdown(table([{t("strict.panel.col_path", lang): escaped_tail(d.path, SHOWN_PATH_CHARS),
                             t("strict.panel.col_keyword", lang): d.keyword,
                             t("strict.panel.col_sdk", lang): t(f"strict.sdk.{d.note}", lang)}
                            for d in others[:SHOWN_ROWS]]))
