@@ -352,13 +352,21 @@ def _pattern_properties(validator, patternProperties, instance, schema) -> Itera
 
 
 def _frozen(value: Any) -> Any:
-    """A hashable stand-in with JSON Schema equality: 1 == 1.0, but true != 1."""
+    """A hashable stand-in with JSON Schema equality: 1 == 1.0, but true != 1. A number stands as text (its exact
+    value in hexadecimal), whose hash Python randomises per process: an int hashes as itself modulo 2**61 - 1, so
+    4 000 multiples of that number (a 100 000-character array a student can paste) all fell in one bucket of the
+    set, and uniqueItems, one uninterruptible keyword, compared every pair: 0.52 s against 0.04 s for other numbers
+    of the same size (break-it pass brk14web)."""
     if isinstance(value, bool):
         return ("bool", value)
     if isinstance(value, dict):
         return ("object", frozenset((k, _frozen(v)) for k, v in value.items()))
     if isinstance(value, list):
         return ("array", tuple(_frozen(v) for v in value))
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return ("integer", format(int(value), "x"))  # hex: exact and linear at any size (str() is capped and slow)
+    if isinstance(value, float):
+        return ("number", value.hex())  # finite, not integral: unequal to every integer
     return value
 
 
