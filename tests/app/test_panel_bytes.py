@@ -19,7 +19,7 @@ from toolcall.text import escape_invisible
 from toolcall.tokens import wire_json
 from ui.common import MAX_ESCAPE_GROWTH
 from ui.playground_pick import MODEL, PANELS, REVIEW
-from ui.tool_editor import MAX_SHOWN_FINDINGS
+from ui.tool_editor import MAX_SHOWN_FINDINGS, checked_definition
 
 STRICT = "strict"
 
@@ -118,7 +118,7 @@ ESCAPES_CUT = {
 def test_a_code_block_cut_for_its_escapes_says_what_it_shows(lang):
     text = json.dumps(hidden_description(HIDDEN_FILLS["tag characters"]), ensure_ascii=False)
     at, _ = _open(lang, MODEL, text)
-    wire = wire_json(at.session_state["playground_last_good"], "anthropic")
+    wire = wire_json(checked_definition(*at.session_state["playground_last_good"]).tool, "anthropic")
     limit, total = len(wire) + MAX_ESCAPE_GROWTH, len(escape_invisible(wire))
     assert total > limit
     assert ESCAPES_CUT[lang].format(limit=f"{limit:,}", total=f"{total:,}") in [c.value for c in at.caption]
