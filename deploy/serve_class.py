@@ -870,18 +870,48 @@ def data_folder() -> str:
     return os.path.abspath(os.path.expanduser(folder)) if folder else str(REPO / "data")
 
 
+def pool_plan(room: int | None, processes: int) -> tuple[str | None, int | None]:
+    """(why the class cannot start, or None; the most connections each of ``processes`` processes' pools may hold,
+    or None for the pool's default) when the PostgreSQL server lets the app open ``room`` more connections
+    (progress_pg.connection_room; None: unknown, nothing is changed). Each process's pool grows on demand to
+    POOL_SIZE connections: four processes (two per core on 2 cores) need 40, a server's default max_connections is
+    100, and several hosts share it ("Scaling out"); past it the server refuses with "too many clients" in the
+    middle of the class, under load, and every page said progress could not be saved. So each pool is given an
+    equal share of the room (logged), and when there is not one connection per process the launch stops."""
+    from toolcall.progress_pg import POOL_SETTING, POOL_SIZE
+
+    if room is None or room >= POOL_SIZE * processes:
+        return None, None
+    if room < processes:
+        return (f"the progress database server lets the app open {room} more connection{'s' if room != 1 else ''} "
+                f"now, fewer than the {processes} processes need (one each). Raise the server's max_connections "
+                "(or the CONNECTION LIMIT of the database or user), close other programs' connections, or serve "
+                f"the class from fewer processes (--processes {max(1, room)})"), None
+    share = room // processes
+    log(f"progress database: the server lets the app open {room} more connections, so each of the {processes} "
+        f"processes keeps at most {share} (not {POOL_SIZE}; {POOL_SETTING}={share}); raise the server's "
+        "max_connections to give them more")
+    return None, share
+
+
 #: The file in the run folder where the processes share their instructor passphrase throttle (toolcall/instructor.py,
 #: SharedLoginThrottle): with one throttle each, N processes gave a guesser N tries at a time.
 THROTTLE_FILE = "login-throttle.json"
 
 
-def child_env(database_url: str, run_dir: Path | None = None) -> dict[str, str]:
+def child_env(database_url: str, run_dir: Path | None = None, pool: int | None = None) -> dict[str, str]:
     """The environment of each Streamlit process: ours, with TOOLCALL_DATABASE_URL set to
     ``database_url`` when it is not empty (the processes then keep progress in PostgreSQL), and
     TOOLCALL_DATA_DIR made absolute (data_folder: the processes run in the repository, so a relative
     folder would otherwise mean another place than the one the launcher checked), and, with ``run_dir``,
-    TOOLCALL_LOGIN_THROTTLE_FILE naming THROTTLE_FILE there."""
+    TOOLCALL_LOGIN_THROTTLE_FILE naming THROTTLE_FILE there; with ``pool`` (pool_plan), TOOLCALL_DATABASE_POOL
+    set to it, else removed (one in the launcher's environment is not the operator's to set)."""
+    from toolcall.progress_pg import POOL_SETTING
+
     env = {**os.environ, **({"TOOLCALL_DATABASE_URL": database_url} if database_url else {})}
+    env.pop(POOL_SETTING, None)
+    if pool is not None:
+        env[POOL_SETTING] = str(pool)
     if run_dir is not None:
         env["TOOLCALL_LOGIN_THROTTLE_FILE"] = str(run_dir / THROTTLE_FILE)
     if env.get("TOOLCALL_DATA_DIR"):
@@ -1022,10 +1052,12 @@ def _main(argv: list[str] | None) -> int:
     except ValueError as exc:
         say(f"secrets: {exc}")
         return 2
+    args.pool = None  # the most connections each process's pool may hold (PostgreSQL), when fewer than its default
     if args.database_url or secret_url:  # every process would open it: reach it once first
-        from toolcall.progress_pg import reach_problem
-        problem = reach_problem(args.database_url or secret_url,
-                                source if args.database_url else where)
+        from toolcall.progress_pg import reach
+        problem, room = reach(args.database_url or secret_url, source if args.database_url else where)
+        if problem is None:
+            problem, args.pool = pool_plan(room, args.processes)
     else:
         problem = sqlite_problem()
     if problem is not None:
@@ -1155,7 +1187,8 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
                       [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                        "--server.address", "127.0.0.1", "--server.port", str(port),
                        "--server.maxUploadSize", str(upload_mb), "--browser.gatherUsageStats", "false"],
-                      f"http://127.0.0.1:{port}/_stcore/health", env=child_env(args.database_url, run_dir),
+                      f"http://127.0.0.1:{port}/_stcore/health",
+                      env=child_env(args.database_url, run_dir, getattr(args, "pool", None)),
                       warm_port=port, watch=True)
                 for port in ports]
 

@@ -150,12 +150,17 @@ class StorageError(RuntimeError):
     (a forged log line of the class launcher).
 
     ``full`` is True when the disk holding the database is full: not a setup error (it passes once space is
-    freed), but students are told that, not that the database "cannot be reached"."""
+    freed), but students are told that, not that the database "cannot be reached".
 
-    def __init__(self, message: str, setup: bool = False, full: bool = False):
+    ``busy`` is True when the database server answers but has no connection slot left for the app (its
+    max_connections, or a CONNECTION LIMIT): it passes once connections are freed, and students are told to tell
+    their instructor, who reads the server's reason on the dashboard."""
+
+    def __init__(self, message: str, setup: bool = False, full: bool = False, busy: bool = False):
         super().__init__(escape_line(message))
         self.setup = setup
         self.full = full
+        self.busy = busy
 
 
 _SETTING = "TOOLCALL_DATA_DIR, default <repo>/data"
@@ -1127,8 +1132,8 @@ def open_store(database_url: str | None = None, folder: Path | None = None) -> S
     if not url:
         return ProgressStore(folder)
     if (why := scheme_problem(url, "TOOLCALL_DATABASE_URL")) is None:
-        from toolcall.progress_pg import PostgresProgressStore
-        return PostgresProgressStore(url)
+        from toolcall.progress_pg import PostgresProgressStore, pool_size
+        return PostgresProgressStore(url, max_size=pool_size())  # fewer when the class launcher says so
     raise ValueError(why + (" (or be empty for SQLite)" if why.endswith("postgresql://") else ""))
 
 
