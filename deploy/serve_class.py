@@ -496,15 +496,76 @@ def warm_process(port: int, timeout: float = WARM_TIMEOUT) -> bool:
     return False
 
 
+#: Seconds say() waits for a line to be written before it leaves it to the writer thread and returns; lines waiting
+#: to be written at most (more are dropped, and counted).
+WRITE_WAIT = 1.0
+WRITE_BACKLOG = 1000
+
+
+class _Writer:
+    """Writes the launcher's lines (say) from a thread of its own, so that an output that takes no more (a terminal
+    paused with Ctrl+S or stopped in a pager, a pipe to a program that stopped reading) never blocks the caller:
+    the supervisor's loop waited in log() for ever, and a process killed meanwhile was never started again
+    (measured: 90 s with no restart, then the launcher was stopped), and the relays stopped reading the processes'
+    output, whose own writes then blocked. A caller waits at most WRITE_WAIT s for its line, and not at all while
+    an earlier line is still stuck; at most WRITE_BACKLOG lines wait, later ones are dropped, and when the output
+    takes lines again one line first says how many were dropped."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._lines: list[tuple[object, str, threading.Event, list[bool]]] = []
+        self._more = threading.Condition(self._lock)
+        self._thread: threading.Thread | None = None
+        self._writing_since: float | None = None  # when the line being written was taken (None: idle)
+        self.dropped = 0
+
+    def write(self, stream: object, text: str) -> bool:
+        """Queue ``text`` and a line end for ``stream``; True once written, False when it could not be (a closed or
+        failing stream) or was not within the wait (it is then written later, or dropped when too many wait)."""
+        done, result = threading.Event(), [False]
+        with self._lock:
+            stuck = self._writing_since is not None and time.monotonic() - self._writing_since > WRITE_WAIT
+            if len(self._lines) >= WRITE_BACKLOG:
+                self.dropped += 1
+                return False
+            self._lines.append((stream, text, done, result))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="serve-class-output", daemon=True)
+                self._thread.start()
+            self._more.notify()
+        return done.wait(0 if stuck else WRITE_WAIT) and result[0]
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                while not self._lines:
+                    self._more.wait()
+                stream, text, done, result = self._lines.pop(0)
+                dropped, self.dropped = self.dropped, 0
+                self._writing_since = time.monotonic()
+            try:
+                if dropped:
+                    print(f"[{time.strftime('%H:%M:%S', time.gmtime())}] {dropped} lines of this launcher's output "
+                          "were dropped: its output (terminal or pipe) took none for a while", file=stream, flush=True)
+                print(text, file=stream, flush=True)
+                result[0] = True
+            except (OSError, ValueError, AttributeError):  # ENOSPC/EPIPE/EIO, a closed file or encoding, no stream
+                pass
+            finally:
+                with self._lock:
+                    self._writing_since = None
+                done.set()
+
+
+_WRITER = _Writer()
+
+
 def say(text: str, stream: str = "stderr") -> bool:
-    """Print ``text`` and a line end on sys.stderr (or sys.stdout, ``stream`` "stdout") at once; False instead of
-    an exception when it cannot be written (disk full, the stream closed or None, a terminal that cannot show
-    a character): the supervisor's messages must never be what stops the class."""
-    try:
-        print(text, file=getattr(sys, stream), flush=True)
-    except (OSError, ValueError, AttributeError):  # ENOSPC/EPIPE/EIO, a closed file or encoding, no stream
-        return False
-    return True
+    """Print ``text`` and a line end on sys.stderr (or sys.stdout, ``stream`` "stdout"), through _Writer: False
+    instead of an exception when it cannot be written (disk full, the stream closed or None, a terminal that cannot
+    show a character), and instead of waiting more than WRITE_WAIT s for an output that takes nothing: the
+    supervisor's messages must never be what stops the class."""
+    return _WRITER.write(getattr(sys, stream, None), text)
 
 
 def log(text: str) -> None:
