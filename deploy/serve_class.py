@@ -500,6 +500,8 @@ def warm_process(port: int, timeout: float = WARM_TIMEOUT) -> bool:
 #: to be written at most (more are dropped, and counted).
 WRITE_WAIT = 1.0
 WRITE_BACKLOG = 1000
+#: Seconds the launcher waits, when it exits, for its last lines to be written.
+EXIT_DRAIN = 5.0
 
 
 class _Writer:
@@ -532,8 +534,17 @@ class _Writer:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="serve-class-output", daemon=True)
                 self._thread.start()
-            self._more.notify()
+            self._more.notify_all()  # the writer, and any drain() waiting
         return done.wait(0 if stuck else WRITE_WAIT) and result[0]
+
+    def drain(self, seconds: float) -> bool:
+        """Wait at most ``seconds`` for every queued line to be written; True when none is left."""
+        deadline = time.monotonic() + seconds
+        with self._lock:
+            while self._lines or self._writing_since is not None:
+                if not self._more.wait(max(0.0, deadline - time.monotonic())) and time.monotonic() >= deadline:
+                    return False
+        return True
 
     def _run(self) -> None:
         while True:
@@ -554,6 +565,7 @@ class _Writer:
             finally:
                 with self._lock:
                     self._writing_since = None
+                    self._more.notify_all()  # drain() waits on it too
                 done.set()
 
 
@@ -1021,6 +1033,7 @@ def main(argv: list[str] | None = None) -> int:
         say("interrupted before the class started; nothing is running")
         return 130
     finally:
+        _WRITER.drain(EXIT_DRAIN)  # the last lines (a slow terminal) before the launcher exits, if it takes them
         for sig, handler in handlers.items():  # as they were (a test calling main() keeps its own)
             signal.signal(sig, handler)
 
