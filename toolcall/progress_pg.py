@@ -203,10 +203,20 @@ POOL_SETTING = "TOOLCALL_DATABASE_POOL"
 
 
 def pool_size(value: str | None = None) -> int:
-    """The most connections this process's pool may hold: ``value`` (default: the environment's POOL_SETTING) when
-    it is a whole number from 1 to POOL_SIZE, else POOL_SIZE."""
+    """The most connections this process's pool may hold: ``value`` (default: the environment's POOL_SETTING), a
+    whole number from 1 to POOL_SIZE with spaces at either end allowed; POOL_SIZE when it is empty or unset.
+    Raises ValueError naming the setting and the value (escaped, cut) for anything else: a typo ("1O", "３", "20")
+    was read as POOL_SIZE without a word, so a process opened ten connections where one was asked for."""
     text = (os.environ.get(POOL_SETTING, "") if value is None else value).strip()
-    return int(text) if text.isascii() and text.isdigit() and 1 <= int(text) <= POOL_SIZE else POOL_SIZE
+    if not text:
+        return POOL_SIZE
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= POOL_SIZE:
+        return int(text)
+    from toolcall.text import escape_line
+
+    shown = escape_line(text[:40]) + ("…" if len(text) > 40 else "")
+    raise ValueError(f"{POOL_SETTING} is \"{shown}\": it must be a whole number from 1 to {POOL_SIZE} (the most "
+                     f"connections one process opens to PostgreSQL; the class launcher sets it), or be unset")
 
 
 #: The connection slots a user may still open in the connected database: the server's max_connections less the

@@ -56,11 +56,33 @@ def test_other_failures_are_not_called_full(message):
     assert capacity_problem(message) is None
 
 
-@pytest.mark.parametrize("value, size", [("3", 3), (" 3 ", 3), ("1", 1), (str(POOL_SIZE), POOL_SIZE), ("0", POOL_SIZE),
-                                         (str(POOL_SIZE + 1), POOL_SIZE), ("abc", POOL_SIZE), ("３", POOL_SIZE),
-                                         ("-2", POOL_SIZE), ("", POOL_SIZE), ("postgresql://class@/db", POOL_SIZE)])
+@pytest.mark.parametrize("value, size", [("3", 3), (" 3 ", 3), ("1", 1), (str(POOL_SIZE), POOL_SIZE), ("", POOL_SIZE),
+                                         ("  ", POOL_SIZE)])
 def test_the_pool_setting_is_a_whole_number_from_one_to_the_default(value, size):
     assert pool_size(value) == size
+
+
+@pytest.mark.parametrize("value, shown", [("0", "0"), (str(POOL_SIZE + 1), str(POOL_SIZE + 1)), ("abc", "abc"),
+                                          ("３", "３"), ("-2", "-2"), ("1O", "1O"), ("2.5", "2.5"),
+                                          ("postgresql://class@/db", "postgresql://class@/db"),
+                                          ("4\u200b", "4\\u200b"), ("9" * 50, "9" * 40 + "…")])
+def test_a_pool_setting_that_is_not_one_is_named_not_read_as_the_default(value, shown):
+    """Session 14: every value but a whole number from 1 to POOL_SIZE was read as POOL_SIZE without a word (a
+    typo "1O" meant ten connections a process). Each is a setup error naming the setting and the value; open_store
+    passes it on, so the pages say the store is set up wrongly."""
+    with pytest.raises(ValueError) as caught:
+        pool_size(value)
+    assert str(caught.value) == (f'TOOLCALL_DATABASE_POOL is "{shown}": it must be a whole number from 1 to '
+                                 f"{POOL_SIZE} (the most connections one process opens to PostgreSQL; the class "
+                                 "launcher sets it), or be unset")
+
+
+def test_open_store_says_a_bad_pool_setting_before_it_connects(monkeypatch):
+    from toolcall.progress import open_store
+
+    monkeypatch.setenv("TOOLCALL_DATABASE_POOL", "ten")
+    with pytest.raises(ValueError, match='^TOOLCALL_DATABASE_POOL is "ten": '):
+        open_store("postgresql://nobody@127.0.0.1:1/none")
 
 
 @pytest.mark.parametrize("processes", range(1, 17))
