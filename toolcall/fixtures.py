@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from toolcall.yaml_io import MAX_DEPTH, lookalike_punctuation, python_reason, safe_load
+from toolcall.yaml_io import MAX_DEPTH, NotJson, lookalike_punctuation, python_reason, safe_load
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
@@ -118,7 +118,8 @@ def _read_data(path: Path) -> Any:
     through ``read_text_bounded``). Raises FixtureError with the line of a syntax error, or
     with why the file was not read (a FIFO, a device, a symlink loop, too large …), or why its
     text cannot be used: nested deeper than yaml_io.MAX_DEPTH (checked before parsing, JSON and
-    YAML alike), a number Python will not convert (5 000 digits), a date that does not exist.
+    YAML alike), a number Python will not convert (5 000 digits), a date that does not exist, a YAML value JSON
+    cannot hold as written (yaml_io.not_json: a date, bytes, a set, a key that is no text, ``0100`` read as 64).
     Raises nothing else for any file."""
     from toolcall.parsing import json_reason, max_depth  # here: toolcall.parsing reads the catalogue, which reads YAML
 
@@ -136,7 +137,7 @@ def _read_data(path: Path) -> Any:
             # a byte-order mark is no content (Notepad's and PowerShell's "UTF-8" start with one): YAML, lessons and
             # run logs already read past it, and json.loads refused it with Python's advice "decode using utf-8-sig"
             return _json_without_duplicates(name, text.removeprefix("\ufeff"))
-        data = safe_load(text)
+        data = safe_load(text, json_only=True)
         if (found := _first_written(data)) is not None:  # .inf, .nan: a YAML float JSON Schema's "number" accepts
             raise FixtureError([Problem(name, found[0], f"{found[1]} is not a finite number (YAML's .inf and .nan are "
                                                         "no number a student or JSON can write): write a number")])
@@ -147,6 +148,9 @@ def _read_data(path: Path) -> Any:
         raise FixtureError([Problem(name, "$", f"not JSON: {why}")]) from exc
     except ValueError as exc:  # json.loads past Python's integer digits limit: not a JSONDecodeError
         raise FixtureError([Problem(name, "$", f"not JSON: {python_reason(exc)}")]) from None
+    except NotJson as exc:  # YAML, but not what JSON holds: a date, bytes, a key that is no text, 012
+        mark = exc.problem_mark
+        raise FixtureError([Problem(name, exc.path, f"line {mark.line + 1} column {mark.column + 1}: {exc}")]) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1} column {mark.column + 1}: " if mark else ""
@@ -345,6 +349,8 @@ def content_message(error: Any) -> str:
     if (number := _yaml_text_number(error)) is not None:
         return (f"{error.message} (YAML reads {error.instance.strip()} as text: a number with an exponent needs a "
                 f"decimal point and a signed exponent there; write {number})")
+    if (read := _yaml_read_as(error)) is not None:
+        return f"{error.message} ({read})"
     message = error.message
     if isinstance(error.instance, (str, list, dict)) and len(error.instance) > MAX_QUOTED // 4:
         quoted = repr(error.instance)
@@ -386,6 +392,34 @@ def _yaml_text_number(error: Any) -> str | None:
     if not exponent:
         return mantissa
     return f"{mantissa if '.' in mantissa else mantissa + '.0'}e{exponent if exponent[0] in '+-' else '+' + exponent}"
+
+
+#: A plain integer with a leading 0 and an 8 or a 9: YAML 1.1 reads it as text (not octal, not decimal).
+_NOT_OCTAL = re.compile(r"[-+]?0[0-9_]*[89][0-9_]*")
+#: Why YAML read a value of a JSON type where text is due, by that type: an unquoted ``no`` in an id or a label
+#: passed as False, and check said only "False is not of type 'string'" (break-it pass brk14content).
+_READ_AS = {bool: "YAML 1.1 reads an unquoted yes, no, on, off, true or false as a boolean, not as text: write the "
+                  "text in quotes",
+            type(None): "YAML reads an unquoted null, ~ or an empty value as null, not as text: write the text in "
+                        "quotes",
+            int: "YAML reads an unquoted number as a number, not as text: write it in quotes",
+            float: "YAML reads an unquoted number as a number, not as text: write it in quotes"}
+
+
+def _yaml_read_as(error: Any) -> str | None:
+    """For a type error YAML 1.1's reading explains, why and what to write: a boolean, null or number where text is
+    due (``id: no``), or text where a number is due that YAML read as text for its leading 0 (``order: 08``);
+    None otherwise."""
+    if error.validator != "type":
+        return None
+    wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+    if "string" in wanted and type(error.instance) in _READ_AS:
+        return _READ_AS[type(error.instance)]
+    if {"number", "integer"} & set(wanted) and isinstance(error.instance, str) \
+            and _NOT_OCTAL.fullmatch(text := error.instance.strip()):
+        return (f"YAML 1.1 reads {text} as text: a leading 0 makes an octal number, and 8 and 9 are no octal digits; "
+                f"write {int(text.replace('_', ''), 10)}")
+    return None
 
 
 #: The display texts of a lesson's front matter (one language per file; fixtures hold {en, zh} objects).

@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 import yaml
 
-from toolcall.yaml_io import lookalike_punctuation, safe_load
+from toolcall.yaml_io import NotJson, lookalike_punctuation, safe_load
 
 from toolcall import CONTENT_ROOT, passk
 from toolcall.files import ReadError, read_text_bounded
@@ -125,7 +125,10 @@ def parse_lesson(text: str, name: str, lang: str, file: str) -> tuple[Lesson | N
                                         "then YAML, then a line '---'")]
     head, body = parts
     try:
-        data = safe_load(head)
+        data = safe_load(head, json_only=True)
+    except NotJson as exc:  # YAML, but not what JSON holds (a date, a key that is no text)
+        mark = exc.problem_mark
+        return None, [Problem(file, exc.path, f"front matter line {mark.line + 2} column {mark.column + 1}: {exc}")]
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 2} column {mark.column + 1}: " if mark else ""
