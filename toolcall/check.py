@@ -21,7 +21,7 @@ from toolcall.files import ReadError, check_path
 from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, load_orders, load_outputs,
                                load_tool, one_read_per_run)
 from toolcall.lesson_check import check_lessons
-from toolcall.markdown_hazards import dead_links, markdown_hazards
+from toolcall.markdown_hazards import dead_links, markdown_hazards, quoted_source, source_problems
 from toolcall.pairing import check_pairing, load_examples
 from toolcall.grading import answer_text, grade, grading_inputs
 from toolcall.judge import evaluate, verdict_holds
@@ -399,7 +399,8 @@ def check_markdown_texts(root: Path) -> list[Problem]:
     """The fixture texts the pages render as Markdown (not escaped: an exercise's title, prompt, explanation
     and hints; a scenario's summary and each step's prompt, world and explanation; a walkthrough variant's
     note) hold nothing Streamlit shows otherwise than written: raw HTML shown as tags, ``$…$`` read as LaTeX,
-    a code fence left open, a link to no web address (toolcall.markdown_hazards). Files that do not load are
+    a code fence left open, a link to no web address (toolcall.markdown_hazards); each source a scenario cites
+    would open the page it names (source_problems). Files that do not load are
     reported by their checkers."""
     from toolcall.harness import load_scenarios
 
@@ -413,6 +414,8 @@ def check_markdown_texts(root: Path) -> list[Problem]:
                 problems += _markdown_field_problems(ex.file, [*at, "hints", i], hint)
     for s in load_scenarios(root / "fixtures" / "scenarios").scenarios:
         problems += _markdown_field_problems(s.file, ["summary"], s.summary)
+        problems += [Problem(s.file, json_path(["sources", i]), f"{quoted_source(source)} {found}")
+                     for i, source in enumerate(s.sources) for found in source_problems(source)]
         for i, step in enumerate(s.steps):
             for key in ("prompt", "world", "explain"):
                 problems += _markdown_field_problems(s.file, ["steps", i, key], getattr(step, key))

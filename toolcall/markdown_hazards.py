@@ -10,6 +10,7 @@ parser (markdown-it-py), as Streamlit's own parser reads it; code spans and code
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
 from markdown_it.common.html_blocks import block_names
@@ -58,6 +59,42 @@ def dead_links(text: str) -> list[str]:
     return [f"link to {target!r}: the app serves no files beside the lessons; link an https:// address (a page "
             "of the app: name it in the text)" for target in targets
             if not target.lower().startswith(("https://", "http://"))]
+
+
+def source_problems(url: str) -> list[str]:
+    """Why ``url``, a source a lesson or a scenario cites (shown under it as a link, toolcall.markdown.link), would
+    not reach the page its author copied, or would show another address than it opens; empty when it would: no
+    host (``https://``), white space or a character the page shows as nothing or that reorders the text
+    (toolcall.text.HIDDEN, named as escapes: a zero-width space pasted with the address was percent-encoded into
+    the link, which then opened an error page), a host with a character outside ASCII (``plаtform.openai.com``
+    with a Cyrillic а is another site that reads the same: write an international name in its ``xn--`` form).
+    Only the address is read: nothing is fetched."""
+    found: list[str] = []
+    odd = [c for c in url if c.isspace() or c in HIDDEN]
+    if odd:
+        listed = ", ".join(escape_invisible(c) if c in HIDDEN else repr(c) for c in odd[:_HIDDEN_LISTED])
+        more = f" and {len(odd) - _HIDDEN_LISTED} more" if len(odd) > _HIDDEN_LISTED else ""
+        found.append(f"holds {listed}{more}: white space or a character the page shows as nothing (pasted with the "
+                     "address?); the link would open another address: delete it")
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError as exc:  # an unclosed [ of an IPv6 host, a port that is no number
+        return [*found, f"is no web address: {exc}"]
+    if not host:
+        found.append("names no host: write the whole address, https://host/path")
+    foreign = [c for c in host if not c.isascii() and c not in HIDDEN]
+    if foreign:
+        shown = ", ".join(f"{c} (U+{ord(c):04X})" for c in foreign[:_HIDDEN_LISTED])
+        found.append(f"its host '{escape_invisible(host)}' holds {shown}, outside ASCII: a look-alike of a Latin "
+                     "letter opens another site that reads the same; write the host in ASCII (an international name "
+                     "in its xn-- form)")
+    return found
+
+
+def quoted_source(url: str) -> str:
+    """``url`` in quotes for a message: its hidden characters as escapes, cut after _SHOWN characters."""
+    shown = escape_invisible(url)
+    return f"'{shown if len(shown) <= _SHOWN else shown[:_SHOWN] + '…'}'"
 
 
 def _short(text: str) -> str:
