@@ -21,7 +21,8 @@ from toolcall.files import ReadError, check_path
 from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, load_orders, load_outputs,
                                load_tool, one_read_per_run)
 from toolcall.lesson_check import check_lessons
-from toolcall.markdown_hazards import dead_links, markdown_hazards, quoted_source, source_problems
+from toolcall.markdown_hazards import (MAX_MARKDOWN_CHARS, dead_links, markdown_hazards, quoted_source,
+                                       source_problems)
 from toolcall.pairing import check_pairing, load_examples
 from toolcall.grading import answer_text, grade, grading_inputs
 from toolcall.judge import evaluate, verdict_holds
@@ -389,10 +390,34 @@ def check_selection_and_runs(root: Path) -> list[Problem]:
     return problems
 
 
-def _markdown_field_problems(file: str, at: list, texts: dict | None) -> list[Problem]:
-    """A Problem per language of ``texts`` ({en, zh}, rendered as Markdown) for each toolcall.markdown_hazards."""
-    return [Problem(file, json_path([*at, lang]), found) for lang, text in (texts or {}).items()
-            if isinstance(text, str) for found in markdown_hazards(text) + dead_links(text)]
+#: Most characters of Markdown text check parses in one file. Each text is held to MAX_MARKDOWN_CHARS, but a 1.4 MB
+#: exercise file of 20 hints of ``"[\n"`` repeated, each under it, held check for 75 s (break-it pass brk14content):
+#: the parser costs up to ~40 µs a character on such text, twice (markdown_hazards, dead_links). Twice one text's
+#: limit, 20 times the most any shipped file holds (fixtures/exercises/playground.yaml, 4 776).
+MAX_MARKDOWN_FILE_CHARS = 2 * MAX_MARKDOWN_CHARS
+
+
+def _markdown_field_problems(file: str, at: list, texts: dict | None, spent: dict[str, int]) -> list[Problem]:
+    """A Problem per language of ``texts`` ({en, zh}, rendered as Markdown) for each toolcall.markdown_hazards.
+    ``spent`` counts the characters parsed per file: the text that would pass MAX_MARKDOWN_FILE_CHARS is named once,
+    and it and the file's later texts are not parsed."""
+    problems: list[Problem] = []
+    for lang, text in (texts or {}).items():
+        if not isinstance(text, str):
+            continue
+        before = spent.get(file, 0)
+        if before > MAX_MARKDOWN_FILE_CHARS:
+            break  # named already
+        spent[file] = before + (len(text) if len(text) <= MAX_MARKDOWN_CHARS else 0)  # a longer one is not parsed
+        if spent[file] > MAX_MARKDOWN_FILE_CHARS:
+            problems.append(Problem(file, json_path([*at, lang]), f"the file's Markdown texts pass "
+                                    f"{MAX_MARKDOWN_FILE_CHARS:,} characters here; check parses at most "
+                                    f"{MAX_MARKDOWN_FILE_CHARS:,} per file, so this text and the ones after it were "
+                                    "not checked"))
+            break
+        problems += [Problem(file, json_path([*at, lang]), found)
+                     for found in markdown_hazards(text) + dead_links(text)]
+    return problems
 
 
 def check_markdown_texts(root: Path) -> list[Problem]:
@@ -405,27 +430,28 @@ def check_markdown_texts(root: Path) -> list[Problem]:
     from toolcall.harness import load_scenarios
 
     problems: list[Problem] = []
+    spent: dict[str, int] = {}
     if (root / "fixtures" / "exercises").is_dir():
         for ex in load_exercises(root / "fixtures" / "exercises").exercises:
             at = ["exercises", ex.index]
             for key in ("title", "prompt", "explanation"):
-                problems += _markdown_field_problems(ex.file, [*at, key], getattr(ex, key))
+                problems += _markdown_field_problems(ex.file, [*at, key], getattr(ex, key), spent)
             for i, hint in enumerate(ex.hints):
-                problems += _markdown_field_problems(ex.file, [*at, "hints", i], hint)
+                problems += _markdown_field_problems(ex.file, [*at, "hints", i], hint, spent)
     for s in load_scenarios(root / "fixtures" / "scenarios").scenarios:
-        problems += _markdown_field_problems(s.file, ["summary"], s.summary)
+        problems += _markdown_field_problems(s.file, ["summary"], s.summary, spent)
         problems += [Problem(s.file, json_path(["sources", i]), f"{quoted_source(source)} {found}")
                      for i, source in enumerate(s.sources) for found in source_problems(source)]
         for i, step in enumerate(s.steps):
             for key in ("prompt", "world", "explain"):
-                problems += _markdown_field_problems(s.file, ["steps", i, key], getattr(step, key))
+                problems += _markdown_field_problems(s.file, ["steps", i, key], getattr(step, key), spent)
     for path in sorted((root / "fixtures" / "transcripts").glob("*.y*ml")):
         try:
             fx = load_walkthrough(path)
         except FixtureError:
             continue  # reported by check_walkthroughs
         for v, variant in enumerate(fx.variants):
-            problems += _markdown_field_problems(display_name(path), ["variants", v, "note"], variant.note)
+            problems += _markdown_field_problems(display_name(path), ["variants", v, "note"], variant.note, spent)
     return problems
 
 
