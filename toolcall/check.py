@@ -416,7 +416,7 @@ def _markdown_field_problems(file: str, at: list, texts: dict | None, spent: dic
                                     "not checked"))
             break
         problems += [Problem(file, json_path([*at, lang]), found)
-                     for found in markdown_hazards(text) + dead_links(text)]
+                     for found in markdown_hazards(text, hidden=False) + dead_links(text)]
     return problems
 
 

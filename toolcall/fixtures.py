@@ -337,7 +337,8 @@ def schema_problems(data: Any, kind: str, name: str, schemas_dir: Path | None = 
                                                            received=repr(e.instance))) for e in decimals]
     errors = sorted(content_validator(schema).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     return [Problem(name, json_path(e.absolute_path), content_message(e)) for e in errors] \
-        + blank_text_problems(data, name, kind) + same_text_problems(data, name)
+        + blank_text_problems(data, name, kind) + same_text_problems(data, name) \
+        + hidden_text_problems(data, name, kind)
 
 
 def content_message(error: Any) -> str:
@@ -451,6 +452,42 @@ def blank_text_problems(data: Any, name: str, kind: str = "") -> list[Problem]:
 
 
 _BLANK = "shows nothing: only white space or invisible characters (students would read an empty text)"
+
+#: The kinds of content file every string of which is read or compared as written: an order's ids and item names, a
+#: selection case's request and expected arguments (a zero-width space in a customer id made every refund of that
+#: order "ORDER_NOT_OWNED", and check said only that a business case got another error).
+_ALL_TEXT_KINDS = ("orders", "selection")
+#: Where a content file holds wire text as a model or a client sent it, in which a hidden character may be the
+#: lesson: the pairing checker's transcripts.
+_WIRE_TEXT = {"pairing": "text"}
+
+
+def hidden_text_problems(data: Any, name: str, kind: str = "") -> list[Problem]:
+    """A Problem at each text students read, or a value compared as written, that holds a character the page shows
+    as nothing or that reorders the text around it (toolcall.markdown_hazards.hidden_text): every value of an
+    ``{en, zh}`` object (an output's label, an option, an order's item) but the pairing transcripts, and every
+    string of an order book or a selection set. Only texts rendered as Markdown were checked (with their line):
+    ``label: "Valid\u200b call"``, ``item: "Note\u202ebook"`` and ``customer_id: "CUST-1001\u200b"`` passed.
+    A lesson's title and summary are checked with its Markdown. Without recursion."""
+    from toolcall.i18n import LANGS  # here: toolcall.i18n reads the catalogue through this module
+    from toolcall.markdown_hazards import hidden_text
+
+    if kind == "lesson":
+        return []
+    every = kind in _ALL_TEXT_KINDS
+    problems: list[Problem] = []
+    stack: list[tuple[Any, list, bool]] = [(data, [], every)]
+    while stack:
+        value, parts, shown = stack.pop()
+        if isinstance(value, str):
+            if shown and (found := hidden_text(value)):
+                problems.append(Problem(name, json_path(parts), found))
+        elif isinstance(value, dict):
+            texts = set(value) == set(LANGS) and not (parts and _WIRE_TEXT.get(kind) == parts[-1])
+            stack.extend((v, [*parts, k], every or texts) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, [*parts, i], every) for i, v in enumerate(value))
+    return sorted(problems, key=lambda p: p.path)
 
 #: The keys under which a list's entries show their {en, zh} text side by side (options, steps, categories,
 #: items, cards, variants, examples): what a student tells the entries apart by.

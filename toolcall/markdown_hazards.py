@@ -119,6 +119,19 @@ _FLAG_TAGS = re.compile("\U0001F3F4[\U000E0020-\U000E007F]+")
 _HIDDEN_LISTED = 3
 
 
+def hidden_text(text: str) -> str | None:
+    """The problem of a one-value text (a label, an id, an item's name) holding a character the page shows as nothing
+    or that reorders the text around it (as :func:`hidden_hazards`, without a line: the first few as escapes), or
+    None."""
+    hidden = [c for c in _FLAG_TAGS.sub("", text) if c in HIDDEN and c not in _EMOJI_PARTS and c != "\r"]
+    if not hidden:
+        return None
+    listed = ", ".join(escape_invisible(c) for c in hidden[:_HIDDEN_LISTED])
+    more = f" and {len(hidden) - _HIDDEN_LISTED} more" if len(hidden) > _HIDDEN_LISTED else ""
+    return (f"holds {listed}{more}: a character the page shows as nothing or that reorders the text around it "
+            "(pasted from a document?); delete it")
+
+
 def hidden_hazards(text: str, first_line: int = 1) -> list[str]:
     """One message per line of ``text`` that holds a character a page draws as nothing or that reorders the text
     (toolcall.text.HIDDEN: a zero-width space, a soft hyphen, a byte-order mark, a direction override, tag
@@ -137,18 +150,19 @@ def hidden_hazards(text: str, first_line: int = 1) -> list[str]:
     return found
 
 
-def markdown_hazards(text: str, first_line: int = 1) -> list[str]:
+def markdown_hazards(text: str, first_line: int = 1, hidden: bool = True) -> list[str]:
     """One message per place in ``text`` that Streamlit's ``st.markdown`` renders otherwise than written:
     raw HTML meant as HTML (shown as its tags; a comment is shown too), an unescaped pair of ``$`` outside
     code (a LaTeX formula), a code fence never closed (the rest of the text becomes code). Each names the
     line (``first_line`` = the text's first: a lesson's body starts after its front matter) and what is there.
-    Also a character the page shows as nothing or that reorders the text around it (:func:`hidden_hazards`).
+    Also a character the page shows as nothing or that reorders the text around it (:func:`hidden_hazards`), unless
+    ``hidden`` is False (a fixture's texts: toolcall.fixtures.hidden_text_problems names them at their JSON path).
     Empty for plain Markdown. A text over MAX_MARKDOWN_CHARS characters is not parsed: its one message says so."""
     if len(text) > MAX_MARKDOWN_CHARS:
         return [f"the text is {len(text):,} characters; a text shown as Markdown may have at most "
                 f"{MAX_MARKDOWN_CHARS:,} (it was not checked further)"]
     lines = text.splitlines()
-    found: list[str] = hidden_hazards(text, first_line)
+    found: list[str] = hidden_hazards(text, first_line) if hidden else []
     for token in _PARSER.parse(text):
         line = (token.map[0] if token.map else 0) + first_line
         if token.type == "html_block":

@@ -19,9 +19,9 @@ def test_a_file_of_many_long_markdown_texts_is_parsed_up_to_the_budget_and_named
     parsed: dict[str, int] = {"chars": 0}
     hazards = check.markdown_hazards
 
-    def counting(found: str, *args):
+    def counting(found: str, *args, **kwargs):
         parsed["chars"] += len(found)
-        return hazards(found, *args)
+        return hazards(found, *args, **kwargs)
 
     monkeypatch.setattr(check, "markdown_hazards", counting)
     problems = {(where, message) for file, where, message in problem_set(root) if file.endswith("general.yaml")}
