@@ -188,10 +188,22 @@ def _exact(x: int | float | Fraction) -> Fraction:
     return x if isinstance(x, Fraction) else Fraction(str(x))
 
 
+#: Most bits the numerator or the denominator of an exact p^k (naive_pass_k) may need. ``p=1e-300, k=10000`` is a
+#: 10-million-bit fraction: 0.9 s of check per figure, and a lesson's front matter holds hundreds of figures (break-it
+#: pass brk14content). A million bits (≈ 301 000 digits) costs about 0.02 s; the course's figures need a few dozen.
+MAX_EXACT_BITS = 1_000_000
+
+
 def naive_pass_k(p: float, k: int) -> Fraction:
     """The plug-in estimate p^k (toolcall.passk.Estimates.naive is (c/n)^k): the chance that
-    k independent runs, each passing with probability ``p`` (0..1), all pass. 0.9^3 = 72.9%."""
-    return _exact(p) ** k
+    k independent runs, each passing with probability ``p`` (0..1), all pass. 0.9^3 = 72.9%.
+    Raises ValueError when the exact fraction would need more than MAX_EXACT_BITS bits."""
+    base = _exact(p)
+    bits = max(base.numerator.bit_length(), base.denominator.bit_length()) * abs(int(k))
+    if bits > MAX_EXACT_BITS:
+        raise ValueError(f"p^k would need {bits:,} bits to compute exactly; the limit is {MAX_EXACT_BITS:,}: quote a "
+                         "figure with fewer digits in p or a smaller k")
+    return base ** k
 
 
 def pass_hat_k(n: int, c: int, k: int) -> Fraction:
