@@ -28,6 +28,7 @@ from toolcall.grading import answer_text, grade, grading_inputs
 from toolcall.judge import evaluate, verdict_holds
 from toolcall.results import call_id
 from toolcall.wire import STEP_FORMATS as FORMATS
+from toolcall.text import escape_invisible, escape_lookalikes
 from toolcall.i18n import LANGS
 from toolcall.transcripts import RUNNABLE, build_transcript, load_walkthrough
 
@@ -59,7 +60,8 @@ def check_tools(root: Path) -> list[Problem]:
             continue
         if path.stem != tool.name:
             problems.append(Problem(display_name(path), "$.name",
-                                    f"tool name {tool.name!r} differs from the file name"))
+                                    f"tool name {tool.name!r} differs from the file name "
+                                    f"'{escape_lookalikes(path.stem)}'"))
     return problems
 
 
@@ -511,9 +513,26 @@ APP_READS: dict[str, tuple[str, ...]] = {
 }
 
 
+def lookalike_name(name: str) -> str | None:
+    """Why a content file's ``name`` reads otherwise than it is, or None: it holds a letter drawn like a Latin one
+    (toolcall.text.LOOKALIKE_BLOCKS: Cyrillic о, Greek ο, fullwidth ｏ) or a character shown as nothing. A lesson
+    ``03-tool-definitiоn.md`` with a Cyrillic о was told only "file name must look like NN-slug.md" and "has no zh
+    version", a tool ``get_оrder.json`` "tool name 'get_order' differs from the file name": each read as the right
+    name (break-it pass brk14content). Chinese characters are names an instructor may choose, and are left alone."""
+    shown = escape_lookalikes(name)
+    if shown == name:
+        return None
+    odd = sorted({c for c in name if escape_lookalikes(c) != c})
+    listed = ", ".join(f"{c} (U+{ord(c):04X})" if escape_invisible(c) == c else escape_invisible(c)
+                       for c in odd[:3])
+    return (f"the file name reads as one it is not: it holds {listed}, a letter drawn like a Latin one (Cyrillic, "
+            f"Greek, fullwidth) or a character shown as nothing; written out it is '{shown}': rename it in ASCII")
+
+
 def unread_file_problems(root: Path) -> list[Problem]:
     """Every file in a content folder that the app never reads (APP_READS), and every folder under lessons/ but
-    the languages the app has (``lessons/fr``), each as a problem naming it and what is read there instead.
+    the languages the app has (``lessons/fr``), each as a problem naming it and what is read there instead; every
+    file whose name reads as one it is not (lookalike_name).
     Names starting with ``.`` (``.gitkeep``, an editor's swap file) and README files are left alone."""
     problems = []
     for folder, patterns in APP_READS.items():
@@ -523,6 +542,8 @@ def unread_file_problems(root: Path) -> list[Problem]:
         for entry in sorted(base.iterdir()):
             if entry.name.startswith(".") or entry.name.upper().startswith("README"):
                 continue
+            if (odd := lookalike_name(entry.name)) is not None:
+                problems.append(Problem(display_name(entry), "$", odd))
             if not any(fnmatch.fnmatchcase(entry.name, pattern) for pattern in patterns):
                 problems.append(Problem(display_name(entry), "$", "never read by the app: it reads only "
                                         f"{', '.join(patterns)} in {folder}/ (is the name or its case wrong?)"))
