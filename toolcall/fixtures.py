@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from toolcall.yaml_io import MAX_DEPTH, NotJson, lookalike_punctuation, python_reason, safe_load
+from toolcall.yaml_io import MAX_DEPTH, NotJson, lookalike_punctuation, plain_colon, python_reason, safe_load
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
@@ -154,7 +154,8 @@ def _read_data(path: Path) -> Any:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1} column {mark.column + 1}: " if mark else ""
-        stray = lookalike_punctuation(text, exc)  # named first: the parser's words name the ASCII one as missing
+        # named first: the parser's words name the ASCII one as missing, or no text at all
+        stray = lookalike_punctuation(text, exc) or plain_colon(text, exc)
         said = f"{stray} (the parser: {where}{getattr(exc, 'problem', exc)})" if stray else \
             f"{where}{getattr(exc, 'problem', exc)}"
         raise FixtureError([Problem(name, getattr(exc, "path", "$"), f"not YAML: {said}")]) from exc

@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 import yaml
 
-from toolcall.yaml_io import NotJson, lookalike_punctuation, safe_load
+from toolcall.yaml_io import NotJson, lookalike_punctuation, plain_colon, safe_load
 
 from toolcall import CONTENT_ROOT, passk
 from toolcall.files import ReadError, read_text_bounded
@@ -132,7 +132,7 @@ def parse_lesson(text: str, name: str, lang: str, file: str) -> tuple[Lesson | N
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 2} column {mark.column + 1}: " if mark else ""
-        stray = lookalike_punctuation(head, exc, line_offset=1)
+        stray = lookalike_punctuation(head, exc, line_offset=1) or plain_colon(head, exc, line_offset=1)
         said = f"{stray} (the parser: {where}{getattr(exc, 'problem', exc)})" if stray else \
             f"{where}{getattr(exc, 'problem', exc)}"
         return None, [Problem(file, getattr(exc, "path", "$"), f"front matter is not YAML: {said}")]

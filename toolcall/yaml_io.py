@@ -176,6 +176,7 @@ _NOT_JSON_TAGS = {"tag:yaml.org,2002:timestamp": ("a date", "it in quotes"),
                   "tag:yaml.org,2002:omap": ("a list of pairs", "a mapping"),
                   "tag:yaml.org,2002:pairs": ("a list of pairs", "a mapping")}
 _STR = "tag:yaml.org,2002:str"
+_NULL = "tag:yaml.org,2002:null"
 _NUMBERS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 #: A plain integer YAML 1.1 reads in base 8 (``012`` is 10; ``0o12`` is YAML 1.2's spelling and text to PyYAML).
 _OCTAL = re.compile(r"[-+]?0[0-7_]+")  # plain style: "" from LibYAML, None from PyYAML
@@ -185,15 +186,17 @@ def _shown(text: str) -> str:
     return text if len(text) <= 40 else text[:40] + "…"
 
 
-def not_json(root: yaml.Node) -> tuple[str, Any, str] | None:
+def not_json(root: yaml.Node, text: str = "") -> tuple[str, Any, str] | None:
     """The first place of a composed document (document order, each node once) that a JSON document cannot hold
     as written, as ``(JSON path, yaml Mark, problem)``, or None: a value tagged, implicitly or not, as a date,
     ``!!binary``, ``!!set``, ``!!omap`` or ``!!pairs`` (JSON has no such type: a page's ``json.dumps`` failed on
     it at class time); a mapping key YAML reads as something else than text (``no: x`` is the key false, ``1: x``
     the number 1: a JSON key is text); a plain number YAML 1.1 reads in base 8 or 60 (``paid_cents: 0100`` is 64,
     ``order: 010`` is 8, ``1:30`` is 90), which passed every schema with a value its author never wrote (``01`` …
-    ``07`` are what they read, and pass)."""
+    ``07`` are what they read, and pass); with the document's ``text``, an empty value followed on its line by a
+    comment (``en: #1 The model …``: a ``#`` after a space starts a comment, and the text was read as null)."""
     constructor = yaml.constructor.SafeConstructor()
+    lines = text.split("\n") if text else []
     seen: set[int] = set()
     stack: list[tuple[yaml.Node, str, bool]] = [(root, "$", False)]
     while stack:
@@ -217,6 +220,11 @@ def not_json(root: yaml.Node) -> tuple[str, Any, str] | None:
             return path, node.start_mark, (f"YAML reads {written} as {built}, which JSON has no type for (a page "
                                            f"would fail on it): write {instead}{quoted}")
         if isinstance(node, yaml.ScalarNode):
+            mark = node.start_mark
+            if node.tag == _NULL and node.value == "" and not node.style and mark.line < len(lines) \
+                    and (rest := lines[mark.line][mark.column:].strip()).startswith("#"):
+                return path, mark, (f"the value is empty: YAML reads {_shown(rest)!r} as a comment (a # after a space "
+                                    "starts one); put the text in quotes, or write null for no value")
             if node.tag in _NUMBERS and not node.style and (":" in node.value or _OCTAL.fullmatch(node.value)):
                 value = _key_value(node, constructor)
                 if ":" not in node.value and value == int(node.value.replace("_", ""), 10):
@@ -256,7 +264,7 @@ def _load(text: str, loader_class: Any, json_only: bool = False) -> Any:
             raise
         except Exception as exc:  # a constructor's own failure (ValueError, KeyError …), not a YAMLError
             raise Refused(_refusal(exc), getattr(exc, "_yaml_mark", None)) from None
-        if json_only and (place := not_json(node)) is not None:
+        if json_only and (place := not_json(node, text)) is not None:
             raise NotJson(place[2], place[1], place[0])
         return data
     finally:
@@ -367,6 +375,25 @@ def lookalike_punctuation(text: str, exc: yaml.YAMLError, line_offset: int = 0) 
     ch = lines[found[0]][found[1]]
     return (f"line {found[0] + 1 + line_offset} column {found[1] + 1} holds {ch} (U+{ord(ch):04X}), a full-width "
             f"character where YAML needs the ASCII {YAML_LOOKALIKES[ch]}")
+
+
+def plain_colon(text: str, exc: yaml.YAMLError, line_offset: int = 0) -> str | None:
+    """Where YAML's refusal ``exc`` of ``text`` is "mapping values are not allowed here", what the author wrote: a
+    text holding a colon and a space (``en: Notebook: A5, ruled``, ``summary: Step 1: the model proposes``), which
+    YAML reads as the start of another key; as ``line L column C: 'Notebook: A5, ruled' holds a colon and a space
+    …``, else None. PyYAML's own words named no text and no fix (break-it pass brk14content). Lines are 1-based,
+    ``line_offset`` lines further on."""
+    mark = getattr(exc, "problem_mark", None)
+    if mark is None or getattr(exc, "problem", None) != "mapping values are not allowed here":
+        return None
+    lines = text.split("\n")
+    if mark.line >= len(lines):
+        return None
+    line = lines[mark.line]
+    key = line.find(": ")
+    value = (line[key + 2:] if -1 < key < mark.column else line).strip()
+    return (f"line {mark.line + 1 + line_offset} column {mark.column + 1}: {_shown(value)!r} holds a colon and a "
+            "space, which YAML reads as the start of another key: put the whole text in quotes")
 
 
 #: A quoted YAML scalar on one line: what it holds is text, where full-width punctuation is the author's.

@@ -123,3 +123,58 @@ def test_every_spelling_is_refused_or_loads_to_json(spelling, as_key):
     assert json.loads(json.dumps(data, allow_nan=True)) == data or data != data or "nan" in spelling
     if not as_key and spelling.lstrip("-+").isdigit() and isinstance(data["x"], int):  # "08" stays text
         assert data["x"] == int(spelling, 10)
+
+
+def test_a_text_with_a_colon_and_a_space_is_named_with_what_to_do(tmp_path):
+    """PyYAML said only "mapping values are not allowed here"; the text and the fix are named first."""
+    root = edited_copy(tmp_path, "fixtures/orders/orders.yaml", 'item: {en: "Notebook", zh: "笔记本"}',
+                       'item:\n      en: Notebook: A5, ruled\n      zh: "笔记本"')
+    assert _problems(root, "orders.yaml") == {
+        ("$", "not YAML: line 16 column 19: 'Notebook: A5, ruled' holds a colon and a space, which YAML reads as the "
+              "start of another key: put the whole text in quotes (the parser: line 16 column 19: mapping values are "
+              "not allowed here)")}
+
+
+def test_a_lesson_summary_with_a_colon_is_named_at_its_file_line():
+    from toolcall.lessons import parse_lesson
+
+    _, problems = parse_lesson("---\ntitle: T\nsummary: Step 1: the model proposes\npage: lessons\norder: 1\n---\nx\n",
+                               "01-a.md", "en", "lessons/en/01-a.md")
+    assert [p.message for p in problems] == [
+        "front matter is not YAML: line 3 column 16: 'Step 1: the model proposes' holds a colon and a space, which "
+        "YAML reads as the start of another key: put the whole text in quotes (the parser: line 3 column 16: mapping "
+        "values are not allowed here)"]
+
+
+def test_a_text_starting_with_a_hash_is_named_as_a_comment(tmp_path):
+    root = edited_copy(tmp_path, "fixtures/orders/orders.yaml", 'item: {en: "Notebook", zh: "笔记本"}',
+                       'item:\n      en: #2 Notebook\n      zh: "笔记本"')
+    assert _problems(root, "orders.yaml") == {
+        ("$.orders[1].item.en", "line 16 column 10: the value is empty: YAML reads '#2 Notebook' as a comment (a # "
+                                "after a space starts one); put the text in quotes, or write null for no value")}
+
+
+def test_every_plain_value_of_a_shipped_file_given_a_colon_is_named():
+    """Each ``key: value`` line of the order book and a scenario, with ": x" put into its plain value: whenever YAML
+    refuses it as "mapping values are not allowed here", the message names the text (the next such line too)."""
+    import yaml
+
+    from toolcall import CONTENT_ROOT
+    from toolcall.yaml_io import plain_colon
+
+    named = 0
+    for file in ("fixtures/orders/orders.yaml", SCENARIO):
+        lines = (CONTENT_ROOT / file).read_text(encoding="utf-8").split("\n")
+        for n, line in enumerate(lines):
+            head, sep, value = line.partition(": ")
+            if not sep or not value or value[0] in "\"'{[|>&*!#" or head.lstrip().startswith("#"):
+                continue
+            broken = "\n".join([*lines[:n], f"{head}: {value[:1]}: x{value[1:]}", *lines[n + 1:]])
+            try:
+                yaml.safe_load(broken)
+            except yaml.YAMLError as exc:
+                if getattr(exc, "problem", "") == "mapping values are not allowed here":
+                    said = plain_colon(broken, exc)
+                    assert said is not None and f"line {n + 1} " in said and "holds a colon and a space" in said
+                    named += 1
+    assert named > 20
