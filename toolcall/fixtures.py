@@ -136,8 +136,13 @@ def _read_data(path: Path) -> Any:
                                                        f"{MAX_DEPTH}")])
             # a byte-order mark is no content (Notepad's and PowerShell's "UTF-8" start with one): YAML, lessons and
             # run logs already read past it, and json.loads refused it with Python's advice "decode using utf-8-sig"
-            return _json_without_duplicates(name, text.removeprefix("\ufeff"))
+            data = _json_without_duplicates(name, text.removeprefix("\ufeff"))
+            if (half := lone_surrogate(data)) is not None:
+                raise FixtureError([Problem(name, half[0], half[1])])
+            return data
         data = safe_load(text, json_only=True)
+        if (half := lone_surrogate(data)) is not None:
+            raise FixtureError([Problem(name, half[0], half[1])])
         if (found := _first_written(data)) is not None:  # .inf, .nan: a YAML float JSON Schema's "number" accepts
             raise FixtureError([Problem(name, found[0], f"{found[1]} is not a finite number (YAML's .inf and .nan are "
                                                         "no number a student or JSON can write): write a number")])
@@ -159,6 +164,32 @@ def _read_data(path: Path) -> Any:
         said = f"{stray} (the parser: {where}{getattr(exc, 'problem', exc)})" if stray else \
             f"{where}{getattr(exc, 'problem', exc)}"
         raise FixtureError([Problem(name, getattr(exc, "path", "$"), f"not YAML: {said}")]) from exc
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(root: Any) -> tuple[str, str] | None:
+    """The JSON path of the first string (value or key, document order) holding a UTF-16 surrogate, and the problem,
+    or None. An escape ``"\\ud800"`` (YAML and JSON) makes one, and YAML also makes two of ``"\\ud83d\\ude00"``
+    (it does not join a pair): Python holds them, but no page can send them to the browser ("'utf-8' codec can't
+    encode character '\\ud800'"): an output's label or an exercise's title so passed check and failed the
+    playground and the exercises page in class (break-it pass brk14content). Without recursion."""
+    stack: list[tuple[Any, list]] = [(root, [])]
+    while stack:
+        value, parts = stack.pop()
+        texts = [(value, parts)] if isinstance(value, str) else \
+            [(k, [*parts, k]) for k in value if isinstance(k, str)] if isinstance(value, dict) else []
+        for text, at in texts:
+            if found := _SURROGATE.search(text):
+                return json_path(at), (f"holds \\u{ord(found.group()):04x}, half of a UTF-16 pair: no page can show "
+                                          "it (YAML does not join an escaped pair such as \\ud83d\\ude00): write the "
+                                          "character itself, or \\U0001F600 for one above U+FFFF")
+        if isinstance(value, dict):
+            stack.extend(reversed([(v, [*parts, k]) for k, v in value.items()]))
+        elif isinstance(value, list):
+            stack.extend(reversed([(v, [*parts, i]) for i, v in enumerate(value)]))
+    return None
 
 
 def _json_without_duplicates(name: str, text: str) -> Any:

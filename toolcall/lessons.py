@@ -36,7 +36,7 @@ from toolcall.yaml_io import NotJson, lookalike_punctuation, plain_colon, safe_l
 
 from toolcall import CONTENT_ROOT, passk
 from toolcall.files import ReadError, read_text_bounded
-from toolcall.fixtures import Problem, schema_problems
+from toolcall.fixtures import Problem, lone_surrogate, schema_problems
 from toolcall.pages_registry import LESSON_PAGE_IDS
 
 #: Page ids a lesson may name in ``page`` (toolcall/pages_registry.py; a test keeps lesson.schema.json's enum equal).
@@ -136,6 +136,8 @@ def parse_lesson(text: str, name: str, lang: str, file: str) -> tuple[Lesson | N
         said = f"{stray} (the parser: {where}{getattr(exc, 'problem', exc)})" if stray else \
             f"{where}{getattr(exc, 'problem', exc)}"
         return None, [Problem(file, getattr(exc, "path", "$"), f"front matter is not YAML: {said}")]
+    if (half := lone_surrogate(data)) is not None:
+        return None, [Problem(file, half[0], f"front matter {half[1]}")]
     problems = schema_problems(data, "lesson", file)
     if not body.strip():
         problems.append(Problem(file, "$", "the lesson has no body after its front matter"))

@@ -178,3 +178,50 @@ def test_every_plain_value_of_a_shipped_file_given_a_colon_is_named():
                     assert said is not None and f"line {n + 1} " in said and "holds a colon and a space" in said
                     named += 1
     assert named > 20
+
+
+HALF = ("holds \\ud800, half of a UTF-16 pair: no page can show it (YAML does not join an escaped pair such as "
+        "\\ud83d\\ude00): write the character itself, or \\U0001F600 for one above U+FFFF")
+
+
+def test_a_lone_surrogate_escape_in_a_label_is_named_not_a_failed_page(tmp_path):
+    """``label: {en: "Missing a required field \\ud800"}`` passed check and the playground failed in class with
+    "'utf-8' codec can't encode character '\\ud800'" (an exercise's title failed the exercises page the same way)."""
+    root = edited_copy(tmp_path, "fixtures/outputs/refund_order.yaml", 'label: {en: "Missing a required field"',
+                       'label: {en: "Missing a required field \\ud800"')
+    assert _problems(root, "refund_order.yaml") == {("$.outputs[1].label.en", HALF)}
+
+
+@pytest.mark.parametrize("text, path", [('{"a": ["\\ud800"]}', "$.a[0]"), ('{"\\ud800": 1}', "$.\ud800"),
+                                        ('{"a": "\\ud83d\\ude00"}', None)])
+def test_json_files_are_held_to_it_too_and_a_json_pair_is_one_character(tmp_path, text, path):
+    from toolcall.fixtures import FixtureError, read_data
+
+    file = tmp_path / "t.json"
+    file.write_text(text, encoding="utf-8")
+    if path is None:
+        assert read_data(file) == {"a": "😀"}
+        return
+    with pytest.raises(FixtureError) as refused:
+        read_data(file)
+    assert [(p.path, p.message) for p in refused.value.problems] == [(path, HALF)]
+
+
+@pytest.mark.parametrize("escape", ["\\ud800", "\\udfff", "\\ud83d\\ude00", "\\udbff\\udc00"])
+@pytest.mark.parametrize("where", ["x: \"{}\"", "x: [\"a{}\"]", "\"k{}\": 1", "x: {{y: \"{}\"}}"])
+def test_every_surrogate_escape_anywhere_is_refused(tmp_path, escape, where):
+    from toolcall.fixtures import FixtureError, read_data
+
+    file = tmp_path / "t.yaml"
+    file.write_text(where.format(escape), encoding="utf-8")
+    with pytest.raises(FixtureError) as refused:
+        read_data(file)
+    assert refused.value.problems[0].message.startswith("holds \\ud")
+
+
+def test_a_lesson_title_with_a_lone_surrogate_is_named():
+    from toolcall.lessons import parse_lesson
+
+    _, problems = parse_lesson('---\ntitle: "T \\ud800"\nsummary: S\npage: lessons\norder: 1\n---\nx\n', "01-a.md",
+                               "en", "lessons/en/01-a.md")
+    assert [(p.path, p.message) for p in problems] == [("$.title", f"front matter {HALF}")]
