@@ -21,12 +21,14 @@ from toolcall.files import ReadError, check_path
 from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, load_orders, load_outputs,
                                load_tool, one_read_per_run)
 from toolcall.lesson_check import check_lessons
-from toolcall.markdown_hazards import dead_links, markdown_hazards
+from toolcall.markdown_hazards import (MAX_MARKDOWN_CHARS, dead_links, markdown_hazards, quoted_source,
+                                       source_problems)
 from toolcall.pairing import check_pairing, load_examples
 from toolcall.grading import answer_text, grade, grading_inputs
 from toolcall.judge import evaluate, verdict_holds
 from toolcall.results import call_id
 from toolcall.wire import STEP_FORMATS as FORMATS
+from toolcall.text import escape_invisible, escape_lookalikes
 from toolcall.i18n import LANGS
 from toolcall.transcripts import RUNNABLE, build_transcript, load_walkthrough
 
@@ -58,7 +60,8 @@ def check_tools(root: Path) -> list[Problem]:
             continue
         if path.stem != tool.name:
             problems.append(Problem(display_name(path), "$.name",
-                                    f"tool name {tool.name!r} differs from the file name"))
+                                    f"tool name {tool.name!r} differs from the file name "
+                                    f"'{escape_lookalikes(path.stem)}'"))
     return problems
 
 
@@ -389,40 +392,68 @@ def check_selection_and_runs(root: Path) -> list[Problem]:
     return problems
 
 
-def _markdown_field_problems(file: str, at: list, texts: dict | None) -> list[Problem]:
-    """A Problem per language of ``texts`` ({en, zh}, rendered as Markdown) for each toolcall.markdown_hazards."""
-    return [Problem(file, json_path([*at, lang]), found) for lang, text in (texts or {}).items()
-            if isinstance(text, str) for found in markdown_hazards(text) + dead_links(text)]
+#: Most characters of Markdown text check parses in one file. Each text is held to MAX_MARKDOWN_CHARS, but a 1.4 MB
+#: exercise file of 20 hints of ``"[\n"`` repeated, each under it, held check for 75 s (break-it pass brk14content):
+#: the parser costs up to ~40 µs a character on such text, twice (markdown_hazards, dead_links). Twice one text's
+#: limit, 20 times the most any shipped file holds (fixtures/exercises/playground.yaml, 4 776).
+MAX_MARKDOWN_FILE_CHARS = 2 * MAX_MARKDOWN_CHARS
+
+
+def _markdown_field_problems(file: str, at: list, texts: dict | None, spent: dict[str, int]) -> list[Problem]:
+    """A Problem per language of ``texts`` ({en, zh}, rendered as Markdown) for each toolcall.markdown_hazards.
+    ``spent`` counts the characters parsed per file: the text that would pass MAX_MARKDOWN_FILE_CHARS is named once,
+    and it and the file's later texts are not parsed."""
+    problems: list[Problem] = []
+    for lang, text in (texts or {}).items():
+        if not isinstance(text, str):
+            continue
+        before = spent.get(file, 0)
+        if before > MAX_MARKDOWN_FILE_CHARS:
+            break  # named already
+        spent[file] = before + (len(text) if len(text) <= MAX_MARKDOWN_CHARS else 0)  # a longer one is not parsed
+        if spent[file] > MAX_MARKDOWN_FILE_CHARS:
+            problems.append(Problem(file, json_path([*at, lang]), f"the file's Markdown texts pass "
+                                    f"{MAX_MARKDOWN_FILE_CHARS:,} characters here; check parses at most "
+                                    f"{MAX_MARKDOWN_FILE_CHARS:,} per file, so this text and the ones after it were "
+                                    "not checked"))
+            break
+        problems += [Problem(file, json_path([*at, lang]), found)
+                     for found in markdown_hazards(text, hidden=False) + dead_links(text)]
+    return problems
 
 
 def check_markdown_texts(root: Path) -> list[Problem]:
     """The fixture texts the pages render as Markdown (not escaped: an exercise's title, prompt, explanation
     and hints; a scenario's summary and each step's prompt, world and explanation; a walkthrough variant's
     note) hold nothing Streamlit shows otherwise than written: raw HTML shown as tags, ``$…$`` read as LaTeX,
-    a code fence left open, a link to no web address (toolcall.markdown_hazards). Files that do not load are
+    a code fence left open, a link to no web address (toolcall.markdown_hazards); each source a scenario cites
+    would open the page it names (source_problems). Files that do not load are
     reported by their checkers."""
     from toolcall.harness import load_scenarios
 
     problems: list[Problem] = []
+    spent: dict[str, int] = {}
     if (root / "fixtures" / "exercises").is_dir():
         for ex in load_exercises(root / "fixtures" / "exercises").exercises:
             at = ["exercises", ex.index]
             for key in ("title", "prompt", "explanation"):
-                problems += _markdown_field_problems(ex.file, [*at, key], getattr(ex, key))
+                problems += _markdown_field_problems(ex.file, [*at, key], getattr(ex, key), spent)
             for i, hint in enumerate(ex.hints):
-                problems += _markdown_field_problems(ex.file, [*at, "hints", i], hint)
+                problems += _markdown_field_problems(ex.file, [*at, "hints", i], hint, spent)
     for s in load_scenarios(root / "fixtures" / "scenarios").scenarios:
-        problems += _markdown_field_problems(s.file, ["summary"], s.summary)
+        problems += _markdown_field_problems(s.file, ["summary"], s.summary, spent)
+        problems += [Problem(s.file, json_path(["sources", i]), f"{quoted_source(source)} {found}")
+                     for i, source in enumerate(s.sources) for found in source_problems(source)]
         for i, step in enumerate(s.steps):
             for key in ("prompt", "world", "explain"):
-                problems += _markdown_field_problems(s.file, ["steps", i, key], getattr(step, key))
+                problems += _markdown_field_problems(s.file, ["steps", i, key], getattr(step, key), spent)
     for path in sorted((root / "fixtures" / "transcripts").glob("*.y*ml")):
         try:
             fx = load_walkthrough(path)
         except FixtureError:
             continue  # reported by check_walkthroughs
         for v, variant in enumerate(fx.variants):
-            problems += _markdown_field_problems(display_name(path), ["variants", v, "note"], variant.note)
+            problems += _markdown_field_problems(display_name(path), ["variants", v, "note"], variant.note, spent)
     return problems
 
 
@@ -482,9 +513,26 @@ APP_READS: dict[str, tuple[str, ...]] = {
 }
 
 
+def lookalike_name(name: str) -> str | None:
+    """Why a content file's ``name`` reads otherwise than it is, or None: it holds a letter drawn like a Latin one
+    (toolcall.text.LOOKALIKE_BLOCKS: Cyrillic о, Greek ο, fullwidth ｏ) or a character shown as nothing. A lesson
+    ``03-tool-definitiоn.md`` with a Cyrillic о was told only "file name must look like NN-slug.md" and "has no zh
+    version", a tool ``get_оrder.json`` "tool name 'get_order' differs from the file name": each read as the right
+    name (break-it pass brk14content). Chinese characters are names an instructor may choose, and are left alone."""
+    shown = escape_lookalikes(name)
+    if shown == name:
+        return None
+    odd = sorted({c for c in name if escape_lookalikes(c) != c})
+    listed = ", ".join(f"{c} (U+{ord(c):04X})" if escape_invisible(c) == c else escape_invisible(c)
+                       for c in odd[:3])
+    return (f"the file name reads as one it is not: it holds {listed}, a letter drawn like a Latin one (Cyrillic, "
+            f"Greek, fullwidth) or a character shown as nothing; written out it is '{shown}': rename it in ASCII")
+
+
 def unread_file_problems(root: Path) -> list[Problem]:
     """Every file in a content folder that the app never reads (APP_READS), and every folder under lessons/ but
-    the languages the app has (``lessons/fr``), each as a problem naming it and what is read there instead.
+    the languages the app has (``lessons/fr``), each as a problem naming it and what is read there instead; every
+    file whose name reads as one it is not (lookalike_name).
     Names starting with ``.`` (``.gitkeep``, an editor's swap file) and README files are left alone."""
     problems = []
     for folder, patterns in APP_READS.items():
@@ -494,6 +542,8 @@ def unread_file_problems(root: Path) -> list[Problem]:
         for entry in sorted(base.iterdir()):
             if entry.name.startswith(".") or entry.name.upper().startswith("README"):
                 continue
+            if (odd := lookalike_name(entry.name)) is not None:
+                problems.append(Problem(display_name(entry), "$", odd))
             if not any(fnmatch.fnmatchcase(entry.name, pattern) for pattern in patterns):
                 problems.append(Problem(display_name(entry), "$", "never read by the app: it reads only "
                                         f"{', '.join(patterns)} in {folder}/ (is the name or its case wrong?)"))

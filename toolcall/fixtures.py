@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from toolcall.yaml_io import MAX_DEPTH, lookalike_punctuation, python_reason, safe_load
+from toolcall.yaml_io import MAX_DEPTH, NotJson, lookalike_punctuation, plain_colon, python_reason, safe_load
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
@@ -118,7 +118,8 @@ def _read_data(path: Path) -> Any:
     through ``read_text_bounded``). Raises FixtureError with the line of a syntax error, or
     with why the file was not read (a FIFO, a device, a symlink loop, too large …), or why its
     text cannot be used: nested deeper than yaml_io.MAX_DEPTH (checked before parsing, JSON and
-    YAML alike), a number Python will not convert (5 000 digits), a date that does not exist.
+    YAML alike), a number Python will not convert (5 000 digits), a date that does not exist, a YAML value JSON
+    cannot hold as written (yaml_io.not_json: a date, bytes, a set, a key that is no text, ``0100`` read as 64).
     Raises nothing else for any file."""
     from toolcall.parsing import json_reason, max_depth  # here: toolcall.parsing reads the catalogue, which reads YAML
 
@@ -135,8 +136,13 @@ def _read_data(path: Path) -> Any:
                                                        f"{MAX_DEPTH}")])
             # a byte-order mark is no content (Notepad's and PowerShell's "UTF-8" start with one): YAML, lessons and
             # run logs already read past it, and json.loads refused it with Python's advice "decode using utf-8-sig"
-            return _json_without_duplicates(name, text.removeprefix("\ufeff"))
-        data = safe_load(text)
+            data = _json_without_duplicates(name, text.removeprefix("\ufeff"))
+            if (half := lone_surrogate(data)) is not None:
+                raise FixtureError([Problem(name, half[0], half[1])])
+            return data
+        data = safe_load(text, json_only=True)
+        if (half := lone_surrogate(data)) is not None:
+            raise FixtureError([Problem(name, half[0], half[1])])
         if (found := _first_written(data)) is not None:  # .inf, .nan: a YAML float JSON Schema's "number" accepts
             raise FixtureError([Problem(name, found[0], f"{found[1]} is not a finite number (YAML's .inf and .nan are "
                                                         "no number a student or JSON can write): write a number")])
@@ -147,13 +153,43 @@ def _read_data(path: Path) -> Any:
         raise FixtureError([Problem(name, "$", f"not JSON: {why}")]) from exc
     except ValueError as exc:  # json.loads past Python's integer digits limit: not a JSONDecodeError
         raise FixtureError([Problem(name, "$", f"not JSON: {python_reason(exc)}")]) from None
+    except NotJson as exc:  # YAML, but not what JSON holds: a date, bytes, a key that is no text, 012
+        mark = exc.problem_mark
+        raise FixtureError([Problem(name, exc.path, f"line {mark.line + 1} column {mark.column + 1}: {exc}")]) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1} column {mark.column + 1}: " if mark else ""
-        stray = lookalike_punctuation(text, exc)  # named first: the parser's words name the ASCII one as missing
+        # named first: the parser's words name the ASCII one as missing, or no text at all
+        stray = lookalike_punctuation(text, exc) or plain_colon(text, exc)
         said = f"{stray} (the parser: {where}{getattr(exc, 'problem', exc)})" if stray else \
             f"{where}{getattr(exc, 'problem', exc)}"
         raise FixtureError([Problem(name, getattr(exc, "path", "$"), f"not YAML: {said}")]) from exc
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(root: Any) -> tuple[str, str] | None:
+    """The JSON path of the first string (value or key, document order) holding a UTF-16 surrogate, and the problem,
+    or None. An escape ``"\\ud800"`` (YAML and JSON) makes one, and YAML also makes two of ``"\\ud83d\\ude00"``
+    (it does not join a pair): Python holds them, but no page can send them to the browser ("'utf-8' codec can't
+    encode character '\\ud800'"): an output's label or an exercise's title so passed check and failed the
+    playground and the exercises page in class (break-it pass brk14content). Without recursion."""
+    stack: list[tuple[Any, list]] = [(root, [])]
+    while stack:
+        value, parts = stack.pop()
+        texts = [(value, parts)] if isinstance(value, str) else \
+            [(k, [*parts, k]) for k in value if isinstance(k, str)] if isinstance(value, dict) else []
+        for text, at in texts:
+            if found := _SURROGATE.search(text):
+                return json_path(at), (f"holds \\u{ord(found.group()):04x}, half of a UTF-16 pair: no page can show "
+                                          "it (YAML does not join an escaped pair such as \\ud83d\\ude00): write the "
+                                          "character itself, or \\U0001F600 for one above U+FFFF")
+        if isinstance(value, dict):
+            stack.extend(reversed([(v, [*parts, k]) for k, v in value.items()]))
+        elif isinstance(value, list):
+            stack.extend(reversed([(v, [*parts, i]) for i, v in enumerate(value)]))
+    return None
 
 
 def _json_without_duplicates(name: str, text: str) -> Any:
@@ -333,7 +369,8 @@ def schema_problems(data: Any, kind: str, name: str, schemas_dir: Path | None = 
                                                            received=repr(e.instance))) for e in decimals]
     errors = sorted(content_validator(schema).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     return [Problem(name, json_path(e.absolute_path), content_message(e)) for e in errors] \
-        + blank_text_problems(data, name, kind) + same_text_problems(data, name)
+        + blank_text_problems(data, name, kind) + same_text_problems(data, name) \
+        + hidden_text_problems(data, name, kind)
 
 
 def content_message(error: Any) -> str:
@@ -345,6 +382,8 @@ def content_message(error: Any) -> str:
     if (number := _yaml_text_number(error)) is not None:
         return (f"{error.message} (YAML reads {error.instance.strip()} as text: a number with an exponent needs a "
                 f"decimal point and a signed exponent there; write {number})")
+    if (read := _yaml_read_as(error)) is not None:
+        return f"{error.message} ({read})"
     message = error.message
     if isinstance(error.instance, (str, list, dict)) and len(error.instance) > MAX_QUOTED // 4:
         quoted = repr(error.instance)
@@ -388,6 +427,34 @@ def _yaml_text_number(error: Any) -> str | None:
     return f"{mantissa if '.' in mantissa else mantissa + '.0'}e{exponent if exponent[0] in '+-' else '+' + exponent}"
 
 
+#: A plain integer with a leading 0 and an 8 or a 9: YAML 1.1 reads it as text (not octal, not decimal).
+_NOT_OCTAL = re.compile(r"[-+]?0[0-9_]*[89][0-9_]*")
+#: Why YAML read a value of a JSON type where text is due, by that type: an unquoted ``no`` in an id or a label
+#: passed as False, and check said only "False is not of type 'string'" (break-it pass brk14content).
+_READ_AS = {bool: "YAML 1.1 reads an unquoted yes, no, on, off, true or false as a boolean, not as text: write the "
+                  "text in quotes",
+            type(None): "YAML reads an unquoted null, ~ or an empty value as null, not as text: write the text in "
+                        "quotes",
+            int: "YAML reads an unquoted number as a number, not as text: write it in quotes",
+            float: "YAML reads an unquoted number as a number, not as text: write it in quotes"}
+
+
+def _yaml_read_as(error: Any) -> str | None:
+    """For a type error YAML 1.1's reading explains, why and what to write: a boolean, null or number where text is
+    due (``id: no``), or text where a number is due that YAML read as text for its leading 0 (``order: 08``);
+    None otherwise."""
+    if error.validator != "type":
+        return None
+    wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+    if "string" in wanted and type(error.instance) in _READ_AS:
+        return _READ_AS[type(error.instance)]
+    if {"number", "integer"} & set(wanted) and isinstance(error.instance, str) \
+            and _NOT_OCTAL.fullmatch(text := error.instance.strip()):
+        return (f"YAML 1.1 reads {text} as text: a leading 0 makes an octal number, and 8 and 9 are no octal digits; "
+                f"write {int(text.replace('_', ''), 10)}")
+    return None
+
+
 #: The display texts of a lesson's front matter (one language per file; fixtures hold {en, zh} objects).
 _LESSON_TEXTS = ("title", "summary")
 
@@ -417,6 +484,42 @@ def blank_text_problems(data: Any, name: str, kind: str = "") -> list[Problem]:
 
 
 _BLANK = "shows nothing: only white space or invisible characters (students would read an empty text)"
+
+#: The kinds of content file every string of which is read or compared as written: an order's ids and item names, a
+#: selection case's request and expected arguments (a zero-width space in a customer id made every refund of that
+#: order "ORDER_NOT_OWNED", and check said only that a business case got another error).
+_ALL_TEXT_KINDS = ("orders", "selection")
+#: Where a content file holds wire text as a model or a client sent it, in which a hidden character may be the
+#: lesson: the pairing checker's transcripts.
+_WIRE_TEXT = {"pairing": "text"}
+
+
+def hidden_text_problems(data: Any, name: str, kind: str = "") -> list[Problem]:
+    """A Problem at each text students read, or a value compared as written, that holds a character the page shows
+    as nothing or that reorders the text around it (toolcall.markdown_hazards.hidden_text): every value of an
+    ``{en, zh}`` object (an output's label, an option, an order's item) but the pairing transcripts, and every
+    string of an order book or a selection set. Only texts rendered as Markdown were checked (with their line):
+    ``label: "Valid\u200b call"``, ``item: "Note\u202ebook"`` and ``customer_id: "CUST-1001\u200b"`` passed.
+    A lesson's title and summary are checked with its Markdown. Without recursion."""
+    from toolcall.i18n import LANGS  # here: toolcall.i18n reads the catalogue through this module
+    from toolcall.markdown_hazards import hidden_text
+
+    if kind == "lesson":
+        return []
+    every = kind in _ALL_TEXT_KINDS
+    problems: list[Problem] = []
+    stack: list[tuple[Any, list, bool]] = [(data, [], every)]
+    while stack:
+        value, parts, shown = stack.pop()
+        if isinstance(value, str):
+            if shown and (found := hidden_text(value)):
+                problems.append(Problem(name, json_path(parts), found))
+        elif isinstance(value, dict):
+            texts = set(value) == set(LANGS) and not (parts and _WIRE_TEXT.get(kind) == parts[-1])
+            stack.extend((v, [*parts, k], every or texts) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, [*parts, i], every) for i, v in enumerate(value))
+    return sorted(problems, key=lambda p: p.path)
 
 #: The keys under which a list's entries show their {en, zh} text side by side (options, steps, categories,
 #: items, cards, variants, examples): what a student tells the entries apart by.

@@ -17,7 +17,7 @@ from toolcall.fixtures import FixtureError, Problem, json_path, load_orders, loa
 from toolcall.i18n import LANGS
 from toolcall.lessons import PASSK_FIGURES, Lesson, lesson_files, load_lessons, parse_source, quoted_in, value_problem
 from toolcall.judge import evaluate
-from toolcall.markdown_hazards import dead_links, markdown_hazards, structure
+from toolcall.markdown_hazards import dead_links, markdown_hazards, quoted_source, source_problems, structure
 from toolcall.results import call_id
 
 
@@ -98,8 +98,11 @@ def _figure_problems(lesson: Lesson, root: Path) -> list[Problem]:
 
 
 def _link_problems(lesson: Lesson) -> list[Problem]:
-    """A Problem for each link or image target in the body that is no web address (toolcall.markdown_hazards)."""
-    return [Problem(lesson.file, "$.body", found) for found in dead_links(lesson.body)]
+    """A Problem for each link or image target in the body that is no web address, and each front matter source
+    that would not open the page it names (toolcall.markdown_hazards: dead_links, source_problems)."""
+    return [Problem(lesson.file, "$.body", found) for found in dead_links(lesson.body)] \
+        + [Problem(lesson.file, f"$.sources[{i}]", f"{quoted_source(source)} {found}")
+           for i, source in enumerate(lesson.sources) for found in source_problems(source)]
 
 
 _LINE = re.compile(r"^line \d+: ")

@@ -32,11 +32,11 @@ from collections.abc import Callable
 
 import yaml
 
-from toolcall.yaml_io import lookalike_punctuation, safe_load
+from toolcall.yaml_io import NotJson, lookalike_punctuation, plain_colon, safe_load
 
 from toolcall import CONTENT_ROOT, passk
 from toolcall.files import ReadError, read_text_bounded
-from toolcall.fixtures import Problem, schema_problems
+from toolcall.fixtures import Problem, lone_surrogate, schema_problems
 from toolcall.pages_registry import LESSON_PAGE_IDS
 
 #: Page ids a lesson may name in ``page`` (toolcall/pages_registry.py; a test keeps lesson.schema.json's enum equal).
@@ -125,14 +125,19 @@ def parse_lesson(text: str, name: str, lang: str, file: str) -> tuple[Lesson | N
                                         "then YAML, then a line '---'")]
     head, body = parts
     try:
-        data = safe_load(head)
+        data = safe_load(head, json_only=True)
+    except NotJson as exc:  # YAML, but not what JSON holds (a date, a key that is no text)
+        mark = exc.problem_mark
+        return None, [Problem(file, exc.path, f"front matter line {mark.line + 2} column {mark.column + 1}: {exc}")]
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 2} column {mark.column + 1}: " if mark else ""
-        stray = lookalike_punctuation(head, exc, line_offset=1)
+        stray = lookalike_punctuation(head, exc, line_offset=1) or plain_colon(head, exc, line_offset=1)
         said = f"{stray} (the parser: {where}{getattr(exc, 'problem', exc)})" if stray else \
             f"{where}{getattr(exc, 'problem', exc)}"
         return None, [Problem(file, getattr(exc, "path", "$"), f"front matter is not YAML: {said}")]
+    if (half := lone_surrogate(data)) is not None:
+        return None, [Problem(file, half[0], f"front matter {half[1]}")]
     problems = schema_problems(data, "lesson", file)
     if not body.strip():
         problems.append(Problem(file, "$", "the lesson has no body after its front matter"))
@@ -185,10 +190,22 @@ def _exact(x: int | float | Fraction) -> Fraction:
     return x if isinstance(x, Fraction) else Fraction(str(x))
 
 
+#: Most bits the numerator or the denominator of an exact p^k (naive_pass_k) may need. ``p=1e-300, k=10000`` is a
+#: 10-million-bit fraction: 0.9 s of check per figure, and a lesson's front matter holds hundreds of figures (break-it
+#: pass brk14content). A million bits (≈ 301 000 digits) costs about 0.02 s; the course's figures need a few dozen.
+MAX_EXACT_BITS = 1_000_000
+
+
 def naive_pass_k(p: float, k: int) -> Fraction:
     """The plug-in estimate p^k (toolcall.passk.Estimates.naive is (c/n)^k): the chance that
-    k independent runs, each passing with probability ``p`` (0..1), all pass. 0.9^3 = 72.9%."""
-    return _exact(p) ** k
+    k independent runs, each passing with probability ``p`` (0..1), all pass. 0.9^3 = 72.9%.
+    Raises ValueError when the exact fraction would need more than MAX_EXACT_BITS bits."""
+    base = _exact(p)
+    bits = max(base.numerator.bit_length(), base.denominator.bit_length()) * abs(int(k))
+    if bits > MAX_EXACT_BITS:
+        raise ValueError(f"p^k would need {bits:,} bits to compute exactly; the limit is {MAX_EXACT_BITS:,}: quote a "
+                         "figure with fewer digits in p or a smaller k")
+    return base ** k
 
 
 def pass_hat_k(n: int, c: int, k: int) -> Fraction:

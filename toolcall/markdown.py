@@ -153,8 +153,13 @@ def link(url: str) -> str:
     A full address as text broke mid-word in a narrow cell (the strict panel's Source column). The text is
     escaped (:func:`plain`); the target has spaces, parentheses, angle brackets and pipes percent-encoded, so
     it cannot end the link or a table cell. Anything else (no scheme, other schemes) comes back as
-    :func:`plain` text, never as a link."""
-    parts = urlsplit(url.strip())
+    :func:`plain` text, never as a link, and so does an address urlsplit refuses (``https://[docs]/x``, a host in
+    brackets that is no IPv6 address: it raised ValueError, and a lesson citing one passed check and failed the
+    lessons page in class). Raises nothing for any str."""
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return plain(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return plain(url)
     host = parts.hostname.removeprefix("www.")

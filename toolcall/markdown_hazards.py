@@ -10,6 +10,7 @@ parser (markdown-it-py), as Streamlit's own parser reads it; code spans and code
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
 from markdown_it.common.html_blocks import block_names
@@ -60,6 +61,42 @@ def dead_links(text: str) -> list[str]:
             if not target.lower().startswith(("https://", "http://"))]
 
 
+def source_problems(url: str) -> list[str]:
+    """Why ``url``, a source a lesson or a scenario cites (shown under it as a link, toolcall.markdown.link), would
+    not reach the page its author copied, or would show another address than it opens; empty when it would: no
+    host (``https://``), white space or a character the page shows as nothing or that reorders the text
+    (toolcall.text.HIDDEN, named as escapes: a zero-width space pasted with the address was percent-encoded into
+    the link, which then opened an error page), a host with a character outside ASCII (``plаtform.openai.com``
+    with a Cyrillic а is another site that reads the same: write an international name in its ``xn--`` form).
+    Only the address is read: nothing is fetched."""
+    found: list[str] = []
+    odd = [c for c in url if c.isspace() or c in HIDDEN]
+    if odd:
+        listed = ", ".join(escape_invisible(c) if c in HIDDEN else repr(c) for c in odd[:_HIDDEN_LISTED])
+        more = f" and {len(odd) - _HIDDEN_LISTED} more" if len(odd) > _HIDDEN_LISTED else ""
+        found.append(f"holds {listed}{more}: white space or a character the page shows as nothing (pasted with the "
+                     "address?); the link would open another address: delete it")
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError as exc:  # an unclosed [ of an IPv6 host, a port that is no number
+        return [*found, f"is no web address: {exc}"]
+    if not host:
+        found.append("names no host: write the whole address, https://host/path")
+    foreign = [c for c in host if not c.isascii() and c not in HIDDEN]
+    if foreign:
+        shown = ", ".join(f"{c} (U+{ord(c):04X})" for c in foreign[:_HIDDEN_LISTED])
+        found.append(f"its host '{escape_invisible(host)}' holds {shown}, outside ASCII: a look-alike of a Latin "
+                     "letter opens another site that reads the same; write the host in ASCII (an international name "
+                     "in its xn-- form)")
+    return found
+
+
+def quoted_source(url: str) -> str:
+    """``url`` in quotes for a message: its hidden characters as escapes, cut after _SHOWN characters."""
+    shown = escape_invisible(url)
+    return f"'{shown if len(shown) <= _SHOWN else shown[:_SHOWN] + '…'}'"
+
+
 def _short(text: str) -> str:
     text = " ".join(text.split())
     return repr(text if len(text) <= _SHOWN else text[:_SHOWN] + "…")
@@ -82,6 +119,19 @@ _FLAG_TAGS = re.compile("\U0001F3F4[\U000E0020-\U000E007F]+")
 _HIDDEN_LISTED = 3
 
 
+def hidden_text(text: str) -> str | None:
+    """The problem of a one-value text (a label, an id, an item's name) holding a character the page shows as nothing
+    or that reorders the text around it (as :func:`hidden_hazards`, without a line: the first few as escapes), or
+    None."""
+    hidden = [c for c in _FLAG_TAGS.sub("", text) if c in HIDDEN and c not in _EMOJI_PARTS and c != "\r"]
+    if not hidden:
+        return None
+    listed = ", ".join(escape_invisible(c) for c in hidden[:_HIDDEN_LISTED])
+    more = f" and {len(hidden) - _HIDDEN_LISTED} more" if len(hidden) > _HIDDEN_LISTED else ""
+    return (f"holds {listed}{more}: a character the page shows as nothing or that reorders the text around it "
+            "(pasted from a document?); delete it")
+
+
 def hidden_hazards(text: str, first_line: int = 1) -> list[str]:
     """One message per line of ``text`` that holds a character a page draws as nothing or that reorders the text
     (toolcall.text.HIDDEN: a zero-width space, a soft hyphen, a byte-order mark, a direction override, tag
@@ -100,18 +150,19 @@ def hidden_hazards(text: str, first_line: int = 1) -> list[str]:
     return found
 
 
-def markdown_hazards(text: str, first_line: int = 1) -> list[str]:
+def markdown_hazards(text: str, first_line: int = 1, hidden: bool = True) -> list[str]:
     """One message per place in ``text`` that Streamlit's ``st.markdown`` renders otherwise than written:
     raw HTML meant as HTML (shown as its tags; a comment is shown too), an unescaped pair of ``$`` outside
     code (a LaTeX formula), a code fence never closed (the rest of the text becomes code). Each names the
     line (``first_line`` = the text's first: a lesson's body starts after its front matter) and what is there.
-    Also a character the page shows as nothing or that reorders the text around it (:func:`hidden_hazards`).
+    Also a character the page shows as nothing or that reorders the text around it (:func:`hidden_hazards`), unless
+    ``hidden`` is False (a fixture's texts: toolcall.fixtures.hidden_text_problems names them at their JSON path).
     Empty for plain Markdown. A text over MAX_MARKDOWN_CHARS characters is not parsed: its one message says so."""
     if len(text) > MAX_MARKDOWN_CHARS:
         return [f"the text is {len(text):,} characters; a text shown as Markdown may have at most "
                 f"{MAX_MARKDOWN_CHARS:,} (it was not checked further)"]
     lines = text.splitlines()
-    found: list[str] = hidden_hazards(text, first_line)
+    found: list[str] = hidden_hazards(text, first_line) if hidden else []
     for token in _PARSER.parse(text):
         line = (token.map[0] if token.map else 0) + first_line
         if token.type == "html_block":

@@ -58,6 +58,13 @@ class Refused(yaml.YAMLError):
         return self.problem
 
 
+class NotJson(Refused):
+    """A value YAML builds that a JSON document cannot hold, in a file read as JSON-shaped data (safe_load's
+    ``json_only``): a date, bytes, a set, a list of pairs, a key that is not text, or a number YAML 1.1 reads in
+    another base than the author likely meant (``012`` is 10). ``problem`` says what was written, what YAML made
+    of it and what to write."""
+
+
 def _expanded_nodes(root: yaml.Node) -> int:
     """Nodes of ``root`` counting each alias as a full copy (sizes, characters and depths memoized per node, so
     linear in the document); raises AliasBomb past MAX_EXPANDED_NODES nodes or MAX_EXPANDED_CHARS characters of
@@ -160,7 +167,84 @@ def duplicate_key(root: yaml.Node) -> tuple[str, str, Any, str] | None:
     return None
 
 
-def _load(text: str, loader_class: Any) -> Any:
+#: Tags whose values JSON has no type for (PyYAML's safe constructors build them), with what they build and what to
+#: write instead. A scenario's ``input: {order_id: 2026-09-17}`` passed check (its schema says only "object") and the
+#: harness page failed in class with "Object of type date is not JSON serializable" (break-it pass brk14content).
+_NOT_JSON_TAGS = {"tag:yaml.org,2002:timestamp": ("a date", "it in quotes"),
+                  "tag:yaml.org,2002:binary": ("bytes", "the text itself"),
+                  "tag:yaml.org,2002:set": ("a set", "a list"),
+                  "tag:yaml.org,2002:omap": ("a list of pairs", "a mapping"),
+                  "tag:yaml.org,2002:pairs": ("a list of pairs", "a mapping")}
+_STR = "tag:yaml.org,2002:str"
+_NULL = "tag:yaml.org,2002:null"
+_NUMBERS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
+#: A plain integer YAML 1.1 reads in base 8 (``012`` is 10; ``0o12`` is YAML 1.2's spelling and text to PyYAML).
+_OCTAL = re.compile(r"[-+]?0[0-7_]+")  # plain style: "" from LibYAML, None from PyYAML
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+def not_json(root: yaml.Node, text: str = "") -> tuple[str, Any, str] | None:
+    """The first place of a composed document (document order, each node once) that a JSON document cannot hold
+    as written, as ``(JSON path, yaml Mark, problem)``, or None: a value tagged, implicitly or not, as a date,
+    ``!!binary``, ``!!set``, ``!!omap`` or ``!!pairs`` (JSON has no such type: a page's ``json.dumps`` failed on
+    it at class time); a mapping key YAML reads as something else than text (``no: x`` is the key false, ``1: x``
+    the number 1: a JSON key is text); a plain number YAML 1.1 reads in base 8 or 60 (``paid_cents: 0100`` is 64,
+    ``order: 010`` is 8, ``1:30`` is 90), which passed every schema with a value its author never wrote (``01`` …
+    ``07`` are what they read, and pass); with the document's ``text``, an empty value followed on its line by a
+    comment (``en: #1 The model …``: a ``#`` after a space starts a comment, and the text was read as null)."""
+    constructor = yaml.constructor.SafeConstructor()
+    lines = text.split("\n") if text else []
+    seen: set[int] = set()
+    stack: list[tuple[yaml.Node, str, bool]] = [(root, "$", False)]
+    while stack:
+        node, path, is_key = stack.pop()
+        if is_key:
+            value = _key_value(node, constructor)
+            read = "null" if value is None else f"the boolean {str(value).lower()}" if isinstance(value, bool) \
+                else f"the number {value}" if isinstance(value, (int, float)) else "something else"
+            if node.tag in _NOT_JSON_TAGS:
+                read = _NOT_JSON_TAGS[node.tag][0]
+            return path, node.start_mark, (f"YAML reads the key {_shown(node.value)} as {read}, not as text, and a "
+                                           f"JSON key is text: write it in quotes, \"{_shown(node.value)}\"")
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if node.tag in _NOT_JSON_TAGS:
+            built, instead = _NOT_JSON_TAGS[node.tag]
+            date = node.tag.endswith("timestamp")  # the one YAML reads without a tag written
+            written = _shown(node.value) if date else f"!!{node.tag.rsplit(':', 1)[-1]}"
+            quoted = f', "{_shown(node.value)}"' if date else ""
+            return path, node.start_mark, (f"YAML reads {written} as {built}, which JSON has no type for (a page "
+                                           f"would fail on it): write {instead}{quoted}")
+        if isinstance(node, yaml.ScalarNode):
+            mark = node.start_mark
+            if node.tag == _NULL and node.value == "" and not node.style and mark.line < len(lines) \
+                    and (rest := lines[mark.line][mark.column:].strip()).startswith("#"):
+                return path, mark, (f"the value is empty: YAML reads {_shown(rest)!r} as a comment (a # after a space "
+                                    "starts one); put the text in quotes, or write null for no value")
+            if node.tag in _NUMBERS and not node.style and (":" in node.value or _OCTAL.fullmatch(node.value)):
+                value = _key_value(node, constructor)
+                if ":" not in node.value and value == int(node.value.replace("_", ""), 10):
+                    continue  # 01 … 07 (an order written as its file's 01-): the value is what it reads
+                base = "a base-60 number" if ":" in node.value else "an octal number"
+                return path, node.start_mark, (f"YAML 1.1 reads {_shown(node.value)} as {base}, {value}: write "
+                                               f"{value} for that number, or \"{_shown(node.value)}\" in quotes "
+                                               "for text")
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in reversed(node.value):
+                at = _step(path, key) if isinstance(key, yaml.ScalarNode) else path
+                stack.append((value, at, False))
+                if isinstance(key, yaml.ScalarNode) and key.tag not in (_STR, _MERGE):
+                    stack.append((key, at, True))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((item, _step(path, i), False) for i, item in reversed(list(enumerate(node.value))))
+    return None
+
+
+def _load(text: str, loader_class: Any, json_only: bool = False) -> Any:
     loader = loader_class(text)
     try:
         node = loader.get_single_node()
@@ -173,13 +257,16 @@ def _load(text: str, loader_class: Any) -> Any:
             raise Refused(f"the key {key!r} is {written} in this mapping: YAML would keep only the last one",
                           mark, where)
         try:
-            return loader.construct_document(node)
+            data = loader.construct_document(node)
         except yaml.YAMLError:
             raise
         except MemoryError:
             raise
         except Exception as exc:  # a constructor's own failure (ValueError, KeyError …), not a YAMLError
             raise Refused(_refusal(exc), getattr(exc, "_yaml_mark", None)) from None
+        if json_only and (place := not_json(node, text)) is not None:
+            raise NotJson(place[2], place[1], place[0])
+        return data
     finally:
         loader.dispose()
 
@@ -227,7 +314,7 @@ class _PureLoader(_Marked, yaml.SafeLoader):
     pass
 
 
-def safe_load(stream: Any) -> Any:
+def safe_load(stream: Any, json_only: bool = False) -> Any:
     """``yaml.safe_load(stream)`` (a str or a text file), parsed by :data:`SafeLoader`. Input it refuses is
     parsed again by the pure-Python loader, so a malformed file raises exactly the yaml.YAMLError (message,
     line mark) that yaml.safe_load raises, and the instructor reads the same message as before; text LibYAML
@@ -237,15 +324,16 @@ def safe_load(stream: Any) -> Any:
     built; one nested deeper than MAX_DEPTH, or holding a value the constructors cannot build (``2024-02-30``,
     an integer of 5 000 digits), raises Refused (a yaml.YAMLError, with the line), and so does a mapping with
     a key written twice (with its JSON path). Any ``str`` raises nothing else: no RecursionError, no
-    ValueError."""
+    ValueError. With ``json_only`` (content files, which are JSON-shaped data checked by JSON Schemas), a value JSON
+    cannot hold as written raises NotJson (a Refused, with the JSON path and the line: see :func:`not_json`)."""
     text = stream.read() if hasattr(stream, "read") else stream
     try:
-        return _load(text, _FastLoader)
+        return _load(text, _FastLoader, json_only)
     except (AliasBomb, Refused):
         raise
     except (yaml.YAMLError, UnicodeEncodeError) as fast:
         try:
-            return _load(text, _PureLoader)
+            return _load(text, _PureLoader, json_only)
         except RecursionError:  # the pure parser recurses once per level: LibYAML's own refusal says why
             if isinstance(fast, yaml.YAMLError):
                 raise fast from None
@@ -287,6 +375,25 @@ def lookalike_punctuation(text: str, exc: yaml.YAMLError, line_offset: int = 0) 
     ch = lines[found[0]][found[1]]
     return (f"line {found[0] + 1 + line_offset} column {found[1] + 1} holds {ch} (U+{ord(ch):04X}), a full-width "
             f"character where YAML needs the ASCII {YAML_LOOKALIKES[ch]}")
+
+
+def plain_colon(text: str, exc: yaml.YAMLError, line_offset: int = 0) -> str | None:
+    """Where YAML's refusal ``exc`` of ``text`` is "mapping values are not allowed here", what the author wrote: a
+    text holding a colon and a space (``en: Notebook: A5, ruled``, ``summary: Step 1: the model proposes``), which
+    YAML reads as the start of another key; as ``line L column C: 'Notebook: A5, ruled' holds a colon and a space
+    …``, else None. PyYAML's own words named no text and no fix (break-it pass brk14content). Lines are 1-based,
+    ``line_offset`` lines further on."""
+    mark = getattr(exc, "problem_mark", None)
+    if mark is None or getattr(exc, "problem", None) != "mapping values are not allowed here":
+        return None
+    lines = text.split("\n")
+    if mark.line >= len(lines):
+        return None
+    line = lines[mark.line]
+    key = line.find(": ")
+    value = (line[key + 2:] if -1 < key < mark.column else line).strip()
+    return (f"line {mark.line + 1 + line_offset} column {mark.column + 1}: {_shown(value)!r} holds a colon and a "
+            "space, which YAML reads as the start of another key: put the whole text in quotes")
 
 
 #: A quoted YAML scalar on one line: what it holds is text, where full-width punctuation is the author's.
