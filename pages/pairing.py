@@ -8,7 +8,6 @@ from ui.common import PERSIST, box_chars, lang, load, plain, show_json, tr
 from ui.mono import monospace
 from ui.lesson_widgets import show_page_lessons
 from toolcall.convert import MAX_PAGE_CONVERT_CHARS
-from toolcall.i18n import LANGS
 from toolcall.markdown import table
 from toolcall.pairing import MAX_CHARS, RULES
 from toolcall.wire import ANTHROPIC, AUTO, FORMATS, OPENAI, PAIRING_CHOICES
@@ -35,39 +34,37 @@ SOURCE_KEY, TARGET_KEY, CONVERT_KEY = "convert_source", "convert_target", "conve
 CHOSEN_KEY = "convert_forms_chosen"
 #: The text the page last put in the converter's box (the student's own text is never replaced).
 PREFILLED_KEY = "convert_prefilled"
+#: (example id, language, text): what the last example button put in the box above.
+FILLED_KEY = "pairing_filled"
 #: Problems drawn on the page at most (the report holds up to MAX_VIOLATIONS; the rest are counted).
 SHOWN_ROWS = 100
 
 
-def _valid_request(fmt: str, language: str | None = None) -> str:
-    """The second request of the walkthrough's parallel variant (both results), as pretty JSON, in ``language``
-    (the session's by default)."""
+def _valid_request(fmt: str) -> str:
+    """The second request of the walkthrough's parallel variant (both results), as pretty JSON."""
     fixture = load("walkthrough", "transcripts/refund_walkthrough.yaml")
     tools = {name: load("tool", f"tools/{name}.json") for name in fixture.tools}
     variant = "parallel" if any(v.id == "parallel" for v in fixture.variants) else fixture.variants[0].id
-    built = build_transcript(fixture, variant, fmt, tools, load("orders", "orders/orders.yaml"), language or lang())
+    built = build_transcript(fixture, variant, fmt, tools, load("orders", "orders/orders.yaml"), lang())
     return json.dumps(built.of_kind("request")[-1], ensure_ascii=False, indent=2)
 
 
-def _fill(text: str) -> None:
+def _fill(example_id: str, text: str) -> None:
     st.session_state[INPUT_KEY] = text
+    st.session_state[FILLED_KEY] = (example_id, lang(), text)
 
 
-def _example_follows_language() -> None:
+def _example_follows_language(texts: dict[str, str]) -> None:
     """Before the box is drawn: an example loaded and left as it was is the page's, so after a language switch
-    it is the same example in the language the page now shows (newcomer session 14: the English transcript
-    stayed on the Chinese page). A box the student typed in or edited is theirs and stays."""
-    held, here = st.session_state.get(INPUT_KEY), lang()
-    if not held:
+    it is the same example in the language the page now shows (``texts``: each example's text in it), as the
+    playground's editor does (newcomer session 14: the English transcript stayed on the Chinese page). A box the
+    student typed in or edited is theirs and stays."""
+    filled = st.session_state.get(FILLED_KEY)
+    if not filled:
         return
-    for example in examples:
-        if held in (example.text[other] for other in LANGS if other != here) and held != example.text[here]:
-            st.session_state[INPUT_KEY] = example.text[here]
-            return
-    for fmt in (ANTHROPIC, OPENAI):  # the two valid requests, built from the walkthrough in each language
-        if held != _valid_request(fmt) and held in (_valid_request(fmt, other) for other in LANGS if other != here):
-            st.session_state[INPUT_KEY] = _valid_request(fmt)
-            return
+    example_id, language, text = filled
+    if language != lang() and st.session_state.get(INPUT_KEY) == text and example_id in texts:
+        _fill(example_id, texts[example_id])
 
 
 def _next_form(form: str) -> str:
@@ -120,9 +117,9 @@ with st.expander(tr("pairing.examples"), expanded=not st.session_state.get("pair
         cols = st.columns(3)
         for i, (label, example_id, example_text) in enumerate(entries):
             cols[i % 3].button(label, key=f"pairing_example_{example_id}", width="stretch", on_click=_fill,
-                               args=(example_text,), icon=icon)
+                               args=(example_id, example_text), icon=icon)
+_example_follows_language({example_id: text for _, example_id, text in valid + broken})
 
-_example_follows_language()
 names = {f: tr(f"pairing.format.{f}") for f in PAIRING_CHOICES}
 fmt = translated("radio", tr("pairing.format_label"), PAIRING_CHOICES, names, key="pairing_format", horizontal=True)
 monospace((INPUT_KEY, CONVERT_KEY))  # the transcripts are JSON: the same font as the schema editor

@@ -546,3 +546,18 @@ def test_a_loaded_example_follows_a_language_switch_and_an_edited_one_stays(key,
     at.session_state["app_lang"] = first
     at.run()
     assert at.text_area(key="pairing_input").value == edited
+
+
+def test_following_the_language_builds_no_transcript_of_its_own(monkeypatch):
+    """The follow-up is read from what the example button put in the box: a rerun with the student's own text
+    builds the two valid requests the example buttons show, and nothing more (each build is about 3 ms)."""
+    import toolcall.transcripts
+
+    real, built = toolcall.transcripts.build_transcript, []
+    monkeypatch.setattr(toolcall.transcripts, "build_transcript", lambda *a, **k: built.append(a[2]) or real(*a, **k))
+    at = open_page("en")
+    at.text_area(key="pairing_input").input('[{"role": "user", "content": "hi"}]').run()
+    built.clear()
+    at.session_state["app_lang"] = "zh"
+    at.run()
+    assert not at.exception and built == ["anthropic", "openai"]
