@@ -496,15 +496,88 @@ def warm_process(port: int, timeout: float = WARM_TIMEOUT) -> bool:
     return False
 
 
+#: Seconds say() waits for a line to be written before it leaves it to the writer thread and returns; lines waiting
+#: to be written at most (more are dropped, and counted).
+WRITE_WAIT = 1.0
+WRITE_BACKLOG = 1000
+#: Seconds the launcher waits, when it exits, for its last lines to be written.
+EXIT_DRAIN = 5.0
+
+
+class _Writer:
+    """Writes the launcher's lines (say) from a thread of its own, so that an output that takes no more (a terminal
+    paused with Ctrl+S or stopped in a pager, a pipe to a program that stopped reading) never blocks the caller:
+    the supervisor's loop waited in log() for ever, and a process killed meanwhile was never started again
+    (measured: 90 s with no restart, then the launcher was stopped), and the relays stopped reading the processes'
+    output, whose own writes then blocked. A caller waits at most WRITE_WAIT s for its line, and not at all while
+    an earlier line is still stuck; at most WRITE_BACKLOG lines wait, later ones are dropped, and when the output
+    takes lines again one line first says how many were dropped."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._lines: list[tuple[object, str, threading.Event, list[bool]]] = []
+        self._more = threading.Condition(self._lock)
+        self._thread: threading.Thread | None = None
+        self._writing_since: float | None = None  # when the line being written was taken (None: idle)
+        self.dropped = 0
+
+    def write(self, stream: object, text: str) -> bool:
+        """Queue ``text`` and a line end for ``stream``; True once written, False when it could not be (a closed or
+        failing stream) or was not within the wait (it is then written later, or dropped when too many wait)."""
+        done, result = threading.Event(), [False]
+        with self._lock:
+            stuck = self._writing_since is not None and time.monotonic() - self._writing_since > WRITE_WAIT
+            if len(self._lines) >= WRITE_BACKLOG:
+                self.dropped += 1
+                return False
+            self._lines.append((stream, text, done, result))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="serve-class-output", daemon=True)
+                self._thread.start()
+            self._more.notify_all()  # the writer, and any drain() waiting
+        return done.wait(0 if stuck else WRITE_WAIT) and result[0]
+
+    def drain(self, seconds: float) -> bool:
+        """Wait at most ``seconds`` for every queued line to be written; True when none is left."""
+        deadline = time.monotonic() + seconds
+        with self._lock:
+            while self._lines or self._writing_since is not None:
+                if not self._more.wait(max(0.0, deadline - time.monotonic())) and time.monotonic() >= deadline:
+                    return False
+        return True
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                while not self._lines:
+                    self._more.wait()
+                stream, text, done, result = self._lines.pop(0)
+                dropped, self.dropped = self.dropped, 0
+                self._writing_since = time.monotonic()
+            try:
+                if dropped:
+                    print(f"[{time.strftime('%H:%M:%S', time.gmtime())}] {dropped} lines of this launcher's output "
+                          "were dropped: its output (terminal or pipe) took none for a while", file=stream, flush=True)
+                print(text, file=stream, flush=True)
+                result[0] = True
+            except (OSError, ValueError, AttributeError):  # ENOSPC/EPIPE/EIO, a closed file or encoding, no stream
+                pass
+            finally:
+                with self._lock:
+                    self._writing_since = None
+                    self._more.notify_all()  # drain() waits on it too
+                done.set()
+
+
+_WRITER = _Writer()
+
+
 def say(text: str, stream: str = "stderr") -> bool:
-    """Print ``text`` and a line end on sys.stderr (or sys.stdout, ``stream`` "stdout") at once; False instead of
-    an exception when it cannot be written (disk full, the stream closed or None, a terminal that cannot show
-    a character): the supervisor's messages must never be what stops the class."""
-    try:
-        print(text, file=getattr(sys, stream), flush=True)
-    except (OSError, ValueError, AttributeError):  # ENOSPC/EPIPE/EIO, a closed file or encoding, no stream
-        return False
-    return True
+    """Print ``text`` and a line end on sys.stderr (or sys.stdout, ``stream`` "stdout"), through _Writer: False
+    instead of an exception when it cannot be written (disk full, the stream closed or None, a terminal that cannot
+    show a character), and instead of waiting more than WRITE_WAIT s for an output that takes nothing: the
+    supervisor's messages must never be what stops the class."""
+    return _WRITER.write(getattr(sys, stream, None), text)
 
 
 def log(text: str) -> None:
@@ -870,18 +943,48 @@ def data_folder() -> str:
     return os.path.abspath(os.path.expanduser(folder)) if folder else str(REPO / "data")
 
 
+def pool_plan(room: int | None, processes: int) -> tuple[str | None, int | None]:
+    """(why the class cannot start, or None; the most connections each of ``processes`` processes' pools may hold,
+    or None for the pool's default) when the PostgreSQL server lets the app open ``room`` more connections
+    (progress_pg.connection_room; None: unknown, nothing is changed). Each process's pool grows on demand to
+    POOL_SIZE connections: four processes (two per core on 2 cores) need 40, a server's default max_connections is
+    100, and several hosts share it ("Scaling out"); past it the server refuses with "too many clients" in the
+    middle of the class, under load, and every page said progress could not be saved. So each pool is given an
+    equal share of the room (logged), and when there is not one connection per process the launch stops."""
+    from toolcall.progress_pg import POOL_SETTING, POOL_SIZE
+
+    if room is None or room >= POOL_SIZE * processes:
+        return None, None
+    if room < processes:
+        return (f"the progress database server lets the app open {room} more connection{'s' if room != 1 else ''} "
+                f"now, fewer than the {processes} processes need (one each). Raise the server's max_connections "
+                "(or the CONNECTION LIMIT of the database or user), close other programs' connections, or serve "
+                f"the class from fewer processes (--processes {max(1, room)})"), None
+    share = room // processes
+    log(f"progress database: the server lets the app open {room} more connections, so each of the {processes} "
+        f"processes keeps at most {share} (not {POOL_SIZE}; {POOL_SETTING}={share}); raise the server's "
+        "max_connections to give them more")
+    return None, share
+
+
 #: The file in the run folder where the processes share their instructor passphrase throttle (toolcall/instructor.py,
 #: SharedLoginThrottle): with one throttle each, N processes gave a guesser N tries at a time.
 THROTTLE_FILE = "login-throttle.json"
 
 
-def child_env(database_url: str, run_dir: Path | None = None) -> dict[str, str]:
+def child_env(database_url: str, run_dir: Path | None = None, pool: int | None = None) -> dict[str, str]:
     """The environment of each Streamlit process: ours, with TOOLCALL_DATABASE_URL set to
     ``database_url`` when it is not empty (the processes then keep progress in PostgreSQL), and
     TOOLCALL_DATA_DIR made absolute (data_folder: the processes run in the repository, so a relative
     folder would otherwise mean another place than the one the launcher checked), and, with ``run_dir``,
-    TOOLCALL_LOGIN_THROTTLE_FILE naming THROTTLE_FILE there."""
+    TOOLCALL_LOGIN_THROTTLE_FILE naming THROTTLE_FILE there; with ``pool`` (pool_plan), TOOLCALL_DATABASE_POOL
+    set to it, else removed (one in the launcher's environment is not the operator's to set)."""
+    from toolcall.progress_pg import POOL_SETTING
+
     env = {**os.environ, **({"TOOLCALL_DATABASE_URL": database_url} if database_url else {})}
+    env.pop(POOL_SETTING, None)
+    if pool is not None:
+        env[POOL_SETTING] = str(pool)
     if run_dir is not None:
         env["TOOLCALL_LOGIN_THROTTLE_FILE"] = str(run_dir / THROTTLE_FILE)
     if env.get("TOOLCALL_DATA_DIR"):
@@ -930,6 +1033,7 @@ def main(argv: list[str] | None = None) -> int:
         say("interrupted before the class started; nothing is running")
         return 130
     finally:
+        _WRITER.drain(EXIT_DRAIN)  # the last lines (a slow terminal) before the launcher exits, if it takes them
         for sig, handler in handlers.items():  # as they were (a test calling main() keeps its own)
             signal.signal(sig, handler)
 
@@ -1022,10 +1126,12 @@ def _main(argv: list[str] | None) -> int:
     except ValueError as exc:
         say(f"secrets: {exc}")
         return 2
+    args.pool = None  # the most connections each process's pool may hold (PostgreSQL), when fewer than its default
     if args.database_url or secret_url:  # every process would open it: reach it once first
-        from toolcall.progress_pg import reach_problem
-        problem = reach_problem(args.database_url or secret_url,
-                                source if args.database_url else where)
+        from toolcall.progress_pg import reach
+        problem, room = reach(args.database_url or secret_url, source if args.database_url else where)
+        if problem is None:
+            problem, args.pool = pool_plan(room, args.processes)
     else:
         problem = sqlite_problem()
     if problem is not None:
@@ -1155,7 +1261,8 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
                       [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                        "--server.address", "127.0.0.1", "--server.port", str(port),
                        "--server.maxUploadSize", str(upload_mb), "--browser.gatherUsageStats", "false"],
-                      f"http://127.0.0.1:{port}/_stcore/health", env=child_env(args.database_url, run_dir),
+                      f"http://127.0.0.1:{port}/_stcore/health",
+                      env=child_env(args.database_url, run_dir, getattr(args, "pool", None)),
                       warm_port=port, watch=True)
                 for port in ports]
 

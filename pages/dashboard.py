@@ -52,8 +52,8 @@ store = progress_store()
 try:
     data = ClassData.load(store, learners=MAX_LISTED_LEARNERS)  # the rows of the learners listed; the rest counted
 except StorageError as exc:
-    if exc.setup:  # waiting will not help: say what is wrong (the server's own words name the setting)
-        st.error(tr("storage.dashboard_setup"))
+    if exc.setup or exc.busy:  # say what is wrong (the server's own words name the setting, or that it is full)
+        st.error(tr("storage.dashboard_busy" if exc.busy else "storage.dashboard_setup"))
         show_code(str(exc), language=None)
     else:
         st.warning(tr("dashboard.store_error"))

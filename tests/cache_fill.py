@@ -92,7 +92,7 @@ def _regraded() -> None:
 def _tool_editor() -> None:
     from toolcall.fixtures import Tool
     from toolcall.presets import PRESETS
-    from ui.tool_editor import _preset_fields, _ref_key, review_findings
+    from ui.tool_editor import _preset_fields, _ref_key, checked_definition, review_findings
 
     for i in range(8):
         ref = Tool(f"t{i}", "d", json.loads(hostile_schema(6_000, str(i))))
@@ -100,6 +100,8 @@ def _tool_editor() -> None:
         for preset in PRESETS[:2]:
             _preset_fields(ref, preset)
         review_findings(ref, [ref])
+        checked_definition(f"t{i}", "d", hostile_schema(6_000, str(i)), "en")
+        checked_definition(f"t{i}", "d", json.dumps({"type": "object", "default": [[[[i]]]] * 20_000}), "en")
 
 
 def _counts() -> None:
@@ -163,6 +165,7 @@ FILLERS: dict[str, Callable[[], None]] = {
     "ui.tool_editor._ref_json": _tool_editor,
     "ui.tool_editor._written": _tool_editor,
     "ui.tool_editor._reviews": _tool_editor,
+    "ui.tool_editor._definitions": _tool_editor,
     "ui.model_view._counts": _counts,
     "ui.strict_panel._computed": _strict,
     "ui.cards._plans": _cards,

@@ -26,26 +26,66 @@ def tool_label(name: str, lang: str) -> str:
     return t("eval.no_tool", lang) if name == NO_TOOL else escape_identifier(str(name))
 
 
+#: Characters (as shown, escaped) of a tool name the confusion matrix writes on its axes and in its cells; a longer
+#: one is cut there and ends with "…". The chart's data repeat both names in each of its cells (up to
+#: (MAX_MATRIX_TOOLS + 1)² of them), and a name may be 200 characters, each look-alike or invisible one shown as a
+#: six-character \uXXXX: 20 × 20 such names (a 16 KB upload) made a 1.08 MB chart, sent on every rerun of the page
+#: (break-it pass brk14lab). Vega draws at most about 25 characters of an axis label anyway (its labelLimit); the
+#: per-case table below the chart shows each expected tool whole.
+CHART_LABEL_CHARS = 40
+
+
+def _cut(name: str) -> str:
+    """``name`` escaped as tool_label escapes it, cut before CHART_LABEL_CHARS characters (never inside an
+    escape) and ended with "…"."""
+    pieces, size = [], 0
+    for ch in name:
+        piece = escape_identifier(ch)
+        if size + len(piece) > CHART_LABEL_CHARS - 1:
+            break
+        pieces.append(piece)
+        size += len(piece)
+    return "".join(pieces) + "…"
+
+
+def axis_labels(names, lang: str) -> list[str]:
+    """The confusion matrix's label of each of ``names`` (one axis, in order): tool_label, cut to
+    CHART_LABEL_CHARS; names whose cut labels read the same are told apart by "(1) ", "(2) "… before them, in order,
+    where an axis drawing only a label's start shows them (a label is a category: two names under one label would
+    be summed into one cell). Collision-free: "…" is only ever written
+    by the cut (escape_identifier shows a name's own "…" as \\u2026)."""
+    labels = [label if len(label := tool_label(name, lang)) <= CHART_LABEL_CHARS else _cut(str(name))
+              for name in names]
+    clashes = {label for label in labels if labels.count(label) > 1}
+    seen: dict[str, int] = {}
+    for i, label in enumerate(labels):
+        if label in clashes:
+            seen[label] = seen.get(label, 0) + 1
+            labels[i] = f"({seen[label]}) {label}"
+    return labels
+
+
 def confusion_chart(confusion: pd.DataFrame, lang: str) -> alt.LayerChart:
     """Heatmap of runs per (expected tool, chosen tool) with the count written in each cell.
 
     ``confusion`` is Analysis.confusion (rows expected, columns chosen; may be empty, which
-    gives an empty chart). Axis order follows the DataFrame; NO_TOOL is shown translated.
+    gives an empty chart). Axis order follows the DataFrame; NO_TOOL is shown translated; each name as
+    axis_labels gives it (at most CHART_LABEL_CHARS characters), so the chart's size is bounded by its cells.
     """
     expected_title, chosen_title = t("eval.chart.expected", lang), t("eval.chart.chosen", lang)
+    order_rows = axis_labels(confusion.index, lang)
+    order_cols = axis_labels(confusion.columns, lang)
     rows = [
         {
-            "expected": tool_label(e, lang),
-            "chosen": tool_label(c, lang),
+            "expected": row_label,
+            "chosen": col_label,
             "runs": int(confusion.loc[e, c]),
             "diagonal": e == c,
         }
-        for e in confusion.index
-        for c in confusion.columns
+        for e, row_label in zip(confusion.index, order_rows)
+        for c, col_label in zip(confusion.columns, order_cols)
     ]
     data = pd.DataFrame(rows, columns=["expected", "chosen", "runs", "diagonal"])
-    order_rows = [tool_label(e, lang) for e in confusion.index]
-    order_cols = [tool_label(c, lang) for c in confusion.columns]
     base = alt.Chart(data).encode(
         x=alt.X("chosen:N", title=chosen_title, sort=order_cols, axis=alt.Axis(labelAngle=-45, **CATEGORY_AXIS)),
         y=alt.Y("expected:N", title=expected_title, sort=order_rows, axis=alt.Axis(**CATEGORY_AXIS)),

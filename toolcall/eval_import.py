@@ -53,9 +53,10 @@ try:  # Zstandard, as the .eval members of current Inspect are packed: the stand
 except ImportError:  # its backport before 3.14 (requirements.txt: backports-zstd)
     from backports import zstd
 
-from toolcall.evaluation import Call, LineProblem, Note, Run, RunLog, merge_alike_case_ids
+from toolcall.evaluation import OTHER_TOOLS, Call, LineProblem, Note, Run, RunLog, merge_alike_case_ids
 from toolcall.i18n import in_language, t
 from toolcall.parsing import json_reason
+from toolcall.selection import NO_TOOL
 from toolcall.validation import check_schema
 
 #: Default size limit of an input, in bytes.
@@ -331,6 +332,13 @@ def _too_large(value: Any) -> bool:
     return isinstance(value, float) and value.is_integer() and not -2 ** 63 <= value < 2 ** 64
 
 
+#: Names the confusion matrix gives its own rows and columns (no call at all; the names past its cap): a call or an
+#: expectation naming one was counted as that row. A should-not-call run whose model called a tool named "(no tool)"
+#: failed, yet sat on the matrix's diagonal and was counted in "Right tool, runs" (2 / 2 for one pass and one
+#: failure; break-it pass brk14lab). No provider allows the parentheses or the space in a tool name.
+RESERVED_TOOL_NAMES = frozenset((NO_TOOL, OTHER_TOOLS))
+
+
 def _too_long(text: str) -> dict[str, int]:
     """The params of a ``too_long`` problem for ``text`` (longer than MAX_ID_CHARS)."""
     return {"size": len(text), "limit": MAX_ID_CHARS}
@@ -387,6 +395,8 @@ def _native_problem(rec: Any) -> tuple | None:
             return f"$.expected_calls[{i}].name", "not_string"
         if len(call["name"]) > MAX_ID_CHARS:
             return f"$.expected_calls[{i}].name", "too_long", _too_long(call["name"])
+        if call["name"] in RESERVED_TOOL_NAMES:
+            return f"$.expected_calls[{i}].name", "reserved_tool_name", {"name": call["name"]}
         args = call.get("arguments", {})
         if not isinstance(args, dict) or not all(isinstance(v, list) and v for v in args.values()):
             return f"$.expected_calls[{i}].arguments", "bad_expected_arguments"
@@ -397,6 +407,8 @@ def _native_problem(rec: Any) -> tuple | None:
             return f"$.actual_calls[{i}].name", "not_string"
         if len(call["name"]) > MAX_ID_CHARS:
             return f"$.actual_calls[{i}].name", "too_long", _too_long(call["name"])
+        if call["name"] in RESERVED_TOOL_NAMES:
+            return f"$.actual_calls[{i}].name", "reserved_tool_name", {"name": call["name"]}
         if "raw_arguments" in call and not isinstance(call["raw_arguments"], str):
             return f"$.actual_calls[{i}].raw_arguments", "bad_raw_arguments"
         if "raw_arguments" not in call and "arguments" not in call:
@@ -863,6 +875,9 @@ def read_inspect(data: bytes) -> RunLog:
         if (name := next((n for n in (*tools, *(c.name for c in calls)) if len(n) > MAX_ID_CHARS), None)) is not None:
             field = f"{where}.events" if name in tools else f"{where}.messages"
             log.problems.append(LineProblem(number, field, "too_long", _too_long(name)))
+            continue
+        if (name := next((c.name for c in calls if c.name in RESERVED_TOOL_NAMES), None)) is not None:
+            log.problems.append(LineProblem(number, f"{where}.messages", "reserved_tool_name", {"name": name}))
             continue
         key = json.dumps(tools, sort_keys=True)
         if key in refused:

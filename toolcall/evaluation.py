@@ -127,6 +127,7 @@ PROBLEM_CODES: dict[str, tuple[str, ...]] = {
     "member_unreadable": (),
     "too_long": ("size", "limit"),
     "tool_bad_schema": ("tool", "reason"),
+    "reserved_tool_name": ("name",),
 }
 #: Every code a RunLog note can carry (how pass was decided), with its parameters (``eval.notes.<code>``).
 NOTE_CODES: dict[str, tuple[str, ...]] = {

@@ -23,7 +23,7 @@ from typing import Any
 
 from toolcall.fixtures import Tool
 from toolcall.i18n import name_list, t
-from toolcall.text import escape_lookalikes
+from toolcall.text import clip, escape_lookalikes
 from toolcall.points import PURPOSE, RETURNS, SIDE_EFFECTS, WHEN_NOT, WHEN_TO_USE, description_points, stated
 
 ERROR, WARNING, INFO = "error", "warning", "info"
@@ -111,16 +111,33 @@ CHECKLIST: tuple[str, ...] = ("intern_when", "intern_when_not", "params_clear", 
 #: Names one reason lists (a tuple param); the rest are counted. 400 boolean properties made one "Several booleans"
 #: reason of 3 959 characters (45 000 with long names) in the design review on every rerun (break-it pass brk13web).
 MAX_REASON_NAMES = 12
+#: Characters of one name (a property, a keyword) a reason quotes, and of a finding's path as the review shows it
+#: (shown_path: ``$.input_schema.properties.`` and such a name); longer ones end in "…". Written whole, 40 property
+#: names of 4 400 characters made the review 706 KB on every rerun, 4.53 MB when the names were zero-width spaces or
+#: Cyrillic letters, each escaped to 6 characters (break-it pass brk14web). The path in a Finding stays whole.
+MAX_SHOWN_NAME_CHARS = 64
+MAX_SHOWN_PATH_CHARS = 96
+
+
+def _name(value: str) -> str:
+    """A name as a reason quotes it: cut at MAX_SHOWN_NAME_CHARS characters (then "…"), look-alikes escaped."""
+    return escape_lookalikes(clip(value, MAX_SHOWN_NAME_CHARS))
 
 
 def _shown(value: Any, lang: str) -> Any:
-    """A reason's parameter as shown: text with look-alike letters escaped; a tuple of names listed in ``lang`` (at
-    most MAX_REASON_NAMES, then how many more), each escaped; anything else as it is."""
+    """A reason's parameter as shown: text cut and with look-alike letters escaped (_name); a tuple of names listed
+    in ``lang`` (at most MAX_REASON_NAMES, then how many more), each cut and escaped; anything else as it is."""
     if isinstance(value, str):
-        return escape_lookalikes(value)
+        return _name(value)
     if isinstance(value, tuple):
-        return name_list([escape_lookalikes(str(v)) for v in value], lang, MAX_REASON_NAMES)
+        return name_list([_name(str(v)) for v in value], lang, MAX_REASON_NAMES)
     return value
+
+
+def shown_path(path: str) -> str:
+    """A finding's JSONPath as the design review shows it: cut at MAX_SHOWN_PATH_CHARS characters (then "…"), look-alike
+    and hidden characters escaped (cut first, so no escape is cut in half)."""
+    return escape_lookalikes(clip(path, MAX_SHOWN_PATH_CHARS))
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,8 @@ DB_NAME = "progress.sqlite3"
 READ_ONLY_RECHECK = 5.0
 #: Seconds a save waits for SQLite's write lock held by another connection, and the length of one try.
 WRITE_WAIT, WRITE_RETRY = 30.0, 0.05
+#: Seconds a store whose -wal was deleted under it waits for other connections to let its checkpoint through.
+WAL_SAVE_WAIT = 5.0
 #: Tries that must fail before the reference answer may be revealed.
 REVEAL_AFTER = 2
 
@@ -150,12 +152,17 @@ class StorageError(RuntimeError):
     (a forged log line of the class launcher).
 
     ``full`` is True when the disk holding the database is full: not a setup error (it passes once space is
-    freed), but students are told that, not that the database "cannot be reached"."""
+    freed), but students are told that, not that the database "cannot be reached".
 
-    def __init__(self, message: str, setup: bool = False, full: bool = False):
+    ``busy`` is True when the database server answers but has no connection slot left for the app (its
+    max_connections, or a CONNECTION LIMIT): it passes once connections are freed, and students are told to tell
+    their instructor, who reads the server's reason on the dashboard."""
+
+    def __init__(self, message: str, setup: bool = False, full: bool = False, busy: bool = False):
         super().__init__(escape_line(message))
         self.setup = setup
         self.full = full
+        self.busy = busy
 
 
 _SETTING = "TOOLCALL_DATA_DIR, default <repo>/data"
@@ -904,6 +911,8 @@ class ProgressStore(SqlProgressStore):
         self.read_only = False
         #: Why the store is read-only (cannot_write_problem), "" when it is not.
         self.read_only_problem = ""
+        #: Which files the -wal and -shm beside the database were when this connection made them (None: read-only)
+        self._wal_files: tuple | None = None
         # the class-wide reads connect again, as this connection is made (a read under way keeps the old one)
         self._class_db, self._class_target = None, (str(self.path), False)
         try:
@@ -916,6 +925,7 @@ class ProgressStore(SqlProgressStore):
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")  # with WAL: safe across crashes, fsync at checkpoints
             self.migrate()
+            self._wal_files = self._companions()  # the -wal and -shm this connection writes through (_follow)
             if not self._writable():
                 self.read_only, self.read_only_problem = True, cannot_write_problem(self.folder, self.path, None)
         except NotOurs:
@@ -958,6 +968,37 @@ class ProgressStore(SqlProgressStore):
             except sqlite3.Error:
                 pass
             self._open()
+        elif self._wal_files is not None and (now := self._companions()) != self._wal_files:
+            self._save_wal(checkpoint=now[0] != self._wal_files[0])
+            self._open()
+
+    def _companions(self) -> tuple:
+        """Which files the database's -wal and -shm are now (_identity each; None for one that does not exist)."""
+        return tuple(_identity(self.path.with_name(self.path.name + suffix)) for suffix in ("-wal", "-shm"))
+
+    def _save_wal(self, checkpoint: bool) -> None:
+        """Close the connection, whose -wal or -shm was deleted or replaced under it (someone "cleaning up" the data
+        folder while the class runs), after copying what its -wal holds into the database file when ``checkpoint``
+        (the -wal is not the file at the path any more). The processes that had the database open kept writing to
+        the deleted -wal they shared, a process started afterwards (the launcher restarting one) made a new one and
+        saw none of it, and whichever closed last lost the rest: 3 of 14 answers of three processes were in the
+        file, each of the 14 reported saved; with the -wal deleted alone, the next process to open read "database
+        disk image is malformed" (break-it pass brk14ops). The checkpoint (TRUNCATE: the old -wal is emptied, so
+        a later one through it finds nothing to copy) writes through the connection's open files, so the answers
+        in the deleted -wal reach the database file; each process does this at its next transaction, then
+        reconnects to what is beside the file now. With only the -shm gone the -wal is the one at the path, and a
+        new -shm is rebuilt from it, so nothing is copied: a checkpoint through the old -shm would empty the -wal
+        the others already write to. Never raises (what cannot be checkpointed is lost, as before)."""
+        try:
+            if checkpoint:
+                self._db.execute(f"PRAGMA busy_timeout = {int(WAL_SAVE_WAIT * 1000)}")
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.Error:
+            pass
+        try:
+            self._db.close()
+        except sqlite3.Error:
+            pass
 
     def _recheck_writable(self) -> None:
         """Reopen a read-only store once its file and folder can be written (os.access: modes only, at most every
@@ -1127,8 +1168,8 @@ def open_store(database_url: str | None = None, folder: Path | None = None) -> S
     if not url:
         return ProgressStore(folder)
     if (why := scheme_problem(url, "TOOLCALL_DATABASE_URL")) is None:
-        from toolcall.progress_pg import PostgresProgressStore
-        return PostgresProgressStore(url)
+        from toolcall.progress_pg import PostgresProgressStore, pool_size
+        return PostgresProgressStore(url, max_size=pool_size())  # fewer when the class launcher says so
     raise ValueError(why + (" (or be empty for SQLite)" if why.endswith("postgresql://") else ""))
 
 

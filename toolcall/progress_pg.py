@@ -136,6 +136,43 @@ _SETUP_REFUSALS = re.compile(
 #: Longest server reason repeated on the dashboard.
 _REASON_CHARS = 200
 
+#: The server's refusals for want of a connection slot (SQLSTATE 53300, too_many_connections; libpq gives no
+#: SQLSTATE for a failed connect, so its words: PostgreSQL's src/backend/utils/init/postinit.c and
+#: storage/lmgr/proc.c): the server's max_connections, the slots it keeps for superusers, or a role's or a
+#: database's CONNECTION LIMIT. It passes when connections are freed, so it is no setup error, but it is no
+#: outage either: the server answers, and says it is full.
+_CAPACITY_REFUSALS = re.compile(
+    r"too many clients already|remaining connection slots are reserved|too many connections for (role|database)"
+)
+
+
+def _server_line(message: str) -> str:
+    """The server's own reason in libpq's connection-failure ``message``: the first line after ``FATAL:``."""
+    fatal = message.rsplit("FATAL:", 1)[-1].strip() if "FATAL:" in message else message.strip()
+    return fatal.splitlines()[0] if fatal else ""
+
+
+def _shown(fatal: str, password: str = "") -> str:
+    """``fatal`` (_server_line) as a message repeats it: never ``password``, control characters as ``\\uXXXX``,
+    at most _REASON_CHARS characters."""
+    if password and password in fatal:
+        fatal = fatal.replace(password, "…")
+    fatal = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in fatal)
+    return fatal[: _REASON_CHARS - 1] + "…" if len(fatal) > _REASON_CHARS else fatal
+
+
+def capacity_problem(message: str, password: str = "") -> str | None:
+    """What to tell the instructor when libpq's connection-failure ``message`` is the server refusing for want of
+    a connection slot (_CAPACITY_REFUSALS), or None. It read "the progress database is unreachable (PoolTimeout)"
+    on the pages and, from the class launcher, "Start the server, or fix the host and port", of a server that was
+    running and full (break-it pass brk14ops). The reason is the server's own words (_server_line, _shown)."""
+    fatal = _server_line(message)
+    if not _CAPACITY_REFUSALS.search(fatal):
+        return None
+    return (f"the progress database server has no connection slot left for the app: {_shown(fatal, password)}. "
+            "Progress is saved again once connections are freed; to make room, raise the server's max_connections "
+            "(or the CONNECTION LIMIT of the database or user), or serve the class from fewer processes")
+
 
 def refusal_problem(message: str, password: str = "") -> str | None:
     """The setup problem in libpq's connection-failure ``message`` (the text of a
@@ -146,34 +183,90 @@ def refusal_problem(message: str, password: str = "") -> str | None:
     exist``), at most _REASON_CHARS characters with control characters shown as ``\\uXXXX``,
     never the URL or ``password``; libpq's wording is English unless the server's ``lc_messages``
     says otherwise, and a translated refusal reads as an outage."""
-    fatal = message.rsplit("FATAL:", 1)[-1].strip() if "FATAL:" in message else message.strip()
-    fatal = fatal.splitlines()[0] if fatal else ""
+    fatal = _server_line(message)
     if not _SETUP_REFUSALS.search(fatal):
         return None
-    if password and password in fatal:
-        fatal = fatal.replace(password, "…")
-    fatal = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in fatal)
-    if len(fatal) > _REASON_CHARS:
-        fatal = fatal[: _REASON_CHARS - 1] + "…"
-    return (f"the progress database server refuses the connection: {fatal}. Waiting will not fix this: "
-            "fix the progress database URL (its database, user or password) or the server's set-up")
+    return (f"the progress database server refuses the connection: {_shown(fatal, password)}. Waiting will not "
+            "fix this: fix the progress database URL (its database, user or password) or the server's set-up")
 
 
 #: Seconds the launcher's probe of the progress database waits for a connection (unless the URL's connect_timeout
 #: says otherwise).
 PROBE_TIMEOUT = 10
 
+#: Connections one process's pool may hold at most (PostgresProgressStore's ``max_size``), unless POOL_SETTING
+#: says fewer.
+POOL_SIZE = 10
+#: The environment variable the class launcher sets for its processes when the server has no room for POOL_SIZE
+#: connections each (pool_size reads it): a whole number from 1 to POOL_SIZE.
+POOL_SETTING = "TOOLCALL_DATABASE_POOL"
+
+
+def pool_size(value: str | None = None) -> int:
+    """The most connections this process's pool may hold: ``value`` (default: the environment's POOL_SETTING), a
+    whole number from 1 to POOL_SIZE with spaces at either end allowed; POOL_SIZE when it is empty or unset.
+    Raises ValueError naming the setting and the value (escaped, cut) for anything else: a typo ("1O", "３", "20")
+    was read as POOL_SIZE without a word, so a process opened ten connections where one was asked for."""
+    text = (os.environ.get(POOL_SETTING, "") if value is None else value).strip()
+    if not text:
+        return POOL_SIZE
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= POOL_SIZE:
+        return int(text)
+    from toolcall.text import escape_line
+
+    shown = escape_line(text[:40]) + ("…" if len(text) > 40 else "")
+    raise ValueError(f"{POOL_SETTING} is \"{shown}\": it must be a whole number from 1 to {POOL_SIZE} (the most "
+                     f"connections one process opens to PostgreSQL; the class launcher sets it), or be unset")
+
+
+#: The connection slots a user may still open in the connected database: the server's max_connections less the
+#: slots it keeps for superusers (superuser_reserved_connections; reserved_connections from PostgreSQL 16, for
+#: the pg_use_reserved_connections role) unless the user is a superuser, less every client connection open; at
+#: most what the user's and the database's CONNECTION LIMIT (-1: none) leave. The asking connection counts as free.
+_ROOM = """
+SELECT LEAST(
+    current_setting('max_connections')::int
+      - CASE WHEN r.rolsuper THEN 0 ELSE current_setting('superuser_reserved_connections')::int
+             + COALESCE(NULLIF(current_setting('reserved_connections', true), '')::int, 0) END
+      - (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'),
+    CASE WHEN r.rolconnlimit < 0 THEN NULL
+         ELSE r.rolconnlimit - (SELECT count(*) FROM pg_stat_activity
+                                WHERE usename = current_user AND backend_type = 'client backend') END,
+    CASE WHEN d.datconnlimit < 0 THEN NULL
+         ELSE d.datconnlimit - (SELECT count(*) FROM pg_stat_activity
+                                WHERE datname = current_database() AND backend_type = 'client backend') END
+) + 1
+FROM pg_roles r, pg_database d WHERE r.rolname = current_user AND d.datname = current_database()
+"""
+
+
+def connection_room(conn: psycopg.Connection) -> int | None:
+    """How many more connections the user of ``conn`` may open to its database now (_ROOM), ``conn`` counted as
+    free; None when the server does not say (a view or setting this user may not read). Never raises."""
+    try:
+        row = conn.execute(_ROOM).fetchone()
+    except psycopg.Error:
+        return None
+    return None if row is None or row[0] is None else max(0, int(row[0]))
+
 
 def reach_problem(url: str, setting: str = "TOOLCALL_DATABASE_URL") -> str | None:
     """Why no connection to the progress database at ``url`` can be made now, or None when one was made (and
-    closed). Asked once by deploy/serve_class.py before any process starts: a server that refuses the
-    connection (not running, the wrong host or port) or the credentials (a wrong password, a user or database
-    that does not exist) started a class whose every page said progress could not be saved. The reason names
-    ``setting`` (what to change) and never repeats the URL or its password."""
+    closed): :func:`reach`'s problem."""
+    return reach(url, setting)[0]
+
+
+def reach(url: str, setting: str = "TOOLCALL_DATABASE_URL") -> tuple[str | None, int | None]:
+    """(why no connection to the progress database at ``url`` can be made now, or None; the connections the app
+    may still open there, connection_room, or None). Asked once by deploy/serve_class.py before any process
+    starts: a server that refuses the connection (not running, the wrong host or port), the credentials (a wrong
+    password, a user or database that does not exist) or has no slot left (capacity_problem) started a class
+    whose every page said progress could not be saved. The reason names ``setting`` (what to change) and never
+    repeats the URL or its password."""
     try:
         params = conninfo_to_dict(url)
     except psycopg.Error:
-        return url_problem(url)
+        return url_problem(url), None
     password = str(params.get("password") or "")
     where = ",".join(str(params.get("host") or "the local socket").split(","))
     port = params.get("port")
@@ -184,18 +277,22 @@ def reach_problem(url: str, setting: str = "TOOLCALL_DATABASE_URL") -> str | Non
     except psycopg.OperationalError as exc:
         message = str(exc)
         if (refused := refusal_problem(message, password)) is not None:
-            return refused.replace("the progress database URL", setting)
+            return refused.replace("the progress database URL", setting), None
+        if (full := capacity_problem(message, password)) is not None:
+            return full, 0
         lines = [line.strip() for line in message.splitlines() if line.strip()]
         reason = lines[0].rsplit("failed:", 1)[-1].strip() if lines else type(exc).__name__
         if password and password in reason:
             reason = reason.replace(password, "…")
         reason = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in reason)[:_REASON_CHARS]
         return (f"cannot connect to the progress database server at {where}: {reason}. Start the server, or "
-                f"fix the host and port in {setting}")
+                f"fix the host and port in {setting}"), None
     except psycopg.Error as exc:
-        return f"cannot connect to the progress database server at {where} ({type(exc).__name__})"
-    conn.close()
-    return None
+        return f"cannot connect to the progress database server at {where} ({type(exc).__name__})", None
+    try:
+        return None, connection_room(conn)
+    finally:
+        conn.close()
 
 
 #: Seconds one transaction may take, from the connection to the commit, before its connection is cut. libpq has
@@ -269,7 +366,9 @@ class PostgresProgressStore(SqlProgressStore):
     first call that reaches it, and every call until then raises StorageError. When the server answers
     but refuses (a missing database or role, a wrong password: :func:`refusal_problem`) that
     StorageError has ``setup=True`` and the server's reason, so the dashboard names it instead of
-    "unreachable"; the pool keeps trying, and the first call after the fix connects.
+    "unreachable"; the pool keeps trying, and the first call after the fix connects. When it refuses for want of a
+    connection slot (:func:`capacity_problem`) the StorageError has ``busy=True`` and says so, and the first call
+    after a slot is freed connects.
     """
 
     _greatest, _least, _real = "GREATEST", "LEAST", "DOUBLE PRECISION"
@@ -277,7 +376,7 @@ class PostgresProgressStore(SqlProgressStore):
     _where = "the PostgreSQL progress database (TOOLCALL_DATABASE_URL)"
     _move = "point TOOLCALL_DATABASE_URL at another database"
 
-    def __init__(self, url: str, max_size: int = 10, timeout: float = 3.0, retry_after: float = 2.0,
+    def __init__(self, url: str, max_size: int = POOL_SIZE, timeout: float = 3.0, retry_after: float = 2.0,
                  deadline: float | None = None):
         self.deadline = TX_DEADLINE if deadline is None else deadline
         problem = url_problem(url)
@@ -287,6 +386,7 @@ class PostgresProgressStore(SqlProgressStore):
         self._migrate_lock = threading.Lock()
         self._password = str(conninfo_to_dict(url).get("password") or "")
         self._refused: str | None = None  # the last setup refusal the pool's connection attempts met
+        self._full: str | None = None  # the last refusal for want of a connection slot (capacity_problem)
         store = self
 
         class _Watched(psycopg.Connection):
@@ -299,8 +399,9 @@ class PostgresProgressStore(SqlProgressStore):
                     conn = super().connect(*args, **kwargs)
                 except psycopg.OperationalError as exc:
                     store._refused = refusal_problem(str(exc), store._password)
+                    store._full = capacity_problem(str(exc), store._password)
                     raise
-                store._refused = None
+                store._refused = store._full = None
                 return conn
 
         self._pool = psycopg_pool.ConnectionPool(
@@ -359,6 +460,8 @@ class PostgresProgressStore(SqlProgressStore):
         if down is not None and time.monotonic() - down < self.retry_after:
             if self._refused is not None:
                 raise StorageError(self._refused, setup=True)
+            if self._full is not None:
+                raise StorageError(self._full, busy=True)
             raise StorageError("the progress database is unreachable (retrying shortly)")
         started = time.monotonic()
         try:
@@ -378,6 +481,8 @@ class PostgresProgressStore(SqlProgressStore):
             self._down_since = time.monotonic()
             if self._refused is not None:  # the server answered, and said no: a setting is wrong
                 raise StorageError(self._refused, setup=True) from exc
+            if self._full is not None and isinstance(exc, psycopg_pool.PoolTimeout):  # it answered: no slot left
+                raise StorageError(self._full, busy=True) from exc
             if not isinstance(exc, psycopg_pool.PoolTimeout) and time.monotonic() - started >= self.deadline:
                 raise StorageError(f"the progress database did not answer within {self.deadline:g} s (retrying "
                                    "shortly)") from exc

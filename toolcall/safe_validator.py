@@ -62,8 +62,10 @@ PATTERN_CACHE_BYTES = 16 * 1024 ** 2
 #: What all the process's SizedCaches together may hold: the sum of their max_bytes stays within it (README,
 #: "Caches, bounded in bytes"; tests/unit/test_cache_bytes.py adds them up). 136 MiB since the pairing page's two
 #: caches (ui.pairing_checks, 4 MiB each) moved here from st.cache_data, where they were bounded by count only;
-#: 138 MiB with the pass^k lab's simulations (toolcall.charts._simulations, 2 MiB), shared by its chart and metric.
-CACHE_BUDGET_BYTES = 138 * 1024 ** 2
+#: 138 MiB with the pass^k lab's simulations (toolcall.charts._simulations, 2 MiB), shared by its chart and metric;
+#: 154 MiB with the playground's checked definitions (ui.tool_editor._definitions, 16 MiB), which each session kept
+#: for itself before (6.2 MB for one 175 KB schema, kept after the student left the page: break-it pass brk14web).
+CACHE_BUDGET_BYTES = 154 * 1024 ** 2
 #: ECMA-262 flags every pattern is compiled with: u (Unicode code points, \p{…}), as JSON Schema asks.
 FLAGS = "u"
 
@@ -352,13 +354,21 @@ def _pattern_properties(validator, patternProperties, instance, schema) -> Itera
 
 
 def _frozen(value: Any) -> Any:
-    """A hashable stand-in with JSON Schema equality: 1 == 1.0, but true != 1."""
+    """A hashable stand-in with JSON Schema equality: 1 == 1.0, but true != 1. A number stands as text (its exact
+    value in hexadecimal), whose hash Python randomises per process: an int hashes as itself modulo 2**61 - 1, so
+    4 000 multiples of that number (a 100 000-character array a student can paste) all fell in one bucket of the
+    set, and uniqueItems, one uninterruptible keyword, compared every pair: 0.52 s against 0.04 s for other numbers
+    of the same size (break-it pass brk14web)."""
     if isinstance(value, bool):
         return ("bool", value)
     if isinstance(value, dict):
         return ("object", frozenset((k, _frozen(v)) for k, v in value.items()))
     if isinstance(value, list):
         return ("array", tuple(_frozen(v) for v in value))
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return ("integer", format(int(value), "x"))  # hex: exact and linear at any size (str() is capped and slow)
+    if isinstance(value, float):
+        return ("number", value.hex())  # finite, not integral: unequal to every integer
     return value
 
 

@@ -23,7 +23,8 @@ from typing import Any
 
 from toolcall.fixtures import FixtureError, Problem, display_name, json_path, load_checked, load_tool
 from toolcall.i18n import in_language, t
-from toolcall.parsing import json_reason
+from toolcall.i18n import LANGS
+from toolcall.parsing import MAX_DEPTH, TOO_LARGE, StrictJSONError, json_reason, localized_detail, strict_loads
 from toolcall.text import escape_identifier, escape_lookalikes, reading_key
 from toolcall.validation import validate
 
@@ -129,9 +130,25 @@ class SetProblem:
         """The problem in ``lang``. What the student typed is quoted so that two different things never read
         the same: tool and parameter names (ASCII in every schema) with escape_identifier, case ids and values
         with escape_lookalikes (``get_\\u043erder``: the Cyrillic о, not "no tool named get_order")."""
-        shown = {k: (escape_identifier(v) if k in ("tool", "param") else escape_lookalikes(v))
-                 if isinstance(v, str) else v for k, v in self.params.items()}
+        shown = {k: _quoted(v, escape_identifier if k in ("tool", "param") else escape_lookalikes)
+                 if isinstance(v, str) and k in QUOTED_PARAMS else v for k, v in self.params.items()}
         return t(f"eval.set.{self.code}", lang, **in_language(shown, lang))
+
+
+#: The parameters of a SetProblem that quote what the student typed: case ids, tool and parameter names.
+QUOTED_PARAMS = frozenset(("case", "other", "tool", "param"))
+#: Characters of one of them a message quotes: whole up to this many, else its first MAX_QUOTED_CHARS - 24 and last
+#: 20 around "…" (cut before escaping, so no escape is cut in half). A cell holds up to MAX_CELL_CHARS, and every
+#: invisible or look-alike character is shown as a six-character \uXXXX: 60 rows of 2 000-character ids and names
+#: drew a 710 KB error box (30 problems) on every rerun of the page (break-it pass brk14lab).
+MAX_QUOTED_CHARS = 64
+
+
+def _quoted(text: str, escape) -> str:
+    """``text`` as a set problem quotes it: ``escape``d, cut as MAX_QUOTED_CHARS says."""
+    if len(text) <= MAX_QUOTED_CHARS:
+        return escape(text)
+    return f"{escape(text[:MAX_QUOTED_CHARS - 24])}…{escape(text[-20:])}"
 
 
 def _case(raw: dict[str, Any]) -> SelectionCase:
@@ -428,6 +445,14 @@ def new_cells(before: Any, after: Any, size: int, columns: tuple[str, ...]) -> l
     return found
 
 
+def _not_json(text: str, exc: StrictJSONError) -> dict[str, str]:
+    """Why an expected_arguments cell is not JSON, in every language: strict_loads' own refusal (NaN, a number
+    past a double, a key written twice, nesting past MAX_DEPTH), else json_reason's place to fix."""
+    if exc.detail_key and exc.code != TOO_LARGE:
+        return {lang: localized_detail(exc, lang) for lang in LANGS}
+    return json_reason(text, pos=exc.pos or 0)
+
+
 def from_rows(rows) -> tuple[list[SelectionCase], list[SetProblem]]:
     """Read edited table rows back into cases. A row whose arguments are not a JSON object of
     lists becomes a ``bad_json`` problem and is kept with no arguments; an empty id gets
@@ -458,13 +483,15 @@ def from_rows(rows) -> tuple[list[SelectionCase], list[SetProblem]]:
             problems.append(SetProblem("too_many_argument_values", cid, {"case": cid, "limit": MAX_ARGUMENT_VALUES}))
         elif text:
             try:
-                parsed = json.loads(text)
+                # strict, as every other JSON a student types: json.loads took NaN, Infinity and 1e400 as values
+                # ("amount_cents = NaN fails the schema"), kept the last of a key written twice without a word, and
+                # called 5 000 levels of nesting "not an object of lists" (break-it pass brk14lab)
+                parsed = strict_loads(text, MAX_DEPTH)
                 if not isinstance(parsed, dict) or not all(isinstance(v, list) for v in parsed.values()):
                     raise ValueError("not an object of lists")
                 args = {str(k): tuple(v) for k, v in parsed.items()}
-            except json.JSONDecodeError as exc:  # why, as every "not JSON" message says it
-                problems.append(SetProblem("arguments_not_json", cid, {"case": cid,
-                                                                       "reason": json_reason(text, pos=exc.pos)}))
+            except StrictJSONError as exc:  # why, as every "not JSON" message says it
+                problems.append(SetProblem("arguments_not_json", cid, {"case": cid, "reason": _not_json(text, exc)}))
             except (ValueError, RecursionError):
                 problems.append(SetProblem("bad_json", cid, {"case": cid}))
         avoid = tuple(s.strip() for s in cells["should_not_call"][:MAX_CELL_CHARS].split(",") if s.strip())

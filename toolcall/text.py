@@ -49,6 +49,28 @@ def blank(text: str) -> bool:
     return all(c.isspace() or c in HIDDEN or unicodedata.category(c) in ("Cc", "Cf") for c in text)
 
 
+def clip(text: str, limit: int) -> str:
+    """``text`` when it has at most ``limit`` characters, else its first ``limit`` and "…". Cut before escaping
+    (escape_lookalikes, escape_line), so that an escape is never cut in half and "…" stays one character."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def escaped_tail(text: str, limit: int) -> str:
+    """``text`` with look-alike and hidden characters escaped (escape_lookalikes), at most ``limit`` characters of it:
+    a longer one keeps its end after "…" (a deep path's end says where), and no escape is cut in half. Linear."""
+    shown = escape_lookalikes(text)
+    if len(shown) <= limit:
+        return shown
+    kept, size = [], 1
+    for ch in reversed(text):
+        piece = escape_lookalikes(ch)
+        if size + len(piece) > limit:
+            break
+        kept.append(piece)
+        size += len(piece)
+    return "…" + "".join(reversed(kept))
+
+
 def _escape(ch: str) -> str:
     """``\\uXXXX``; above U+FFFF its UTF-16 surrogate pair (``\\udb40\\udc01``), as JSON writes it, so
     the escape means the same character inside a JSON string and reads unambiguously elsewhere."""

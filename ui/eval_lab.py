@@ -44,6 +44,12 @@ K_MAX = 10
 #: Cases the per-case table lists at most: an upload may hold 200 000 (toolcall.eval_import.MAX_RUNS), and the
 #: table is sent to the browser on every rerun of the page (100 000 cases: 8.9 MB); the means count every case.
 SHOWN_CASES = 1_000
+#: Characters the per-case table's text cells may hold in all, as shown (escaped): rows past them are not listed (the
+#: caption says how many are). SHOWN_CASES alone bounded the rows, not their width: a case id and a tool name may be
+#: 200 characters each, and every look-alike or invisible one is shown as a six-character \uXXXX, so 1 000 such
+#: cases (a 0.9 MB upload) sent a 2.57 MB table on every rerun of the page (break-it pass brk14lab). 1 000 rows of
+#: the shipped sets' width, each with a refusal note, hold about 145 000.
+SHOWN_CASE_CHARS = 200_000
 #: Cells an edit not kept names at most (the rest counted): a dozen, as every message that lists (issue 13).
 MAX_NAMED_CELLS = 12
 EDITOR_ORDER = ["id", "expected_tool", "request", "expected_arguments", "should_not_call"]
@@ -254,8 +260,11 @@ def _right_runs(result: Analysis) -> tuple[int, int]:
 
 
 def _case_rows(result: Analysis, k: int) -> list[dict]:
-    """One row per case of the per-case table: id, expected tool, n, c, pass^k, naive, pass@k, note."""
+    """One row per case of the per-case table: id, expected tool, n, c, pass^k, naive, pass@k, note; the first
+    SHOWN_CASES cases at most, and no more than fit in SHOWN_CASE_CHARS characters of text as shown (the first row
+    always listed)."""
     rows = []
+    chars = 0
     for c in result.cases[:SHOWN_CASES]:
         cell = (lambda x: percent(x, lang())) if c.refused is None else (lambda x: "—")
         rows.append(
@@ -272,6 +281,10 @@ def _case_rows(result: Analysis, k: int) -> list[dict]:
                 ),
             }
         )
+        chars += sum(len(escape_invisible(v)) for v in rows[-1].values() if isinstance(v, str))
+        if chars > SHOWN_CASE_CHARS and len(rows) > 1:
+            rows.pop()
+            break
     return rows
 
 
@@ -320,9 +333,10 @@ def show_analysis(result: Analysis, k: int, key: str, total: int | None = None, 
         show_chart(taxonomy_chart(result.taxonomy, lang()))
         st.caption(tr("eval.taxonomy_fix"))
     st.subheader(tr("eval.cases_title"))
-    show_table(_case_rows(result, k), key=f"{key}_cases")
-    if total > SHOWN_CASES:
-        st.caption(tr("eval.cases_not_shown", shown=f"{SHOWN_CASES:,}", total=f"{total:,}"))
+    rows = _case_rows(result, k)
+    show_table(rows, key=f"{key}_cases")
+    if total > len(rows):
+        st.caption(tr("eval.cases_not_shown", shown=f"{len(rows):,}", total=f"{total:,}"))
 
 
 def _descriptions(recorded: Recorded) -> None:

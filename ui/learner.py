@@ -129,6 +129,8 @@ def storage_detail(exc: StorageError | None = None) -> str:
     setup = getattr(exc, "setup", False) if exc is not None else setup_problem() is not None
     if setup:
         return tr("storage.setup_detail")
+    if getattr(exc, "busy", False):  # the server answers, but has no connection slot left: named, as a full disk
+        return tr("storage.busy_detail")
     return tr("storage.full_detail") if getattr(exc, "full", False) else tr("progress.unreachable")
 
 
@@ -152,6 +154,8 @@ def _warn_not_saved() -> None:
     pending = pending_answers()
     if setup_problem() is not None:
         key = "storage.not_saved_setup"
+    elif getattr(pending.last_error, "busy", False):  # no connection slot left on the server: named too
+        key = "storage.not_saved_busy"
     else:  # waiting helps; a full disk is named, so that a student tells the instructor instead of only waiting
         key = "storage.not_saved_full" if getattr(pending.last_error, "full", False) else "progress.not_saved"
     st.warning(tr(key, n=len(pending)))

@@ -23,8 +23,9 @@ from toolcall.strict import (COLUMNS, MAX_PANEL_CHARS, MAX_PANEL_SUBSCHEMAS, MAX
                              finding_message, leak_matrix, openai_fix, panel_too_large, report, schema_diff)
 from toolcall.strict.transforms import MAX_DIFF_LINES
 from toolcall.strict.rules import PROVIDERS
+from toolcall.lint import MAX_SHOWN_NAME_CHARS
 from toolcall.safe_validator import SizedCache
-from toolcall.text import PRETTY, bounded_json, editable_json, escape_lookalikes
+from toolcall.text import PRETTY, bounded_json, clip, editable_json, escape_lookalikes, escaped_tail
 from toolcall.validation import MAX_LISTED, MAX_SCHEMA_CHARS
 from ui.common import PERSIST, show_code, show_lines, show_text
 from ui.widgets import translated
@@ -66,6 +67,12 @@ def _outputs(_marker: str = "refund_order"):
 #: table sent on every rerun of the open panel; at 100 rows of long paths the table alone was 39 KB per rerun. 40, as
 #: the design review lists per severity (ui.tool_editor.MAX_SHOWN_FINDINGS).
 SHOWN_ROWS = 40
+
+
+#: Characters of a JSON pointer a table shows, its end kept after "…" (toolcall.text.escaped_tail): in objects nested 25
+#: deep with long names each finding's path held every name above it, a table of about 50 000 characters on every rerun
+#: when the names were zero-width spaces drawn as 6-character escapes (break-it pass brk14web).
+SHOWN_PATH_CHARS = 120
 
 
 def _rows_left(total: int, lang: str) -> None:
@@ -118,7 +125,7 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
     if rep.findings:
         listed = rep.findings[:SHOWN_ROWS]
         noted = any((f.path, f.keyword) in notes for f in listed)  # else the column would be empty
-        st.markdown(table([{t("strict.panel.col_path", lang): escape_lookalikes(f.path or "/"),
+        st.markdown(table([{t("strict.panel.col_path", lang): escaped_tail(f.path or "/", SHOWN_PATH_CHARS),
                             t("strict.panel.col_keyword", lang): f.keyword,
                             t("strict.panel.col_effect", lang): t(f"strict.effect.{f.effect}", lang),
                             t("strict.panel.col_message", lang): finding_message(f, lang).replace("`", ""),
@@ -132,7 +139,7 @@ def _findings(schema: dict[str, Any], provider: str, tool_name: str, lang: str) 
     others = [d for d in rep.disagreements if (d.path, d.keyword) not in found]
     if others:
         st.markdown("**" + t("strict.panel.disagreements_title", lang) + "**")
-        st.markdown(table([{t("strict.panel.col_path", lang): escape_lookalikes(d.path),
+        st.markdown(table([{t("strict.panel.col_path", lang): escaped_tail(d.path, SHOWN_PATH_CHARS),
                             t("strict.panel.col_keyword", lang): d.keyword,
                             t("strict.panel.col_sdk", lang): t(f"strict.sdk.{d.note}", lang)}
                            for d in others[:SHOWN_ROWS]]))
@@ -242,8 +249,15 @@ def _fields(names: list[str], lang: str) -> str:
     """Property names a student wrote, for a line of the fix: look-alike letters escaped (as the findings' paths) and
     at most MAX_LISTED of them, then how many more. The fix makes every optional property required: 150 of them made
     "Now required and nullable" and each "was valid and is now rejected" line list all 150, 37 000 characters
-    (break-it pass brk13web), and a Cyrillic "nоte" read as "note"."""
-    return name_list([escape_lookalikes(n) for n in names], lang, MAX_LISTED)
+    (break-it pass brk13web), and a Cyrillic "nоte" read as "note". Each name is cut at MAX_SHOWN_NAME_CHARS characters
+    before it is escaped: three optional names of 860 zero-width spaces (8 KB typed, within the panel's caps) made
+    the fix's lines 79 000 characters of escapes on every rerun of the open fix (break-it pass brk14web)."""
+    return name_list([_name(n) for n in names], lang, MAX_LISTED)
+
+
+def _name(name: str) -> str:
+    """A property name in a line of the fix: its first MAX_SHOWN_NAME_CHARS characters (then "…"), escaped."""
+    return escape_lookalikes(clip(name, MAX_SHOWN_NAME_CHARS))
 
 
 def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
@@ -270,7 +284,7 @@ def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
             if missing:
                 label = next((o.label.get(lang, o.id) for o in outputs if o.id == row.id), row.label)
                 lines.append(t("strict.panel.fix_valid_now_invalid", lang, label=label, fields=_fields(missing, lang),
-                               first=escape_lookalikes(missing[0])))
+                               first=_name(missing[0])))
     if lines:
         show_lines(lines, code=False)  # a property name holding a line end stays in its line
     st.button(t("strict.panel.fix_apply", lang), key=f"{PREFIX}_fix_apply", on_click=_apply_fixed,

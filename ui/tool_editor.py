@@ -3,8 +3,9 @@ see the design review, the full definition in both forms, and what the model see
 
 Session state (keys fixed by DESIGN.md and issue 19): ``playground_tool`` (picked tool id or
 ``custom``), ``tool_name``, ``tool_description``, ``schema_editor`` (the input_schema text),
-``playground_preset``; ``playground_last_good`` holds the last definition that passed every check
-(a Tool), which the cards follow while the editor shows an error. ``workbench_description`` and
+``playground_preset``; ``playground_last_good`` holds the fields (name, description, schema text, language) of
+the last definition that passed every check, which the cards follow while the editor shows an error (the Tool is
+rebuilt from the shared ``_definitions``: last_good). ``workbench_description`` and
 ``workbench_reference`` mirror the description and the picked tool's reference description for
 the pass^k lab (widget state does not survive a page change; these plain keys do).
 """
@@ -19,9 +20,9 @@ import streamlit as st
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import Tool
 from toolcall.i18n import LANGS
-from toolcall.lint import CHECKLIST, SEVERITIES, grouped, lint_set, lint_tool, score
+from toolcall.lint import CHECKLIST, SEVERITIES, grouped, lint_set, lint_tool, score, shown_path
 from toolcall.markdown import code, plain
-from toolcall.text import escape_lookalikes, hidden_places
+from toolcall.text import hidden_places
 from toolcall.points import POINTS, TEMPLATE_POINTS, description_points, stated
 from toolcall.presets import DEFINITION_PRESETS, PRESETS, apply_definition_preset, apply_preset, schema_text
 from toolcall.tooldef import (FORMS, MAX_DEFINITION_CHARS, MAX_DESCRIPTION_CHARS, NAME_MAX, from_fields,
@@ -126,18 +127,29 @@ def _preset_fields(ref: Tool, preset: str) -> tuple[str, str, str]:
     return hit
 
 
-def _checked_fields(name: str, description: str, schema: str, language: str):
-    """from_fields on the three fields, remembered for this session until one of them (or the language)
-    changes: a click on a picker, the format or a panel reruns the editor with the same fields, and then
-    checks nothing again (issue 18). Kept per session, not shared: the Tool it holds is this session's."""
-    state = st.session_state
+#: Checked definitions (toolcall.tooldef.from_fields) by their fields and language, shared by every session of the
+#: process and bounded in bytes: a click on a picker, the format or a panel reruns the editor with the same fields
+#: and checks nothing again (issue 18). Each session used to keep its own (the last check and the last good Tool):
+#: a 175 KB schema of nested empty lists parses to 6.2 MB of Python objects, which the session kept after the
+#: student left the page, 35 times what was typed (break-it pass brk14web). A session now keeps the fields only.
+_definitions = SizedCache(max_entries=64, max_bytes=16 * 1024 ** 2)
+
+
+def checked_definition(name: str, description: str, schema: str, language: str):
+    """from_fields(name, description, schema, language), remembered in _definitions (shared, read only)."""
     key = (name, description, schema, language)
-    last = state.get("_workbench_checked")
-    if last is not None and last[0] == key:
-        return last[1]
-    checked = from_fields(name, description, schema, language)
-    state["_workbench_checked"] = (key, checked)
+    checked = _definitions.get(key)
+    if checked is None:
+        checked = from_fields(name, description, schema, language)
+        _definitions.put(key, checked)
     return checked
+
+
+def last_good() -> Tool | None:
+    """The last definition of this session that passed every check (``playground_last_good``: its fields and
+    language), or None."""
+    fields = st.session_state.get("playground_last_good")
+    return checked_definition(*fields).tool if isinstance(fields, tuple) else None
 
 
 def error_text(checked) -> str:
@@ -166,8 +178,8 @@ def init_state() -> None:
             _fill(shared.tool)
             return
         state["workbench_link_error"] = shared.message
-    previous = state.get("playground_last_good")
-    _fill(previous if isinstance(previous, Tool) else reference(state["playground_tool"]))
+    previous = last_good()
+    _fill(previous if previous is not None else reference(state["playground_tool"]))
     state[_FIELDS_LANG] = lang()
 
 
@@ -256,9 +268,10 @@ def show_editor() -> tuple[Tool, bool]:
         lesson = (tr("playground.reference_edited", reset=tr("playground.reset")) if preset == "reference"
                   else tr("playground.preset_edited"))
     st.caption(lesson)
-    checked = _checked_fields(state["tool_name"], state["tool_description"], state["schema_editor"], lang())
+    fields = (state["tool_name"], state["tool_description"], state["schema_editor"], lang())
+    checked = checked_definition(*fields)
     if checked.ok:
-        state["playground_last_good"] = checked.tool
+        state["playground_last_good"] = fields
         st.success(tr("workbench.definition_ok"), icon="✅")
     else:
         st.error(plain(error_text(checked)), icon="❌")
@@ -272,8 +285,8 @@ def show_editor() -> tuple[Tool, bool]:
     show_hidden(state["schema_editor"], "input_schema")
     state["workbench_description"] = state["tool_description"]
     state["workbench_reference"] = ref.description
-    good = state.get("playground_last_good")
-    return (good if isinstance(good, Tool) else ref), not checked.ok
+    good = checked.tool if checked.ok else last_good()
+    return (good if good is not None else ref), not checked.ok
 
 
 def tool_set(tool: Tool, picked: str) -> list[Tool]:
@@ -319,7 +332,7 @@ def show_review(tool: Tool, tools: list[Tool]) -> None:
     for severity in SEVERITIES:
         if groups[severity]:
             listed = groups[severity][:MAX_SHOWN_FINDINGS]
-            lines = [f"- {code(escape_lookalikes(f.path))} {plain(f.reason(lang()))} "
+            lines = [f"- {code(shown_path(f.path))} {plain(f.reason(lang()))} "
                      f":small[({plain(f.source(lang()))})]" for f in listed]
             if len(groups[severity]) > len(listed):
                 lines.append("- " + tr("workbench.review_more", count=len(groups[severity]) - len(listed)))

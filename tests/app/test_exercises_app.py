@@ -27,6 +27,16 @@ def open_exercises(learner: str | None = "alice", lang: str = "en") -> AppTest:
     return fresh_app(lang, {"learner": learner} if learner is not None else None, page="pages/exercises.py")
 
 
+def answer_wrong_once(lang: str, at: AppTest | None = None) -> tuple[AppTest, list[str]]:
+    """Answer ex_truncated wrongly once on ``at`` (default: alice's exercises page in ``lang``), with no exception;
+    the app and the warnings it then shows."""
+    at = at if at is not None else open_exercises("alice", lang)
+    at.radio(key="exercises_ex_truncated_answer").set_value("ask_retry")
+    at.button(key="exercises_ex_truncated_submit").click().run()
+    assert not at.exception
+    return at, [w.value for w in at.warning]
+
+
 def test_progress_survives_a_fresh_session_with_the_same_learner(data_dir):
     """Answer, then open a brand-new AppTest (a refresh) with the same ?learner=: the tries,
     the best score and the answer itself are still there."""

@@ -19,7 +19,7 @@ from toolcall.text import escape_invisible
 from toolcall.tokens import wire_json
 from ui.common import MAX_ESCAPE_GROWTH
 from ui.playground_pick import MODEL, PANELS, REVIEW
-from ui.tool_editor import MAX_SHOWN_FINDINGS
+from ui.tool_editor import MAX_SHOWN_FINDINGS, checked_definition
 
 STRICT = "strict"
 
@@ -118,9 +118,32 @@ ESCAPES_CUT = {
 def test_a_code_block_cut_for_its_escapes_says_what_it_shows(lang):
     text = json.dumps(hidden_description(HIDDEN_FILLS["tag characters"]), ensure_ascii=False)
     at, _ = _open(lang, MODEL, text)
-    wire = wire_json(at.session_state["playground_last_good"], "anthropic")
+    wire = wire_json(checked_definition(*at.session_state["playground_last_good"]).tool, "anthropic")
     limit, total = len(wire) + MAX_ESCAPE_GROWTH, len(escape_invisible(wire))
     assert total > limit
     assert ESCAPES_CUT[lang].format(limit=f"{limit:,}", total=f"{total:,}") in [c.value for c in at.caption]
     block = next(c.value for c in at.code if c.value.startswith('{"name":"refund_order"'))
     assert block == escape_invisible(wire)[:limit]
+
+
+def long_names(char: str, count: int = 40, width: int = 4_400) -> dict:
+    """``count`` untyped, undescribed properties whose names are ``width`` characters of ``char``: each name is the
+    path of several review findings, and quoted in their reasons."""
+    return {"type": "object", "properties": {f"n{i:02d}" + char * width: {} for i in range(count)}}
+
+
+#: Long property names, plain, invisible and look-alike (Cyrillic а). The design review wrote each finding's path
+#: and the name its reason quotes whole: 40 names of 4 404 characters (176 KB typed) drew 706 KB of review boxes on
+#: every rerun, 4.53 MB with zero-width spaces or Cyrillic letters (528 KB and 352 KB typed), each escaped to 6
+#: characters (break-it pass brk14web). The other panels sent at most twice what was typed.
+LONG_NAMES = {"plain": "q", "zero-width spaces": "\u200b", "Cyrillic а": "\u0430"}
+
+
+@pytest.mark.parametrize("name", list(LONG_NAMES))
+@pytest.mark.parametrize("panel", [*PANELS, STRICT])
+def test_long_property_names_do_not_multiply_what_a_panel_sends(panel, name):
+    """At most three times what was typed (UTF-8 bytes), whatever a panel quotes the names in."""
+    text = json.dumps(long_names(LONG_NAMES[name]), ensure_ascii=False, separators=(",", ":"))
+    assert len(text) <= MAX_SCHEMA_CHARS
+    at, base = _open("en", panel, text)
+    assert sum(_element_bytes(at).values()) <= base + 3 * len(text.encode()) + 30_000

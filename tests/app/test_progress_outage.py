@@ -3,7 +3,7 @@ session, and saves each exactly once when a database is reachable again. No trac
 
 import pytest
 
-from tests.app.test_exercises_app import open_exercises
+from tests.app.test_exercises_app import answer_wrong_once, open_exercises
 from toolcall.i18n import t
 from toolcall.progress import ProgressStore
 
@@ -53,11 +53,7 @@ def test_a_full_disk_is_named_to_the_student_not_called_unreachable(monkeypatch,
 
     record = ProgressStore.record
     monkeypatch.setattr(ProgressStore, "record", full)
-    at = open_exercises("alice", lang)
-    at.radio(key="exercises_ex_truncated_answer").set_value("ask_retry")
-    at.button(key="exercises_ex_truncated_submit").click().run()
-    assert not at.exception
-    warnings = [w.value for w in at.warning]
+    at, warnings = answer_wrong_once(lang)
     assert t("storage.not_saved_full", lang, n=1) in warnings
     assert t("progress.not_saved", lang, n=1) not in warnings
 

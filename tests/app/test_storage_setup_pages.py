@@ -5,7 +5,7 @@ tab open", which only an outage deserves. The dashboard shows the instructor the
 import pytest
 
 from tests.app.test_dashboard_app import PASSPHRASE, open_dashboard
-from tests.app.test_exercises_app import open_exercises
+from tests.app.test_exercises_app import answer_wrong_once, open_exercises
 from toolcall.i18n import t
 
 
@@ -41,10 +41,7 @@ def test_a_student_is_told_the_storage_is_set_up_wrongly(tmp_path, monkeypatch, 
     at = open_exercises("alice", lang)
     said = [w.value for w in at.warning]
     assert t("exercises.store_error", lang, detail=t("storage.setup_detail", lang)) in said
-    at.radio(key="exercises_ex_truncated_answer").set_value("ask_retry")
-    at.button(key="exercises_ex_truncated_submit").click().run()
-    assert not at.exception
-    said = [w.value for w in at.warning]
+    at, said = answer_wrong_once(lang, at)
     assert t("storage.not_saved_setup", lang, n=1) in said
     assert t("progress.not_saved", lang, n=1) not in said
     assert not any(t("progress.unreachable", lang) in w for w in said)
@@ -104,10 +101,7 @@ def test_a_read_only_database_is_not_called_unreachable(tmp_path, monkeypatch, l
     folder = _read_only_database(tmp_path, monkeypatch)
     at = open_exercises("alice", lang)
     assert t("progress.read_only", lang) in [w.value for w in at.warning]
-    at.radio(key="exercises_ex_truncated_answer").set_value("ask_retry")
-    at.button(key="exercises_ex_truncated_submit").click().run()
-    assert not at.exception
-    said = [w.value for w in at.warning]
+    at, said = answer_wrong_once(lang, at)
     assert t("storage.not_saved_setup", lang, n=1) in said and t("progress.not_saved", lang, n=1) not in said
     at = _signed_in_dashboard(monkeypatch, lang)
     assert [e.value for e in at.error] == [t("storage.dashboard_read_only", lang)]

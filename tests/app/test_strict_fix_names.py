@@ -31,14 +31,20 @@ NULLABLE = {
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_fix_lists_a_dozen_changed_names_escaped_then_counts_the_rest(lang):
+def fix_lines_of(lang: str, schema: dict):
+    """The playground with ``schema`` in the editor, the strict panel open and its OpenAI fix shown: (the app, the
+    lines of its text elements)."""
     at = fresh_app(lang, page="pages/playground.py")
     at.toggle(key="playground_strict_open").set_value(True).run()
-    at.text_area(key="schema_editor").input(json.dumps(SCHEMA, ensure_ascii=False)).run()
+    at.text_area(key="schema_editor").input(json.dumps(schema, ensure_ascii=False)).run()
     at.button(key="playground_strict_fix").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    lines = "\n".join(x.value for x in at.text).split("\n")
+    return at, "\n".join(x.value for x in at.text).split("\n")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_fix_lists_a_dozen_changed_names_escaped_then_counts_the_rest(lang):
+    at, lines = fix_lines_of(lang, SCHEMA)
     names = t("word.name_sep", lang).join([SHOWN, *OPTIONAL[:MAX_LISTED - 1]])
     assert NULLABLE[lang].format(names=names) in lines
     fix_lines = [line for line in lines if OPTIONAL[0] in line]
@@ -53,3 +59,27 @@ def test_name_list_counts_the_names_past_its_limit(lang, listed):
     assert name_list("abcd", lang, 2) == listed
     assert name_list("abcd", lang) == t("word.name_sep", lang).join("abcd")
     assert name_list("ab", lang, 2) == t("word.name_sep", lang).join("ab")
+
+
+#: Three optional properties named by 850 zero-width spaces after "o0", "o1", "o2" (7.9 KB typed, within the strict
+#: panel's caps): the fix's lines quoted each name whole, 79 000 characters of escapes on every rerun of the open fix
+#: (break-it pass brk14web). Each name is now cut at MAX_SHOWN_NAME_CHARS characters before it is escaped.
+HIDDEN_NAMES = [f"o{i}" + "\u200b" * 850 for i in range(3)]
+NULLABLE_ALL = {"en": "Now required and nullable: {names}. A call that leaves them out is rejected until it sends `null` "
+                      "for each.",
+                "zh": "现在必填且可为 null：{names}。不传这些字段的调用会被拒绝，要传 `null` 才行。"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_fix_cuts_each_long_name_before_escaping_it(lang):
+    from toolcall.lint import MAX_SHOWN_NAME_CHARS
+
+    schema = {"type": "object", "properties": {"order_id": {"type": "string"}, "amount_cents": {"type": "integer"},
+                                               "reason": {"type": "string"},
+                                               **{name: {"type": "string"} for name in HIDDEN_NAMES}},
+              "required": ["order_id", "amount_cents", "reason"]}
+    _, lines = fix_lines_of(lang, schema)
+    shown = [f"o{i}" + "\\u200b" * (MAX_SHOWN_NAME_CHARS - 2) + "…" for i in range(3)]
+    assert NULLABLE_ALL[lang].format(names=t("word.name_sep", lang).join(shown)) in lines
+    fix_lines = [line for line in lines if shown[0] in line]
+    assert len(fix_lines) >= 2 and all(len(line) < 2_000 for line in fix_lines), [len(x) for x in fix_lines]

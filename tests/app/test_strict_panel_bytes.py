@@ -95,3 +95,33 @@ def test_hidden_characters_count_as_the_escapes_the_panel_draws(lang):
     at, _ = _open(lang, json.dumps(hidden(n + 1), ensure_ascii=False), "anthropic")
     assert t("strict.panel.too_large", lang, nodes=MAX_PANEL_SUBSCHEMAS, chars=f"{MAX_PANEL_CHARS:,}") in [
         i.value for i in at.info]
+
+
+def chain(depth: int, char: str) -> dict:
+    """Objects nested ``depth`` deep, each property's name ``char`` repeated (as wide as the panel's caps let it be),
+    the innermost a string with constraints every SDK rewrites: each level's findings quote its whole path."""
+    def build(width: int) -> dict:
+        node: dict = {"type": "string", "minLength": 1, "maxLength": 9, "pattern": "^a", "format": "email"}
+        for i in reversed(range(depth)):
+            name = f"{i}" + char * width
+            node = {"type": "object", "properties": {name: node}, "required": [name]}
+        return node
+    width = 1
+    while not panel_too_large(build(width + 1)):
+        width += 1
+    return build(width)
+
+
+#: Long names in nested objects: each finding's path holds every name above it. 25 levels of names drawn as 6-character
+#: escapes made a findings table of about 50 000 characters (break-it pass brk14web).
+CHAINS = {"25 levels, plain names": (25, "q"), "25 levels, zero-width names": (25, "\u200b"),
+          "10 levels, zero-width names": (10, "\u200b")}
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai", "gemini"])
+@pytest.mark.parametrize("shape", CHAINS)
+def test_long_paths_do_not_multiply_what_the_panel_sends(shape, provider):
+    schema = chain(*CHAINS[shape])
+    assert not panel_too_large(schema)
+    _, sent = _open("en", json.dumps(schema, ensure_ascii=False), provider)
+    assert sent <= 3 * MAX_PANEL_CHARS, sent

@@ -154,3 +154,59 @@ def test_public_on_every_ipv6_interface_serves_ipv4_too():
         assert _status(f"http://[::1]:{port}/") == 200
     finally:
         _stop(proc)
+
+
+def test_a_process_is_started_again_while_the_launchers_output_takes_nothing():
+    """The launcher's output stops taking lines (a terminal paused with Ctrl+S or left in a pager, a pipe to a
+    program that stopped reading): the supervisor waited in its log line for ever, and a Streamlit process killed
+    meanwhile was never started again (break-it pass brk14ops: none after 90 s). Here the launcher's stderr is a
+    one-page pipe, filled once the class serves; the killed process must serve again, and nothing is lost but log
+    lines, which are counted once the output takes lines again."""
+    import fcntl
+
+    if find_nginx() is None:
+        pytest.skip("nginx not installed")
+    port, first = _free_port(), free_port_range(2)
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, 1031, 4096)  # F_SETPIPE_SZ: one page, so that a few lines fill it
+    proc = subprocess.Popen([sys.executable, "deploy/serve_class.py", "--processes", "2", "--address", "127.0.0.1",
+                             "--port", str(port), "--first-backend-port", str(first)],
+                            cwd=REPO, env=launcher_env(), stdout=subprocess.PIPE, stderr=write_end, text=True)
+    os.close(write_end)
+    drained: list[bytes] = []
+    try:
+        assert proc.stdout.readline().startswith("Serving the app")
+        os.set_blocking(read_end, False)
+        with contextlib.suppress(BlockingIOError):
+            while os.read(read_end, 1 << 16):
+                pass
+        filler = os.open(f"/proc/{proc.pid}/fd/2", os.O_WRONLY | os.O_NONBLOCK)  # the launcher's stderr, filled
+        with contextlib.suppress(BlockingIOError):
+            while True:
+                os.write(filler, b"." * 512)
+        os.close(filler)
+        victim = next(c for c in psutil.Process(proc.pid).children() if f"--server.port {first}" in
+                      " ".join(c.cmdline()))
+        victim.kill()
+        assert wait_until(lambda: _status(f"http://127.0.0.1:{first}/_stcore/health") == 200, 120)
+        assert _status(f"http://127.0.0.1:{port}/") == 200
+        _drain(read_end, drained)
+        # the stuck line goes out first, then the count of what was dropped meanwhile, if any
+        assert wait_until(lambda: b"exited (code -9); restarting it" in b"".join(drained), 30)
+    finally:
+        if not drained:
+            _drain(read_end, drained)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 0
+
+
+def _drain(fd: int, into: list[bytes]) -> None:
+    """Read the pipe ``fd`` to its end from a thread of its own (closing it there), each read appended to ``into``."""
+    import threading
+
+    def read() -> None:
+        os.set_blocking(fd, True)
+        into.append(b"")
+        into.extend(iter(lambda: os.read(fd, 1 << 16), b""))
+        os.close(fd)
+    threading.Thread(target=read, daemon=True).start()

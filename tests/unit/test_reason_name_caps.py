@@ -65,3 +65,31 @@ def test_a_value_matching_many_one_of_branches_names_a_dozen(lang, received):
     schema = {"type": "object", "properties": {"order_id": {"oneOf": [{"type": "string"}] * 480}}}
     errors, _ = validate({"order_id": "x"}, schema, lang)
     assert [e.received for e in errors] == [received]
+
+
+#: One untyped property whose name is 4 400 characters of ``char`` after "n": what the review shows of it.
+LONG_NAME_UNTYPED = {"en": 'Parameter "{name}" has no type.', "zh": "参数“{name}”没有类型。"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(("char", "escaped"), [("q", "q"), ("\u200b", "\\u200b"), ("\u0430", "\\u0430")])
+def test_a_long_name_is_cut_in_the_reason_and_the_shown_path(lang, char, escaped):
+    """A reason quotes at most MAX_SHOWN_NAME_CHARS characters of a name and the review's path at most
+    MAX_SHOWN_PATH_CHARS, then "…", cut before escaping; the Finding keeps the whole path (the CLI's JSON). Written
+    whole, 40 such names made the review 706 KB per rerun, 4.53 MB escaped (break-it pass brk14web)."""
+    from toolcall.lint import MAX_SHOWN_NAME_CHARS, MAX_SHOWN_PATH_CHARS, shown_path
+
+    name = "n" + char * 4_400
+    tool = Tool("refund_order", "Refund an order.", {"type": "object", "properties": {name: {}}})
+    finding = next(f for f in lint_tool(tool) if f.rule == "param_untyped")
+    assert finding.path == "$.input_schema.properties." + name
+    quoted = "n" + escaped * (MAX_SHOWN_NAME_CHARS - 1) + "…"
+    assert finding.reason(lang) == LONG_NAME_UNTYPED[lang].format(name=quoted)
+    assert shown_path(finding.path) == "$.input_schema.properties.n" + escaped * (MAX_SHOWN_PATH_CHARS - 27) + "…"
+    assert (MAX_SHOWN_NAME_CHARS, MAX_SHOWN_PATH_CHARS) == (64, 96)
+
+
+def test_a_short_name_is_shown_whole():
+    from toolcall.lint import shown_path
+
+    assert shown_path("$.input_schema.properties.\u043erder_id") == "$.input_schema.properties.\\u043erder_id"

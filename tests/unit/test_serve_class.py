@@ -692,7 +692,7 @@ def test_a_broken_secrets_file_stops_the_launch_even_with_a_database_url(monkeyp
     path.unlink()
     path.write_text('TOOLCALL_DATABASE_URL = "mysql://not-used"\n')
     monkeypatch.setattr("serve_class._serve", lambda args, nginx, run_dir: 0)
-    monkeypatch.setattr("toolcall.progress_pg.reach_problem", lambda url, setting: None)  # no server h here
+    monkeypatch.setattr("toolcall.progress_pg.reach", lambda url, setting: (None, None))  # no server h here
     assert main(["--processes", "1", "--database-url", "postgresql://h/db"]) == 0
 
 

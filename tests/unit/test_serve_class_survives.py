@@ -209,3 +209,55 @@ def test_the_secrets_files_streamlit_is_told_to_read_are_the_ones_read(monkeypat
     named[1].write_text("[[broken\n")
     with pytest.raises(ValueError, match=f"^{named[1]}: not TOML: "):
         serve_class.secrets_database_url()
+
+
+class _PausedStream:
+    """An output that takes nothing until ``resume`` is set (a terminal paused with Ctrl+S, a pipe no one reads),
+    then everything: what was written, in order."""
+
+    def __init__(self):
+        import threading
+        self.resume, self.written = threading.Event(), []
+
+    def write(self, text):
+        self.resume.wait()
+        self.written.append(text)
+
+    def flush(self):
+        pass
+
+
+def _finishes(call, seconds: float = 60.0) -> bool:
+    """Whether ``call()`` returns within ``seconds`` (run in a thread; a call that never returns is left there)."""
+    import threading
+    worker = threading.Thread(target=call, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    return not worker.is_alive()
+
+
+def test_a_paused_output_never_stops_the_supervisor_and_the_dropped_lines_are_counted(monkeypatch):
+    """The supervisor's log() waited for ever on an output that took nothing (break-it pass brk14ops: a process killed
+    meanwhile was not started again in 90 s): every line now waits at most WRITE_WAIT s, none while one is stuck; past
+    WRITE_BACKLOG waiting lines the rest are dropped, and counted when the output takes lines again."""
+    stream = _PausedStream()
+    monkeypatch.setattr(serve_class, "_WRITER", serve_class._Writer())
+    monkeypatch.setattr(serve_class, "WRITE_BACKLOG", 3)
+    monkeypatch.setattr(sys, "stderr", stream)
+    child = Child("test process", [sys.executable, "-c", "raise SystemExit(3)"], None)
+    child.start().wait(10)
+    assert _finishes(lambda: [serve_class.say(f"line {i}") for i in range(6)])  # 1 stuck, 3 waiting, 2 dropped
+    assert _finishes(lambda: child.supervise(100.0))  # its death is logged (dropped too), its restart is due
+    assert child.restart_at == 100.0
+    stream.resume.set()
+    assert serve_class._WRITER.drain(60)  # the output takes lines again: the waiting ones are written
+    assert serve_class.say("after") is True
+    lines = "".join(stream.written).splitlines()
+    assert lines[:1] == ["line 0"] and lines[2:] == ["line 1", "line 2", "line 3", "after"]
+    assert re.fullmatch(r"\[\d\d:\d\d:\d\d\] 3 lines of this launcher's output were dropped: its output \(terminal "
+                        r"or pipe\) took none for a while", lines[1])
+
+
+def test_a_line_is_written_before_say_returns_when_the_output_takes_it(capfd):
+    assert serve_class.say("one") is True and serve_class.say("two", "stdout") is True
+    assert capfd.readouterr() == ("two\n", "one\n")

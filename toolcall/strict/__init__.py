@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolcall.i18n import t
-from toolcall.text import escape_lookalikes, visible_json
+from toolcall.text import escaped_tail, visible_json
 from toolcall.parsing import parse_tool_input
 from toolcall.safe_validator import VALIDATION_BUDGET, SharedBudgetSpent, shared_budget, shared_budget_spent
 from toolcall.strict.rules import (ANTHROPIC_SUPPORTED, OPENAI_MOVE, PROVIDERS, Finding, findings)
@@ -71,10 +71,16 @@ def finding_message(f: Finding, lang: str = "en") -> str:
     """The finding in words, from ``strict.rule.<rule id>`` with its params (values as JSON). What the schema wrote
     (its path, names, values) is quoted with look-alike letters of other scripts escaped (escape_lookalikes): a
     property named ``\u043erder_id`` (Cyrillic о) read "`order_id` is not in `required`" beside a ``required``
-    that lists order_id."""
-    params = {k: escape_lookalikes(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False))
+    that lists order_id. Each is cut to its last SHOWN_QUOTE_CHARS characters as drawn (escaped_tail): a path of long
+    names nested 25 deep was quoted whole in every finding's sentence (break-it pass brk14web)."""
+    params = {k: escaped_tail(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False), SHOWN_QUOTE_CHARS)
               for k, v in f.params.items()}
-    return t(f"strict.rule.{f.rule}", lang, keyword=f.keyword, path=escape_lookalikes(f.path or "/"), **params)
+    return t(f"strict.rule.{f.rule}", lang, keyword=f.keyword, path=escaped_tail(f.path or "/", SHOWN_QUOTE_CHARS),
+             **params)
+
+
+#: Characters of a path, name or value a finding's sentence quotes (finding_message), its end kept after "…".
+SHOWN_QUOTE_CHARS = 120
 
 
 def report(schema: dict[str, Any], provider: str, name: str = "tool", description: str = "") -> ProviderReport:
@@ -283,6 +289,8 @@ def panel_too_large(schema: Any) -> bool:
     return len(visible_json(schema)) > MAX_PANEL_CHARS
 
 
+#: Characters of a probe's place in its label (its end kept: toolcall.text.escaped_tail).
+PROBE_LABEL_CHARS = 80
 #: Probe rows of a leak matrix at most: each is validated against every column (up to VALIDATION_BUDGET each), so
 #: a schema with a moved constraint on each of 400 properties took 82 s of CPU per rerun of the strict panel.
 MAX_PROBES = 12
@@ -320,7 +328,8 @@ def _probes(schema: dict[str, Any], base: dict[str, Any],
         seen.add(m.path)
         shown = json.dumps(bad, ensure_ascii=False)
         shown = shown if len(shown) <= 24 else shown[:20] + "…\""
-        where_shown = escape_lookalikes(".".join(where))  # a Cyrillic "nоte" must not read as "note" (as the paths)
+        # a Cyrillic "nоte" must not read as "note" (as the paths); a deep path of long names keeps its end
+        where_shown = escaped_tail(".".join(where), PROBE_LABEL_CHARS)
         out.append((f"probe:{m.path}", f"{where_shown}: {shown}", json.dumps(instance, ensure_ascii=False), m.keyword))
     return out, 0
 
