@@ -34,6 +34,8 @@ SOURCE_KEY, TARGET_KEY, CONVERT_KEY = "convert_source", "convert_target", "conve
 CHOSEN_KEY = "convert_forms_chosen"
 #: The text the page last put in the converter's box (the student's own text is never replaced).
 PREFILLED_KEY = "convert_prefilled"
+#: (example id, language, text): what the last example button put in the box above.
+FILLED_KEY = "pairing_filled"
 #: Problems drawn on the page at most (the report holds up to MAX_VIOLATIONS; the rest are counted).
 SHOWN_ROWS = 100
 
@@ -47,8 +49,22 @@ def _valid_request(fmt: str) -> str:
     return json.dumps(built.of_kind("request")[-1], ensure_ascii=False, indent=2)
 
 
-def _fill(text: str) -> None:
+def _fill(example_id: str, text: str) -> None:
     st.session_state[INPUT_KEY] = text
+    st.session_state[FILLED_KEY] = (example_id, lang(), text)
+
+
+def _example_follows_language(texts: dict[str, str]) -> None:
+    """Before the box is drawn: an example loaded and left as it was is the page's, so after a language switch
+    it is the same example in the language the page now shows (``texts``: each example's text in it), as the
+    playground's editor does (newcomer session 14: the English transcript stayed on the Chinese page). A box the
+    student typed in or edited is theirs and stays."""
+    filled = st.session_state.get(FILLED_KEY)
+    if not filled:
+        return
+    example_id, language, text = filled
+    if language != lang() and st.session_state.get(INPUT_KEY) == text and example_id in texts:
+        _fill(example_id, texts[example_id])
 
 
 def _next_form(form: str) -> str:
@@ -101,7 +117,8 @@ with st.expander(tr("pairing.examples"), expanded=not st.session_state.get("pair
         cols = st.columns(3)
         for i, (label, example_id, example_text) in enumerate(entries):
             cols[i % 3].button(label, key=f"pairing_example_{example_id}", width="stretch", on_click=_fill,
-                               args=(example_text,), icon=icon)
+                               args=(example_id, example_text), icon=icon)
+_example_follows_language({example_id: text for _, example_id, text in valid + broken})
 
 names = {f: tr(f"pairing.format.{f}") for f in PAIRING_CHOICES}
 fmt = translated("radio", tr("pairing.format_label"), PAIRING_CHOICES, names, key="pairing_format", horizontal=True)

@@ -9,7 +9,7 @@ from toolcall.charts import PASSK_DEFAULTS, RETRY_DEFAULTS, passk_chart_for, ret
 from toolcall import numfmt
 from toolcall.passk import K_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, prob_all
 from toolcall.points import MAX_LISTED_SENTENCES, description_points, missing_points
-from ui.tool_editor import lab_description, points_text
+from ui.tool_editor import description_identity, lab_description, points_text
 from ui.page import start
 
 start("passk_lab")
@@ -55,10 +55,17 @@ st.header(tr("passk.cut_title"))
 description, expected, edited = lab_description(tool)
 st.markdown(tr("workbench.lab_intro_edited" if edited else "workbench.lab_intro", m=m))
 sentences = description_points(description)
-if st.session_state.get("passk_sentences_for") != description:  # a new description: every sentence starts kept
+# The cuts are kept while the description is the same one, translated or not (a language switch translates the
+# reference: the same sentences, one for one). A new description starts with every sentence kept, each box set to
+# True rather than its key deleted: deleted, a box the student had unticked stayed drawn unticked while the page
+# counted it kept (newcomer session 14: "every point is still there" under an unticked box, after a switch).
+identity = (description_identity(description), len(sentences))
+if st.session_state.get("passk_sentences_for") != identity:
     for key in [k for k in st.session_state if str(k).startswith("passk_sentence_")]:
         del st.session_state[key]
-    st.session_state["passk_sentences_for"] = description
+    for i in range(min(len(sentences), MAX_LISTED_SENTENCES)):
+        st.session_state[f"passk_sentence_{i}"] = True
+    st.session_state["passk_sentences_for"] = identity
 kept = [st.checkbox(label(s.text), value=True, key=f"passk_sentence_{i}", **PERSIST,
                     help=tr("workbench.lab_states", points=points_text(s.points)))
         for i, s in enumerate(sentences[:MAX_LISTED_SENTENCES])]

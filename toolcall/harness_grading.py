@@ -270,6 +270,19 @@ EXPECTATIONS = (
 )
 
 
+def conversation_lang(scenario: Scenario, step: Step, fmt: str, messages: list[Any], lang: str) -> str:
+    """The language of the conversation a json move carries on: ``lang`` (the page's), unless the move starts
+    with the conversation so far in another language, word for word. The editor is the student's in both
+    languages, so a student who began a step in English and then switched the page to Chinese still holds the
+    English customer's sentence; that conversation is kept unchanged, and its echo is the English response
+    (newcomer session 14: a right move was told to keep the first message unchanged)."""
+    for said in (lang, *(other for other in LANGS if other != lang)):
+        kept = history(scenario, step, fmt, said)
+        if messages[: len(kept)] == kept:
+            return said
+    return lang
+
+
 def grade_json_move(scenario: Scenario, step: Step, fmt: str, text: str, lang: str) -> MoveGrade:
     """Grade a json move (the request fields the student wrote, as text). Findings, in order:
     the parse (stop there), our pairing rules on the whole request (each an HTTP 400 the API
@@ -294,12 +307,13 @@ def grade_json_move(scenario: Scenario, step: Step, fmt: str, text: str, lang: s
     if report.error:
         findings.append(Finding("parse:NOT_A_REQUEST", report.error, True))
     calls = (step.model or {}).get("calls", [])
+    said = conversation_lang(scenario, step, fmt, move["messages"], lang)
     ctx = {
         "fmt": fmt,
         "move": move,
         "messages": move["messages"],
-        "history": history(scenario, step, fmt, lang),
-        "echo": echo(scenario, step, fmt, lang) if step.model else None,
+        "history": history(scenario, step, fmt, said),
+        "echo": echo(scenario, step, fmt, said) if step.model else None,
         "ids": {c["id"]: scenario_call_id(scenario, step, c["id"], fmt) for c in calls},
     }
     for exp in step.expect:

@@ -421,6 +421,13 @@ def upload_section(k: int) -> None:
     """st.file_uploader for the student's own log, size-capped; the same report for it."""
     st.header(tr("eval.upload_title"))
     st.markdown(tr("eval.upload_intro", limit=UPLOAD_LIMIT_MB))
+    # A student in a browser has no log of their own at hand, nor the repository's files (newcomer session 14):
+    # the page's own recorded runs, to download and drop back here (read only when clicked).
+    sample = _runs_path("vague", lang())
+    if sample.is_file():
+        st.download_button(tr("eval.upload_sample"), lambda: sample.read_bytes(), file_name=sample.name,
+                           mime="application/x-ndjson", key="eval_sample_download", icon="⬇️",
+                           help=tr("eval.upload_sample_help"))
     c1, c2 = st.columns([3, 1])
     labels = {f: tr(f"eval.format_{f}") for f in ("auto", "native", "tau", "inspect")}
     fmt = translated("selectbox", tr("eval.format_label"), tuple(labels), labels, key="eval_format", where=c2)

@@ -15,7 +15,7 @@ import streamlit as st
 
 from ui.common import PERSIST, box_chars, file_mtime, lang, plain, show_code, show_json, show_load_problems, tr
 from ui.mono import monospace
-from toolcall.i18n import sentence_gap
+from toolcall.i18n import LANGS, sentence_gap
 from toolcall.markdown import link
 from ui.learner import current_learner, progress_store, storage_detail
 from ui.widgets import own_words, translated
@@ -220,7 +220,10 @@ def _choice_form(scenario: Scenario, run: Run, step) -> None:
 def _json_form(scenario: Scenario, run: Run, step) -> None:
     L = lang()
     key = f"harness_json_{scenario.id}_{run.fmt}_{step.id}"  # one editor for both languages: the text is the student's
-    if key not in st.session_state:
+    # ... once edited: a starter left as it was is the page's, so after a language switch it holds the customer's
+    # sentence in the language the page now shows (newcomer session 14: the English one stayed on a Chinese page)
+    others = {starter(scenario, step, run.fmt, other) for other in LANGS if other != L}
+    if key not in st.session_state or st.session_state[key] in others:
         st.session_state[key] = starter(scenario, step, run.fmt, L)
     monospace(prefixes=("harness_json_",))  # JSON lines up, so "line 12, column 7" is findable
     if step.explain:

@@ -19,6 +19,7 @@ import streamlit as st
 
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import Tool
+from toolcall.i18n import LANGS
 from toolcall.lint import CHECKLIST, SEVERITIES, grouped, lint_set, lint_tool, score, shown_path
 from toolcall.markdown import code, plain
 from toolcall.text import hidden_places
@@ -412,6 +413,16 @@ def lab_description(fallback: Tool) -> tuple[str, frozenset[str], bool]:
         return state["workbench_description"], expected, True
     text = localized(fallback, lang()).description
     return text, stated(description_points(text)), False
+
+
+def description_identity(text: str) -> str:
+    """What a description is, whatever the language: ``tool:<id>`` when ``text`` is a fixture tool's description in
+    one of the app's languages (the same sentences, translated one for one), else the text itself. The pass^k lab
+    keeps a student's cuts while this stays the same (a language switch translates an untouched description)."""
+    for tool_id in tool_ids():
+        if any(fixture_tool(tool_id, language).description == text for language in LANGS):
+            return f"tool:{tool_id}"
+    return text
 
 
 def points_text(points) -> str:

@@ -371,3 +371,20 @@ def test_an_uploaded_logs_analysis_is_still_shown_after_a_visit_to_another_page(
     at.file_uploader(key="eval_upload").set_value(("results.json", tau_file(), "application/json")).run()
     at.file_uploader(key="eval_upload").set_value(None).run()  # taken out of the box: nothing kept
     assert loaded not in [s.value for s in at.success] and "eval_upload_result" not in at.session_state
+
+
+@pytest.mark.parametrize("lang, label, help_text", [
+    ("en", "Download a sample log to try it",
+     "This page's recorded runs for the vague descriptions (simulated, in our native JSONL): drop the file back "
+     "here, or edit it first."),
+    ("zh", "下载一份示例日志来试试",
+     "本页录好的“含糊的描述”运行记录（模拟生成，本项目的 JSONL 格式）：下载后再拖回这里，也可以先改一改。"),
+])
+def test_the_upload_offers_the_pages_own_runs_as_a_sample(lang, label, help_text):
+    """Newcomer session 14: a student in a browser had no log to try the upload with (the README and the page
+    name files of the repository). The page offers its own recorded runs, in the page's language."""
+    at = lab(lang)
+    assert not at.exception
+    [button] = [b for b in at.get("download_button") if b.proto.id.endswith("eval_sample_download")] or [None]
+    assert button is not None
+    assert (button.proto.label, button.proto.help) == (label, help_text)

@@ -259,16 +259,19 @@ SCHEMA_FIX = [ex for ex in load_exercises().exercises if ex.type == "schema_fix"
 @pytest.mark.parametrize(("first", "then"), [("en", "zh"), ("zh", "en")])
 @pytest.mark.parametrize("ex", SCHEMA_FIX, ids=lambda ex: ex.id)
 def test_a_starter_from_before_a_language_switch_is_not_a_try(ex, first, then, data_dir):
-    """Newcomer pass: the schema-fix box keeps the starter of the language it was seeded in; after a switch,
-    submitting it unchanged was graded and counted as a try. It is the question in either language: not graded,
-    not a try, and the page says so (every schema_fix exercise of the fixtures, both directions)."""
+    """Newcomer pass: after a switch, submitting the starter unchanged was graded and counted as a try. It is the
+    question in either language: not graded, not a try, and the page says so (every schema_fix exercise of the
+    fixtures, both directions). Newcomer session 14: left as it was, the starter follows the switch (its
+    descriptions in the page's language, as in the playground's editor); an edited box stays."""
     at = fresh_app(first, {"learner": "newfix"}, page=f"pages/{ex.page}.py")
     box = f"exercises_{ex.id}_answer"
     seeded = at.text_area(key=box).value
     assert seeded
     at.selectbox(key="app_lang").set_value(then).run()
     assert not at.exception
-    assert at.text_area(key=box).value == seeded  # the earlier language's starter is still in the box
+    from ui.exercise_inputs.schema_fix import _starter
+
+    assert (seeded, at.text_area(key=box).value) == (_starter(ex, first), _starter(ex, then))
     at.button(key=f"exercises_{ex.id}_submit").click().run()
     assert not at.exception
     assert t("exercises.starter_untouched", then) in [i.value for i in at.info]
@@ -300,3 +303,16 @@ def test_the_progress_download_lists_the_exercises_in_the_tables_order(monkeypat
     pages = [page for page, _ in itertools.groupby(r["page"] for r in rows)]
     assert pages == ["playground", "walkthrough", "passk_lab", "harness_lab", "eval_lab", "exercises"]
     assert [r["title"] for r in rows][:1] == [course[0].title[lang]]
+
+
+@pytest.mark.parametrize(("first", "then"), [("en", "zh"), ("zh", "en")])
+def test_an_edited_schema_fix_box_stays_through_a_language_switch(first, then):
+    at = fresh_app(first, {"learner": "newfix"}, page="pages/playground.py")
+    box = "exercises_pg_fix_schema_answer"
+    edited = at.text_area(key=box).value.replace('"type": "object"', '"type": "object", "required": ["order_id"]', 1)
+    at.text_area(key=box).input(edited)
+    at.button(key="exercises_pg_fix_schema_submit").click().run()  # a box in a form commits so
+    at.selectbox(key="app_lang").set_value(then).run()
+    assert not at.exception
+    assert at.text_area(key=box).value == edited
+

@@ -322,3 +322,30 @@ def test_start_the_editor_over_restores_the_starter_in_the_students_language(lan
     assert not at.exception, [e.value for e in at.exception]
     assert at.text_area(key=box).value == starter(scenario, step, fmt, lang)
     assert at.button(key=f"harness_reset_{scenario.id}_{fmt}_{step.id}_{lang}").label == t("harness.reset_editor", lang)
+
+
+@pytest.mark.parametrize("first, second", [("en", "zh"), ("zh", "en")])
+def test_an_untouched_starter_follows_a_language_switch_and_an_edited_one_stays(first, second):
+    """Newcomer session 14: after step 1 in English and a switch to Chinese, the editor still held
+    "My cup from order ORD-20260917 arrived broken, refund me 19.99." under the Chinese customer's sentence.
+    A starter left as it was now follows the page; a box the student edited is theirs and stays."""
+    from toolcall.harness import starter
+
+    scenario = next(s for s in SCENARIOS if s.id == "plain_call")
+    step = scenario.steps_for("anthropic")[1]
+    box = "harness_json_plain_call_anthropic_write_followup"
+    at = open_lab(first, "anthropic", "plain_call")
+    make_move(at, scenario, scenario.steps_for("anthropic")[0], "anthropic", first, "validate_run_return")
+    assert at.text_area(key=box).value == starter(scenario, step, "anthropic", first)
+    at.session_state["app_lang"] = second
+    at.run()
+    assert not at.exception
+    assert json.loads(at.text_area(key=box).value)["messages"] == [{"role": "user", "content": scenario.user[second]}]
+    assert scenario.user["zh"] == "订单 ORD-20260917 的杯子摔碎了，退我 19.99 元。"
+
+    edited = starter(scenario, step, "anthropic", second).replace("max_tokens\": 1024", "max_tokens\": 2048")
+    at.text_area(key=box).input(edited)
+    at.button(key=f"harness_submit_plain_call_anthropic_write_followup_{second}").click().run()  # commits the box
+    at.session_state["app_lang"] = first
+    at.run()
+    assert at.text_area(key=box).value == edited

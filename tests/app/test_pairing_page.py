@@ -1,5 +1,7 @@
 """AppTest for the pairing checker page, in both languages."""
 
+import json
+
 import pytest
 from tests.app.conftest import fresh_app
 from tests.app.markdown_tables import read_table, tables
@@ -515,3 +517,47 @@ def test_a_transcript_above_past_the_converter_cap_is_not_copied_into_the_conver
     at.text_area(key="pairing_input").input(shorter).run()
     assert at.text_area(key="convert_input").value == shorter
     assert t("convert.above_too_large", lang, size=f"{cap + 1:,}", limit=f"{cap:,}") not in [i.value for i in at.info]
+
+
+@pytest.mark.parametrize("first, second", [("en", "zh"), ("zh", "en")])
+@pytest.mark.parametrize("key", ["pairing_example_anthropic_split", "pairing_example_valid_openai"])
+def test_a_loaded_example_follows_a_language_switch_and_an_edited_one_stays(key, first, second):
+    """Newcomer session 14: an example loaded on the English page stayed English ("…refund me…") after a
+    switch to Chinese. Left as it was, it is the same example in the page's language; edited, it is the
+    student's and stays."""
+    at = open_page(first)
+    at.button(key=key).click().run()
+    loaded = at.text_area(key="pairing_input").value
+    at.session_state["app_lang"] = second
+    at.run()
+    assert not at.exception
+    now = at.text_area(key="pairing_input").value
+    if key == "pairing_example_anthropic_split":
+        assert now == next(e for e in load_examples() if e.id == "anthropic_split").text[second]
+        assert rules_shown(at, second) == ["results_split_across_messages"]
+    else:
+        said = {"en": "My cup from order ORD-20260917 arrived broken, refund me 19.99. And where is my desk lamp, "
+                      "order ORD-20261102?",
+                "zh": "订单 ORD-20260917 的杯子摔碎了，退我 19.99 元。另外，订单 ORD-20261102 的台灯到哪儿了？"}
+        assert json.loads(loaded)["messages"][0] == {"role": "user", "content": said[first]}
+        assert json.loads(now)["messages"][0] == {"role": "user", "content": said[second]}
+    edited = now + "\n"
+    at.text_area(key="pairing_input").input(edited).run()
+    at.session_state["app_lang"] = first
+    at.run()
+    assert at.text_area(key="pairing_input").value == edited
+
+
+def test_following_the_language_builds_no_transcript_of_its_own(monkeypatch):
+    """The follow-up is read from what the example button put in the box: a rerun with the student's own text
+    builds the two valid requests the example buttons show, and nothing more (each build is about 3 ms)."""
+    import toolcall.transcripts
+
+    real, built = toolcall.transcripts.build_transcript, []
+    monkeypatch.setattr(toolcall.transcripts, "build_transcript", lambda *a, **k: built.append(a[2]) or real(*a, **k))
+    at = open_page("en")
+    at.text_area(key="pairing_input").input('[{"role": "user", "content": "hi"}]').run()
+    built.clear()
+    at.session_state["app_lang"] = "zh"
+    at.run()
+    assert not at.exception and built == ["anthropic", "openai"]

@@ -232,3 +232,45 @@ def test_each_new_model_setting_is_simulated_once_for_the_chart_and_the_metric(m
         at.slider(key=key).set_value(new).run()   # seen
         assert (len(runs) - seen, key) == (1, key)
     assert not at.exception
+
+
+@pytest.mark.parametrize("first, second", [("en", "zh"), ("zh", "en")])
+@pytest.mark.parametrize("visited", [False, True], ids=["lab only", "after the playground"])
+def test_a_cut_survives_a_language_switch_and_the_count_agrees_with_the_boxes(first, second, visited):
+    """Newcomer session 14: with "If the order has not shipped yet, use cancel_order instead." unticked, a switch
+    to Chinese drew that box unticked while the page said every point was there (m = 3, 0% fall): the switch
+    translated the description, the page deleted the boxes' keys, and the browser kept its unticked box. The
+    description is the same one translated, so the cut is kept, and the count agrees with the boxes."""
+    at = fresh_app(first, page=PAGE)
+    if visited:  # the lab then splits the playground editor's description (untouched: it follows the language)
+        at.switch_page("pages/playground.py").run()
+        at.switch_page(PAGE).run()
+    at.checkbox(key="passk_sentence_2").uncheck().run()
+    assert metric(at, t("passk.cut_m", first)) == "4"
+    at.session_state["app_lang"] = second
+    at.run()
+    if visited:
+        at.switch_page("pages/playground.py").run()
+        at.switch_page(PAGE).run()
+    assert not at.exception
+    boxes = [c for c in at.checkbox if str(c.key).startswith("passk_sentence_")]
+    assert [(c.label, c.value) for c in boxes][2] == (
+        {"en": "If the order has not shipped yet, use cancel_order instead.",
+         "zh": "取消未发货的订单请用 cancel_order。"}[second], False)
+    assert [c.value for c in boxes] == [True, True, False, True, True]
+    assert metric(at, t("passk.cut_m", second)) == "4"
+    missing = t("workbench.lab_missing", second, points=t("workbench.point.when_not_to_use", second))
+    assert [c.value for c in at.caption if c.value == missing] == [missing]
+
+
+def test_a_new_description_starts_with_every_box_ticked_in_the_browser_too():
+    """A description that is not the same one (edited on the playground) starts with every sentence kept: each box
+    is set to True, so the browser redraws an unticked box ticked (a deleted key left it unticked)."""
+    at = fresh_app("en", page=PAGE)
+    at.checkbox(key="passk_sentence_2").uncheck().run()
+    text = "Refund a delivered order. Call it only when the customer asks. Use cancel_order instead if unshipped."
+    at.session_state["workbench_description"] = text
+    at.session_state["workbench_reference"] = text
+    at.run()
+    assert [c.value for c in at.checkbox if str(c.key).startswith("passk_sentence_")] == [True, True, True]
+    assert at.session_state["passk_sentence_2"] is True

@@ -318,3 +318,17 @@ def test_fields_edited_by_hand_stay_through_a_language_switch():
     _switch_language(at, "zh")
     assert at.text_area(key="tool_description").value == mine
     assert t("playground.reference_edited", "zh", reset=t("playground.reset", "zh")) in _note(at)
+
+
+@pytest.mark.parametrize("lang, intro", [
+    ("en", "These `refund_order` calls are all valid against the course's schema (the reference, not the one in the "
+           "editor above), yet the refund must not happen."),
+    ("zh", "下面这些 `refund_order` 调用都符合课程给的参考 schema（不是上面编辑器里的那份），但退款绝不能执行。"),
+])
+def test_the_business_cases_say_which_tool_and_schema_they_are_valid_against(lang, intro):
+    """Newcomer session 14: with search_orders picked (or refund_order's schema stripped) the section said
+    "These calls are all schema-valid" over refund_order calls judged against the reference schema."""
+    at = playground(lang)
+    at.selectbox(key="playground_tool").select("search_orders").run()
+    assert not at.exception
+    assert [m for m in texts(at.markdown) if m.startswith(intro)] == [t("playground.business_intro", lang)]

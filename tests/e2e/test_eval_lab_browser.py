@@ -93,3 +93,21 @@ def test_a_phone_sees_every_tool_name_under_the_confusion_matrix(browser, server
         assert [n for n in names if texts.count(n) < 2] == []  # once under a column, once beside a row
     finally:
         context.close()
+
+
+def test_the_sample_log_downloads_and_uploads_back(page, server, tmp_path):
+    """Newcomer session 14: the upload had nothing to try it with from a browser. The sample is the page's own
+    recorded runs; dropped back, it reads as this page's native JSONL."""
+    page.goto(server + "/eval_lab?lang=en")
+    wait_connected(page)
+    button = page.locator(".st-key-eval_sample_download").get_by_role("button", name="Download a sample log to try it")
+    button.scroll_into_view_if_needed()
+    with page.expect_download() as info:
+        button.click()
+    saved = tmp_path / info.value.suggested_filename
+    info.value.save_as(saved)
+    assert saved.name == "shop_vague.en.jsonl"
+    assert saved.read_bytes() == (FIXTURES_DIR / "eval_runs" / "shop_vague.en.jsonl").read_bytes()
+    page.locator(".st-key-eval_upload input[type=file]").set_input_files(str(saved))
+    page.get_by_text("Read from this log (native JSONL): cases 31, runs 310.").wait_for()
+    assert page.locator('[data-testid="stException"]').count() == 0

@@ -66,3 +66,34 @@ def test_playground_fits_a_laptop_and_stacks_on_a_phone(server, browser, lang):
             assert page.locator('[data-testid="stException"]').count() == 0
         finally:
             context.close()
+
+
+def test_a_cut_on_the_lab_survives_a_language_switch_in_the_browser(server, page):
+    """Newcomer session 14: a sentence unticked on the lab stayed drawn unticked after a switch to Chinese while
+    the page said every point was there (m 3). The cut is kept, drawn and counted alike; a new description
+    (edited on the playground) then draws every box ticked."""
+    page.goto(server + "/passk_lab")
+    wait_connected(page)
+    boxes = page.locator('[data-testid="stCheckbox"] input')
+    boxes.nth(4).wait_for(state="attached")
+    page.locator('[data-testid="stCheckbox"]').nth(2).locator("label").click()
+    page.locator('[data-testid="stMetric"]').filter(has_text="m, ambiguities now").get_by_text(
+        "4", exact=True).wait_for()
+    page.locator(".st-key-app_lang input").click()
+    page.get_by_role("option", name="中文").click()
+    metric = page.locator('[data-testid="stMetric"]').filter(has_text="现在的歧义数 m")
+    metric.get_by_text("4", exact=True).wait_for()
+    page.get_by_text("取消未发货的订单请用 cancel_order。").wait_for()
+    assert [boxes.nth(i).is_checked() for i in range(5)] == [True, True, False, True, True]
+    page.get_by_text("保留的句子里都没说到的点（每点算一处歧义）：何时不要使用。").wait_for()
+
+    page.get_by_role("link", name="Schema 练习场").first.click()
+    box = page.locator(".st-key-tool_description textarea")
+    box.wait_for()
+    box.fill("给订单退款。只在顾客要求时调用。未发货请用 cancel_order。")
+    box.press("Control+Enter")
+    page.get_by_text("给订单退款。只在顾客要求时调用。未发货请用 cancel_order。").first.wait_for(state="attached")
+    page.get_by_role("link", name="pass^k 实验室").first.click()
+    page.get_by_text("只在顾客要求时调用。", exact=True).wait_for()
+    assert boxes.count() == 3 and [boxes.nth(i).is_checked() for i in range(3)] == [True, True, True]
+    assert page.locator('[data-testid="stException"]').count() == 0

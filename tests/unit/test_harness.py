@@ -426,3 +426,35 @@ def test_the_retries_scenario_names_the_expected_type_in_chinese():
         "Validation: amount_cents: '19.99' is not of type 'integer'.",
         "Validation: amount_cents: 19.99 is not of type 'integer'. This is the second invalid call.",
         "Validation: amount_cents: '1999 cents' is not of type 'integer'. Third invalid call: both retries are used up."]
+
+
+JSON_STEP_CASES = [c for c in STEP_CASES if step_of(c[0], c[1]).kind == "json"]
+
+
+@pytest.mark.parametrize("scenario_id, step_id, fmt", JSON_STEP_CASES)
+@pytest.mark.parametrize("began, page", [("en", "zh"), ("zh", "en")])
+def test_a_move_begun_in_one_language_is_right_after_a_language_switch(scenario_id, step_id, fmt, began, page):
+    """The editor is the student's in both languages: a student who began a step on the English page and then
+    switched to Chinese still holds the English customer's sentence. The reference move written from it was
+    told "已有的对话要原样保留：前 1 条消息不能改。" (newcomer session 14): the conversation so far is kept, in the
+    language it began in."""
+    from toolcall.harness_grading import conversation_lang
+
+    scenario, step = SCENARIOS[scenario_id], step_of(scenario_id, step_id)
+    move = reference_move(scenario, step, fmt, began)
+    grade = grade_move(scenario, step, fmt, move_text(step, move), page)
+    assert (grade.correct, grade.findings) == (True, ())
+    assert conversation_lang(scenario, step, fmt, move["messages"], page) == began
+
+
+def test_a_changed_history_is_still_wrong_in_either_language():
+    """Accepting the other language's history word for word accepts nothing else: a first message changed
+    from both is told so, in the page's language."""
+    from toolcall.harness_grading import conversation_lang
+
+    scenario, step = SCENARIOS["plain_call"], step_of("plain_call", "write_followup")
+    move = reference_move(scenario, step, "anthropic", "en")
+    move["messages"][0]["content"] = "Refund me."
+    grade = grade_move(scenario, step, "anthropic", move_text(step, move), "zh")
+    assert [(f.code, f.message) for f in grade.findings] == [("expect:history", "已有的对话要原样保留：前 1 条消息不能改。")]
+    assert conversation_lang(scenario, step, "anthropic", move["messages"], "zh") == "zh"

@@ -1,6 +1,7 @@
 """The lesson loader, the pass^k figures lessons quote, and check_lessons on broken content."""
 
 import json
+import re
 import shutil
 from fractions import Fraction
 from pathlib import Path
@@ -139,11 +140,23 @@ def test_a_figure_missing_from_the_text_is_reported(content):
 
 
 def test_a_figure_read_inside_a_longer_number_is_reported(content):
-    # "18.0%" in the text used to count as quoting the figure "8.0%"
-    _edit(content / "lessons" / "en" / "04-descriptions-are-prompts.md", "from 8.0% (independent",
-          "from 18.0% (independent")
+    # "18.0%" in the text used to count as quoting the figure "8.0%". Every quote of it becomes "18.0%", not only
+    # the shipped one: an instructor's sentence quoting 8.0% again made this test fail (newcomer session 14)
+    path = content / "lessons" / "en" / "04-descriptions-are-prompts.md"
+    head, sep, body = path.read_text(encoding="utf-8").partition("\n---\n")
+    assert "from 8.0% (independent" in body
+    path.write_text(head + sep + re.sub(r"(?<![0-9.])8\.0%", "18.0%", body), encoding="utf-8")
     assert [str(p) for p in check_lessons(content)] == [
         "lessons/en/04-descriptions-are-prompts.md: $.figures[1].value: '8.0%' does not appear in the lesson"]
+
+
+def test_a_figure_quoted_twice_is_reported_only_when_no_quote_is_left(content):
+    """The same test with the figure quoted a second time, as an instructor might (newcomer session 14)."""
+    path = content / "lessons" / "en" / "04-descriptions-are-prompts.md"
+    path.write_text(path.read_text(encoding="utf-8") + "\nWith q = 0.9 and m = 3, pass^8 is 8.0% if the runs are "
+                    "independent.\n", encoding="utf-8")
+    assert check_lessons(content) == []
+    test_a_figure_read_inside_a_longer_number_is_reported(content)
 
 
 @pytest.mark.parametrize("value, body, expected", [
