@@ -86,7 +86,7 @@ NOT_NOUNS = {"is", "was", "has", "does", "gives", "needs", "lists", "holds", "fa
              "moves", "reads", "starts", "applies", "accepts", "uses", "exceeds", "overflows", "ends", "its", "this",
              "as", "in"}
 #: Placeholders that are never 1 wherever they are used: a limit, or a size or depth over one.
-NEVER_ONE = {"limit", "size", "length", "chars", "nodes", "depth", "digits", "need", "needed", "high", "low", "min",
+NEVER_ONE = {"limit", "limit_bytes", "size", "length", "chars", "nodes", "depth", "digits", "need", "needed", "high", "low", "min",
              "max"}
 #: Per template, counts that are not 1 where it is used, and why.
 NEVER_ONE_IN = {
@@ -125,3 +125,49 @@ def test_every_english_count_of_a_noun_has_its_singular():
             if f"{{{name}:plural:" not in template:
                 missing.append(f"{key}: {m.group(0)}")
     assert missing == []
+
+
+def test_cli_passk_names_one_run_in_the_singular(capsys):
+    """On main: "passk: c = 2 passes cannot exceed n = 1 runs" (toolcall.passk's own English message)."""
+    from toolcall.cli import main
+
+    assert main(["passk", "--n", "1", "--c", "2", "--k", "1"]) == 2
+    assert capsys.readouterr().err == "passk: c = 2 passes cannot exceed n = 1 run\n"
+
+
+def test_cli_eval_header_counts_one_run_and_one_case(tmp_path, capsys):
+    """On main the table's first line read "native: 1 runs, 1 cases, k = 1" for a log of one line."""
+    from toolcall import REPO_ROOT
+    from toolcall.cli import main
+
+    log = tmp_path / "one.jsonl"
+    log.write_text((REPO_ROOT / "fixtures/eval_runs/shop_vague.en.jsonl").read_text(encoding="utf-8").splitlines()[0]
+                   + "\n", encoding="utf-8")
+    main(["eval", str(log), "--k", "1"])
+    assert capsys.readouterr().out.splitlines()[0] == "native: 1 run, 1 case, k = 1"
+    main(["eval", str(REPO_ROOT / "fixtures/eval_runs/shop_vague.en.jsonl"), "--k", "3"])
+    assert capsys.readouterr().out.splitlines()[0] == "native: 310 runs, 31 cases, k = 3"
+
+
+#: An f-string in the code that puts a count before a plural noun (English the CLI prints as it is).
+CODE_COUNTED = re.compile(r"f[\"'][^\"'\n]*\{[^{}\n]+\} (?:more )?(runs|cases|calls|passes|attempts|errors|messages|"
+                          r"problems|items|tools|steps|answers|tries|retries|rows|values)\b")
+
+
+def test_no_code_string_counts_a_noun_without_its_singular():
+    """The next "1 runs" written in code rather than the catalogue."""
+    from toolcall import REPO_ROOT
+
+    found = [f"{path.relative_to(REPO_ROOT)}: {m.group(0)}"
+             for folder in ("toolcall", "ui", "pages", "scripts", "deploy") for path in (REPO_ROOT / folder).rglob("*.py")
+             for m in CODE_COUNTED.finditer(path.read_text(encoding="utf-8"))]
+    # n is above N_MAX there; MAX_EXPANDED_NODES is a limit
+    assert sorted(found) == ['toolcall/passk.py: f"n = {n} runs', 'toolcall/yaml_io.py: f"more than {MAX_EXPANDED_NODES} values']
+
+
+def test_the_retry_loop_asks_for_one_attempt_in_the_singular():
+    from toolcall.transcripts import retry_loop
+
+    with pytest.raises(ValueError) as caught:
+        retry_loop([], lambda attempt, index: [], max_retries=0)
+    assert str(caught.value) == "attempts: only 0, all with errors: need a success or 1 attempt to reach the cap"
