@@ -277,6 +277,9 @@ def _cmd_pairing(args: argparse.Namespace) -> int:
     print_json({"format": report.fmt, "messages": report.message_count, "more": report.more,
                       "violations": [v.as_json() for v in report.violations],
                       "notes": [n.as_json() for n in report.notes], "notes_more": report.notes_more})
+    if not report.message_count:  # `[]` passed with exit 0, a green verdict on nothing the page does not give
+        print_lines(t("cli.pairing_empty", args.lang, file=named("FILE", args.file, args.lang)), file=sys.stderr)
+        return 1
     return 1 if report.violations else 0
 
 

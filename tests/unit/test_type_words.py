@@ -60,3 +60,4 @@ def test_every_english_message_reads_a_json_type_with_its_article(kind):
     shown = [m for m in _messages(kind, VALUES[kind], "en") if m]
     assert len(shown) >= 5
     assert [m for m in shown if f" {kind}" in m and f"a JSON {kind}" not in m] == [], shown
+
