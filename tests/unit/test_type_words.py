@@ -61,3 +61,25 @@ def test_every_english_message_reads_a_json_type_with_its_article(kind):
     assert len(shown) >= 5
     assert [m for m in shown if f" {kind}" in m and f"a JSON {kind}" not in m] == [], shown
 
+
+
+@pytest.mark.parametrize("text, lang, path, message", [
+    ('{"model": "m", "tools": [{"name": "a"}, {"name": "b"}]}', "en", "$.tools",
+     'This object is not a tool definition: it holds a "tools" list of 2 definitions, as a request does. Give one '
+     "definition from that list (where a list is read, as by python -m toolcall lint, give the list itself)."),
+    ('{"functionDeclarations": [{"name": "a"}]}', "en", "$.functionDeclarations",
+     'This object is not a tool definition: it holds a "functionDeclarations" list of 1 definition, as a request '
+     "does. Give one definition from that list (where a list is read, as by python -m toolcall lint, give the list "
+     "itself)."),
+    ('{"tools": []}', "zh", "$.tools",
+     '这个对象不是工具定义：它像请求那样带着一个 "tools" 列表，里面有 0 个定义。请从列表里取出一个定义（能读列表的地方，'
+     "比如 python -m toolcall lint，直接给整个列表）。"),
+])
+def test_a_request_given_as_a_definition_is_named_as_one(text, lang, path, message):
+    """On main a request body ({"tools": [...]}) given to the playground's definition box or to `lint` was told
+    "The definition has no input_schema (OpenAI's form calls it parameters).", a field the student had no reason
+    to add: the text named the wrong problem."""
+    checked = parse_definition(text, lang)
+    assert (checked.code, checked.path, checked.message) == ("DEFINITION_IS_REQUEST", path, message)
+    assert parse_definition('{"name": "a"}', "en").message == \
+        "The definition has no input_schema (OpenAI's form calls it parameters)."
