@@ -71,6 +71,7 @@ def test_the_design_review_score_line():
     ("replay.total.business", {"paid": 1, "cents": 1999}, "Keyed by order id + amount: 1 refund paid, 1999 cents in "
      "total.", None),
     ("walkthrough.outcome.succeeded", {"retries": 1}, "Outcome: succeeded after 1 retry.", None),
+    ("harness.done", {"score": "0.5", "max": "1"}, "Scenario finished: 0.5 of 1 point.", "场景完成：0.5 / 1 分。"),
 ])
 def test_a_count_of_one_reads_in_the_singular(key, params, en, zh):
     assert t(key, "en", **params) == en
