@@ -13,6 +13,7 @@ import altair as alt
 import pandas as pd
 
 from toolcall.i18n import t
+from toolcall.numfmt import percent
 from toolcall.passk import Curve, Simulation, curve, prob_all, simulate
 from toolcall.safe_validator import SizedCache
 
@@ -63,14 +64,16 @@ def passk_chart(curve: Curve, sim: Simulation, rho: float, lang: str) -> alt.Lay
     x = alt.X("k:Q", title=k_title, scale=alt.Scale(domain=[1, max(curve.ks)]), axis=alt.Axis(tickMinStep=1))
     band = _finite(pd.DataFrame({"k": curve.ks, "low": curve.independent, "high": curve.correlated,
                                  "series": names[0]}))
-    lines = _finite(pd.DataFrame([{"k": k, "value": v, "series": name}
+    lines = _finite(pd.DataFrame([{"k": k, "value": v, "series": name, "shown": percent(v, lang)}
                                   for name, values in zip(names[1:4],
                                                           (curve.independent, curve.correlated, curve.exact))
                                   for k, v in zip(curve.ks, values)]))
     points = _finite(pd.DataFrame({"k": sim.ks, "value": sim.estimate, "low": sim.low, "high": sim.high,
-                                   "series": names[4]}))
+                                   "series": names[4], "shown": [percent(v, lang) for v in sim.estimate]}))
+    # the value as the metrics above the chart write it (toolcall.numfmt.percent): Vega's ".2%" wrote 0.5^64
+    # as "0.00%" under a metric reading "≈ 1 in 10¹⁹", and 72.9% as "72.90%"
     tooltip = [alt.Tooltip("series:N", title=" "), alt.Tooltip("k:Q", title="k"),
-               alt.Tooltip("value:Q", title=y_title, format=".2%")]
+               alt.Tooltip("shown:N", title=y_title)]
     y = alt.Y("value:Q", title=y_title, axis=_PERCENT_AXIS, scale=_UNIT)
     return alt.layer(
         alt.Chart(band).mark_area(opacity=0.5).encode(x=x, y=alt.Y("low:Q", title=y_title, axis=_PERCENT_AXIS,
@@ -131,13 +134,14 @@ def retry_chart(fail: float, attempts: int, rho: float, lang: str, steps: int = 
     marks the chosen ``rho``. Raises ValueError for out-of-range input.
     """
     x_title, y_title = t("passk.retry.x_axis", lang), t("passk.retry.y_axis", lang)
-    grid = _finite(pd.DataFrame([{"rho": i / steps, "value": prob_all(fail, attempts, i / steps)}
-                                 for i in range(steps + 1)]))
-    here = _finite(pd.DataFrame([{"rho": rho, "value": prob_all(fail, attempts, rho)}]))
+    grid = _finite(pd.DataFrame([{"rho": i / steps, "value": value, "shown": percent(value, lang)}
+                                 for i in range(steps + 1) for value in [prob_all(fail, attempts, i / steps)]]))
+    here_value = prob_all(fail, attempts, rho)
+    here = _finite(pd.DataFrame([{"rho": rho, "value": here_value, "shown": percent(here_value, lang)}]))
     single = _finite(pd.DataFrame([{"value": fail, "label": t("passk.retry.single", lang)}]))
     x = alt.X("rho:Q", title=x_title, scale=alt.Scale(domain=[0, 1]))
     y = alt.Y("value:Q", title=y_title, axis=_PERCENT_AXIS, scale=alt.Scale(domain=[0, max(fail * 1.1, 0.01)]))
-    tooltip = [alt.Tooltip("rho:Q", title="ρ", format=".2f"), alt.Tooltip("value:Q", title=y_title, format=".2%")]
+    tooltip = [alt.Tooltip("rho:Q", title="ρ", format=".2f"), alt.Tooltip("shown:N", title=y_title)]
     return alt.layer(
         alt.Chart(grid).mark_line(strokeWidth=2.5, color="#1f77b4").encode(x=x, y=y, tooltip=tooltip),
         alt.Chart(single).mark_rule(strokeDash=[6, 4], color="#d62728").encode(y=y),

@@ -23,7 +23,7 @@ from toolcall.files import (MAX_FILE_CHARS, ReadError, check_path, not_utf8, os_
                             read_stdin_bounded, read_text_bounded)
 from toolcall.fixtures import FixtureError, load_orders, load_tool
 from toolcall.grading import grade, grading_inputs
-from toolcall.i18n import LANGS, t
+from toolcall.i18n import LANGS, fill, t
 from toolcall.passk import N_MAX, EstimateInputError, estimate
 from toolcall.grading import MAX_ANSWER_CHARS
 from toolcall.judge import MAX_TOKENS_LIMIT, STOP_REASONS, STOP_TOOL_USE, evaluate, no_backend_message
@@ -277,6 +277,9 @@ def _cmd_pairing(args: argparse.Namespace) -> int:
     print_json({"format": report.fmt, "messages": report.message_count, "more": report.more,
                       "violations": [v.as_json() for v in report.violations],
                       "notes": [n.as_json() for n in report.notes], "notes_more": report.notes_more})
+    if not report.message_count:  # `[]` passed with exit 0, a green verdict on nothing the page does not give
+        print_lines(t("cli.pairing_empty", args.lang, file=named("FILE", args.file, args.lang)), file=sys.stderr)
+        return 1
     return 1 if report.violations else 0
 
 
@@ -391,7 +394,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         write_csv(sys.stdout, rows, tuple(rows[0]), line_end="\n")
         return status
     fmt = lambda x: "-" if x is None else f"{x:.3f}"  # noqa: E731
-    print(f"{log.fmt}: {len(log.runs)} runs, {len(rows)} cases, k = {args.k}")
+    print(fill("{fmt}: {runs} {runs:plural:run|runs}, {cases} {cases:plural:case|cases}, k = {k}", fmt=log.fmt,
+               runs=len(log.runs), cases=len(rows), k=args.k))
     print(f"{'case':<28} {'expected':<16} {'n':>4} {'c':>4} {'pass^k':>7} {'pass@k':>7} {'naive':>7}")
     for r in rows:
         tail = (f"refused: {r['refused']}" if r["refused"]

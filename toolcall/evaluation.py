@@ -213,7 +213,10 @@ class Verdict:
 
     def text(self, lang: str = "en") -> str:
         """The detail as a sentence in ``lang`` (``eval.detail.<code>``)."""
-        return t(f"eval.detail.{self.detail}", lang, **dict(self.params))
+        params = dict(self.params)
+        if "kind" in params:  # a JSON type name ("array") in the reader's language, as parsing.render_hint does
+            params["kind"] = t(f"type.{params['kind']}", lang)
+        return t(f"eval.detail.{self.detail}", lang, **params)
 
 
 def _unparsable(name: str, chosen: str, detail: str, **params: Any) -> Verdict:

@@ -2,12 +2,15 @@
 ``toolcall/locales/<lang>/*.yaml`` (so a new page brings its own strings in its own file).
 
 Keys are dotted paths (``playground.title``); values are ``str.format`` templates, so a
-literal brace is written twice (``{{}}``).
+literal brace is written twice (``{{}}``). An English noun that follows a count is written with both its forms,
+``{count} {count:plural:message|messages}``: the first form when the count is 1 ("Checked 1 message"), the second
+otherwise (:func:`fill`). Chinese has no plural and writes the count alone.
 Both catalogues must hold exactly the same keys (tests/content checks this).
 """
 
 from __future__ import annotations
 
+import string
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -71,6 +74,36 @@ def in_language(params: dict[str, Any], lang: str) -> dict[str, Any]:
             for k, v in params.items()}
 
 
+PLURAL = "plural:"
+
+
+class _Plural(string.Formatter):
+    """``str.format`` plus the ``plural:one|other`` format spec (see the module docstring)."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if not format_spec.startswith(PLURAL):
+            return super().format_field(value, format_spec)
+        one, other = format_spec[len(PLURAL):].split("|")
+        return one if _is_one(value) else other
+
+
+def _is_one(value: Any) -> bool:
+    """Whether a count reads as one: 1, 1.0 (a schema may write ``"minItems": 1.0``) or the text "1"."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value == 1
+    return str(value).replace(",", "").strip() == "1"
+
+
+_PLURAL = _Plural()
+
+
+def fill(template: str, **params: Any) -> str:
+    """``template.format(**params)``, where ``{n:plural:item|items}`` writes ``item`` when ``n`` is 1 (1, 1.0, or a
+    number already written, such as ``"1"``) and ``items`` for any other value. Raises what ``str.format`` raises
+    (KeyError for a missing parameter, ValueError for a bad spec or a plural spec without exactly one ``|``)."""
+    return _PLURAL.vformat(template, (), params) if PLURAL in template else template.format(**params)
+
+
 def t(key: str, lang: str = DEFAULT_LANG, **params: Any) -> str:
     """Translate ``key`` into ``lang`` and fill ``{placeholders}`` from ``params``.
 
@@ -82,7 +115,7 @@ def t(key: str, lang: str = DEFAULT_LANG, **params: Any) -> str:
     template = table.get(key)
     if template is None:
         template = catalogue(DEFAULT_LANG)[key]
-    return template.format(**params)
+    return fill(template, **params)
 
 
 def sentence_gap(lang: str) -> str:

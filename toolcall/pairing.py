@@ -64,8 +64,8 @@ from typing import Any
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import load_checked, require_unique_ids
 from toolcall.i18n import t
-from toolcall.parsing import (MAX_DEPTH, StrictJSONError, localized_detail, max_depth, names_place, parse_tool_input,
-                              TOO_LARGE, strict_loads)
+from toolcall.parsing import (MAX_DEPTH, StrictJSONError, json_type, localized_detail, max_depth, names_place,
+                              parse_tool_input, TOO_LARGE, strict_loads)
 from toolcall.text import escape_identifier, reads_as
 from toolcall.wire import ANTHROPIC, AUTO, GEMINI, MCP, OPENAI, PAIRING_CHOICES, RESPONSES
 
@@ -314,7 +314,7 @@ def _load(text: str, lang: str) -> tuple[list[Any] | None, Any, str | None]:
             return None, None, t("pairing.error.no_messages", lang)
         data, tools = data[key], data.get("tools")
     if not isinstance(data, list):
-        return None, None, t("pairing.error.not_list", lang, type=_type_name(data))
+        return None, None, t("pairing.error.not_list", lang, type=t(f"type.{json_type(data)}", lang))
     return data, tools, None
 
 

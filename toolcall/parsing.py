@@ -198,7 +198,7 @@ def parse_tool_input(raw: str, limit: int = MAX_INPUT_CHARS) -> ParsedInput:
             if inner is not None and inner.ok:
                 hints = [Hint("double_encoded")]
         return ParsedInput(raw, False, value=value, code=NOT_AN_OBJECT,
-                           detail=f"expected a JSON object, got {json_type(value)}", detail_key="not_an_object",
+                           detail=f"expected a JSON object, got a JSON {json_type(value)}", detail_key="not_an_object",
                            detail_params={"type": json_type(value)}, hints=hints)
     return ParsedInput(raw, True, value=value)
 

@@ -49,6 +49,8 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 from numbers import Integral, Real
 
+from toolcall.i18n import fill
+
 #: Range of the ambiguity model's inputs accepted by the functions below.
 K_MAX = 20
 
@@ -248,7 +250,8 @@ def check_runs(n, c, k) -> tuple[int, int, int]:
     if k == 0:
         raise EstimateInputError("k_zero", "k must be at least 1")
     if c > n:
-        raise EstimateInputError("c_above_n", f"c = {c} passes cannot exceed n = {n} runs", c=c, n=n)
+        raise EstimateInputError("c_above_n", fill("c = {c} {c:plural:pass|passes} cannot exceed n = {n} "
+                                                       "{n:plural:run|runs}", c=c, n=n), c=c, n=n)
     if k > n:
         raise EstimateInputError("k_above_n", f"k = {k} is larger than n = {n}: the unbiased estimators "
                                  f"need at least k runs; add runs (missing: {k - n}) or lower k",

@@ -55,7 +55,8 @@ FORMS: tuple[str, ...] = (COURSE, OPENAI_FORM)
 class DefinitionCheck:
     """Outcome of reading a definition: ``ok`` and ``tool``, or ``code`` (one of NAME_EMPTY,
     NAME_TOO_LONG, NAME_CHARS, DESCRIPTION_TOO_LONG, DEFINITION_TOO_LARGE, DEFINITION_NOT_JSON,
-    DEFINITION_NOT_OBJECT, DEFINITION_NO_SCHEMA, DEFINITION_FIELD_TYPE, SHARE_TOO_LONG, SHARE_CORRUPT
+    DEFINITION_NOT_OBJECT, DEFINITION_NO_SCHEMA, DEFINITION_IS_REQUEST, DEFINITION_FIELD_TYPE, SHARE_TOO_LONG,
+    SHARE_CORRUPT
     or a SCHEMA_* code of ``validation.check_schema``), a translated ``message`` and ``path``
     (a JSONPath into the definition, ``$.name``, ``$.input_schema.properties.x``, ``$.input_schema.anyOf[0]``;
     check_schema's JSON Pointer read as one: it was ``$.input_schema/properties/x``, two notations in one path)."""
@@ -137,6 +138,11 @@ def definition_from_value(value: Any, lang: str = "en") -> DefinitionCheck:
         value, base = value["function"], "$.function"
     schema_key = "input_schema" if "input_schema" in value else "parameters" if "parameters" in value else None
     if schema_key is None:
+        # a request body or a Gemini tool ({"tools": [...]}, {"functionDeclarations": [...]}) holds definitions: "no
+        # input_schema" named a field the student had no reason to add
+        for key in ("tools", "functionDeclarations"):
+            if isinstance(value.get(key), list):
+                return _fail("DEFINITION_IS_REQUEST", lang, f"{base}.{key}", field=key, count=len(value[key]))
         return _fail("DEFINITION_NO_SCHEMA", lang, base)
     for key, kind in (("name", str), ("description", str), (schema_key, dict)):
         if key in value and not isinstance(value[key], kind):

@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 
 from toolcall import FIXTURES_DIR
 from toolcall.backend import BACKENDS, RefundBackend
+from toolcall.i18n import fill
 from toolcall.fixtures import (OrderBook, Tool, load_checked,
                                load_tool, require_unique_ids)
 from toolcall.parsing import parse_tool_input
@@ -156,8 +157,8 @@ def retry_loop(attempts: Sequence[A], judge: Callable[[A, int], Sequence[Any]], 
         if not any(r.is_error for r in results):
             return LoopResult(tuple(rounds), SUCCEEDED)
     if len(rounds) < max_retries + 1:
-        raise ValueError(f"attempts: only {len(rounds)}, all with errors: need a success or "
-                         f"{max_retries + 1} attempts to reach the cap")
+        raise ValueError(fill("attempts: only {got}, all with errors: need a success or {need} "
+                              "{need:plural:attempt|attempts} to reach the cap", got=len(rounds), need=max_retries + 1))
     return LoopResult(tuple(rounds), FAILED)
 
 

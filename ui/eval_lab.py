@@ -442,7 +442,10 @@ def upload_section(k: int) -> None:
         _show_kept_upload()
         return
     if uploaded.size > UPLOAD_LIMIT_MB * 1_000_000:
-        st.error(tr("eval.upload_too_large", size=f"{uploaded.size / 1e6:.1f}", limit=UPLOAD_LIMIT_MB))
+        # in bytes: a size rounded to 0.1 MB read "20.0 MB; the limit is 20 MB" from 20 000 001 to 20 049 999
+        # bytes, which Streamlit's browser check (MiB) lets through
+        st.error(tr("eval.upload_too_large", size=f"{uploaded.size:,}", limit=UPLOAD_LIMIT_MB,
+                    limit_bytes=f"{UPLOAD_LIMIT_MB * 1_000_000:,}"))
         return
     data = uploaded.getvalue()
     digest = hashlib.sha256(data).hexdigest()

@@ -125,11 +125,27 @@ def test_an_upload_over_the_size_cap_is_refused_in_the_pages_language(monkeypatc
     at = lab(lang)
     at.file_uploader(key="eval_upload").set_value(("big.jsonl", b"x" * 2_500_000, "text/plain")).run()
     assert not at.exception
-    assert at.error[-1].value == t("eval.upload_too_large", lang, size="2.5", limit=1)
+    assert at.error[-1].value == t("eval.upload_too_large", lang, size="2,500,000", limit=1, limit_bytes="1,000,000")
     # the browser refuses an oversized file itself, in Streamlit's English: the label states the cap
     assert at.get("file_uploader")[0].label == t("eval.upload_label", lang, limit=1)
     assert "1 MB" in at.get("file_uploader")[0].label
-    assert ("limit is 1 MB" in at.error[-1].value) if lang == "en" else ("上限是 1 MB" in at.error[-1].value)
+    assert ("limit of 1 MB" in at.error[-1].value) if lang == "en" else ("超过了 1 MB" in at.error[-1].value)
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("en", "This file is 1,000,001 bytes, more than the limit of 1 MB (1,000,000 bytes). Cut it into smaller logs."),
+    ("zh", "这个文件有 1,000,001 字节，超过了 1 MB（1,000,000 字节）的上限，请拆成几个小一点的日志。"),
+])
+def test_an_upload_one_byte_over_the_cap_reads_larger_than_the_cap(monkeypatch, lang, expected):
+    """On main a size rounded to 0.1 MB read "This file is 1.0 MB; the limit is 1 MB": the refusal named a file the
+    size of the limit (20 000 001 to 20 049 999 bytes at the real 20 MB, which pass Streamlit's own check in MiB)."""
+    import ui.eval_lab
+
+    monkeypatch.setattr(ui.eval_lab, "UPLOAD_LIMIT_MB", 1)
+    at = lab(lang)
+    at.file_uploader(key="eval_upload").set_value(("big.jsonl", b"x" * 1_000_001, "text/plain")).run()
+    assert not at.exception
+    assert at.error[-1].value == expected
 
 
 def test_upload_unreadable():

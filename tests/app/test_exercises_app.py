@@ -80,7 +80,7 @@ def test_hint_on_demand_and_correct_answer():
     assert not at.exception
     assert any(s.value.startswith(f"**{t('exercises.result_correct', 'en', score=1, max=1)}**") for s in at.success)
     total = len(load_exercises().exercises) + len(load_scenarios().scenarios)
-    assert at.get("progress")[0].proto.text == f"Solved 1 of {total} exercises · 1 of 1 points on the ones tried"
+    assert at.get("progress")[0].proto.text == f"Solved 1 of {total} exercises · 1 of 1 point on the ones tried"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

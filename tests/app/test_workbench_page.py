@@ -244,3 +244,16 @@ def test_a_definition_being_edited_is_not_replaced_when_the_fields_change(lang):
     at.radio(key="workbench_form").set_value("course").run()  # applied: the box follows the fields again
     assert json.loads(at.text_area(key="workbench_definition_text").value)["name"] == "applied"
     assert "input_schema" in json.loads(at.text_area(key="workbench_definition_text").value)
+
+
+@pytest.mark.parametrize("lang, tool, line", [
+    ("en", "do_stuff", "**Score 59/100 · 1 error, 5 warnings, 1 suggestion**"),
+    ("en", "search_orders", "**Score 94/100 · 0 errors, 1 warning, 1 suggestion**"),
+    ("zh", "do_stuff", "**得分 59/100 · 1 个错误，5 个警告，1 条建议**"),
+])
+def test_the_review_score_line_of_the_course_tools_agrees_with_its_counts(lang, tool, line):
+    """On main the review of the course's own do_stuff read "1 errors, 5 warnings, 1 suggestions"."""
+    at = open_panel(playground(lang), "review")
+    at.selectbox(key="playground_tool").select(tool).run()
+    assert not at.exception
+    assert line in texts(at.markdown)

@@ -16,7 +16,7 @@ import pytest
 
 from tests.content.test_chinese_text import TEXTS
 from tests.zh_prose import _FENCED, _INLINE
-from toolcall.i18n import catalogue
+from toolcall.i18n import catalogue, fill
 
 #: A full-width mark that carries its own spacing, then a space or tab (a newline inside Markdown is drawn as one too).
 SPACE_AFTER_MARK = re.compile(r"[：，。；！？、][ \t]")
@@ -58,7 +58,7 @@ def rendered(template: str) -> str:
     for _, name, spec, _ in string.Formatter().parse(template):
         if name is not None:
             params[re.split(r"[.\[]", name)[0]] = 1 if spec else "甲"
-    return template.format(**params)
+    return fill(template, **params)
 
 
 ZH = catalogue("zh")

@@ -6,7 +6,9 @@ import pandas as pd
 import pytest
 
 from toolcall.charts import _finite, passk_chart, retry_chart
-from toolcall.passk import curve, simulate
+from toolcall.i18n import t
+from toolcall.numfmt import percent
+from toolcall.passk import curve, prob_all, simulate
 
 
 def _spec(chart) -> dict:
@@ -79,8 +81,8 @@ def test_retry_chart_climbs_from_independent_back_to_one_attempt():
     """20 % per attempt, 3 attempts: 0.8 % at ρ = 0, 20 % at ρ = 1; the chosen ρ is marked."""
     spec = _spec(retry_chart(0.2, 3, 0.5, "en"))
     line = _rows(spec, 0)
-    assert line[0] == {"rho": 0.0, "value": pytest.approx(0.008)}
-    assert line[-1] == {"rho": 1.0, "value": pytest.approx(0.2)}
+    assert line[0] == {"rho": 0.0, "value": pytest.approx(0.008), "shown": "0.8%"}
+    assert line[-1] == {"rho": 1.0, "value": pytest.approx(0.2), "shown": "20.0%"}
     assert all(b["value"] >= a["value"] for a, b in zip(line, line[1:]))
     assert _rows(spec, 1) == [{"value": 0.2, "label": "one attempt"}]
     assert _rows(spec, 3)[0]["rho"] == 0.5
@@ -99,3 +101,37 @@ def test_the_passk_legend_is_one_column_on_a_phone():
     assert {json.dumps(legend, sort_keys=True) for legend in legends} == {json.dumps({
         "columns": {"expr": "width < 520 ? 1 : 2"}, "orient": "bottom",
         "labelLimit": {"expr": "width < 520 ? max(120, width - 40) : min(400, width / 2 - 40)"}}, sort_keys=True)}
+
+
+def _tooltips(spec: dict) -> list[dict]:
+    return [tip for layer in spec["layer"] for tip in layer.get("encoding", {}).get("tooltip", [])]
+
+
+@pytest.mark.parametrize("lang, tiny, high", [("en", "≈ 1 in 10¹⁹", "0.4%"), ("zh", "约 10¹⁹ 分之一", "0.4%")])
+def test_a_pass_k_tooltip_writes_the_value_as_the_metric_does(lang, tiny, high):
+    """Round 9 of issue 13: the tooltips formatted with Vega's ".2%", so at q = 0.5, m = 8, k = 8 the independent
+    curve's point read "0.00%" under a metric reading "≈ 1 in 10¹⁹" (toolcall.numfmt.percent), and 72.9% read
+    "72.90%". The tooltip now shows the metric's own text."""
+    spec = _passk(lang, q=0.5, m=8, rho=0.0)
+    rows = {(r["series"], r["k"]): r["shown"] for r in _rows(spec, 1)}
+    independent, correlated = t("passk.chart.independent", lang), t("passk.chart.correlated", lang)
+    assert rows[(independent, 8)] == tiny
+    assert rows[(correlated, 8)] == high
+    assert rows[(independent, 8)] == percent(curve(0.5, 8, 0.0).independent[7], lang)
+
+
+@pytest.mark.parametrize("spec", [_passk("en"), _passk("zh", q=0.5, m=8, rho=0.0), _spec(retry_chart(0.3, 3, 0.5, "en")),
+                                  _spec(retry_chart(0.3, 3, 0.5, "zh"))], ids=["passk-en", "passk-zh", "retry-en",
+                                                                                "retry-zh"])
+def test_no_chart_tooltip_formats_a_probability_itself(spec):
+    """The next "0.00%": a probability in a tooltip is the text numfmt.percent wrote (a nominal field), never a
+    number Vega formats with its own "%" rule."""
+    tips = _tooltips(spec)
+    assert tips and [tip for tip in tips if "%" in tip.get("format", "")] == []
+    assert {tip["field"] for tip in tips if tip["type"] == "quantitative"} <= {"k", "rho"}
+
+
+def test_the_retry_tooltip_reads_as_the_metric():
+    rows = _rows(_spec(retry_chart(0.3, 3, 0.5, "en")), 3)
+    assert rows == [{"rho": 0.5, "value": pytest.approx(0.08475), "shown": "8.5%"}]
+    assert percent(prob_all(0.3, 3, 0.5), "en") == "8.5%"

@@ -12,7 +12,7 @@ import pytest
 import toolcall.eval_import as eval_import
 import toolcall.evaluation as evaluation
 import toolcall.selection as selection
-from toolcall.i18n import catalogue
+from toolcall.i18n import catalogue, fill
 
 CODE_TABLES = {
     "eval.problem": evaluation.PROBLEM_CODES,
@@ -35,7 +35,7 @@ def test_every_code_has_text_with_its_parameters(prefix, code, params, lang):
     assert template, f"{prefix}.{code} has no {lang} text"
     assert fields(template) == set(params)
     sample = {name: 12345 if name in ("size", "limit", "count", "need", "trials", "line") else "x" for name in params}
-    assert template.format(**sample)
+    assert fill(template, **sample)
 
 
 def test_chinese_text_is_chinese():

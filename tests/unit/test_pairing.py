@@ -179,9 +179,9 @@ def test_every_built_request_has_zero_violations(variant, fmt):
 @pytest.mark.parametrize("text, start", [
     ("{not json", "Not JSON: A key is expected at line 1, column 2: {n — a key is text in double quotes"),
     ("", "The text is empty."),
-    ('"hello"', "Expected a messages list (a JSON array) or a request object; this is string."),
+    ('"hello"', "Expected a messages list (a JSON array) or a request object; this is a JSON string."),
     ('{"model": "x"}', 'This object has no "messages" field.'),
-    ('{"messages": 5}', "Expected a messages list (a JSON array) or a request object; this is number."),
+    ('{"messages": 5}', "Expected a messages list (a JSON array) or a request object; this is a JSON integer."),
     ("[" * 100_000 + "]" * 100_000, "The JSON is nested 100000 levels deep; the limit is 64."),
     ("[" + " " * MAX_CHARS + "]", f"The text is {MAX_CHARS + 2} characters; the limit is {MAX_CHARS}."),
 ])

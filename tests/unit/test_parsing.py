@@ -10,9 +10,9 @@ from toolcall.parsing import MAX_DEPTH, MAX_INPUT_CHARS, ends_open, max_depth, p
 @pytest.mark.parametrize("raw, code, detail, hint", [
     ("", "INVALID_JSON", "empty input: expected a JSON object", "empty"),
     ("   \n", "INVALID_JSON", "empty input: expected a JSON object", "empty"),
-    ("42", "NOT_AN_OBJECT", "expected a JSON object, got integer", "not_an_object"),
-    ("[1, 2]", "NOT_AN_OBJECT", "expected a JSON object, got array", "not_an_object"),
-    ('"{\\"order_id\\": \\"ORD-20260917\\"}"', "NOT_AN_OBJECT", "expected a JSON object, got string",
+    ("42", "NOT_AN_OBJECT", "expected a JSON object, got a JSON integer", "not_an_object"),
+    ("[1, 2]", "NOT_AN_OBJECT", "expected a JSON object, got a JSON array", "not_an_object"),
+    ('"{\\"order_id\\": \\"ORD-20260917\\"}"', "NOT_AN_OBJECT", "expected a JSON object, got a JSON string",
      "double_encoded"),
     ("{'order_id': 'ORD-20260917', 'urgent': True}", "INVALID_JSON",
      "Expecting property name enclosed in double quotes", "python_dict"),

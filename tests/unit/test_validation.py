@@ -31,7 +31,7 @@ def test_not_json_points_at_line_and_column():
 def test_not_an_object(text, type_name):
     checked = check_schema(text)
     assert (checked.code, checked.message) == (
-        "SCHEMA_NOT_OBJECT", f"An input_schema must be a JSON object; this is {type_name}.")
+        "SCHEMA_NOT_OBJECT", f"An input_schema must be a JSON object; this is a JSON {type_name}.")
 
 
 @pytest.mark.parametrize("text, keyword, path", [

@@ -108,7 +108,7 @@ def test_parse_definition_in_both_forms_and_every_refusal():
     for text, code in cases.items():
         assert parse_definition(text).code == code, text[:40]
     assert parse_definition("[1]").message == "The definition must be a JSON object with name, description and " \
-                                              "input_schema; this is array."
+                                              "input_schema; this is a JSON array."
     assert parse_definition('{"type": "function", "function": {"name": "ok", "parameters": []}}').path == \
         "$.function.parameters"
     tools, problem = parse_tool_list(json.dumps([json.loads(course), json.loads(openai)]))
