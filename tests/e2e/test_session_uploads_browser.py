@@ -9,6 +9,8 @@ import re
 import urllib.request
 
 from tests.e2e.conftest import wait_connected
+from toolcall.fixtures import FIXTURES_DIR
+from toolcall.i18n import t
 
 MIB = 1024 * 1024
 
@@ -56,3 +58,21 @@ def test_one_session_keeps_its_newest_uploads_only(server, page, tmp_path):
     assert _held(server, page) == 4 * 3 * MIB  # the newest 4 (the page's own small file was the oldest); was 8 × 3 MiB + 3
     assert page.evaluate(PUT_FILES, [base, [15 * MIB] * 3]) == [204] * 3
     assert _held(server, page) == 2 * 15 * MIB  # within 2 × maxUploadSize (40 MiB): the two newest
+
+
+def test_a_page_whose_file_was_dropped_shows_what_it_kept(server, page):
+    """The eval lab read its log when it was sent: once the server drops that file (newer uploads past the cap),
+    the page shows the analysis it kept and says why the box is empty, with no error."""
+    puts = []
+    page.on("request", lambda r: puts.append(r.url) if "/_stcore/upload_file/" in r.url and r.method == "PUT" else None)
+    page.goto(f"{server}/eval_lab?lang=en")
+    wait_connected(page)
+    sample = FIXTURES_DIR / "eval_runs" / "shop_vague.en.jsonl"
+    page.locator(".st-key-eval_upload input[type=file]").set_input_files(str(sample))
+    page.get_by_text("Read from this log (native JSONL): cases 31, runs 310.").wait_for()
+    assert page.evaluate(PUT_FILES, [puts[0].rsplit("/", 1)[0], [1_000] * 4]) == [204] * 4  # the page's file: 5th
+    page.locator("body").press("r")  # a rerun: the uploader finds its file gone
+    kept = t("eval.upload_kept", "en", name=sample.name, k=3)  # as drawn: no Markdown escapes
+    page.get_by_text(kept).wait_for()
+    page.get_by_text("Read from this log (native JSONL): cases 31, runs 310.").wait_for()
+    assert page.locator('[data-testid="stException"]').count() == 0

@@ -8,7 +8,7 @@ from streamlit import config
 from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
 from streamlit.runtime.uploaded_file_manager import UploadedFileRec
 
-from ui.uploads import MAX_FILES, cap_session_uploads, dropped, max_bytes
+from ui.uploads import MAX_FILES, cap_session_uploads, dropped, max_bytes, max_server_bytes
 
 
 def _file(file_id: str, size: int) -> UploadedFileRec:
@@ -90,3 +90,33 @@ def test_dropped_is_oldest_first():
     assert dropped(files, "d", 2, 20) == ["a", "b"]
     assert dropped(files, "d", 4, 9) == ["a", "b", "c"]
     assert dropped(files, "a", 1, 100) == ["b", "c", "d"]  # the one just sent is kept wherever it sits
+
+
+def test_every_session_together_keeps_the_newest_within_the_server_cap():
+    """One client can open many sessions (tabs, bare websockets), each within its own cap: 30 sessions of two 19 MB
+    files held 1.1 GB. Past the server-wide cap the oldest files of any session go, never the one just sent."""
+    manager = MemoryUploadedFileManager("/_stcore/upload_file")
+    cap_session_uploads(manager, limit_files=4, limit_bytes=2_000, limit_server_bytes=5_000)
+    for s in range(4):
+        for i in range(2):
+            manager.add_file(f"s{s}", _file(f"f{i}", 1_000))
+    assert {s: _kept(manager, s) for s in manager.file_storage if manager.file_storage[s]} == {
+        "s1": [("f1", 1_000)], "s2": [("f0", 1_000), ("f1", 1_000)], "s3": [("f0", 1_000), ("f1", 1_000)]}
+    assert (manager._file_count, manager._total_bytes) == (5, 5_000)
+    manager.add_file("s0", _file("big", 5_000))  # alone at the cap: every other file goes, this one stays
+    assert [(s, i) for s, files in manager.file_storage.items() for i in files] == [("s0", "big")]
+    manager.remove_file("s0", "big")  # a DELETE the page sent: forgotten by the cap's own bookkeeping too
+    manager.add_file("s5", _file("g", 100))
+    assert manager._total_bytes == 100
+
+
+def test_the_default_server_cap_is_twenty_four_of_the_largest_upload():
+    assert max_server_bytes() == 24 * 20 * 1024 * 1024
+    manager = MemoryUploadedFileManager("/_stcore/upload_file")
+    cap_session_uploads(manager)
+    big = 19 * 1024 * 1024
+    for s in range(30):
+        for i in range(2):
+            manager.add_file(f"s{s}", UploadedFileRec(f"f{i}", "log.jsonl", "text/plain", bytes(big)))
+    assert manager._total_bytes == 25 * big <= max_server_bytes()  # was 60 × 19 MiB (1.1 GiB)
+    assert [i for i in manager.file_storage["s29"]] == ["f0", "f1"]
