@@ -21,6 +21,7 @@ else:
     from ui.labels import whole_labels
     from ui.learner import learner_sidebar
     from ui.page import navigation_pages
+    from ui.uploads import cap_session_uploads
     from ui.widgets import input_hints, own_words
 
     # the app's title in the session's language; each page adds its own title in front (ui.page.start)
@@ -49,4 +50,5 @@ else:
         return warmup.start_background()
 
     _warm_up()
+    cap_session_uploads()  # once per server (the lifespan did it already under `streamlit run app.py`)
     warmup.note_script_run()  # the warm-up leaves this session's browser 5 s to draw the page

@@ -29,6 +29,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from toolcall.pages_registry import PAGES
+from ui.uploads import cap_session_uploads
 
 REPO = Path(__file__).resolve().parent.parent
 #: Pages whose modules import pandas, pyarrow or altair (tables, charts): not imported at server start, where
@@ -127,10 +128,11 @@ def warm_first_pages() -> dict[str, float]:
 
 @contextlib.asynccontextmanager
 async def lifespan(_app) -> AsyncIterator[None]:
-    """st.App's lifespan hook: no legacy multipage run; in a daemon thread :func:`warm_first_pages`, then the
-    rest of the warm-up (toolcall.warmup.start_background: the table and chart libraries, once the process has
-    been quiet for a while); then serve at once."""
+    """st.App's lifespan hook: no legacy multipage run; each session's uploads capped (ui.uploads); in a daemon
+    thread :func:`warm_first_pages`, then the rest of the warm-up (toolcall.warmup.start_background: the table and
+    chart libraries, once the process has been quiet for a while); then serve at once."""
     _no_legacy_pages()
+    cap_session_uploads()  # before any browser connects: no session's uploads pile up (ui/uploads.py)
     threading.Thread(target=_warm_all, name="toolcall-start-warmup", daemon=True).start()
     yield
 
