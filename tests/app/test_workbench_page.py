@@ -2,11 +2,13 @@
 cards, the review and the pass^k lab; bad definitions keep the last good state; share links."""
 
 import json
+import re
 
 import pytest
 
 from tests.app.conftest import fresh_app
 from tests.app.playground_views import each_card, open_panel, show_free
+from toolcall import CONTENT_ROOT
 from toolcall.fixtures import load_outputs, load_tool
 from toolcall.i18n import t
 from toolcall.markdown import plain
@@ -246,14 +248,29 @@ def test_a_definition_being_edited_is_not_replaced_when_the_fields_change(lang):
     assert "input_schema" in json.loads(at.text_area(key="workbench_definition_text").value)
 
 
+#: The tools the course ships (fixtures/tools/*.json): the review's exact scores are pinned for this set.
+SHIPPED_TOOLS = {"cancel_order", "do_stuff", "get_order", "refund_order", "search_orders", "update_shipping"}
+
+
 @pytest.mark.parametrize("lang, tool, line", [
     ("en", "do_stuff", "**Score 59/100 · 1 error, 5 warnings, 1 suggestion**"),
     ("en", "search_orders", "**Score 94/100 · 0 errors, 1 warning, 1 suggestion**"),
     ("zh", "do_stuff", "**得分 59/100 · 1 个错误，5 个警告，1 条建议**"),
 ])
 def test_the_review_score_line_of_the_course_tools_agrees_with_its_counts(lang, tool, line):
-    """On main the review of the course's own do_stuff read "1 errors, 5 warnings, 1 suggestions"."""
+    """On main the review of the course's own do_stuff read "1 errors, 5 warnings, 1 suggestions". The review
+    weighs a tool against the others (an instructor's added tool that reads like search_orders costs it points),
+    so the exact line is pinned for the shipped tools only; with more, each count still agrees with its noun."""
     at = open_panel(playground(lang), "review")
     at.selectbox(key="playground_tool").select(tool).run()
     assert not at.exception
-    assert line in texts(at.markdown)
+    shown = [x for x in texts(at.markdown) if x.startswith(line.split(" ")[0] + " ")]
+    assert len(shown) == 1, shown
+    if {p.stem for p in (CONTENT_ROOT / "fixtures" / "tools").glob("*.json")} == SHIPPED_TOOLS:
+        assert shown[0] == line
+    else:
+        nouns = {"en": [("error", "errors"), ("warning", "warnings"), ("suggestion", "suggestions")],
+                 "zh": [("个错误", "个错误"), ("个警告", "个警告"), ("条建议", "条建议")]}[lang]
+        counts = [int(n) for n in re.findall(r"(\d+) ?[^\d/,，*·]+", shown[0].split("· ", 1)[1])]
+        words = re.findall(r"\d+ ?([^\d/,，*·]+?)(?:[,，]|\*\*)", shown[0].split("· ", 1)[1])
+        assert [w.strip() for w in words] == [one if n == 1 else many for n, (one, many) in zip(counts, nouns)]
