@@ -19,6 +19,11 @@ from toolcall.safe_validator import CACHE_BUDGET_BYTES, PATTERN_CACHE_BYTES, Siz
 
 #: The cap every cache gets in the fill test: small, so that the fillers' values pass it several times over.
 TEST_CAP = 1024 ** 2
+#: Bytes tracemalloc may see freed beyond what a cache charged: allocator-level effects no charge can see (a dict's
+#: spare slots, a lazily made UTF-8 copy of a string). One full run measured 9 over 846 733 for
+#: ui.pairing_checks._reports, where the same test alone kept under its charge; a cache undercounting by even a byte
+#: per character of a 40 000-character entry still fails.
+ALLOCATOR_SLACK = 256
 
 
 def _cache(name: str) -> SizedCache:
@@ -90,7 +95,7 @@ def test_what_a_cache_keeps_alive_is_at_most_what_it_is_charged_and_its_cap(name
     finally:
         tracemalloc.stop()
     assert entries >= 1 and 0 < charged <= TEST_CAP
-    assert retained <= charged, (retained, charged)
+    assert retained <= charged + ALLOCATOR_SLACK, (retained, charged)
 
 
 def test_compiled_patterns_hold_no_more_memory_than_their_cap():
