@@ -60,6 +60,10 @@ def reference(tool_id: str) -> Tool:
     return fixture_tool(tool_id if tool_id != CUSTOM else "refund_order", lang())
 
 
+#: Loosening presets whose lesson names refund_order's fields and outputs: another tool gets the general one.
+OTHER_TOOL_LESSONS = ("no_additional_properties", "nothing_required", "enum_removed", "integer_loosened")
+
+
 def has_outputs(tool_id: str) -> bool:
     """Whether the fixture tool ``tool_id`` has canned outputs (fixtures/outputs/<tool_id>.yaml), which the
     reference preset's note says it catches."""
@@ -267,6 +271,8 @@ def show_editor() -> tuple[Tool, bool]:
     ref = reference(picked)
     preset = state.get("playground_preset", "reference")
     lesson = tr(f"playground.preset_lesson.{preset}") if preset in PRESETS else tr(f"workbench.preset_lesson.{preset}")
+    if picked != "refund_order" and preset in OTHER_TOOL_LESSONS:  # refund_shipping, reason "broken"… are refund's
+        lesson = tr(f"playground.preset_lesson_other.{preset}")
     edited = (state["tool_name"], state["tool_description"], state["schema_editor"]) != _preset_fields(ref, preset)
     if picked == CUSTOM:  # no reference to compare with: not "every bad output is caught"
         lesson = tr("workbench.custom_lesson")
