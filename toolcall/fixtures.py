@@ -373,6 +373,33 @@ def schema_problems(data: Any, kind: str, name: str, schemas_dir: Path | None = 
         + hidden_text_problems(data, name, kind)
 
 
+#: At most this many unexpected keys of one object are compared with the names it allows (a hostile file may hold
+#: thousands), and this many characters of each are quoted.
+MAX_GUESSED_KEYS = 20
+MAX_GUESSED_KEY_CHARS = 64
+
+
+def _misspelt_key(error: Any) -> str | None:
+    """For an ``additionalProperties: false`` error, which allowed name each unexpected key is close to (difflib,
+    cutoff 0.8: a letter missing, added or swapped) when that name is missing: ``did you mean 'label' for
+    'lable'?``. jsonschema says only that 'lable' is not allowed (and, apart, that 'label' is required), never that
+    one is a typo of the other. ``expected`` and ``expected_error`` (0.73) are not typos of each other: an output
+    written under ``business_cases:`` is told where it goes instead (check_outputs)."""
+    import difflib
+
+    if error.validator != "additionalProperties" or error.validator_value is not False \
+            or not isinstance(error.instance, dict) or not isinstance(error.schema, dict):
+        return None
+    allowed = [k for k in error.schema.get("properties", {}) if k not in error.instance]
+    unexpected = [k for k in error.instance if isinstance(k, str) and k not in error.schema.get("properties", {})]
+    guesses = []
+    for key in unexpected[:MAX_GUESSED_KEYS]:
+        close = difflib.get_close_matches(key[:MAX_GUESSED_KEY_CHARS], allowed, n=1, cutoff=0.8)
+        if close:
+            guesses.append(f"{close[0]!r} for {key[:MAX_GUESSED_KEY_CHARS]!r}")
+    return f"did you mean {', '.join(guesses)}?" if guesses else None
+
+
 def content_message(error: Any) -> str:
     """What an instructor reads for ``error`` of content_validator: jsonschema's message with the value it quotes
     cut after MAX_QUOTED characters, a size rule's count and limit, and for a whole number written as a decimal,
@@ -385,6 +412,8 @@ def content_message(error: Any) -> str:
     if (read := _yaml_read_as(error)) is not None:
         return f"{error.message} ({read})"
     message = error.message
+    if (guess := _misspelt_key(error)) is not None:
+        message += f" ({guess})"
     if isinstance(error.instance, (str, list, dict)) and len(error.instance) > MAX_QUOTED // 4:
         quoted = repr(error.instance)
         if len(quoted) > MAX_QUOTED:

@@ -17,6 +17,15 @@ button .stMarkdownEllipsis, button .stMarkdownEllipsis p,
 </style>"""
 
 
+#: A Markdown table wider than its box (the playground's order book and idempotency replay, at a phone's width)
+#: scrolls sideways inside its own box: without this its last columns were cut off at the screen's edge, with no
+#: way to reach them (the replay's "keyed by order id + amount" column, the point of the table). The strict panel
+#: and the pairing report scope the same rule to their own tables.
+SCROLLING_TABLES_CSS = ("<style>[data-testid=stMain] [data-testid=stMarkdownContainer]:has(table) "
+                        "{ overflow-x: auto; }</style>")
+
+
 def whole_labels() -> None:
-    """Make button, widget and metric labels wrap rather than end in "…" (a style only, no element)."""
-    st.html(WHOLE_LABELS_CSS)
+    """Make button, widget and metric labels wrap rather than end in "…", and a Markdown table wider than its box
+    scroll sideways in it (styles only, in one element)."""
+    st.html(WHOLE_LABELS_CSS + SCROLLING_TABLES_CSS)

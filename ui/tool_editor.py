@@ -60,6 +60,16 @@ def reference(tool_id: str) -> Tool:
     return fixture_tool(tool_id if tool_id != CUSTOM else "refund_order", lang())
 
 
+#: Loosening presets whose lesson names refund_order's fields and outputs: another tool gets the general one.
+OTHER_TOOL_LESSONS = ("no_additional_properties", "nothing_required", "enum_removed", "integer_loosened")
+
+
+def has_outputs(tool_id: str) -> bool:
+    """Whether the fixture tool ``tool_id`` has canned outputs (fixtures/outputs/<tool_id>.yaml), which the
+    reference preset's note says it catches."""
+    return (FIXTURES_DIR / "outputs" / f"{tool_id}.yaml").is_file()
+
+
 def fixture_tool(tool_id: str, language: str) -> Tool:
     """fixtures/tools/<tool_id>.json in ``language``, translated once per file version and shared (read only)."""
     relative = f"tools/{tool_id}.json"
@@ -261,12 +271,19 @@ def show_editor() -> tuple[Tool, bool]:
     ref = reference(picked)
     preset = state.get("playground_preset", "reference")
     lesson = tr(f"playground.preset_lesson.{preset}") if preset in PRESETS else tr(f"workbench.preset_lesson.{preset}")
+    if picked != "refund_order" and preset in OTHER_TOOL_LESSONS:  # refund_shipping, reason "broken"… are refund's
+        lesson = tr(f"playground.preset_lesson_other.{preset}")
     edited = (state["tool_name"], state["tool_description"], state["schema_editor"]) != _preset_fields(ref, preset)
     if picked == CUSTOM:  # no reference to compare with: not "every bad output is caught"
         lesson = tr("workbench.custom_lesson")
     elif edited:  # the reference itself has no "preset" to apply again: Reset restores it
         lesson = (tr("playground.reference_edited", reset=tr("playground.reset")) if preset == "reference"
                   else tr("playground.preset_edited"))
+    elif preset == "reference" and not has_outputs(picked):  # nothing to catch: cancel_order, do_stuff…
+        lesson = tr("playground.reference_no_outputs")
+    elif preset in PRESETS and preset != "reference" \
+            and _preset_fields(ref, preset) == _preset_fields(ref, "reference"):
+        lesson = tr("playground.preset_unchanged", tool=ref.name)  # enum_removed on get_order: not a refund lesson
     st.caption(lesson)
     fields = (state["tool_name"], state["tool_description"], state["schema_editor"], lang())
     checked = checked_definition(*fields)

@@ -332,3 +332,44 @@ def test_the_business_cases_say_which_tool_and_schema_they_are_valid_against(lan
     at.selectbox(key="playground_tool").select("search_orders").run()
     assert not at.exception
     assert [m for m in texts(at.markdown) if m.startswith(intro)] == [t("playground.business_intro", lang)]
+
+
+NOTES = {  # the note above the fields, by language (newcomer pass, session 16)
+    "en": {"reference": "The schema as the course defines it: every bad output is caught.",
+           "no_outputs": "The schema as the course defines it.",
+           "unchanged": "get_order's schema has nothing this preset removes: it is unchanged.",
+           "edited": 'You have edited the reference definition: the results are for your version. "Reset to reference" '
+                     'restores it.',
+           "nothing_required": "Without required, a call that leaves out a field passes, and your code has to invent a "
+                               "default."},
+    "zh": {"reference": "课程里定义的 schema：所有坏输出都会被拦下。",
+           "no_outputs": "课程里定义的 schema。",
+           "unchanged": "get_order 的 schema 里没有这个预设要去掉的东西，所以它没有变。",
+           "edited": "你改过参考定义：现在的结果对应你改过的版本。点“恢复参考 schema”可以恢复。",
+           "nothing_required": "没有 required，漏填字段的调用也能通过，你的代码只好自己编一个默认值。"},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_note_claims_only_what_the_picked_tool_shows(lang):
+    """A tool with no canned outputs (cancel_order, the course's bad do_stuff) was told "every bad output is
+    caught", get_order with enum removed got the refund lesson about reason "broken" for a schema the
+    preset left as it was, and get_order without required the one about a call that forgets the reason."""
+    notes = NOTES[lang]
+    at = playground(lang)
+    assert notes["reference"] in _note(at)
+    for tool in ("cancel_order", "do_stuff"):
+        at.selectbox(key="playground_tool").select(tool).run()
+        assert not at.exception
+        assert notes["no_outputs"] in _note(at) and notes["reference"] not in _note(at)
+    description = at.text_area(key="tool_description")
+    description.input(description.value + " x").run()  # an edit is still named as one
+    assert notes["edited"] in _note(at) and notes["no_outputs"] not in _note(at)
+    at.selectbox(key="playground_tool").select("get_order").run()
+    assert notes["reference"] in _note(at)  # its canned outputs are all caught
+    at.selectbox(key="playground_preset").select("enum_removed").run()
+    assert notes["unchanged"] in _note(at)
+    assert t("playground.preset_lesson.enum_removed", lang) not in _note(at)
+    at.selectbox(key="playground_preset").select("nothing_required").run()  # this one does loosen it, and says
+    assert notes["nothing_required"] in _note(at)  # so without refund_order's "forgets the reason"
+    assert t("playground.preset_lesson.nothing_required", lang) not in _note(at)

@@ -1,5 +1,6 @@
 """The exercise files shipped with the course: sound, spread over the pages, bilingual."""
 
+import json
 from collections import Counter
 from math import comb
 
@@ -36,3 +37,22 @@ def test_pass_k_answers_match_math_comb():
 def test_reference_answers_round_trip_through_the_answer_text():
     for ex in LOADED.exercises:
         assert grade(ex, answer_text(ex, ex.answer), grading_inputs(ex)).correct, ex.id
+
+
+def _error_result(content: str) -> str:
+    return json.dumps({"type": "tool_result", "tool_use_id": "toolu_01A", "is_error": True, "content": content},
+                      ensure_ascii=False)
+
+
+def test_send_the_error_back_asks_the_same_of_both_languages():
+    """pg_error_result asks for the field and what arrived, as its hint says, in any language. Its old
+    minLength 20 refused "amount_cents 必须是整数" (18 characters) and passed the same English sentence."""
+    ex = LOADED.by_id()["pg_error_result"]
+    results = {content: grade(ex, _error_result(content), grading_inputs(ex)) for content in (
+        "amount_cents must be an integer", "amount_cents 必须是整数", 'amount_cents 要整数，收到 "19.99"')}
+    assert {c: r.score for c, r in results.items()} == {
+        "amount_cents must be an integer": 0, "amount_cents 必须是整数": 0, 'amount_cents 要整数，收到 "19.99"': 1}
+    assert [f.render("zh") for f in results["amount_cents 必须是整数"].feedback] == [
+        '/content：期望：匹配 19.99 的字符串；实际收到：字符串 "amount_cents 必须是整数"。']
+    assert ex.hints[1] == {"en": 'The content must be actionable: name amount_cents and quote what arrived ("19.99").',
+                           "zh": 'content 要让模型能照着改：点名 amount_cents，并写出实际收到的值（"19.99"）。'}

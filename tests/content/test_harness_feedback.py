@@ -47,3 +47,13 @@ def test_the_check_finds_a_repeat():
     old = 'Right. refund_order answered {"refund_id": "RF-1", "status": "submitted"}.'
     world = 'refund_order returned {"refund_id": "RF-1", "status": "submitted"}.'
     assert {tuple(sorted(o)) for o in _objects(old)} & {tuple(sorted(o)) for o in _objects(world)}
+
+
+def test_the_plain_call_follow_up_names_which_message_the_result_leads():
+    """The step said "放在该消息的最前面" with no message named before it ("first in its message" in English)."""
+    step = next(s for s in next(sc for sc in SCENARIOS if sc.id == "plain_call").steps if s.id == "write_followup")
+    assert step.prompt == {
+        "en": "Write the follow-up request's fields. Keep the conversation so far, echo the assistant turn unchanged, "
+              "then send the result paired with the call's id, first in the message that carries it.",
+        "zh": "写出下一次请求的字段：保留已有对话，原样追加助手这一轮，再把结果按调用的 id 配对送回；结果要放在送回它的那条消息的"
+              "最前面。"}

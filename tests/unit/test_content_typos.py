@@ -181,3 +181,24 @@ def test_an_overlong_output_label_fails_check(content):
     assert [p for p in _problems(content) if "$.outputs[0].label" in p] == [
         f"{display_name(path)}: $.outputs[0].label.en: {repr(long_label)[:120]}… is too long (306 characters; at most "
         "120)"]
+
+
+def test_a_misspelt_field_name_is_told_the_name_it_is_close_to(content):
+    """An output's ``lable:``, an exercise's ``hint:`` and a lesson's ``figure:`` were told only that the key is
+    not allowed (and, apart, that ``label`` is required); the message now names the field meant (newcomer pass,
+    session 16). A key close to no allowed name, or to one already there, gets no guess."""
+    outputs = content / "fixtures" / "outputs" / "get_order.yaml"
+    outputs.write_text(outputs.read_text("utf-8").replace("    label:", "    lable:", 1), "utf-8")
+    exercises = content / "fixtures" / "exercises" / "passk_lab.yaml"
+    exercises.write_text(exercises.read_text("utf-8").replace("    hints:", "    hint:", 1), "utf-8")
+    lesson = content / "lessons" / "en" / "01-model-proposes.md"
+    lesson.write_text(lesson.read_text("utf-8").replace("order: 1\n", "order: 1\nfigure: []\nsummry: x\n", 1), "utf-8")
+    problems = _problems(content)
+    assert [p for p in problems if "not allowed" in p] == [
+        f"{display_name(outputs)}: $.outputs[0]: Additional properties are not allowed ('lable') "
+        "(did you mean 'label' for 'lable'?)",
+        "lessons/en/01-model-proposes.md: $: Additional properties are not allowed ('figure', 'summry') "
+        "(did you mean 'figures' for 'figure'?)",
+        f"{display_name(exercises)}: $.exercises[0]: Additional properties are not allowed ('hint') "
+        "(did you mean 'hints' for 'hint'?)",
+    ]
