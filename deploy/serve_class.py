@@ -1043,9 +1043,17 @@ def _on_signal(signum, frame):
     raise KeyboardInterrupt
 
 
+def stop_signals() -> list[signal.Signals]:
+    """The signals that stop the class besides Ctrl+C (SIGINT): SIGTERM and SIGHUP, each unless the launcher was
+    started with it ignored. ``nohup python deploy/serve_class.py &`` (or a service manager) ignores SIGHUP so that
+    closing the terminal leaves the class running; the launcher put its own handler over that, and the teacher
+    who closed the terminal stopped the class (break-it pass brk16ops). An ignored signal stays ignored."""
+    return [sig for sig in (signal.SIGTERM, signal.SIGHUP) if signal.getsignal(sig) != signal.SIG_IGN]
+
+
 def _main(argv: list[str] | None) -> int:
-    signal.signal(signal.SIGTERM, _on_signal)
-    signal.signal(signal.SIGHUP, _on_signal)
+    for sig in stop_signals():
+        signal.signal(sig, _on_signal)
     ap = argparse.ArgumentParser(prog="serve_class.py", description=__doc__.splitlines()[0])
     ap.add_argument("--processes", type=int, default=default_processes(),
                     help=f"Streamlit processes (default 2 per core: {default_processes()} here; 1..16)")

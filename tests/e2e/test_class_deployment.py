@@ -24,9 +24,10 @@ from serve_class import COOKIE, HEALTH_FAILURES, HTTP_FIRST_BYTE, bind_problem, 
 pytestmark = pytest.mark.e2e
 
 
-def _launch(processes: int) -> tuple[subprocess.Popen, int, int]:
+def _launch(processes: int, preexec_fn=None) -> tuple[subprocess.Popen, int, int]:
     """Start deploy/serve_class.py with ``processes`` processes on free loopback ports
-    (nginx's, then the first backend's); returns (launcher, port, first backend port)."""
+    (nginx's, then the first backend's), ``preexec_fn`` run in it before it starts; returns (launcher, port, first
+    backend port)."""
     if find_nginx() is None:
         if os.environ.get("TOOLCALL_REQUIRE_NGINX"):
             pytest.fail("nginx is missing: `apt-get install nginx` (bash .ci/run does it)")
@@ -34,7 +35,8 @@ def _launch(processes: int) -> tuple[subprocess.Popen, int, int]:
     port, first = _free_port(), free_port_range(processes)
     proc = subprocess.Popen([sys.executable, "deploy/serve_class.py", "--processes", str(processes), "--address",
                              "127.0.0.1", "--port", str(port), "--first-backend-port", str(first)],
-                            cwd=REPO, env=launcher_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=REPO, env=launcher_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=preexec_fn)
     return proc, port, first
 
 
@@ -323,9 +325,10 @@ def test_a_killed_nginx_master_is_replaced_and_leaves_nothing_behind():
     assert bind_problem("127.0.0.1", port) is None
 
 
-def _one_process_launcher() -> subprocess.Popen:
-    """deploy/serve_class.py with one process on free ports, returned once it says it serves."""
-    proc, port, _ = _launch(1)
+def _one_process_launcher(preexec_fn=None) -> subprocess.Popen:
+    """deploy/serve_class.py with one process on free ports (_launch's ``preexec_fn``), returned once it says it
+    serves."""
+    proc, port, _ = _launch(1, preexec_fn)
     ready = proc.stdout.readline()  # printed once nginx answers; "" if the launcher exits instead
     assert ready.startswith(f"Serving the app from 1 Streamlit process at http://127.0.0.1:{port} "), \
         ready + proc.stderr.read()
@@ -348,6 +351,23 @@ def test_a_stop_signal_stops_nginx_and_every_process_and_cleans_up(sig):
     time.sleep(0.5)
     assert not [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
     assert not any(d.exists() for d in run_dirs)
+
+
+def test_a_launcher_started_under_nohup_keeps_the_class_when_the_terminal_closes():
+    """``nohup python deploy/serve_class.py &`` starts it with SIGHUP ignored, so that closing the terminal leaves
+    the class running: the launcher put its own handler over that, and the SIGHUP of the closed terminal stopped
+    the class (exit 0, every process gone; break-it pass brk16ops). Now the ignored signal stays ignored: the class
+    keeps serving, and SIGTERM, the operator's stop, still stops it."""
+    proc = _one_process_launcher(preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    port = int(proc.args[proc.args.index("--port") + 1])
+    children = psutil.Process(proc.pid).children(recursive=True)
+    proc.send_signal(signal.SIGHUP)
+    time.sleep(3)
+    assert proc.poll() is None
+    assert all(c.is_running() for c in children)
+    assert _status(f"http://127.0.0.1:{port}/") == 200
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(30) == 0
 
 
 def test_no_process_outlives_a_killed_launcher():

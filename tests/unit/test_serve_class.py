@@ -3,6 +3,7 @@
 import os
 import re
 import subprocess
+import signal
 import sys
 from pathlib import Path
 
@@ -881,3 +882,18 @@ def test_only_this_users_unlocked_run_folders_are_removed(tmp_path):
     finally:
         os.close(held)
     assert remove_stale_run_dirs(tmp_path) == [live]
+
+
+@pytest.mark.parametrize("ignored, stops", [
+    ([], ["SIGTERM", "SIGHUP"]),
+    (["SIGHUP"], ["SIGTERM"]),  # nohup python deploy/serve_class.py &
+    (["SIGTERM", "SIGHUP"], []),  # the next member: any stop signal the operator's start ignores stays ignored
+])
+def test_a_stop_signal_the_launcher_was_started_with_ignored_stays_ignored(ignored, stops):
+    """Under nohup the launcher put its own SIGHUP handler over the ignored one, and closing the terminal stopped
+    the class (break-it pass brk16ops)."""
+    code = ("import signal, sys; sys.path.insert(0, 'deploy'); import serve_class; "
+            "print(' '.join(s.name for s in serve_class.stop_signals()))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60,
+                         preexec_fn=lambda: [signal.signal(getattr(signal, s), signal.SIG_IGN) for s in ignored])
+    assert out.stdout.split() == stops, out.stderr
