@@ -79,6 +79,12 @@ MAX_BACKOFF = 60.0
 #: forever) until it serves again, which is logged.
 QUIET_AFTER = 5
 QUIET_BACKOFF = 300.0
+#: A process that dies, or hangs, within STABLE_AFTER seconds of answering its health check, after one that died at
+#: start or as soon, is in the same crash loop (killed each time by the OOM killer, by a fault in its first page):
+#: its restart waits as for one dying at start. It was started again at once, for ever: measured, 24 restarts in
+#: 120 s, 33 s of CPU (a Streamlit process's start) and three log lines each (break-it pass brk16ops). Once a
+#: process has served STABLE_AFTER s its count starts over, so the first death of one that served restarts at once.
+STABLE_AFTER = 30.0
 NGINX_CANDIDATES = ("nginx", "/usr/sbin/nginx", "/usr/local/sbin/nginx")
 #: A serving Streamlit process's health check is asked every HEALTH_EVERY seconds, waiting at most
 #: HEALTH_TIMEOUT seconds; HEALTH_FAILURES unanswered in a row (≈ 18 s) and it counts as hung. Generous,
@@ -677,7 +683,8 @@ class Child:
     ``watch``: while it serves, ask its health check every HEALTH_EVERY s and treat HEALTH_FAILURES
     unanswered in a row as a death (a hung Streamlit process, or a hung nginx: its check is HEALTH_PATH,
     which nginx answers itself). A restarted process that has not answered within STARTUP_TIMEOUT s is
-    killed and started again after a growing delay, as one that died at start. ``pid_file``: it serves
+    killed and started again after a growing delay, as one that died at start; so is one that keeps dying or
+    hanging within STABLE_AFTER s of answering (from its second such death in a row). ``pid_file``: it serves
     only once that file holds its own pid (nginx writes it after binding its port), so a leftover
     process answering on the port does not count. ``listens``: the (address, port) it binds (default
     127.0.0.1:``warm_port``), named in the log when another program holds it while it keeps dying."""
@@ -691,7 +698,9 @@ class Child:
         self.watch, self.pid_file = watch, pid_file
         self.proc: subprocess.Popen | None = None
         self.restarts = 0
-        self.quick_exits = 0  # consecutive exits before answering the health check
+        self.quick_exits = 0  # consecutive exits before answering the health check (or soon after: STABLE_AFTER)
+        self.served_at: float | None = None  # when the current process answered its first health check
+        self.died_soon = False  # the last death came at start or within STABLE_AFTER s of serving
         self.failing_since = ""  # UTC time (HH:MM:SS) of the first of those exits
         self.quiet = False  # the crash loop was summarised: no line per try until it serves again
         self.restart_at: float | None = None  # when a dead child is due to start again
@@ -731,7 +740,7 @@ class Child:
         if self.proc.stderr is not None:
             threading.Thread(target=OutputRelay(self.name).pump, args=(self.proc.stderr,), daemon=True).start()
         self.waiting_health = self.health is not None
-        self.failures, self.checking, self.started_at = 0, False, None
+        self.failures, self.checking, self.started_at, self.served_at = 0, False, None, None
         return self.proc
 
     def _note(self, text: str) -> None:
@@ -739,17 +748,19 @@ class Child:
         if not self.quiet:
             log(text)
 
-    def _quick_exit(self, last: str) -> float:
-        """Count one more exit (or start failure) before answering; return the wait before the next start:
-        2, 4, 8 … s (at most MAX_BACKOFF), then, from the QUIET_AFTER-th in a row, QUIET_BACKOFF s, after one
-        summary line naming ``last`` (what happened the last time: ``exit code 1``)."""
+    def _quick_exit(self, last: str, soon: bool = False) -> float:
+        """Count one more exit (or start failure) before answering, or (``soon``) within STABLE_AFTER s of it; return
+        the wait before the next start: 2, 4, 8 … s (at most MAX_BACKOFF), then, from the QUIET_AFTER-th in a row,
+        QUIET_BACKOFF s, after one summary line naming ``last`` (what happened the last time: ``exit code 1``)."""
         self.quick_exits += 1
+        self.died_soon = True
         if self.quick_exits == 1:
             self.failing_since = time.strftime("%H:%M:%S", time.gmtime())
         if self.quick_exits < QUIET_AFTER:
             return min(MAX_BACKOFF, 2.0 ** self.quick_exits)
         if not self.quiet:
-            log(f"{self.name} keeps dying at start: {self.quick_exits} times in a row since {self.failing_since} UTC "
+            when = f"within {STABLE_AFTER:.0f} s of serving" if soon else "at start"
+            log(f"{self.name} keeps dying {when}: {self.quick_exits} times in a row since {self.failing_since} UTC "
                 f"(the last: {last}){self.port_taken()}. It is started again every {QUIET_BACKOFF / 60:.0f} "
                 "minutes from now on, without a line per try, and a line says when it serves again; the other "
                 "processes keep serving. To see why it dies, run: streamlit run app.py")
@@ -768,13 +779,16 @@ class Child:
             return
         code = self.proc.poll() if self.proc is not None else None
         if code is None:
-            if self.waiting_health and self.serves(timeout=0.3):
-                self.waiting_health = False
-                self.next_check = now + HEALTH_EVERY
-                if self.quiet:
+            if self.served_at is not None and now - self.served_at >= STABLE_AFTER and self.died_soon:
+                if self.quiet:  # said once it has served a while: a loop dying soon after serving logged it each time
                     log(f"{self.name}: serving again, after {self.quick_exits} failed starts in a row since "
                         f"{self.failing_since} UTC")
-                    self.quiet = False
+                self.quick_exits, self.quiet, self.died_soon = 0, False, False
+            if self.waiting_health and self.serves(timeout=0.3):
+                self.waiting_health = False
+                self.served_at, self.next_check = now, now + HEALTH_EVERY
+                if self.quiet:
+                    pass  # logged once it has served STABLE_AFTER s (above)
                 elif self.restarts:
                     log(f"{self.name}: serving again")
                 if self.restarts:
@@ -790,12 +804,17 @@ class Child:
                 self.restart_at = now + self._quick_exit(why)  # stuck at start, like dying at start: it waits
             return
         kill_group(self.proc)  # what it leaves behind (nginx workers holding the port) goes with it
+        life = None if self.served_at is None else now - self.served_at
+        soon = life is not None and life < STABLE_AFTER
         if self.waiting_health:
             delay = self._quick_exit(f"exit code {code}")
+        elif soon and self.died_soon:
+            delay = self._quick_exit(f"exit code {code}, {life:.0f} s after it served", soon=True)
         else:
-            self.quick_exits, delay, self.quiet = 0, 0.0, False
+            self.quick_exits, delay, self.quiet, self.died_soon = 0, 0.0, False, soon
+        why = "at start" if self.waiting_health else f"within {STABLE_AFTER:.0f} s of serving"
         self._note(f"{self.name} exited (code {code}){self.port_taken() if self.quick_exits else ''}; restarting it"
-                   + (f" in {delay:.0f} s (it keeps dying at start)" if delay else "")
+                   + (f" in {delay:.0f} s (it keeps dying {why})" if delay else "")
                    + "; the other processes keep serving")
         self.restart_at = now + delay
 
@@ -825,24 +844,31 @@ class Child:
         """A serving process: start its next health check when due; kill and restart it after
         HEALTH_FAILURES unanswered in a row."""
         if self.failures >= HEALTH_FAILURES:
-            self._kill_silent(now, f"did not answer {self.failures} health checks in a row "
-                                   f"({HEALTH_TIMEOUT:.0f} s each)")
-            self.quick_exits = 0
+            # it served from served_at until about HEALTH_FAILURES checks ago
+            life = now - (self.served_at or now) - HEALTH_FAILURES * HEALTH_EVERY
+            why = f"did not answer {self.failures} health checks in a row ({HEALTH_TIMEOUT:.0f} s each)"
+            if life < STABLE_AFTER and self.died_soon:
+                delay = self._quick_exit(f"{why}, {max(0.0, life):.0f} s after it served", soon=True)
+                self._kill_silent(now, why, delay)
+            else:
+                self._kill_silent(now, why)
+                self.quick_exits, self.quiet, self.died_soon = 0, False, life < STABLE_AFTER
         elif not self.checking and now >= self.next_check:
             self.checking, self.next_check = True, now + HEALTH_EVERY
             threading.Thread(target=self._check, args=(self.proc,), daemon=True).start()
 
-    def _kill_silent(self, now: float, why: str) -> None:
+    def _kill_silent(self, now: float, why: str, delay: float = 0.0) -> None:
         """Log ``why``, kill the running process and its group (SIGKILL: a stopped or hung process
-        ignores SIGTERM) and schedule its restart now, as for a process that died."""
-        self._note(f"{self.name} {why}: hung; killing it (SIGKILL) and restarting it; the other processes keep "
-                   "serving")
+        ignores SIGTERM) and schedule its restart in ``delay`` s, as for a process that died."""
+        self._note(f"{self.name} {why}: hung; killing it (SIGKILL) and restarting it"
+                   + (f" in {delay:.0f} s (it keeps dying or hanging within {STABLE_AFTER:.0f} s of serving)"
+                      if delay else "") + "; the other processes keep serving")
         kill_group(self.proc)
         try:
             self.proc.wait(10)
         except subprocess.TimeoutExpired:
             pass
-        self.failures, self.restart_at = 0, now
+        self.failures, self.restart_at = 0, now + delay
 
 
 def sqlite_problem() -> str | None:
@@ -1304,6 +1330,7 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
         except RuntimeError as exc:  # free when checked, taken since (the port stolen meanwhile): say so
             raise RuntimeError(f"nginx did not start{proxy.port_taken()}: {exc}") from None
         proxy.waiting_health, proxy.next_check = False, time.monotonic() + HEALTH_EVERY
+        proxy.served_at = time.monotonic()
         shown = "localhost" if args.address in ("0.0.0.0", "::") else host
         serving = True  # before the banner: a signal right after it is the operator's stop of a served class
         say(f"Serving the app from {args.processes} Streamlit process{'es' if args.processes != 1 else ''} "

@@ -802,7 +802,9 @@ def test_a_crash_loop_after_the_class_started_is_summarised_once_then_retried_qu
     monkeypatch.setattr(Child, "serves", lambda self, timeout=2.0: True)
     child.argv = [sys.executable, "-c", "import time; time.sleep(60)"]
     child.supervise(now)  # started again, silently
-    child.supervise(now)  # answers its health check
+    child.supervise(now)  # answers its health check: said once it has served STABLE_AFTER s (it may die again)
+    assert capsys.readouterr().err == ""
+    child.supervise(now + serve_class.STABLE_AFTER)
     assert capsys.readouterr().err == ("[07:05:09] web 1: serving again, after 9 failed starts in a row since "
                                        "07:05:09 UTC\n")
     assert child.quiet is False
@@ -897,3 +899,92 @@ def test_a_stop_signal_the_launcher_was_started_with_ignored_stays_ignored(ignor
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60,
                          preexec_fn=lambda: [signal.signal(getattr(signal, s), signal.SIG_IGN) for s in ignored])
     assert out.stdout.split() == stops, out.stderr
+
+
+def _sleeper(monkeypatch, name: str):
+    """A Child whose process sleeps and counts as answering its health check, the time frozen at 07:05:09 UTC."""
+    from serve_class import Child
+    monkeypatch.setattr(serve_class.time, "gmtime", lambda *a: serve_class.time.struct_time((2026, 12, 2, 7, 5, 9,
+                                                                                           2, 336, 0)))
+    monkeypatch.setattr(Child, "serves", lambda self, timeout=2.0: self.proc is not None and self.proc.poll() is None)
+    return Child(name, [sys.executable, "-c", "import time; time.sleep(60)"], "http://127.0.0.1:1/", watch=True)
+
+
+def _serve_then(child, now: float, life: float, end) -> float:
+    """Start ``child`` at ``now`` (it answers at once), let it serve ``life`` s, then ``end(child, t)`` it; return
+    the wait before its restart."""
+    child.launch(now)
+    child.supervise(now)  # answers its health check
+    child.supervise(now + life / 2)
+    end(child, now + life)
+    return child.restart_at - (now + life)
+
+
+def _dies(child, t: float) -> None:
+    kill_group_and_wait(child.proc)  # the OOM killer, a fault in its first page
+    child.supervise(t)
+
+
+def _hangs(child, t: float) -> None:
+    from serve_class import HEALTH_FAILURES
+    child.failures = HEALTH_FAILURES  # stopped answering; _watch kills it
+    child.supervise(t)
+
+
+@pytest.mark.parametrize("end, what", [(_dies, "exit code -9"),
+                                       # the next member: hanging soon after serving is the same loop
+                                       (_hangs, "did not answer 3 health checks in a row (3 s each)")])
+def test_a_process_that_keeps_dying_soon_after_it_serves_is_restarted_with_growing_delays(monkeypatch, capsys,
+                                                                                            end, what):
+    """Killed 2 s after each start (it had answered its health check), a Streamlit process was started again at
+    once, for ever: 24 restarts in 120 s, 33 s of CPU, three log lines each (break-it pass brk16ops). From its second
+    death in a row within STABLE_AFTER s of serving it waits 2, 4, 8, 16 s, then is summarised once and retried every
+    QUIET_BACKOFF s; once it has served STABLE_AFTER s its count starts over, and its next death restarts at once."""
+    from serve_class import HEALTH_EVERY, HEALTH_FAILURES, QUIET_AFTER, QUIET_BACKOFF
+    STABLE_AFTER = getattr(serve_class, "STABLE_AFTER", 30.0)  # noqa: N806
+    child = _sleeper(monkeypatch, "web 1")
+    life = 2.0 + (HEALTH_FAILURES * HEALTH_EVERY if end is _hangs else 0.0)  # a hang is noticed 9 s after it began
+    now, waits = 0.0, []
+    for _ in range(QUIET_AFTER + 2):
+        waits.append(_serve_then(child, now, life, end))
+        now = child.restart_at
+        child.supervise(now)  # due: started again (then launched by _serve_then)
+        kill_group_and_wait(child.proc)
+        child.proc = None
+    assert waits == [0.0, 2.0, 4.0, 8.0, 16.0, QUIET_BACKOFF, QUIET_BACKOFF]
+    lines = [line.split("] ", 1)[1] for line in capsys.readouterr().err.splitlines()]
+    suffix = "exited (code -9)" if end is _dies else f"{what}: hung; killing it (SIGKILL)"
+    assert lines[0].startswith(f"web 1 {suffix}") and lines[0].endswith("and restarting it; the other processes "
+                                                                        "keep serving") or \
+        lines[0] == f"web 1 {suffix}; restarting it; the other processes keep serving"
+    assert any(line.endswith(f"restarting it in 2 s (it keeps dying{' or hanging' if end is _hangs else ''} within "
+                             "30 s of serving); the other processes keep serving") for line in lines)
+    summary = [line for line in lines if line.startswith("web 1 keeps dying within")]
+    assert summary == [f"web 1 keeps dying within 30 s of serving: 5 times in a row since 07:05:09 UTC (the last: "
+                       f"{what}, 2 s after it served). It is started again every 5 minutes from now on, without a "
+                       "line per try, and a line says when it serves again; the other processes keep serving. To "
+                       "see why it dies, run: streamlit run app.py"]
+    assert lines[-1] == summary[0]  # nothing per try after it
+    child.launch(now)  # this time it stays up
+    child.supervise(now)
+    assert capsys.readouterr().err == ""
+    child.supervise(now + STABLE_AFTER)
+    assert capsys.readouterr().err == ("[07:05:09] web 1: serving again, after 6 failed starts in a row since "
+                                       "07:05:09 UTC\n")
+    assert _serve_then(child, now + STABLE_AFTER, STABLE_AFTER, _dies) == 0.0  # served a while: at once
+    kill_group_and_wait(child.proc)
+
+
+def test_a_process_that_served_a_while_between_two_deaths_is_restarted_at_once_each_time(monkeypatch, capsys):
+    """The soak of bench/README.md section F kills one process a minute: each death is a first one, restarted at
+    once, never delayed."""
+    child = _sleeper(monkeypatch, "web 2")
+    now, waits = 0.0, []
+    for _ in range(4):
+        waits.append(_serve_then(child, now, 60.0, _dies))
+        now = child.restart_at
+        child.supervise(now)
+        kill_group_and_wait(child.proc)
+        child.proc = None
+    assert waits == [0.0] * 4
+    assert "keeps dying" not in capsys.readouterr().err
