@@ -24,7 +24,8 @@ seconds, and after HEALTH_FAILURES unanswered checks in a row it is killed and s
 the same way. While a process is down or silent, nginx sends its browsers to a live one and
 re-pins them there (one cookie, one address): a connection it cannot open within 1 s, or a
 plain HTTP request with no first byte within HTTP_FIRST_BYTE seconds, is passed on (the
-websocket keeps a one-day timeout). nginx runs in a process group of its own: when its master
+websocket keeps a one-day timeout); a dead process's port that another program takes meanwhile is marked down
+in nginx (reroute) until the process serves there again. nginx runs in a process group of its own: when its master
 dies, its workers (which would keep the port with the old configuration) are killed with it
 before a new master starts, and a master counts as serving only once it wrote its own pid
 (nginx does that after binding the port) and answers. Only the operator's signal stops
@@ -121,7 +122,8 @@ def upstream_name(i: int) -> str:
 
 
 def nginx_conf(listen: str, backends: list[str], run_dir: Path, as_root: bool,
-               connections: int = 1024, per_address: int = 128, upload_mb: int = STREAMLIT_UPLOAD_MB) -> str:
+               connections: int = 1024, per_address: int = 128, upload_mb: int = STREAMLIT_UPLOAD_MB,
+               down: frozenset[str] = frozenset()) -> str:
     """The nginx.conf text for ``listen`` ("host:port", listen_directive) in front of ``backends`` ("127.0.0.1:port").
 
     nginx's worker may hold ``connections`` connections (clients and processes together; nginx_limits sizes
@@ -149,15 +151,24 @@ def nginx_conf(listen: str, backends: list[str], run_dir: Path, as_root: bool,
     the LAST address of ``$upstream_addr`` (after a retry nginx lists every address tried,
     "a, b"), so a browser always holds one valid address. Only the listed backends are
     accepted as cookie values, so a forged cookie cannot point nginx elsewhere.
+
+    The backends in ``down`` are marked ``down``: nginx sends no request there (a browser pinned to one goes to
+    the others, and is re-pinned). The supervisor marks a process's port so while another program holds it
+    (Child.held_by_other): nginx passes over only a refused or failed connection, and another program that
+    answers is answered through, so students got its pages instead of the course's.
     """
     if not backends:
         raise ValueError("at least one backend")
     pin = "\n".join(f'        "{b}" {upstream_name(i)};' for i, b in enumerate(backends))
     same = "\n".join(f'        "{b}|{b}" "";' for b in backends)
-    servers = "\n".join(f"        server {b};" for b in backends)
+
+    def server(b: str, backup: bool = False) -> str:
+        return f"        server {b}{' backup' if backup else ''}{' down' if b in down else ''};\n"
+
+    servers = "".join(server(b) for b in backends).rstrip("\n")
     pinned = "\n".join(
-        f"    upstream {upstream_name(i)} {{\n        server {b};\n"
-        + "".join(f"        server {o} backup;\n" for o in backends if o != b) + "    }"
+        f"    upstream {upstream_name(i)} {{\n" + server(b)
+        + "".join(server(o, backup=True) for o in backends if o != b) + "    }"
         for i, b in enumerate(backends))
     tmp = run_dir / "tmp"
     q = nginx_quote
@@ -701,6 +712,7 @@ class Child:
         self.quick_exits = 0  # consecutive exits before answering the health check (or soon after: STABLE_AFTER)
         self.served_at: float | None = None  # when the current process answered its first health check
         self.died_soon = False  # the last death came at start or within STABLE_AFTER s of serving
+        self.held_by_other = False  # while it is dead, another program took its address (until it serves again)
         self.failing_since = ""  # UTC time (HH:MM:SS) of the first of those exits
         self.quiet = False  # the crash loop was summarised: no line per try until it serves again
         self.restart_at: float | None = None  # when a dead child is due to start again
@@ -771,6 +783,8 @@ class Child:
         """Called every half second: notice a death (log it, schedule the restart), start it
         again when due, log when a restarted process answers its health check."""
         if self.restart_at is not None:
+            if self.listens is not None:  # dead: is its address taken meanwhile (nginx must not send students there)
+                self.held_by_other = bind_problem(*self.listens) == "already in use"
             if now >= self.restart_at:
                 self.restart_at = None
                 self.restarts += 1
@@ -785,7 +799,7 @@ class Child:
                         f"{self.failing_since} UTC")
                 self.quick_exits, self.quiet, self.died_soon = 0, False, False
             if self.waiting_health and self.serves(timeout=0.3):
-                self.waiting_health = False
+                self.waiting_health, self.held_by_other = False, False
                 self.served_at, self.next_check = now, now + HEALTH_EVERY
                 if self.quiet:
                     pass  # logged once it has served STABLE_AFTER s (above)
@@ -869,6 +883,32 @@ class Child:
         except subprocess.TimeoutExpired:
             pass
         self.failures, self.restart_at = 0, now + delay
+
+
+def reroute(conf: Path, text: Callable[[frozenset[str]], str], nginx: Child, held: frozenset[str],
+            marked: frozenset[str]) -> frozenset[str]:
+    """Make nginx send no student to the backends in ``held`` (another program holds their address while their
+    process is dead; Child.held_by_other) and to the others again: write ``text(held)`` (nginx_conf with ``down``)
+    to ``conf`` and ask the running nginx to reload it (SIGHUP: new workers take new requests, the old ones finish
+    theirs, open websockets included), logging each change against ``marked`` (what was marked so far). Returns
+    ``held``, also when the configuration could not be written (that is logged, once, and nginx keeps what it has
+    until the next change); never raises."""
+    try:
+        conf.write_text(text(held))
+    except (OSError, ValueError) as exc:
+        still = ([f"sends students to {', '.join(sorted(held - marked))} (held by another program)"] if held - marked
+                 else []) + ([f"sends none to {', '.join(sorted(marked - held))}"] if marked - held else [])
+        log(f"nginx.conf could not be rewritten ({exc}): nginx still {' and '.join(still)}")
+        return held
+    if nginx.proc is not None and nginx.proc.poll() is None:
+        nginx.proc.send_signal(signal.SIGHUP)  # a dead or restarting nginx reads the file when it starts
+    for b in sorted(held - marked):
+        log(f"{b} is in use by another program while its Streamlit process is down: nginx sends no student there "
+            "(those pinned to it go to the other processes) until the process serves there again")
+    for b in sorted(marked - held):
+        log(f"{b} is no longer held by another program: nginx sends students there again once its process serves "
+            "(until then they go to the other processes)")
+    return held
 
 
 def sqlite_problem() -> str | None:
@@ -1308,8 +1348,11 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
     try:
         host = f"[{args.address}]" if ":" in args.address else args.address  # IPv6 in brackets, in URLs too
         conf = run_dir / "nginx.conf"
-        conf.write_text(nginx_conf(listen_directive(args.address, args.port), backends, run_dir, as_root,
-                                   connections, per_address, upload_mb))
+        def conf_text(down: frozenset[str] = frozenset()) -> str:
+            return nginx_conf(listen_directive(args.address, args.port), backends, run_dir, as_root, connections,
+                              per_address, upload_mb, down)
+
+        conf.write_text(conf_text())
         check = subprocess.run([nginx, "-t", "-q", "-p", str(run_dir), "-c", str(conf)],  # before any process starts
                                capture_output=True, text=True, errors="replace")
         if check.returncode != 0:
@@ -1335,10 +1378,14 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
         serving = True  # before the banner: a signal right after it is the operator's stop of a served class
         say(f"Serving the app from {args.processes} Streamlit process{'es' if args.processes != 1 else ''} "
             f"at http://{shown}:{args.port} (nginx, sticky by cookie). Ctrl+C stops everything.", "stdout")
+        marked: frozenset[str] = frozenset()  # backends nginx is told are down (another program holds their port)
         while True:  # the supervisor: until the operator's signal
             now = time.monotonic()
             for child in children:
                 child.supervise(now)
+            held = frozenset(b for b, c in zip(backends, children) if c.held_by_other)
+            if held != marked:
+                marked = reroute(conf, conf_text, proxy, held, marked)
             time.sleep(0.5)
     except KeyboardInterrupt:  # the operator's stop: a success once the class was served, else like main()'s
         if serving:

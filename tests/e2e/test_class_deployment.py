@@ -211,6 +211,73 @@ def test_a_dead_process_is_restarted_while_the_others_keep_serving():
         assert proc.wait(30) == 0
 
 
+def _body(url: str, cookie: str | None = None) -> tuple[bytes, list[str]]:
+    req = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return r.read(), r.headers.get_all("Set-Cookie") or []
+
+
+def test_another_program_on_a_dead_processs_port_never_gets_a_student():
+    """A process killed, and its port taken by another program before the restart (another user's server on a
+    shared machine): nginx passed every browser pinned to that port, and every second new visitor, to that program,
+    which answered 200 with its own page, pinned there by cookie (break-it pass brk16ops). Now the launcher notices,
+    marks the port down in nginx (logged), the pinned browsers are answered by the live process and re-pinned
+    there, and no new visitor gets the other program; once it lets go and the process serves again, nginx uses it
+    again."""
+    import http.server
+
+    proc, port, first = _launch(2)
+    url = f"http://127.0.0.1:{port}"
+    dead, live = f"127.0.0.1:{first}", f"127.0.0.1:{first + 1}"
+    err = _Lines(proc.stderr)
+
+    class Other(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"NOT THE COURSE")
+
+        def log_message(self, *args):
+            pass
+
+    other = None
+    try:
+        wait_healthy(url + "/_stcore/health", proc, 120)
+        os.kill(_backend_pid(proc, first), signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while other is None and time.monotonic() < deadline:  # take the port before the process starts again
+            try:
+                other = http.server.HTTPServer(("127.0.0.1", first), Other)
+            except OSError:
+                time.sleep(0.01)
+        assert other is not None
+        threading.Thread(target=other.serve_forever, daemon=True).start()
+        err.wait_for(f"{dead} is in use by another program while its Streamlit process is down: nginx sends no "
+                     "student there (those pinned to it go to the other processes) until the process serves there "
+                     "again", 10)
+        time.sleep(1)  # nginx's new workers take over
+        for _ in range(6):
+            body, cookies = _body(url + "/", f"{COOKIE}={dead}")
+            assert b"NOT THE COURSE" not in body and b"Streamlit" in body
+            assert cookies == [f"{COOKIE}={live}; Path=/; HttpOnly; SameSite=Lax"]
+            body, cookies = _body(url + "/")
+            assert b"NOT THE COURSE" not in body
+            assert cookies == [f"{COOKIE}={live}; Path=/; HttpOnly; SameSite=Lax"]
+        other.shutdown()
+        other.server_close()
+        other = None
+        err.wait_for(f"{dead} is no longer held by another program: nginx sends students there again once its "
+                     "process serves (until then they go to the other processes)", 20)
+        err.wait_for(f"Streamlit process on {dead}: serving again", 120)
+        assert wait_until(lambda: _get(url + "/", f"{COOKIE}={dead}") == (200, []), 30)  # nginx uses it again
+    finally:
+        if other is not None:
+            other.shutdown()
+            other.server_close()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+
+
 def test_a_browser_pinned_to_a_dead_process_is_moved_and_keeps_working(browser):
     """A real browser pinned to a process that then dies: a reload is answered (by the live process
     while the dead one restarts, or by the restarted one), the browser holds one valid cookie, and

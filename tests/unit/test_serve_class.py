@@ -988,3 +988,94 @@ def test_a_process_that_served_a_while_between_two_deaths_is_restarted_at_once_e
         child.proc = None
     assert waits == [0.0] * 4
     assert "keeps dying" not in capsys.readouterr().err
+
+
+def test_a_backend_marked_down_gets_no_request_and_nginx_takes_the_configuration(tmp_path):
+    """A process's port held by another program while the process is dead is marked ``down`` everywhere nginx could
+    send a request: the pool and every pinned upstream, as primary or as backup."""
+    from serve_class import find_nginx
+    conf = nginx_conf("127.0.0.1:8501", BACKENDS, tmp_path, as_root=False, down=frozenset({BACKENDS[1]}))
+    lines = [line.strip() for line in conf.splitlines() if line.strip().startswith("server 127.")]
+    assert len(lines) == 3 + 3 * 3
+    assert [line for line in lines if "8602" in line] == ["server 127.0.0.1:8602 down;",
+                                                          "server 127.0.0.1:8602 backup down;",
+                                                          "server 127.0.0.1:8602 down;",
+                                                          "server 127.0.0.1:8602 backup down;"]
+    assert not [line for line in lines if "down" in line and "8602" not in line]
+    assert " down;" not in nginx_conf("127.0.0.1:8501", BACKENDS, tmp_path, as_root=False)
+    if (nginx := find_nginx()) is None:
+        pytest.skip("nginx is not installed")
+    (tmp_path / "tmp").mkdir()
+    (tmp_path / "nginx.conf").write_text(conf)
+    check = subprocess.run([nginx, "-t", "-q", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+                           capture_output=True, text=True)
+    assert (check.returncode, check.stderr) == (0, "")
+
+
+def test_a_dead_processs_port_taken_by_another_program_is_noticed_until_it_serves_again(monkeypatch):
+    """nginx answered students through whatever program took a dead process's port (break-it pass brk16ops): the
+    supervisor notices it while the process is dead, and forgets it once the port is free or the process serves."""
+    import socket
+
+    from serve_class import Child
+    port = _free_port()
+    child = Child("web 3", [sys.executable, "-c", "import time; time.sleep(60)"], "http://127.0.0.1:1/",
+                  warm_port=port)
+    child.launch(0.0)
+    kill_group_and_wait(child.proc)
+    child.supervise(1.0)  # notices the death: restart due at once
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", port))
+        other.listen()
+        child.restart_at = 5.0  # not due yet
+        child.supervise(2.0)
+        assert child.held_by_other is True
+    child.supervise(3.0)
+    assert child.held_by_other is False  # free again: the usual passing over of a refused connection
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", port))
+        other.listen()
+        child.supervise(4.0)
+        assert child.held_by_other is True
+        monkeypatch.setattr(Child, "serves", lambda self, timeout=2.0: True)
+        child.supervise(5.0)  # due: started (it would die on the port; here it answers)
+        child.supervise(5.5)
+        assert child.held_by_other is False
+    kill_group_and_wait(child.proc)
+
+
+_IDLE = type("Idle", (), {"supervise": lambda self, now: None})()  # _drive's child when only waiting
+
+
+def test_reroute_rewrites_the_configuration_reloads_nginx_and_logs_each_change(tmp_path, capsys):
+    from serve_class import Child, reroute
+    reloads = tmp_path / "reloads"
+    nginx = Child("nginx", [sys.executable, "-c", "import pathlib, signal, sys, time\n"
+                            f"signal.signal(signal.SIGHUP, lambda *a: open({str(reloads)!r}, 'a').write('r'))\n"
+                            f"pathlib.Path({str(reloads)!r}).write_text('')\n"
+                            "while True: time.sleep(1)"], None)
+    nginx.start()
+    _drive(_IDLE, reloads.exists)
+    conf = tmp_path / "nginx.conf"
+    text = lambda down: f"down={sorted(down)}"  # noqa: E731
+    a, b = "127.0.0.1:8601", "127.0.0.1:8602"
+    assert reroute(conf, text, nginx, frozenset({a}), frozenset()) == {a}
+    assert conf.read_text() == "down=['127.0.0.1:8601']"
+    _drive(_IDLE, lambda: reloads.read_text() == "r")  # SIGHUP: nginx reloads its configuration
+    assert reroute(conf, text, nginx, frozenset({b}), frozenset({a})) == {b}
+    assert conf.read_text() == "down=['127.0.0.1:8602']"
+    _drive(_IDLE, lambda: reloads.read_text() == "rr")
+    lines = [line.split("] ", 1)[1] for line in capsys.readouterr().err.splitlines()]
+    assert lines == [
+        "127.0.0.1:8601 is in use by another program while its Streamlit process is down: nginx sends no student "
+        "there (those pinned to it go to the other processes) until the process serves there again",
+        "127.0.0.1:8602 is in use by another program while its Streamlit process is down: nginx sends no student "
+        "there (those pinned to it go to the other processes) until the process serves there again",
+        "127.0.0.1:8601 is no longer held by another program: nginx sends students there again once its process "
+        "serves (until then they go to the other processes)"]
+    conf.unlink()
+    conf.mkdir()  # cannot be written: said once, never raised
+    assert reroute(conf, text, nginx, frozenset(), frozenset({b})) == frozenset()
+    assert capsys.readouterr().err.split("] ", 1)[1].startswith("nginx.conf could not be rewritten ([Errno 21] Is a "
+                                                                "directory")
+    kill_group_and_wait(nginx.proc)
