@@ -911,6 +911,29 @@ def reroute(conf: Path, text: Callable[[frozenset[str]], str], nginx: Child, hel
     return held
 
 
+#: Seconds between two reloads of nginx by Routing at least: each reload leaves the old worker running while its
+#: websockets stay open (a day at most), so a program taking and freeing a dead process's port over and over
+#: would otherwise have nginx reloaded twice a second, each old worker kept.
+REROUTE_EVERY = 10.0
+
+
+class Routing:
+    """What nginx is told of the backends another program holds (reroute), changed at most once per REROUTE_EVERY s;
+    a change that comes sooner is made when that time has passed, if it still holds."""
+
+    def __init__(self, conf: Path, text: Callable[[frozenset[str]], str], nginx: Child):
+        self.conf, self.text, self.nginx = conf, text, nginx
+        self.marked: frozenset[str] = frozenset()
+        self._next = 0.0
+
+    def update(self, now: float, held: frozenset[str]) -> None:
+        """Tell nginx ``held`` (the backends another program holds now) unless it knows, or it was told within the
+        last REROUTE_EVERY s."""
+        if held != self.marked and now >= self._next:
+            self.marked = reroute(self.conf, self.text, self.nginx, held, self.marked)
+            self._next = now + REROUTE_EVERY
+
+
 def sqlite_problem() -> str | None:
     """Why the SQLite progress store the processes would open (in TOOLCALL_DATA_DIR, default <repo>/data)
     is set up wrongly, or None: it is opened (made and migrated) once before any process starts, so a data
@@ -1378,14 +1401,12 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
         serving = True  # before the banner: a signal right after it is the operator's stop of a served class
         say(f"Serving the app from {args.processes} Streamlit process{'es' if args.processes != 1 else ''} "
             f"at http://{shown}:{args.port} (nginx, sticky by cookie). Ctrl+C stops everything.", "stdout")
-        marked: frozenset[str] = frozenset()  # backends nginx is told are down (another program holds their port)
+        routing = Routing(conf, conf_text, proxy)  # backends nginx is told are down (another program holds them)
         while True:  # the supervisor: until the operator's signal
             now = time.monotonic()
             for child in children:
                 child.supervise(now)
-            held = frozenset(b for b, c in zip(backends, children) if c.held_by_other)
-            if held != marked:
-                marked = reroute(conf, conf_text, proxy, held, marked)
+            routing.update(now, frozenset(b for b, c in zip(backends, children) if c.held_by_other))
             time.sleep(0.5)
     except KeyboardInterrupt:  # the operator's stop: a success once the class was served, else like main()'s
         if serving:

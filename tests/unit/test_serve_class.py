@@ -1079,3 +1079,20 @@ def test_reroute_rewrites_the_configuration_reloads_nginx_and_logs_each_change(t
     assert capsys.readouterr().err.split("] ", 1)[1].startswith("nginx.conf could not be rewritten ([Errno 21] Is a "
                                                                 "directory")
     kill_group_and_wait(nginx.proc)
+
+
+def test_nginx_is_reloaded_at_most_once_per_reroute_every_however_often_the_port_changes_hands(tmp_path, monkeypatch):
+    """Each reload leaves nginx's old worker running while its websockets stay open: a program taking and freeing a
+    dead process's port every second would have had nginx reloaded twice a second, each old worker kept."""
+    import serve_class
+    from serve_class import REROUTE_EVERY, Child, Routing
+    calls = []
+    monkeypatch.setattr(serve_class, "reroute", lambda conf, text, nginx, held, marked: calls.append(held) or held)
+    routing = Routing(tmp_path / "nginx.conf", lambda down: "", Child("nginx", ["true"], None))
+    a = "127.0.0.1:8601"
+    now = 0.0
+    for second in range(int(3 * REROUTE_EVERY)):  # taken, freed, taken, … every second
+        routing.update(now + second, frozenset({a}) if second % 2 == 0 else frozenset())
+    assert len(calls) == 3 and calls[0] == {a}
+    routing.update(100.0, frozenset())  # what holds last is what nginx is told
+    assert routing.marked == frozenset()
