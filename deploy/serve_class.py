@@ -24,7 +24,8 @@ seconds, and after HEALTH_FAILURES unanswered checks in a row it is killed and s
 the same way. While a process is down or silent, nginx sends its browsers to a live one and
 re-pins them there (one cookie, one address): a connection it cannot open within 1 s, or a
 plain HTTP request with no first byte within HTTP_FIRST_BYTE seconds, is passed on (the
-websocket keeps a one-day timeout). nginx runs in a process group of its own: when its master
+websocket keeps a one-day timeout); a dead process's port that another program takes meanwhile is marked down
+in nginx (reroute) until the process serves there again. nginx runs in a process group of its own: when its master
 dies, its workers (which would keep the port with the old configuration) are killed with it
 before a new master starts, and a master counts as serving only once it wrote its own pid
 (nginx does that after binding the port) and answers. Only the operator's signal stops
@@ -79,6 +80,12 @@ MAX_BACKOFF = 60.0
 #: forever) until it serves again, which is logged.
 QUIET_AFTER = 5
 QUIET_BACKOFF = 300.0
+#: A process that dies, or hangs, within STABLE_AFTER seconds of answering its health check, after one that died at
+#: start or as soon, is in the same crash loop (killed each time by the OOM killer, by a fault in its first page):
+#: its restart waits as for one dying at start. It was started again at once, for ever: measured, 24 restarts in
+#: 120 s, 33 s of CPU (a Streamlit process's start) and three log lines each (break-it pass brk16ops). Once a
+#: process has served STABLE_AFTER s its count starts over, so the first death of one that served restarts at once.
+STABLE_AFTER = 30.0
 NGINX_CANDIDATES = ("nginx", "/usr/sbin/nginx", "/usr/local/sbin/nginx")
 #: A serving Streamlit process's health check is asked every HEALTH_EVERY seconds, waiting at most
 #: HEALTH_TIMEOUT seconds; HEALTH_FAILURES unanswered in a row (≈ 18 s) and it counts as hung. Generous,
@@ -115,7 +122,8 @@ def upstream_name(i: int) -> str:
 
 
 def nginx_conf(listen: str, backends: list[str], run_dir: Path, as_root: bool,
-               connections: int = 1024, per_address: int = 128, upload_mb: int = STREAMLIT_UPLOAD_MB) -> str:
+               connections: int = 1024, per_address: int = 128, upload_mb: int = STREAMLIT_UPLOAD_MB,
+               down: frozenset[str] = frozenset()) -> str:
     """The nginx.conf text for ``listen`` ("host:port", listen_directive) in front of ``backends`` ("127.0.0.1:port").
 
     nginx's worker may hold ``connections`` connections (clients and processes together; nginx_limits sizes
@@ -143,15 +151,24 @@ def nginx_conf(listen: str, backends: list[str], run_dir: Path, as_root: bool,
     the LAST address of ``$upstream_addr`` (after a retry nginx lists every address tried,
     "a, b"), so a browser always holds one valid address. Only the listed backends are
     accepted as cookie values, so a forged cookie cannot point nginx elsewhere.
+
+    The backends in ``down`` are marked ``down``: nginx sends no request there (a browser pinned to one goes to
+    the others, and is re-pinned). The supervisor marks a process's port so while another program holds it
+    (Child.held_by_other): nginx passes over only a refused or failed connection, and another program that
+    answers is answered through, so students got its pages instead of the course's.
     """
     if not backends:
         raise ValueError("at least one backend")
     pin = "\n".join(f'        "{b}" {upstream_name(i)};' for i, b in enumerate(backends))
     same = "\n".join(f'        "{b}|{b}" "";' for b in backends)
-    servers = "\n".join(f"        server {b};" for b in backends)
+
+    def server(b: str, backup: bool = False) -> str:
+        return f"        server {b}{' backup' if backup else ''}{' down' if b in down else ''};\n"
+
+    servers = "".join(server(b) for b in backends).rstrip("\n")
     pinned = "\n".join(
-        f"    upstream {upstream_name(i)} {{\n        server {b};\n"
-        + "".join(f"        server {o} backup;\n" for o in backends if o != b) + "    }"
+        f"    upstream {upstream_name(i)} {{\n" + server(b)
+        + "".join(server(o, backup=True) for o in backends if o != b) + "    }"
         for i, b in enumerate(backends))
     tmp = run_dir / "tmp"
     q = nginx_quote
@@ -677,7 +694,8 @@ class Child:
     ``watch``: while it serves, ask its health check every HEALTH_EVERY s and treat HEALTH_FAILURES
     unanswered in a row as a death (a hung Streamlit process, or a hung nginx: its check is HEALTH_PATH,
     which nginx answers itself). A restarted process that has not answered within STARTUP_TIMEOUT s is
-    killed and started again after a growing delay, as one that died at start. ``pid_file``: it serves
+    killed and started again after a growing delay, as one that died at start; so is one that keeps dying or
+    hanging within STABLE_AFTER s of answering (from its second such death in a row). ``pid_file``: it serves
     only once that file holds its own pid (nginx writes it after binding its port), so a leftover
     process answering on the port does not count. ``listens``: the (address, port) it binds (default
     127.0.0.1:``warm_port``), named in the log when another program holds it while it keeps dying."""
@@ -691,7 +709,10 @@ class Child:
         self.watch, self.pid_file = watch, pid_file
         self.proc: subprocess.Popen | None = None
         self.restarts = 0
-        self.quick_exits = 0  # consecutive exits before answering the health check
+        self.quick_exits = 0  # consecutive exits before answering the health check (or soon after: STABLE_AFTER)
+        self.served_at: float | None = None  # when the current process answered its first health check
+        self.died_soon = False  # the last death came at start or within STABLE_AFTER s of serving
+        self.held_by_other = False  # while it is dead, another program took its address (until it serves again)
         self.failing_since = ""  # UTC time (HH:MM:SS) of the first of those exits
         self.quiet = False  # the crash loop was summarised: no line per try until it serves again
         self.restart_at: float | None = None  # when a dead child is due to start again
@@ -731,7 +752,7 @@ class Child:
         if self.proc.stderr is not None:
             threading.Thread(target=OutputRelay(self.name).pump, args=(self.proc.stderr,), daemon=True).start()
         self.waiting_health = self.health is not None
-        self.failures, self.checking, self.started_at = 0, False, None
+        self.failures, self.checking, self.started_at, self.served_at = 0, False, None, None
         return self.proc
 
     def _note(self, text: str) -> None:
@@ -739,17 +760,19 @@ class Child:
         if not self.quiet:
             log(text)
 
-    def _quick_exit(self, last: str) -> float:
-        """Count one more exit (or start failure) before answering; return the wait before the next start:
-        2, 4, 8 … s (at most MAX_BACKOFF), then, from the QUIET_AFTER-th in a row, QUIET_BACKOFF s, after one
-        summary line naming ``last`` (what happened the last time: ``exit code 1``)."""
+    def _quick_exit(self, last: str, soon: bool = False) -> float:
+        """Count one more exit (or start failure) before answering, or (``soon``) within STABLE_AFTER s of it; return
+        the wait before the next start: 2, 4, 8 … s (at most MAX_BACKOFF), then, from the QUIET_AFTER-th in a row,
+        QUIET_BACKOFF s, after one summary line naming ``last`` (what happened the last time: ``exit code 1``)."""
         self.quick_exits += 1
+        self.died_soon = True
         if self.quick_exits == 1:
             self.failing_since = time.strftime("%H:%M:%S", time.gmtime())
         if self.quick_exits < QUIET_AFTER:
             return min(MAX_BACKOFF, 2.0 ** self.quick_exits)
         if not self.quiet:
-            log(f"{self.name} keeps dying at start: {self.quick_exits} times in a row since {self.failing_since} UTC "
+            when = f"within {STABLE_AFTER:.0f} s of serving" if soon else "at start"
+            log(f"{self.name} keeps dying {when}: {self.quick_exits} times in a row since {self.failing_since} UTC "
                 f"(the last: {last}){self.port_taken()}. It is started again every {QUIET_BACKOFF / 60:.0f} "
                 "minutes from now on, without a line per try, and a line says when it serves again; the other "
                 "processes keep serving. To see why it dies, run: streamlit run app.py")
@@ -760,6 +783,8 @@ class Child:
         """Called every half second: notice a death (log it, schedule the restart), start it
         again when due, log when a restarted process answers its health check."""
         if self.restart_at is not None:
+            if self.listens is not None:  # dead: is its address taken meanwhile (nginx must not send students there)
+                self.held_by_other = bind_problem(*self.listens) == "already in use"
             if now >= self.restart_at:
                 self.restart_at = None
                 self.restarts += 1
@@ -768,13 +793,16 @@ class Child:
             return
         code = self.proc.poll() if self.proc is not None else None
         if code is None:
-            if self.waiting_health and self.serves(timeout=0.3):
-                self.waiting_health = False
-                self.next_check = now + HEALTH_EVERY
-                if self.quiet:
+            if self.served_at is not None and now - self.served_at >= STABLE_AFTER and self.died_soon:
+                if self.quiet:  # said once it has served a while: a loop dying soon after serving logged it each time
                     log(f"{self.name}: serving again, after {self.quick_exits} failed starts in a row since "
                         f"{self.failing_since} UTC")
-                    self.quiet = False
+                self.quick_exits, self.quiet, self.died_soon = 0, False, False
+            if self.waiting_health and self.serves(timeout=0.3):
+                self.waiting_health, self.held_by_other = False, False
+                self.served_at, self.next_check = now, now + HEALTH_EVERY
+                if self.quiet:
+                    pass  # logged once it has served STABLE_AFTER s (above)
                 elif self.restarts:
                     log(f"{self.name}: serving again")
                 if self.restarts:
@@ -790,12 +818,17 @@ class Child:
                 self.restart_at = now + self._quick_exit(why)  # stuck at start, like dying at start: it waits
             return
         kill_group(self.proc)  # what it leaves behind (nginx workers holding the port) goes with it
+        life = None if self.served_at is None else now - self.served_at
+        soon = life is not None and life < STABLE_AFTER
         if self.waiting_health:
             delay = self._quick_exit(f"exit code {code}")
+        elif soon and self.died_soon:
+            delay = self._quick_exit(f"exit code {code}, {life:.0f} s after it served", soon=True)
         else:
-            self.quick_exits, delay, self.quiet = 0, 0.0, False
+            self.quick_exits, delay, self.quiet, self.died_soon = 0, 0.0, False, soon
+        why = "at start" if self.waiting_health else f"within {STABLE_AFTER:.0f} s of serving"
         self._note(f"{self.name} exited (code {code}){self.port_taken() if self.quick_exits else ''}; restarting it"
-                   + (f" in {delay:.0f} s (it keeps dying at start)" if delay else "")
+                   + (f" in {delay:.0f} s (it keeps dying {why})" if delay else "")
                    + "; the other processes keep serving")
         self.restart_at = now + delay
 
@@ -825,24 +858,80 @@ class Child:
         """A serving process: start its next health check when due; kill and restart it after
         HEALTH_FAILURES unanswered in a row."""
         if self.failures >= HEALTH_FAILURES:
-            self._kill_silent(now, f"did not answer {self.failures} health checks in a row "
-                                   f"({HEALTH_TIMEOUT:.0f} s each)")
-            self.quick_exits = 0
+            # it served from served_at until about HEALTH_FAILURES checks ago
+            life = now - (self.served_at or now) - HEALTH_FAILURES * HEALTH_EVERY
+            why = f"did not answer {self.failures} health checks in a row ({HEALTH_TIMEOUT:.0f} s each)"
+            if life < STABLE_AFTER and self.died_soon:
+                delay = self._quick_exit(f"{why}, {max(0.0, life):.0f} s after it served", soon=True)
+                self._kill_silent(now, why, delay)
+            else:
+                self._kill_silent(now, why)
+                self.quick_exits, self.quiet, self.died_soon = 0, False, life < STABLE_AFTER
         elif not self.checking and now >= self.next_check:
             self.checking, self.next_check = True, now + HEALTH_EVERY
             threading.Thread(target=self._check, args=(self.proc,), daemon=True).start()
 
-    def _kill_silent(self, now: float, why: str) -> None:
+    def _kill_silent(self, now: float, why: str, delay: float = 0.0) -> None:
         """Log ``why``, kill the running process and its group (SIGKILL: a stopped or hung process
-        ignores SIGTERM) and schedule its restart now, as for a process that died."""
-        self._note(f"{self.name} {why}: hung; killing it (SIGKILL) and restarting it; the other processes keep "
-                   "serving")
+        ignores SIGTERM) and schedule its restart in ``delay`` s, as for a process that died."""
+        self._note(f"{self.name} {why}: hung; killing it (SIGKILL) and restarting it"
+                   + (f" in {delay:.0f} s (it keeps dying or hanging within {STABLE_AFTER:.0f} s of serving)"
+                      if delay else "") + "; the other processes keep serving")
         kill_group(self.proc)
         try:
             self.proc.wait(10)
         except subprocess.TimeoutExpired:
             pass
-        self.failures, self.restart_at = 0, now
+        self.failures, self.restart_at = 0, now + delay
+
+
+def reroute(conf: Path, text: Callable[[frozenset[str]], str], nginx: Child, held: frozenset[str],
+            marked: frozenset[str]) -> frozenset[str]:
+    """Make nginx send no student to the backends in ``held`` (another program holds their address while their
+    process is dead; Child.held_by_other) and to the others again: write ``text(held)`` (nginx_conf with ``down``)
+    to ``conf`` and ask the running nginx to reload it (SIGHUP: new workers take new requests, the old ones finish
+    theirs, open websockets included), logging each change against ``marked`` (what was marked so far). Returns
+    ``held``, also when the configuration could not be written (that is logged, once, and nginx keeps what it has
+    until the next change); never raises."""
+    try:
+        conf.write_text(text(held))
+    except (OSError, ValueError) as exc:
+        still = ([f"sends students to {', '.join(sorted(held - marked))} (held by another program)"] if held - marked
+                 else []) + ([f"sends none to {', '.join(sorted(marked - held))}"] if marked - held else [])
+        log(f"nginx.conf could not be rewritten ({exc}): nginx still {' and '.join(still)}")
+        return held
+    if nginx.proc is not None and nginx.proc.poll() is None:
+        nginx.proc.send_signal(signal.SIGHUP)  # a dead or restarting nginx reads the file when it starts
+    for b in sorted(held - marked):
+        log(f"{b} is in use by another program while its Streamlit process is down: nginx sends no student there "
+            "(those pinned to it go to the other processes) until the process serves there again")
+    for b in sorted(marked - held):
+        log(f"{b} is no longer held by another program: nginx sends students there again once its process serves "
+            "(until then they go to the other processes)")
+    return held
+
+
+#: Seconds between two reloads of nginx by Routing at least: each reload leaves the old worker running while its
+#: websockets stay open (a day at most), so a program taking and freeing a dead process's port over and over
+#: would otherwise have nginx reloaded twice a second, each old worker kept.
+REROUTE_EVERY = 10.0
+
+
+class Routing:
+    """What nginx is told of the backends another program holds (reroute), changed at most once per REROUTE_EVERY s;
+    a change that comes sooner is made when that time has passed, if it still holds."""
+
+    def __init__(self, conf: Path, text: Callable[[frozenset[str]], str], nginx: Child):
+        self.conf, self.text, self.nginx = conf, text, nginx
+        self.marked: frozenset[str] = frozenset()
+        self._next = 0.0
+
+    def update(self, now: float, held: frozenset[str]) -> None:
+        """Tell nginx ``held`` (the backends another program holds now) unless it knows, or it was told within the
+        last REROUTE_EVERY s."""
+        if held != self.marked and now >= self._next:
+            self.marked = reroute(self.conf, self.text, self.nginx, held, self.marked)
+            self._next = now + REROUTE_EVERY
 
 
 def sqlite_problem() -> str | None:
@@ -1043,9 +1132,17 @@ def _on_signal(signum, frame):
     raise KeyboardInterrupt
 
 
+def stop_signals() -> list[signal.Signals]:
+    """The signals that stop the class besides Ctrl+C (SIGINT): SIGTERM and SIGHUP, each unless the launcher was
+    started with it ignored. ``nohup python deploy/serve_class.py &`` (or a service manager) ignores SIGHUP so that
+    closing the terminal leaves the class running; the launcher put its own handler over that, and the teacher
+    who closed the terminal stopped the class (break-it pass brk16ops). An ignored signal stays ignored."""
+    return [sig for sig in (signal.SIGTERM, signal.SIGHUP) if signal.getsignal(sig) != signal.SIG_IGN]
+
+
 def _main(argv: list[str] | None) -> int:
-    signal.signal(signal.SIGTERM, _on_signal)
-    signal.signal(signal.SIGHUP, _on_signal)
+    for sig in stop_signals():
+        signal.signal(sig, _on_signal)
     ap = argparse.ArgumentParser(prog="serve_class.py", description=__doc__.splitlines()[0])
     ap.add_argument("--processes", type=int, default=default_processes(),
                     help=f"Streamlit processes (default 2 per core: {default_processes()} here; 1..16)")
@@ -1274,8 +1371,11 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
     try:
         host = f"[{args.address}]" if ":" in args.address else args.address  # IPv6 in brackets, in URLs too
         conf = run_dir / "nginx.conf"
-        conf.write_text(nginx_conf(listen_directive(args.address, args.port), backends, run_dir, as_root,
-                                   connections, per_address, upload_mb))
+        def conf_text(down: frozenset[str] = frozenset()) -> str:
+            return nginx_conf(listen_directive(args.address, args.port), backends, run_dir, as_root, connections,
+                              per_address, upload_mb, down)
+
+        conf.write_text(conf_text())
         check = subprocess.run([nginx, "-t", "-q", "-p", str(run_dir), "-c", str(conf)],  # before any process starts
                                capture_output=True, text=True, errors="replace")
         if check.returncode != 0:
@@ -1296,14 +1396,17 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
         except RuntimeError as exc:  # free when checked, taken since (the port stolen meanwhile): say so
             raise RuntimeError(f"nginx did not start{proxy.port_taken()}: {exc}") from None
         proxy.waiting_health, proxy.next_check = False, time.monotonic() + HEALTH_EVERY
+        proxy.served_at = time.monotonic()
         shown = "localhost" if args.address in ("0.0.0.0", "::") else host
         serving = True  # before the banner: a signal right after it is the operator's stop of a served class
         say(f"Serving the app from {args.processes} Streamlit process{'es' if args.processes != 1 else ''} "
             f"at http://{shown}:{args.port} (nginx, sticky by cookie). Ctrl+C stops everything.", "stdout")
+        routing = Routing(conf, conf_text, proxy)  # backends nginx is told are down (another program holds them)
         while True:  # the supervisor: until the operator's signal
             now = time.monotonic()
             for child in children:
                 child.supervise(now)
+            routing.update(now, frozenset(b for b, c in zip(backends, children) if c.held_by_other))
             time.sleep(0.5)
     except KeyboardInterrupt:  # the operator's stop: a success once the class was served, else like main()'s
         if serving:

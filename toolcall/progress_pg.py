@@ -349,6 +349,12 @@ def _cut(conn: psycopg.Connection) -> None:
 
 _WATCHDOG = _Watchdog()
 
+#: Seconds the pool's attempt to open a connection may take, unless the URL's connect_timeout says otherwise.
+#: psycopg's default is 130 s: a server that stopped answering in the middle of the handshake (a host gone, the
+#: server stopped) kept the pool's few connecting threads waiting that long, and every call failed for two minutes
+#: after the server was back (measured: 91 s after, still "unreachable"; break-it pass brk16ops).
+CONNECT_TIMEOUT = 5
+
 #: pg_advisory_xact_lock key held while migrating, so two hosts starting at once migrate once.
 _MIGRATION_LOCK = 0x746F6F6C  # "tool"
 
@@ -360,7 +366,9 @@ class PostgresProgressStore(SqlProgressStore):
     ``url`` is a libpq URL (``postgresql://user:pass@host:5432/db``). The pool holds 1 to
     ``max_size`` connections; a call waits at most ``timeout`` seconds for one, then raises
     StorageError (as does any database error), so a page never hangs on a dead server; for
-    ``retry_after`` seconds after such a failure calls fail at once instead of each waiting.
+    ``retry_after`` seconds after such a failure calls fail at once instead of each waiting. Opening a connection
+    takes at most CONNECT_TIMEOUT seconds (unless the URL's ``connect_timeout`` says otherwise), so the pool connects
+    again within seconds of a server that stopped answering coming back.
     Creating the store raises StorageError for a URL libpq cannot read (:func:`url_problem`, the URL not
     repeated), and never fails for an unreachable server: the schema is migrated on the
     first call that reaches it, and every call until then raises StorageError. When the server answers
@@ -406,6 +414,7 @@ class PostgresProgressStore(SqlProgressStore):
 
         self._pool = psycopg_pool.ConnectionPool(
             url,
+            kwargs={} if conninfo_to_dict(url).get("connect_timeout") else {"connect_timeout": CONNECT_TIMEOUT},
             connection_class=_Watched,
             min_size=1,
             max_size=max_size,

@@ -24,9 +24,10 @@ from serve_class import COOKIE, HEALTH_FAILURES, HTTP_FIRST_BYTE, bind_problem, 
 pytestmark = pytest.mark.e2e
 
 
-def _launch(processes: int) -> tuple[subprocess.Popen, int, int]:
+def _launch(processes: int, preexec_fn=None) -> tuple[subprocess.Popen, int, int]:
     """Start deploy/serve_class.py with ``processes`` processes on free loopback ports
-    (nginx's, then the first backend's); returns (launcher, port, first backend port)."""
+    (nginx's, then the first backend's), ``preexec_fn`` run in it before it starts; returns (launcher, port, first
+    backend port)."""
     if find_nginx() is None:
         if os.environ.get("TOOLCALL_REQUIRE_NGINX"):
             pytest.fail("nginx is missing: `apt-get install nginx` (bash .ci/run does it)")
@@ -34,7 +35,8 @@ def _launch(processes: int) -> tuple[subprocess.Popen, int, int]:
     port, first = _free_port(), free_port_range(processes)
     proc = subprocess.Popen([sys.executable, "deploy/serve_class.py", "--processes", str(processes), "--address",
                              "127.0.0.1", "--port", str(port), "--first-backend-port", str(first)],
-                            cwd=REPO, env=launcher_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=REPO, env=launcher_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=preexec_fn)
     return proc, port, first
 
 
@@ -209,6 +211,73 @@ def test_a_dead_process_is_restarted_while_the_others_keep_serving():
         assert proc.wait(30) == 0
 
 
+def _body(url: str, cookie: str | None = None) -> tuple[bytes, list[str]]:
+    req = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return r.read(), r.headers.get_all("Set-Cookie") or []
+
+
+def test_another_program_on_a_dead_processs_port_never_gets_a_student():
+    """A process killed, and its port taken by another program before the restart (another user's server on a
+    shared machine): nginx passed every browser pinned to that port, and every second new visitor, to that program,
+    which answered 200 with its own page, pinned there by cookie (break-it pass brk16ops). Now the launcher notices,
+    marks the port down in nginx (logged), the pinned browsers are answered by the live process and re-pinned
+    there, and no new visitor gets the other program; once it lets go and the process serves again, nginx uses it
+    again."""
+    import http.server
+
+    proc, port, first = _launch(2)
+    url = f"http://127.0.0.1:{port}"
+    dead, live = f"127.0.0.1:{first}", f"127.0.0.1:{first + 1}"
+    err = _Lines(proc.stderr)
+
+    class Other(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"NOT THE COURSE")
+
+        def log_message(self, *args):
+            pass
+
+    other = None
+    try:
+        wait_healthy(url + "/_stcore/health", proc, 120)
+        os.kill(_backend_pid(proc, first), signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while other is None and time.monotonic() < deadline:  # take the port before the process starts again
+            try:
+                other = http.server.HTTPServer(("127.0.0.1", first), Other)
+            except OSError:
+                time.sleep(0.01)
+        assert other is not None
+        threading.Thread(target=other.serve_forever, daemon=True).start()
+        err.wait_for(f"{dead} is in use by another program while its Streamlit process is down: nginx sends no "
+                     "student there (those pinned to it go to the other processes) until the process serves there "
+                     "again", 10)
+        time.sleep(1)  # nginx's new workers take over
+        for _ in range(6):
+            body, cookies = _body(url + "/", f"{COOKIE}={dead}")
+            assert b"NOT THE COURSE" not in body and b"Streamlit" in body
+            assert cookies == [f"{COOKIE}={live}; Path=/; HttpOnly; SameSite=Lax"]
+            body, cookies = _body(url + "/")
+            assert b"NOT THE COURSE" not in body
+            assert cookies == [f"{COOKIE}={live}; Path=/; HttpOnly; SameSite=Lax"]
+        other.shutdown()
+        other.server_close()
+        other = None
+        err.wait_for(f"{dead} is no longer held by another program: nginx sends students there again once its "
+                     "process serves (until then they go to the other processes)", 20)
+        err.wait_for(f"Streamlit process on {dead}: serving again", 120)
+        assert wait_until(lambda: _get(url + "/", f"{COOKIE}={dead}") == (200, []), 30)  # nginx uses it again
+    finally:
+        if other is not None:
+            other.shutdown()
+            other.server_close()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+
+
 def test_a_browser_pinned_to_a_dead_process_is_moved_and_keeps_working(browser):
     """A real browser pinned to a process that then dies: a reload is answered (by the live process
     while the dead one restarts, or by the restarted one), the browser holds one valid cookie, and
@@ -323,9 +392,10 @@ def test_a_killed_nginx_master_is_replaced_and_leaves_nothing_behind():
     assert bind_problem("127.0.0.1", port) is None
 
 
-def _one_process_launcher() -> subprocess.Popen:
-    """deploy/serve_class.py with one process on free ports, returned once it says it serves."""
-    proc, port, _ = _launch(1)
+def _one_process_launcher(preexec_fn=None) -> subprocess.Popen:
+    """deploy/serve_class.py with one process on free ports (_launch's ``preexec_fn``), returned once it says it
+    serves."""
+    proc, port, _ = _launch(1, preexec_fn)
     ready = proc.stdout.readline()  # printed once nginx answers; "" if the launcher exits instead
     assert ready.startswith(f"Serving the app from 1 Streamlit process at http://127.0.0.1:{port} "), \
         ready + proc.stderr.read()
@@ -348,6 +418,23 @@ def test_a_stop_signal_stops_nginx_and_every_process_and_cleans_up(sig):
     time.sleep(0.5)
     assert not [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
     assert not any(d.exists() for d in run_dirs)
+
+
+def test_a_launcher_started_under_nohup_keeps_the_class_when_the_terminal_closes():
+    """``nohup python deploy/serve_class.py &`` starts it with SIGHUP ignored, so that closing the terminal leaves
+    the class running: the launcher put its own handler over that, and the SIGHUP of the closed terminal stopped
+    the class (exit 0, every process gone; break-it pass brk16ops). Now the ignored signal stays ignored: the class
+    keeps serving, and SIGTERM, the operator's stop, still stops it."""
+    proc = _one_process_launcher(preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    port = int(proc.args[proc.args.index("--port") + 1])
+    children = psutil.Process(proc.pid).children(recursive=True)
+    proc.send_signal(signal.SIGHUP)
+    time.sleep(3)
+    assert proc.poll() is None
+    assert all(c.is_running() for c in children)
+    assert _status(f"http://127.0.0.1:{port}/") == 200
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(30) == 0
 
 
 def test_no_process_outlives_a_killed_launcher():

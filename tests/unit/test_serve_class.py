@@ -3,6 +3,7 @@
 import os
 import re
 import subprocess
+import signal
 import sys
 from pathlib import Path
 
@@ -801,7 +802,9 @@ def test_a_crash_loop_after_the_class_started_is_summarised_once_then_retried_qu
     monkeypatch.setattr(Child, "serves", lambda self, timeout=2.0: True)
     child.argv = [sys.executable, "-c", "import time; time.sleep(60)"]
     child.supervise(now)  # started again, silently
-    child.supervise(now)  # answers its health check
+    child.supervise(now)  # answers its health check: said once it has served STABLE_AFTER s (it may die again)
+    assert capsys.readouterr().err == ""
+    child.supervise(now + serve_class.STABLE_AFTER)
     assert capsys.readouterr().err == ("[07:05:09] web 1: serving again, after 9 failed starts in a row since "
                                        "07:05:09 UTC\n")
     assert child.quiet is False
@@ -881,3 +884,215 @@ def test_only_this_users_unlocked_run_folders_are_removed(tmp_path):
     finally:
         os.close(held)
     assert remove_stale_run_dirs(tmp_path) == [live]
+
+
+@pytest.mark.parametrize("ignored, stops", [
+    ([], ["SIGTERM", "SIGHUP"]),
+    (["SIGHUP"], ["SIGTERM"]),  # nohup python deploy/serve_class.py &
+    (["SIGTERM", "SIGHUP"], []),  # the next member: any stop signal the operator's start ignores stays ignored
+])
+def test_a_stop_signal_the_launcher_was_started_with_ignored_stays_ignored(ignored, stops):
+    """Under nohup the launcher put its own SIGHUP handler over the ignored one, and closing the terminal stopped
+    the class (break-it pass brk16ops)."""
+    code = ("import signal, sys; sys.path.insert(0, 'deploy'); import serve_class; "
+            "print(' '.join(s.name for s in serve_class.stop_signals()))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60,
+                         preexec_fn=lambda: [signal.signal(getattr(signal, s), signal.SIG_IGN) for s in ignored])
+    assert out.stdout.split() == stops, out.stderr
+
+
+def _sleeper(monkeypatch, name: str):
+    """A Child whose process sleeps and counts as answering its health check, the time frozen at 07:05:09 UTC."""
+    from serve_class import Child
+    monkeypatch.setattr(serve_class.time, "gmtime", lambda *a: serve_class.time.struct_time((2026, 12, 2, 7, 5, 9,
+                                                                                           2, 336, 0)))
+    monkeypatch.setattr(Child, "serves", lambda self, timeout=2.0: self.proc is not None and self.proc.poll() is None)
+    return Child(name, [sys.executable, "-c", "import time; time.sleep(60)"], "http://127.0.0.1:1/", watch=True)
+
+
+def _serve_then(child, now: float, life: float, end) -> float:
+    """Start ``child`` at ``now`` (it answers at once), let it serve ``life`` s, then ``end(child, t)`` it; return
+    the wait before its restart."""
+    child.launch(now)
+    child.supervise(now)  # answers its health check
+    child.supervise(now + life / 2)
+    end(child, now + life)
+    return child.restart_at - (now + life)
+
+
+def _dies(child, t: float) -> None:
+    kill_group_and_wait(child.proc)  # the OOM killer, a fault in its first page
+    child.supervise(t)
+
+
+def _hangs(child, t: float) -> None:
+    from serve_class import HEALTH_FAILURES
+    child.failures = HEALTH_FAILURES  # stopped answering; _watch kills it
+    child.supervise(t)
+
+
+@pytest.mark.parametrize("end, what", [(_dies, "exit code -9"),
+                                       # the next member: hanging soon after serving is the same loop
+                                       (_hangs, "did not answer 3 health checks in a row (3 s each)")])
+def test_a_process_that_keeps_dying_soon_after_it_serves_is_restarted_with_growing_delays(monkeypatch, capsys,
+                                                                                            end, what):
+    """Killed 2 s after each start (it had answered its health check), a Streamlit process was started again at
+    once, for ever: 24 restarts in 120 s, 33 s of CPU, three log lines each (break-it pass brk16ops). From its second
+    death in a row within STABLE_AFTER s of serving it waits 2, 4, 8, 16 s, then is summarised once and retried every
+    QUIET_BACKOFF s; once it has served STABLE_AFTER s its count starts over, and its next death restarts at once."""
+    from serve_class import HEALTH_EVERY, HEALTH_FAILURES, QUIET_AFTER, QUIET_BACKOFF
+    STABLE_AFTER = getattr(serve_class, "STABLE_AFTER", 30.0)  # noqa: N806
+    child = _sleeper(monkeypatch, "web 1")
+    life = 2.0 + (HEALTH_FAILURES * HEALTH_EVERY if end is _hangs else 0.0)  # a hang is noticed 9 s after it began
+    now, waits = 0.0, []
+    for _ in range(QUIET_AFTER + 2):
+        waits.append(_serve_then(child, now, life, end))
+        now = child.restart_at
+        child.supervise(now)  # due: started again (then launched by _serve_then)
+        kill_group_and_wait(child.proc)
+        child.proc = None
+    assert waits == [0.0, 2.0, 4.0, 8.0, 16.0, QUIET_BACKOFF, QUIET_BACKOFF]
+    lines = [line.split("] ", 1)[1] for line in capsys.readouterr().err.splitlines()]
+    suffix = "exited (code -9)" if end is _dies else f"{what}: hung; killing it (SIGKILL)"
+    assert lines[0].startswith(f"web 1 {suffix}") and lines[0].endswith("and restarting it; the other processes "
+                                                                        "keep serving") or \
+        lines[0] == f"web 1 {suffix}; restarting it; the other processes keep serving"
+    assert any(line.endswith(f"restarting it in 2 s (it keeps dying{' or hanging' if end is _hangs else ''} within "
+                             "30 s of serving); the other processes keep serving") for line in lines)
+    summary = [line for line in lines if line.startswith("web 1 keeps dying within")]
+    assert summary == [f"web 1 keeps dying within 30 s of serving: 5 times in a row since 07:05:09 UTC (the last: "
+                       f"{what}, 2 s after it served). It is started again every 5 minutes from now on, without a "
+                       "line per try, and a line says when it serves again; the other processes keep serving. To "
+                       "see why it dies, run: streamlit run app.py"]
+    assert lines[-1] == summary[0]  # nothing per try after it
+    child.launch(now)  # this time it stays up
+    child.supervise(now)
+    assert capsys.readouterr().err == ""
+    child.supervise(now + STABLE_AFTER)
+    assert capsys.readouterr().err == ("[07:05:09] web 1: serving again, after 6 failed starts in a row since "
+                                       "07:05:09 UTC\n")
+    assert _serve_then(child, now + STABLE_AFTER, STABLE_AFTER, _dies) == 0.0  # served a while: at once
+    kill_group_and_wait(child.proc)
+
+
+def test_a_process_that_served_a_while_between_two_deaths_is_restarted_at_once_each_time(monkeypatch, capsys):
+    """The soak of bench/README.md section F kills one process a minute: each death is a first one, restarted at
+    once, never delayed."""
+    child = _sleeper(monkeypatch, "web 2")
+    now, waits = 0.0, []
+    for _ in range(4):
+        waits.append(_serve_then(child, now, 60.0, _dies))
+        now = child.restart_at
+        child.supervise(now)
+        kill_group_and_wait(child.proc)
+        child.proc = None
+    assert waits == [0.0] * 4
+    assert "keeps dying" not in capsys.readouterr().err
+
+
+def test_a_backend_marked_down_gets_no_request_and_nginx_takes_the_configuration(tmp_path):
+    """A process's port held by another program while the process is dead is marked ``down`` everywhere nginx could
+    send a request: the pool and every pinned upstream, as primary or as backup."""
+    from serve_class import find_nginx
+    conf = nginx_conf("127.0.0.1:8501", BACKENDS, tmp_path, as_root=False, down=frozenset({BACKENDS[1]}))
+    lines = [line.strip() for line in conf.splitlines() if line.strip().startswith("server 127.")]
+    assert len(lines) == 3 + 3 * 3
+    assert [line for line in lines if "8602" in line] == ["server 127.0.0.1:8602 down;",
+                                                          "server 127.0.0.1:8602 backup down;",
+                                                          "server 127.0.0.1:8602 down;",
+                                                          "server 127.0.0.1:8602 backup down;"]
+    assert not [line for line in lines if "down" in line and "8602" not in line]
+    assert " down;" not in nginx_conf("127.0.0.1:8501", BACKENDS, tmp_path, as_root=False)
+    if (nginx := find_nginx()) is None:
+        pytest.skip("nginx is not installed")
+    (tmp_path / "tmp").mkdir()
+    (tmp_path / "nginx.conf").write_text(conf)
+    check = subprocess.run([nginx, "-t", "-q", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+                           capture_output=True, text=True)
+    assert (check.returncode, check.stderr) == (0, "")
+
+
+def test_a_dead_processs_port_taken_by_another_program_is_noticed_until_it_serves_again(monkeypatch):
+    """nginx answered students through whatever program took a dead process's port (break-it pass brk16ops): the
+    supervisor notices it while the process is dead, and forgets it once the port is free or the process serves."""
+    import socket
+
+    from serve_class import Child
+    port = _free_port()
+    child = Child("web 3", [sys.executable, "-c", "import time; time.sleep(60)"], "http://127.0.0.1:1/",
+                  warm_port=port)
+    child.launch(0.0)
+    kill_group_and_wait(child.proc)
+    child.supervise(1.0)  # notices the death: restart due at once
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", port))
+        other.listen()
+        child.restart_at = 5.0  # not due yet
+        child.supervise(2.0)
+        assert child.held_by_other is True
+    child.supervise(3.0)
+    assert child.held_by_other is False  # free again: the usual passing over of a refused connection
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", port))
+        other.listen()
+        child.supervise(4.0)
+        assert child.held_by_other is True
+        monkeypatch.setattr(Child, "serves", lambda self, timeout=2.0: True)
+        child.supervise(5.0)  # due: started (it would die on the port; here it answers)
+        child.supervise(5.5)
+        assert child.held_by_other is False
+    kill_group_and_wait(child.proc)
+
+
+_IDLE = type("Idle", (), {"supervise": lambda self, now: None})()  # _drive's child when only waiting
+
+
+def test_reroute_rewrites_the_configuration_reloads_nginx_and_logs_each_change(tmp_path, capsys):
+    from serve_class import Child, reroute
+    reloads = tmp_path / "reloads"
+    nginx = Child("nginx", [sys.executable, "-c", "import pathlib, signal, sys, time\n"
+                            f"signal.signal(signal.SIGHUP, lambda *a: open({str(reloads)!r}, 'a').write('r'))\n"
+                            f"pathlib.Path({str(reloads)!r}).write_text('')\n"
+                            "while True: time.sleep(1)"], None)
+    nginx.start()
+    _drive(_IDLE, reloads.exists)
+    conf = tmp_path / "nginx.conf"
+    text = lambda down: f"down={sorted(down)}"  # noqa: E731
+    a, b = "127.0.0.1:8601", "127.0.0.1:8602"
+    assert reroute(conf, text, nginx, frozenset({a}), frozenset()) == {a}
+    assert conf.read_text() == "down=['127.0.0.1:8601']"
+    _drive(_IDLE, lambda: reloads.read_text() == "r")  # SIGHUP: nginx reloads its configuration
+    assert reroute(conf, text, nginx, frozenset({b}), frozenset({a})) == {b}
+    assert conf.read_text() == "down=['127.0.0.1:8602']"
+    _drive(_IDLE, lambda: reloads.read_text() == "rr")
+    lines = [line.split("] ", 1)[1] for line in capsys.readouterr().err.splitlines()]
+    assert lines == [
+        "127.0.0.1:8601 is in use by another program while its Streamlit process is down: nginx sends no student "
+        "there (those pinned to it go to the other processes) until the process serves there again",
+        "127.0.0.1:8602 is in use by another program while its Streamlit process is down: nginx sends no student "
+        "there (those pinned to it go to the other processes) until the process serves there again",
+        "127.0.0.1:8601 is no longer held by another program: nginx sends students there again once its process "
+        "serves (until then they go to the other processes)"]
+    conf.unlink()
+    conf.mkdir()  # cannot be written: said once, never raised
+    assert reroute(conf, text, nginx, frozenset(), frozenset({b})) == frozenset()
+    assert capsys.readouterr().err.split("] ", 1)[1].startswith("nginx.conf could not be rewritten ([Errno 21] Is a "
+                                                                "directory")
+    kill_group_and_wait(nginx.proc)
+
+
+def test_nginx_is_reloaded_at_most_once_per_reroute_every_however_often_the_port_changes_hands(tmp_path, monkeypatch):
+    """Each reload leaves nginx's old worker running while its websockets stay open: a program taking and freeing a
+    dead process's port every second would have had nginx reloaded twice a second, each old worker kept."""
+    import serve_class
+    from serve_class import REROUTE_EVERY, Child, Routing
+    calls = []
+    monkeypatch.setattr(serve_class, "reroute", lambda conf, text, nginx, held, marked: calls.append(held) or held)
+    routing = Routing(tmp_path / "nginx.conf", lambda down: "", Child("nginx", ["true"], None))
+    a = "127.0.0.1:8601"
+    now = 0.0
+    for second in range(int(3 * REROUTE_EVERY)):  # taken, freed, taken, … every second
+        routing.update(now + second, frozenset({a}) if second % 2 == 0 else frozenset())
+    assert len(calls) == 3 and calls[0] == {a}
+    routing.update(100.0, frozenset())  # what holds last is what nginx is told
+    assert routing.marked == frozenset()
