@@ -2,7 +2,7 @@
 
 brk16web: 12 calls and 100 results whose ids were 64 characters past U+FFFF each (a 14 640-character paste) made
 the report table 2.2 MB in one websocket frame in Chromium: each id was cut at 64 characters and then escaped to
-768. toolcall.text.identifier_head now cuts an id at 64 characters as drawn: 197 KB, what ASCII ids of 64 characters
+768. toolcall.text.escaped_head now cuts an id at 64 characters as drawn: 197 KB, what ASCII ids of 64 characters
 already took."""
 
 import json

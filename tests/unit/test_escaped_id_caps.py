@@ -5,7 +5,7 @@ drawn as 384 characters and one of 64 characters past U+FFFF (tag letters) as 76
 message, in the detail and again in the advice, on each of its rows: 12 calls and 100 results with such ids, a
 14 640-character paste (36 KB), made 1.94 M characters of details (19 378 a row) and a 2.2 MB websocket frame on the
 pairing page in Chromium; the harness lab drew a 50 000-character error box for an 18 500-character move. An id is now
-at most MAX_SHOWN characters as drawn (toolcall.text.identifier_head), whatever it is made of."""
+at most MAX_SHOWN characters as drawn (toolcall.text.escaped_head), whatever it is made of."""
 
 import json
 
@@ -13,23 +13,23 @@ import pytest
 
 from tests.transcript_builders import USER, assistant, result, use, user
 from toolcall.pairing import MAX_IDS, MAX_SHOWN, check_pairing, shown_id
-from toolcall.text import escape_identifier, identifier_head
+from toolcall.text import escape_identifier, escaped_head
 
 #: Characters an id may be made of, each drawn as an escape of its own length (or as itself, for ASCII).
 KINDS = {"ascii": "x", "zero-width space": "\u200b", "Cyrillic a": "\u0430", "direction override": "\u202e",
          "control": "\x01", "tag letter past U+FFFF": "\U000e0041", "Chinese": "退", "emoji": "😀"}
 
 
-def test_identifier_head_exact_values():
-    assert identifier_head("toolu_01", 64) == "toolu_01"
-    assert identifier_head("toolu_01\u0430", 64) == "toolu_01\\u0430"  # a look-alike stays named
-    assert identifier_head("a" * 64, 64) == "a" * 64
-    assert identifier_head("a" * 65, 64) == "a" * 64 + "…"  # ASCII: cut as before
-    assert identifier_head("\u200b" * 30 + "r0", 64) == "\\u200b" * 10 + "…"  # was 30 escapes and r0: 182 characters
-    assert identifier_head("\U000e0041" * 64, 64) == "\\udb40\\udc41" * 5 + "…"  # was 768 characters
-    assert identifier_head("ab\u200b", 8) == "ab\\u200b"
-    assert identifier_head("abc\u200b", 8) == "abc…"  # no escape cut in half
-    assert shown_id("\u200b" * 64) == identifier_head("\u200b" * 64, MAX_SHOWN)
+def test_escaped_head_exact_values():
+    assert escaped_head("toolu_01", 64) == "toolu_01"
+    assert escaped_head("toolu_01\u0430", 64) == "toolu_01\\u0430"  # a look-alike stays named
+    assert escaped_head("a" * 64, 64) == "a" * 64
+    assert escaped_head("a" * 65, 64) == "a" * 64 + "…"  # ASCII: cut as before
+    assert escaped_head("\u200b" * 30 + "r0", 64) == "\\u200b" * 10 + "…"  # was 30 escapes and r0: 182 characters
+    assert escaped_head("\U000e0041" * 64, 64) == "\\udb40\\udc41" * 5 + "…"  # was 768 characters
+    assert escaped_head("ab\u200b", 8) == "ab\\u200b"
+    assert escaped_head("abc\u200b", 8) == "abc…"  # no escape cut in half
+    assert shown_id("\u200b" * 64) == escaped_head("\u200b" * 64, MAX_SHOWN)
     assert shown_id(12345) == "12345"
 
 
