@@ -8,7 +8,9 @@ from ui.lesson_widgets import show_page_lessons
 from toolcall.charts import PASSK_DEFAULTS, RETRY_DEFAULTS, passk_chart_for, retry_chart, simulation_for
 from toolcall import numfmt
 from toolcall.passk import K_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, prob_all
-from toolcall.points import MAX_LISTED_SENTENCES, description_points, missing_points
+from toolcall.points import MAX_LISTED_SENTENCES, MAX_SHOWN_SENTENCE_CHARS, description_points, missing_points
+from toolcall.text import clip
+from toolcall.tooldef import MAX_DESCRIPTION_CHARS
 from ui.tool_editor import description_identity, lab_description, points_text
 from ui.page import start
 
@@ -54,6 +56,12 @@ with st.expander(tr("passk.derivation_title")):
 st.header(tr("passk.cut_title"))
 description, expected, edited = lab_description(tool)
 st.markdown(tr("workbench.lab_intro_edited" if edited else "workbench.lab_intro", m=m))
+if len(description) > MAX_DESCRIPTION_CHARS:  # the editor's box holds 4x what the playground accepts (box_chars)
+    # read no more than the playground would: its sentences were split and drawn whole (brk16web: 40 000 characters,
+    # 0.5 s per rerun and a 140 KB checkbox label); said here, since the playground's refusal is on another page
+    st.warning(tr("passk.description_cut", size=f"{len(description):,}", limit=f"{MAX_DESCRIPTION_CHARS:,}"),
+               icon="✂️")
+    description = description[:MAX_DESCRIPTION_CHARS]
 sentences = description_points(description)
 # The cuts are kept while the description is the same one, translated or not (a language switch translates the
 # reference: the same sentences, one for one). A new description starts with every sentence kept, each box set to
@@ -66,7 +74,7 @@ if st.session_state.get("passk_sentences_for") != identity:
     for i in range(min(len(sentences), MAX_LISTED_SENTENCES)):
         st.session_state[f"passk_sentence_{i}"] = True
     st.session_state["passk_sentences_for"] = identity
-kept = [st.checkbox(label(s.text), value=True, key=f"passk_sentence_{i}", **PERSIST,
+kept = [st.checkbox(label(clip(s.text, MAX_SHOWN_SENTENCE_CHARS)), value=True, key=f"passk_sentence_{i}", **PERSIST,
                     help=tr("workbench.lab_states", points=points_text(s.points)))
         for i, s in enumerate(sentences[:MAX_LISTED_SENTENCES])]
 if len(sentences) > MAX_LISTED_SENTENCES:  # the rest stay kept

@@ -25,7 +25,7 @@ import pandas as pd
 from toolcall.i18n import t
 from toolcall import progress as _progress
 from toolcall.progress import PROGRESS_FIELDS, to_csv_bytes, valid_learner
-from toolcall.text import escape_invisible, escape_line, escape_lookalikes, reading_key
+from toolcall.text import escape_invisible, escape_line, escape_lookalikes, escaped_head, reading_key
 
 #: Wrong answers listed per exercise; characters of an answer kept for grouping and display.
 TOP_WRONG, ANSWER_CHARS = 3, 200
@@ -196,10 +196,11 @@ def best_cell(record, lang: str) -> str:
 def shown_answer(text: str, limit: int | None = None) -> str:
     """A learner's answer as a dashboard cell shows it: invisible, bidirectional and look-alike characters
     (Cyrillic а, Greek ο, fullwidth ａ) as ``\\uXXXX`` (toolcall.text.escape_lookalikes), so two answers the
-    dashboard counts apart never read the same; with ``limit``, at most that many characters, then "…"."""
+    dashboard counts apart never read the same; with ``limit``, at most that many characters as drawn, an escape
+    counting its 6 or 12 (toolcall.text.escaped_head), then "…". Cut before escaping, the drill-down's 200 tries of
+    500 tag characters (U+E0041) were 1.2 M characters per rerun, twelve times as many as plain letters (brk16web)."""
     text = str(text)
-    cut = limit is not None and len(text) > limit
-    return escape_lookalikes(text[:limit] if cut else text) + ("…" if cut else "")
+    return escape_lookalikes(text) if limit is None else escaped_head(text, limit, escape_lookalikes)
 
 
 def common_wrong_cell(entries: list[dict], readable: Callable[[str], str] = str) -> str:
@@ -494,11 +495,18 @@ def _name_map_delimiter(first: str) -> str:
     return ","
 
 
+#: Characters of a display name the dashboard draws, escapes included (toolcall.text.escaped_head): cut at 100
+#: characters and then escaped, 500 names of 100 tag characters (U+E0041, each drawn as 12) made the table and the
+#: drill-down's options 1.32 MB per rerun, where 100 plain letters make 218 KB (brk16web).
+MAX_NAME_CHARS = 100
+
+
 def parse_name_map(raw: bytes) -> dict[str, str]:
     """A display-name mapping from CSV bytes (UTF-8, header ``learner,name`` in any case, separated by commas,
     semicolons or tabs: :func:`_name_map_delimiter`): learner id ->
-    name (at most 100 characters, whitespace runs as one space, invisible and bidirectional
-    characters shown as ``\\uXXXX``: toolcall.text). Raises NameMapError (a ValueError) with
+    name (whitespace runs as one space, invisible and bidirectional characters shown as ``\\uXXXX``:
+    toolcall.text; at most MAX_NAME_CHARS characters as drawn, escapes included, a longer one cut with "…").
+    Raises NameMapError (a ValueError) with
     code ``too_large`` (over MAX_NAME_MAP_BYTES), ``not_utf8`` (the byte offset), ``no_header`` (the first row,
     as ``found``),
     ``unreadable`` (a CSV the csv module refuses, e.g. a field over its 131 072-character limit,
@@ -526,7 +534,7 @@ def parse_name_map(raw: bytes) -> dict[str, str]:
             learner = row.get("learner", "").strip()
             if not valid_learner(learner):
                 raise NameMapError("bad_learner", row=n, value=escape_invisible(learner[:80]))
-            name = escape_invisible(" ".join(row.get("name", "").split())[:100])
+            name = escaped_head(" ".join(row.get("name", "").split()), MAX_NAME_CHARS, escape_invisible)
             if names.get(learner, name) != name:  # the same id twice with two names: one would be dropped unseen
                 raise NameMapError("duplicate_learner", row=n, learner=learner, first=rows[learner])
             names[learner] = name

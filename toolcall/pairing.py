@@ -66,7 +66,7 @@ from toolcall.fixtures import load_checked, require_unique_ids
 from toolcall.i18n import t
 from toolcall.parsing import (MAX_DEPTH, StrictJSONError, json_type, localized_detail, max_depth, names_place,
                               parse_tool_input, TOO_LARGE, strict_loads)
-from toolcall.text import escape_identifier, reads_as
+from toolcall.text import escape_identifier, escaped_head, reads_as
 from toolcall.wire import ANTHROPIC, AUTO, GEMINI, MCP, OPENAI, PAIRING_CHOICES, RESPONSES
 
 #: Largest transcript accepted, in characters (a long real conversation is well under this).
@@ -147,10 +147,10 @@ QUOTED_PARAMS = frozenset({"id", "rid", "name", "kind", "role", "got", "written"
 
 
 def shown_id(value: Any) -> str:
-    """``shown(value)`` with non-ASCII, control and invisible characters escaped (escape_identifier); the
-    cut is made before escaping, so "…" stays one character and no escape is cut in half."""
-    text = value if isinstance(value, str) else str(value)
-    return escape_identifier(text[:MAX_SHOWN]) + ("…" if len(text) > MAX_SHOWN else "")
+    """``value`` as text with non-ASCII, control and invisible characters escaped (escape_identifier), at most
+    MAX_SHOWN characters as drawn, escapes included, then "…" (toolcall.text.escaped_head: no escape is cut in
+    half). An ASCII id keeps its first MAX_SHOWN characters, as ``shown`` does."""
+    return escaped_head(value if isinstance(value, str) else str(value), MAX_SHOWN)
 
 
 def id_list(ids: list[str] | set[str], lang: str) -> str:

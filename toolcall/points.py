@@ -23,6 +23,9 @@ from toolcall.passk import split_sentences
 
 #: Sentences the pass^k lab lists, one checkbox each; the rest stay kept and are counted in a note.
 MAX_LISTED_SENTENCES = 30
+#: Characters of a sentence its checkbox label shows (cut before its hidden characters are escaped, then "…"): a
+#: sentence of 20 000 "x" and zero-width spaces was a 140 000-character label, sent whole on every rerun (brk16web).
+MAX_SHOWN_SENTENCE_CHARS = 200
 
 PURPOSE = "purpose"
 WHEN_TO_USE = "when_to_use"
