@@ -53,7 +53,7 @@ def _cmd_result(args: argparse.Namespace) -> int:
             return 2
         checked = check_schema(text, args.lang)
         if not checked.ok:
-            print(f"{escape_line(args.schema)}: {checked.message}", file=sys.stderr)
+            print(f"{escape_line(args.schema)}: {escape_line(checked.message)}", file=sys.stderr)
             return 2
         schema = checked.schema
     raw = _stdin_text("--input", MAX_INPUT_CHARS, args.lang) if args.input == "-" else args.input
@@ -272,7 +272,7 @@ def _cmd_pairing(args: argparse.Namespace) -> int:
         return 2
     report = check_pairing(text, args.format, args.lang)
     if report.error:  # naming the file: "Not JSON: …" alone did not say which of a script's files it was about
-        print_lines(f"{named('FILE', args.file, args.lang)}: {report.error}", file=sys.stderr)
+        print_lines(f"{named('FILE', args.file, args.lang)}: {escape_line(report.error)}", file=sys.stderr)
         return 2
     print_json({"format": report.fmt, "messages": report.message_count, "more": report.more,
                       "violations": [v.as_json() for v in report.violations],
@@ -292,7 +292,7 @@ def _cmd_lint(args: argparse.Namespace) -> int:
         return 2
     tools, problem = parse_tool_list(text, args.lang)
     if problem is not None:
-        print(f"{escape_line(args.file)}: {problem.path}: {problem.message}", file=sys.stderr)
+        print(f"{escape_line(args.file)}: {escape_line(problem.path)}: {escape_line(problem.message)}", file=sys.stderr)
         return 2
     findings = lint_set(tools)
     print_json({"tools": [tool.name for tool in tools], "score": score(findings),
@@ -312,7 +312,7 @@ def _cmd_strict(args: argparse.Namespace) -> int:
         return 2
     checked = check_schema(json.dumps(tool.input_schema), "en")
     if not checked.ok:
-        print(f"{escape_line(args.tool)}: input_schema: {checked.message}", file=sys.stderr)
+        print(f"{escape_line(args.tool)}: input_schema: {escape_line(checked.message)}", file=sys.stderr)
         return 2
     rep = report(checked.schema, args.provider, tool.name, tool.description)
     notes = {f"{d.path} {d.keyword}": t(f"strict.sdk.{d.note}") for d in rep.disagreements}

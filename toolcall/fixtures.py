@@ -40,9 +40,10 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        # the file name on one line, as written: a file named "x\nall content checks passed\n" must not
-        # print a line of its own into `check`'s output (escape_line)
-        return f"{escape_line(self.file)}: {self.path}: {self.message}"
+        # one line, as written: a file named "x\nall content checks passed\n" must not print a line of its own
+        # into `check`'s output (escape_line), nor may a message that quotes it ("differs from the file name
+        # 'new\nline'" printed "line'" as a line of its own: break-it pass brk16cli), nor a key in the JSON path
+        return f"{escape_line(self.file)}: {escape_line(self.path)}: {escape_line(self.message)}"
 
 
 class FixtureError(Exception):
