@@ -391,8 +391,9 @@ def content_message(error: Any) -> str:
         if len(quoted) > MAX_QUOTED:
             message = message.replace(quoted, quoted[:MAX_QUOTED] + "…", 1)
     if error.validator in SIZE_RULES and isinstance(error.instance, (str, list, dict)):
-        unit, bound = SIZE_RULES[error.validator]
-        message += f" ({len(error.instance):,} {unit}; {bound} {error.validator_value:,})"
+        (one, other), bound = SIZE_RULES[error.validator]
+        count = len(error.instance)
+        message += f" ({count:,} {one if count == 1 else other}; {bound} {error.validator_value:,})"
     return message
 
 
@@ -400,10 +401,13 @@ def content_message(error: Any) -> str:
 #: cases made `check` print "$.cases: [{'expected_arguments': … (287,970 more characters)", cut before the words
 #: "is too long" and without the limit of 500 (issue 13, round 6).
 MAX_QUOTED = 120
-#: The size rules of content schemas: what they count, and whether the limit is the most or the least.
-SIZE_RULES = {"maxItems": ("items", "at most"), "minItems": ("items", "at least"),
-              "maxLength": ("characters", "at most"), "minLength": ("characters", "at least"),
-              "maxProperties": ("properties", "at most"), "minProperties": ("properties", "at least")}
+#: The size rules of content schemas: what they count (one, more: "1 characters" was printed, break-it pass
+#: brk16cli), and whether the limit is the most or the least.
+SIZE_RULES = {"maxItems": (("item", "items"), "at most"), "minItems": (("item", "items"), "at least"),
+              "maxLength": (("character", "characters"), "at most"),
+              "minLength": (("character", "characters"), "at least"),
+              "maxProperties": (("property", "properties"), "at most"),
+              "minProperties": (("property", "properties"), "at least")}
 
 
 #: A number with an exponent that YAML 1.1 (PyYAML) reads as a string: ``1e-3``, ``5e+2``, ``1.0e3`` (its float
