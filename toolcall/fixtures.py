@@ -14,6 +14,7 @@ import json
 import math
 import os
 import re
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -79,18 +80,25 @@ def display_name(path: Path) -> str:
     return str(path)
 
 
-#: The files read_data has read during one `check` run (one_read_per_run): absolute path -> the data, or the
-#: FixtureError it raised. None outside a run: nothing is kept. Not a cache: it lives and dies with the run.
-_RUN_MEMO: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("fixture_run_memo", default=None)
+#: The files read_data has read during one `check` run (one_read_per_run): absolute path -> (the data, or the
+#: FixtureError it raised; the file's size in bytes), newest use last. None outside a run: nothing is kept. Not a
+#: cache: it lives and dies with the run.
+_RUN_MEMO: contextvars.ContextVar[OrderedDict[str, tuple[Any, int]] | None] = contextvars.ContextVar(
+    "fixture_run_memo", default=None)
+#: The most bytes of files (their sizes on disk) the run memo keeps parsed at once; the least recently used go
+#: first. Kept whole, 61 tool files of 1.9 MB took `check` to 785 MB (12.5 MB per file, break-it pass brk16cli):
+#: memory grew with the number of files. The shipped content is about 0.8 MB.
+RUN_MEMO_BYTES = 4_000_000
 
 
 @contextmanager
 def one_read_per_run() -> Iterator[None]:
     """Within the block, read_data reads each file once and gives every later caller a copy of what it read (or
     raises the same FixtureError): `check` opened and parsed fixtures/tools/refund_order.json 40 times and the
-    other tools 23 to 31 times each, 242 opens of 63 files (issue 13, break-it pass brk12cli). The memo is
-    dropped when the block ends."""
-    token = _RUN_MEMO.set({})
+    other tools 23 to 31 times each, 242 opens of 63 files (issue 13, break-it pass brk12cli). It keeps at most
+    RUN_MEMO_BYTES of files (a file read again after it was let go is parsed again), and is dropped when the
+    block ends."""
+    token = _RUN_MEMO.set(OrderedDict())
     try:
         yield
     finally:
@@ -105,13 +113,29 @@ def read_data(path: Path) -> Any:
     key = os.path.abspath(path)
     if key not in memo:
         try:
-            memo[key] = _read_data(path)
+            found = _read_data(path)
         except FixtureError as exc:
-            memo[key] = exc
-    found = memo[key]
+            found = exc
+        _remember(memo, key, found, path)
+    memo.move_to_end(key)
+    found = memo[key][0]
     if isinstance(found, FixtureError):
         raise FixtureError(found.problems)
     return copy.deepcopy(found)  # callers may change what they get; each gets the file as read
+
+
+def _remember(memo: OrderedDict[str, tuple[Any, int]], key: str, found: Any, path: Path) -> None:
+    """Keep ``found`` (read from ``path``) under ``key``, letting the least recently used files go while the memo
+    holds more than RUN_MEMO_BYTES (the newest is always kept: its caller is about to use it)."""
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        size = 0
+    memo[key] = (found, size)
+    total = sum(weight for _, weight in memo.values())
+    while total > RUN_MEMO_BYTES and len(memo) > 1:
+        _, (_, weight) = memo.popitem(last=False)
+        total -= weight
 
 
 def _read_data(path: Path) -> Any:
