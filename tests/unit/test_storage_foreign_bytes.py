@@ -5,10 +5,9 @@ is read as it is.
 Before (break-it pass brk16cli): one such answer made every read that met it fail with "the progress database failed
 (OperationalError)": the learner's own progress, the dashboard's reads, the JSON and CSV exports."""
 
-import sqlite3
-
 import pytest
 
+from tests.unit.test_storage_wrong_types import _change
 from toolcall.progress import ProgressStore
 
 LEARNER = "swift-otter-0123456789"
@@ -22,12 +21,6 @@ def store(tmp_path):
     store.record(OTHER, "pk_pass3", "0.5", 0, 1)
     yield store
     store.close()
-
-
-def _change(store, sql: str) -> None:
-    with sqlite3.connect(store.path) as db:
-        db.execute(sql)
-    db.close()
 
 
 def test_an_answer_that_is_not_utf8_is_read_with_a_replacement_character(store):
