@@ -15,12 +15,12 @@ from pathlib import Path
 from collections.abc import Iterable
 from typing import Any
 
-from toolcall import CONTENT_ROOT, content_root_problem
+from toolcall import CONTENT_ROOT, FIXTURES_DIR, content_root_problem
 from toolcall.backend import backend_for
 from toolcall.check import run_checks
 from toolcall.exercises import exercise_files, load_exercises
-from toolcall.files import (MAX_FILE_CHARS, ReadError, check_path, not_utf8, os_failure, read_bytes_bounded,
-                            read_stdin_bounded, read_text_bounded)
+from toolcall.files import (MAX_FILE_CHARS, ReadError, check_listable, check_path, not_utf8, os_failure,
+                            read_bytes_bounded, read_stdin_bounded, read_text_bounded)
 from toolcall.fixtures import FixtureError, load_orders, load_tool
 from toolcall.grading import grade, grading_inputs
 from toolcall.i18n import LANGS, fill, t
@@ -138,6 +138,12 @@ Prints {score, max_score, correct, malformed, feedback: [{level, en, zh}]}; exit
 
 
 def _cmd_grade(args: argparse.Namespace) -> int:
+    if not args.exercises and (default := FIXTURES_DIR / "exercises").is_dir():
+        try:  # a given --exercises was checked with the other arguments; the content root's is checked here
+            check_listable(default)
+        except ReadError as exc:  # it said "unknown exercise id 'pk_pass3'; known ids: none"
+            print(f"{escape_line(str(default))}: {exc}", file=sys.stderr)
+            return 2
     loaded = load_exercises(Path(args.exercises) if args.exercises else None)
     if args.exercises and not Path(args.exercises).is_dir():
         for problem in loaded.problems:  # "no such folder": not "unknown exercise id"

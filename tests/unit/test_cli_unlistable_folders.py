@@ -29,7 +29,7 @@ ARGV = {("check", "DIR"): ["check", "{dir}"],
         ("grade", "--exercises"): ["grade", "pk_pass3", "0.4666667", "--exercises", "{dir}"]}
 
 
-def _run(argv: list[str], cwd: Path = Path("/")) -> subprocess.CompletedProcess:
+def _run(argv: list[str], cwd: Path = Path("/"), content_root: Path | None = None) -> subprocess.CompletedProcess:
     """``python -m toolcall argv`` as a user whom a folder's permissions bind (nobody when the tests run as root)."""
     drop = []
     if os.geteuid() == 0:
@@ -38,6 +38,8 @@ def _run(argv: list[str], cwd: Path = Path("/")) -> subprocess.CompletedProcess:
         drop = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "HOME": "/nonexistent"}
     env.pop("TOOLCALL_CONTENT_ROOT", None)
+    if content_root is not None:
+        env["TOOLCALL_CONTENT_ROOT"] = str(content_root)
     return subprocess.run([*drop, sys.executable, "-m", "toolcall", *argv], capture_output=True, text=True,
                           env=env, cwd=cwd, timeout=120)
 
@@ -102,3 +104,12 @@ def test_every_content_folder_that_cannot_be_listed_is_named(shared_dir):
         assert f"{shown}: $: cannot read folder: {SAYS}: nothing in it is checked" in run.stdout.splitlines()
         assert "Traceback" not in run.stderr and run.returncode == 1, run.stderr[-500:]
         assert "has no zh version" not in run.stdout and "has no en version" not in run.stdout
+
+
+def test_grade_names_the_content_roots_exercises_folder_it_cannot_list(shared_dir):
+    """Without --exercises, grade reads the content root's fixtures/exercises: it said "unknown exercise id
+    'pk_pass3'; known ids: none", blaming the id."""
+    root = _readable(copy_content(shared_dir / "content"))
+    (root / "fixtures" / "exercises").chmod(0o311)
+    run = _run(["grade", "pk_pass3", "0.4666667"], content_root=root)
+    assert (run.returncode, run.stdout, run.stderr) == (2, "", f"{root}/fixtures/exercises: {SAYS}\n")
