@@ -537,9 +537,7 @@ def unread_file_problems(root: Path) -> list[Problem]:
     problems = []
     for folder, patterns in APP_READS.items():
         base = Path(root) / folder
-        if not base.is_dir():
-            continue
-        for entry in sorted(base.iterdir()):
+        for entry in _entries(base):
             if entry.name.startswith(".") or entry.name.upper().startswith("README"):
                 continue
             if (odd := lookalike_name(entry.name)) is not None:
@@ -547,14 +545,21 @@ def unread_file_problems(root: Path) -> list[Problem]:
             if not any(fnmatch.fnmatchcase(entry.name, pattern) for pattern in patterns):
                 problems.append(Problem(display_name(entry), "$", "never read by the app: it reads only "
                                         f"{', '.join(patterns)} in {folder}/ (is the name or its case wrong?)"))
-    lessons = Path(root) / "lessons"
-    if lessons.is_dir():
-        for entry in sorted(lessons.iterdir()):
-            if entry.name.startswith(".") or entry.name.upper().startswith("README") or entry.name in LANGS:
-                continue
-            problems.append(Problem(display_name(entry), "$", "never read by the app: lessons/ holds one folder "
-                                    f"per language the app has ({', '.join(LANGS)})"))
+    for entry in _entries(Path(root) / "lessons"):
+        if entry.name.startswith(".") or entry.name.upper().startswith("README") or entry.name in LANGS:
+            continue
+        problems.append(Problem(display_name(entry), "$", "never read by the app: lessons/ holds one folder "
+                                f"per language the app has ({', '.join(LANGS)})"))
     return problems
+
+
+def _entries(folder: Path) -> list[Path]:
+    """The entries of ``folder``, sorted; none when it is not a folder or cannot be listed (content_folder_problems
+    names that: a folder this program may not list ended ``check`` in a PermissionError traceback)."""
+    try:
+        return sorted(folder.iterdir()) if folder.is_dir() else []
+    except OSError:
+        return []
 
 
 def run_checks(root: Path) -> list[Problem]:

@@ -15,12 +15,12 @@ from pathlib import Path
 from collections.abc import Iterable
 from typing import Any
 
-from toolcall import CONTENT_ROOT, content_root_problem
+from toolcall import CONTENT_ROOT, FIXTURES_DIR, content_root_problem
 from toolcall.backend import backend_for
 from toolcall.check import run_checks
 from toolcall.exercises import exercise_files, load_exercises
-from toolcall.files import (MAX_FILE_CHARS, ReadError, check_path, not_utf8, os_failure, read_bytes_bounded,
-                            read_stdin_bounded, read_text_bounded)
+from toolcall.files import (MAX_FILE_CHARS, ReadError, check_listable, check_path, not_utf8, os_failure,
+                            read_bytes_bounded, read_stdin_bounded, read_text_bounded)
 from toolcall.fixtures import FixtureError, load_orders, load_tool
 from toolcall.grading import grade, grading_inputs
 from toolcall.i18n import LANGS, fill, t
@@ -53,7 +53,7 @@ def _cmd_result(args: argparse.Namespace) -> int:
             return 2
         checked = check_schema(text, args.lang)
         if not checked.ok:
-            print(f"{escape_line(args.schema)}: {checked.message}", file=sys.stderr)
+            print(f"{escape_line(args.schema)}: {escape_line(checked.message)}", file=sys.stderr)
             return 2
         schema = checked.schema
     raw = _stdin_text("--input", MAX_INPUT_CHARS, args.lang) if args.input == "-" else args.input
@@ -138,6 +138,12 @@ Prints {score, max_score, correct, malformed, feedback: [{level, en, zh}]}; exit
 
 
 def _cmd_grade(args: argparse.Namespace) -> int:
+    if not args.exercises and (default := FIXTURES_DIR / "exercises").is_dir():
+        try:  # a given --exercises was checked with the other arguments; the content root's is checked here
+            check_listable(default)
+        except ReadError as exc:  # it said "unknown exercise id 'pk_pass3'; known ids: none"
+            print(f"{escape_line(str(default))}: {exc}", file=sys.stderr)
+            return 2
     loaded = load_exercises(Path(args.exercises) if args.exercises else None)
     if args.exercises and not Path(args.exercises).is_dir():
         for problem in loaded.problems:  # "no such folder": not "unknown exercise id"
@@ -276,7 +282,7 @@ def _cmd_pairing(args: argparse.Namespace) -> int:
         return 2
     report = check_pairing(text, args.format, args.lang)
     if report.error:  # naming the file: "Not JSON: …" alone did not say which of a script's files it was about
-        print_lines(f"{named('FILE', args.file, args.lang)}: {report.error}", file=sys.stderr)
+        print_lines(f"{named('FILE', args.file, args.lang)}: {escape_line(report.error)}", file=sys.stderr)
         return 2
     print_json({"format": report.fmt, "messages": report.message_count, "more": report.more,
                       "violations": [v.as_json() for v in report.violations],
@@ -296,7 +302,7 @@ def _cmd_lint(args: argparse.Namespace) -> int:
         return 2
     tools, problem = parse_tool_list(text, args.lang)
     if problem is not None:
-        print(f"{escape_line(args.file)}: {problem.path}: {problem.message}", file=sys.stderr)
+        print(f"{escape_line(args.file)}: {escape_line(problem.path)}: {escape_line(problem.message)}", file=sys.stderr)
         return 2
     findings = lint_set(tools)
     print_json({"tools": [tool.name for tool in tools], "score": score(findings),
@@ -316,7 +322,7 @@ def _cmd_strict(args: argparse.Namespace) -> int:
         return 2
     checked = check_schema(json.dumps(tool.input_schema), "en")
     if not checked.ok:
-        print(f"{escape_line(args.tool)}: input_schema: {checked.message}", file=sys.stderr)
+        print(f"{escape_line(args.tool)}: input_schema: {escape_line(checked.message)}", file=sys.stderr)
         return 2
     rep = report(checked.schema, args.provider, tool.name, tool.description)
     notes = {f"{d.path} {d.keyword}": t(f"strict.sdk.{d.note}") for d in rep.disagreements}

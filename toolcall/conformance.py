@@ -13,6 +13,7 @@ format assertion on).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012, specification_with
 
 from toolcall.fixtures import FixtureError, json_path, read_data
+from toolcall.text import escape_line
 from toolcall.validation import validate
 
 #: Base URI of the suite's remotes/ folder (its README: "http://localhost:1234").
@@ -76,7 +78,7 @@ def remotes_registry(suite: Path) -> Registry:
     A document's ``$schema`` picks its specification (draft 2020-12 when it has none)."""
     resources = []
     root = suite / "remotes"
-    for path in sorted(root.rglob("*.json")):
+    for path in remote_files(root):
         contents = _read_json(path)
         dialect = contents.get("$schema", "") if isinstance(contents, dict) else ""
         if not isinstance(dialect, str):
@@ -84,6 +86,58 @@ def remotes_registry(suite: Path) -> Registry:
         spec = specification_with(dialect, default=DRAFT202012)
         resources.append((REMOTES_BASE + path.relative_to(root).as_posix(), Resource(contents, spec)))
     return Registry().with_resources(resources)
+
+
+#: The deepest folder under ``remotes/`` remote_files looks in (the suite's own nest 2), the most ``.json`` files it
+#: takes (the suite has 22) and the most bytes they may hold together (30 KB in the suite): every one is parsed and
+#: kept in the registry for the whole run.
+MAX_REMOTE_DEPTH = 16
+MAX_REMOTE_FILES = 1_000
+MAX_REMOTE_BYTES = 16_000_000
+
+
+def remote_files(root: Path) -> list[Path]:
+    """Every ``*.json`` under ``root`` (symlinked folders not followed, as Path.rglob does), sorted. Walks with a
+    stack of its own: Path.rglob recursed once per level, and a ``remotes/`` 1 400 folders deep ended
+    ``conformance`` in a RecursionError traceback (break-it pass brk16cli). Raises ValueError naming the folder
+    for one nested deeper than MAX_REMOTE_DEPTH, more than MAX_REMOTE_FILES files or MAX_REMOTE_BYTES bytes, or
+    a folder that cannot be listed (with the OS's reason)."""
+    found: list[Path] = []
+    size = 0
+    stack = [(root, 0)] if root.is_dir() else []
+    while stack:
+        folder, depth = stack.pop()
+        if depth > MAX_REMOTE_DEPTH:
+            raise ValueError(f"{escape_line(str(folder))}: remotes/ nests folders more than {MAX_REMOTE_DEPTH} "
+                             "levels deep; the suite's own nest 2")
+        try:
+            with os.scandir(folder) as entries:
+                listed = list(entries)
+        except OSError as exc:
+            raise ValueError(f"{escape_line(str(folder))}: cannot list this folder: {exc.strerror or exc}") from None
+        for entry in listed:
+            if entry.name.endswith(".json"):  # whatever it is: the reader names a folder, a FIFO, a loop
+                found.append(Path(entry.path))
+                size += _size(entry)
+                if len(found) > MAX_REMOTE_FILES or size > MAX_REMOTE_BYTES:
+                    raise ValueError(f"{escape_line(str(root))}: remotes/ holds more than {MAX_REMOTE_FILES:,} "
+                                     f".json files or {MAX_REMOTE_BYTES:,} bytes of them; the suite's own hold 22 "
+                                     "files, 30 KB")
+            elif entry.is_dir(follow_symlinks=False):
+                stack.append((Path(entry.path), depth + 1))
+    return sorted(found)
+
+
+def _size(entry: os.DirEntry) -> int:
+    """The size of the regular file ``entry`` names (links followed) when the reader would read it: 0 for anything
+    else (a loop, a FIFO, a file over the reader's own limit), which the reader refuses by name."""
+    from toolcall.files import MAX_FILE_CHARS
+
+    try:
+        size = entry.stat().st_size if entry.is_file() else 0
+    except OSError:
+        return 0
+    return size if size <= 4 * MAX_FILE_CHARS else 0
 
 
 #: The shape of a suite test file (the suite's own test-schema.json, reduced to what run_file reads): a list

@@ -33,6 +33,7 @@ READ_ERRORS: dict[str, str] = {
                   "{meant}?",
     "permission_denied": "permission denied (the file's permissions do not let this program read it)",
     "not_a_folder_in_path": "a part of the path is a file, not a folder",
+    "cannot_list": "permission denied (the folder's permissions do not let this program list the files in it)",
     "name_too_long": "the name is too long for the file system",
     "io_error": "an input/output error (the disk or the device failed)",
     "os_error": "{reason}",
@@ -260,14 +261,15 @@ def read_stdin_bounded(stdin: TextIO, limit: int) -> str:
 
 def check_path(path: Path | str, kind: str, max_bytes: int | None = None) -> None:
     """Raise ReadError, naming the problem, unless ``path`` can be what a command expects:
-    ``kind`` "folder" (an existing directory, symlinks followed) or "file" (a regular file of 1 to
-    ``max_bytes`` bytes: not a folder, FIFO, device or socket, not empty). Looks at the file's
-    metadata only (a file of size 0 is read for one byte: a kernel's file says 0 and has text), so a command
-    can refuse every bad path before it starts; its reader still refuses what changed in between."""
+    ``kind`` "folder" (an existing directory, symlinks followed, that this program may list: check_listable)
+    or "file" (a regular file of 1 to ``max_bytes`` bytes: not a folder, FIFO, device or socket, not empty).
+    Looks at the file's metadata only (a file of size 0 is read for one byte: a kernel's file says 0 and has
+    text), so a command can refuse every bad path before it starts; its reader still refuses what changed in between."""
     info = _stat(path, "no_such_folder" if kind == "folder" else "no_such_file")
     if kind == "folder":
         if not stat.S_ISDIR(info.st_mode):
             raise ReadError("not_folder", kind="file" if stat.S_ISREG(info.st_mode) else _kind(info.st_mode))
+        check_listable(path)
         return
     if not stat.S_ISREG(info.st_mode):
         raise ReadError("not_regular", kind=_kind(info.st_mode))
@@ -275,6 +277,21 @@ def check_path(path: Path | str, kind: str, max_bytes: int | None = None) -> Non
         raise ReadError("too_large_file", size=info.st_size, limit=max_bytes, unit="bytes")
     if info.st_size == 0 and not _reads_something(path):  # /proc/cpuinfo: size 0, and text to read
         raise ReadError("empty_file")
+
+
+def check_listable(path: Path | str) -> None:
+    """Raise ReadError unless the folder at ``path`` can be listed: ``cannot_list`` when its permissions let this
+    program open files in it but not list them (mode ``711``, or ``300``), else the OS's reason. Such a folder
+    made ``check`` end in a PermissionError traceback, and every glob over it found nothing without a word
+    (``grade --exercises`` said "no exercise files", break-it pass brk16cli). Opens the folder only (no entry is
+    read); O_DIRECTORY needs read permission, which is what listing needs."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError as exc:
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            raise ReadError("cannot_list") from None
+        raise os_failure(exc) from None
+    os.close(fd)
 
 
 def _reads_something(path: Path | str) -> bool:

@@ -14,6 +14,7 @@ import json
 import math
 import os
 import re
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -40,9 +41,10 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        # the file name on one line, as written: a file named "x\nall content checks passed\n" must not
-        # print a line of its own into `check`'s output (escape_line)
-        return f"{escape_line(self.file)}: {self.path}: {self.message}"
+        # one line, as written: a file named "x\nall content checks passed\n" must not print a line of its own
+        # into `check`'s output (escape_line), nor may a message that quotes it ("differs from the file name
+        # 'new\nline'" printed "line'" as a line of its own: break-it pass brk16cli), nor a key in the JSON path
+        return f"{escape_line(self.file)}: {escape_line(self.path)}: {escape_line(self.message)}"
 
 
 class FixtureError(Exception):
@@ -78,18 +80,25 @@ def display_name(path: Path) -> str:
     return str(path)
 
 
-#: The files read_data has read during one `check` run (one_read_per_run): absolute path -> the data, or the
-#: FixtureError it raised. None outside a run: nothing is kept. Not a cache: it lives and dies with the run.
-_RUN_MEMO: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("fixture_run_memo", default=None)
+#: The files read_data has read during one `check` run (one_read_per_run): absolute path -> (the data, or the
+#: FixtureError it raised; the file's size in bytes), newest use last. None outside a run: nothing is kept. Not a
+#: cache: it lives and dies with the run.
+_RUN_MEMO: contextvars.ContextVar[OrderedDict[str, tuple[Any, int]] | None] = contextvars.ContextVar(
+    "fixture_run_memo", default=None)
+#: The most bytes of files (their sizes on disk) the run memo keeps parsed at once; the least recently used go
+#: first. Kept whole, 61 tool files of 1.9 MB took `check` to 785 MB (12.5 MB per file, break-it pass brk16cli):
+#: memory grew with the number of files. The shipped content is about 0.8 MB.
+RUN_MEMO_BYTES = 4_000_000
 
 
 @contextmanager
 def one_read_per_run() -> Iterator[None]:
     """Within the block, read_data reads each file once and gives every later caller a copy of what it read (or
     raises the same FixtureError): `check` opened and parsed fixtures/tools/refund_order.json 40 times and the
-    other tools 23 to 31 times each, 242 opens of 63 files (issue 13, break-it pass brk12cli). The memo is
-    dropped when the block ends."""
-    token = _RUN_MEMO.set({})
+    other tools 23 to 31 times each, 242 opens of 63 files (issue 13, break-it pass brk12cli). It keeps at most
+    RUN_MEMO_BYTES of files (a file read again after it was let go is parsed again), and is dropped when the
+    block ends."""
+    token = _RUN_MEMO.set(OrderedDict())
     try:
         yield
     finally:
@@ -104,13 +113,29 @@ def read_data(path: Path) -> Any:
     key = os.path.abspath(path)
     if key not in memo:
         try:
-            memo[key] = _read_data(path)
+            found = _read_data(path)
         except FixtureError as exc:
-            memo[key] = exc
-    found = memo[key]
+            found = exc
+        _remember(memo, key, found, path)
+    memo.move_to_end(key)
+    found = memo[key][0]
     if isinstance(found, FixtureError):
         raise FixtureError(found.problems)
     return copy.deepcopy(found)  # callers may change what they get; each gets the file as read
+
+
+def _remember(memo: OrderedDict[str, tuple[Any, int]], key: str, found: Any, path: Path) -> None:
+    """Keep ``found`` (read from ``path``) under ``key``, letting the least recently used files go while the memo
+    holds more than RUN_MEMO_BYTES (the newest is always kept: its caller is about to use it)."""
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        size = 0
+    memo[key] = (found, size)
+    total = sum(weight for _, weight in memo.values())
+    while total > RUN_MEMO_BYTES and len(memo) > 1:
+        _, (_, weight) = memo.popitem(last=False)
+        total -= weight
 
 
 def _read_data(path: Path) -> Any:
@@ -419,8 +444,9 @@ def content_message(error: Any) -> str:
         if len(quoted) > MAX_QUOTED:
             message = message.replace(quoted, quoted[:MAX_QUOTED] + "…", 1)
     if error.validator in SIZE_RULES and isinstance(error.instance, (str, list, dict)):
-        unit, bound = SIZE_RULES[error.validator]
-        message += f" ({len(error.instance):,} {unit}; {bound} {error.validator_value:,})"
+        (one, other), bound = SIZE_RULES[error.validator]
+        count = len(error.instance)
+        message += f" ({count:,} {one if count == 1 else other}; {bound} {error.validator_value:,})"
     return message
 
 
@@ -428,10 +454,13 @@ def content_message(error: Any) -> str:
 #: cases made `check` print "$.cases: [{'expected_arguments': … (287,970 more characters)", cut before the words
 #: "is too long" and without the limit of 500 (issue 13, round 6).
 MAX_QUOTED = 120
-#: The size rules of content schemas: what they count, and whether the limit is the most or the least.
-SIZE_RULES = {"maxItems": ("items", "at most"), "minItems": ("items", "at least"),
-              "maxLength": ("characters", "at most"), "minLength": ("characters", "at least"),
-              "maxProperties": ("properties", "at most"), "minProperties": ("properties", "at least")}
+#: The size rules of content schemas: what they count (one, more: "1 characters" was printed, break-it pass
+#: brk16cli), and whether the limit is the most or the least.
+SIZE_RULES = {"maxItems": (("item", "items"), "at most"), "minItems": (("item", "items"), "at least"),
+              "maxLength": (("character", "characters"), "at most"),
+              "minLength": (("character", "characters"), "at least"),
+              "maxProperties": (("property", "properties"), "at most"),
+              "minProperties": (("property", "properties"), "at least")}
 
 
 #: A number with an exponent that YAML 1.1 (PyYAML) reads as a string: ``1e-3``, ``5e+2``, ``1.0e3`` (its float

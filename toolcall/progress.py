@@ -500,6 +500,22 @@ def wrong_cell(rows: list, fields: tuple[str, ...]) -> tuple[Any, str, Any] | No
     return None
 
 
+def _text(value: bytes) -> str:
+    """A TEXT value as read from SQLite: UTF-8, with any byte that is not shown as U+FFFD. SQLite stores what a
+    program gives it (``CAST(x'ff' AS TEXT)``, a C program's bytes, an import in another encoding); one such
+    answer made every read that met it fail (``Could not decode to UTF-8 column 'answer'``): the learner's own
+    progress, the dashboard and both exports all said "the progress database failed (OperationalError)" (break-it
+    pass brk16cli)."""
+    return value.decode("utf-8", "replace")
+
+
+def _connect(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+    """``sqlite3.connect(*args, **kwargs)`` whose TEXT values are read through _text."""
+    db = sqlite3.connect(*args, **kwargs)
+    db.text_factory = _text
+    return db
+
+
 class SqlProgressStore:
     """What both back ends share: the SQL of every read and write, written once.
 
@@ -919,7 +935,7 @@ class ProgressStore(SqlProgressStore):
             self.folder.mkdir(parents=True, exist_ok=True)
             if companion_problem(self.path) is not None:  # a -journal FIFO: SQLite waited on it for ever
                 raise _OddCompanion
-            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+            self._db = _connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
             self._file = _identity(self.path)  # the file connected to (migrate's transaction checks it)
             self._refuse_others_unless_damaged()  # before WAL mode, which writes the file's header
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -942,7 +958,7 @@ class ProgressStore(SqlProgressStore):
             for query in ("mode=ro", "mode=ro&immutable=1")[isinstance(exc, _OddCompanion):]:
                 try:
                     self._class_target = (f"{self.path.resolve().as_uri()}?{query}", True)
-                    self._db = sqlite3.connect(self._class_target[0], uri=True, timeout=30,
+                    self._db = _connect(self._class_target[0], uri=True, timeout=30,
                                                isolation_level=None, check_same_thread=False)
                     self._file = _identity(self.path)
                     self._refuse_others_unless_damaged()  # the same setup error as a writable folder's
@@ -1081,7 +1097,7 @@ class ProgressStore(SqlProgressStore):
                     self._recheck_writable()
                     if self._class_db is None:
                         target, uri = self._class_target
-                        self._class_db = sqlite3.connect(target, uri=uri, timeout=30, isolation_level=None,
+                        self._class_db = _connect(target, uri=uri, timeout=30, isolation_level=None,
                                                          check_same_thread=False)
                 except (sqlite3.Error, OSError) as exc:
                     raise self._failure(exc) from exc

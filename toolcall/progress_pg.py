@@ -63,6 +63,12 @@ def url_problem(url: str) -> str | None:
     if (ref := unexpanded_variable(url)) is not None:
         return (f"the progress database URL holds {ref}, a variable no shell expanded (an env file, a systemd "
                 "Environment= line or secrets.toml passes it as written): write its value into the URL")
+    if (char := unescaped_in_userinfo(url)) is not None:
+        where = "a second @" if char == "@" else "a / before its @"
+        return (f"the progress database URL holds {where}, as written: a user name or password holding @ or / must "
+                "write them %-escaped, @ as %40 and / as %2F (p@ss/word is p%40ss%2Fword), else libpq reads part of "
+                "the password as the host, the port or the database name; the URL is not repeated here because it "
+                "may hold a password")
     try:
         params = conninfo_to_dict(url)
     except psycopg.Error:
@@ -72,6 +78,27 @@ def url_problem(url: str) -> str | None:
     if not all(p == "" or (p.isdigit() and 0 < int(p) < 65536) for p in ports):
         return "the progress database URL's port must be a number from 1 to 65535"
     return option_problem(params)
+
+
+def unescaped_in_userinfo(url: str) -> str | None:
+    """``"@"`` or ``"/"`` when ``url`` (``postgresql://user:password@host/db``) holds one in its user name or password
+    as written, not %-escaped; else None. Read from the text before the query: a second ``@`` (libpq takes the
+    first as the end of the password), or a ``/`` before the last ``@`` (libpq takes the first ``/`` as the end of
+    the host). ``postgresql://u:p@ss@localhost/db`` was refused as "cannot connect to the progress database server
+    at ss@localhost", ``postgresql://u:p/ss@localhost/db`` as "… at u port p": each named a host that was a piece
+    of the password, and showed it (break-it pass brk16cli). A database name holding a raw ``@`` is left alone."""
+    rest = url.split("://", 1)[1] if "://" in url else url
+    before_query = rest.split("?", 1)[0]
+    if before_query.count("@") > 1:
+        return "@"
+    at = before_query.find("@")
+    if at < 0 or "/" not in before_query[:at]:
+        return None
+    host, after = before_query.split("/", 1)[0], before_query[at + 1:]
+    port = host.rsplit(":", 1)[1] if ":" in host and not host.endswith("]") else ""
+    # a database name may hold a raw @ (postgresql://localhost/my@db reads right): only "@host/db" after it, or
+    # a "port" that is no number before it, says the / was in the password
+    return "/" if "/" in after or not port.isdigit() and port else None
 
 
 #: ``${NAME}`` anywhere (RFC 3986 allows no ``{`` or ``}`` in a URI, so no URL holds one), or ``$NAME`` in upper case.

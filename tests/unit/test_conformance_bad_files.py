@@ -90,3 +90,57 @@ def test_a_malformed_suite_file_is_one_line_naming_its_json_path(tmp_path, kind)
     bad = _suite(tmp_path) / where / "bad.json"
     bad.write_text(text, encoding="utf-8")
     _one_line(tmp_path, f"{bad}: {words}")
+
+
+def _nest(folder, levels: int):
+    """``folder``/a/a/…/a, ``levels`` deep (made one level at a time: os.makedirs recurses per level)."""
+    for _ in range(levels):
+        folder = folder / "a"
+        folder.mkdir()
+    return folder
+
+
+def test_a_remotes_tree_deeper_than_python_recurses_is_one_line(tmp_path):
+    """Before (break-it pass brk16cli): remotes/ 1 400 folders deep ended in a RecursionError traceback (Path.rglob
+    recursed once per level), exit 1."""
+    from toolcall.conformance import MAX_REMOTE_DEPTH
+
+    deepest = _nest(_suite(tmp_path) / "remotes", 1400)
+    (deepest / "x.json").write_text("{}", encoding="utf-8")
+    too_deep = tmp_path / "remotes" / "/".join(["a"] * (MAX_REMOTE_DEPTH + 1))
+    try:
+        _one_line(tmp_path, f"{too_deep}: remotes/ nests folders more than {MAX_REMOTE_DEPTH} levels deep; the "
+                            "suite's own nest 2")
+    finally:  # shutil.rmtree, which pytest cleans old temp folders with, recurses once per level too
+        (deepest / "x.json").unlink()
+        while deepest != tmp_path / "remotes":
+            deepest.rmdir()
+            deepest = deepest.parent
+
+
+def test_remotes_within_the_limits_are_found_as_rglob_found_them(tmp_path):
+    from toolcall.conformance import MAX_REMOTE_DEPTH, remote_files
+
+    root = _suite(tmp_path) / "remotes"
+    (_nest(root, MAX_REMOTE_DEPTH) / "deep.json").write_text("{}", encoding="utf-8")
+    (root / "top.json").write_text("{}", encoding="utf-8")
+    (root / "a" / "b.json").write_text("{}", encoding="utf-8")
+    (root / "note.txt").write_text("", encoding="utf-8")
+    os.symlink(root / "a", root / "link")  # a symlinked folder is not followed, as rglob did not
+    assert remote_files(root) == sorted(root.rglob("*.json")) and len(remote_files(root)) == 3
+
+
+@pytest.mark.parametrize("limit, files, size", [("MAX_REMOTE_FILES", 6, 10), ("MAX_REMOTE_BYTES", 2, 400)])
+def test_too_many_remote_files_or_bytes_are_one_line(tmp_path, monkeypatch, limit, files, size):
+    """The next member: remotes/ wide instead of deep; every file is parsed and kept for the whole run."""
+    import toolcall.conformance as conformance
+
+    monkeypatch.setattr(conformance, "MAX_REMOTE_FILES", 5)
+    monkeypatch.setattr(conformance, "MAX_REMOTE_BYTES", 500)
+    root = _suite(tmp_path) / "remotes"
+    for i in range(files):
+        (root / f"r{i}.json").write_text("{" + " " * (size - 2) + "}", encoding="utf-8")
+    with pytest.raises(ValueError) as refused:
+        conformance.remote_files(root)
+    assert str(refused.value) == (f"{root}: remotes/ holds more than 5 .json files or 500 bytes of them; the "
+                                  "suite's own hold 22 files, 30 KB")

@@ -36,9 +36,25 @@ MALFORMED = {
     f"postgresql://u:{SECRET}@h/db?require_auth=bogus": "value",
     f"postgresql://u:{SECRET}@h/db?service=no_such_service_here": "value",
     f"postgresql://u:{SECRET}@h/db?connect_timeout=soon": "timeout",
+    # a password holding @ or / as written: libpq read a piece of it as the host ("server at ter2@h") or the port
+    # ("server at u port hun"), and the message showed it (break-it pass brk16cli)
+    "postgresql://u:hun@ter2@h/db": "second_at",
+    "postgresql://u:hun/ter2@h/db": "slash",
+    "postgresql://u:hun/ter2@h": "slash",
+    "postgresql://hun@ter2:pw@h:5432/db?sslmode=require": "second_at",
 }
+#: The password pieces of the URLs above that hold no SECRET: no message may show one.
+PIECES = ("hun", "ter2")
 READS = {"parse": "cannot be read as a postgresql:// URI", "port": "port must be a number from 1 to 65535",
-         "value": "libpq refuses it: ", "timeout": "bad value for connect_timeout"}
+         "value": "libpq refuses it: ", "timeout": "bad value for connect_timeout",
+         "second_at": "the progress database URL holds a second @, as written: a user name or password holding @ or / "
+                      "must write them %-escaped, @ as %40 and / as %2F (p@ss/word is p%40ss%2Fword), else libpq reads "
+                      "part of the password as the host, the port or the database name; the URL is not repeated here "
+                      "because it may hold a password",
+         "slash": "the progress database URL holds a / before its @, as written: a user name or password holding @ or / "
+                  "must write them %-escaped, @ as %40 and / as %2F (p@ss/word is p%40ss%2Fword), else libpq reads "
+                  "part of the password as the host, the port or the database name; the URL is not repeated here "
+                  "because it may hold a password"}
 
 
 @pytest.mark.parametrize("url", MALFORMED)
@@ -47,6 +63,7 @@ def test_a_malformed_url_is_refused_without_repeating_it(url, caplog):
     with caplog.at_level(logging.DEBUG), pytest.raises(StorageError) as info:
         open_store(url)
     assert READS[MALFORMED[url]] in str(info.value) and SECRET not in str(info.value)
+    assert not any(piece in str(info.value) for piece in PIECES)
     assert not [r for r in caplog.records if r.name.startswith("psycopg")]  # no pool ever tried it
 
 
@@ -57,7 +74,20 @@ def test_the_class_launcher_refuses_it_before_starting_anything(url, capsys):
         main(["--database-url", url, "--processes", "0"])
     err = capsys.readouterr().err
     assert info.value.code == 2 and "--database-url: the progress database URL" in err
-    assert READS[MALFORMED[url]] in err and SECRET not in err
+    assert READS[MALFORMED[url]] in err and SECRET not in err and not any(piece in err for piece in PIECES)
+
+
+@pytest.mark.parametrize("url", [u for u, why in MALFORMED.items() if why in ("second_at", "slash")])
+def test_a_password_holding_an_at_or_a_slash_is_named_exactly(url):
+    assert url_problem(url) == READS[MALFORMED[url]]
+
+
+@pytest.mark.parametrize("url", ["postgresql://u:hun%40ter2@h/db", "postgresql://u:hun%2Fter2@h/db",
+                                 "postgresql://localhost/my@db", "postgresql://localhost:5432/my@db",
+                                 "postgresql://u:pw@h/db?user=teacher@school", "postgresql://u:p#s?s@h/db",
+                                 "postgresql://u@/db?host=/var/run/postgresql", "postgresql:///db?host=/tmp"])
+def test_escaped_passwords_sockets_and_a_database_name_with_an_at_pass(url):
+    assert url_problem(url) is None
 
 
 @pytest.mark.parametrize("url", ["postgresql://u:pw@db.lan:5432/class", "postgres://db.lan/class",
