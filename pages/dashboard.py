@@ -37,7 +37,7 @@ from toolcall.harness_grading import readable_summary
 from toolcall.numfmt import number
 from toolcall import progress
 from toolcall.progress import LEARNER_ID_CHARS, StorageError, valid_learner
-from toolcall.text import escape_identifier
+from toolcall.text import escaped_head
 from ui.page import start
 
 start("dashboard")
@@ -162,7 +162,7 @@ if ov["learners"] > len(listed):  # a learner not listed: by id (a box of our ow
     who = typed or who
 detail = None
 if who and not valid_learner(who):  # typed: ids are ASCII, so a look-alike letter shows as \uXXXX (brk13text)
-    st.warning(plain(tr("dashboard.not_a_learner_id", learner=escape_identifier(who[:80]))))
+    st.warning(plain(tr("dashboard.not_a_learner_id", learner=escaped_head(who, 80))))
     who = None
 elif who:
     try:  # a typed id is looked up: the page holds the listed learners' rows only

@@ -31,7 +31,7 @@ from toolcall.pairing import MAX_CHARS as PAIRING_MAX_CHARS
 from toolcall.pairing import check_pairing
 from toolcall.parsing import MAX_INPUT_CHARS
 from toolcall.results import call_id, scrub
-from toolcall.text import escape_identifier, escape_line, escape_lookalikes, escape_terminal, visible_json
+from toolcall.text import escape_identifier, escape_line, escape_lookalikes, escape_terminal, escaped_head, visible_json
 from toolcall.validation import MAX_SCHEMA_CHARS, check_schema
 from toolcall.wire import FORMATS, PAIRING_CHOICES
 
@@ -219,6 +219,10 @@ def print_lines(message: Any, file: Any = None) -> None:
     print("\n".join(out), file=file if file is not None else sys.stdout)
 
 
+#: ``eval``'s table shows a case id or a tool name at most this many characters as drawn, escapes included (then
+#: "…"); its columns are as wide as the longest shown.
+MAX_TABLE_ID_CHARS = 48
+
 #: print_json hands the output to stdout in pieces of about this many characters.
 JSON_CHUNK_CHARS = 1 << 16
 
@@ -402,14 +406,17 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     fmt = lambda x: "-" if x is None else f"{x:.3f}"  # noqa: E731
     print(fill("{fmt}: {runs} {runs:plural:run|runs}, {cases} {cases:plural:case|cases}, k = {k}", fmt=log.fmt,
                runs=len(log.runs), cases=len(rows), k=args.k))
-    print(f"{'case':<28} {'expected':<16} {'n':>4} {'c':>4} {'pass^k':>7} {'pass@k':>7} {'naive':>7}")
-    for r in rows:
+    # a look-alike id (Cyrillic с1) is not a second c1; a line end in an id cannot start a row of its own. Each is
+    # cut as drawn (escaped_head): cut after escaping, a column ended inside an escape ("\u20"), and two ids that
+    # differ past the column's width read the same with nothing to say they were cut
+    cases = [escaped_head(r["case_id"], MAX_TABLE_ID_CHARS, lambda s: escape_line(escape_lookalikes(s))) for r in rows]
+    tools = [escaped_head(r["expected_tool"] or "?", MAX_TABLE_ID_CHARS) for r in rows]  # get_\u043erder, not get_order
+    case_w, tool_w = max([28, *map(len, cases)]), max([16, *map(len, tools)])
+    print(f"{'case':<{case_w}} {'expected':<{tool_w}} {'n':>4} {'c':>4} {'pass^k':>7} {'pass@k':>7} {'naive':>7}")
+    for r, case, tool in zip(rows, cases, tools):
         tail = (f"refused: {r['refused']}" if r["refused"]
                 else f"{fmt(r['pass^k']):>7} {fmt(r['pass@k']):>7} {fmt(r['naive']):>7}")
-        # a look-alike id (Cyrillic с1) is not a second c1; a line end in an id cannot start a row of its own
-        case = escape_line(escape_lookalikes(r["case_id"]))[:28]
-        tool = escape_identifier(r["expected_tool"] or "?")[:16]  # get_\u043erder (Cyrillic о), not get_order
-        print(f"{case:<28} {tool:<16} {r['n']:>4} {r['c']:>4} {tail}")
+        print(f"{case:<{case_w}} {tool:<{tool_w}} {r['n']:>4} {r['c']:>4} {tail}")
     means = summary_rates(result.cases)
     print(f"mean over cases: pass^k {fmt(means['pass^k'])}, pass@k {fmt(means['pass@k'])}, naive {fmt(means['naive'])}")
     if not result.confusion.empty:

@@ -525,7 +525,7 @@ def parse_name_map(raw: bytes) -> dict[str, str]:
     rows: dict[str, int] = {}  # the row each learner was first named on
     try:
         if not reader.fieldnames or not {"learner", "name"} <= {f.strip().casefold() for f in reader.fieldnames}:
-            shown = escape_line(first[:NAME_MAP_SHOWN_CHARS]) + ("…" if len(first) > NAME_MAP_SHOWN_CHARS else "")
+            shown = escaped_head(first, NAME_MAP_SHOWN_CHARS, escape_line)
             raise NameMapError("no_header", found=shown)
         for n, row in enumerate(reader, start=2):
             if n - 1 > MAX_NAME_MAP_ROWS:
@@ -533,7 +533,7 @@ def parse_name_map(raw: bytes) -> dict[str, str]:
             row = {(k or "").strip().casefold(): (v or "") for k, v in row.items() if isinstance(v, str) or v is None}
             learner = row.get("learner", "").strip()
             if not valid_learner(learner):
-                raise NameMapError("bad_learner", row=n, value=escape_invisible(learner[:80]))
+                raise NameMapError("bad_learner", row=n, value=escaped_head(learner, 80, escape_invisible))
             name = escaped_head(" ".join(row.get("name", "").split()), MAX_NAME_CHARS, escape_invisible)
             if names.get(learner, name) != name:  # the same id twice with two names: one would be dropped unseen
                 raise NameMapError("duplicate_learner", row=n, learner=learner, first=rows[learner])

@@ -142,14 +142,15 @@ def _unexpanded(path: str) -> ReadError | None:
     None when expanding changes nothing. Such a path read "no such file", beside a file the user could list
     (break-it pass brk13text)."""
     from toolcall import SHELL_VARIABLE
-    from toolcall.text import escape_line
+    from toolcall.text import escape_line, escaped_head
 
     meant = os.path.expandvars(os.path.expanduser(path))
     if meant == path:
         return None
     part = "~" if path.startswith("~") and os.path.expanduser(path) != path else SHELL_VARIABLE.search(path)
     part = part if isinstance(part, str) else part.group() if part is not None else path
-    return ReadError("unexpanded", part=escape_line(part), meant=escape_line(meant[:MAX_TARGET_CHARS]))
+    return ReadError("unexpanded", part=escaped_head(part, MAX_TARGET_CHARS, escape_line),
+                     meant=escaped_head(meant, MAX_TARGET_CHARS, escape_line))
 
 
 #: The most characters of a link's target a message quotes.
@@ -157,14 +158,15 @@ MAX_TARGET_CHARS = 200
 
 
 def _link_target(path: Path | str) -> str:
-    """Where the link at ``path`` points, on one line (escape_line) and cut after MAX_TARGET_CHARS characters."""
-    from toolcall.text import escape_line
+    """Where the link at ``path`` points, on one line (escape_line) and at most MAX_TARGET_CHARS characters as
+    drawn, escapes included (escaped_head)."""
+    from toolcall.text import escape_line, escaped_head
 
     try:
         target = os.readlink(path)
     except OSError:
         return "?"
-    return escape_line(target[:MAX_TARGET_CHARS]) + ("…" if len(target) > MAX_TARGET_CHARS else "")
+    return escaped_head(target, MAX_TARGET_CHARS, escape_line)
 
 
 def _open_regular(path: Path | str, max_bytes: int, limit: int, unit: str) -> int:

@@ -23,7 +23,7 @@ from typing import Any
 
 from toolcall.fixtures import Tool
 from toolcall.i18n import name_list, t
-from toolcall.text import clip, escape_lookalikes
+from toolcall.text import escape_lookalikes, escaped_head
 from toolcall.points import PURPOSE, RETURNS, SIDE_EFFECTS, WHEN_NOT, WHEN_TO_USE, description_points, stated
 
 ERROR, WARNING, INFO = "error", "warning", "info"
@@ -119,25 +119,27 @@ MAX_SHOWN_NAME_CHARS = 64
 MAX_SHOWN_PATH_CHARS = 96
 
 
-def _name(value: str) -> str:
-    """A name as a reason quotes it: cut at MAX_SHOWN_NAME_CHARS characters (then "…"), look-alikes escaped."""
-    return escape_lookalikes(clip(value, MAX_SHOWN_NAME_CHARS))
+def shown_name(value: str) -> str:
+    """A name as a reason or a line of the strict panel's fix quotes it: look-alike and hidden characters escaped
+    (escape_lookalikes), at most MAX_SHOWN_NAME_CHARS characters as drawn, escapes included, then "…"
+    (toolcall.text.escaped_head). Cut before escaping, 64 zero-width spaces were drawn as 384 characters."""
+    return escaped_head(value, MAX_SHOWN_NAME_CHARS, escape_lookalikes)
 
 
 def _shown(value: Any, lang: str) -> Any:
     """A reason's parameter as shown: text cut and with look-alike letters escaped (_name); a tuple of names listed
     in ``lang`` (at most MAX_REASON_NAMES, then how many more), each cut and escaped; anything else as it is."""
     if isinstance(value, str):
-        return _name(value)
+        return shown_name(value)
     if isinstance(value, tuple):
-        return name_list([_name(str(v)) for v in value], lang, MAX_REASON_NAMES)
+        return name_list([shown_name(str(v)) for v in value], lang, MAX_REASON_NAMES)
     return value
 
 
 def shown_path(path: str) -> str:
-    """A finding's JSONPath as the design review shows it: cut at MAX_SHOWN_PATH_CHARS characters (then "…"), look-alike
-    and hidden characters escaped (cut first, so no escape is cut in half)."""
-    return escape_lookalikes(clip(path, MAX_SHOWN_PATH_CHARS))
+    """A finding's JSONPath as the design review shows it: look-alike and hidden characters escaped, at most
+    MAX_SHOWN_PATH_CHARS characters as drawn, escapes included (no escape cut in half), then "…"."""
+    return escaped_head(path, MAX_SHOWN_PATH_CHARS, escape_lookalikes)
 
 
 @dataclass(frozen=True)

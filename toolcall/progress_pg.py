@@ -239,9 +239,9 @@ def pool_size(value: str | None = None) -> int:
         return POOL_SIZE
     if text.isascii() and text.isdigit() and 1 <= int(text) <= POOL_SIZE:
         return int(text)
-    from toolcall.text import escape_line
+    from toolcall.text import escape_line, escaped_head
 
-    shown = escape_line(text[:40]) + ("…" if len(text) > 40 else "")
+    shown = escaped_head(text, 40, escape_line)
     raise ValueError(f"{POOL_SETTING} is \"{shown}\": it must be a whole number from 1 to {POOL_SIZE} (the most "
                      f"connections one process opens to PostgreSQL; the class launcher sets it), or be unset")
 

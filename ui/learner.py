@@ -12,7 +12,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui.common import plain, show_code, tr
-from toolcall.text import escape_identifier
+from toolcall.text import escaped_head
 from toolcall.progress import (PendingAnswers, Record, SqlProgressStore, StorageError, data_dir, new_learner_id,
                                open_store, read_only_problem, valid_learner)
 
@@ -40,7 +40,7 @@ def current_learner() -> str:
     else:
         learner = st.session_state.get(LEARNER_KEY) or new_learner_id()
         if from_url is not None:  # said in the sidebar with the id and the rule it broke (escaped, cut)
-            shown = escape_identifier(str(from_url)[:MAX_SHOWN_ID]) + ("…" if len(str(from_url)) > MAX_SHOWN_ID else "")
+            shown = escaped_head(str(from_url), MAX_SHOWN_ID)
             st.session_state["exercises_learner_replaced"] = shown
     st.session_state[LEARNER_KEY] = learner
     if st.query_params.get("learner") != learner:

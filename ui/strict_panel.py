@@ -23,9 +23,9 @@ from toolcall.strict import (COLUMNS, MAX_PANEL_CHARS, MAX_PANEL_SUBSCHEMAS, MAX
                              finding_message, leak_matrix, openai_fix, panel_too_large, report, schema_diff)
 from toolcall.strict.transforms import MAX_DIFF_LINES
 from toolcall.strict.rules import PROVIDERS
-from toolcall.lint import MAX_SHOWN_NAME_CHARS
+from toolcall.lint import shown_name
 from toolcall.safe_validator import SizedCache
-from toolcall.text import PRETTY, bounded_json, clip, editable_json, escape_lookalikes, escaped_tail
+from toolcall.text import PRETTY, bounded_json, editable_json, escaped_tail
 from toolcall.validation import MAX_LISTED, MAX_SCHEMA_CHARS
 from ui.common import PERSIST, show_code, show_lines, show_text
 from ui.widgets import translated
@@ -249,15 +249,11 @@ def _fields(names: list[str], lang: str) -> str:
     """Property names a student wrote, for a line of the fix: look-alike letters escaped (as the findings' paths) and
     at most MAX_LISTED of them, then how many more. The fix makes every optional property required: 150 of them made
     "Now required and nullable" and each "was valid and is now rejected" line list all 150, 37 000 characters
-    (break-it pass brk13web), and a Cyrillic "nоte" read as "note". Each name is cut at MAX_SHOWN_NAME_CHARS characters
-    before it is escaped: three optional names of 860 zero-width spaces (8 KB typed, within the panel's caps) made
-    the fix's lines 79 000 characters of escapes on every rerun of the open fix (break-it pass brk14web)."""
-    return name_list([_name(n) for n in names], lang, MAX_LISTED)
-
-
-def _name(name: str) -> str:
-    """A property name in a line of the fix: its first MAX_SHOWN_NAME_CHARS characters (then "…"), escaped."""
-    return escape_lookalikes(clip(name, MAX_SHOWN_NAME_CHARS))
+    (break-it pass brk13web), and a Cyrillic "nоte" read as "note". Each name is at most lint.MAX_SHOWN_NAME_CHARS
+    characters as drawn, escapes included (lint.shown_name): three optional names of 860 zero-width spaces (8 KB
+    typed, within the panel's caps) made the fix's lines 79 000 characters of escapes on every rerun of the open fix
+    (break-it pass brk14web)."""
+    return name_list([shown_name(n) for n in names], lang, MAX_LISTED)
 
 
 def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
@@ -284,7 +280,7 @@ def _fix(schema: dict[str, Any], outputs, lang: str) -> None:
             if missing:
                 label = next((o.label.get(lang, o.id) for o in outputs if o.id == row.id), row.label)
                 lines.append(t("strict.panel.fix_valid_now_invalid", lang, label=label, fields=_fields(missing, lang),
-                               first=_name(missing[0])))
+                               first=shown_name(missing[0])))
     if lines:
         show_lines(lines, code=False)  # a property name holding a line end stays in its line
     st.button(t("strict.panel.fix_apply", lang), key=f"{PREFIX}_fix_apply", on_click=_apply_fixed,

@@ -63,7 +63,8 @@ def test_name_list_counts_the_names_past_its_limit(lang, listed):
 
 #: Three optional properties named by 850 zero-width spaces after "o0", "o1", "o2" (7.9 KB typed, within the strict
 #: panel's caps): the fix's lines quoted each name whole, 79 000 characters of escapes on every rerun of the open fix
-#: (break-it pass brk14web). Each name is now cut at MAX_SHOWN_NAME_CHARS characters before it is escaped.
+#: (break-it pass brk14web). Each name is now at most MAX_SHOWN_NAME_CHARS characters as drawn, escapes included:
+#: cut at 64 characters and then escaped, it was still drawn as 386.
 HIDDEN_NAMES = [f"o{i}" + "\u200b" * 850 for i in range(3)]
 NULLABLE_ALL = {"en": "Now required and nullable: {names}. A call that leaves them out is rejected until it sends `null` "
                       "for each.",
@@ -71,7 +72,7 @@ NULLABLE_ALL = {"en": "Now required and nullable: {names}. A call that leaves th
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_fix_cuts_each_long_name_before_escaping_it(lang):
+def test_the_fix_cuts_each_long_name_as_drawn(lang):
     from toolcall.lint import MAX_SHOWN_NAME_CHARS
 
     schema = {"type": "object", "properties": {"order_id": {"type": "string"}, "amount_cents": {"type": "integer"},
@@ -79,7 +80,8 @@ def test_the_fix_cuts_each_long_name_before_escaping_it(lang):
                                                **{name: {"type": "string"} for name in HIDDEN_NAMES}},
               "required": ["order_id", "amount_cents", "reason"]}
     _, lines = fix_lines_of(lang, schema)
-    shown = [f"o{i}" + "\\u200b" * (MAX_SHOWN_NAME_CHARS - 2) + "…" for i in range(3)]
+    shown = [f"o{i}" + "\\u200b" * 10 + "…" for i in range(3)]  # 2 + 10 × 6 = 62 of 64 drawn; an 11th is 68
+    assert MAX_SHOWN_NAME_CHARS == 64 and all(len(name) == 63 for name in shown)
     assert NULLABLE_ALL[lang].format(names=t("word.name_sep", lang).join(shown)) in lines
     fix_lines = [line for line in lines if shown[0] in line]
     assert len(fix_lines) >= 2 and all(len(line) < 2_000 for line in fix_lines), [len(x) for x in fix_lines]

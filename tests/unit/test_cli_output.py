@@ -265,7 +265,7 @@ def test_a_case_id_with_a_line_end_cannot_forge_a_line_of_the_eval_table(tmp_pat
     log.write_text(json.dumps(record) + "\n")
     assert main(["eval", str(log), "--k", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[2].startswith("c1\\u000amean over cases: pas ")
+    assert lines[2].startswith("c1\\u000amean over cases: pass^k 1.000 search_orders ")
     assert [line for line in lines if line.startswith("mean over cases")] == \
         ["mean over cases: pass^k 1.000, pass@k 1.000, naive 1.000"]
 

@@ -75,7 +75,7 @@ LONG_NAME_UNTYPED = {"en": 'Parameter "{name}" has no type.', "zh": "参数“{n
 @pytest.mark.parametrize(("char", "escaped"), [("q", "q"), ("\u200b", "\\u200b"), ("\u0430", "\\u0430")])
 def test_a_long_name_is_cut_in_the_reason_and_the_shown_path(lang, char, escaped):
     """A reason quotes at most MAX_SHOWN_NAME_CHARS characters of a name and the review's path at most
-    MAX_SHOWN_PATH_CHARS, then "…", cut before escaping; the Finding keeps the whole path (the CLI's JSON). Written
+    MAX_SHOWN_PATH_CHARS, then "…", as drawn, escapes included; the Finding keeps the whole path (the CLI's JSON). Written
     whole, 40 such names made the review 706 KB per rerun, 4.53 MB escaped (break-it pass brk14web)."""
     from toolcall.lint import MAX_SHOWN_NAME_CHARS, MAX_SHOWN_PATH_CHARS, shown_path
 
@@ -83,9 +83,9 @@ def test_a_long_name_is_cut_in_the_reason_and_the_shown_path(lang, char, escaped
     tool = Tool("refund_order", "Refund an order.", {"type": "object", "properties": {name: {}}})
     finding = next(f for f in lint_tool(tool) if f.rule == "param_untyped")
     assert finding.path == "$.input_schema.properties." + name
-    quoted = "n" + escaped * (MAX_SHOWN_NAME_CHARS - 1) + "…"
+    quoted = "n" + escaped * ((MAX_SHOWN_NAME_CHARS - 1) // len(escaped)) + "…"  # 63 q, or 10 escapes
     assert finding.reason(lang) == LONG_NAME_UNTYPED[lang].format(name=quoted)
-    assert shown_path(finding.path) == "$.input_schema.properties.n" + escaped * (MAX_SHOWN_PATH_CHARS - 27) + "…"
+    assert shown_path(finding.path) == "$.input_schema.properties.n" + escaped * ((MAX_SHOWN_PATH_CHARS - 27) // len(escaped)) + "…"
     assert (MAX_SHOWN_NAME_CHARS, MAX_SHOWN_PATH_CHARS) == (64, 96)
 
 

@@ -7,7 +7,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from toolcall.text import escape_identifier  # ids quoted from the answer: a look-alike shows escaped
+from toolcall.text import escaped_head  # ids quoted from the answer: a look-alike shows escaped
 from toolcall.exercise_types.base import (ERROR, INFO, OK, WRONG, ExerciseType, Fault, Grade, Malformed, both,
                                           duplicate_ids, fail, fb, ids, json_text, json_value, known_wrong, reader,
                                           simple, texts_of)
@@ -42,7 +42,7 @@ def choice_ids(exercise: Exercise, text: str) -> list[str]:
     options = exercise.labels("options")
     unknown = [v for v in value if v not in options]
     if unknown:
-        raise Malformed(*(fb(ERROR, "unknown_option", option=escape_identifier(str(u)[:40])) for u in unknown))
+        raise Malformed(*(fb(ERROR, "unknown_option", option=escaped_head(str(u), 40)) for u in unknown))
     if not value:
         raise Malformed(fb(ERROR, "empty"))
     if not exercise.spec["multiple"] and len(set(value)) != 1:

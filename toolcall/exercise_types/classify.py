@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from toolcall.text import escape_identifier  # ids quoted from the answer: a look-alike shows escaped
+from toolcall.text import escaped_head  # ids quoted from the answer: a look-alike shows escaped
 from toolcall.exercise_types.base import (ERROR, INFO, OK, WRONG, ExerciseType, Fault, FeedbackItem, Grade, Malformed,
                                           both, duplicate_ids, fail, fb, ids, json_text, json_value, known_wrong,
                                           reader, simple, texts_of)
@@ -33,8 +33,8 @@ def mapping(exercise: Exercise, text: str) -> dict[str, str]:
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
         raise Malformed(fb(ERROR, "wrong_shape", expected=both("exercises.format.classify")))
     items, cats = exercise.labels("items"), exercise.labels("categories")
-    problems = [fb(ERROR, "unknown_item", item=escape_identifier(k[:40])) for k in value if k not in items]
-    problems += [fb(ERROR, "unknown_category", category=escape_identifier(v[:40]))
+    problems = [fb(ERROR, "unknown_item", item=escaped_head(k, 40)) for k in value if k not in items]
+    problems += [fb(ERROR, "unknown_category", category=escaped_head(v, 40))
                  for v in value.values() if v not in cats]
     problems += [fb(ERROR, "unsorted", item=items[k]) for k in items if k not in value]
     if problems:
