@@ -225,7 +225,10 @@ def read_share_token(token: str, lang: str = "en") -> DefinitionCheck:
 def parse_tool_list(text: str, lang: str = "en") -> tuple[list[Tool], DefinitionCheck | None]:
     """Read one definition or a JSON list of them (each in either form). Returns the Tools and
     None, or [] and the first failing check (its path prefixed with ``$[i]`` inside a list); an
-    empty list is refused (DEFINITION_LIST_EMPTY)."""
+    empty list is refused (DEFINITION_LIST_EMPTY). For a file (``lint``): one leading byte-order mark is read past,
+    as ``strict``, ``result --tool``, ``pairing`` and ``check`` read one (Windows Notepad writes it; RFC 8259 §8.1
+    lets a parser ignore it); ``lint`` alone refused such a file."""
+    text = text.removeprefix("\ufeff")
     if len(text) > MAX_DEFINITION_CHARS:
         return [], _fail("DEFINITION_TOO_LARGE", lang, size=len(text), limit=MAX_DEFINITION_CHARS)
     try:
