@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from toolcall.backend import backend_for
 from toolcall.exercises import load_exercises
-from toolcall.files import ReadError, check_path
+from toolcall.files import BudgetSpent, ReadError, charge, check_path, read_budget
 from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, load_orders, load_outputs,
                                load_tool, one_read_per_run)
 from toolcall.lesson_check import check_lessons
@@ -539,9 +539,12 @@ def unread_file_problems(root: Path) -> list[Problem]:
         base = Path(root) / folder
         if not base.is_dir():
             continue
-        for entry in sorted(base.iterdir()):
-            if entry.name.startswith(".") or entry.name.upper().startswith("README"):
-                continue
+        listed = []
+        for entry in base.iterdir():  # each name counted as it is listed (check's read budget), then sorted
+            if not (entry.name.startswith(".") or entry.name.upper().startswith("README")):
+                charge(entry)
+                listed.append(entry)
+        for entry in sorted(listed):
             if (odd := lookalike_name(entry.name)) is not None:
                 problems.append(Problem(display_name(entry), "$", odd))
             if not any(fnmatch.fnmatchcase(entry.name, pattern) for pattern in patterns):
@@ -557,17 +560,49 @@ def unread_file_problems(root: Path) -> list[Problem]:
     return problems
 
 
+#: What one ``check`` run may look at and read in all (toolcall.files.read_budget): each file is held to its own
+#: cap, but 60 tool files of 1.9 MB each (every one under its cap) were all read, parsed and kept in the run's memo:
+#: 9.5 s of CPU and 154 MB of RSS, growing with every file (now it stops past 32 MB: 2.9 s, 72 MB). The course's
+#: content is 63 files, 0.7 MB (2026-12-07): the budget is room for 40 times as many files and 45 times the bytes.
+MAX_CHECK_FILES, MAX_CHECK_BYTES = 5_000, 32_000_000
+
+
+def budget_problem(exc: BudgetSpent) -> Problem:
+    """The one problem of a run that stopped at its read budget: the file it stopped at, what it had read, the
+    budget, and what was left unchecked."""
+    b = exc.budget
+    return Problem(display_name(Path(exc.path)), "$", f"check stopped here: it had looked at or read {b.used_files:,} "
+                   f"files ({b.used_bytes:,} bytes), and this file ({exc.size:,} bytes) would pass what one run reads "
+                   f"({b.files:,} files, {b.bytes:,} bytes); this file and the rest were not checked. "
+                   "Check a smaller folder, or remove files the course does not use")
+
+
 def run_checks(root: Path) -> list[Problem]:
     """Run every checker on ``root``; returns all problems (empty when the content is sound).
-    A folder without fixtures/ is itself a problem: checking nothing must not pass."""
-    if not (Path(root) / "fixtures").is_dir():
-        return [Problem(display_name(Path(root)), "$", "no fixtures/ folder here: nothing to check")]
-    folders = content_folder_problems(Path(root))
-    if not any(next(Path(root).glob(pattern), None) for pattern in CONTENT_PATTERNS):
-        return folders or [Problem(display_name(Path(root)), "$", "nothing to check: no fixture or lesson files "
-                        "(fixtures/<kind>/*.json|yaml, lessons/<lang>/*.md) under this folder")]
-    problems: list[Problem] = folders + unread_file_problems(Path(root))
+    A folder without fixtures/ is itself a problem: checking nothing must not pass. What the run looks at and
+    reads is held to MAX_CHECK_FILES files and MAX_CHECK_BYTES bytes in all: past it the run stops there, and its
+    last problem says where (budget_problem)."""
+    problems: list[Problem] = []
+    with read_budget(MAX_CHECK_FILES, MAX_CHECK_BYTES):
+        try:
+            _run_checks(Path(root), problems)
+        except BudgetSpent as exc:  # the problems found before it, then where it stopped
+            problems.append(budget_problem(exc))
+    return list(dict.fromkeys(problems))  # a fixture problem met through a lesson or an exercise: once
+
+
+def _run_checks(root: Path, problems: list[Problem]) -> None:
+    """run_checks' work: each problem appended to ``problems`` as it is found."""
+    if not (root / "fixtures").is_dir():
+        problems.append(Problem(display_name(root), "$", "no fixtures/ folder here: nothing to check"))
+        return
+    problems += content_folder_problems(root)
+    if not any(next(root.glob(pattern), None) for pattern in CONTENT_PATTERNS):
+        if not problems:
+            problems.append(Problem(display_name(root), "$", "nothing to check: no fixture or lesson files "
+                                    "(fixtures/<kind>/*.json|yaml, lessons/<lang>/*.md) under this folder"))
+        return
+    problems += unread_file_problems(root)
     with one_read_per_run():  # each fixture read once, however many checkers and lessons use it
         for checker in CHECKERS:
-            problems += checker(Path(root))
-    return list(dict.fromkeys(problems))  # a fixture problem met through a lesson or an exercise: once
+            problems += checker(root)
