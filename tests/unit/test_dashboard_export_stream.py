@@ -193,3 +193,12 @@ def test_the_command_refuses_what_it_cannot_write_and_creates_no_database(tmp_pa
     argv = [str(tmp_path / argv[0]), "--lang", lang]
     assert _cli(monkeypatch, capsys, tmp_path, "export", *argv) == (2, "", expected.format(d=tmp_path))
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_the_pages_hold_at_most_a_page_and_read_the_same_rows(store):
+    """Pages of 2 and 3 rows (a server-side cursor fetched again and again on PostgreSQL) read what one page reads."""
+    for read, small in ((store.class_learner_pages, 2), (store.class_progress_pages, 2),
+                        (lambda page: store.export_attempt_pages(page=page)[1], 3)):
+        pages, whole = list(read(page=small)), list(read(page=10_000))
+        assert len(whole) == 1 and len(pages) == -(-len(whole[0]) // small) and max(map(len, pages)) == small
+        assert [row for page in pages for row in page] == whole[0]
