@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import logging
 import os
 import sys
 from pathlib import Path
@@ -150,6 +151,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
         print(t("cli.export_no_store", lang, file=escape_line(str(data_dir() / DB_NAME))), file=sys.stderr)
         return 2
     part = out.with_name(out.name + ".part")
+    # the pool logs each failed connection to stderr; the one line below says it (without the URL)
+    logging.getLogger("psycopg").addHandler(logging.NullHandler())
     try:
         store = open_store(url or None)
         try:

@@ -202,3 +202,14 @@ def test_the_pages_hold_at_most_a_page_and_read_the_same_rows(store):
         pages, whole = list(read(page=small)), list(read(page=10_000))
         assert len(whole) == 1 and len(pages) == -(-len(whole[0]) // small) and max(map(len, pages)) == small
         assert [row for page in pages for row in page] == whole[0]
+
+
+def test_the_command_says_an_unreachable_database_in_one_line(tmp_path, monkeypatch, capsys):
+    """The pool logged each failed connection to stderr (four lines with the server's words) before the message."""
+    from toolcall.cli import main
+    monkeypatch.setenv("TOOLCALL_DATABASE_URL", "postgresql://nobody@127.0.0.1:9/none?connect_timeout=1")
+    assert main(["export", str(tmp_path / "x.json")]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"{tmp_path}/x.json: not written (the progress database is unreachable (retrying "
+                              "shortly)); exit code 2\n")
+    assert list(tmp_path.iterdir()) == []
