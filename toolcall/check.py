@@ -12,6 +12,7 @@ import fnmatch
 import json
 import os
 import re
+import stat
 from pathlib import Path
 from collections.abc import Callable
 
@@ -562,9 +563,35 @@ def unread_file_problems(root: Path) -> list[Problem]:
 
 #: What one ``check`` run may look at and read in all (toolcall.files.read_budget): each file is held to its own
 #: cap, but 60 tool files of 1.9 MB each (every one under its cap) were all read, parsed and kept in the run's memo:
-#: 9.5 s of CPU and 154 MB of RSS, growing with every file (now it stops past 32 MB: 2.9 s, 72 MB). The course's
+#: 9.5 s of CPU and 154 MB of RSS, growing with every file (now refused from the sizes: 0.3 s, 40 MB). The course's
 #: content is 63 files, 0.7 MB (2026-12-07): the budget is room for 40 times as many files and 45 times the bytes.
 MAX_CHECK_FILES, MAX_CHECK_BYTES = 5_000, 32_000_000
+#: What the run itself may open and list (toolcall.files.read_budget), against the content's own size measured first
+#: (content_budget_problem): a lesson is read by more than one checker, the schemas come from the app, and every
+#: name in a content folder is looked at. A backstop: content within the budget above stays well within it.
+RUN_BUDGET_FACTOR = 4
+
+
+def content_budget_problem(root: Path) -> Problem | None:
+    """The problem of content larger than one run checks, found from the files' sizes before any is read: more than
+    MAX_CHECK_FILES content files (CONTENT_PATTERNS) or MAX_CHECK_BYTES bytes of them, named at the folder where the
+    count passed the budget; None when it fits. Each file is counted as it is listed, so a folder of a million
+    names costs at most MAX_CHECK_FILES + 1 of them."""
+    files = size = 0
+    for pattern in CONTENT_PATTERNS:
+        for path in root.glob(pattern):
+            try:
+                info = path.stat()
+            except OSError:
+                continue  # a link to nothing, a loop: the checkers name it
+            files += 1
+            size += info.st_size if stat.S_ISREG(info.st_mode) else 0
+            if files > MAX_CHECK_FILES or size > MAX_CHECK_BYTES:
+                return Problem(display_name(path.parent), "$", (
+                    f"more content than check reads in one run ({MAX_CHECK_FILES:,} files, {MAX_CHECK_BYTES:,} "
+                    f"bytes): it passed the budget here, at {files:,} files and {size:,} bytes, so nothing was "
+                    "checked. Check a smaller folder, or remove files the course does not use"))
+    return None
 
 
 def budget_problem(exc: BudgetSpent) -> Problem:
@@ -579,11 +606,12 @@ def budget_problem(exc: BudgetSpent) -> Problem:
 
 def run_checks(root: Path) -> list[Problem]:
     """Run every checker on ``root``; returns all problems (empty when the content is sound).
-    A folder without fixtures/ is itself a problem: checking nothing must not pass. What the run looks at and
-    reads is held to MAX_CHECK_FILES files and MAX_CHECK_BYTES bytes in all: past it the run stops there, and its
+    A folder without fixtures/ is itself a problem: checking nothing must not pass. Content of more than
+    MAX_CHECK_FILES files or MAX_CHECK_BYTES bytes is refused before any file is read (content_budget_problem); what
+    the run then opens and lists is held to RUN_BUDGET_FACTOR times that, and past it the run stops there and its
     last problem says where (budget_problem)."""
     problems: list[Problem] = []
-    with read_budget(MAX_CHECK_FILES, MAX_CHECK_BYTES):
+    with read_budget(RUN_BUDGET_FACTOR * MAX_CHECK_FILES, RUN_BUDGET_FACTOR * MAX_CHECK_BYTES):
         try:
             _run_checks(Path(root), problems)
         except BudgetSpent as exc:  # the problems found before it, then where it stopped
@@ -601,6 +629,9 @@ def _run_checks(root: Path, problems: list[Problem]) -> None:
         if not problems:
             problems.append(Problem(display_name(root), "$", "nothing to check: no fixture or lesson files "
                                     "(fixtures/<kind>/*.json|yaml, lessons/<lang>/*.md) under this folder"))
+        return
+    if (too_much := content_budget_problem(root)) is not None:
+        problems.append(too_much)
         return
     problems += unread_file_problems(root)
     with one_read_per_run():  # each fixture read once, however many checkers and lessons use it

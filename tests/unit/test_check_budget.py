@@ -40,32 +40,54 @@ def _tree(root, kind: str, count: int) -> list:
     return paths
 
 
-def test_check_stops_at_its_read_budget_and_says_where(tmp_path, monkeypatch):
-    """Ten tool files of 10 074 bytes with a 35 000-byte budget: the listing (10 names), the tool schema and three
-    tools fit; the fourth tool is where it stops, named with what was read and the budget."""
+def test_content_over_the_budget_is_refused_before_anything_is_read(tmp_path, monkeypatch):
+    """Ten tool files of 10 074 bytes against a 35 000-byte budget: the sizes pass it at the fourth file; the line
+    names the folder and the counts, and no content file was opened."""
     paths = _tree(tmp_path, "tools", 10)
     monkeypatch.setattr(toolcall.check, "MAX_CHECK_BYTES", 35_000)
-    schema = (REPO_ROOT / "fixtures" / "schemas" / "tool.schema.json").stat().st_size
-    problems = run_checks(tmp_path)
-    size = paths[3].stat().st_size
-    assert str(problems[-1]) == (
-        f"{paths[3]}: $: check stopped here: it had looked at or read 14 files ({schema + 3 * size:,} bytes), and "
-        f"this file ({size:,} bytes) would pass what one run reads (5,000 files, 35,000 bytes); this file and the "
-        "rest were not checked. Check a smaller folder, or remove files the course does not use")
-    assert not [p for p in problems if str(paths[4]) in str(p)]  # the files after it: not read
+    opened = _count_opens(monkeypatch)
+    size = paths[0].stat().st_size
+    assert [str(p) for p in run_checks(tmp_path)] == [
+        f"{paths[0].parent}: $: more content than check reads in one run (5,000 files, 35,000 bytes): it passed the "
+        f"budget here, at 4 files and {4 * size:,} bytes, so nothing was checked. Check a smaller folder, or remove "
+        "files the course does not use"]
+    assert [path for path in opened if str(tmp_path) in path] == []
 
 
-def test_check_counts_every_name_it_lists(tmp_path, monkeypatch):
-    """A folder of many small files the app never reads: each is a name listed, counted against the files."""
-    folder = tmp_path / "fixtures" / "tools"
-    folder.mkdir(parents=True)
-    (folder / "a.json").write_text(_tool(0))
-    for n in range(40):
-        (folder / f"note{n:02d}.txt").write_text("x")
+def test_content_of_too_many_files_is_refused_by_count(tmp_path, monkeypatch):
+    _tree(tmp_path, "tools", 40)
     monkeypatch.setattr(toolcall.check, "MAX_CHECK_FILES", 25)
     problems = run_checks(tmp_path)
-    assert len(problems) == 1 and "check stopped here: it had looked at or read 25 files (0 bytes)" in str(problems[0])
-    assert str(problems[0]).startswith(f"{folder}/") and "(25 files, 32,000,000 bytes)" in str(problems[0])
+    assert len(problems) == 1 and "(25 files, 32,000,000 bytes): it passed the budget here, at 26 files" in str(
+        problems[0])
+
+
+def test_what_the_run_opens_is_held_too_and_says_where_it_stopped(tmp_path, monkeypatch):
+    """The backstop: content within the budget whose run opens more (here a run budget of 1 x the content budget:
+    three names listed, the tool schema, two tools) stops at the file that would pass it."""
+    paths = _tree(tmp_path, "tools", 3)
+    monkeypatch.setattr(toolcall.check, "MAX_CHECK_BYTES", 31_000)
+    monkeypatch.setattr(toolcall.check, "RUN_BUDGET_FACTOR", 1)
+    schema = (REPO_ROOT / "fixtures" / "schemas" / "tool.schema.json").stat().st_size
+    size = paths[0].stat().st_size
+    problems = run_checks(tmp_path)
+    assert str(problems[-1]) == (
+        f"{paths[2]}: $: check stopped here: it had looked at or read 6 files ({schema + 2 * size:,} bytes), and "
+        f"this file ({size:,} bytes) would pass what one run reads (5,000 files, 31,000 bytes); this file and the "
+        "rest were not checked. Check a smaller folder, or remove files the course does not use")
+
+
+def _count_opens(monkeypatch) -> list:
+    """Every path opened through toolcall.files from now on (the list fills as the test runs)."""
+    opened: list = []
+    real_open = os.open
+
+    def counting_open(path, flags, *args, **kwargs):
+        opened.append(str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(toolcall.files.os, "open", counting_open)
+    return opened
 
 
 @pytest.mark.parametrize("kind", ["tools", "lessons", "exercises", "eval_runs"])
@@ -74,18 +96,10 @@ def test_what_check_opens_stays_within_its_budget_for_every_kind_of_content(tmp_
     file, 30 × 10 KB here)."""
     _tree(tmp_path, kind, 30)
     monkeypatch.setattr(toolcall.check, "MAX_CHECK_BYTES", 60_000)
-    opened = []
-    real_open = os.open
-
-    def counting_open(path, flags, *args, **kwargs):
-        fd = real_open(path, flags, *args, **kwargs)
-        opened.append(os.fstat(fd).st_size)
-        return fd
-
-    monkeypatch.setattr(toolcall.files.os, "open", counting_open)
+    opened = _count_opens(monkeypatch)
     problems = run_checks(tmp_path)
-    assert sum(opened) <= 60_000, sum(opened)
-    assert "check stopped here" in str(problems[-1])
+    assert sum(os.stat(path).st_size for path in opened if str(tmp_path) in path) <= 60_000
+    assert "so nothing was checked" in str(problems[-1])
 
 
 def test_the_command_prints_where_it_stopped_and_fails(tmp_path, monkeypatch, capsys):
@@ -93,13 +107,14 @@ def test_the_command_prints_where_it_stopped_and_fails(tmp_path, monkeypatch, ca
     monkeypatch.setattr(toolcall.check, "MAX_CHECK_BYTES", 35_000)
     assert main(["check", str(tmp_path)]) == 1
     out, err = capsys.readouterr()
-    assert out.splitlines()[-1].startswith(f"{paths[3]}: $: check stopped here:")
+    assert out.splitlines()[-1].startswith(f"{paths[3].parent}: $: more content than check reads in one run")
     assert err.startswith("problems: ")
 
 
 def test_the_course_fits_its_budget_with_room():
     """The shipped content, checked whole, uses a small part of the budget (so the budget is no limit on a real
     course): under a tenth of the files and of the bytes."""
+    assert toolcall.check.content_budget_problem(REPO_ROOT) is None
     with toolcall.files.read_budget(toolcall.check.MAX_CHECK_FILES, toolcall.check.MAX_CHECK_BYTES) as budget:
         toolcall.check._run_checks(REPO_ROOT, problems := [])
     assert problems == []
