@@ -611,7 +611,7 @@ def run_checks(root: Path) -> list[Problem]:
     the run then opens and lists is held to RUN_BUDGET_FACTOR times that, and past it the run stops there and its
     last problem says where (budget_problem)."""
     problems: list[Problem] = []
-    with read_budget(RUN_BUDGET_FACTOR * MAX_CHECK_FILES, RUN_BUDGET_FACTOR * MAX_CHECK_BYTES):
+    with read_budget(int(RUN_BUDGET_FACTOR * MAX_CHECK_FILES), int(RUN_BUDGET_FACTOR * MAX_CHECK_BYTES)):
         try:
             _run_checks(Path(root), problems)
         except BudgetSpent as exc:  # the problems found before it, then where it stopped
