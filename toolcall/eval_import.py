@@ -57,6 +57,7 @@ from toolcall.evaluation import OTHER_TOOLS, Call, LineProblem, Note, Run, RunLo
 from toolcall.i18n import in_language, t
 from toolcall.parsing import json_reason
 from toolcall.selection import NO_TOOL
+from toolcall.text import escape_lookalikes
 from toolcall.validation import check_schema
 
 #: Default size limit of an input, in bytes.
@@ -969,8 +970,25 @@ def read_recorded(path: Path) -> Recorded:
             problems.append(Problem(name, f"line {number}: $.request", "must be a string"))
         else:
             requests[number] = rec.get("request", "")
+    problems += _repeated_runs(name, log.runs)
     if not log.runs and not problems:
         problems.append(Problem(name, "$", "no runs"))
     if problems:
         raise FixtureError(problems)
     return Recorded(log, tools or (), requests)
+
+
+def _repeated_runs(name: str, runs) -> list:
+    """A Problem at each run whose (case_id, run) an earlier line of the log already holds: a line pasted twice passed
+    check and the selection lab counted it as one more run (n 14 for a case of 10, a pass^k drawn from the copies;
+    break-it pass brk16content). At most MAX_PROBLEMS."""
+    from toolcall.fixtures import Problem
+
+    first: dict[tuple[str, int], int] = {}
+    problems = []
+    for run in runs:
+        at = first.setdefault((run.case_id, run.run), run.line)
+        if at != run.line and len(problems) < MAX_PROBLEMS:
+            problems.append(Problem(name, f"line {run.line}: $.run", f"run {run.run} of case "
+                                    f"'{escape_lookalikes(run.case_id)}' is also line {at}: each run is counted once"))
+    return problems
