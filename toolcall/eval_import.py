@@ -941,6 +941,7 @@ def read_recorded(path: Path) -> Recorded:
     string, or no runs: the page then says so, and ``python -m toolcall check`` lists the same problems."""
     from toolcall.files import ReadError, not_utf8, read_bytes_bounded
     from toolcall.fixtures import FixtureError, Problem, display_name, duplicate_key_message, json_with_duplicates
+    from toolcall.markdown_hazards import hidden_text
 
     name = display_name(path)
     try:
@@ -956,6 +957,7 @@ def read_recorded(path: Path) -> Recorded:
     tools: tuple[tuple[str, str], ...] | None = None
     requests: dict[int, str] = {}
     used = {run.line for run in log.runs}
+    first = min(used, default=0)
     for number, raw in enumerate(data.split(b"\n"), start=1):  # read_native's lines
         if number not in used:
             continue
@@ -970,6 +972,13 @@ def read_recorded(path: Path) -> Recorded:
             problems.append(Problem(name, f"line {number}: $.request", "must be a string"))
         else:
             requests[number] = rec.get("request", "")
+        # the texts the lab shows students (the descriptions once, each request): a hidden character is named, as in
+        # every other instructor file (break-it pass brk16content: a zero-width space in one passed check)
+        shown = [("$.request", requests.get(number, ""))] + [
+            (f"$.tools[{i}].description", text) for i, (_, text) in enumerate(tools or ())
+            if number == first and isinstance(text, str)]
+        problems += [Problem(name, f"line {number}: {where}", found) for where, text in shown
+                     if (found := hidden_text(text))]
     problems += _repeated_runs(name, log.runs)
     if not log.runs and not problems:
         problems.append(Problem(name, "$", "no runs"))

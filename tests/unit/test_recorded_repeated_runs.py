@@ -1,7 +1,8 @@
 """A recorded run log (fixtures/eval_runs/*.jsonl) holding one (case, run) twice is named by check with the line
 and path (break-it pass brk16content): two lines pasted again passed check, and the selection lab counted them,
-12 runs of so_lamp instead of 10."""
+12 runs of so_lamp instead of 10. A hidden character in a text the lab shows is named too."""
 
+import json
 import shutil
 from pathlib import Path
 
@@ -49,3 +50,20 @@ def test_the_problems_are_capped(tmp_path):
     with pytest.raises(FixtureError) as caught:
         read_recorded(path)
     assert len(caught.value.problems) == MAX_PROBLEMS
+
+
+def test_a_hidden_character_in_a_text_the_lab_shows_is_named(tmp_path):
+    """The first line's tool descriptions and every request are shown to students: a zero-width space or a direction
+    override in them passed check (every other instructor file names them)."""
+    lines = (REPO_ROOT / LOG).read_text("utf-8").splitlines()
+    rec = json.loads(lines[0])
+    rec["tools"][0]["description"] = "List\u200b the customer's orders."
+    rec["request"] = "Find my lamp\u202e please"
+    path = tmp_path / "shop_good.en.jsonl"
+    path.write_text("\n".join([json.dumps(rec, ensure_ascii=False), *lines[1:]]) + "\n", "utf-8")
+    with pytest.raises(FixtureError) as caught:
+        read_recorded(path)
+    why = ": a character the page shows as nothing or that reorders the text around it (pasted from a document?); " \
+          "delete it"
+    assert [(p.path, p.message) for p in caught.value.problems] == [
+        ("line 1: $.request", "holds \\u202e" + why), ("line 1: $.tools[0].description", "holds \\u200b" + why)]
