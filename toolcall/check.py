@@ -393,6 +393,14 @@ def check_selection_and_runs(root: Path) -> list[Problem]:
     return problems
 
 
+def check_simulation(root: Path) -> list[Problem]:
+    """fixtures/eval_runs/simulation.yaml, the spec the recorded runs are drawn from (see
+    toolcall.simulation.spec_problems): a typo in it passed check and ended scripts/make_eval_runs.py in a traceback."""
+    from toolcall.simulation import spec_problems
+
+    return spec_problems(root)
+
+
 #: Most characters of Markdown text check parses in one file. Each text is held to MAX_MARKDOWN_CHARS, but a 1.4 MB
 #: exercise file of 20 hints of ``"[\n"`` repeated, each under it, held check for 75 s (break-it pass brk14content):
 #: the parser costs up to ~40 µs a character on such text, twice (markdown_hazards, dead_links). Twice one text's
@@ -466,7 +474,7 @@ def check_harness_scenarios(root: Path) -> list[Problem]:
 
 CHECKERS: list[Checker] = [check_tools, check_orders, check_outputs, check_walkthroughs, check_pairing_examples,
                            check_lessons, check_exercises, check_harness_scenarios, check_selection_and_runs,
-                           check_markdown_texts]
+                           check_simulation, check_markdown_texts]
 
 
 #: The files the checkers read; a root with none of them has nothing to check.
