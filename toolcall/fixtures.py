@@ -399,7 +399,8 @@ def schema_problems(data: Any, kind: str, name: str, schemas_dir: Path | None = 
 
 
 #: At most this many unexpected keys of one object are compared with the names it allows (a hostile file may hold
-#: thousands), and this many characters of each are quoted.
+#: thousands), and this many characters of each are compared (each is quoted as safe_validator.quoted_name: cut as
+#: drawn, look-alike letters escaped).
 MAX_GUESSED_KEYS = 20
 MAX_GUESSED_KEY_CHARS = 64
 
@@ -412,6 +413,8 @@ def _misspelt_key(error: Any) -> str | None:
     written under ``business_cases:`` is told where it goes instead (check_outputs)."""
     import difflib
 
+    from toolcall.safe_validator import quoted_name  # here: loaded with content_validator, which made ``error``
+
     if error.validator != "additionalProperties" or error.validator_value is not False \
             or not isinstance(error.instance, dict) or not isinstance(error.schema, dict):
         return None
@@ -421,7 +424,7 @@ def _misspelt_key(error: Any) -> str | None:
     for key in unexpected[:MAX_GUESSED_KEYS]:
         close = difflib.get_close_matches(key[:MAX_GUESSED_KEY_CHARS], allowed, n=1, cutoff=0.8)
         if close:
-            guesses.append(f"{close[0]!r} for {key[:MAX_GUESSED_KEY_CHARS]!r}")
+            guesses.append(f"{quoted_name(close[0])} for {quoted_name(key)}")
     return f"did you mean {', '.join(guesses)}?" if guesses else None
 
 
