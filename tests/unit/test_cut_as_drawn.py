@@ -26,7 +26,9 @@ REPO = Path(__file__).resolve().parents[2]
 ZW = "\u200b"  # drawn as \u200b, 6 characters
 TAG = "\U000e0041"  # drawn as \udb40\udc41, 12 characters
 
-ESCAPES = "escape_(?:identifier|invisible|lookalikes|line|terminal)"
+#: The escapes, and Markdown's label and plain, which escape hidden characters too (the pass^k lab's
+#: label(clip(sentence, 200)) drew 200 tag characters as 2 390: break-it pass brk17new).
+ESCAPES = r"(?:escape_(?:identifier|invisible|lookalikes|line|terminal)|\blabel|\bplain)"
 #: escape_x(text[:n]), escape_x(clip(text, n)), and escape_x(text)[:n]
 CUT_THEN_ESCAPED = re.compile(rf"{ESCAPES}\((?:clip\(|[^()\n]*\[:)")
 ESCAPED_THEN_CUT = re.compile(rf"{ESCAPES}\([^()\n]*(?:\([^()\n]*\))?[^()\n]*\)\[:")
@@ -51,6 +53,8 @@ def test_no_quote_is_cut_before_or_after_it_is_escaped():
     'shown = escape_line(text[:40]) + ("…" if len(text) > 40 else "")',
     'case = escape_line(escape_lookalikes(r["case_id"]))[:28]',
     'tool = escape_identifier(r["expected_tool"] or "?")[:16]',
+    'kept = [st.checkbox(label(clip(s.text, MAX_SHOWN_SENTENCE_CHARS)), value=True)',
+    'st.caption(plain(name[:80]))',
 ])
 def test_the_source_test_finds_each_way_it_was_written(line):
     """The lines this change replaced, as they were: the source test above would have named each."""
@@ -112,3 +116,12 @@ def test_eval_table_never_ends_a_column_inside_an_escape(tmp_path, capsys):
     # escaped then cut at 28, the first read "ccc…c\u20" and the second "\u200b\u200b\u200b\u200b\u2"
     assert rows[0].split(" ")[0] == "c" * 25 + "\\u200b"
     assert rows[1].split(" ")[0] == "\\u200b" * 8 + "…"  # 48 of 48 drawn
+
+
+def test_a_sentence_label_is_cut_as_drawn():
+    """label_head counts each hidden character as its escape: 200 tag characters were a 2 390-character label."""
+    from toolcall.markdown import label_head
+    assert label_head("x" + TAG * 320, 200) == "x" + "\\udb40\\udc41" * 16 + "…"
+    assert label_head("x" + ZW * 320, 200) == "x" + "\\u200b" * 33 + "…"
+    assert label_head("*_a_* www.x @y", 200) == "\\*\\_a\\_\\* www\u2060.x @\u2060y"  # as label(): nothing cut
+    assert len(label_head("*" * 500, 200)) == 401  # Markdown's backslashes are not drawn: one per character at most
