@@ -47,7 +47,7 @@ from referencing.exceptions import Unresolvable
 from jsonschema_specifications import REGISTRY as SPECIFICATIONS
 
 from toolcall import memsize
-from toolcall.text import escape_line, escape_lookalikes, escaped_head
+from toolcall.text import quoted_head
 
 #: Seconds one regular-expression search may take before the value is refused.
 REGEX_TIMEOUT = 0.05
@@ -334,8 +334,7 @@ def quoted_name(name: Any) -> str:
     """A property name as a message quotes it: in single quotes, cut at MAX_EXTRA_NAME_CHARS characters as drawn
     (escaped_head), with line ends, controls, hidden characters and look-alike letters as their ``\\uXXXX``
     escapes: ``'l\\u0430bel'`` (Cyrillic а), which repr showed as 'lаbel', read as the allowed 'label'."""
-    shown = escaped_head(str(name), MAX_EXTRA_NAME_CHARS, lambda text: escape_line(escape_lookalikes(text)))
-    return f"'{shown}'"
+    return quoted_head(str(name), MAX_EXTRA_NAME_CHARS)
 
 
 def extras_message(extras: list[Any]) -> str:
