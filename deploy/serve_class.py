@@ -886,20 +886,24 @@ class Child:
 
 
 def reroute(conf: Path, text: Callable[[frozenset[str]], str], nginx: Child, held: frozenset[str],
-            marked: frozenset[str]) -> frozenset[str]:
+            marked: frozenset[str], failing: bool = False) -> frozenset[str]:
     """Make nginx send no student to the backends in ``held`` (another program holds their address while their
     process is dead; Child.held_by_other) and to the others again: write ``text(held)`` (nginx_conf with ``down``)
     to ``conf`` and ask the running nginx to reload it (SIGHUP: new workers take new requests, the old ones finish
     theirs, open websockets included), logging each change against ``marked`` (what was marked so far). Returns
-    ``held``, also when the configuration could not be written (that is logged, once, and nginx keeps what it has
-    until the next change); never raises."""
+    what nginx is told now: ``held``, or ``marked`` when the configuration could not be written (logged unless
+    ``failing``, which says the last try failed too), so that the caller tries again; never raises. It returned
+    ``held`` then, and nothing tried again: once a full disk freed, nginx went on sending students to the port
+    another program held, or none to a process serving again, until the next change (break-it pass brk17new)."""
     try:
         conf.write_text(text(held))
     except (OSError, ValueError) as exc:
         still = ([f"sends students to {', '.join(sorted(held - marked))} (held by another program)"] if held - marked
                  else []) + ([f"sends none to {', '.join(sorted(marked - held))}"] if marked - held else [])
-        log(f"nginx.conf could not be rewritten ({exc}): nginx still {' and '.join(still)}")
-        return held
+        if not failing:
+            log(f"nginx.conf could not be rewritten ({exc}): nginx still {' and '.join(still)}; tried again every "
+                f"{REROUTE_EVERY:.0f} s")
+        return marked
     if nginx.proc is not None and nginx.proc.poll() is None:
         nginx.proc.send_signal(signal.SIGHUP)  # a dead or restarting nginx reads the file when it starts
     for b in sorted(held - marked):
@@ -919,18 +923,23 @@ REROUTE_EVERY = 10.0
 
 class Routing:
     """What nginx is told of the backends another program holds (reroute), changed at most once per REROUTE_EVERY s;
-    a change that comes sooner is made when that time has passed, if it still holds."""
+    a change that comes sooner is made when that time has passed, if it still holds, and one whose configuration
+    could not be written is tried again every REROUTE_EVERY s (said once) until it is."""
 
     def __init__(self, conf: Path, text: Callable[[frozenset[str]], str], nginx: Child):
         self.conf, self.text, self.nginx = conf, text, nginx
         self.marked: frozenset[str] = frozenset()
+        self.failing = False  # the last change could not be written: nginx still has ``marked``
         self._next = 0.0
 
     def update(self, now: float, held: frozenset[str]) -> None:
-        """Tell nginx ``held`` (the backends another program holds now) unless it knows, or it was told within the
-        last REROUTE_EVERY s."""
-        if held != self.marked and now >= self._next:
-            self.marked = reroute(self.conf, self.text, self.nginx, held, self.marked)
+        """Tell nginx ``held`` (the backends another program holds now) unless it knows, or it was told (or a try
+        failed) within the last REROUTE_EVERY s."""
+        if held == self.marked:
+            self.failing = False  # nginx has what holds now, written or not
+        elif now >= self._next:
+            self.marked = reroute(self.conf, self.text, self.nginx, held, self.marked, self.failing)
+            self.failing = self.marked != held
             self._next = now + REROUTE_EVERY
 
 

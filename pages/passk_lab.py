@@ -2,14 +2,14 @@
 
 import streamlit as st
 
-from ui.common import PERSIST, label, lang, load, show_cached_chart, tr
+from ui.common import PERSIST, lang, load, show_cached_chart, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
 from toolcall.charts import PASSK_DEFAULTS, RETRY_DEFAULTS, passk_chart_for, retry_chart, simulation_for
 from toolcall import numfmt
 from toolcall.passk import K_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, prob_all
+from toolcall.markdown import label_head
 from toolcall.points import MAX_LISTED_SENTENCES, MAX_SHOWN_SENTENCE_CHARS, description_points, missing_points
-from toolcall.text import clip
 from toolcall.tooldef import MAX_DESCRIPTION_CHARS
 from ui.tool_editor import description_identity, lab_description, points_text
 from ui.page import start
@@ -74,7 +74,7 @@ if st.session_state.get("passk_sentences_for") != identity:
     for i in range(min(len(sentences), MAX_LISTED_SENTENCES)):
         st.session_state[f"passk_sentence_{i}"] = True
     st.session_state["passk_sentences_for"] = identity
-kept = [st.checkbox(label(clip(s.text, MAX_SHOWN_SENTENCE_CHARS)), value=True, key=f"passk_sentence_{i}", **PERSIST,
+kept = [st.checkbox(label_head(s.text, MAX_SHOWN_SENTENCE_CHARS), value=True, key=f"passk_sentence_{i}", **PERSIST,
                     help=tr("workbench.lab_states", points=points_text(s.points)))
         for i, s in enumerate(sentences[:MAX_LISTED_SENTENCES])]
 if len(sentences) > MAX_LISTED_SENTENCES:  # the rest stay kept

@@ -13,6 +13,7 @@ format assertion on).
 
 from __future__ import annotations
 
+import itertools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -94,16 +95,21 @@ def remotes_registry(suite: Path) -> Registry:
 MAX_REMOTE_DEPTH = 16
 MAX_REMOTE_FILES = 1_000
 MAX_REMOTE_BYTES = 16_000_000
+#: The most entries of any kind (files, folders, links) remote_files looks at under ``remotes/`` (the suite has 27):
+#: bounding only the .json files let a folder of 300 000 other files through, all listed at once (70 MB more peak
+#: RSS; break-it pass brk17new).
+MAX_REMOTE_ENTRIES = 10_000
 
 
 def remote_files(root: Path) -> list[Path]:
     """Every ``*.json`` under ``root`` (symlinked folders not followed, as Path.rglob does), sorted. Walks with a
     stack of its own: Path.rglob recursed once per level, and a ``remotes/`` 1 400 folders deep ended
     ``conformance`` in a RecursionError traceback (break-it pass brk16cli). Raises ValueError naming the folder
-    for one nested deeper than MAX_REMOTE_DEPTH, more than MAX_REMOTE_FILES files or MAX_REMOTE_BYTES bytes, or
-    a folder that cannot be listed (with the OS's reason)."""
+    for one nested deeper than MAX_REMOTE_DEPTH, more than MAX_REMOTE_FILES files or MAX_REMOTE_BYTES bytes, more
+    than MAX_REMOTE_ENTRIES entries of any kind (never listing more), or a folder that cannot be listed (with the
+    OS's reason)."""
     found: list[Path] = []
-    size = 0
+    size = seen = 0
     stack = [(root, 0)] if root.is_dir() else []
     while stack:
         folder, depth = stack.pop()
@@ -112,9 +118,13 @@ def remote_files(root: Path) -> list[Path]:
                              "levels deep; the suite's own nest 2")
         try:
             with os.scandir(folder) as entries:
-                listed = list(entries)
+                listed = list(itertools.islice(entries, MAX_REMOTE_ENTRIES + 1 - seen))  # no more than the cap
         except OSError as exc:
             raise ValueError(f"{escape_line(str(folder))}: cannot list this folder: {exc.strerror or exc}") from None
+        seen += len(listed)
+        if seen > MAX_REMOTE_ENTRIES:
+            raise ValueError(f"{escape_line(str(root))}: remotes/ holds more than {MAX_REMOTE_ENTRIES:,} files and "
+                             "folders; the suite's own hold 27")
         for entry in listed:
             if entry.name.endswith(".json"):  # whatever it is: the reader names a folder, a FIFO, a loop
                 found.append(Path(entry.path))

@@ -80,15 +80,25 @@ def display_name(path: Path) -> str:
     return str(path)
 
 
+class _RunMemo(OrderedDict[str, tuple[Any, int]]):
+    """The run memo: path -> (what was read, its weight), newest use last, and ``total``, the sum of the weights,
+    kept as files come and go (summed again on every file read, 16 000 files of 8 bytes took read_data 18 s in one
+    run against 2 s without the memo: quadratic; break-it pass brk17new)."""
+
+    total: int = 0
+
+
 #: The files read_data has read during one `check` run (one_read_per_run): absolute path -> (the data, or the
 #: FixtureError it raised; the file's size in bytes), newest use last. None outside a run: nothing is kept. Not a
 #: cache: it lives and dies with the run.
-_RUN_MEMO: contextvars.ContextVar[OrderedDict[str, tuple[Any, int]] | None] = contextvars.ContextVar(
-    "fixture_run_memo", default=None)
+_RUN_MEMO: contextvars.ContextVar[_RunMemo | None] = contextvars.ContextVar("fixture_run_memo", default=None)
 #: The most bytes of files (their sizes on disk) the run memo keeps parsed at once; the least recently used go
 #: first. Kept whole, 61 tool files of 1.9 MB took `check` to 785 MB (12.5 MB per file, break-it pass brk16cli):
 #: memory grew with the number of files. The shipped content is about 0.8 MB.
 RUN_MEMO_BYTES = 4_000_000
+#: What the run memo charges a file beyond its size: the parsed value, the path and the entry itself. Charged its
+#: size alone, an empty or 8-byte file cost nothing and the memo kept every one of them.
+RUN_MEMO_ENTRY_BYTES = 1_000
 
 
 @contextmanager
@@ -98,7 +108,7 @@ def one_read_per_run() -> Iterator[None]:
     other tools 23 to 31 times each, 242 opens of 63 files (issue 13, break-it pass brk12cli). It keeps at most
     RUN_MEMO_BYTES of files (a file read again after it was let go is parsed again), and is dropped when the
     block ends."""
-    token = _RUN_MEMO.set(OrderedDict())
+    token = _RUN_MEMO.set(_RunMemo())
     try:
         yield
     finally:
@@ -124,18 +134,20 @@ def read_data(path: Path) -> Any:
     return copy.deepcopy(found)  # callers may change what they get; each gets the file as read
 
 
-def _remember(memo: OrderedDict[str, tuple[Any, int]], key: str, found: Any, path: Path) -> None:
-    """Keep ``found`` (read from ``path``) under ``key``, letting the least recently used files go while the memo
-    holds more than RUN_MEMO_BYTES (the newest is always kept: its caller is about to use it)."""
+def _remember(memo: _RunMemo, key: str, found: Any, path: Path) -> None:
+    """Keep ``found`` (read from ``path``, not yet in ``memo``) under ``key``, charged its size plus
+    RUN_MEMO_ENTRY_BYTES, letting the least recently used files go while the memo holds more than RUN_MEMO_BYTES
+    (the newest is always kept: its caller is about to use it). Constant time per file let go."""
     try:
         size = os.stat(path).st_size
     except OSError:
         size = 0
-    memo[key] = (found, size)
-    total = sum(weight for _, weight in memo.values())
-    while total > RUN_MEMO_BYTES and len(memo) > 1:
-        _, (_, weight) = memo.popitem(last=False)
-        total -= weight
+    weight = size + RUN_MEMO_ENTRY_BYTES
+    memo[key] = (found, weight)
+    memo.total += weight
+    while memo.total > RUN_MEMO_BYTES and len(memo) > 1:
+        _, (_, gone) = memo.popitem(last=False)
+        memo.total -= gone
 
 
 def _read_data(path: Path) -> Any:
@@ -401,7 +413,8 @@ def schema_problems(data: Any, kind: str, name: str, schemas_dir: Path | None = 
 
 
 #: At most this many unexpected keys of one object are compared with the names it allows (a hostile file may hold
-#: thousands), and this many characters of each are quoted.
+#: thousands), and this many characters of each are compared (each is quoted as safe_validator.quoted_name: cut as
+#: drawn, look-alike letters escaped).
 MAX_GUESSED_KEYS = 20
 MAX_GUESSED_KEY_CHARS = 64
 
@@ -414,6 +427,8 @@ def _misspelt_key(error: Any) -> str | None:
     written under ``business_cases:`` is told where it goes instead (check_outputs)."""
     import difflib
 
+    from toolcall.safe_validator import quoted_name  # here: loaded with content_validator, which made ``error``
+
     if error.validator != "additionalProperties" or error.validator_value is not False \
             or not isinstance(error.instance, dict) or not isinstance(error.schema, dict):
         return None
@@ -423,7 +438,7 @@ def _misspelt_key(error: Any) -> str | None:
     for key in unexpected[:MAX_GUESSED_KEYS]:
         close = difflib.get_close_matches(key[:MAX_GUESSED_KEY_CHARS], allowed, n=1, cutoff=0.8)
         if close:
-            guesses.append(f"{close[0]!r} for {key[:MAX_GUESSED_KEY_CHARS]!r}")
+            guesses.append(f"{quoted_name(close[0])} for {quoted_name(key)}")
     return f"did you mean {', '.join(guesses)}?" if guesses else None
 
 

@@ -36,6 +36,7 @@ from toolcall.fixtures import Tool
 from toolcall.parsing import parse_tool_input
 from toolcall.results import tool_call_entry
 from toolcall.wire import ANTHROPIC, FORMATS, GEMINI, MCP, OPENAI, RESPONSES
+from toolcall.text import quoted_head
 
 #: The tool_choice intents every form can say (MCP none of them: see the module docstring).
 CHOICES: tuple[str, ...] = ("auto", "required", "none", "named")
@@ -57,7 +58,8 @@ def call_message(fmt: str, call: str, name: str, raw: str) -> dict[str, Any]:
     if fmt not in (OPENAI, RESPONSES):
         parsed = parse_tool_input(raw)
         if not parsed.ok:
-            raise ValueError(f"{fmt} carries arguments as an object; {raw[:60]!r} is not a JSON object ({parsed.code})")
+            raise ValueError(f"{fmt} carries arguments as an object; {quoted_head(raw, 60)} is not a JSON object "
+                             f"({parsed.code})")
     return tool_call_entry(fmt, call, name, raw)
 
 

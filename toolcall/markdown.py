@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote, unquote, urlsplit
 
-from toolcall.text import HIDDEN, escape_invisible
+from toolcall.text import HIDDEN, escape_invisible, escaped_head
 
 _MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>:$~&=\"'")
 _CONTROL = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -51,6 +51,15 @@ _ENTITY = re.compile(r"&#?[A-Za-z0-9]+;")
 _ORDERED_START = re.compile(r"\d{1,9}[.)](?=\s|$)")
 #: What makes a line a heading, quote, bullet or rule: its first character is escaped ("-5 points" needs nothing).
 _BLOCK_START = re.compile(r"#{1,6}(?:\s|$)|>|[-+](?:\s|$)|-(?:\s*-){2,}\s*$")
+
+
+def label_head(text: str, limit: int) -> str:
+    """:func:`label` of ``text`` cut at ``limit`` characters as drawn (escaped_head: a control or invisible character
+    counts as its escape, 6 or 12 characters), then "…". The pass^k lab cut a sentence at 200 characters and then
+    escaped it: 200 characters past U+FFFF (tag characters) were a 2 390-character label, 30 of them 72 KB on every
+    rerun (break-it pass brk17new). Markdown's backslashes are not drawn and not counted: at most one per
+    character. ``limit`` must be at least 12."""
+    return label(escaped_head(text, limit, lambda piece: piece.translate(_CONTROL_TABLE)))
 
 
 def label(text: str) -> str:

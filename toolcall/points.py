@@ -23,8 +23,9 @@ from toolcall.passk import split_sentences
 
 #: Sentences the pass^k lab lists, one checkbox each; the rest stay kept and are counted in a note.
 MAX_LISTED_SENTENCES = 30
-#: Characters of a sentence its checkbox label shows (cut before its hidden characters are escaped, then "…"): a
-#: sentence of 20 000 "x" and zero-width spaces was a 140 000-character label, sent whole on every rerun (brk16web).
+#: Characters of a sentence its checkbox label shows, as drawn (hidden characters counted as their escapes,
+#: markdown.label_head), then "…": a sentence of 20 000 "x" and zero-width spaces was a 140 000-character label,
+#: sent whole on every rerun (brk16web); cut before escaping, 200 tag characters were 2 390 (brk17new).
 MAX_SHOWN_SENTENCE_CHARS = 200
 
 PURPOSE = "purpose"

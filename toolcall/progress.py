@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, UTC
 from pathlib import Path
 
-from toolcall.text import escape_line
+from toolcall.text import escape_line, quoted_head
 from typing import Any
 from collections.abc import Iterable, Iterator
 
@@ -255,7 +255,7 @@ def not_ours_problem(where: str, tables: Iterable[str], execute, move: str) -> s
                 f"{', '.join(map(str, columns[:12]))}, not version; it is left as it is; {move}")
     for (value,) in rows:
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            shown = repr(value) if not isinstance(value, str) or len(value) <= 40 else repr(value[:40]) + "…"
+            shown = quoted_head(value, 40) if isinstance(value, str) else repr(value)
             return (f"{where} is not a progress database of this app: its schema_version table holds {shown}, not "
                     f"a version number; it is left as it is; {move}")
     newest = max((value for (value,) in rows), default=0)
@@ -594,7 +594,7 @@ class SqlProgressStore:
     @staticmethod
     def _check(learner: str) -> None:
         if not valid_learner(learner):
-            raise ValueError(f"invalid learner id {str(learner)[:80]!r}")
+            raise ValueError(f"invalid learner id {quoted_head(str(learner), 80)}")
 
     def _touch(self, execute, learner: str, exercise_id: str, now: str) -> None:
         execute("INSERT INTO progress (learner, exercise_id, first_at, updated_at) VALUES (?, ?, ?, ?) "
@@ -621,7 +621,7 @@ class SqlProgressStore:
         answer = stored_answer(answer)
         attempt_id = attempt_id or secrets.token_hex(16)
         if not ATTEMPT_ID_RE.fullmatch(attempt_id):
-            raise ValueError(f"invalid attempt id {attempt_id[:80]!r}")
+            raise ValueError(f"invalid attempt id {quoted_head(str(attempt_id), 80)}")
         now, at, correct = _now(), at or _now("microseconds"), int(max_score > 0 and score >= max_score)
         with self._tx() as execute:
             new = execute("INSERT INTO attempts (attempt_id, learner, exercise_id, answer, score, max_score, "

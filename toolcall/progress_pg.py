@@ -86,19 +86,24 @@ def unescaped_in_userinfo(url: str) -> str | None:
     first as the end of the password), or a ``/`` before the last ``@`` (libpq takes the first ``/`` as the end of
     the host). ``postgresql://u:p@ss@localhost/db`` was refused as "cannot connect to the progress database server
     at ss@localhost", ``postgresql://u:p/ss@localhost/db`` as "… at u port p": each named a host that was a piece
-    of the password, and showed it (break-it pass brk16cli). A database name holding a raw ``@`` is left alone."""
+    of the password, and showed it (break-it pass brk16cli). A database name holding a raw ``@`` is left alone, with
+    a user name and password before it too: ``postgresql://u:pw@h/my@db`` (which libpq reads as database my@db)
+    was refused as "holds a second @", blaming a password that holds none (break-it pass brk17new)."""
     rest = url.split("://", 1)[1] if "://" in url else url
     before_query = rest.split("?", 1)[0]
-    if before_query.count("@") > 1:
+    authority, _, path = before_query.partition("/")  # libpq: user info and hosts end at the first /
+    if authority.count("@") > 1:
         return "@"
-    at = before_query.find("@")
-    if at < 0 or "/" not in before_query[:at]:
+    at = path.find("@")
+    if at < 0:
         return None
-    host, after = before_query.split("/", 1)[0], before_query[at + 1:]
-    port = host.rsplit(":", 1)[1] if ":" in host and not host.endswith("]") else ""
-    # a database name may hold a raw @ (postgresql://localhost/my@db reads right): only "@host/db" after it, or
-    # a "port" that is no number before it, says the / was in the password
-    return "/" if "/" in after or not port.isdigit() and port else None
+    if "/" in path[at + 1:]:  # "@host/db" after a /: the / was in the password (and an @ before it, if two)
+        return "@" if before_query.count("@") > 1 else "/"
+    if "@" in authority:  # the user info ended before the host: the database name holds the @
+        return None
+    # postgresql://localhost/my@db reads right; only a "port" that is no number (u:hun/ter2@h) says it was a password
+    port = authority.rsplit(":", 1)[1] if ":" in authority and not authority.endswith("]") else ""
+    return "/" if port and not port.isdigit() else None
 
 
 #: ``${NAME}`` anywhere (RFC 3986 allows no ``{`` or ``}`` in a URI, so no URL holds one), or ``$NAME`` in upper case.

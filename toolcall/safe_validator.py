@@ -47,6 +47,7 @@ from referencing.exceptions import Unresolvable
 from jsonschema_specifications import REGISTRY as SPECIFICATIONS
 
 from toolcall import memsize
+from toolcall.text import quoted_head
 
 #: Seconds one regular-expression search may take before the value is refused.
 REGEX_TIMEOUT = 0.05
@@ -322,6 +323,28 @@ def extra_properties(instance: dict, schema: dict) -> tuple[list[str], list[str]
     return extras, timed_out
 
 
+#: At most this many unexpected names an "Additional properties are not allowed" message lists (then "… and 9,980
+#: more"), each cut at MAX_EXTRA_NAME_CHARS characters as drawn: every name was listed whole, so a content file of
+#: 10 000 unknown keys of 100 characters made `check` print one line of 1.1 MB (issue 13, break-it pass brk17new).
+MAX_LISTED_EXTRAS = 20
+MAX_EXTRA_NAME_CHARS = 64
+
+
+def quoted_name(name: Any) -> str:
+    """A property name as a message quotes it: in single quotes, cut at MAX_EXTRA_NAME_CHARS characters as drawn
+    (escaped_head), with line ends, controls, hidden characters and look-alike letters as their ``\\uXXXX``
+    escapes: ``'l\\u0430bel'`` (Cyrillic а), which repr showed as 'lаbel', read as the allowed 'label'."""
+    return quoted_head(str(name), MAX_EXTRA_NAME_CHARS)
+
+
+def extras_message(extras: list[Any]) -> str:
+    """"Additional properties are not allowed ('a', 'b')" for the unexpected names ``extras``: at most
+    MAX_LISTED_EXTRAS of them (quoted_name), then how many more. At most about 1 500 characters for any list."""
+    listed = ", ".join(map(quoted_name, extras[:MAX_LISTED_EXTRAS]))
+    more = f" … and {len(extras) - MAX_LISTED_EXTRAS:,} more" if len(extras) > MAX_LISTED_EXTRAS else ""
+    return f"Additional properties are not allowed ({listed}{more})"
+
+
 def _additional_properties(validator, aP, instance, schema) -> Iterator[ValidationError]:
     if not validator.is_type(instance, "object"):
         return
@@ -334,7 +357,7 @@ def _additional_properties(validator, aP, instance, schema) -> Iterator[Validati
         for extra in extras:
             yield from validator.descend(instance[extra], aP, path=extra)
     elif not aP and extras:
-        yield ValidationError(f"Additional properties are not allowed ({', '.join(map(repr, extras))})")
+        yield ValidationError(extras_message(extras))
 
 
 def _pattern_properties(validator, patternProperties, instance, schema) -> Iterator[ValidationError]:

@@ -160,6 +160,14 @@ def escaped_head(text: str, limit: int, escape: Callable[[str], str] = escape_id
     return "".join(kept) + "…"
 
 
+def quoted_head(text: str, limit: int) -> str:
+    """``text`` in single quotes as a message quotes a name or a value: at most ``limit`` characters as drawn
+    (escaped_head), line ends, controls, hidden characters and look-alike letters as their ``\\uXXXX`` escapes
+    (escape_line over escape_lookalikes): ``'l\\u0430bel'``, where repr drew Cyrillic а as 'lаbel' and the repr of
+    its first 40 characters drew 40 tag characters as 400 (break-it pass brk17new). ``limit`` at least 12."""
+    return f"'{escaped_head(text, limit, lambda piece: escape_line(escape_lookalikes(piece)))}'"
+
+
 #: Blocks of letters drawn like Latin ones that neither of the course's languages writes (every character of
 #: them is escaped: their combining letters and the Greek question mark ";" too): Greek, Cyrillic
 #: (with its supplement and extensions), Armenian, Cherokee and the fullwidth Latin letters (U+FF21–U+FF3A,

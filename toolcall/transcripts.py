@@ -39,6 +39,7 @@ from toolcall.forms import tool_definition
 from toolcall.wire import ANTHROPIC, GEMINI, OPENAI, RESPONSES
 from toolcall.wire import STEP_FORMATS as FORMATS
 from toolcall.results import call_id, tool_call_entry
+from toolcall.text import quoted_head
 
 SUCCEEDED = "succeeded"
 FAILED = "failed"
@@ -362,7 +363,7 @@ def build_transcript(fx: WalkthroughFixture, variant_id: str, fmt: str, tools: d
     for attempt in variant.attempts:
         for c in attempt.calls:
             if not parse_tool_input(c.raw).ok:
-                raise ValueError(f"{variant_id}: raw {c.raw[:60]!r} is not a JSON object; "
+                raise ValueError(f"{variant_id}: raw {quoted_head(c.raw, 60)} is not a JSON object; "
                                  "Anthropic's input must be one")
     backend = RefundBackend(book)
 

@@ -13,7 +13,6 @@ import pytest
 from tests.app.conftest import fresh_app
 from tests.app.test_pairing_page import _element_bytes
 from toolcall.i18n import t
-from toolcall.markdown import label
 from toolcall.points import MAX_LISTED_SENTENCES, MAX_SHOWN_SENTENCE_CHARS
 from toolcall.tooldef import MAX_DESCRIPTION_CHARS
 
@@ -46,9 +45,10 @@ def test_a_description_over_the_limit_is_read_up_to_it_and_said(lang):
               "playground to use all of it.",
         "zh": "练习场编辑器里的描述有 40,000 个字符，上限是 10,000，练习场不接受它。这里只读它的前 10,000 个字符；"
               "要用上全文，请先在练习场里把它缩短。"}[lang]
-    # one sentence: its first 200 characters, then "…"; every zero-width space written out (was 140 000 characters)
-    assert [c.label for c in at.checkbox] == [label("x\u200b" * (MAX_SHOWN_SENTENCE_CHARS // 2) + "…")]
-    assert len(at.checkbox[0].label) == 100 + 100 * ESCAPE + 1 == 701
+    # one sentence: its first 200 characters as drawn, then "…"; every zero-width space written out as \u200b (was
+    # 140 000 characters; 701 cut before escaping)
+    assert [c.label for c in at.checkbox] == ["x\\u200b" * 28 + "x…"]
+    assert len(at.checkbox[0].label) == 28 * (1 + ESCAPE) + 2 == 198
     assert at.checkbox[0].value is True
 
 
@@ -69,16 +69,18 @@ HOSTILE = {
     "many short sentences": "a. " * (BOX // 3),
     "Chinese sentences": "退款。" * (BOX // 3),
     "markdown in long sentences": ("*_`$[" * 60 + ". ") * (BOX // 302),
+    "30 sentences of tag characters": ("x" + "\U000e0041" * 320 + ". ") * 30,  # 2 390 each, cut before escaping
 }
 
 
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_the_lab_sends_bounded_checkboxes_for_any_description(name):
-    """Every checkbox label is at most MAX_SHOWN_SENTENCE_CHARS characters drawn with escapes, whatever the box held:
-    so the lab's checkboxes are bounded by the caps, not by what was typed."""
+    """Every checkbox label is at most MAX_SHOWN_SENTENCE_CHARS characters as drawn, escapes included (twice that
+    with Markdown's backslashes, one at most per character), whatever the box held: so the lab's checkboxes are
+    bounded by the caps, not by what was typed."""
     at = lab_after_typing(HOSTILE[name][:BOX])
     assert len(at.checkbox) <= MAX_LISTED_SENTENCES
-    assert all(len(c.label) <= 2 * ESCAPE * MAX_SHOWN_SENTENCE_CHARS + 1 for c in at.checkbox), \
+    assert all(len(c.label) <= 2 * MAX_SHOWN_SENTENCE_CHARS + 1 for c in at.checkbox), \
         max(len(c.label) for c in at.checkbox)
-    bound = MAX_LISTED_SENTENCES * (2 * ESCAPE * MAX_SHOWN_SENTENCE_CHARS + 1 + 400)  # + id, help and the rest
+    bound = MAX_LISTED_SENTENCES * (2 * MAX_SHOWN_SENTENCE_CHARS + 1 + 400)  # + id, help and the rest
     assert _element_bytes(at).get("Checkbox", 0) <= bound

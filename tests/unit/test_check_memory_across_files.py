@@ -30,7 +30,7 @@ def _files(folder, count: int, size: int) -> list:
 def test_the_memo_keeps_at_most_its_budget_newest_first(tmp_path, monkeypatch):
     paths = _files(tmp_path, 10, 1000)
     sizes = {str(p): p.stat().st_size for p in paths}
-    monkeypatch.setattr(fixtures, "RUN_MEMO_BYTES", 3 * max(sizes.values()))
+    monkeypatch.setattr(fixtures, "RUN_MEMO_BYTES", 3 * (max(sizes.values()) + fixtures.RUN_MEMO_ENTRY_BYTES))
     parsed = []
     real = fixtures._read_data
     monkeypatch.setattr(fixtures, "_read_data", lambda path: parsed.append(path.name) or real(path))
@@ -43,6 +43,28 @@ def test_the_memo_keeps_at_most_its_budget_newest_first(tmp_path, monkeypatch):
         read_data(paths[0])  # let go: parsed again, and the least recently used goes
         assert list(memo) == [str(paths[-2]), str(paths[-1]), str(paths[0])]
     assert parsed == [p.name for p in paths] + ["f0.json"]
+
+
+def test_small_files_are_charged_their_entry_and_the_total_is_kept_not_summed(tmp_path):
+    """Charged its size alone, an empty or 3-byte file cost nothing: the memo kept all 10 000 such files, and summed
+    every weight again on each file read, so 16 000 files of 8 bytes took read_data 18 s in one run against 2 s
+    without the memo (break-it pass brk17new). Each file is now charged RUN_MEMO_ENTRY_BYTES more, and the memo
+    keeps its total as files come and go."""
+    assert (fixtures.RUN_MEMO_BYTES, fixtures.RUN_MEMO_ENTRY_BYTES) == (4_000_000, 1_000)
+    folder = tmp_path / "small"
+    folder.mkdir()
+    paths = [folder / f"f{i}.json" for i in range(10_000)]
+    for path in paths:
+        path.write_text("{}\n", encoding="utf-8")
+    with one_read_per_run():
+        for path in paths:
+            assert read_data(path) == {}
+        memo = fixtures._RUN_MEMO.get()
+        assert len(memo) == 4_000_000 // 1_003 == 3_988
+        assert list(memo)[0] == str(paths[10_000 - 3_988])
+        assert memo.total == sum(weight for _, weight in memo.values()) == 3_988 * 1_003
+        read_data(paths[0])  # let go: read again, and the total still adds up
+        assert memo.total == sum(weight for _, weight in memo.values()) <= fixtures.RUN_MEMO_BYTES
 
 
 def test_a_file_over_the_budget_is_still_kept_while_used(tmp_path, monkeypatch):

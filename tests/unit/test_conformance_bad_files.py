@@ -144,3 +144,21 @@ def test_too_many_remote_files_or_bytes_are_one_line(tmp_path, monkeypatch, limi
         conformance.remote_files(root)
     assert str(refused.value) == (f"{root}: remotes/ holds more than 5 .json files or 500 bytes of them; the "
                                   "suite's own hold 22 files, 30 KB")
+
+
+def test_a_remotes_folder_of_many_other_files_is_refused_without_listing_them_all(tmp_path, monkeypatch):
+    """Only .json files were counted: a folder of 300 000 other files was listed whole (70 MB more peak RSS, break-it
+    pass brk17new). Entries of any kind are counted now, and no more than the cap is ever listed."""
+    import toolcall.conformance as conformance
+
+    assert conformance.MAX_REMOTE_ENTRIES == 10_000
+    monkeypatch.setattr(conformance, "MAX_REMOTE_ENTRIES", 5)
+    root = _suite(tmp_path) / "remotes"
+    (root / "sub").mkdir(parents=True)
+    for i in range(4):
+        (root / "sub" / f"n{i}.txt").write_text("", encoding="utf-8")
+    assert conformance.remote_files(root) == []  # 5 entries: within the cap
+    (root / "sub" / "n4.txt").write_text("", encoding="utf-8")
+    with pytest.raises(ValueError) as refused:
+        conformance.remote_files(root)
+    assert str(refused.value) == f"{root}: remotes/ holds more than 5 files and folders; the suite's own hold 27"

@@ -202,3 +202,43 @@ def test_a_misspelt_field_name_is_told_the_name_it_is_close_to(content):
         f"{display_name(exercises)}: $.exercises[0]: Additional properties are not allowed ('hint') "
         "(did you mean 'hints' for 'hint'?)",
     ]
+
+
+def test_a_look_alike_key_is_quoted_escaped_in_the_message_and_the_guess(content):
+    """``lаbel`` (Cyrillic а) was quoted as repr shows it: "did you mean 'label' for 'lаbel'?", which reads as
+    "did you mean 'label' for 'label'?" (issue 13, look-alike kind; break-it pass brk17new)."""
+    outputs = content / "fixtures" / "outputs" / "get_order.yaml"
+    outputs.write_text(outputs.read_text("utf-8").replace("    label:", "    l\u0430bel:", 1), "utf-8")
+    assert [p for p in _problems(content) if "not allowed" in p] == [
+        f"{display_name(outputs)}: $.outputs[0]: Additional properties are not allowed ('l\\u0430bel') "
+        "(did you mean 'label' for 'l\\u0430bel'?)"]
+
+
+def test_thousands_of_unknown_keys_make_one_bounded_line(content):
+    """10 000 unknown keys of 106 characters in one output made check print one line of 1.1 MB (every name quoted
+    whole); the message now lists 20, each cut at 64 characters as drawn, and says how many more."""
+    outputs = content / "fixtures" / "outputs" / "get_order.yaml"
+    extra = "".join(f"    k{i:05d}{'x' * 100}: 1\n" for i in range(10_000))
+    outputs.write_text(outputs.read_text("utf-8").replace("    label:", extra + "    label:", 1), "utf-8")
+    [problem] = [p for p in _problems(content) if "not allowed" in p]
+    listed = ", ".join(f"'k{i:05d}{'x' * 58}…'" for i in range(20))
+    assert problem == (f"{display_name(outputs)}: $.outputs[0]: Additional properties are not allowed ({listed} … "
+                       "and 9,980 more)")
+
+
+@pytest.mark.parametrize("key, shown", [
+    ("lab\nFAKE LINE", "lab\\u000aFAKE LINE"), ("lab\u2028el", "lab\\u2028el"), ("lab\u200bel", "lab\\u200bel"),
+    ("l\u0430bel", "l\\u0430bel"), ("label\U000e0041", "label\\udb40\\udc41"), ("lab\u202eel", "lab\\u202eel"),
+    ("\u200b" * 150, "\\u200b" * 10 + "…"), ("\U000e0041" * 150, "\\udb40\\udc41" * 5 + "…"),
+])
+def test_every_unknown_key_is_quoted_escaped_and_cut_as_drawn(content, key, shown):
+    """The next hostile key: whatever its characters, the message quotes it on one line, escaped, at most 64
+    characters as drawn (safe_validator.quoted_name), in the list and in the guess alike."""
+    outputs = content / "fixtures" / "outputs" / "get_order.yaml"
+    written = json.dumps(key, ensure_ascii=key.isascii() or max(key) <= "\uffff")  # YAML joins no escaped pair
+    outputs.write_text(outputs.read_text("utf-8").replace("    label:", f"    {written}:", 1), "utf-8")
+    [problem] = [p for p in _problems(content) if "not allowed" in p]
+    assert problem.startswith(f"{display_name(outputs)}: $.outputs[0]: Additional properties are not allowed "
+                              f"('{shown}')")
+    assert problem.count(f"'{shown}'") in (1, 2) and "\n" not in problem and "\u2028" not in problem
+    assert all(c.isascii() or c == "…" for c in problem.split(": ", 1)[1])

@@ -26,10 +26,16 @@ REPO = Path(__file__).resolve().parents[2]
 ZW = "\u200b"  # drawn as \u200b, 6 characters
 TAG = "\U000e0041"  # drawn as \udb40\udc41, 12 characters
 
-ESCAPES = "escape_(?:identifier|invisible|lookalikes|line|terminal)"
+#: The escapes, and Markdown's label and plain, which escape hidden characters too (the pass^k lab's
+#: label(clip(sentence, 200)) drew 200 tag characters as 2 390: break-it pass brk17new).
+ESCAPES = r"(?:escape_(?:identifier|invisible|lookalikes|line|terminal)|\blabel|\bplain)"
 #: escape_x(text[:n]), escape_x(clip(text, n)), and escape_x(text)[:n]
 CUT_THEN_ESCAPED = re.compile(rf"{ESCAPES}\((?:clip\(|[^()\n]*\[:)")
 ESCAPED_THEN_CUT = re.compile(rf"{ESCAPES}\([^()\n]*(?:\([^()\n]*\))?[^()\n]*\)\[:")
+#: repr is an escape too: f"{text[:80]!r}" and repr(text[:40]) drew 40 tag characters as 400 and Cyrillic а as
+#: itself (the progress store's schema_version and id errors, a transcript's and a form's raw arguments; break-it
+#: pass brk17new): toolcall.text.quoted_head.
+REPR_OF_CUT = re.compile(r"\[:[^\]\n]*\]!r\}|repr\([^()\n]*\[:")
 
 
 def _sources():
@@ -41,7 +47,7 @@ def _sources():
 def test_no_quote_is_cut_before_or_after_it_is_escaped():
     found = [f"{path.relative_to(REPO)}:{n}: {line.strip()}" for path in _sources()
              for n, line in enumerate(path.read_text("utf-8").splitlines(), start=1)
-             if CUT_THEN_ESCAPED.search(line) or ESCAPED_THEN_CUT.search(line)]
+             if CUT_THEN_ESCAPED.search(line) or ESCAPED_THEN_CUT.search(line) or REPR_OF_CUT.search(line)]
     assert found == [], "cut a quote as drawn: toolcall.text.escaped_head(text, limit, escape)\n" + "\n".join(found)
 
 
@@ -51,10 +57,14 @@ def test_no_quote_is_cut_before_or_after_it_is_escaped():
     'shown = escape_line(text[:40]) + ("…" if len(text) > 40 else "")',
     'case = escape_line(escape_lookalikes(r["case_id"]))[:28]',
     'tool = escape_identifier(r["expected_tool"] or "?")[:16]',
+    'kept = [st.checkbox(label(clip(s.text, MAX_SHOWN_SENTENCE_CHARS)), value=True)',
+    'st.caption(plain(name[:80]))',
+    'raise ValueError(f"invalid learner id {str(learner)[:80]!r}")',
+    'shown = repr(value) if not isinstance(value, str) or len(value) <= 40 else repr(value[:40]) + "…"',
 ])
 def test_the_source_test_finds_each_way_it_was_written(line):
     """The lines this change replaced, as they were: the source test above would have named each."""
-    assert CUT_THEN_ESCAPED.search(line) or ESCAPED_THEN_CUT.search(line)
+    assert CUT_THEN_ESCAPED.search(line) or ESCAPED_THEN_CUT.search(line) or REPR_OF_CUT.search(line)
 
 
 @pytest.mark.parametrize("cut, limit, expected", [
@@ -112,3 +122,21 @@ def test_eval_table_never_ends_a_column_inside_an_escape(tmp_path, capsys):
     # escaped then cut at 28, the first read "ccc…c\u20" and the second "\u200b\u200b\u200b\u200b\u2"
     assert rows[0].split(" ")[0] == "c" * 25 + "\\u200b"
     assert rows[1].split(" ")[0] == "\\u200b" * 8 + "…"  # 48 of 48 drawn
+
+
+def test_a_sentence_label_is_cut_as_drawn():
+    """label_head counts each hidden character as its escape: 200 tag characters were a 2 390-character label."""
+    from toolcall.markdown import label_head
+    assert label_head("x" + TAG * 320, 200) == "x" + "\\udb40\\udc41" * 16 + "…"
+    assert label_head("x" + ZW * 320, 200) == "x" + "\\u200b" * 33 + "…"
+    assert label_head("*_a_* www.x @y", 200) == "\\*\\_a\\_\\* www\u2060.x @\u2060y"  # as label(): nothing cut
+    assert len(label_head("*" * 500, 200)) == 401  # Markdown's backslashes are not drawn: one per character at most
+
+
+def test_a_quoted_value_is_cut_as_drawn_with_look_alikes_escaped():
+    """quoted_head, for what repr quoted cut: a value of tag characters drawn at most 40 characters (repr of its first
+    40: 402), Cyrillic а escaped (repr drew it as a Latin a)."""
+    from toolcall.text import quoted_head
+    assert quoted_head(TAG * 100, 40) == "'" + "\\udb40\\udc41" * 3 + "…'"
+    assert quoted_head("tw\u043e\n", 40) == "'tw\\u043e\\u000a'"
+    assert quoted_head("two", 40) == "'two'"

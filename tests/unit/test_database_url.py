@@ -42,6 +42,8 @@ MALFORMED = {
     "postgresql://u:hun/ter2@h/db": "slash",
     "postgresql://u:hun/ter2@h": "slash",
     "postgresql://hun@ter2:pw@h:5432/db?sslmode=require": "second_at",
+    "postgresql://u:hun/ter2@h:5432/db": "slash",
+    "postgresql://u:hun@x/ter2@h/db": "second_at",  # both: the @ is named first
 }
 #: The password pieces of the URLs above that hold no SECRET: no message may show one.
 PIECES = ("hun", "ter2")
@@ -84,6 +86,9 @@ def test_a_password_holding_an_at_or_a_slash_is_named_exactly(url):
 
 @pytest.mark.parametrize("url", ["postgresql://u:hun%40ter2@h/db", "postgresql://u:hun%2Fter2@h/db",
                                  "postgresql://localhost/my@db", "postgresql://localhost:5432/my@db",
+                                 # a password and a database name with an @ were refused as "a second @"
+                                 "postgresql://u:pw@h/my@db", "postgresql://u:pw@h:5432/my@db",
+                                 "postgresql://u@h/my@db?sslmode=require",
                                  "postgresql://u:pw@h/db?user=teacher@school", "postgresql://u:p#s?s@h/db",
                                  "postgresql://u@/db?host=/var/run/postgresql", "postgresql:///db?host=/tmp"])
 def test_escaped_passwords_sockets_and_a_database_name_with_an_at_pass(url):

@@ -1074,11 +1074,40 @@ def test_reroute_rewrites_the_configuration_reloads_nginx_and_logs_each_change(t
         "127.0.0.1:8601 is no longer held by another program: nginx sends students there again once its process "
         "serves (until then they go to the other processes)"]
     conf.unlink()
-    conf.mkdir()  # cannot be written: said once, never raised
-    assert reroute(conf, text, nginx, frozenset(), frozenset({b})) == frozenset()
-    assert capsys.readouterr().err.split("] ", 1)[1].startswith("nginx.conf could not be rewritten ([Errno 21] Is a "
-                                                                "directory")
+    conf.mkdir()  # cannot be written: said, never raised, and what nginx still has is returned (tried again)
+    assert reroute(conf, text, nginx, frozenset(), frozenset({b})) == frozenset({b})
+    assert capsys.readouterr().err.split("] ", 1)[1] == (
+        "nginx.conf could not be rewritten ([Errno 21] Is a directory: " f"{str(conf)!r}" "): nginx still sends "
+        "none to 127.0.0.1:8602; tried again every 10 s\n")
+    assert reroute(conf, text, nginx, frozenset(), frozenset({b}), failing=True) == frozenset({b})
+    assert capsys.readouterr().err == ""  # a try after a failed one says nothing again
     kill_group_and_wait(nginx.proc)
+
+
+def test_a_configuration_that_could_not_be_written_is_written_once_it_can_be(tmp_path, capsys):
+    """A full disk (here: the file is a folder) when a dead process's port was taken: reroute returned the new state
+    as if nginx had it, so once the disk freed nothing wrote it, and nginx went on sending students to the other
+    program's port for as long as it held it (measured: 0 writes in 1 000 s of ticks after the disk freed). Now
+    Routing tries again every REROUTE_EVERY s, says so once, and writes it at the first try that can."""
+    from serve_class import REROUTE_EVERY, Child, Routing
+    conf = tmp_path / "nginx.conf"
+    conf.mkdir()
+    routing = Routing(conf, lambda down: f"down={sorted(down)}", Child("nginx", ["true"], None))
+    a = frozenset({"127.0.0.1:8601"})
+    tick = 0.0
+    while tick < 3 * REROUTE_EVERY:
+        routing.update(tick, a)
+        tick += 0.5
+    assert (routing.marked, routing.failing) == (frozenset(), True)
+    lines = [line.split("] ", 1)[1] for line in capsys.readouterr().err.splitlines()]
+    assert len(lines) == 1 and lines[0].startswith("nginx.conf could not be rewritten")  # said once, tried 3 times
+    conf.rmdir()  # the disk has room again
+    while not conf.is_file() and tick < 1_000:
+        routing.update(tick, a)
+        tick += 0.5
+    assert conf.read_text() == "down=['127.0.0.1:8601']" and tick == 3 * REROUTE_EVERY + 0.5
+    assert (routing.marked, routing.failing) == (a, False)
+    assert capsys.readouterr().err.split("] ", 1)[1].startswith("127.0.0.1:8601 is in use by another program")
 
 
 def test_nginx_is_reloaded_at_most_once_per_reroute_every_however_often_the_port_changes_hands(tmp_path, monkeypatch):
@@ -1087,7 +1116,7 @@ def test_nginx_is_reloaded_at_most_once_per_reroute_every_however_often_the_port
     import serve_class
     from serve_class import REROUTE_EVERY, Child, Routing
     calls = []
-    monkeypatch.setattr(serve_class, "reroute", lambda conf, text, nginx, held, marked: calls.append(held) or held)
+    monkeypatch.setattr(serve_class, "reroute", lambda conf, text, nginx, held, marked, failing: calls.append(held) or held)
     routing = Routing(tmp_path / "nginx.conf", lambda down: "", Child("nginx", ["true"], None))
     a = "127.0.0.1:8601"
     now = 0.0

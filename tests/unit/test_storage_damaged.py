@@ -120,6 +120,15 @@ FOREIGN = {
     "text_version": ("CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES ('two')",
                      "{path} is not a progress database of this app: its schema_version table holds 'two', not a "
                      "version number; it is left as it is; {move}"),
+    # quoted as drawn, look-alikes escaped: repr drew Cyrillic о as a Latin o, and 40 tag characters as 402
+    "look_alike_version": ("CREATE TABLE schema_version (version INTEGER NOT NULL); "
+                           "INSERT INTO schema_version VALUES ('tw\u043e')",
+                           "{path} is not a progress database of this app: its schema_version table holds "
+                           "'tw\\u043e', not a version number; it is left as it is; {move}"),
+    "hidden_version": ("CREATE TABLE schema_version (version INTEGER NOT NULL); "
+                       "INSERT INTO schema_version VALUES ('" + "\U000e0041" * 100 + "')",
+                       "{path} is not a progress database of this app: its schema_version table holds "
+                       "'" + "\\udb40\\udc41" * 3 + "…', not a version number; it is left as it is; {move}"),
     "newer_version": ("CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (7)",
                       "{path} was written by a newer version of this app (schema version 7; this one knows up to 2); "
                       "it is left as it is; update the app, or {move}"),
