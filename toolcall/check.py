@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from toolcall.backend import backend_for
 from toolcall.exercises import load_exercises
-from toolcall.files import BudgetSpent, ReadError, charge, check_path, read_budget
+from toolcall.files import BudgetSpent, ReadError, charge, check_path, max_text_bytes, read_budget
 from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, load_orders, load_outputs,
                                load_tool, one_read_per_run)
 from toolcall.lesson_check import check_lessons
@@ -593,11 +593,24 @@ MAX_CHECK_FILES, MAX_CHECK_BYTES = 5_000, 32_000_000
 RUN_BUDGET_FACTOR = 4
 
 
+def _read_cap(pattern: str) -> int:
+    """The most bytes a checker reads of one file matching ``pattern`` (CONTENT_PATTERNS): a larger file is refused
+    from its size, unread, and named by its own problem ("too large"), so it costs the run nothing. Counted whole,
+    one sparse 4 GB file put the content over the budget and hid every other problem (break-it pass, round 11)."""
+    from toolcall.eval_import import MAX_BYTES
+    from toolcall.lessons import MAX_LESSON_CHARS
+
+    if pattern.startswith("lessons/"):
+        return max_text_bytes(MAX_LESSON_CHARS)
+    return MAX_BYTES if pattern.endswith(".jsonl") else max_text_bytes()
+
+
 def content_budget_problem(root: Path) -> Problem | None:
     """The problem of content larger than one run checks, found from the files' sizes before any is read: more than
     MAX_CHECK_FILES content files (CONTENT_PATTERNS) or MAX_CHECK_BYTES bytes of them, named at the folder where the
     count passed the budget; None when it fits. Each file is counted as it is listed, so a folder of a million
-    names costs at most MAX_CHECK_FILES + 1 of them."""
+    names costs at most MAX_CHECK_FILES + 1 of them; a file over what its reader takes (_read_cap) counts as a file
+    of no bytes."""
     files = size = 0
     for pattern in CONTENT_PATTERNS:
         for path in root.glob(pattern):
@@ -606,7 +619,7 @@ def content_budget_problem(root: Path) -> Problem | None:
             except OSError:
                 continue  # a link to nothing, a loop: the checkers name it
             files += 1
-            size += info.st_size if stat.S_ISREG(info.st_mode) else 0
+            size += info.st_size if stat.S_ISREG(info.st_mode) and info.st_size <= _read_cap(pattern) else 0
             if files > MAX_CHECK_FILES or size > MAX_CHECK_BYTES:
                 return Problem(display_name(path.parent), "$", (
                     f"more content than check reads in one run ({MAX_CHECK_FILES:,} files, {MAX_CHECK_BYTES:,} "

@@ -254,13 +254,19 @@ def no_nul(text: str) -> str:
     return text
 
 
+def max_text_bytes(limit: int = MAX_FILE_CHARS) -> int:
+    """The largest file (bytes) read_text_bounded opens for ``limit`` characters: one more character's worth than
+    ``limit`` UTF-8 characters can take. A larger file is refused from its size, unread."""
+    return _BYTES_PER_CHAR * limit + _BYTES_PER_CHAR
+
+
 def read_text_bounded(path: Path | str, limit: int = MAX_FILE_CHARS) -> str:
     """The UTF-8 text of the regular file at ``path`` (symlinks followed), at most ``limit``
     characters. Raises ReadError naming the problem: missing, a symlink loop, not a regular
     file (folder, FIFO, device, socket), larger than ``limit`` characters, not UTF-8, holding a NUL
     (no_nul), or the OS's reason. Never blocks on a FIFO (it is refused before it is opened, and opened
     non-blocking), never reads more than ``limit + 1`` characters."""
-    fd = _open_regular(path, _BYTES_PER_CHAR * limit + _BYTES_PER_CHAR, limit, "characters")
+    fd = _open_regular(path, max_text_bytes(limit), limit, "characters")
     try:
         with os.fdopen(fd, encoding="utf-8") as fh:
             fd = -1
