@@ -86,7 +86,7 @@ def _cmd_result(args: argparse.Namespace) -> int:
 
 
 def _cmd_conformance(args: argparse.Namespace) -> int:
-    from toolcall.conformance import format_table, run_suite, table
+    from toolcall.conformance import failure_line, format_table, run_suite, table
 
     try:
         results = run_suite(Path(args.suite))
@@ -98,7 +98,7 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
     print(format_table(results))
     for r in results:
         for f in r.failures:
-            print(f"FAIL {f.file}: {f.case} / {f.test}", file=sys.stderr)
+            print(failure_line(f), file=sys.stderr)
     return 0
 
 
