@@ -5,12 +5,15 @@ Fills a fresh SQLite store straight into its tables (``--learners`` ids, ``--exe
 graded tries per row: 100 000 × 5 × 2 = 1 000 000 tries by default, about 250 MB and 20 s), then in ONE run:
   whole: ClassData.load(store) (every learner's rows: the exports' read),
   page:  ClassData.load(store, learners=MAX_LISTED_LEARNERS) (the page's read),
+  (with --modes) the JSON and CSV exports built whole as the page built them before, and written a page of rows
+  at a time into a file (write_export_json / write_export_csv: python -m toolcall export),
 each with the tables the page draws, in a fresh process: wall, CPU and peak RSS; while each runs, a thread of the
 same process reads one learner's row every 10 ms through the same store (what a student's page does) and the
 longest of those reads is printed, then the ratios whole / page.
 
     python bench/dashboard_scale.py                                   # 100 000 × 5 × 2
     python bench/dashboard_scale.py --learners 2000 --exercises 3     # smoke run
+    python bench/dashboard_scale.py --modes json_built,json_streamed,csv_built,csv_streamed   # the exports
 """
 
 from __future__ import annotations
@@ -47,13 +50,32 @@ def student():
 thread = threading.Thread(target=student)
 thread.start()
 wall, cpu = time.perf_counter(), time.process_time()
-data = ClassData.load(store, learners=None if sys.argv[3] == "whole" else MAX_LISTED_LEARNERS)
-overview(data), exercise_table(data, {}), learner_table(data)
+mode, size = sys.argv[3], 0
+if mode == "json_built":  # the JSON export as the page built it before it was streamed
+    from toolcall.dashboard import export_json
+    attempts, left_out = store.export_attempts()
+    size = len(export_json(ClassData.load(store), {}, attempts, attempts_left_out=left_out).encode())
+elif mode == "json_streamed":  # written to a file a page of rows at a time (python -m toolcall export)
+    from toolcall.dashboard import write_export_json
+    with open(sys.argv[2] + "/export.json", "wb") as out:
+        write_export_json(store, {}, out)
+        size = out.tell()
+elif mode in ("csv_built", "csv_streamed"):
+    from toolcall.dashboard import export_csv, write_export_csv
+    if mode == "csv_built":
+        size = len(export_csv(ClassData.load(store, answers=True)))
+    else:
+        with open(sys.argv[2] + "/export.csv", "wb") as out:
+            write_export_csv(store, out)
+            size = out.tell()
+else:
+    data = ClassData.load(store, learners=None if mode == "whole" else MAX_LISTED_LEARNERS)
+    overview(data), exercise_table(data, {}), learner_table(data)
 wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
 done.set()
 thread.join()
 print(json.dumps({"wall_s": wall, "cpu_s": cpu, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "student_reads": len(waits), "student_max_wait_s": max(waits)}))
+                  "student_reads": len(waits), "student_max_wait_s": max(waits), "file_mb": size / 1e6}))
 """
 
 
@@ -85,17 +107,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--learners", type=int, default=100_000)
     parser.add_argument("--exercises", type=int, default=5)
     parser.add_argument("--tries", type=int, default=2)
+    parser.add_argument("--modes", default="whole,page",
+                        help="comma-separated: whole, page (the page's reads), json_built, json_streamed, csv_built, "
+                             "csv_streamed (the exports, built whole as before or written a page at a time)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         fill(Path(folder), args.learners, args.exercises, args.tries)
         results = {}
-        for mode in ("whole", "page"):
+        for mode in args.modes.split(","):
             out = subprocess.run([sys.executable, "-c", MEASURE, str(REPO), folder, mode], check=True,
                                  capture_output=True, text=True).stdout
             results[mode] = json.loads(out.strip().splitlines()[-1])
             print(mode, json.dumps({k: round(v, 3) for k, v in results[mode].items()}))
-    for key in ("wall_s", "cpu_s", "rss_mb"):
-        print(f"whole / page {key}: {results['whole'][key] / max(results['page'][key], 1e-9):.2f}")
+    for a, b in (("whole", "page"), ("json_built", "json_streamed"), ("csv_built", "csv_streamed")):
+        if a in results and b in results:
+            for key in ("wall_s", "cpu_s", "rss_mb"):
+                print(f"{a} / {b} {key}: {results[a][key] / max(results[b][key], 1e-9):.2f}")
     return 0
 
 

@@ -16,13 +16,13 @@ from ui.widgets import accepted_name, file_uploader, own_words
 from toolcall.dashboard import (
     DETAIL_ANSWER_CHARS,
     MAX_LISTED_LEARNERS,
+    MAX_PAGE_EXPORT_LEARNERS,
     ClassData,
     activity_chart,
     best_cell,
     common_wrong_cell,
     exercise_table,
-    export_csv,
-    export_json,
+    export_bytes,
     learner_detail,
     learner_table,
     readable_time,
@@ -30,6 +30,8 @@ from toolcall.dashboard import (
     overview,
     parse_name_map,
     shown_answer,
+    write_export_csv,
+    write_export_json,
 )
 from toolcall.grading import readable_answer, status
 from toolcall.harness import PROGRESS_PREFIX
@@ -210,22 +212,19 @@ file_uploader(tr("dashboard.names_upload"), key=NAMES_FILE_KEY, types=["csv"], l
 if (names_problem := st.session_state.get(NAMES_ERROR_KEY)) is not None:  # quotes the file: plain text
     st.error(plain(tr("dashboard.names_error", detail=names_problem.render(lang()))))
 
-
-
-def _export_json() -> str:
-    """The JSON file: the newest tries up to MAX_EXPORT_ANSWER_BYTES of answers, read only when clicked."""
-    attempts, left_out = store.export_attempts()  # and every learner, read only now
-    return export_json(ClassData.load(store), titles, attempts, names, attempts_left_out=left_out)
-
-
 st.subheader(tr("dashboard.export_title"))
 st.caption(tr("dashboard.export_limit", mb=f"{progress.MAX_EXPORT_ANSWER_BYTES / 1e6:g}",
               chars=f"{progress.MAX_CSV_ANSWER_CHARS:,}"))
+if ov["learners"] > MAX_PAGE_EXPORT_LEARNERS:  # Streamlit holds a download whole: the server writes the files
+    st.info(tr("dashboard.export_on_server", learners=f"{ov['learners']:,}", limit=f"{MAX_PAGE_EXPORT_LEARNERS:,}"))
+    show_code(f"python -m toolcall export class-progress.json --lang {L}\npython -m toolcall export class-progress.csv",
+              language="bash")
+    st.stop()
 e1, e2 = st.columns(2)
-# Built only when clicked (a callable): a large class's files cost nothing on every render.
+# Built only when clicked (a callable), a page of rows at a time: a large class's files cost nothing on every render.
 e1.download_button(
     tr("dashboard.export_csv"),
-    lambda: export_csv(ClassData.load(store, answers=True), names),  # the last answers, read only now
+    lambda: export_bytes(write_export_csv, store, names=names),  # the last answers, read only now
     file_name="class-progress.csv",
     mime="text/csv",
     key="dashboard_export_csv",
@@ -234,7 +233,8 @@ e1.download_button(
 )
 e2.download_button(
     tr("dashboard.export_json"),
-    _export_json,
+    # the newest tries up to MAX_EXPORT_ANSWER_BYTES of answers and every learner, read only when clicked
+    lambda: export_bytes(write_export_json, store, titles, names=names),
     file_name="class-progress.json",
     mime="application/json",
     key="dashboard_export_json",

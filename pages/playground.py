@@ -15,7 +15,7 @@ from ui.tool_editor import show_definition, show_editor, show_picker, show_revie
 from ui.widgets import translated
 from toolcall import FIXTURES_DIR
 from toolcall.backend import backend_for
-from toolcall.markdown import table
+from toolcall.markdown import plain, table
 from toolcall.judge import STOP_REASONS, evaluate, evaluate_cached, evaluate_canned_cached, summarize
 from toolcall.parsing import MAX_INPUT_CHARS
 from toolcall.results import call_id
@@ -115,7 +115,9 @@ reference_tool = load("tool", "tools/refund_order.json")
 st.divider()
 st.subheader(tr("playground.business_title"))
 st.markdown(tr("playground.business_intro"))
-st.caption(tr("playground.orders_caption", customer=book.current_customer))
+# the customer id as written (the table's cells are escaped the same way): `CUST-**1001**` showed CUST-1001 in bold,
+# not the id the backend compares (break-it pass brk16content)
+st.caption(tr("playground.orders_caption", customer=plain(book.current_customer)))
 st.markdown(table([{**o.__dict__, "item": o.item_for(lang())} for o in book.orders]))  # no pandas: bench/README.md, H
 cols = st.columns(2)
 for i, case in enumerate(refund.business_cases):

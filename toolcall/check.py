@@ -12,12 +12,13 @@ import fnmatch
 import json
 import os
 import re
+import stat
 from pathlib import Path
 from collections.abc import Callable
 
 from toolcall.backend import backend_for
 from toolcall.exercises import load_exercises
-from toolcall.files import ReadError, check_path
+from toolcall.files import BudgetSpent, ReadError, charge, check_path, read_budget
 from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, load_orders, load_outputs,
                                load_tool, one_read_per_run)
 from toolcall.lesson_check import check_lessons
@@ -392,6 +393,14 @@ def check_selection_and_runs(root: Path) -> list[Problem]:
     return problems
 
 
+def check_simulation(root: Path) -> list[Problem]:
+    """fixtures/eval_runs/simulation.yaml, the spec the recorded runs are drawn from (see
+    toolcall.simulation.spec_problems): a typo in it passed check and ended scripts/make_eval_runs.py in a traceback."""
+    from toolcall.simulation import spec_problems
+
+    return spec_problems(root)
+
+
 #: Most characters of Markdown text check parses in one file. Each text is held to MAX_MARKDOWN_CHARS, but a 1.4 MB
 #: exercise file of 20 hints of ``"[\n"`` repeated, each under it, held check for 75 s (break-it pass brk14content):
 #: the parser costs up to ~40 µs a character on such text, twice (markdown_hazards, dead_links). Twice one text's
@@ -465,7 +474,7 @@ def check_harness_scenarios(root: Path) -> list[Problem]:
 
 CHECKERS: list[Checker] = [check_tools, check_orders, check_outputs, check_walkthroughs, check_pairing_examples,
                            check_lessons, check_exercises, check_harness_scenarios, check_selection_and_runs,
-                           check_markdown_texts]
+                           check_simulation, check_markdown_texts]
 
 
 #: The files the checkers read; a root with none of them has nothing to check.
@@ -537,7 +546,7 @@ def unread_file_problems(root: Path) -> list[Problem]:
     problems = []
     for folder, patterns in APP_READS.items():
         base = Path(root) / folder
-        for entry in _entries(base):
+        for entry in _entries(base, counted=True):
             if entry.name.startswith(".") or entry.name.upper().startswith("README"):
                 continue
             if (odd := lookalike_name(entry.name)) is not None:
@@ -553,26 +562,99 @@ def unread_file_problems(root: Path) -> list[Problem]:
     return problems
 
 
-def _entries(folder: Path) -> list[Path]:
+def _entries(folder: Path, counted: bool = False) -> list[Path]:
     """The entries of ``folder``, sorted; none when it is not a folder or cannot be listed (content_folder_problems
-    names that: a folder this program may not list ended ``check`` in a PermissionError traceback)."""
+    names that: a folder this program may not list ended ``check`` in a PermissionError traceback). ``counted``:
+    each name but a dot file or a README is charged to check's read budget as it is listed (toolcall.files.charge,
+    which raises BudgetSpent past it), so a folder of a million names costs at most the budget, not a sorted list."""
     try:
-        return sorted(folder.iterdir()) if folder.is_dir() else []
+        if not folder.is_dir():
+            return []
+        listed = []
+        for entry in folder.iterdir():
+            if counted:  # a dot file or a README is neither charged nor listed: every caller passes over them
+                if entry.name.startswith(".") or entry.name.upper().startswith("README"):
+                    continue
+                charge(entry)
+            listed.append(entry)
+        return sorted(listed)
     except OSError:
         return []
 
 
+#: What one ``check`` run may look at and read in all (toolcall.files.read_budget): each file is held to its own
+#: cap, but 60 tool files of 1.9 MB each (every one under its cap) were all read, parsed and kept in the run's memo:
+#: 9.5 s of CPU and 154 MB of RSS, growing with every file (now refused from the sizes: 0.3 s, 40 MB). The course's
+#: content is 63 files, 0.7 MB (2026-12-07): the budget is room for 40 times as many files and 45 times the bytes.
+MAX_CHECK_FILES, MAX_CHECK_BYTES = 5_000, 32_000_000
+#: What the run itself may open and list (toolcall.files.read_budget), against the content's own size measured first
+#: (content_budget_problem): a lesson is read by more than one checker, the schemas come from the app, and every
+#: name in a content folder is looked at. A backstop: content within the budget above stays well within it.
+RUN_BUDGET_FACTOR = 4
+
+
+def content_budget_problem(root: Path) -> Problem | None:
+    """The problem of content larger than one run checks, found from the files' sizes before any is read: more than
+    MAX_CHECK_FILES content files (CONTENT_PATTERNS) or MAX_CHECK_BYTES bytes of them, named at the folder where the
+    count passed the budget; None when it fits. Each file is counted as it is listed, so a folder of a million
+    names costs at most MAX_CHECK_FILES + 1 of them."""
+    files = size = 0
+    for pattern in CONTENT_PATTERNS:
+        for path in root.glob(pattern):
+            try:
+                info = path.stat()
+            except OSError:
+                continue  # a link to nothing, a loop: the checkers name it
+            files += 1
+            size += info.st_size if stat.S_ISREG(info.st_mode) else 0
+            if files > MAX_CHECK_FILES or size > MAX_CHECK_BYTES:
+                return Problem(display_name(path.parent), "$", (
+                    f"more content than check reads in one run ({MAX_CHECK_FILES:,} files, {MAX_CHECK_BYTES:,} "
+                    f"bytes): it passed the budget here, at {files:,} files and {size:,} bytes, so nothing was "
+                    "checked. Check a smaller folder, or remove files the course does not use"))
+    return None
+
+
+def budget_problem(exc: BudgetSpent) -> Problem:
+    """The one problem of a run that stopped at its read budget: the file it stopped at, what it had read, the
+    budget, and what was left unchecked."""
+    b = exc.budget
+    return Problem(display_name(Path(exc.path)), "$", f"check stopped here: it had looked at or read {b.used_files:,} "
+                   f"files ({b.used_bytes:,} bytes), and this file ({exc.size:,} bytes) would pass what one run reads "
+                   f"({b.files:,} files, {b.bytes:,} bytes); this file and the rest were not checked. "
+                   "Check a smaller folder, or remove files the course does not use")
+
+
 def run_checks(root: Path) -> list[Problem]:
     """Run every checker on ``root``; returns all problems (empty when the content is sound).
-    A folder without fixtures/ is itself a problem: checking nothing must not pass."""
-    if not (Path(root) / "fixtures").is_dir():
-        return [Problem(display_name(Path(root)), "$", "no fixtures/ folder here: nothing to check")]
-    folders = content_folder_problems(Path(root))
-    if not any(next(Path(root).glob(pattern), None) for pattern in CONTENT_PATTERNS):
-        return folders or [Problem(display_name(Path(root)), "$", "nothing to check: no fixture or lesson files "
-                        "(fixtures/<kind>/*.json|yaml, lessons/<lang>/*.md) under this folder")]
-    problems: list[Problem] = folders + unread_file_problems(Path(root))
+    A folder without fixtures/ is itself a problem: checking nothing must not pass. Content of more than
+    MAX_CHECK_FILES files or MAX_CHECK_BYTES bytes is refused before any file is read (content_budget_problem); what
+    the run then opens and lists is held to RUN_BUDGET_FACTOR times that, and past it the run stops there and its
+    last problem says where (budget_problem)."""
+    problems: list[Problem] = []
+    with read_budget(int(RUN_BUDGET_FACTOR * MAX_CHECK_FILES), int(RUN_BUDGET_FACTOR * MAX_CHECK_BYTES)):
+        try:
+            _run_checks(Path(root), problems)
+        except BudgetSpent as exc:  # the problems found before it, then where it stopped
+            problems.append(budget_problem(exc))
+    return list(dict.fromkeys(problems))  # a fixture problem met through a lesson or an exercise: once
+
+
+def _run_checks(root: Path, problems: list[Problem]) -> None:
+    """run_checks' work: each problem appended to ``problems`` as it is found."""
+    if not (root / "fixtures").is_dir():
+        problems.append(Problem(display_name(root), "$", "no fixtures/ folder here: nothing to check"))
+        return
+    problems += content_folder_problems(root)
+    if not any(next(root.glob(pattern), None) for pattern in CONTENT_PATTERNS):
+        if not problems:
+            problems.append(Problem(display_name(root), "$", "nothing to check: no fixture or lesson files "
+                                    "(fixtures/<kind>/*.json|yaml, lessons/<lang>/*.md) under this folder"))
+        return
+    if (too_much := content_budget_problem(root)) is not None:
+        problems.append(too_much)
+        return
+    problems += unread_file_problems(root)
     with one_read_per_run():  # each fixture read once, however many checkers and lessons use it
         for checker in CHECKERS:
-            problems += checker(Path(root))
-    return list(dict.fromkeys(problems))  # a fixture problem met through a lesson or an exercise: once
+            problems += checker(root)

@@ -1,4 +1,4 @@
-"""The command line: ``python -m toolcall {result,check,passk,pairing,grade,conformance,strict,eval,lint} …``
+"""The command line: ``python -m toolcall {result,check,passk,pairing,grade,conformance,strict,eval,lint,export} …``
 (README.md, section "Command line").
 
 Each subcommand is a function ``(args) -> exit code`` registered in ``_build_parser``.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import logging
 import os
 import sys
 from pathlib import Path
@@ -122,6 +123,58 @@ def _cmd_check(args: argparse.Namespace) -> int:
         print(f"problems: {len(problems)}", file=sys.stderr)
         return 1
     print("all content checks passed")
+    return 0
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    """The class dashboard's JSON or CSV file (by OUT's suffix) for the whole class, written a page of rows at a time
+    (toolcall.dashboard.write_export_json / write_export_csv) into OUT.part, then renamed to OUT: what the dashboard's
+    buttons offer only up to MAX_PAGE_EXPORT_LEARNERS learners. The store is the app's: TOOLCALL_DATABASE_URL, else
+    the SQLite file in TOOLCALL_DATA_DIR (which must exist: an export never creates a database)."""
+    from toolcall.dashboard import write_export_csv, write_export_json
+    from toolcall.harness import load_scenarios
+    from toolcall.harness_grading import progress_entries
+    from toolcall.grading import in_course_order
+    from toolcall.progress import DB_NAME, StorageError, data_dir, open_store
+
+    out, lang = Path(args.out), args.lang
+    kind = out.suffix.lower().lstrip(".")
+    shown = escape_line(str(out))
+    if kind not in ("json", "csv"):
+        print(t("cli.export_suffix", lang, file=shown), file=sys.stderr)
+        return 2
+    if out.is_dir() or not out.parent.is_dir():
+        print(t("cli.export_folder", lang, file=shown), file=sys.stderr)
+        return 2
+    url = os.environ.get("TOOLCALL_DATABASE_URL", "")
+    if not url and not (data_dir() / DB_NAME).is_file():
+        print(t("cli.export_no_store", lang, file=escape_line(str(data_dir() / DB_NAME))), file=sys.stderr)
+        return 2
+    part = out.with_name(out.name + ".part")
+    # the pool logs each failed connection to stderr; the one line below says it (without the URL)
+    logging.getLogger("psycopg").addHandler(logging.NullHandler())
+    try:
+        store = open_store(url or None)
+        try:
+            with open(part, "wb") as stream:
+                if kind == "csv":
+                    write_export_csv(store, stream)
+                else:
+                    entries = in_course_order([*load_exercises().exercises,
+                                               *progress_entries(load_scenarios().scenarios)])
+                    write_export_json(store, {e.id: e.title.get(lang) or e.title["en"] for e in entries}, stream)
+        finally:
+            store.close()
+        os.replace(part, out)
+    except (StorageError, ValueError) as exc:
+        part.unlink(missing_ok=True)
+        print(t("cli.export_failed", lang, file=shown, reason=escape_line(str(exc))), file=sys.stderr)
+        return 2
+    except OSError as exc:
+        part.unlink(missing_ok=True)
+        print(t("cli.export_failed", lang, file=shown, reason=os_failure(exc).text(lang)), file=sys.stderr)
+        return 2
+    print(t("cli.export_done", lang, file=shown, size=f"{out.stat().st_size:,}"))
     return 0
 
 
@@ -467,6 +520,12 @@ def _build_parser() -> argparse.ArgumentParser:
     check.add_argument("--all", action="store_true",
                        help=f"list every problem (default: the first {CHECK_SHOWN}, then how many more)")
     check.set_defaults(func=_cmd_check)
+
+    export = sub.add_parser("export", help="write the class dashboard's JSON or CSV file for the whole class "
+                                           "(the store of TOOLCALL_DATABASE_URL or TOOLCALL_DATA_DIR)")
+    export.add_argument("out", metavar="OUT", help="the file to write: class-progress.json or class-progress.csv")
+    export.add_argument("--lang", choices=LANGS, default="en", help="the exercise titles' language (JSON)")
+    export.set_defaults(func=_cmd_export)
 
     grade_ = sub.add_parser("grade", help="grade one answer to one exercise; print the grade as JSON",
                             description="Grade ANSWER for EXERCISE_ID and print the grade as JSON.",

@@ -24,7 +24,7 @@ import pandas as pd
 
 from toolcall.i18n import t
 from toolcall import progress as _progress
-from toolcall.progress import PROGRESS_FIELDS, to_csv_bytes, valid_learner
+from toolcall.progress import PROGRESS_FIELDS, to_csv_bytes, valid_learner, write_csv
 from toolcall.text import escape_invisible, escape_line, escape_lookalikes, escaped_head, reading_key
 
 #: Wrong answers listed per exercise; characters of an answer kept for grouping and display.
@@ -580,3 +580,76 @@ def export_json(
         ensure_ascii=False,
         indent=2,
     )
+
+
+#: Learners the dashboard's download buttons serve a file for. Streamlit holds a download's whole bytes in the
+#: server's memory, so past this the page names the command that writes the files on the server
+#: (``python -m toolcall export``), which holds one page of rows at a time whatever the class.
+MAX_PAGE_EXPORT_LEARNERS = 10_000
+
+
+def _json_member(key: str, value) -> str:
+    """``"key": value`` as json.dumps(indent=2) writes it one level inside the top object (no trailing comma)."""
+    return json.dumps({key: value}, ensure_ascii=False, indent=2)[2:-2]
+
+
+def _json_list(out, key: str, pages) -> int:
+    """Write the member ``key`` (a list of the items ``pages`` yields, list by list) to the binary stream ``out`` as
+    json.dumps(indent=2) writes it one level inside the top object; returns the number of items."""
+    out.write(f'  "{key}": ['.encode())
+    count = 0
+    for page in pages:
+        for item in page:
+            text = json.dumps(item, ensure_ascii=False, indent=2).replace("\n", "\n    ")
+            out.write((",\n    " if count else "\n    ").encode() + text.encode("utf-8"))
+            count += 1
+    out.write(b"\n  ]" if count else b"]")
+    return count
+
+
+def write_export_json(store, titles: dict[str, str], out, names: dict[str, str] | None = None,
+                      now: datetime | None = None, answer_bytes: int = _progress.MAX_EXPORT_ANSWER_BYTES) -> None:
+    """Write export_json's file for the whole class to the binary stream ``out`` (UTF-8), byte for byte what
+    ``export_json(ClassData.load(store), titles, *store.export_attempts(), names, now)`` returns, holding one page
+    of rows at a time (progress.EXPORT_PAGE_ROWS; ``answer_bytes`` is export_attempts' ``max_answer_bytes``): the
+    class's numbers are counted by the database (ClassData.load with ``learners=0``), the learners and the tries
+    are read page by page (class_learner_pages, export_attempt_pages). Built whole, 100 000 learners' rows took
+    594 MB of the class server (bench/README.md section S). Raises StorageError as the store's reads do."""
+    data = ClassData.load(store, now=now, learners=0)
+    names = names or {}
+    out.write(b"{\n")
+    for key, value in (("exported_at", (now or datetime.now(UTC)).isoformat(timespec="seconds")),
+                       ("overview", overview(data)), ("exercises", exercise_table(data, titles))):
+        out.write(_json_member(key, value).encode("utf-8") + b",\n")
+    fields = LEARNER_FIELDS
+    _json_list(out, "learners", ([dict(zip(fields, (who, names.get(who, ""), *rest))) for who, *rest in page]
+                                 for page in store.class_learner_pages()))
+    out.write(b",\n")
+    total, pages = store.export_attempt_pages(answer_bytes)
+    kept = _json_list(out, "attempts", pages)
+    out.write(b",\n" + _json_member("attempts_left_out", total - kept).encode() + b"\n}")
+
+
+def write_export_csv(store, out, names: dict[str, str] | None = None,
+                     answer_budget: int = _progress.MAX_CSV_ANSWER_CHARS) -> None:
+    """Write export_csv's file for the whole class to the binary stream ``out``, byte for byte what
+    ``export_csv(ClassData.load(store, answers=True), names)`` returns (the same cut of last answers past
+    progress.MAX_CSV_ANSWER_CHARS, or ``answer_budget``), a page of rows at a time (class_progress_pages)."""
+    names = names or {}
+    text = io.TextIOWrapper(out, encoding="utf-8", newline="", write_through=True)
+    text.write("\ufeff")
+    at = PROGRESS_FIELDS.index("revealed")
+    rows = ({"learner": row[0], "name": names.get(row[0], ""),
+             **{f: (bool(v) if i == at else v) for i, (f, v) in enumerate(zip(PROGRESS_FIELDS, row)) if i}}
+            for page in store.class_progress_pages(answer_budget) for row in page)
+    write_csv(text, rows, fields=("learner", "name") + PROGRESS_FIELDS[1:])
+    text.flush()
+    text.detach()
+
+
+def export_bytes(write, *args, **kwargs) -> bytes:
+    """What ``write(*args, out, **kwargs)`` (write_export_json, write_export_csv) writes, as bytes: the download
+    buttons' data (the page offers them only up to MAX_PAGE_EXPORT_LEARNERS)."""
+    out = io.BytesIO()
+    write(*args, out, **kwargs)
+    return out.getvalue()

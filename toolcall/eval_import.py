@@ -57,6 +57,7 @@ from toolcall.evaluation import OTHER_TOOLS, Call, LineProblem, Note, Run, RunLo
 from toolcall.i18n import in_language, t
 from toolcall.parsing import json_reason
 from toolcall.selection import NO_TOOL
+from toolcall.text import escape_lookalikes
 from toolcall.validation import check_schema
 
 #: Default size limit of an input, in bytes.
@@ -940,6 +941,7 @@ def read_recorded(path: Path) -> Recorded:
     string, or no runs: the page then says so, and ``python -m toolcall check`` lists the same problems."""
     from toolcall.files import ReadError, not_utf8, read_bytes_bounded
     from toolcall.fixtures import FixtureError, Problem, display_name, duplicate_key_message, json_with_duplicates
+    from toolcall.markdown_hazards import hidden_text
 
     name = display_name(path)
     try:
@@ -955,6 +957,7 @@ def read_recorded(path: Path) -> Recorded:
     tools: tuple[tuple[str, str], ...] | None = None
     requests: dict[int, str] = {}
     used = {run.line for run in log.runs}
+    first = min(used, default=0)
     for number, raw in enumerate(data.split(b"\n"), start=1):  # read_native's lines
         if number not in used:
             continue
@@ -969,8 +972,32 @@ def read_recorded(path: Path) -> Recorded:
             problems.append(Problem(name, f"line {number}: $.request", "must be a string"))
         else:
             requests[number] = rec.get("request", "")
+        # the texts the lab shows students (the descriptions once, each request): a hidden character is named, as in
+        # every other instructor file (break-it pass brk16content: a zero-width space in one passed check)
+        shown = [("$.request", requests.get(number, ""))] + [
+            (f"$.tools[{i}].description", text) for i, (_, text) in enumerate(tools or ())
+            if number == first and isinstance(text, str)]
+        problems += [Problem(name, f"line {number}: {where}", found) for where, text in shown
+                     if (found := hidden_text(text))]
+    problems += _repeated_runs(name, log.runs)
     if not log.runs and not problems:
         problems.append(Problem(name, "$", "no runs"))
     if problems:
         raise FixtureError(problems)
     return Recorded(log, tools or (), requests)
+
+
+def _repeated_runs(name: str, runs) -> list:
+    """A Problem at each run whose (case_id, run) an earlier line of the log already holds: a line pasted twice passed
+    check and the selection lab counted it as one more run (n 14 for a case of 10, a pass^k drawn from the copies;
+    break-it pass brk16content). At most MAX_PROBLEMS."""
+    from toolcall.fixtures import Problem
+
+    first: dict[tuple[str, int], int] = {}
+    problems = []
+    for run in runs:
+        at = first.setdefault((run.case_id, run.run), run.line)
+        if at != run.line and len(problems) < MAX_PROBLEMS:
+            problems.append(Problem(name, f"line {run.line}: $.run", f"run {run.run} of case "
+                                    f"'{escape_lookalikes(run.case_id)}' is also line {at}: each run is counted once"))
+    return problems

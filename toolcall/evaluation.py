@@ -33,11 +33,13 @@ type is ``schema_invalid``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import itertools
 import math
 import re
 import time
+from array import array
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -475,6 +477,8 @@ class Analysis:
     ungraded: int
     not_graded: int = 0
     folded_tools: tuple[int, int] = (0, 0)
+    #: With ``analyse(release=True)`` (``graded`` None): case_counts of the per-run table it did not keep.
+    counts: list | None = None
 
 
 def _freeze(value: Any) -> bytes:
@@ -490,7 +494,17 @@ def _freeze(value: Any) -> bytes:
             return b"unique:%d" % id(value)  # too deep to key: graded on its own
 
 
-def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, progress=None) -> Analysis:
+def _digest(*parts: bytes) -> bytes:
+    """16 bytes standing for ``parts`` (BLAKE2b, each part length-prefixed): a grading-cache key of fixed size."""
+    h = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        h.update(len(part).to_bytes(8, "big"))
+        h.update(part)
+    return h.digest()
+
+
+def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, progress=None,
+            release: bool = False) -> Analysis:
     """Grade every run of ``log`` and summarise it for ``k`` (≥ 1).
 
     ``expectations`` (``{case_id: expected calls}``, e.g. from a student's selection set)
@@ -502,6 +516,10 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
     Grading stops once ANALYSIS_BUDGET seconds are spent: the runs whose call was not graded
     by then count as runs without an expectation (the log's verdict, else failed) and are
     counted in ``Analysis.not_graded``.
+    ``release`` (the selection lab's upload): each run of ``log.runs`` is set to None once graded (the list keeps its
+    length), calls are keyed by a 16-byte digest instead of by identity, and the per-run table is not kept
+    (``graded`` None, ``counts`` its case_counts): the page drew from the aggregates only, yet held the parsed log, the
+    per-run table and the full keys together, 6.3 times the upload at its peak (bench/README.md section T).
     Raises ValueError for k < 1.
     """
     import pandas as pd
@@ -522,17 +540,24 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
     case_key: dict[str, str] = {}
     total = len(log.runs)
     deadline = _clock() + ANALYSIS_BUDGET
-    for i, run in enumerate(log.runs):
+    case_ids: list[str] = []
+    numbers: list[int] = []
+    lines = array("q")  # line or sample numbers: each fits; a run number may not (any whole number ≥ 0)
+    logged_list: list = []
+    runs = log.runs
+    for i, run in enumerate(runs):
         own = frozen.get(case_key.get(run.case_id) or case_key.setdefault(run.case_id, reading_key(run.case_id, False)))
         expected = own[0] if own else run.expected
         # Importers share one object among identical expectations and calls (read_native does):
         # identity finds a known grade without serialising anything. Every run object lives in
-        # ``log`` while this runs, so an id is never reused.
+        # ``log`` while this runs, so an id is never reused (with ``release`` runs are freed: no identity).
         ident = (run.tools, id(expected), id(run.calls))
-        j = by_identity.get(ident)
+        j = None if release else by_identity.get(ident)
         if j is None:
             expected_key = own[1] if own else _freeze(expected)
             key = (run.tools, expected_key, _freeze([list(c) for c in run.calls]) if run.calls else b"")
+            if release:
+                key = (run.tools, _digest(*key[1:]))
             j = cache.get(key)
             if j is None and expected is not None and _clock() > deadline:
                 chosen = run.calls[0].name if run.calls else NO_TOOL
@@ -547,10 +572,18 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
                     grade_run(expected, run.calls, log.tool_sets[run.tools] if run.tools < len(log.tool_sets) else {})
                 )
                 known_of.append(expected is not None)
-            by_identity[ident] = j
+            if not release:
+                by_identity[ident] = j
         index.append(j)
+        case_ids.append(run.case_id)
+        numbers.append(run.run)
+        lines.append(run.line)
+        logged_list.append(run.logged_passed)
+        if release:
+            runs[i] = None
         if progress and i % 5000 == 4999:
             progress((i + 1) / total)
+    del by_identity, cache
     take = np.asarray(index, dtype=np.int64)
     known_grade = np.asarray(known_of or [False], dtype=bool)
 
@@ -563,35 +596,37 @@ def analyse(log: RunLog, k: int, expectations: dict[str, tuple] | None = None, p
 
     known = known_grade[take]
     skipped = np.asarray([g.detail == "not_graded" for g in grades] or [False], dtype=bool)[take]
-    logged = np.asarray([r.logged_passed for r in log.runs], dtype=object)
+    logged = np.asarray(logged_list, dtype=object)
     ours = np.asarray([g.passed for g in grades] or [False], dtype=bool)[take]
     passed = np.where(known, ours, logged == True)  # noqa: E712  (None counts as failed)
     graded = pd.DataFrame(
         {
-            "case_id": [r.case_id for r in log.runs],
-            "run": [r.run for r in log.runs],
+            "case_id": case_ids,
+            "run": numbers,
             "expected_tool": column([g.expected_tool if ok else None for g, ok in zip(grades, known_of)]),
             "chosen_tool": column(attribute("chosen_tool")),
             "passed": passed.astype(bool),
             "error_type": column(attribute("error_type")),
             "taxonomy": column(attribute("taxonomy")),
             "detail": column([g.text("en") for g in grades]),
-            "line": [r.line for r in log.runs],
+            "line": np.frombuffer(lines, dtype=np.int64) if lines else [],
         }
     )
     has_log = np.asarray([v is not None for v in logged], dtype=bool)
     disagreements = int((known & has_log & (ours != (logged == True))).sum())  # noqa: E712
     ungraded = int((~known & ~has_log).sum())
     confusion, folded = folded_confusion(graded)
+    counts = case_counts(graded)
     return Analysis(
-        graded,
-        case_table(graded, k),
+        None if release else graded,
+        case_rows(counts, k),
         confusion,
         taxonomy_counts(graded),
         disagreements,
         ungraded,
         int(skipped.sum()),
         folded,
+        counts if release else None,
     )
 
 

@@ -10,9 +10,13 @@ alone a file that cannot fit (a 1 GB sparse file is not read), and otherwise rea
 
 from __future__ import annotations
 
+import contextvars
 import errno
 import os
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
@@ -169,6 +173,56 @@ def _link_target(path: Path | str) -> str:
     return escaped_head(target, MAX_TARGET_CHARS, escape_line)
 
 
+@dataclass
+class ReadBudget:
+    """What one run may read in all (read_budget): ``files`` files looked at or opened, ``bytes`` bytes of them
+    (by their size before they are read); ``used_files`` and ``used_bytes`` so far."""
+
+    files: int
+    bytes: int
+    used_files: int = 0
+    used_bytes: int = 0
+
+
+class BudgetSpent(Exception):
+    """A run's ReadBudget would be passed by ``path`` (its ``size`` bytes, or one more file): nothing more is read.
+    Not a ReadError: it ends the run, where a ReadError is one file's problem."""
+
+    def __init__(self, path: Path | str, size: int, budget: ReadBudget):
+        super().__init__(f"{path}: past the read budget")
+        self.path, self.size, self.budget = path, size, budget
+
+
+_BUDGET: contextvars.ContextVar[ReadBudget | None] = contextvars.ContextVar("read_budget", default=None)
+
+
+@contextmanager
+def read_budget(files: int, size: int) -> Iterator[ReadBudget]:
+    """Within the block, the files this module opens (and those charge() is told of) count against one budget of
+    ``files`` files and ``size`` bytes; the one that would pass it raises BudgetSpent before it is read. Each file
+    is bounded on its own (MAX_FILE_CHARS …), but a tree of many files each under its cap was read whole: ``check``
+    on 60 tool files of 1.9 MB read all 114 MB, 9.5 s of CPU and 154 MB of RSS, growing with every file added
+    (issue 13, memory kind; check now refuses such a tree from its sizes, and holds its own reads to a budget)."""
+    budget = ReadBudget(files, size)
+    token = _BUDGET.set(budget)
+    try:
+        yield budget
+    finally:
+        _BUDGET.reset(token)
+
+
+def charge(path: Path | str, size: int = 0) -> None:
+    """Count one file of ``size`` bytes against the current read_budget (none: nothing); BudgetSpent when it would
+    pass it, and then nothing is counted."""
+    budget = _BUDGET.get()
+    if budget is None:
+        return
+    if budget.used_files + 1 > budget.files or budget.used_bytes + size > budget.bytes:
+        raise BudgetSpent(path, size, budget)
+    budget.used_files += 1
+    budget.used_bytes += size
+
+
 def _open_regular(path: Path | str, max_bytes: int, limit: int, unit: str) -> int:
     """A read-only descriptor of the regular file at ``path`` (symlinks followed), refused (ReadError,
     naming the problem) when missing, a symlink loop, not a regular file, or over ``max_bytes``
@@ -178,6 +232,7 @@ def _open_regular(path: Path | str, max_bytes: int, limit: int, unit: str) -> in
         raise ReadError("not_regular", kind=_kind(info.st_mode))
     if info.st_size > max_bytes:
         raise ReadError("too_large_file", size=info.st_size, limit=limit, unit=unit)
+    charge(path, info.st_size)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:

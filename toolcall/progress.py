@@ -466,6 +466,8 @@ MAX_STORED_ATTEMPTS = 100
 #: many groups per exercise (the dashboard shows the 3 most common).
 WRONG_PREFIX_CHARS = 400
 WRONG_GROUPS_PER_EXERCISE = 200
+#: Rows a class-wide export reads at a time (SqlProgressStore._stream): what it holds at once, whatever the class.
+EXPORT_PAGE_ROWS = 2_000
 ATTEMPT_FIELDS = ("attempt_id", "learner", "exercise_id", "answer", "score", "max_score", "correct", "at")
 PROGRESS_FIELDS = ("learner",) + tuple(Record.__dataclass_fields__)
 
@@ -528,6 +530,9 @@ class SqlProgressStore:
     _greatest, _least, _real = "MAX", "MIN", "REAL"
     #: An answer's size in UTF-8 bytes (SQLite's LENGTH counts characters of TEXT, bytes of a BLOB).
     _answer_bytes = "LENGTH(CAST(answer AS BLOB))"
+    #: Appended to a text column that is ordered or compared, so every back end orders by code point as Python
+    #: does (SQLite's BINARY already does; PostgreSQL's database collation may not).
+    _bytewise = ""
     #: How messages name the database, and what to do with one that is not this app's (not_ours_problem).
     _where, _move = "the progress database", "point the setting at another database"
     #: True when progress can be read but not written (see ProgressStore).
@@ -721,14 +726,8 @@ class SqlProgressStore:
         cut = None
         with self._class_tx() as execute:
             if answer_chars is None and answer_budget is not None:
-                total, count = execute("SELECT COALESCE(SUM(LENGTH(last_answer)), 0), COUNT(*) FROM progress",
-                                       ()).fetchone()
-                if int(total) > answer_budget:
-                    cut = max(int(answer_budget) // max(int(count), 1), 1)
-                    answer_chars = cut + 1  # one more: to know it was cut
-            fields = [f if f != "last_answer" or answer_chars is None
-                      else f"substr(last_answer, 1, {int(answer_chars)}) AS last_answer" for f in PROGRESS_FIELDS]
-            cur = execute(f"SELECT {', '.join(fields)} FROM progress ORDER BY learner, exercise_id", ())
+                cut, answer_chars = _answer_cut(execute, answer_budget)
+            cur = execute(_class_progress_sql(answer_chars), ())
             rows = [tuple(r) for r in cur.fetchall()] if as_tuples else _dicts(cur)
         rows = self._typed(rows, PROGRESS_FIELDS, "progress")
         if cut is not None:
@@ -785,16 +784,11 @@ class SqlProgressStore:
         (PostgreSQL reads a long answer's length without reading the answer), so only the tries kept are read
         whole. Raises StorageError as every read does."""
         with self._class_tx() as execute:
-            fit, total = execute(
-                "SELECT COUNT(*), (SELECT COUNT(*) FROM attempts) FROM ("
-                f" SELECT SUM({self._answer_bytes}) OVER (ORDER BY at DESC, attempt_id DESC"
-                " ROWS UNBOUNDED PRECEDING) AS running FROM attempts) AS sized WHERE running <= ?",
-                (int(max_answer_bytes),)).fetchone()
-            keep = min(int(fit), int(limit))
+            keep, total = self._kept_attempts(execute, max_answer_bytes, limit)
             cur = execute(f"SELECT {', '.join(ATTEMPT_FIELDS)} FROM attempts "
                           "ORDER BY at DESC, attempt_id DESC LIMIT ?", (keep,))
             rows = _dicts(cur)
-        return self._typed(rows, ATTEMPT_FIELDS, "attempts")[::-1], int(total) - len(rows)
+        return self._typed(rows, ATTEMPT_FIELDS, "attempts")[::-1], total - len(rows)
 
     def class_attempt_summary(self, since: str, bucket_chars: int = 15, prefix_chars: int = WRONG_PREFIX_CHARS,
                               per_exercise: int = WRONG_GROUPS_PER_EXERCISE, recent: bool = True) -> dict:
@@ -832,6 +826,76 @@ class SqlProgressStore:
             return [tuple(r) for r in execute(f"SELECT substr(at, 1, ?), correct, COUNT(*) FROM attempts {where}"
                                               "GROUP BY 1, 2 ORDER BY 1, 2", params).fetchall()]
 
+    def _stream(self, sql: str, params: tuple, page: int) -> Iterator[list[tuple]]:
+        """The rows of one class-wide query in lists of at most ``page`` tuples, read as they are used, in one
+        read transaction (``_class_tx``): what the exports hold at once is one page, however large the class.
+        SQLite steps its statement as rows are fetched; PostgreSQL overrides this with a server-side cursor."""
+        with self._class_tx() as execute:
+            cur = execute(sql, params)
+            while rows := cur.fetchmany(page):
+                yield [tuple(r) for r in rows]
+
+    def class_learner_pages(self, page: int = EXPORT_PAGE_ROWS) -> Iterator[list[tuple]]:
+        """Every learner's totals, counted by the database, as the dashboard's learner_table writes them: pages of
+        ``(learner, tried, solved, revealed, tries, last_active)`` (ints, last_active the latest ``updated_at``),
+        most recently active first, ties by id; at most ``page`` rows held at once (the JSON export)."""
+        b = self._bytewise
+        for rows in self._stream(
+                "SELECT learner, SUM(CASE WHEN tries > 0 THEN 1 ELSE 0 END), SUM(CASE WHEN tries > 0 AND max_score > 0 "
+                "AND best_score >= max_score THEN 1 ELSE 0 END), SUM(CASE WHEN revealed <> 0 THEN 1 ELSE 0 END), "
+                f"SUM(tries), MAX(updated_at{b}) FROM progress GROUP BY learner "
+                f"ORDER BY MAX(updated_at{b}) DESC, learner{b}", (), page):
+            yield [(r[0], int(r[1]), int(r[2]), int(r[3]), int(r[4]), r[5]) for r in rows]
+
+    def class_progress_pages(self, answer_budget: int | None = MAX_CSV_ANSWER_CHARS,
+                             page: int = EXPORT_PAGE_ROWS) -> Iterator[list[tuple]]:
+        """class_progress(as_tuples=True, answer_budget=answer_budget) in pages of at most ``page`` rows, read as
+        they are used (the CSV export): the same rows, the same cut of the last answers, never the whole class at
+        once."""
+        cut = answer_chars = None
+        if answer_budget is not None:
+            with self._class_tx() as execute:
+                cut, answer_chars = _answer_cut(execute, answer_budget)
+        at = PROGRESS_FIELDS.index("last_answer")
+        for rows in self._stream(_class_progress_sql(answer_chars), (), page):
+            rows = self._typed(rows, PROGRESS_FIELDS, "progress")
+            yield rows if cut is None else [row if len(row[at]) <= cut else _cut_answer(row, at, cut) for row in rows]
+
+    def _kept_attempts(self, execute, max_answer_bytes: int, limit: int) -> tuple[int, int]:
+        """``(kept, total)``: how many of the newest tries the JSON export keeps (their answers within
+        ``max_answer_bytes`` UTF-8 bytes together, at most ``limit`` of them, summed by the database) and how many
+        the store holds."""
+        fit, total = execute(
+            "SELECT COUNT(*), (SELECT COUNT(*) FROM attempts) FROM ("
+            f" SELECT SUM({self._answer_bytes}) OVER (ORDER BY at DESC, attempt_id DESC"
+            " ROWS UNBOUNDED PRECEDING) AS running FROM attempts) AS sized WHERE running <= ?",
+            (int(max_answer_bytes),)).fetchone()
+        return min(int(fit), int(limit)), int(total)
+
+    def export_attempt_pages(self, max_answer_bytes: int = MAX_EXPORT_ANSWER_BYTES, limit: int = MAX_CLASS_ATTEMPTS,
+                             page: int = EXPORT_PAGE_ROWS) -> tuple[int, Iterator[list[dict]]]:
+        """export_attempts() read as it is used: ``(total, pages)``, where ``pages`` yields the same tries (dicts of
+        ATTEMPT_FIELDS, oldest first) at most ``page`` at a time and ``total`` is how many tries the store held,
+        so the tries left out are ``total`` minus those yielded. The kept tries are fixed by their first and last
+        (time, id) when this is called: a try saved while the pages are read is not in them."""
+        with self._class_tx() as execute:
+            keep, total = self._kept_attempts(execute, max_answer_bytes, limit)
+            ends = [execute("SELECT at, attempt_id FROM attempts ORDER BY at DESC, attempt_id DESC LIMIT 1 OFFSET ?",
+                            (offset,)).fetchone() for offset in (0, keep - 1)] if keep else []
+
+        def pages() -> Iterator[list[dict]]:
+            if not ends:
+                return
+            (last_at, last_id), (first_at, first_id) = ends
+            for rows in self._stream(
+                    # export_attempts' order (the database's), so its window and its order are the same
+                    f"SELECT {', '.join(ATTEMPT_FIELDS)} FROM attempts WHERE (at > ? OR (at = ? AND attempt_id >= ?))"
+                    " AND (at < ? OR (at = ? AND attempt_id <= ?)) ORDER BY at, attempt_id",
+                    (first_at, first_at, first_id, last_at, last_at, last_id), page):
+                yield [dict(zip(ATTEMPT_FIELDS, row)) for row in self._typed(rows, ATTEMPT_FIELDS, "attempts")]
+
+        return total, pages()
+
     def class_version(self) -> tuple:
         """A cheap stamp that changes whenever any learner's progress changes (row counts
         and the latest times), to cache class-wide reads."""
@@ -839,6 +903,25 @@ class SqlProgressStore:
             return (tuple(execute("SELECT COUNT(*), MAX(updated_at), SUM(tries + hints_shown + revealed) FROM progress",
                                   ()).fetchone())
                     + tuple(execute("SELECT COUNT(*), MAX(at) FROM attempts", ()).fetchone()))
+
+
+def _answer_cut(execute, answer_budget: int) -> tuple[int | None, int | None]:
+    """``(cut, answer_chars)`` for reading every last answer within ``answer_budget`` characters together (summed by
+    the database): ``(None, None)`` when they fit whole, else each is cut to ``cut`` = budget ÷ rows characters (at
+    least 1) and read with one more (``answer_chars``), to know it was cut."""
+    total, count = execute("SELECT COALESCE(SUM(LENGTH(last_answer)), 0), COUNT(*) FROM progress", ()).fetchone()
+    if int(total) <= answer_budget:
+        return None, None
+    cut = max(int(answer_budget) // max(int(count), 1), 1)
+    return cut, cut + 1
+
+
+def _class_progress_sql(answer_chars: int | None) -> str:
+    """Every progress row, ordered by learner and exercise, each last answer read to ``answer_chars`` characters
+    (None: whole)."""
+    fields = [f if f != "last_answer" or answer_chars is None
+              else f"substr(last_answer, 1, {int(answer_chars)}) AS last_answer" for f in PROGRESS_FIELDS]
+    return f"SELECT {', '.join(fields)} FROM progress ORDER BY learner, exercise_id"
 
 
 def _cut_answer(row, at: int, chars: int):

@@ -425,6 +425,7 @@ class PostgresProgressStore(SqlProgressStore):
 
     _greatest, _least, _real = "GREATEST", "LEAST", "DOUBLE PRECISION"
     _answer_bytes = "OCTET_LENGTH(answer)"  # a TOASTed answer's size from its header, not read whole
+    _bytewise = ' COLLATE "C"'  # ordered by code point, as Python and SQLite order text
     _where = "the PostgreSQL progress database (TOOLCALL_DATABASE_URL)"
     _move = "point TOOLCALL_DATABASE_URL at another database"
 
@@ -508,7 +509,7 @@ class PostgresProgressStore(SqlProgressStore):
                 self._migrated = True
 
     @contextmanager
-    def _raw_tx(self) -> Iterator:
+    def _raw_tx(self, server_cursor: bool = False) -> Iterator:
         down = self._down_since
         if down is not None and time.monotonic() - down < self.retry_after:
             if self._refused is not None:
@@ -518,7 +519,8 @@ class PostgresProgressStore(SqlProgressStore):
             raise StorageError("the progress database is unreachable (retrying shortly)")
         started = time.monotonic()
         try:
-            with self._pool.connection() as conn, conn.cursor() as cur:
+            with (self._pool.connection() as conn,
+                  conn.cursor(name="toolcall_stream") if server_cursor else conn.cursor() as cur):
                 token = _WATCHDOG.arm(conn, self.deadline)
                 try:
 
@@ -526,6 +528,7 @@ class PostgresProgressStore(SqlProgressStore):
                         cur.execute(sql.replace("?", "%s"), params)
                         return cur
 
+                    execute.rearm = lambda: _WATCHDOG.arm(conn, self.deadline)  # type: ignore[attr-defined]
                     yield execute
                 finally:
                     _WATCHDOG.disarm(token)
@@ -558,6 +561,22 @@ class PostgresProgressStore(SqlProgressStore):
 
     def _schema_tx(self):
         return self._raw_tx()
+
+    def _stream(self, sql: str, params: tuple, page: int) -> Iterator[list[tuple]]:
+        """SqlProgressStore._stream on a server-side cursor (DECLARE … CURSOR, FETCH ``page``): psycopg's ordinary
+        cursor holds a query's whole result once it is executed. The transaction's deadline (TX_DEADLINE) counts
+        from each page's fetch, so a large class's export may take longer than one deadline in all, while a
+        server that stops answering still cuts it within one."""
+        if not self._migrated:
+            self._ensure_schema()
+        with self._raw_tx(server_cursor=True) as execute:
+            cur = execute(sql, params)
+            while True:
+                execute.rearm()
+                rows = cur.fetchmany(page)
+                if not rows:
+                    return
+                yield [tuple(r) for r in rows]
 
     def _tx(self):
         if not self._migrated:

@@ -294,8 +294,8 @@ def _kept(result: Analysis) -> tuple[Analysis, int, dict, list, dict]:
     (evaluation.case_counts), {(n, c): number of cases})``. The whole analysis of a 20 MB upload held about 40 MB per
     session (a row per run, a CaseRow per case) for as long as the session lived. The last two are all another k
     needs (_for_k): k changes the estimates, never the grades."""
-    counts = case_counts(result.graded)
-    shown = replace(result, graded=None, cases=result.cases[:SHOWN_CASES])
+    counts = case_counts(result.graded) if result.graded is not None else result.counts
+    shown = replace(result, graded=None, counts=None, cases=result.cases[:SHOWN_CASES])
     return shown, len(result.cases), summary_rates(result.cases), counts[:SHOWN_CASES], dict(
         Counter((n, c) for _, _, n, c in counts))
 
@@ -466,7 +466,9 @@ def upload_section(k: int) -> None:
             return
         bar.progress(0.0, text=tr("eval.upload_progress"))
         result = (
-            _kept(analyse(log, k, progress=lambda f: bar.progress(f, text=tr("eval.upload_progress"))))
+            # release: each parsed run is dropped once graded, and no per-run table is built (the page draws the
+            # aggregates): 6.3 times the upload at the peak before (bench/README.md section T)
+            _kept(analyse(log, k, progress=lambda f: bar.progress(f, text=tr("eval.upload_progress")), release=True))
             if log.runs else None
         )
         bar.empty()

@@ -104,10 +104,24 @@ def current_run(scenario: Scenario, fmt: str) -> Run:
     return runs[(scenario.id, fmt)]
 
 
+def json_key(scenario_id: str, fmt: str, step_id: str) -> str:
+    """The session key of a step's JSON editor (one for both languages: the text is the student's)."""
+    return f"harness_json_{scenario_id}_{fmt}_{step_id}"
+
+
+def choice_key(scenario_id: str, fmt: str, step_id: str) -> str:
+    """The session key of a step's pick (without the language: see _choice_form)."""
+    return f"harness_choice_{scenario_id}_{fmt}_{step_id}"
+
+
 def _restart(scenario: Scenario, fmt: str) -> None:
+    """Start (scenario, fmt) over: a new run, its picks in ``fmt`` and its JSON editors in every format cleared. The
+    keys are named one by one: a prefix (``harness_json_plain_``) also cleared another scenario whose id starts with
+    this one's and ``_`` (a new scenario ``plain`` wiped ``plain_call``'s editors; break-it pass brk16content)."""
     st.session_state.setdefault(RUNS_KEY, {})[(scenario.id, fmt)] = new_run(scenario, fmt)
-    starts = (f"harness_json_{scenario.id}_", f"harness_choice_{scenario.id}_{fmt}_")  # the editors and the picks
-    for k in [k for k in st.session_state if isinstance(k, str) and k.startswith(starts)]:
+    keys = {json_key(scenario.id, f, step.id) for f in FORMATS for step in scenario.steps} \
+        | {choice_key(scenario.id, fmt, step.id) for step in scenario.steps}
+    for k in keys & set(st.session_state):
         del st.session_state[k]
 
 
@@ -205,7 +219,7 @@ def _choice_form(scenario: Scenario, run: Run, step) -> None:
         tr("harness.choice_label"),
         [o.id for o in step.options],
         labels,
-        key=f"harness_choice_{scenario.id}_{run.fmt}_{step.id}",
+        key=choice_key(scenario.id, run.fmt, step.id),
         help=tr("harness.choice_help"),
         index=None,
         captions=[f"`{o.code[run.fmt]}`" if run.fmt in o.code else "" for o in step.options],
@@ -219,7 +233,7 @@ def _choice_form(scenario: Scenario, run: Run, step) -> None:
 
 def _json_form(scenario: Scenario, run: Run, step) -> None:
     L = lang()
-    key = f"harness_json_{scenario.id}_{run.fmt}_{step.id}"  # one editor for both languages: the text is the student's
+    key = json_key(scenario.id, run.fmt, step.id)  # one editor for both languages: the text is the student's
     # ... once edited: a starter left as it was is the page's, so after a language switch it holds the customer's
     # sentence in the language the page now shows (newcomer session 14: the English one stayed on a Chinese page)
     others = {starter(scenario, step, run.fmt, other) for other in LANGS if other != L}

@@ -1,6 +1,6 @@
 """Run by tests/app/test_broken_content_pages.py in a subprocess with TOOLCALL_CONTENT_ROOT set (the
 content root is read at import): open each page given on the command line in the language given
-first, and print what it showed as JSON (exceptions, warnings, errors, code blocks, Markdown)."""
+first, and print what it showed as JSON (exceptions, warnings, errors, code blocks, Markdown, captions)."""
 
 import json
 import sys
@@ -27,5 +27,6 @@ if __name__ == "__main__":
         at.switch_page(page).run()
         shown[page] = {"exception": [str(e.value) for e in at.exception],
                        "warning": [w.value for w in at.warning], "error": [e.value for e in at.error],
-                       "code": [c.value for c in at.code], "markdown": [m.value for m in at.markdown]}
+                       "code": [c.value for c in at.code], "markdown": [m.value for m in at.markdown],
+                       "caption": [c.value for c in at.caption]}
     print(json.dumps(shown, ensure_ascii=False))

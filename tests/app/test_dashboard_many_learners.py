@@ -111,3 +111,28 @@ def test_a_render_reads_the_rows_of_the_listed_learners_only(crowded_class, monk
     at = _dashboard("en")
     assert len(read) == 500 and "first-one" not in {row[0] for row in read}
     assert [m.value for m in at.metric][0] == "501"
+
+
+ON_SERVER = {"en": "This class has 501 learners: the page offers its files for up to 500 (the server holds a download "
+                   "whole in its memory). Write them on the server instead, in the app's folder with its settings "
+                   "(TOOLCALL_DATA_DIR or TOOLCALL_DATABASE_URL); the command reads a page of rows at a time, "
+                   "whatever the class:",
+             "zh": "这个班有 501 名学生，页面只为不超过 500 名学生的班级提供下载（下载的文件会整个放在服务器内存里）。"
+                   "请改在服务器上生成：在应用所在的文件夹、用应用的设置（TOOLCALL_DATA_DIR 或 TOOLCALL_DATABASE_URL）"
+                   "运行下面的命令；无论班级多大，它每次只读一页数据："}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_past_the_page_export_limit_the_page_names_the_command_instead_of_a_download(crowded_class, monkeypatch,
+                                                                                     lang):
+    """Streamlit holds a download's whole bytes in the server's memory (594 MB for 100 000 learners' JSON, issue 13):
+    past MAX_PAGE_EXPORT_LEARNERS the page offers no download and shows the command that writes the files."""
+    monkeypatch.setattr(toolcall.dashboard, "MAX_PAGE_EXPORT_LEARNERS", 500)
+    at = _dashboard(lang)
+    assert [i.value for i in at.info] == [ON_SERVER[lang]]
+    assert (f"python -m toolcall export class-progress.json --lang {lang}\n"
+            "python -m toolcall export class-progress.csv") in [c.value for c in at.main.code]
+    assert not [e for e in at.get("download_button")]
+    monkeypatch.setattr(toolcall.dashboard, "MAX_PAGE_EXPORT_LEARNERS", 501)
+    at = _dashboard(lang)
+    assert not at.info and len(at.get("download_button")) == 2

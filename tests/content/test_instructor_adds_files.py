@@ -1,7 +1,9 @@
 """The instructor's promise: adding one entry of each kind is a file edit, and nothing else.
 
 A copy of the content (fixtures/, lessons/) gets one more canned output, exercise, lesson pair,
-pairing example, tool, harness scenario and selection case; ``toolcall check`` passes on it, and
+pairing example, tool, harness scenario, selection case, order in the order book and recorded runs (the
+selection case's probabilities in simulation.yaml, its logs regenerated with scripts/make_eval_runs.py, as the
+README's instructor section says); ``toolcall check`` passes on it, and
 the content, unit and AppTest modules that read the content pass against the copy
 (``TOOLCALL_CONTENT_ROOT``), so no test hard-codes a count a fixture controls.
 """
@@ -103,6 +105,14 @@ def add_one_of_each(root):
             "id": "added_by_test_rf", "request": request, "expected_tool": "refund_order",
             "expected_arguments": {"order_id": ["ORD-20260917"], "amount_cents": [2599], "reason": ["damaged"]},
             "should_not_call": ["cancel_order"]})
+    _append(fx / "orders" / "orders.yaml", "orders", {
+        "order_id": "ORD-20261215", "customer_id": "CUST-1001", "paid_cents": 3300, "status": "unshipped",
+        "item": {"en": "Teapot", "zh": "茶壶"}})
+    text = (fx / "eval_runs" / "simulation.yaml").read_text("utf-8").rstrip("\n")
+    (fx / "eval_runs" / "simulation.yaml").write_text(
+        text + '\n  added_by_test_rf: {vague: {right: 0.5, yuan_string: 0.5}, good: {right: 1.0}}\n', "utf-8")
+    subprocess.run([sys.executable, "scripts/make_eval_runs.py"], check=True, capture_output=True, cwd=REPO_ROOT,
+                   timeout=300, env={**os.environ, "TOOLCALL_CONTENT_ROOT": str(root)})
 
 
 @pytest.fixture(scope="module")
@@ -124,10 +134,14 @@ def test_the_added_entries_are_loaded_from_the_content_root(grown):
     code = ("from toolcall.fixtures import load_outputs; from toolcall.exercises import load_exercises; "
             "from toolcall.harness import load_scenarios; "
             "print(load_outputs().outputs[-1].id, 'added_by_test_exercise' in load_exercises().by_id(), "
-            "'added_by_test_scenario' in {s.id for s in load_scenarios().scenarios})")
+            "'added_by_test_scenario' in {s.id for s in load_scenarios().scenarios}); "
+            "from toolcall.fixtures import load_orders; from toolcall.eval_import import read_recorded; "
+            "from toolcall import FIXTURES_DIR; print(load_orders().orders[-1].order_id, "
+            "sum(r.case_id == 'added_by_test_rf' for r in read_recorded(FIXTURES_DIR / 'eval_runs' / "
+            "'shop_good.zh.jsonl').log.runs))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO_ROOT, timeout=120,
                          env={**os.environ, "TOOLCALL_CONTENT_ROOT": str(grown)})
-    assert run.stdout.split() == ["added_by_test_negative_amount", "True", "True"], run.stderr
+    assert run.stdout.split() == ["added_by_test_negative_amount", "True", "True", "ORD-20261215", "10"], run.stderr
 
 
 @pytest.mark.slow  # reruns the content, unit and app tests in a subprocess: minutes; .ci/run runs it

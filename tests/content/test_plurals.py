@@ -98,7 +98,7 @@ NEVER_ONE_IN = {
     # a count over a limit
     "eval.set.too_many": "count", "eval.set.too_many_names": "count", "schema.too_many_parts": "count",
     "workbench.lint.param_too_many": "count", "workbench.lint.set_too_many": "count",
-    "progress.caps.attempts_kept": "tries", "storage.pending_full": "n",
+    "progress.caps.attempts_kept": "tries", "storage.pending_full": "n", "dashboard.export_on_server": "learners",
     # a row number, not a count ("row 3 names learner …")
     "dashboard.name_map.duplicate_learner": "row",
     # course content with more than one: ordering steps, canned outputs, the exercises of the page

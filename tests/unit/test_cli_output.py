@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from toolcall.cli import CHECK_SHOWN, JSON_CHUNK_CHARS, main, print_json
+from toolcall.progress import ProgressStore
 from toolcall.text import escape_line
 
 REPO = Path(__file__).resolve().parents[2]
@@ -145,6 +146,7 @@ OUTPUT_CALLS = {
     "pairing": ["pairing", "TRANSCRIPT"],
     "strict": ["strict", TOOL, "--provider", "openai"],
     "conformance": ["conformance", "SUITE"],
+    "export": ["export", "EXPORT"],
 }
 
 
@@ -163,7 +165,11 @@ def test_every_command_says_when_its_output_cannot_be_written(monkeypatch, capsy
     (suite / "optional").mkdir()
     (suite / "optional" / "ecmascript-regex.json").write_text("[]")
     (tmp_path / "transcript.json").write_text(TRANSCRIPT)
-    given = {"SUITE": str(tmp_path), "TRANSCRIPT": str(tmp_path / "transcript.json")}
+    given = {"SUITE": str(tmp_path), "TRANSCRIPT": str(tmp_path / "transcript.json"),
+             "EXPORT": str(tmp_path / "class-progress.csv")}
+    ProgressStore(tmp_path).close()  # export's store: the app's data folder
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("TOOLCALL_DATABASE_URL", raising=False)
     argv = [given.get(a, a) for a in OUTPUT_CALLS[command]]
     monkeypatch.setattr(sys, "stdout", _FullDisk())
     assert main(argv) == 2

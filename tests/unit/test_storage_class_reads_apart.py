@@ -14,7 +14,7 @@ import pytest
 import toolcall.progress as progress
 from toolcall.progress import ProgressStore
 
-from tests.unit.test_storage_reads_under_a_write_lock import READS
+from tests.unit.test_storage_reads_under_a_write_lock import READS, read_all
 
 #: Every class-wide read of the store, with arguments (the dashboard's and its exports').
 CLASS_READS = {name: args for name, args in READS.items() if name.startswith(("class_", "export_"))}
@@ -53,7 +53,7 @@ def test_a_learner_reads_and_saves_while_a_class_read_is_under_way(tmp_path, mon
 
     def dashboard():
         reader.append(threading.get_ident())
-        getattr(store, method)(*CLASS_READS[method])
+        read_all(getattr(store, method)(*CLASS_READS[method]))
         order.append("class read done")
 
     thread = threading.Thread(target=dashboard)

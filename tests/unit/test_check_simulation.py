@@ -1,0 +1,131 @@
+"""fixtures/eval_runs/simulation.yaml, the spec the recorded runs are drawn from, is checked like every other
+instructor file (break-it pass brk16content): a typo in it (an outcome ``righ``, a renamed case, probabilities
+summing to 0.1) passed ``python -m toolcall check`` and ended scripts/make_eval_runs.py in a traceback naming no
+file (``ValueError: unknown outcome 'righ'``, ``KeyError: 'ro_extra'``), and a case added to the set without
+probabilities, which the README allows, ended the script in ``KeyError``."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolcall import REPO_ROOT
+from toolcall.check import APP_READS, run_checks
+
+SIM = "fixtures/eval_runs/simulation.yaml"
+SET = "[search_orders, get_order, cancel_order, refund_order, update_shipping]"
+
+
+@pytest.fixture
+def content(tmp_path: Path) -> Path:
+    for part in ("fixtures", "lessons"):
+        shutil.copytree(REPO_ROOT / part, tmp_path / part)
+    return tmp_path
+
+
+def _edit(root: Path, rel: str, old: str, new: str) -> None:
+    path = root / rel
+    text = path.read_text("utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), "utf-8")
+
+
+def _sim_problems(root: Path) -> list[tuple[str, str]]:
+    return [(p.path, p.message) for p in run_checks(root) if p.file.endswith(SIM)]
+
+
+#: (what is written in place of what, the (JSON path, message) pairs check must print for simulation.yaml).
+TYPOS = [
+    ("so_lamp:         {vague: {right: 0.5", "so_lamp:         {vague: {righ: 0.5",
+     [("$.cases.so_lamp.vague.righ", "'righ' is no outcome: did you mean 'right'?")]),
+    ("so_unshipped:", "so_unshiped:",
+     [("$.cases.so_unshiped", "'so_unshiped' is no case of fixtures/selection/shop.en.yaml"),
+      ("$.cases.so_unshiped", "'so_unshiped' is no case of fixtures/selection/shop.zh.yaml")]),
+    ("so_delivered:    {vague: {right: 0.7, \"call:get_order\": 0.3}, good: {right: 1.0}}",
+     "so_delivered:    {vague: {right: 0.7, \"call:get_order\": 0.3}, good: {right: 0.1}}",
+     [("$.cases.so_delivered.good", "the probabilities sum to 0.1, not 1")]),
+    ("nt_thanks:       {vague: {right: 0.9, \"call:search_orders\": 0.1}",
+     "nt_thanks:       {vague: {right: 0.9, \"call:search_order\": 0.1}",
+     [("$.cases.nt_thanks.vague.call:search_order",
+       "'search_order' is no tool of the selection set (search_orders, get_order, cancel_order, refund_order, "
+       "update_shipping)")]),
+    ("nt_thanks:       {vague: {right: 0.9, \"call:search_orders\": 0.1}",
+     "nt_thanks:       {vague: {right: 0.9, truncated: 0.1}",
+     [("$.cases.nt_thanks.vague.truncated", "'nt_thanks' expects no call, so there is no call to change into "
+                                            "'truncated'")]),
+    ("so_lamp:         {vague: {right: 0.5, \"call:get_order\": 0.4, none: 0.1}",
+     "so_lamp:         {vague: {right: 0.5, \"call:get_order\": 0.4, cents_x100: 0.1}",
+     [("$.cases.so_lamp.vague.cents_x100", "cannot be drawn for 'so_lamp': no argument fits this outcome in "
+                                           "['query']")]),
+    ("  get_order: {en: \"Gets order information.\", zh: \"获取订单信息。\"}\n", "",
+     [("$.vague_descriptions", "no vague description of ['get_order'], a tool of fixtures/selection/shop.en.yaml"),
+      ("$.vague_descriptions", "no vague description of ['get_order'], a tool of fixtures/selection/shop.zh.yaml")]),
+    ("runs_per_case: 10", "runs_per_case: 100000",
+     [("$.runs_per_case", "100000 is greater than the maximum of 1000")]),
+    ("versions: [vague, good]", "versions: [vague, god]", [("$.versions[1]", "'god' is not one of ['vague', 'good']")]),
+]
+
+
+@pytest.mark.parametrize("old,new,expected", TYPOS, ids=[t[1][:30] for t in TYPOS])
+def test_a_typo_in_the_simulation_spec_fails_check_with_its_path(content, old, new, expected):
+    assert _sim_problems(content) == []
+    _edit(content, SIM, old, new)
+    assert _sim_problems(content) == expected
+
+
+def _make(root: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "scripts/make_eval_runs.py", *args], capture_output=True, text=True,
+                          cwd=REPO_ROOT, timeout=300, env={**os.environ, "TOOLCALL_CONTENT_ROOT": str(root)})
+
+
+def test_the_script_refuses_a_spec_check_refuses_naming_the_file_and_path(content):
+    _edit(content, SIM, "so_lamp:         {vague: {right: 0.5", "so_lamp:         {vague: {righ: 0.5")
+    run = _make(content)
+    assert (run.returncode, run.stdout, run.stderr) == (
+        1, "", f"{SIM}: $.cases.so_lamp.vague.righ: 'righ' is no outcome: did you mean 'right'?\n")
+
+
+def test_a_case_without_probabilities_has_no_runs_and_the_script_reads_the_content_root(content):
+    """The README: a case added to the set may have no runs yet. The script drew from the checkout's own files,
+    not the content root's, and a set case missing from simulation.yaml ended it in KeyError."""
+    for lang, request in (("en", "Refund order ORD-20260917, it broke: 25.99."),
+                          ("zh", "订单 ORD-20260917 坏了，退 25.99 元。")):
+        path = content / "fixtures" / "selection" / f"shop.{lang}.yaml"
+        path.write_text(path.read_text("utf-8") + f"  - id: ro_extra\n    request: \"{request}\"\n"
+                        "    expected_tool: refund_order\n    expected_arguments: {order_id: [ORD-20260917], "
+                        "amount_cents: [2599], reason: [damaged]}\n    should_not_call: [cancel_order]\n", "utf-8")
+    _edit(content, SIM, "runs_per_case: 10", "runs_per_case: 3")
+    run = _make(content)
+    assert run.returncode == 0, run.stderr
+    for lang in ("en", "zh"):
+        for version in ("vague", "good"):
+            runs = [json.loads(line) for line in
+                    (content / "fixtures" / "eval_runs" / f"shop_{version}.{lang}.jsonl").read_text("utf-8").splitlines()]
+            assert (len(runs), {r["run"] for r in runs}, "ro_extra" in {r["case_id"] for r in runs}) == (
+                31 * 3, {1, 2, 3}, False)
+    assert run_checks(content) == []
+
+
+#: A file of each kind the app reads with a shape no kind allows.
+JUNK = {".json": '{"not_a_field": 1}\n', ".yaml": "not_a_field: 1\n", ".yml": "not_a_field: 1\n",
+        ".jsonl": '{"not_a_field": 1}\n', ".md": "no front matter\n"}
+
+
+def test_every_kind_of_file_the_app_reads_is_checked(content):
+    """The next file like simulation.yaml: for each folder and pattern of check.APP_READS, the first shipped file
+    it matches, rewritten with a shape no kind allows, is named by check (all at once: one run)."""
+    broken = []
+    for folder, patterns in APP_READS.items():
+        for pattern in patterns:
+            path = next(iter(sorted((content / folder).glob(pattern))), None)
+            if path is not None:
+                path.write_text(JUNK[path.suffix], "utf-8")
+                broken.append(path)
+    assert len(broken) >= 12
+    named = {p.file for p in run_checks(content)}
+    assert [str(path.relative_to(content)) for path in broken if not any(f.endswith(
+        str(path.relative_to(content))) for f in named)] == []

@@ -1,0 +1,215 @@
+"""The dashboard's exports are written a page of rows at a time (issue 13, memory kind): built whole, the JSON
+export of 100 000 learners took 594 MB of the class server (bench/README.md section S). The streamed files are byte
+for byte what the whole-class builders (export_json, export_csv) return, on SQLite and PostgreSQL, and what the
+writer holds does not grow with the class (tracemalloc, no clock read)."""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+import tracemalloc
+from datetime import datetime, UTC
+
+import pytest
+
+from tests.pg import fresh_schema
+from toolcall.dashboard import (ClassData, export_bytes, export_csv, export_json, write_export_csv,
+                                write_export_json)
+from toolcall.progress import ProgressStore, open_store
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+TITLES = {"pk_pass3": "pass^3 「三次」", "wt_order": 'order "quoted"', "never": "nobody tried"}
+NAMES = {"ab-c": "Zoë \u200b Ng", "abc": "=cmd", "B_1": "李雷"}
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request, tmp_path):
+    if request.param == "sqlite":
+        made = ProgressStore(tmp_path)
+        yield _fill(made)
+        made.close()
+    else:
+        with fresh_schema() as url:
+            made = open_store(url)
+            yield _fill(made)
+            made.close()
+
+
+def _fill(store):
+    """Learners whose ids a locale's collation orders otherwise than code points (``ab-c``, ``abc``, ``B_1``, ``a``),
+    ties in activity, answers with quotes, line ends, Chinese, a formula and a long one."""
+    answers = ['0.5', 'say "hi"\nthen\tgo', "三分之一", "=HYPERLINK(1)", "x" * 3000, " 0.5 ", "0.729"]
+    for n, who in enumerate(["ab-c", "abc", "B_1", "a", "a-", "Z9"]):
+        for k in range(n + 1):
+            store.record(who, "pk_pass3", answers[(n + k) % len(answers)], float(k == n), 1,
+                         at=f"2026-11-30T11:{10 + k:02d}:00+00:00")
+        if n % 2:
+            store.reveal(who, "pk_pass3")
+    store.show_hint("carol", "wt_order", 2)
+    store.record("carol", "wt_order", "[\"b\", \"a\"]", 0.5, 1, at="2026-11-30T11:10:00+00:00")
+    with store._tx() as execute:  # ties and spread in the learners' last activity (record stamps "now")
+        for who, at in (("ab-c", "2026-11-30T11:31:00+00:00"), ("abc", "2026-11-30T11:31:00+00:00"),
+                        ("B_1", "2026-11-30T09:02:00+00:00"), ("a", "2026-11-30T11:31:00+00:00"),
+                        ("a-", "2026-11-29T08:00:00+00:00"), ("Z9", "2026-11-30T11:59:00+00:00"),
+                        ("carol", "2026-11-30T08:00:00+00:00")):
+            execute("UPDATE progress SET updated_at = ? WHERE learner = ?", (at, who))
+    return store
+
+
+@pytest.mark.parametrize("answer_bytes", [16_000_000, 3_020, 0])
+def test_the_json_export_is_written_as_it_was_built(store, answer_bytes):
+    attempts, left_out = store.export_attempts(max_answer_bytes=answer_bytes)
+    whole = export_json(ClassData.load(store, NOW), TITLES, attempts, NAMES, now=NOW,
+                        attempts_left_out=left_out).encode("utf-8")
+    streamed = export_bytes(write_export_json, store, TITLES, names=NAMES, now=NOW, answer_bytes=answer_bytes)
+    assert streamed == whole
+    assert (b'"attempts": []' in streamed) == (answer_bytes == 0)
+
+
+@pytest.mark.parametrize("budget", [16_000_000, 60])
+def test_the_csv_export_is_written_as_it_was_built(store, budget, monkeypatch):
+    monkeypatch.setattr("toolcall.progress.MAX_CSV_ANSWER_CHARS", budget)  # what ClassData.load reads for the cut
+    whole = export_csv(ClassData.load(store, NOW, answers=True), NAMES)
+    streamed = export_bytes(write_export_csv, store, names=NAMES, answer_budget=budget)
+    assert streamed == whole
+    assert ("…" in streamed.decode("utf-8")) == (budget == 60)
+
+
+def test_the_json_export_of_an_empty_class():
+    with io.BytesIO() as out, _empty() as store:
+        write_export_json(store, {}, out, now=NOW)
+        assert out.getvalue() == export_json(ClassData.load(store, NOW), {}, [], now=NOW).encode()
+
+
+class _empty:
+    def __enter__(self):
+        import tempfile
+        self.folder = tempfile.TemporaryDirectory()
+        self.store = ProgressStore(__import__("pathlib").Path(self.folder.name))
+        return self.store
+
+    def __exit__(self, *exc):
+        self.store.close()
+        self.folder.cleanup()
+
+
+def _bulk(store, learners: int) -> None:
+    """``learners`` learners × 2 exercises × 2 tries, written straight into the tables (record() per row is slow)."""
+    db = sqlite3.connect(store.path)
+    with db:
+        for n in range(learners):
+            who = f"learner-{n:06d}"
+            for e in ("ex_a", "ex_b"):
+                db.executemany("INSERT INTO attempts VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                               [(f"t{n:06d}{e}{k}", who, e, f"answer {n % 50} {k}", float(k), 1.0, k,
+                                 f"2026-11-30T10:{n % 60:02d}:{k:02d}.{n:06d}+00:00") for k in (0, 1)])
+                db.execute("INSERT INTO progress VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           (who, e, "answer", 1.0, 1.0, 1.0, 2, 1, 0, n % 2, "2026-11-30T10:00:00+00:00",
+                            f"2026-11-30T10:{n % 60:02d}:00+00:00"))
+    db.close()
+
+
+class _Sink(io.RawIOBase):
+    """A binary stream that keeps nothing but the number of bytes written."""
+
+    def __init__(self):
+        self.size = 0
+
+    def writable(self):
+        return True
+
+    def write(self, b):
+        self.size += len(b)
+        return len(b)
+
+
+def _peak(learners: int, tmp_path, write) -> tuple[int, int]:
+    store = ProgressStore(tmp_path / str(learners))
+    try:
+        _bulk(store, learners)
+        write(store, _Sink())  # the catalogues, the statements
+        sink = _Sink()
+        tracemalloc.start()
+        try:
+            write(store, sink)
+            return tracemalloc.get_traced_memory()[1], sink.size
+        finally:
+            tracemalloc.stop()
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("write", [lambda store, out: write_export_json(store, {}, out, now=NOW),
+                                   lambda store, out: write_export_csv(store, out)], ids=["json", "csv"])
+def test_what_an_export_holds_does_not_grow_with_the_class(tmp_path, write):
+    """The kind: an export's peak Python allocation for 8 times the class stays within a page's worth of what it
+    is for the smaller one (main: the whole class's rows and the whole file, growing with every learner)."""
+    small, small_size = _peak(1_500, tmp_path, write)
+    large, large_size = _peak(12_000, tmp_path, write)
+    assert large_size > 7 * small_size  # the file did grow with the class
+    assert large < 1.5 * small + 1_000_000, (small, large)
+    assert large < 8_000_000, large
+
+
+def _cli(monkeypatch, capsys, folder, *argv) -> tuple[int, str, str]:
+    from toolcall.cli import main
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", str(folder))
+    monkeypatch.delenv("TOOLCALL_DATABASE_URL", raising=False)
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_command_writes_the_whole_class_as_the_page_would(tmp_path, monkeypatch, capsys):
+    store = _fill(ProgressStore(tmp_path))
+    try:
+        for name in ("class-progress.json", "class-progress.csv"):
+            code, out, err = _cli(monkeypatch, capsys, tmp_path, "export", str(tmp_path / name))
+            written = (tmp_path / name).read_bytes()
+            assert (code, err, out) == (0, "", f"{tmp_path / name}: written ({len(written):,} bytes)\n")
+            assert not (tmp_path / (name + ".part")).exists()
+        assert (tmp_path / "class-progress.csv").read_bytes() == export_bytes(write_export_csv, store)
+        doc = json.loads((tmp_path / "class-progress.json").read_text("utf-8"))
+        expected = json.loads(export_bytes(write_export_json, store, {}))  # now, as the command
+        for key in ("overview", "learners", "attempts", "attempts_left_out"):
+            assert doc[key] == expected[key], key
+        titles = {row["exercise_id"]: row["title"] for row in doc["exercises"]}
+        assert titles["pk_pass3"] != "pk_pass3"  # titled by the course
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("lang, argv, expected", [
+    ("en", ["out.txt"], "{d}/out.txt: name the file class-progress.json or class-progress.csv (its suffix picks the "
+                        "format); exit code 2\n"),
+    ("zh", ["out.txt"], "{d}/out.txt：文件名请写成 class-progress.json 或 class-progress.csv（格式由后缀决定）；退出码 2\n"),
+    ("en", ["missing/x.json"], "{d}/missing/x.json: not a file in an existing folder; exit code 2\n"),
+    ("en", ["x.json"], "no progress database at {d}/progress.sqlite3: set TOOLCALL_DATA_DIR to the app's data folder, "
+                       "or TOOLCALL_DATABASE_URL to its PostgreSQL; exit code 2\n"),
+])
+def test_the_command_refuses_what_it_cannot_write_and_creates_no_database(tmp_path, monkeypatch, capsys, lang,
+                                                                          argv, expected):
+    argv = [str(tmp_path / argv[0]), "--lang", lang]
+    assert _cli(monkeypatch, capsys, tmp_path, "export", *argv) == (2, "", expected.format(d=tmp_path))
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_the_pages_hold_at_most_a_page_and_read_the_same_rows(store):
+    """Pages of 2 and 3 rows (a server-side cursor fetched again and again on PostgreSQL) read what one page reads."""
+    for read, small in ((store.class_learner_pages, 2), (store.class_progress_pages, 2),
+                        (lambda page: store.export_attempt_pages(page=page)[1], 3)):
+        pages, whole = list(read(page=small)), list(read(page=10_000))
+        assert len(whole) == 1 and len(pages) == -(-len(whole[0]) // small) and max(map(len, pages)) == small
+        assert [row for page in pages for row in page] == whole[0]
+
+
+def test_the_command_says_an_unreachable_database_in_one_line(tmp_path, monkeypatch, capsys):
+    """The pool logged each failed connection to stderr (four lines with the server's words) before the message."""
+    from toolcall.cli import main
+    monkeypatch.setenv("TOOLCALL_DATABASE_URL", "postgresql://nobody@127.0.0.1:9/none?connect_timeout=1")
+    assert main(["export", str(tmp_path / "x.json")]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"{tmp_path}/x.json: not written (the progress database is unreachable (retrying "
+                              "shortly)); exit code 2\n")
+    assert list(tmp_path.iterdir()) == []
