@@ -1192,9 +1192,15 @@ def _main(argv: list[str] | None) -> int:
             ap.error(f"{source}: {problem}")
     if not 1 <= args.processes <= 16:
         ap.error("--processes must be 1..16")
-    if not (0 < args.port < 65536 and 0 < args.first_backend_port
-            and args.first_backend_port + args.processes - 1 <= 65535):
-        ap.error("ports must be 1..65535")
+    # each names the argument it is about: "ports must be 1..65535" alone was said of a valid --port 9180 when
+    # the processes' ports ran past 65535 (break-it pass brk17fresh)
+    if not 0 < args.port < 65536:
+        ap.error(f"--port {args.port}: ports must be 1..65535")
+    if not (0 < args.first_backend_port and args.first_backend_port + args.processes - 1 <= 65535):
+        first, last = args.first_backend_port, args.first_backend_port + args.processes - 1
+        uses = f"uses ports {first} to {last}" if last != first else f"uses port {first}"
+        ap.error(f"--first-backend-port {first} with {args.processes} process{'es' if args.processes != 1 else ''} "
+                 f"{uses}; ports must be 1..65535")
     last_backend = args.first_backend_port + args.processes - 1
     if args.first_backend_port <= args.port <= last_backend:  # each free alone: nginx then found its own in use
         ap.error(f"--port {args.port} is also a Streamlit process's port (--first-backend-port "
