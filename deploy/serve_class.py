@@ -593,8 +593,30 @@ def say(text: str, stream: str = "stderr") -> bool:
     """Print ``text`` and a line end on sys.stderr (or sys.stdout, ``stream`` "stdout"), through _Writer: False
     instead of an exception when it cannot be written (disk full, the stream closed or None, a terminal that cannot
     show a character), and instead of waiting more than WRITE_WAIT s for an output that takes nothing: the
-    supervisor's messages must never be what stops the class."""
-    return _WRITER.write(getattr(sys, stream, None), text)
+    supervisor's messages must never be what stops the class. Control characters (ESC, BEL, C1, a carriage return),
+    bidirectional controls, invisible characters and lone surrogates are written as ``\\uXXXX``
+    (toolcall.text.escape_terminal; line ends and tabs kept): a TMPDIR holding ESC and U+202E was printed raw in
+    "the temp folder … is closed to other users" and drove the operator's terminal, and so would any process output
+    the relays copy (break-it pass brk17fresh). A name quoted inside a line is escaped by its caller with
+    escape_line, so that a line end in it cannot print a line of its own."""
+    return _WRITER.write(getattr(sys, stream, None), _terminal_safe(text))
+
+
+def _terminal_safe(text: str) -> str:
+    """``text`` through toolcall.text.escape_terminal (the repository put on sys.path first, as main does)."""
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
+    from toolcall.text import escape_terminal
+
+    return escape_terminal(text)
+
+
+def _quoted(path: object) -> str:
+    """A path or name as it is quoted inside one of the launcher's lines: toolcall.text.escape_line."""
+    _terminal_safe("")  # the repository on sys.path
+    from toolcall.text import escape_line
+
+    return escape_line(str(path))
 
 
 def log(text: str) -> None:
@@ -1179,9 +1201,15 @@ def _main(argv: list[str] | None) -> int:
             ap.error(f"{source}: {problem}")
     if not 1 <= args.processes <= 16:
         ap.error("--processes must be 1..16")
-    if not (0 < args.port < 65536 and 0 < args.first_backend_port
-            and args.first_backend_port + args.processes - 1 <= 65535):
-        ap.error("ports must be 1..65535")
+    # each names the argument it is about: "ports must be 1..65535" alone was said of a valid --port 9180 when
+    # the processes' ports ran past 65535 (break-it pass brk17fresh)
+    if not 0 < args.port < 65536:
+        ap.error(f"--port {args.port}: ports must be 1..65535")
+    if not (0 < args.first_backend_port and args.first_backend_port + args.processes - 1 <= 65535):
+        first, last = args.first_backend_port, args.first_backend_port + args.processes - 1
+        uses = f"uses ports {first} to {last}" if last != first else f"uses port {first}"
+        ap.error(f"--first-backend-port {first} with {args.processes} process{'es' if args.processes != 1 else ''} "
+                 f"{uses}; ports must be 1..65535")
     last_backend = args.first_backend_port + args.processes - 1
     if args.first_backend_port <= args.port <= last_backend:  # each free alone: nginx then found its own in use
         ap.error(f"--port {args.port} is also a Streamlit process's port (--first-backend-port "
@@ -1246,13 +1274,13 @@ def _main(argv: list[str] | None) -> int:
 
     parent = run_parent(os.geteuid() == 0)
     for stale in remove_stale_run_dirs(parent):
-        log(f"removed {stale}, left behind by a launcher that was killed")
+        log(f"removed {_quoted(stale)}, left behind by a launcher that was killed")
     run_dir, lock = new_run_dir(parent)
     try:
         return _serve(args, nginx, run_dir)
     finally:
         if (kept := keep_error_log(run_dir)) is not None:
-            say(f"nginx's error log is kept at {kept}")
+            say(f"nginx's error log is kept at {_quoted(kept)}")
         shutil.rmtree(run_dir, ignore_errors=True)
         os.close(lock)
 
@@ -1277,8 +1305,8 @@ def run_parent(as_root: bool, temp: str | None = None) -> Path:
     parent = Path(temp or tempfile.gettempdir())
     if not as_root or everyone_can_enter(parent):
         return parent
-    log(f"the temp folder {parent} is closed to other users, and nginx's workers run as nobody: the run folder is "
-        "made in /tmp instead")
+    log(f"the temp folder {_quoted(parent)} is closed to other users, and nginx's workers run as nobody: the run "
+        "folder is made in /tmp instead")
     return Path("/tmp")
 
 

@@ -87,7 +87,7 @@ def _cmd_result(args: argparse.Namespace) -> int:
 
 
 def _cmd_conformance(args: argparse.Namespace) -> int:
-    from toolcall.conformance import format_table, run_suite, table
+    from toolcall.conformance import failure_line, format_table, run_suite, table
 
     try:
         results = run_suite(Path(args.suite))
@@ -99,7 +99,7 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
     print(format_table(results))
     for r in results:
         for f in r.failures:
-            print(f"FAIL {f.file}: {f.case} / {f.test}", file=sys.stderr)
+            print(failure_line(f), file=sys.stderr)
     return 0
 
 
@@ -150,6 +150,12 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if not url and not (data_dir() / DB_NAME).is_file():
         print(t("cli.export_no_store", lang, file=escape_line(str(data_dir() / DB_NAME))), file=sys.stderr)
         return 2
+    if url:  # the server's own reason, as the class launcher says it: the store's next call said only "unreachable
+        # (retrying shortly)" of a server that was not running, from a command that retries nothing (brk17fresh)
+        from toolcall.progress_pg import reach_problem
+        if (problem := reach_problem(url)) is not None:
+            print(t("cli.export_failed", lang, file=shown, reason=escape_line(problem)), file=sys.stderr)
+            return 2
     part = out.with_name(out.name + ".part")
     # the pool logs each failed connection to stderr; the one line below says it (without the URL)
     logging.getLogger("psycopg").addHandler(logging.NullHandler())

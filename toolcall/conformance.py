@@ -25,7 +25,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012, specification_with
 
 from toolcall.fixtures import FixtureError, json_path, read_data
-from toolcall.text import escape_line
+from toolcall.text import escape_line, escaped_head
 from toolcall.validation import validate
 
 #: Base URI of the suite's remotes/ folder (its README: "http://localhost:1234").
@@ -217,11 +217,29 @@ def run_suite(suite: Path) -> list[FileResult]:
     return [run_file(group, path, registry, suite) for group, path in suite_files(suite)]
 
 
+#: Characters of a suite file's name, or of a case's or test's description, a line of the output quotes (escaped,
+#: then cut with "…" as drawn).
+MAX_SHOWN_CHARS = 200
+
+
+def shown(text: str) -> str:
+    """A suite file name or description as one line of the output quotes it: line ends, tabs, control,
+    bidirectional and invisible characters as ``\\uXXXX`` (toolcall.text.escape_line), at most MAX_SHOWN_CHARS
+    characters as drawn. Printed raw, a test described as ``"t\\nALL OK"`` printed "ALL OK" as a line of its own
+    after its FAIL line, and a 1 MB description was printed whole (break-it pass brk17fresh)."""
+    return escaped_head(text, MAX_SHOWN_CHARS, escape_line)
+
+
+def failure_line(failure: CaseResult) -> str:
+    """``FAIL <file>: <case> / <test>`` for a test the validator got wrong, each part :func:`shown`."""
+    return f"FAIL {shown(failure.file)}: {shown(failure.case)} / {shown(failure.test)}"
+
+
 def table(results: list[FileResult]) -> str:
-    """A Markdown table: file, group, passed/total, then one total line per group."""
+    """A Markdown table: file (:func:`shown`), group, passed/total, then one total line per group."""
     lines = ["| file | group | passed | total |", "| --- | --- | ---: | ---: |"]
     for r in results:
-        lines.append(f"| {r.file} | {r.group} | {r.passed} | {r.total} |")
+        lines.append(f"| {shown(r.file)} | {r.group} | {r.passed} | {r.total} |")
     for group in ("required", "ecmascript-regex", "format"):
         rs = [r for r in results if r.group == group]
         passed, total = sum(r.passed for r in rs), sum(r.total for r in rs)
@@ -245,5 +263,5 @@ def format_table(results: list[FileResult]) -> str:
         if name is None:
             continue
         status = f"partly checked: {UNSUPPORTED_FORMATS[name]}" if name in UNSUPPORTED_FORMATS else "checked"
-        lines.append(f"| {name} | {r.passed} | {r.total} | {status} |")
+        lines.append(f"| {shown(name)} | {r.passed} | {r.total} | {status} |")
     return "\n".join(lines)

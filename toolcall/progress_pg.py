@@ -288,6 +288,25 @@ def reach_problem(url: str, setting: str = "TOOLCALL_DATABASE_URL") -> str | Non
     return reach(url, setting)[0]
 
 
+#: Characters of the URL's host and of its port a launcher message quotes (escaped, then cut with "…").
+_WHERE_CHARS = 120
+
+
+def _shown_where(params: dict) -> str:
+    """The server a message names: the URL's host (or "the local socket") and its port, each with control, line-end,
+    bidirectional and invisible characters as ``\\uXXXX`` and cut at _WHERE_CHARS as drawn. Quoted raw, a host
+    holding ESC and a line break drove the operator's terminal and printed a line of its own, and a 5 000-character
+    host made a 5 326-character line (brk17fresh)."""
+    from toolcall.text import escape_line, escaped_head
+
+    def shown(text: str) -> str:
+        return escaped_head(text, _WHERE_CHARS, escape_line)
+
+    where = shown(str(params.get("host") or "the local socket"))
+    port = str(params.get("port") or "")
+    return where + (f" port {shown(port)}" if port else "")
+
+
 def reach(url: str, setting: str = "TOOLCALL_DATABASE_URL") -> tuple[str | None, int | None]:
     """(why no connection to the progress database at ``url`` can be made now, or None; the connections the app
     may still open there, connection_room, or None). Asked once by deploy/serve_class.py before any process
@@ -300,9 +319,7 @@ def reach(url: str, setting: str = "TOOLCALL_DATABASE_URL") -> tuple[str | None,
     except psycopg.Error:
         return url_problem(url), None
     password = str(params.get("password") or "")
-    where = ",".join(str(params.get("host") or "the local socket").split(","))
-    port = params.get("port")
-    where += f" port {port}" if port else ""
+    where = _shown_where(params)
     try:
         conn = psycopg.connect(url, autocommit=True,  # the URL's own connect_timeout, when it has one
                                **({} if params.get("connect_timeout") else {"connect_timeout": PROBE_TIMEOUT}))

@@ -205,11 +205,30 @@ def test_the_pages_hold_at_most_a_page_and_read_the_same_rows(store):
 
 
 def test_the_command_says_an_unreachable_database_in_one_line(tmp_path, monkeypatch, capsys):
-    """The pool logged each failed connection to stderr (four lines with the server's words) before the message."""
+    """The pool logged each failed connection to stderr (four lines with the server's words) before the message.
+    The line then said "the progress database is unreachable (retrying shortly)", from a command that retries
+    nothing, of a server that refused the connection; it names the server and its reason now, as the class
+    launcher does (toolcall.progress_pg.reach_problem; break-it pass brk17fresh)."""
     from toolcall.cli import main
     monkeypatch.setenv("TOOLCALL_DATABASE_URL", "postgresql://nobody@127.0.0.1:9/none?connect_timeout=1")
     assert main(["export", str(tmp_path / "x.json")]) == 2
     out, err = capsys.readouterr()
-    assert (out, err) == ("", f"{tmp_path}/x.json: not written (the progress database is unreachable (retrying "
-                              "shortly)); exit code 2\n")
+    assert (out, err) == ("", f"{tmp_path}/x.json: not written (cannot connect to the progress database server at "
+                              "127.0.0.1 port 9: Connection refused. Start the server, or fix the host and port in "
+                              "TOOLCALL_DATABASE_URL); exit code 2\n")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("url, where", [
+    ("postgresql://nobody@/none?host=/tmp/toolcall-no-such-socket-folder", "/tmp/toolcall-no-such-socket-folder: No "
+                                                                          "such file or directory"),
+    ("postgresql://nobody@/none?host=/tmp/a%0Ab%1B", "/tmp/a\\u000ab\\u001b: "),
+])
+def test_the_command_names_why_the_server_cannot_be_reached(url, where, tmp_path, monkeypatch, capsys):
+    """The next member: whatever stops the connection, the line says the server's reason, on one line."""
+    from toolcall.cli import main
+    monkeypatch.setenv("TOOLCALL_DATABASE_URL", url)
+    assert main(["export", str(tmp_path / "x.csv")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "retrying" not in err and err.count("\n") == 1
+    assert err.startswith(f"{tmp_path}/x.csv: not written (cannot connect to the progress database server at {where}")

@@ -67,8 +67,14 @@ def test_no_backend_is_an_error():
 
 @pytest.mark.parametrize("argv, message", [(["--processes", "0"], "--processes must be 1..16"),
                                            (["--processes", "17"], "--processes must be 1..16"),
-                                           (["--port", "70000"], "ports must be 1..65535"),
-                                           (["--first-backend-port", "65535", "--processes", "2"], "ports must be 1..65535"),
+                                           (["--port", "70000"], "--port 70000: ports must be 1..65535"),
+                                           (["--port", "0"], "--port 0: ports must be 1..65535"),
+                                           # the --port is fine: the processes' ports run past 65535 (brk17fresh)
+                                           (["--port", "9180", "--first-backend-port", "65535", "--processes", "2"],
+                                            "--first-backend-port 65535 with 2 processes uses ports 65535 to 65536; "
+                                            "ports must be 1..65535"),
+                                           (["--first-backend-port", "0", "--processes", "1"],
+                                            "--first-backend-port 0 with 1 process uses port 0; ports must be 1..65535"),
                                            # nginx's port among the processes': each was free alone, then nginx
                                            # failed with "[emerg] bind() ... Address already in use" (its own)
                                            *[(["--port", str(port), "--first-backend-port", "8601", "--processes",
