@@ -49,10 +49,12 @@ def test_send_the_error_back_asks_the_same_of_both_languages():
     minLength 20 refused "amount_cents 必须是整数" (18 characters) and passed the same English sentence."""
     ex = LOADED.by_id()["pg_error_result"]
     results = {content: grade(ex, _error_result(content), grading_inputs(ex)) for content in (
-        "amount_cents must be an integer", "amount_cents 必须是整数", 'amount_cents 要整数，收到 "19.99"')}
+        "amount_cents must be an integer", "amount_cents 必须是整数", 'amount_cents 要整数，收到 "19.99"',
+        "amount_cents got 19x99")}
     assert {c: r.score for c, r in results.items()} == {
-        "amount_cents must be an integer": 0, "amount_cents 必须是整数": 0, 'amount_cents 要整数，收到 "19.99"': 1}
+        "amount_cents must be an integer": 0, "amount_cents 必须是整数": 0, 'amount_cents 要整数，收到 "19.99"': 1,
+        "amount_cents got 19x99": 0}  # the dot is a dot: "19.99" as a pattern passed 19x99
     assert [f.render("zh") for f in results["amount_cents 必须是整数"].feedback] == [
-        '/content：期望：匹配 19.99 的字符串；实际收到：字符串 "amount_cents 必须是整数"。']
+        '/content：期望：匹配 19\\.99 的字符串；实际收到：字符串 "amount_cents 必须是整数"。']
     assert ex.hints[1] == {"en": 'The content must be actionable: name amount_cents and quote what arrived ("19.99").',
                            "zh": 'content 要让模型能照着改：点名 amount_cents，并写出实际收到的值（"19.99"）。'}
