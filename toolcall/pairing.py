@@ -744,10 +744,16 @@ def _check_mcp(messages: list[Any], out: _Collector) -> None:
 
 # --- Gemini ----------------------------------------------------------------------------------
 
+#: The roles a Gemini ``contents`` turn may name (unset or null is allowed too); "function" is the older name of the
+#: turn holding functionResponse parts.
+GEMINI_ROLES = ("user", "model", "function")
+
+
 def _check_gemini(contents: list[Any], out: _Collector) -> None:
     """Gemini ``contents``: every ``functionCall`` part of a model turn is answered by a
     ``functionResponse`` part in the turn right after it, with the same ``name`` (and ``id`` when the
-    call has one), and its ``response`` is a JSON object (https://ai.google.dev/gemini-api/docs/function-calling,
+    call has one), and its ``response`` is a JSON object; a role outside GEMINI_ROLES is named, and such a turn, or
+    one with no role, is read as its parts say: a turn holding a functionCall as the model's (https://ai.google.dev/gemini-api/docs/function-calling,
     https://googleapis.github.io/js-genai/classes/types.FunctionResponse.html)."""
     pending: list[tuple[int, int, str, Any]] = []  # the previous model turn's calls: (i, j, name, id)
     answered: set[tuple[int, int]] = set()
@@ -760,6 +766,11 @@ def _check_gemini(contents: list[Any], out: _Collector) -> None:
             pending = []
             continue
         role = m.get("role")
+        if role not in GEMINI_ROLES:  # read as its parts say, a wrong one named once (break-it pass brk18fresh: a
+            # "User" turn answering a call was told "the turn before it holds no functionCall", which it held)
+            if role is not None:
+                out.add("wrong_content_type", i, None, what="role", expected='"user" / "model"', got=_json_text(role))
+            role = "model" if any(isinstance(p, dict) and "functionCall" in p for p in m["parts"]) else "user"
         turn: list[tuple[int, int, str, Any]] = []
         waiting = _Waiting(pending if role in ("user", "function") else [])
         for j, part in enumerate(m["parts"]):

@@ -65,3 +65,26 @@ def test_a_long_quoted_value_is_cut_as_drawn(form, messages, detail_start):
     shown = escaped_head(json.dumps(value[:MAX_SHOWN + 1], ensure_ascii=False), MAX_SHOWN)
     assert v.detail == f"{detail_start}{shown}."
     assert shown.endswith("…") and "\\u0001\\u0002" in shown
+
+
+GEMINI_CALL = {"role": "model", "parts": [{"functionCall": {"name": "get_order", "args": {}}}]}
+GEMINI_ANSWER = {"role": "user", "parts": [{"functionResponse": {"name": "get_order", "response": {"ok": True}}}]}
+
+
+@pytest.mark.parametrize("at, role", [(2, "User"), (1, "Model"), (2, "tool"), (1, "assistant"), (2, 3)])
+def test_a_gemini_turn_with_a_wrong_role_is_named_for_its_role_only(at, role):
+    """Before: no role was checked; a "User" turn answering a call was told "functionResponse get_order, but the
+    turn before it holds no functionCall" (it held one), and a "Model" turn's call was never paired."""
+    contents = [{"role": "user", "parts": [{"text": "Where is order 7?"}]}, dict(GEMINI_CALL), dict(GEMINI_ANSWER)]
+    contents[at] = {**contents[at], "role": role}
+    got = json.dumps(role)
+    assert _found(contents) == [("wrong_content_type", at, f'role must be "user" / "model", not {got}.',
+                                 'Change role so that it is "user" / "model".')]
+    assert _found(contents, "zh") == [("wrong_content_type", at, f'role 应该是 "user" / "model"，而不是 {got}。',
+                                       '把 role 改成 "user" / "model"。')]
+
+
+@pytest.mark.parametrize("role", ["function", None])
+def test_gemini_roles_the_api_takes_are_not_named(role):
+    answer = {**GEMINI_ANSWER, "role": role}
+    assert _found([{"role": "user", "parts": [{"text": "hi"}]}, GEMINI_CALL, answer]) == []
