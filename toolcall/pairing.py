@@ -478,7 +478,8 @@ def _check_anthropic(messages: list[Any], out: _Collector) -> None:
             return cache[0]
 
         result_positions = [j for j, b in enumerate(msg_blocks) if b.get("type") == "tool_result"]
-        if result_positions:
+        if result_positions and role != "assistant":  # there a tool_result is named as misplaced (_anthropic_blocks):
+            # "tool_result blocks must come first" told the student to reorder a message they do not belong in
             for j, b in enumerate(msg_blocks[: result_positions[-1]]):
                 if b.get("type") != "tool_result":
                     out.add("text_before_tool_result", i, j, kind=b.get("type") or "?")

@@ -88,3 +88,14 @@ def test_a_gemini_turn_with_a_wrong_role_is_named_for_its_role_only(at, role):
 def test_gemini_roles_the_api_takes_are_not_named(role):
     answer = {**GEMINI_ANSWER, "role": role}
     assert _found([{"role": "user", "parts": [{"text": "hi"}]}, GEMINI_CALL, answer]) == []
+
+
+def test_a_tool_result_in_an_assistant_message_is_not_told_to_come_first_there():
+    """Before: beside "A tool_result block belongs in a user message", a second finding told the student to move the
+    tool_use after the tool_result in the same assistant message ("tool_result blocks must come first")."""
+    call = CALL["content"][0]
+    found = _found([{"role": "user", "content": "hi"}, {"role": "assistant", "content": [call, *RESULT]}])
+    assert [(rule, at, detail) for rule, at, detail, _ in found] == [
+        ("wrong_content_type", 1, "A tool_result block belongs in a user message; this one is in an assistant message."),
+        ("tool_use_without_result", 1,
+         "Call toolu_1 gets no result. The transcript ends at messages[1]; the next user message must answer it.")]
