@@ -224,6 +224,20 @@ _EXPECTED_KEYS = {"object with a type": "object_with_type", "string / array": "s
                   "string / array / null": "string_array_or_null"}
 
 
+def _json_text(value: Any) -> str:
+    """A transcript value as JSON for a detail's ``got`` (``"User"``, ``null``, ``5``). Not cut here: the detail cuts
+    it as drawn (shown_id: "…", no escape cut in half); a string is cut to MAX_SHOWN + 1 characters first, so a long
+    one costs no more. Before, JSON cut at 40 characters read ``"uuu…\\u0.``: an escape cut in half, no "…"."""
+    return json.dumps(value[:MAX_SHOWN + 1] if isinstance(value, str) else value, ensure_ascii=False)
+
+
+def _role_text(role: Any) -> str:
+    """A message's role as a detail names it (``user``, ``User``): a string as itself (cut to MAX_SHOWN + 1
+    characters; the detail cuts it as drawn), anything else as JSON: ``null`` for a missing one, not Python's
+    ``None``."""
+    return role[:MAX_SHOWN + 1] if isinstance(role, str) else json.dumps(role, ensure_ascii=False)
+
+
 def _type_name(value: Any) -> str:
     return {dict: "object", list: "array", str: "string", bool: "boolean", int: "number", float: "number",
             type(None): "null"}.get(type(value), type(value).__name__)
@@ -395,7 +409,7 @@ def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[st
         role, content = m.get("role"), m.get("content")
         if role not in ("user", "assistant"):
             out.add("wrong_content_type", i, None, what="role", expected='"user" / "assistant"',
-                    got=json.dumps(role, ensure_ascii=False)[:40])
+                    got=_json_text(role))
         if isinstance(content, str):
             blocks[-1] = [{"type": "text", "text": content}]
             continue
@@ -464,7 +478,8 @@ def _check_anthropic(messages: list[Any], out: _Collector) -> None:
             return cache[0]
 
         result_positions = [j for j, b in enumerate(msg_blocks) if b.get("type") == "tool_result"]
-        if result_positions:
+        if result_positions and role != "assistant":  # there a tool_result is named as misplaced (_anthropic_blocks):
+            # "tool_result blocks must come first" told the student to reorder a message they do not belong in
             for j, b in enumerate(msg_blocks[: result_positions[-1]]):
                 if b.get("type") != "tool_result":
                     out.add("text_before_tool_result", i, j, kind=b.get("type") or "?")
@@ -483,11 +498,13 @@ def _check_anthropic(messages: list[Any], out: _Collector) -> None:
                 first = results_at.setdefault(call, i)
                 if first < i:  # the turn's results began in an earlier message
                     out.add("results_split_across_messages", i, j, id=rid, call=call, expected=first)
+                elif call + 1 == i:  # right after its call, in a message whose role is not "user": the role was named
+                    pass  # (it read "messages[2–1] (User) sits between … messages[1] and … messages[2]")
                 elif call not in in_the_way:  # messages sit between the call and its first result
                     in_the_way.add(call)
                     span = f"{call + 1}" if call + 1 == i - 1 else f"{call + 1}–{i - 1}"
                     out.add("text_before_tool_result", call + 1, None, key="message_between", span=span, call=call,
-                            result=i, id=rid, role=str(roles[call + 1])[:40])
+                            result=i, id=rid, role=_role_text(roles[call + 1]))
             elif turn_ids:
                 out.add("id_mismatch", i, j, id=rid, expected=expected, ids=turn_ids)
             else:
@@ -540,7 +557,7 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
         role, content = m.get("role"), m.get("content")
         if role not in ("system", "developer", "user", "assistant", "tool"):
             out.add("wrong_content_type", i, None, what="role", expected='"system" / "user" / "assistant" / "tool"',
-                    got=json.dumps(role, ensure_ascii=False)[:40])
+                    got=_json_text(role))
         if role == "tool":
             parts = isinstance(content, list) and all(isinstance(x, dict) for x in content)
             if not isinstance(content, str) and not parts:
@@ -575,7 +592,7 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
         if in_zone:  # the turn's tool messages end here: is one of them still to come?
             later = max((last_tool.get(cid, -1) for cid in zone if cid not in answered), default=-1)
             if later > i:
-                out.add("text_before_tool_result", i, None, key="text_before_tool_message", role=str(role)[:40],
+                out.add("text_before_tool_result", i, None, key="text_before_tool_message", role=_role_text(role),
                         call=zone_owner, after=later)
         in_zone, zone, zone_owner, waiting = False, set(), None, 0  # a new set: violations keep the old one
         listed.clear()
@@ -704,7 +721,7 @@ def _check_mcp(messages: list[Any], out: _Collector) -> None:
             continue
         if m.get("jsonrpc") != "2.0":
             out.add("wrong_content_type", i, None, what="jsonrpc", expected='"2.0"',
-                    got=json.dumps(m.get("jsonrpc"), ensure_ascii=False)[:40])
+                    got=_json_text(m.get("jsonrpc")))
         key = _rpc_id(m.get("id"))
         if "method" in m:
             if key is not None:
@@ -728,10 +745,16 @@ def _check_mcp(messages: list[Any], out: _Collector) -> None:
 
 # --- Gemini ----------------------------------------------------------------------------------
 
+#: The roles a Gemini ``contents`` turn may name (unset or null is allowed too); "function" is the older name of the
+#: turn holding functionResponse parts.
+GEMINI_ROLES = ("user", "model", "function")
+
+
 def _check_gemini(contents: list[Any], out: _Collector) -> None:
     """Gemini ``contents``: every ``functionCall`` part of a model turn is answered by a
     ``functionResponse`` part in the turn right after it, with the same ``name`` (and ``id`` when the
-    call has one), and its ``response`` is a JSON object (https://ai.google.dev/gemini-api/docs/function-calling,
+    call has one), and its ``response`` is a JSON object; a role outside GEMINI_ROLES is named, and such a turn, or
+    one with no role, is read as its parts say: a turn holding a functionCall as the model's (https://ai.google.dev/gemini-api/docs/function-calling,
     https://googleapis.github.io/js-genai/classes/types.FunctionResponse.html)."""
     pending: list[tuple[int, int, str, Any]] = []  # the previous model turn's calls: (i, j, name, id)
     answered: set[tuple[int, int]] = set()
@@ -744,6 +767,11 @@ def _check_gemini(contents: list[Any], out: _Collector) -> None:
             pending = []
             continue
         role = m.get("role")
+        if role not in GEMINI_ROLES:  # read as its parts say, a wrong one named once (break-it pass brk18fresh: a
+            # "User" turn answering a call was told "the turn before it holds no functionCall", which it held)
+            if role is not None:
+                out.add("wrong_content_type", i, None, what="role", expected='"user" / "model"', got=_json_text(role))
+            role = "model" if any(isinstance(p, dict) and "functionCall" in p for p in m["parts"]) else "user"
         turn: list[tuple[int, int, str, Any]] = []
         waiting = _Waiting(pending if role in ("user", "function") else [])
         for j, part in enumerate(m["parts"]):

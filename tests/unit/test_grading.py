@@ -9,6 +9,7 @@ from tests.conftest import unit_exercises
 from toolcall.exercise_types.number import NumberError
 from toolcall.fixtures import load_outputs
 from toolcall.i18n import t
+from toolcall.text import clip
 from toolcall.grading import (MAX_ANSWER_CHARS, FeedbackItem, Grade, answer_text, answer_value, grade, grading_inputs,
                               parse_number)
 
@@ -108,8 +109,11 @@ def test_parse_number():
     typed = ("０．７", "８４／１２０", "７０％", "－０．５", "−0.5", "1e−1", "．７")
     assert [parse_number(s) for s in typed] == [0.7, 0.7, 0.7, -0.5, -0.5, 0.1, 0.7]
     with pytest.raises(NumberError) as refused:
-        parse_number("\ufdfa" * 20)  # NFKC makes 18 characters of each: 360, past MAX_NUMBER_CHARS
-    assert refused.value.code == "number_too_long"
+        parse_number("\ufdfa" * 20)  # NFKC makes 18 characters of each (360): not a number, and 20 characters typed
+    assert refused.value.code == "not_number"
+    with pytest.raises(NumberError) as refused:
+        parse_number("\ufdfa" * 201)  # too long as typed: folded only when short
+    assert (refused.value.code, refused.value.params) == ("number_too_long", {"length": 201, "limit": 200})
     assert [parse_number(s) for s in ("0.7", "84/120", "70%", "７0％".replace("７", "7"))] == [0.7, 0.7, 0.7, 0.7]
     # a decimal comma is ambiguous (0,7 or 7?): refused, never silently read as 7
     for text in ("seven", "0,7", "1,000", "0.7" + " " * 200 + "garbage"):
@@ -350,7 +354,7 @@ def test_an_unreadable_number_gives_the_real_reason(answer, code, params):
     item = result.feedback[0]
     assert item.key == f"exercises.fb.{code}"
     for lang in ("en", "zh"):
-        assert item.render(lang) == t(item.key, lang, text=answer.strip()[:40], **params)
+        assert item.render(lang) == t(item.key, lang, text=clip(answer.strip(), 40), **params)
     if code != "not_number":
         assert "is not a number" not in item.render("en") and "不是数字" not in item.render("zh")
 

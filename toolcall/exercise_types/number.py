@@ -9,6 +9,7 @@ import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from toolcall import numfmt
+from toolcall.text import clip
 from toolcall.exercise_types.base import (ERROR, WRONG, ExerciseType, Grade, Malformed, as_text, check_size, fail,
                                           fb, known_wrong, simple)
 
@@ -18,8 +19,11 @@ if TYPE_CHECKING:
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
 
 
-#: Longest number answer read, in characters (after stripping).
+#: Longest number answer read, in characters as typed (after stripping).
 MAX_NUMBER_CHARS = 200
+
+#: Characters of an unreadable answer its message quotes; a longer one is cut and ends in "…".
+MAX_QUOTED_CHARS = 40
 
 
 class NumberError(ValueError):
@@ -36,15 +40,17 @@ def parse_number(text: str) -> float:
     forms (``０．７``, ``８４／１２０``, ``７０％``, ``－１``: a Chinese input method's full-width mode; NFKC
     folds them) or with the minus sign U+2212 (``−1``, what a word processor or a formula writes).
     Raises NumberError (a ValueError) saying why for anything else: over MAX_NUMBER_CHARS
-    characters, a zero denominator, a number beyond float range (``1e400``), NaN, infinity, or
-    not a number at all."""
+    characters as typed (stripped; its ``length`` is that count, never the folded one), a zero
+    denominator, a number beyond float range (``1e400``), NaN, infinity, or not a number at all."""
     # full-width digits alone were read (float() takes any Unicode digit), so "８４/120" passed and "０．７" was
     # "not a number": fold every full-width form, and the minus sign, which NFKC leaves as it is
+    # the limit is on the answer as typed: counted after folding, 12 typed characters of U+FDFA were "216 characters
+    # long; … at most 200" (break-it pass brk18fresh). Folded only when short (NFKC may lengthen a character 18-fold,
+    # so at most 3 600 characters reach the linear pattern below).
     s = text.strip()
-    if len(s) <= MAX_NUMBER_CHARS:  # folded only when short: NFKC may lengthen a character 18-fold
-        s = unicodedata.normalize("NFKC", s).strip().replace("\u2212", "-")
     if len(s) > MAX_NUMBER_CHARS:
         raise NumberError("number_too_long", text[:40], length=len(s), limit=MAX_NUMBER_CHARS)
+    s = unicodedata.normalize("NFKC", s).strip().replace("\u2212", "-")
     if s.endswith("%") and _NUMBER.fullmatch(s[:-1].strip()):
         value = float(s[:-1]) / 100
     elif "/" in s:
@@ -85,7 +91,8 @@ def _number(text: str) -> float:
     try:
         return parse_number(text)
     except NumberError as exc:
-        raise Malformed(fb(ERROR, exc.code, text=text.strip()[:40], **exc.params)) from None
+        # quoted with "…" when cut: the first 40 characters of a longer answer were quoted as if they were all of it
+        raise Malformed(fb(ERROR, exc.code, text=clip(text.strip(), MAX_QUOTED_CHARS), **exc.params)) from None
 
 
 def grade_number(exercise: Exercise, text: str) -> Grade:
