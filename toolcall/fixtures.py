@@ -30,6 +30,7 @@ from jsonschema.exceptions import SchemaError
 from toolcall import CONTENT_ROOT, FIXTURES_DIR, REPO_ROOT
 from toolcall.files import ReadError, read_text_bounded
 from toolcall.text import escape_line
+from toolcall.i18n import fill
 
 
 @dataclass(frozen=True)
@@ -442,6 +443,10 @@ def _misspelt_key(error: Any) -> str | None:
     return f"did you mean {', '.join(guesses)}?" if guesses else None
 
 
+#: oversized_lists' problem: the list quoted, its length and its cap.
+TOO_MANY_ITEMS = "{quoted} is too long ({n:,} {n:plural:item|items}; at most {limit:,})"
+
+
 def oversized_lists(data: Any, schema: dict, name: str) -> list[Problem]:
     """A Problem for each top-level list of ``data`` longer than its ``maxItems`` in ``schema``, worded as
     content_message words it (``$.orders: [{'order_id': …… is too long (12,004 items; at most 200)``).
@@ -450,8 +455,8 @@ def oversized_lists(data: Any, schema: dict, name: str) -> list[Problem]:
     props = schema.get("properties") if isinstance(schema, dict) else None
     if not isinstance(data, dict) or not isinstance(props, dict):
         return []
-    return [Problem(name, json_path([key]), f"{_quoted(value)} is too long ({len(value):,} items; at most "
-                                            f"{props[key]['maxItems']:,})")
+    return [Problem(name, json_path([key]), fill(TOO_MANY_ITEMS, quoted=_quoted(value), n=len(value),
+                                                 limit=props[key]["maxItems"]))
             for key, value in data.items()
             if isinstance(value, list) and isinstance(props.get(key), dict)
             and isinstance(props[key].get("maxItems"), int) and len(value) > props[key]["maxItems"]]

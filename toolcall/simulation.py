@@ -22,7 +22,7 @@ from pathlib import Path
 from toolcall import FIXTURES_DIR
 from toolcall.text import escape_lookalikes
 from toolcall.fixtures import FixtureError, Problem, display_name, json_path, load_tool, read_data, schema_problems
-from toolcall.i18n import LANGS
+from toolcall.i18n import LANGS, fill
 from toolcall.selection import OMIT, load_set
 
 ORDERS = ("ORD-20260917", "ORD-20260705", "ORD-20261102")
@@ -190,9 +190,10 @@ def spec_problems(root: Path) -> list[Problem]:
     for lang, sset in sets.items():
         cases = {c.id: c for c in sset.cases}
         if (total := len([c for c in cases if c in spec["cases"]]) * spec["runs_per_case"]) > _max_runs():
-            problems.append(Problem(name, "$.runs_per_case", f"{spec['runs_per_case']:,} runs of each of "
-                                    f"{total // spec['runs_per_case']:,} cases make {total:,} runs in one log; the "
-                                    f"selection lab reads at most {_max_runs():,}"))
+            problems.append(Problem(name, "$.runs_per_case", fill(
+                "{runs:,} {runs:plural:run|runs} of each of {cases:,} {cases:plural:case|cases} make {total:,} runs in "
+                "one log; the selection lab reads at most {limit:,}", runs=spec["runs_per_case"],
+                cases=total // spec["runs_per_case"], total=total, limit=_max_runs())))
         try:
             tools = {t["name"]: t["input_schema"] for t in tool_list("good", spec, sset.tools, lang, root / "fixtures")}
         except FixtureError:

@@ -129,3 +129,13 @@ def test_every_kind_of_file_the_app_reads_is_checked(content):
     named = {p.file for p in run_checks(content)}
     assert [str(path.relative_to(content)) for path in broken if not any(f.endswith(
         str(path.relative_to(content))) for f in named)] == []
+
+
+def test_a_log_over_the_lab_cap_counts_one_run_in_the_singular(content, monkeypatch):
+    """The cap's message read "1 runs of each of 31 cases" for runs_per_case: 1 (test_plurals found the f-string)."""
+    import toolcall.simulation
+
+    monkeypatch.setattr(toolcall.simulation, "_max_runs", lambda: 30)
+    _edit(content, SIM, "runs_per_case: 10", "runs_per_case: 1")
+    assert [p.message for p in run_checks(content) if p.path == "$.runs_per_case"] == [
+        "1 run of each of 31 cases make 31 runs in one log; the selection lab reads at most 30"]

@@ -43,3 +43,11 @@ def test_every_top_level_list_with_a_cap_is_counted_before_its_items():
                     (f"$.{key}", f"{quoted} is too long ({sub['maxItems'] + 1:,} items; at most "
                                  f"{sub['maxItems']:,})")], kind
     assert found >= 4  # orders, selection cases, lesson figures, scenario steps
+
+
+def test_a_list_one_over_a_cap_of_none_counts_one_item():
+    """A list capped at 0 items holding one read "1 items" (test_plurals found the f-string)."""
+    from toolcall.fixtures import oversized_lists
+
+    assert [(p.path, p.message) for p in oversized_lists({"orders": [1]}, {"properties": {"orders": {"maxItems": 0}}},
+                                                         "f.yaml")] == [("$.orders", "[1] is too long (1 item; at most 0)")]
