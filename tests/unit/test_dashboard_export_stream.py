@@ -232,3 +232,59 @@ def test_the_command_names_why_the_server_cannot_be_reached(url, where, tmp_path
     out, err = capsys.readouterr()
     assert out == "" and "retrying" not in err and err.count("\n") == 1
     assert err.startswith(f"{tmp_path}/x.csv: not written (cannot connect to the progress database server at {where}")
+
+
+@pytest.mark.parametrize("name", ["class-progress.json", "class-progress.csv"])
+@pytest.mark.parametrize("what", ["link", "fifo"])
+def test_a_link_or_fifo_where_the_part_file_was_is_left_alone(tmp_path, monkeypatch, capsys, name, what):
+    """The command wrote into a fixed OUT.part: a link there had the export written into the link's target (a
+    6 021-byte file over ``secret``) and OUT left a link to it; a FIFO there hung the command for good (killed at
+    20 s). It writes a new file of its own beside OUT now (break-it pass brk18new)."""
+    import os
+    store = _fill(ProgressStore(tmp_path))
+    store.close()
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "victim.txt").write_text("secret")
+    if what == "link":
+        (out / (name + ".part")).symlink_to(out / "victim.txt")
+    else:
+        os.mkfifo(out / (name + ".part"))
+    code, printed, err = _cli(monkeypatch, capsys, tmp_path, "export", str(out / name))
+    written = out / name
+    assert (code, err, printed) == (0, "", f"{written}: written ({written.stat().st_size:,} bytes)\n")
+    assert (out / "victim.txt").read_text() == "secret" and not written.is_symlink()
+    assert sorted(p.name for p in out.iterdir()) == sorted([name, name + ".part", "victim.txt"])
+    assert oct(written.stat().st_mode & 0o777) == oct(0o666 & ~_umask())
+
+
+def _umask() -> int:
+    import os
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, MemoryError, OSError(28, "No space left on device")])
+def test_an_export_stopped_half_way_leaves_no_part_file(tmp_path, monkeypatch, capsys, stop):
+    """The kind: whatever stops an export half-way (Ctrl-C, memory, a full disk), no half-written file is left in
+    the folder (main: OUT.part stayed after Ctrl-C or anything but a storage or OS error)."""
+    import toolcall.dashboard
+    store = _fill(ProgressStore(tmp_path))
+    store.close()
+    out = tmp_path / "out"
+    out.mkdir()
+
+    def half(store, out, *args, **kwargs):
+        out.write(b"half")
+        raise stop
+
+    monkeypatch.setattr(toolcall.dashboard, "write_export_csv", half)
+    if stop is MemoryError:
+        with pytest.raises(stop):
+            _cli(monkeypatch, capsys, tmp_path, "export", str(out / "x.csv"))
+    else:
+        code, printed, err = _cli(monkeypatch, capsys, tmp_path, "export", str(out / "x.csv"))
+        assert (code, printed) == ((2, "") if isinstance(stop, OSError) else (130, ""))
+        assert err.startswith(f"{out}/x.csv: not written (No space") if code == 2 else err.count("\n") == 1
+    assert list(out.iterdir()) == []
