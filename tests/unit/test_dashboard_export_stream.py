@@ -288,3 +288,40 @@ def test_an_export_stopped_half_way_leaves_no_part_file(tmp_path, monkeypatch, c
         assert (code, printed) == ((2, "") if isinstance(stop, OSError) else (130, ""))
         assert err.startswith(f"{out}/x.csv: not written (No space") if code == 2 else err.count("\n") == 1
     assert list(out.iterdir()) == []
+
+
+_ESCAPE = ("as written: a user name or password holding @ or / must write them %-escaped, @ as %40 and / as %2F "
+           "(p@ss/word is p%40ss%2Fword), else libpq reads part of the password as the host, the port or the "
+           "database name; the URL is not repeated here because it may hold a password")
+
+
+@pytest.mark.parametrize("url, reason", [
+    ("postgresql://nobody:p@ss@127.0.0.1:9/none", f"the progress database URL holds a second @, {_ESCAPE}"),
+    ("postgresql://nobody:hun/ter2@127.0.0.1:9/none", f"the progress database URL holds a / before its @, {_ESCAPE}"),
+    ("postgresql://nobody:${PGPASSWORD}@127.0.0.1:9/none",
+     "the progress database URL holds ${PGPASSWORD}, a variable no shell expanded (an env file, a systemd "
+     "Environment= line or secrets.toml passes it as written): write its value into the URL"),
+    ("postgresql://nobody@127.0.0.1:9/none?sslmode=bogus",
+     'the progress database URL: libpq refuses it: invalid sslmode value: "bogus"'),
+    ("postgresql://nobody@127.0.0.1:99999/none", "the progress database URL's port must be a number from 1 to 65535"),
+])
+def test_the_command_names_a_url_the_app_refuses_as_the_app_does(url, reason, tmp_path, monkeypatch, capsys):
+    """The export asked only whether the server could be reached: a password p@ss written unescaped was "cannot
+    connect to the progress database server at ss@127.0.0.1" (a piece of the password shown), hun/ter2 was "… at
+    nobody port hun", ``sslmode=bogus`` and port 99999 said "Start the server". Every reach now refuses what
+    url_problem refuses, with its words (break-it pass brk18new)."""
+    from toolcall.cli import main
+    monkeypatch.setenv("TOOLCALL_DATABASE_URL", url)
+    assert main(["export", str(tmp_path / "x.json")]) == 2
+    assert capsys.readouterr() == ("", f"{tmp_path}/x.json: not written ({reason}); exit code 2\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_every_reach_refuses_what_url_problem_refuses():
+    """The next member: whichever caller asks reach (the launcher, the export, the next command), a URL
+    url_problem refuses gets url_problem's reason and no connection attempt."""
+    from toolcall.progress_pg import reach, url_problem
+    for url in ("postgresql://u:a@b@127.0.0.1:9/db", "postgresql://u@127.0.0.1:0/db", "postgresql://[::1/db",
+                "postgresql://u@127.0.0.1:9/db?nosuch=1", "postgresql://u:${TOOLCALL_NOPE}@127.0.0.1:9/db"):
+        assert url_problem(url) is not None, url
+        assert reach(url) == (url_problem(url), None), url
