@@ -29,7 +29,7 @@ from toolcall.grading import answer_text, grade, grading_inputs
 from toolcall.judge import evaluate, verdict_holds
 from toolcall.results import call_id
 from toolcall.wire import STEP_FORMATS as FORMATS
-from toolcall.text import escape_invisible, escape_lookalikes
+from toolcall.text import escape_invisible, escape_lookalikes, quoted_head
 from toolcall.i18n import LANGS
 from toolcall.transcripts import RUNNABLE, build_transcript, load_walkthrough
 
@@ -385,12 +385,24 @@ def check_selection_and_runs(root: Path) -> list[Problem]:
         if lang not in sets:
             continue
         logged = list(dict.fromkeys(run.case_id for run in recorded.log.runs))
-        cases = [c.id for c in sets[lang][1].cases]
+        cases = {c.id for c in sets[lang][1].cases}
         reference = f"fixtures/selection/{sets[lang][0].name}"
         if unknown := [c for c in logged if c not in cases]:
-            problems.append(Problem(display_name(path), "$", f"runs of cases {reference} does not have: {unknown}"
-                                                             f"{REGENERATE}"))
+            problems.append(Problem(display_name(path), "$", f"runs of cases {reference} does not have: "
+                                                             f"{shown_names(unknown)}{REGENERATE}"))
     return problems
+
+
+#: A problem lists at most this many names (case ids of a log), each cut at SHOWN_NAME_CHARS as drawn.
+SHOWN_NAMES, SHOWN_NAME_CHARS = 12, 40
+
+
+def shown_names(names: list[str]) -> str:
+    """``['a', 'b']`` for at most SHOWN_NAMES of ``names`` (each quoted_head: look-alike and hidden characters
+    escaped, cut as drawn), then `` and N more``. A log of 124 000 runs under new case ids listed every one (a
+    2 264-character line for 124 ids; a log may hold 200 000 runs: break-it pass brk18new)."""
+    text = "[" + ", ".join(quoted_head(str(name), SHOWN_NAME_CHARS) for name in names[:SHOWN_NAMES]) + "]"
+    return text + (f" and {len(names) - SHOWN_NAMES:,} more" if len(names) > SHOWN_NAMES else "")
 
 
 def check_simulation(root: Path) -> list[Problem]:
