@@ -156,7 +156,15 @@ def _cmd_export(args: argparse.Namespace) -> int:
         print(t("cli.export_folder", lang, file=shown), file=sys.stderr)
         return 2
     url = os.environ.get("TOOLCALL_DATABASE_URL", "")
-    if not url and not (data_dir() / DB_NAME).is_file():
+    store_file = data_dir() / DB_NAME
+    if not url and os.path.lexists(store_file) and not store_file.is_file():
+        try:  # a FIFO, a folder, a link to nothing or a loop there was "no progress database at …" (brk18new)
+            check_path(store_file, "file")
+        except ReadError as exc:
+            reason = escape_line(str(store_file)) + ("：" if lang == "zh" else ": ") + exc.text(lang)
+            print(t("cli.export_failed", lang, file=shown, reason=reason), file=sys.stderr)
+            return 2
+    if not url and not store_file.is_file():
         print(t("cli.export_no_store", lang, file=escape_line(str(data_dir() / DB_NAME))), file=sys.stderr)
         return 2
     if url:  # the server's own reason, as the class launcher says it: the store's next call said only "unreachable

@@ -325,3 +325,23 @@ def test_every_reach_refuses_what_url_problem_refuses():
                 "postgresql://u@127.0.0.1:9/db?nosuch=1", "postgresql://u:${TOOLCALL_NOPE}@127.0.0.1:9/db"):
         assert url_problem(url) is not None, url
         assert reach(url) == (url_problem(url), None), url
+
+
+@pytest.mark.parametrize("lang, what, reason", [
+    ("en", "fifo", "a FIFO (named pipe), not a regular file"),
+    ("zh", "fifo", "这是一个命名管道（FIFO），不是普通文件"),
+    ("en", "link", "a link to {d}/nowhere, which does not exist"),
+])
+def test_something_else_where_the_database_file_should_be_is_named(tmp_path, monkeypatch, capsys, lang, what,
+                                                                    reason):
+    """A FIFO or a link to nothing at TOOLCALL_DATA_DIR/progress.sqlite3 was "no progress database at …: set
+    TOOLCALL_DATA_DIR to the app's data folder", of the folder that was set; it names what is there now
+    (break-it pass brk18new)."""
+    import os
+    db = tmp_path / "progress.sqlite3"
+    os.mkfifo(db) if what == "fifo" else db.symlink_to(tmp_path / "nowhere")
+    sep, done = ("：", "：没有写成（") if lang == "zh" else (": ", ": not written (")
+    tail = "）；退出码 2\n" if lang == "zh" else "); exit code 2\n"
+    assert _cli(monkeypatch, capsys, tmp_path, "export", str(tmp_path / "x.csv"), "--lang", lang) == (
+        2, "", f"{tmp_path}/x.csv{done}{db}{sep}{reason.format(d=tmp_path)}{tail}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.sqlite3"]
