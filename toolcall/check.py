@@ -29,7 +29,7 @@ from toolcall.grading import answer_text, grade, grading_inputs
 from toolcall.judge import evaluate, verdict_holds
 from toolcall.results import call_id
 from toolcall.wire import STEP_FORMATS as FORMATS
-from toolcall.text import escape_invisible, escape_lookalikes
+from toolcall.text import escape_invisible, escape_lookalikes, quoted_head
 from toolcall.i18n import LANGS
 from toolcall.transcripts import RUNNABLE, build_transcript, load_walkthrough
 
@@ -385,12 +385,24 @@ def check_selection_and_runs(root: Path) -> list[Problem]:
         if lang not in sets:
             continue
         logged = list(dict.fromkeys(run.case_id for run in recorded.log.runs))
-        cases = [c.id for c in sets[lang][1].cases]
+        cases = {c.id for c in sets[lang][1].cases}
         reference = f"fixtures/selection/{sets[lang][0].name}"
         if unknown := [c for c in logged if c not in cases]:
-            problems.append(Problem(display_name(path), "$", f"runs of cases {reference} does not have: {unknown}"
-                                                             f"{REGENERATE}"))
+            problems.append(Problem(display_name(path), "$", f"runs of cases {reference} does not have: "
+                                                             f"{shown_names(unknown)}{REGENERATE}"))
     return problems
+
+
+#: A problem lists at most this many names (case ids of a log), each cut at SHOWN_NAME_CHARS as drawn.
+SHOWN_NAMES, SHOWN_NAME_CHARS = 12, 40
+
+
+def shown_names(names: list[str]) -> str:
+    """``['a', 'b']`` for at most SHOWN_NAMES of ``names`` (each quoted_head: look-alike and hidden characters
+    escaped, cut as drawn), then `` and N more``. A log of 124 000 runs under new case ids listed every one (a
+    2 264-character line for 124 ids; a log may hold 200 000 runs: break-it pass brk18new)."""
+    text = "[" + ", ".join(quoted_head(str(name), SHOWN_NAME_CHARS) for name in names[:SHOWN_NAMES]) + "]"
+    return text + (f" and {len(names) - SHOWN_NAMES:,} more" if len(names) > SHOWN_NAMES else "")
 
 
 def check_simulation(root: Path) -> list[Problem]:
@@ -591,6 +603,12 @@ MAX_CHECK_FILES, MAX_CHECK_BYTES = 5_000, 32_000_000
 #: (content_budget_problem): a lesson is read by more than one checker, the schemas come from the app, and every
 #: name in a content folder is looked at. A backstop: content within the budget above stays well within it.
 RUN_BUDGET_FACTOR = 4
+#: The bytes of recorded run logs (fixtures/eval_runs/*.jsonl) one run reads, apart from MAX_CHECK_BYTES: the logs
+#: scripts/make_eval_runs.py draws (one per version of the descriptions and language) may each be as large as the
+#: selection lab reads (toolcall.eval_import.MAX_BYTES, 50 MB), and a log is read and let go before the next. In the
+#: content budget, the logs of a spec at its schema's 1 000 runs per case (43 MB) had the whole course refused,
+#: "nothing was checked" (break-it pass brk18new); checked, they took 2.9 s and 118 MB.
+MAX_CHECK_LOG_BYTES = 200_000_000
 
 
 def _read_cap(pattern: str) -> int:
@@ -607,24 +625,34 @@ def _read_cap(pattern: str) -> int:
 
 def content_budget_problem(root: Path) -> Problem | None:
     """The problem of content larger than one run checks, found from the files' sizes before any is read: more than
-    MAX_CHECK_FILES content files (CONTENT_PATTERNS) or MAX_CHECK_BYTES bytes of them, named at the folder where the
-    count passed the budget; None when it fits. Each file is counted as it is listed, so a folder of a million
-    names costs at most MAX_CHECK_FILES + 1 of them; a file over what its reader takes (_read_cap) counts as a file
-    of no bytes."""
-    files = size = 0
+    MAX_CHECK_FILES content files (CONTENT_PATTERNS) or MAX_CHECK_BYTES bytes of them (the run logs apart, held to
+    MAX_CHECK_LOG_BYTES), named at the folder where the count passed the budget; None when it fits. Each file is
+    counted as it is listed, so a folder of a million names costs at most MAX_CHECK_FILES + 1 of them; a file over
+    what its reader takes (_read_cap) counts as a file of no bytes."""
+    files = size = logs = 0
     for pattern in CONTENT_PATTERNS:
+        is_log = pattern.endswith(".jsonl")
         for path in root.glob(pattern):
             try:
                 info = path.stat()
             except OSError:
                 continue  # a link to nothing, a loop: the checkers name it
             files += 1
-            size += info.st_size if stat.S_ISREG(info.st_mode) and info.st_size <= _read_cap(pattern) else 0
+            read = info.st_size if stat.S_ISREG(info.st_mode) and info.st_size <= _read_cap(pattern) else 0
+            if is_log:
+                logs += read
+            else:
+                size += read
             if files > MAX_CHECK_FILES or size > MAX_CHECK_BYTES:
                 return Problem(display_name(path.parent), "$", (
                     f"more content than check reads in one run ({MAX_CHECK_FILES:,} files, {MAX_CHECK_BYTES:,} "
                     f"bytes): it passed the budget here, at {files:,} files and {size:,} bytes, so nothing was "
                     "checked. Check a smaller folder, or remove files the course does not use"))
+            if logs > MAX_CHECK_LOG_BYTES:
+                return Problem(display_name(path.parent), "$", (
+                    f"more recorded run logs than check reads in one run ({MAX_CHECK_LOG_BYTES:,} bytes of *.jsonl): "
+                    f"it passed the budget here, at {logs:,} bytes, so nothing was checked. Draw fewer "
+                    "runs_per_case in simulation.yaml, or remove logs the course does not use"))
     return None
 
 
@@ -642,10 +670,11 @@ def run_checks(root: Path) -> list[Problem]:
     """Run every checker on ``root``; returns all problems (empty when the content is sound).
     A folder without fixtures/ is itself a problem: checking nothing must not pass. Content of more than
     MAX_CHECK_FILES files or MAX_CHECK_BYTES bytes is refused before any file is read (content_budget_problem); what
-    the run then opens and lists is held to RUN_BUDGET_FACTOR times that, and past it the run stops there and its
-    last problem says where (budget_problem)."""
+    the run then opens and lists is held to RUN_BUDGET_FACTOR times that (plus MAX_CHECK_LOG_BYTES), and past it
+    the run stops there and its last problem says where (budget_problem)."""
     problems: list[Problem] = []
-    with read_budget(int(RUN_BUDGET_FACTOR * MAX_CHECK_FILES), int(RUN_BUDGET_FACTOR * MAX_CHECK_BYTES)):
+    with read_budget(int(RUN_BUDGET_FACTOR * MAX_CHECK_FILES), int(RUN_BUDGET_FACTOR * MAX_CHECK_BYTES)
+                     + MAX_CHECK_LOG_BYTES):
         try:
             _run_checks(Path(root), problems)
         except BudgetSpent as exc:  # the problems found before it, then where it stopped

@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import sys
+import tempfile
 from pathlib import Path
 from collections.abc import Iterable
 from typing import Any
@@ -126,11 +127,19 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _umask() -> int:
+    """The process's file-creation mask (read by setting it and setting it back: the command is single-threaded)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def _cmd_export(args: argparse.Namespace) -> int:
     """The class dashboard's JSON or CSV file (by OUT's suffix) for the whole class, written a page of rows at a time
-    (toolcall.dashboard.write_export_json / write_export_csv) into OUT.part, then renamed to OUT: what the dashboard's
-    buttons offer only up to MAX_PAGE_EXPORT_LEARNERS learners. The store is the app's: TOOLCALL_DATABASE_URL, else
-    the SQLite file in TOOLCALL_DATA_DIR (which must exist: an export never creates a database)."""
+    (toolcall.dashboard.write_export_json / write_export_csv) into a new file beside OUT (``.OUT.*.part``, removed
+    on any failure or interrupt), then renamed to OUT: what the dashboard's buttons offer only up to
+    MAX_PAGE_EXPORT_LEARNERS learners. The store is the app's: TOOLCALL_DATABASE_URL, else the SQLite file in
+    TOOLCALL_DATA_DIR (which must exist: an export never creates a database)."""
     from toolcall.dashboard import write_export_csv, write_export_json
     from toolcall.harness import load_scenarios
     from toolcall.harness_grading import progress_entries
@@ -147,7 +156,15 @@ def _cmd_export(args: argparse.Namespace) -> int:
         print(t("cli.export_folder", lang, file=shown), file=sys.stderr)
         return 2
     url = os.environ.get("TOOLCALL_DATABASE_URL", "")
-    if not url and not (data_dir() / DB_NAME).is_file():
+    store_file = data_dir() / DB_NAME
+    if not url and os.path.lexists(store_file) and not store_file.is_file():
+        try:  # a FIFO, a folder, a link to nothing or a loop there was "no progress database at …" (brk18new)
+            check_path(store_file, "file")
+        except ReadError as exc:
+            reason = escape_line(str(store_file)) + ("：" if lang == "zh" else ": ") + exc.text(lang)
+            print(t("cli.export_failed", lang, file=shown, reason=reason), file=sys.stderr)
+            return 2
+    if not url and not store_file.is_file():
         print(t("cli.export_no_store", lang, file=escape_line(str(data_dir() / DB_NAME))), file=sys.stderr)
         return 2
     if url:  # the server's own reason, as the class launcher says it: the store's next call said only "unreachable
@@ -156,13 +173,18 @@ def _cmd_export(args: argparse.Namespace) -> int:
         if (problem := reach_problem(url)) is not None:
             print(t("cli.export_failed", lang, file=shown, reason=escape_line(problem)), file=sys.stderr)
             return 2
-    part = out.with_name(out.name + ".part")
     # the pool logs each failed connection to stderr; the one line below says it (without the URL)
     logging.getLogger("psycopg").addHandler(logging.NullHandler())
+    part = None
     try:
         store = open_store(url or None)
         try:
-            with open(part, "wb") as stream:
+            # A new file of its own next to OUT (O_EXCL, never followed): a fixed OUT.part that was a link wrote the
+            # export into the link's target and left OUT pointing at it; a FIFO there hung the command (brk18new).
+            fd, name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".part", dir=out.parent)
+            part = Path(name)
+            os.fchmod(fd, 0o666 & ~_umask())  # as open() would have made it
+            with open(fd, "wb") as stream:
                 if kind == "csv":
                     write_export_csv(store, stream)
                 else:
@@ -172,14 +194,16 @@ def _cmd_export(args: argparse.Namespace) -> int:
         finally:
             store.close()
         os.replace(part, out)
+        part = None
     except (StorageError, ValueError) as exc:
-        part.unlink(missing_ok=True)
         print(t("cli.export_failed", lang, file=shown, reason=escape_line(str(exc))), file=sys.stderr)
         return 2
     except OSError as exc:
-        part.unlink(missing_ok=True)
         print(t("cli.export_failed", lang, file=shown, reason=os_failure(exc).text(lang)), file=sys.stderr)
         return 2
+    finally:  # whatever stopped it (Ctrl-C, a lost server, a full disk): no half-written file is left behind
+        if part is not None:
+            part.unlink(missing_ok=True)
     print(t("cli.export_done", lang, file=shown, size=f"{out.stat().st_size:,}"))
     return 0
 

@@ -313,11 +313,13 @@ def reach(url: str, setting: str = "TOOLCALL_DATABASE_URL") -> tuple[str | None,
     starts: a server that refuses the connection (not running, the wrong host or port), the credentials (a wrong
     password, a user or database that does not exist) or has no slot left (capacity_problem) started a class
     whose every page said progress could not be saved. The reason names ``setting`` (what to change) and never
-    repeats the URL or its password."""
-    try:
-        params = conninfo_to_dict(url)
-    except psycopg.Error:
-        return url_problem(url), None
+    repeats the URL or its password. A URL :func:`url_problem` refuses is refused for that reason, before any
+    connection: the export command asked here alone, and said "cannot connect to the progress database server at
+    ss@127.0.0.1" of a password p@ss written unescaped, "… at nobody port hun" of hun/ter2, and "Start the server"
+    of ``sslmode=bogus`` or port 99999 (break-it pass brk18new)."""
+    if (problem := url_problem(url)) is not None:
+        return problem, None
+    params = conninfo_to_dict(url)
     password = str(params.get("password") or "")
     where = _shown_where(params)
     try:

@@ -20,12 +20,29 @@ from pathlib import Path
 
 
 from toolcall import FIXTURES_DIR
-from toolcall.text import escape_lookalikes
+from toolcall.text import quoted_head
 from toolcall.fixtures import FixtureError, Problem, display_name, json_path, load_tool, read_data, schema_problems
 from toolcall.i18n import LANGS, fill
 from toolcall.selection import OMIT, load_set
 
 ORDERS = ("ORD-20260917", "ORD-20260705", "ORD-20261102")
+
+#: A case id, an outcome or a tool name quoted in a problem of simulation.yaml: at most this many characters as
+#: drawn, look-alike letters and hidden characters escaped (toolcall.text.quoted_head).
+MAX_SHOWN_NAME = 80
+
+
+def _shown(name) -> str:
+    """``name`` quoted as a problem of simulation.yaml quotes it: ``'so_l\\u0430mp'``, where repr drew the Cyrillic
+    а of a case id as 'so_lаmp', a case the set has (break-it pass brk18new)."""
+    return quoted_head(str(name), MAX_SHOWN_NAME)
+
+
+def _close(name: str, names) -> str:
+    """`` did you mean 'x'?`` for the one of ``names`` ``name`` is closest to (difflib, cutoff 0.8; a look-alike
+    letter is a letter off), or ""; only ``name``'s first MAX_SHOWN_NAME characters are compared."""
+    close = difflib.get_close_matches(str(name)[:MAX_SHOWN_NAME], [str(n) for n in names], n=1, cutoff=0.8)
+    return f": did you mean {_shown(close[0])}?" if close else ""
 
 
 def _right(case) -> dict:
@@ -204,8 +221,8 @@ def spec_problems(root: Path) -> list[Problem]:
         for case_id, table in spec["cases"].items():
             case = cases.get(case_id)
             if case is None:
-                problems.append(Problem(name, json_path(["cases", case_id]), f"{case_id!r} is no case of "
-                                        f"fixtures/selection/shop.{lang}.yaml"))
+                problems.append(Problem(name, json_path(["cases", case_id]), f"{_shown(case_id)} is no case of "
+                                        f"fixtures/selection/shop.{lang}.yaml{_close(case_id, cases)}"))
                 continue
             for version in spec["versions"]:
                 if version not in table:
@@ -229,15 +246,15 @@ OUTCOMES = ("right", "none", "yuan_string", "cents_x100", "wrong_enum", "capital
 def _outcome_problem(outcome: str, case, tools: dict) -> str | None:
     """Why ``outcome`` cannot be drawn for ``case`` (in English), or None."""
     if outcome not in OUTCOMES and not outcome.startswith("call:"):
-        close = difflib.get_close_matches(outcome, OUTCOMES, n=1, cutoff=0.6)
+        close = difflib.get_close_matches(outcome[:MAX_SHOWN_NAME], OUTCOMES, n=1, cutoff=0.6)
         hint = f"did you mean {close[0]!r}?" if close else f"expected one of {', '.join(OUTCOMES)} or call:<tool>"
-        return f"'{escape_lookalikes(outcome)}' is no outcome: {hint}"
+        return f"{_shown(outcome)} is no outcome: {hint}"
     if outcome.startswith("call:") and outcome[5:] not in tools:
-        return f"{outcome[5:]!r} is no tool of the selection set ({', '.join(tools)})"
+        return f"{_shown(outcome[5:])} is no tool of the selection set ({', '.join(tools)}){_close(outcome[5:], tools)}"
     if case.expected_tool is None and outcome not in ("right", "none") and not outcome.startswith("call:"):
-        return f"{case.id!r} expects no call, so there is no call to change into {outcome!r}"
+        return f"{_shown(case.id)} expects no call, so there is no call to change into {_shown(outcome)}"
     try:
         outcome_call(outcome, case, tools)
     except (ValueError, KeyError, StopIteration) as exc:
-        return f"cannot be drawn for {case.id!r}: {exc}"
+        return f"cannot be drawn for {_shown(case.id)}: {exc}"
     return None

@@ -71,6 +71,7 @@ def test_what_the_run_opens_is_held_too_and_says_where_it_stopped(tmp_path, monk
     paths = _tree(tmp_path, "tools", 3)
     monkeypatch.setattr(toolcall.check, "MAX_CHECK_BYTES", 31_000)
     monkeypatch.setattr(toolcall.check, "RUN_BUDGET_FACTOR", 0.8)
+    monkeypatch.setattr(toolcall.check, "MAX_CHECK_LOG_BYTES", 0)  # the run budget is 0.8 x 31 000 plus this
     schema = (REPO_ROOT / "fixtures" / "schemas" / "tool.schema.json").stat().st_size
     size = paths[0].stat().st_size
     last = str(run_checks(tmp_path)[-1])
@@ -100,6 +101,7 @@ def test_what_check_opens_stays_within_its_budget_for_every_kind_of_content(tmp_
     file, 30 × 10 KB here)."""
     _tree(tmp_path, kind, 30)
     monkeypatch.setattr(toolcall.check, "MAX_CHECK_BYTES", 60_000)
+    monkeypatch.setattr(toolcall.check, "MAX_CHECK_LOG_BYTES", 60_000)  # the run logs' own budget
     opened = _count_opens(monkeypatch)
     problems = run_checks(tmp_path)
     assert sum(os.stat(path).st_size for path in opened if str(tmp_path) in path) <= 60_000
@@ -124,3 +126,27 @@ def test_the_course_fits_its_budget_with_room():
     assert problems == []
     assert budget.used_files * 10 < toolcall.check.MAX_CHECK_FILES
     assert budget.used_bytes * 10 < toolcall.check.MAX_CHECK_BYTES
+
+
+def test_run_logs_are_held_to_their_own_budget_not_the_content_budget(tmp_path, monkeypatch):
+    """The logs scripts/make_eval_runs.py draws at simulation.yaml's allowed 1 000 runs per case are 43 MB: in the
+    32 MB content budget, the whole course was refused, "so nothing was checked" (break-it pass brk18new). Here 10
+    logs of 10 KB against a 35 000-byte content budget are checked; past their own budget, one line says so."""
+    paths = _tree(tmp_path, "eval_runs", 10)
+    monkeypatch.setattr(toolcall.check, "MAX_CHECK_BYTES", 35_000)
+    assert toolcall.check.content_budget_problem(tmp_path) is None
+    assert not any("nothing was checked" in str(p) for p in run_checks(tmp_path))
+    monkeypatch.setattr(toolcall.check, "MAX_CHECK_LOG_BYTES", 35_000)
+    size = paths[0].stat().st_size
+    assert [str(p) for p in run_checks(tmp_path)] == [
+        f"{paths[0].parent}: $: more recorded run logs than check reads in one run (35,000 bytes of *.jsonl): it "
+        f"passed the budget here, at {4 * size:,} bytes, so nothing was checked. Draw fewer runs_per_case in "
+        "simulation.yaml, or remove logs the course does not use"]
+
+
+def test_the_logs_the_spec_allows_fit_the_budget():
+    """The next member: four logs (2 versions x 2 languages) each as large as the selection lab reads fit the run
+    logs' budget, and the rest of the course still fits the content budget beside them."""
+    from toolcall.eval_import import MAX_BYTES
+    from toolcall.i18n import LANGS
+    assert len(LANGS) * 2 * MAX_BYTES <= toolcall.check.MAX_CHECK_LOG_BYTES

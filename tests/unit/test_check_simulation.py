@@ -43,8 +43,10 @@ TYPOS = [
     ("so_lamp:         {vague: {right: 0.5", "so_lamp:         {vague: {righ: 0.5",
      [("$.cases.so_lamp.vague.righ", "'righ' is no outcome: did you mean 'right'?")]),
     ("so_unshipped:", "so_unshiped:",
-     [("$.cases.so_unshiped", "'so_unshiped' is no case of fixtures/selection/shop.en.yaml"),
-      ("$.cases.so_unshiped", "'so_unshiped' is no case of fixtures/selection/shop.zh.yaml")]),
+     [("$.cases.so_unshiped", "'so_unshiped' is no case of fixtures/selection/shop.en.yaml: did you mean "
+                              "'so_unshipped'?"),
+      ("$.cases.so_unshiped", "'so_unshiped' is no case of fixtures/selection/shop.zh.yaml: did you mean "
+                              "'so_unshipped'?")]),
     ("so_delivered:    {vague: {right: 0.7, \"call:get_order\": 0.3}, good: {right: 1.0}}",
      "so_delivered:    {vague: {right: 0.7, \"call:get_order\": 0.3}, good: {right: 0.1}}",
      [("$.cases.so_delivered.good", "the probabilities sum to 0.1, not 1")]),
@@ -52,7 +54,7 @@ TYPOS = [
      "nt_thanks:       {vague: {right: 0.9, \"call:search_order\": 0.1}",
      [("$.cases.nt_thanks.vague.call:search_order",
        "'search_order' is no tool of the selection set (search_orders, get_order, cancel_order, refund_order, "
-       "update_shipping)")]),
+       "update_shipping): did you mean 'search_orders'?")]),
     ("nt_thanks:       {vague: {right: 0.9, \"call:search_orders\": 0.1}",
      "nt_thanks:       {vague: {right: 0.9, truncated: 0.1}",
      [("$.cases.nt_thanks.vague.truncated", "'nt_thanks' expects no call, so there is no call to change into "
@@ -67,6 +69,21 @@ TYPOS = [
     ("runs_per_case: 10", "runs_per_case: 100000",
      [("$.runs_per_case", "100000 is greater than the maximum of 1000")]),
     ("versions: [vague, good]", "versions: [vague, god]", [("$.versions[1]", "'god' is not one of ['vague', 'good']")]),
+    # A look-alike letter was drawn as itself ("'so_lаmp' is no case", of a case the set has; break-it pass brk18new)
+    ("so_lamp:", "so_l\u0430mp:",
+     [("$.cases.so_l\u0430mp", "'so_l\\u0430mp' is no case of fixtures/selection/shop.en.yaml: did you mean 'so_lamp'?"),
+      ("$.cases.so_l\u0430mp", "'so_l\\u0430mp' is no case of fixtures/selection/shop.zh.yaml: did you mean 'so_lamp'?")]),
+    ("nt_thanks:       {vague: {right: 0.9, \"call:search_orders\": 0.1}",
+     "nt_thanks:       {vague: {right: 0.9, \"call:get_ord\u0435r\": 0.1}",
+     [("$.cases.nt_thanks.vague.call:get_ord\u0435r",
+       "'get_ord\\u0435r' is no tool of the selection set (search_orders, get_order, cancel_order, refund_order, "
+       "update_shipping): did you mean 'get_order'?")]),
+    ("so_lamp:         {vague: {right: 0.5", "so_lamp:         {vague: {\"rig\u200bht\": 0.5",
+     [("$.cases.so_lamp.vague.rig\u200bht", "'rig\\u200bht' is no outcome: did you mean 'right'?")]),
+    # and quoted whole: a 1 000-character outcome was a 1 150-character message (cut after 80 as drawn now)
+    ("so_lamp:         {vague: {right: 0.5", "so_lamp:         {vague: {" + "r" * 1000 + ": 0.5",
+     [("$.cases.so_lamp.vague." + "r" * 1000, "'" + "r" * 80 + "…' is no outcome: expected one of right, none, "
+       "yuan_string, cents_x100, wrong_enum, capitalised, other_order, missing_order, truncated or call:<tool>")]),
 ]
 
 
@@ -139,3 +156,19 @@ def test_a_log_over_the_lab_cap_counts_one_run_in_the_singular(content, monkeypa
     _edit(content, SIM, "runs_per_case: 10", "runs_per_case: 1")
     assert [p.message for p in run_checks(content) if p.path == "$.runs_per_case"] == [
         "1 run of each of 31 cases make 31 runs in one log; the selection lab reads at most 30"]
+
+
+def test_every_name_a_simulation_problem_quotes_is_escaped_and_cut(content):
+    """The next member: whichever message quotes a name from simulation.yaml (a case id, an outcome, a tool), a
+    look-alike letter or a hidden character in it is shown as its escape and the name is cut at 80 characters as
+    drawn, so no message can read as naming what the file does have."""
+    odd = "\u0430\u200b" + "\u0435" * 300
+    _edit(content, SIM, "so_lamp:         {vague: {right: 0.5, \"call:get_order\": 0.4, none: 0.1}",
+          f"so_lamp{odd}:         {{vague: {{right: 0.5, \"call:get_order\": 0.4, none: 0.1}}")
+    _edit(content, SIM, "nt_thanks:       {vague: {right: 0.9, \"call:search_orders\": 0.1}",
+          f"nt_thanks:       {{vague: {{right: 0.8, \"call:x{odd}\": 0.1, \"{odd}\": 0.1}}")
+    problems = _sim_problems(content)
+    assert len(problems) == 4, problems
+    for _, message in problems:
+        assert not any(ch in message for ch in odd), message
+        assert len(message) < 300 and message.count("\\u0435") <= 80 // 6, message

@@ -13,7 +13,7 @@ from toolcall.cli import NO_CONTENT, main
 from toolcall.i18n import t
 
 COMMANDS = sorted(next(a for a in PARSER._actions if hasattr(a, "choices") and a.choices).choices)
-CALLS = {"passk": ["passk", "--n", "3", "--c", "2", "--k", "1"]}
+CALLS = {"passk": ["passk", "--n", "3", "--c", "2", "--k", "1"], "export": ["export", "class-progress.json"]}
 
 
 def _call(command: str) -> list[str]:

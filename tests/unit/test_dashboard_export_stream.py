@@ -232,3 +232,116 @@ def test_the_command_names_why_the_server_cannot_be_reached(url, where, tmp_path
     out, err = capsys.readouterr()
     assert out == "" and "retrying" not in err and err.count("\n") == 1
     assert err.startswith(f"{tmp_path}/x.csv: not written (cannot connect to the progress database server at {where}")
+
+
+@pytest.mark.parametrize("name", ["class-progress.json", "class-progress.csv"])
+@pytest.mark.parametrize("what", ["link", "fifo"])
+def test_a_link_or_fifo_where_the_part_file_was_is_left_alone(tmp_path, monkeypatch, capsys, name, what):
+    """The command wrote into a fixed OUT.part: a link there had the export written into the link's target (a
+    6 021-byte file over ``secret``) and OUT left a link to it; a FIFO there hung the command for good (killed at
+    20 s). It writes a new file of its own beside OUT now (break-it pass brk18new)."""
+    import os
+    store = _fill(ProgressStore(tmp_path))
+    store.close()
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "victim.txt").write_text("secret")
+    if what == "link":
+        (out / (name + ".part")).symlink_to(out / "victim.txt")
+    else:
+        os.mkfifo(out / (name + ".part"))
+    code, printed, err = _cli(monkeypatch, capsys, tmp_path, "export", str(out / name))
+    written = out / name
+    assert (code, err, printed) == (0, "", f"{written}: written ({written.stat().st_size:,} bytes)\n")
+    assert (out / "victim.txt").read_text() == "secret" and not written.is_symlink()
+    assert sorted(p.name for p in out.iterdir()) == sorted([name, name + ".part", "victim.txt"])
+    assert oct(written.stat().st_mode & 0o777) == oct(0o666 & ~_umask())
+
+
+def _umask() -> int:
+    import os
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, MemoryError, OSError(28, "No space left on device")])
+def test_an_export_stopped_half_way_leaves_no_part_file(tmp_path, monkeypatch, capsys, stop):
+    """The kind: whatever stops an export half-way (Ctrl-C, memory, a full disk), no half-written file is left in
+    the folder (main: OUT.part stayed after Ctrl-C or anything but a storage or OS error)."""
+    import toolcall.dashboard
+    store = _fill(ProgressStore(tmp_path))
+    store.close()
+    out = tmp_path / "out"
+    out.mkdir()
+
+    def half(store, out, *args, **kwargs):
+        out.write(b"half")
+        raise stop
+
+    monkeypatch.setattr(toolcall.dashboard, "write_export_csv", half)
+    if stop is MemoryError:
+        with pytest.raises(stop):
+            _cli(monkeypatch, capsys, tmp_path, "export", str(out / "x.csv"))
+    else:
+        code, printed, err = _cli(monkeypatch, capsys, tmp_path, "export", str(out / "x.csv"))
+        assert (code, printed) == ((2, "") if isinstance(stop, OSError) else (130, ""))
+        assert err.startswith(f"{out}/x.csv: not written (No space") if code == 2 else err.count("\n") == 1
+    assert list(out.iterdir()) == []
+
+
+_ESCAPE = ("as written: a user name or password holding @ or / must write them %-escaped, @ as %40 and / as %2F "
+           "(p@ss/word is p%40ss%2Fword), else libpq reads part of the password as the host, the port or the "
+           "database name; the URL is not repeated here because it may hold a password")
+
+
+@pytest.mark.parametrize("url, reason", [
+    ("postgresql://nobody:p@ss@127.0.0.1:9/none", f"the progress database URL holds a second @, {_ESCAPE}"),
+    ("postgresql://nobody:hun/ter2@127.0.0.1:9/none", f"the progress database URL holds a / before its @, {_ESCAPE}"),
+    ("postgresql://nobody:${PGPASSWORD}@127.0.0.1:9/none",
+     "the progress database URL holds ${PGPASSWORD}, a variable no shell expanded (an env file, a systemd "
+     "Environment= line or secrets.toml passes it as written): write its value into the URL"),
+    ("postgresql://nobody@127.0.0.1:9/none?sslmode=bogus",
+     'the progress database URL: libpq refuses it: invalid sslmode value: "bogus"'),
+    ("postgresql://nobody@127.0.0.1:99999/none", "the progress database URL's port must be a number from 1 to 65535"),
+])
+def test_the_command_names_a_url_the_app_refuses_as_the_app_does(url, reason, tmp_path, monkeypatch, capsys):
+    """The export asked only whether the server could be reached: a password p@ss written unescaped was "cannot
+    connect to the progress database server at ss@127.0.0.1" (a piece of the password shown), hun/ter2 was "… at
+    nobody port hun", ``sslmode=bogus`` and port 99999 said "Start the server". Every reach now refuses what
+    url_problem refuses, with its words (break-it pass brk18new)."""
+    from toolcall.cli import main
+    monkeypatch.setenv("TOOLCALL_DATABASE_URL", url)
+    assert main(["export", str(tmp_path / "x.json")]) == 2
+    assert capsys.readouterr() == ("", f"{tmp_path}/x.json: not written ({reason}); exit code 2\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_every_reach_refuses_what_url_problem_refuses():
+    """The next member: whichever caller asks reach (the launcher, the export, the next command), a URL
+    url_problem refuses gets url_problem's reason and no connection attempt."""
+    from toolcall.progress_pg import reach, url_problem
+    for url in ("postgresql://u:a@b@127.0.0.1:9/db", "postgresql://u@127.0.0.1:0/db", "postgresql://[::1/db",
+                "postgresql://u@127.0.0.1:9/db?nosuch=1", "postgresql://u:${TOOLCALL_NOPE}@127.0.0.1:9/db"):
+        assert url_problem(url) is not None, url
+        assert reach(url) == (url_problem(url), None), url
+
+
+@pytest.mark.parametrize("lang, what, reason", [
+    ("en", "fifo", "a FIFO (named pipe), not a regular file"),
+    ("zh", "fifo", "这是一个命名管道（FIFO），不是普通文件"),
+    ("en", "link", "a link to {d}/nowhere, which does not exist"),
+])
+def test_something_else_where_the_database_file_should_be_is_named(tmp_path, monkeypatch, capsys, lang, what,
+                                                                    reason):
+    """A FIFO or a link to nothing at TOOLCALL_DATA_DIR/progress.sqlite3 was "no progress database at …: set
+    TOOLCALL_DATA_DIR to the app's data folder", of the folder that was set; it names what is there now
+    (break-it pass brk18new)."""
+    import os
+    db = tmp_path / "progress.sqlite3"
+    os.mkfifo(db) if what == "fifo" else db.symlink_to(tmp_path / "nowhere")
+    sep, done = ("：", "：没有写成（") if lang == "zh" else (": ", ": not written (")
+    tail = "）；退出码 2\n" if lang == "zh" else "); exit code 2\n"
+    assert _cli(monkeypatch, capsys, tmp_path, "export", str(tmp_path / "x.csv"), "--lang", lang) == (
+        2, "", f"{tmp_path}/x.csv{done}{db}{sep}{reason.format(d=tmp_path)}{tail}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.sqlite3"]
