@@ -511,6 +511,28 @@ def _text(value: bytes) -> str:
     return value.decode("utf-8", "replace")
 
 
+#: How long _busy_retry tries a statement SQLite refuses at once as busy: the connections' own busy timeout.
+BUSY_RETRY_SECONDS = 30.0
+
+
+def _busy_retry(db: sqlite3.Connection, sql: str, seconds: float = BUSY_RETRY_SECONDS) -> None:
+    """``db.execute(sql)``, tried again every 50 ms for at most ``seconds`` while SQLite answers SQLITE_BUSY. A
+    connection's busy timeout does not cover every wait: ``PRAGMA journal_mode=WAL`` on a file still in rollback mode
+    while another process holds its write lock (a new class's processes opening one new file together: the first
+    one's setup transaction) is refused at once, SQLite's way out of a deadlock, and the second process failed to
+    open the store ("cannot open the progress database (OperationalError)"; seen in a full test run,
+    tests/unit/test_storage_follows_file.py). Any other error, and the last busy one, is raised."""
+    end = time.monotonic() + seconds
+    while True:
+        try:
+            db.execute(sql)
+            return
+        except sqlite3.OperationalError as exc:
+            if (getattr(exc, "sqlite_errorcode", 0) & 0xFF) != sqlite3.SQLITE_BUSY or time.monotonic() >= end:
+                raise
+            time.sleep(0.05)
+
+
 def _connect(*args: Any, **kwargs: Any) -> sqlite3.Connection:
     """``sqlite3.connect(*args, **kwargs)`` whose TEXT values are read through _text."""
     db = sqlite3.connect(*args, **kwargs)
@@ -1021,7 +1043,7 @@ class ProgressStore(SqlProgressStore):
             self._db = _connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
             self._file = _identity(self.path)  # the file connected to (migrate's transaction checks it)
             self._refuse_others_unless_damaged()  # before WAL mode, which writes the file's header
-            self._db.execute("PRAGMA journal_mode=WAL")
+            _busy_retry(self._db, "PRAGMA journal_mode=WAL")  # refused at once while another process sets up
             self._db.execute("PRAGMA synchronous=NORMAL")  # with WAL: safe across crashes, fsync at checkpoints
             self.migrate()
             self._wal_files = self._companions()  # the -wal and -shm this connection writes through (_follow)
