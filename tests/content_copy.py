@@ -1,9 +1,14 @@
-"""A copy of the shipped content (fixtures/ and lessons/) for tests that break it, and check's problems on it."""
+"""A copy of the shipped content (fixtures/ and lessons/) for tests that break it, check's problems on it, and what
+a page shows of it."""
 
+import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
-from toolcall import CONTENT_ROOT
+from toolcall import CONTENT_ROOT, REPO_ROOT
 from toolcall.check import run_checks
 
 
@@ -29,3 +34,14 @@ def edited_copy(folder: Path, file: str, old: str, new: str) -> Path:
     assert old in text, f"{file} no longer holds {old!r}"
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
     return root
+
+
+def shown_on_page(root: Path, lang: str, page: str) -> dict:
+    """What ``page`` (``pages/playground.py``) shows in ``lang`` with TOOLCALL_CONTENT_ROOT at ``root``: the dict
+    tests/app/broken_content_probe.py prints for it (exception, warning, error, code, markdown, caption lists). The
+    probe runs in a subprocess because the content root is read at import; it must exit 0."""
+    run = subprocess.run([sys.executable, "-m", "tests.app.broken_content_probe", lang, page],
+                         capture_output=True, text=True, cwd=REPO_ROOT, timeout=600,
+                         env={**os.environ, "TOOLCALL_CONTENT_ROOT": str(root)})
+    assert run.returncode == 0, run.stderr[-3000:]
+    return json.loads(run.stdout.strip().splitlines()[-1])[page]

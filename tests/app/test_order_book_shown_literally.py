@@ -2,18 +2,15 @@
 the caption above it put ``current_customer`` into Markdown as it was, so ``CUST-**1001**`` (which check accepts:
 the backend compares the id as written) showed as a bold CUST-1001."""
 
-import json
-import os
-import shutil
 import subprocess
 import sys
 
-from toolcall import CONTENT_ROOT, REPO_ROOT
+from tests.content_copy import copy_content, shown_on_page
+from toolcall import REPO_ROOT
 
 
 def test_the_signed_in_customer_and_the_items_show_as_written(tmp_path):
-    for part in ("fixtures", "lessons"):
-        shutil.copytree(CONTENT_ROOT / part, tmp_path / part)
+    copy_content(tmp_path)
     book = tmp_path / "fixtures" / "orders" / "orders.yaml"
     text = book.read_text("utf-8").replace("CUST-1001", "CUST-**1001**").replace(
         'en: "Notebook"', 'en: "Note*book* $5 and $6 <b>x</b>"')
@@ -21,11 +18,7 @@ def test_the_signed_in_customer_and_the_items_show_as_written(tmp_path):
     check = subprocess.run([sys.executable, "-m", "toolcall", "check", str(tmp_path)], capture_output=True, text=True,
                            cwd=REPO_ROOT, timeout=600)
     assert "fixtures/orders" not in check.stdout, check.stdout  # a book check accepts
-    run = subprocess.run([sys.executable, "-m", "tests.app.broken_content_probe", "en", "pages/playground.py"],
-                         capture_output=True, text=True, cwd=REPO_ROOT, timeout=600,
-                         env={**os.environ, "TOOLCALL_CONTENT_ROOT": str(tmp_path)})
-    assert run.returncode == 0, run.stderr[-3000:]
-    shown = json.loads(run.stdout.strip().splitlines()[-1])["pages/playground.py"]
+    shown = shown_on_page(tmp_path, "en", "pages/playground.py")
     assert shown["exception"] == []
     assert "The fake order book (amounts in cents; the signed-in customer is CUST\\-\\*\\*1001\\*\\*):" \
         in shown["caption"], shown["caption"]

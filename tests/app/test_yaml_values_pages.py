@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from tests.content_copy import edited_copy
+from tests.content_copy import edited_copy, shown_on_page
 from toolcall import REPO_ROOT
 
 
@@ -15,11 +15,7 @@ def test_a_date_in_a_scripted_call_is_named_on_the_page_not_a_traceback(tmp_path
     call = "input: {order_id: ORD-20260917, amount_cents: 1999, reason: damaged}"
     root = edited_copy(tmp_path, "fixtures/scenarios/01-plain-call.yaml", call, call.replace("ORD-20260917",
                                                                                              "2026-09-17"))
-    run = subprocess.run([sys.executable, "-m", "tests.app.broken_content_probe", "en", "pages/harness_lab.py"],
-                         capture_output=True, text=True, cwd=REPO_ROOT, timeout=600,
-                         env={**os.environ, "TOOLCALL_CONTENT_ROOT": str(root)})
-    assert run.returncode == 0, run.stderr[-3000:]
-    shown = json.loads(run.stdout.strip().splitlines()[-1])["pages/harness_lab.py"]
+    shown = shown_on_page(root, "en", "pages/harness_lab.py")
     assert shown["exception"] == []
     assert ('fixtures/scenarios/01-plain-call.yaml: $.steps[0].model.calls[0].input.order_id: line 34 column 57: YAML '
             'reads 2026-09-17 as a date, which JSON has no type for (a page would fail on it): write it in quotes, '
