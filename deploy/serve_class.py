@@ -823,11 +823,9 @@ class Child:
             if self.waiting_health and self.serves(timeout=0.3):
                 self.waiting_health, self.held_by_other = False, False
                 self.served_at, self.next_check = now, now + HEALTH_EVERY
-                if self.quiet:
-                    pass  # logged once it has served STABLE_AFTER s (above)
-                elif self.restarts:
-                    log(f"{self.name}: serving again")
                 if self.restarts:
+                    if not self.quiet:  # a quiet loop says so once it has served STABLE_AFTER s (above)
+                        log(f"{self.name}: serving again")
                     if self.warm_port is not None:
                         threading.Thread(target=warm_process, args=(self.warm_port,), daemon=True).start()
             elif self.watch and not self.waiting_health:
