@@ -420,8 +420,15 @@ def check_simulation(root: Path) -> list[Problem]:
 MAX_MARKDOWN_FILE_CHARS = 2 * MAX_MARKDOWN_CHARS
 
 
-def _markdown_field_problems(file: str, at: list, texts: dict | None, spent: dict[str, int]) -> list[Problem]:
-    """A Problem per language of ``texts`` ({en, zh}, rendered as Markdown) for each toolcall.markdown_hazards.
+#: An exercise's prompt, explanation and hints are shown under its title, drawn as a level-4 heading
+#: (ui/exercise_widgets.py): a heading of that level or larger in them reads as the start of another exercise.
+EXERCISE_TITLE = (4, "the exercise's title")
+
+
+def _markdown_field_problems(file: str, at: list, texts: dict | None, spent: dict[str, int],
+                             outranks: tuple[int, str] | None = None) -> list[Problem]:
+    """A Problem per language of ``texts`` ({en, zh}, rendered as Markdown) for each toolcall.markdown_hazards
+    (``outranks``: the heading the texts sit under, see there).
     ``spent`` counts the characters parsed per file: the text that would pass MAX_MARKDOWN_FILE_CHARS is named once,
     and it and the file's later texts are not parsed."""
     problems: list[Problem] = []
@@ -439,7 +446,7 @@ def _markdown_field_problems(file: str, at: list, texts: dict | None, spent: dic
                                     "not checked"))
             break
         problems += [Problem(file, json_path([*at, lang]), found)
-                     for found in markdown_hazards(text, hidden=False) + dead_links(text)]
+                     for found in markdown_hazards(text, hidden=False, outranks=outranks) + dead_links(text)]
     return problems
 
 
@@ -457,10 +464,11 @@ def check_markdown_texts(root: Path) -> list[Problem]:
     if (root / "fixtures" / "exercises").is_dir():
         for ex in load_exercises(root / "fixtures" / "exercises").exercises:
             at = ["exercises", ex.index]
-            for key in ("title", "prompt", "explanation"):
-                problems += _markdown_field_problems(ex.file, [*at, key], getattr(ex, key), spent)
+            problems += _markdown_field_problems(ex.file, [*at, "title"], ex.title, spent)
+            for key in ("prompt", "explanation"):
+                problems += _markdown_field_problems(ex.file, [*at, key], getattr(ex, key), spent, EXERCISE_TITLE)
             for i, hint in enumerate(ex.hints):
-                problems += _markdown_field_problems(ex.file, [*at, "hints", i], hint, spent)
+                problems += _markdown_field_problems(ex.file, [*at, "hints", i], hint, spent, EXERCISE_TITLE)
     for s in load_scenarios(root / "fixtures" / "scenarios").scenarios:
         problems += _markdown_field_problems(s.file, ["summary"], s.summary, spent)
         problems += [Problem(s.file, json_path(["sources", i]), f"{quoted_source(source)} {found}")
