@@ -423,6 +423,9 @@ MAX_MARKDOWN_FILE_CHARS = 2 * MAX_MARKDOWN_CHARS
 #: An exercise's prompt, explanation and hints are shown under its title, drawn as a level-4 heading
 #: (ui/exercise_widgets.py): a heading of that level or larger in them reads as the start of another exercise.
 EXERCISE_TITLE = (4, "the exercise's title")
+#: A scenario's summary and step texts and a walkthrough variant's note are short texts between bold labels ("The
+#: model's response", "Your move:") and captions: any heading in them is drawn larger than the labels of the step.
+STEP_TEXT = (6, "the labels of the step around it")
 
 
 def _markdown_field_problems(file: str, at: list, texts: dict | None, spent: dict[str, int],
@@ -470,19 +473,21 @@ def check_markdown_texts(root: Path) -> list[Problem]:
             for i, hint in enumerate(ex.hints):
                 problems += _markdown_field_problems(ex.file, [*at, "hints", i], hint, spent, EXERCISE_TITLE)
     for s in load_scenarios(root / "fixtures" / "scenarios").scenarios:
-        problems += _markdown_field_problems(s.file, ["summary"], s.summary, spent)
+        problems += _markdown_field_problems(s.file, ["summary"], s.summary, spent, STEP_TEXT)
         problems += [Problem(s.file, json_path(["sources", i]), f"{quoted_source(source)} {found}")
                      for i, source in enumerate(s.sources) for found in source_problems(source)]
         for i, step in enumerate(s.steps):
             for key in ("prompt", "world", "explain"):
-                problems += _markdown_field_problems(s.file, ["steps", i, key], getattr(step, key), spent)
+                problems += _markdown_field_problems(s.file, ["steps", i, key], getattr(step, key), spent,
+                                                     STEP_TEXT)
     for path in sorted((root / "fixtures" / "transcripts").glob("*.y*ml")):
         try:
             fx = load_walkthrough(path)
         except FixtureError:
             continue  # reported by check_walkthroughs
         for v, variant in enumerate(fx.variants):
-            problems += _markdown_field_problems(display_name(path), ["variants", v, "note"], variant.note, spent)
+            problems += _markdown_field_problems(display_name(path), ["variants", v, "note"], variant.note, spent,
+                                                 STEP_TEXT)
     return problems
 
 

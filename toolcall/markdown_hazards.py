@@ -158,8 +158,9 @@ def _heading(tokens: list, i: int, line: int, outranks: tuple[int, str]) -> list
     if depth > level:
         return []
     title = tokens[i + 1].content if i + 1 < len(tokens) and tokens[i + 1].type == "inline" else ""
+    fix = f"write {'#' * (level + 1)} (or more #) before it" if level < 6 else "write it as **bold** text instead"
     return [f"line {line}: the heading {_short(title)} ({'#' * depth}) is drawn as large as {under} or larger, so "
-            f"the text reads as several; write {'#' * (level + 1)} (or more #) before it"]
+            f"the text reads as several; {fix}"]
 
 
 def markdown_hazards(text: str, first_line: int = 1, hidden: bool = True,
@@ -172,7 +173,8 @@ def markdown_hazards(text: str, first_line: int = 1, hidden: bool = True,
     ``hidden`` is False (a fixture's texts: toolcall.fixtures.hidden_text_problems names them at their JSON path).
     With ``outranks`` = (level, what), also each heading of that level or a larger one (``##`` for 2): the text is
     shown under a heading of that level (a lesson under its title, ``st.header``; an exercise's texts under its
-    ``####`` title), and a heading as large reads as the start of another lesson or exercise.
+    ``####`` title), and a heading as large reads as the start of another lesson or exercise. Level 6 names every
+    heading (a scenario's or the walkthrough's short texts sit between bold labels: bold text is the fix there).
     Empty for plain Markdown. A text over MAX_MARKDOWN_CHARS characters is not parsed: its one message says so."""
     if len(text) > MAX_MARKDOWN_CHARS:
         return [f"the text is {len(text):,} characters; a text shown as Markdown may have at most "

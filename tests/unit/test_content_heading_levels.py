@@ -63,3 +63,25 @@ def test_heading_levels_against_the_title(text, found):
 def test_without_a_title_level_no_heading_is_named():
     """Texts whose surroundings set no level (a scenario's step) are not held to one."""
     assert markdown_hazards("# Big\n\n## Smaller") == []
+
+
+def test_a_heading_in_a_scenario_step_or_a_walkthrough_note_is_named(tmp_path):
+    """A step's texts sit between bold labels ("Your move:"), a variant's note is a caption: any heading in them is
+    drawn larger than the step around it, and the fix is bold text, not more #."""
+    scenario = "fixtures/scenarios/01-plain-call.yaml"
+    root = edited_copy(tmp_path, scenario, 'en: "The response stops with a tool call.',
+                       'en: "###### Next\\n\\nThe response stops with a tool call.')
+    walkthrough = root / "fixtures/transcripts/refund_walkthrough.yaml"
+    text = walkthrough.read_text(encoding="utf-8")
+    old = "zh: \"顾客要退款：模型调一次 refund_order"
+    assert old in text
+    walkthrough.write_text(text.replace(old, "zh: \"## 说明\\n\\n顾客要退款：模型调一次 refund_order", 1), encoding="utf-8")
+    fix = "write it as **bold** text instead"
+    step = display_name(root / scenario)
+    assert {p for p in problem_set(root) if "heading" in p[2]} == {
+        (step, "$.steps[0].prompt.en", f"line 1: the heading 'Next' (######) is drawn as large as the labels of the "
+                                       f"step around it or larger, so the text reads as several; {fix}"),
+        (display_name(walkthrough), "$.variants[0].note.zh",
+         f"line 1: the heading '说明' (##) is drawn as large as the labels of the step around it or larger, so the "
+         f"text reads as several; {fix}"),
+    }
