@@ -177,6 +177,12 @@ class _Collector:
         if self.full:
             self.more += 1
             return
+        if params.get("got") is MISSING:  # "… is missing", not "must be a string, not null"
+            key = f"{key or rule}_missing"
+            del params["got"]
+        if params.get("role") is MISSING:  # "a message without a role", not "(null)"
+            key = f"{key or rule}_no_role"
+            del params["role"]
         self.found.append(self._build(rule, msg, block, key, params))
 
     def note(self, rule: str, msg: int | None, block: int | None, **params: Any) -> None:
@@ -233,9 +239,30 @@ def _json_text(value: Any) -> str:
 
 def _role_text(role: Any) -> str:
     """A message's role as a detail names it (``user``, ``User``): a string as itself (cut to MAX_SHOWN + 1
-    characters; the detail cuts it as drawn), anything else as JSON: ``null`` for a missing one, not Python's
-    ``None``."""
+    characters; the detail cuts it as drawn), MISSING for none at all (the detail then says the message has no
+    role), anything else as JSON (``null``), not Python's ``None``."""
+    if role is MISSING:  # the detail then says the message has no role, not "(null)" (pass fix19left)
+        return role
     return role[:MAX_SHOWN + 1] if isinstance(role, str) else json.dumps(role, ensure_ascii=False)
+
+
+class _Missing:
+    """What a detail's ``got`` is when the field is not there at all: the detail then says it is missing (key
+    ``<key>_missing``), not that it is null or of the wrong type."""
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING = _Missing()
+
+
+def _got(container: dict, field: str, as_json: bool = False) -> Any:
+    """``container[field]``'s JSON type name (its JSON text when ``as_json``), or MISSING when there is no such field:
+    a tool_use without an id was told "tool_use.id must be a string, not null" (pass fix19left)."""
+    if field not in container:
+        return MISSING
+    return _json_text(container[field]) if as_json else _type_name(container[field])
 
 
 def _type_name(value: Any) -> str:
@@ -409,12 +436,12 @@ def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[st
         role, content = m.get("role"), m.get("content")
         if role not in ("user", "assistant"):
             out.add("wrong_content_type", i, None, what="role", expected='"user" / "assistant"',
-                    got=_json_text(role))
+                    got=_got(m, "role", as_json=True))
         if isinstance(content, str):
             blocks[-1] = [{"type": "text", "text": content}]
             continue
         if not isinstance(content, list):
-            out.add("wrong_content_type", i, None, what="content", expected="string / array", got=_type_name(content))
+            out.add("wrong_content_type", i, None, what="content", expected="string / array", got=_got(m, "content"))
             continue
         for j, b in enumerate(content):
             if not isinstance(b, dict) or not isinstance(b.get("type"), str):
@@ -429,17 +456,16 @@ def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[st
                 if role == "user":
                     out.add("wrong_content_type", i, j, key="tool_use_in_user")  # a block is in a message: which
                 if not isinstance(b.get("id"), str):
-                    out.add("wrong_content_type", i, j, what="tool_use.id", expected="string",
-                            got=_type_name(b.get("id")))
+                    out.add("wrong_content_type", i, j, what="tool_use.id", expected="string", got=_got(b, "id"))
                 if not isinstance(b.get("input"), dict):
                     out.add("wrong_content_type", i, j, what="tool_use.input", expected="object",
-                            got=_type_name(b.get("input")))
+                            got=_got(b, "input"))
             elif kind == "tool_result":
                 if role == "assistant":
                     out.add("wrong_content_type", i, j, key="tool_result_in_assistant")
                 if not isinstance(b.get("tool_use_id"), str):
                     out.add("wrong_content_type", i, j, what="tool_result.tool_use_id", expected="string",
-                            got=_type_name(b.get("tool_use_id")))
+                            got=_got(b, "tool_use_id"))
                 c = b.get("content", "")
                 if not isinstance(c, str) and not (isinstance(c, list) and all(isinstance(x, dict) for x in c)):
                     out.add("wrong_content_type", i, j, what="tool_result.content", expected="string / array of blocks",
@@ -465,7 +491,7 @@ def _check_anthropic(messages: list[Any], out: _Collector) -> None:
     answered: dict[str, tuple[int, int]] = {}
     results_at: dict[int, int] = {}  # message of a turn's calls → first message holding a result for it
     in_the_way: set[int] = set()  # turns whose in-between messages were reported
-    roles = [m.get("role") if isinstance(m, dict) else None for m in messages]
+    roles = [m.get("role", MISSING) if isinstance(m, dict) else None for m in messages]
     prev_ids: set[str] = set()
     for i, msg_blocks in enumerate(blocks):
         role = roles[i]
@@ -557,12 +583,12 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
         role, content = m.get("role"), m.get("content")
         if role not in ("system", "developer", "user", "assistant", "tool"):
             out.add("wrong_content_type", i, None, what="role", expected='"system" / "user" / "assistant" / "tool"',
-                    got=_json_text(role))
+                    got=_got(m, "role", as_json=True))
         if role == "tool":
             parts = isinstance(content, list) and all(isinstance(x, dict) for x in content)
             if not isinstance(content, str) and not parts:
                 out.add("wrong_content_type", i, None, what="content", expected="string / array of text parts",
-                        got=_type_name(content))
+                        got=_got(m, "content"))
             rid = m.get("tool_call_id")
             if "tool_call_id" in m and not isinstance(rid, str):  # present but not a string: not "missing"
                 out.add("wrong_content_type", i, None, what="tool_call_id", expected="string", got=_type_name(rid))
@@ -592,7 +618,8 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
         if in_zone:  # the turn's tool messages end here: is one of them still to come?
             later = max((last_tool.get(cid, -1) for cid in zone if cid not in answered), default=-1)
             if later > i:
-                out.add("text_before_tool_result", i, None, key="text_before_tool_message", role=_role_text(role),
+                out.add("text_before_tool_result", i, None, key="text_before_tool_message",
+                        role=_role_text(m.get("role", MISSING)),
                         call=zone_owner, after=later)
         in_zone, zone, zone_owner, waiting = False, set(), None, 0  # a new set: violations keep the old one
         listed.clear()
@@ -607,13 +634,19 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
             continue
         for j, tc in enumerate(tool_calls):
             fn = tc.get("function") if isinstance(tc, dict) else None
-            if not isinstance(tc, dict) or not isinstance(tc.get("id"), str) or not isinstance(fn, dict):
+            if not isinstance(tc, dict):
                 out.add("wrong_content_type", i, j, what="tool_calls[]", expected="{id, type, function}",
                         got=_type_name(tc))
                 continue
+            if not isinstance(tc.get("id"), str) or not isinstance(fn, dict):  # the field, missing or mistyped: an
+                # object without an id was told "must be {id, type, function}, not an object" (pass fix19left)
+                field, expected = ("id", "string") if not isinstance(tc.get("id"), str) else ("function", "object")
+                out.add("wrong_content_type", i, j, what=f"tool_calls[].{field}", expected=expected,
+                        got=_got(tc, field))
+                continue
             args = fn.get("arguments")
             if not isinstance(args, str):
-                out.add("arguments_not_string", i, j, got=_type_name(args))
+                out.add("arguments_not_string", i, j, got=_got(fn, "arguments"))
             else:
                 parsed = parse_tool_input(args, MAX_CHARS)  # bounded by the transcript: only bad JSON is noted
                 if not parsed.ok:
@@ -675,16 +708,16 @@ def _check_responses(items: list[Any], out: _Collector) -> None:
         if kind not in ("function_call", "function_call_output"):
             continue
         if not isinstance(cid, str):
-            out.add("wrong_content_type", i, None, what="call_id", expected="string", got=_type_name(cid))
+            out.add("wrong_content_type", i, None, what="call_id", expected="string", got=_got(it, "call_id"))
             continue
         if kind == "function_call":
             if not isinstance(it.get("arguments"), str):
                 out.add("arguments_not_string", i, None, key="function_call_arguments_not_string",
-                        got=_type_name(it.get("arguments")))
+                        got=_got(it, "arguments"))
             calls.setdefault(cid, i)
             continue
         if not isinstance(it.get("output"), (str, list)):
-            out.add("wrong_content_type", i, None, what="output", expected="string", got=_type_name(it.get("output")))
+            out.add("wrong_content_type", i, None, what="output", expected="string", got=_got(it, "output"))
         if cid in answered:
             out.add("duplicate_result", i, None, key="duplicate_output", id=cid, first=answered[cid])
         elif cid in calls:
@@ -721,7 +754,7 @@ def _check_mcp(messages: list[Any], out: _Collector) -> None:
             continue
         if m.get("jsonrpc") != "2.0":
             out.add("wrong_content_type", i, None, what="jsonrpc", expected='"2.0"',
-                    got=_json_text(m.get("jsonrpc")))
+                    got=_got(m, "jsonrpc", as_json=True))
         key = _rpc_id(m.get("id"))
         if "method" in m:
             if key is not None:
@@ -731,7 +764,7 @@ def _check_mcp(messages: list[Any], out: _Collector) -> None:
         if has_result == has_error:
             out.add("result_and_error", i, None, key="result_and_error" if has_result else "neither_result_nor_error")
         if key is None:
-            out.add("wrong_content_type", i, None, what="id", expected="string / number", got=_type_name(m.get("id")))
+            out.add("wrong_content_type", i, None, what="id", expected="string / number", got=_got(m, "id"))
         elif key in answered:
             out.add("duplicate_result", i, None, key="duplicate_response", id=key, first=answered[key], rid=m["id"])
         elif key in requests:
@@ -761,9 +794,9 @@ def _check_gemini(contents: list[Any], out: _Collector) -> None:
     every: list[tuple[int, int, str, Any]] = []
     for i, m in enumerate(contents):
         if not isinstance(m, dict) or not isinstance(m.get("parts"), list):
-            what, value = ("content", m) if not isinstance(m, dict) else ("parts", m.get("parts"))
+            what, got = ("content", _type_name(m)) if not isinstance(m, dict) else ("parts", _got(m, "parts"))
             out.add("wrong_content_type", i, None, what=what, expected="object" if what == "content" else "array",
-                    got=_type_name(value))
+                    got=got)
             pending = []
             continue
         role = m.get("role")
@@ -780,7 +813,10 @@ def _check_gemini(contents: list[Any], out: _Collector) -> None:
                 continue
             if isinstance(part.get("functionCall"), dict):
                 fc = part["functionCall"]
-                turn.append((i, j, str(fc.get("name")), fc.get("id")))
+                if not isinstance(fc.get("name"), str):  # was named "None" in every line about it (fix19left)
+                    out.add("wrong_content_type", i, j, what="functionCall.name", expected="string",
+                            got=_got(fc, "name"))
+                turn.append((i, j, fc["name"] if isinstance(fc.get("name"), str) else "?", fc.get("id")))
             if isinstance(part.get("functionResponse"), dict):
                 _gemini_response(i, j, part["functionResponse"], waiting, answered, out)
         if role == "model":
@@ -849,9 +885,12 @@ def _gemini_response(i: int, j: int, fr: dict[str, Any], waiting: _Waiting,
                      answered: set[tuple[int, int]], out: _Collector) -> None:
     name, rid = fr.get("name"), fr.get("id")
     if not isinstance(fr.get("response"), dict):
-        out.add("response_not_object", i, j, got=_type_name(fr.get("response")))
+        out.add("response_not_object", i, j, got=_got(fr, "response"))
+    if not isinstance(name, str):  # it answers no call: said once, not as "functionResponse None" (fix19left)
+        out.add("wrong_content_type", i, j, what="functionResponse.name", expected="string", got=_got(fr, "name"))
+        return
     if not waiting:
-        out.add("orphan_result", i, j, key="orphan_function_response", name=str(name))
+        out.add("orphan_result", i, j, key="orphan_function_response", name=name)
         return
     free, matched = waiting.match(name, rid, answered)
     if free is not None:
@@ -863,5 +902,6 @@ def _gemini_response(i: int, j: int, fr: dict[str, Any], waiting: _Waiting,
         opened = functools.cache(lambda: waiting.open_calls(answered))  # built only if the violation is kept
         label = functools.cache(lambda: [escape_identifier(f"{c[2]} ({c[3]})" if c[3] is not None else str(c[2]))
                                          for c in opened()])
-        out.add("name_mismatch", i, j, name=str(name), rid=str(rid), expected=lambda: ", ".join(label()),
+        out.add("name_mismatch", i, j, name=name, rid="-" if rid is None else str(rid),  # no id: "-", not "None"
+                expected=lambda: ", ".join(label()),
                 fix=lambda: label()[0], fix_name=lambda: opened()[0][2], fix_id=lambda: opened()[0][3])
