@@ -87,7 +87,35 @@ RULES: tuple[str, ...] = (
     "response_not_object",
 )
 #: Things worth saying that the API does not reject.
-NOTES: tuple[str, ...] = ("arguments_invalid_json", "lookalike_key")
+NOTES: tuple[str, ...] = ("arguments_invalid_json", "lookalike_key", "not_checked")
+
+#: CHECKED_TYPES' and QUIET_TYPES' key for Chat Completions content parts (OPENAI's are its tool calls' types).
+OPENAI_PARTS = "openai_parts"
+#: Per form, the types of item, block, part or tool call the checker reads for pairing (``checked``, named in the
+#: not_checked note's advice) and the others the API takes that hold nothing to pair (text, images, reasoning…):
+#: any other type (a server-side tool's blocks, a custom or computer call, a misspelt ``tool_reslt``) is named in
+#: one not_checked note per type, not passed over in silence (pass fix19left: an unknown Responses item type was
+#: ignored without a word). From the SDKs the tests pin: anthropic ContentBlockParam, openai ResponseInputItemParam
+#: and ChatCompletionContentPartParam, google.genai Part, mcp ContentBlock.
+CHECKED_TYPES: dict[str, tuple[str, ...]] = {
+    ANTHROPIC: ("tool_use", "tool_result", "text"),
+    OPENAI: ("function", "custom"),  # tool calls (tool_calls[].type)
+    OPENAI_PARTS: ("text",),  # content parts
+    RESPONSES: ("function_call", "function_call_output", "message"),
+    MCP: ("text", "image", "audio", "resource_link", "resource"),
+    GEMINI: ("functionCall", "functionResponse", "text"),
+}
+QUIET_TYPES: dict[str, frozenset[str]] = {
+    ANTHROPIC: frozenset({"image", "document", "search_result", "thinking", "redacted_thinking", "container_upload"}),
+    OPENAI: frozenset(),
+    OPENAI_PARTS: frozenset({"image_url", "input_audio", "file", "refusal"}),
+    RESPONSES: frozenset({"reasoning", "compaction"}),
+    MCP: frozenset(),
+    GEMINI: frozenset({"inlineData", "fileData", "executableCode", "codeExecutionResult", "thought",
+                       "thoughtSignature", "videoMetadata", "partMetadata", "mediaResolution", "audioMetadata",
+                       "audioTranscription", "documentMetadata", "mediaProcessing", "speechMetadata",
+                       "spreadsheetMetadata"}),
+}
 
 
 @dataclass(frozen=True)
@@ -143,7 +171,7 @@ def shown(value: Any) -> str:
 
 #: Detail parameters quoted from the transcript (ids, names, roles, block types): shown through
 #: escape_identifier, so a look-alike character cannot make two different values read the same.
-QUOTED_PARAMS = frozenset({"id", "rid", "name", "kind", "role", "got", "written"})
+QUOTED_PARAMS = frozenset({"id", "rid", "name", "kind", "role", "got", "written", "type"})
 
 
 def shown_id(value: Any) -> str:
@@ -165,6 +193,23 @@ def id_list(ids: list[str] | set[str], lang: str) -> str:
 class _Collector:
     def __init__(self, lang: str):
         self.lang, self.found, self.more, self.notes, self.notes_more = lang, [], 0, [], 0
+        #: Types not checked: the type (as shown, cut) → [first message, first block, count, its table's key].
+        self.skipped: dict[str, list] = {}
+
+    def unchecked(self, fmt: str, kind: Any, msg: int, block: int | None) -> bool:
+        """True, after counting it, when ``kind`` (an item's, block's, part's or tool call's type) is neither one the
+        checker reads for ``fmt`` nor one holding nothing to pair (CHECKED_TYPES, QUIET_TYPES); else False."""
+        if isinstance(kind, str) and (kind in CHECKED_TYPES[fmt] or kind in QUIET_TYPES[fmt]):
+            return False
+        key = kind[:MAX_SHOWN + 1] if isinstance(kind, str) else _json_text(kind)[:MAX_SHOWN + 1]
+        seen = self.skipped.setdefault(key, [msg, block, 0, fmt])
+        seen[2] += 1
+        return True
+
+    def note_unchecked(self) -> None:
+        """One not_checked note per type counted by unchecked, at its first place."""
+        for kind, (msg, block, count, fmt) in self.skipped.items():
+            self.note("not_checked", msg, block, type=kind, count=count, known=", ".join(CHECKED_TYPES[fmt]))
 
     @property
     def full(self) -> bool:
@@ -393,6 +438,7 @@ def check_pairing(text: str, fmt: str = AUTO, lang: str = "en") -> Report:
     out = _Collector(lang)
     {ANTHROPIC: _check_anthropic, OPENAI: _check_openai, RESPONSES: _check_responses, MCP: _check_mcp,
      GEMINI: _check_gemini}[fmt](messages, out)
+    out.note_unchecked()
     _lookalike_keys(messages, out)
     return Report(fmt, detected, len(messages), out.found, out.more, notes=out.notes, notes_more=out.notes_more)
 
@@ -450,6 +496,7 @@ def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[st
                 blocks[-1].append({"type": None})
                 continue
             kind = b["type"]
+            out.unchecked(ANTHROPIC, kind, i, j)  # still a block: in the way of a tool_result, as before
             if kind == "text" and b.get("text") == "":
                 out.add("empty_text_block", i, j)
             elif kind == "tool_use":
@@ -581,6 +628,9 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
             in_zone = False
             continue
         role, content = m.get("role"), m.get("content")
+        for j, part in enumerate(content if isinstance(content, list) else ()):
+            if isinstance(part, dict):
+                out.unchecked(OPENAI_PARTS, part.get("type"), i, j)
         if role not in ("system", "developer", "user", "assistant", "tool"):
             out.add("wrong_content_type", i, None, what="role", expected='"system" / "user" / "assistant" / "tool"',
                     got=_got(m, "role", as_json=True))
@@ -638,20 +688,26 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
                 out.add("wrong_content_type", i, j, what="tool_calls[]", expected="{id, type, function}",
                         got=_type_name(tc))
                 continue
-            if not isinstance(tc.get("id"), str) or not isinstance(fn, dict):  # the field, missing or mistyped: an
-                # object without an id was told "must be {id, type, function}, not an object" (pass fix19left)
-                field, expected = ("id", "string") if not isinstance(tc.get("id"), str) else ("function", "object")
-                out.add("wrong_content_type", i, j, what=f"tool_calls[].{field}", expected=expected,
+            kind = tc.get("type", "function")  # a call of a type not checked still pairs by its id
+            body = "function" if kind == "function" else "custom" if kind == "custom" else None
+            if isinstance(tc.get("id"), str) and out.unchecked(OPENAI, kind, i, j):
+                body = None
+            elif not isinstance(tc.get("id"), str) or (body and not isinstance(tc.get(body), dict)):
+                # the field, missing or mistyped: an object without an id was told "must be {id, type, function},
+                # not an object" (pass fix19left)
+                field, wanted = ("id", "string") if not isinstance(tc.get("id"), str) else (body, "object")
+                out.add("wrong_content_type", i, j, what=f"tool_calls[].{field}", expected=wanted,
                         got=_got(tc, field))
                 continue
-            args = fn.get("arguments")
-            if not isinstance(args, str):
-                out.add("arguments_not_string", i, j, got=_got(fn, "arguments"))
-            else:
-                parsed = parse_tool_input(args, MAX_CHARS)  # bounded by the transcript: only bad JSON is noted
-                if not parsed.ok:
-                    out.note("arguments_invalid_json", i, j, id=tc["id"], code=parsed.code,
-                             detail=localized_detail(parsed, out.lang))
+            if body == "function":  # a custom tool's input is free text: nothing more to check
+                args = fn.get("arguments")
+                if not isinstance(args, str):
+                    out.add("arguments_not_string", i, j, got=_got(fn, "arguments"))
+                else:
+                    parsed = parse_tool_input(args, MAX_CHARS)  # bounded by the transcript: only bad JSON is noted
+                    if not parsed.ok:
+                        out.note("arguments_invalid_json", i, j, id=tc["id"], code=parsed.code,
+                                 detail=localized_detail(parsed, out.lang))
             calls.setdefault(tc["id"], (i, j))
             waiting += tc["id"] not in zone and tc["id"] not in answered
             zone.add(tc["id"])
@@ -705,7 +761,12 @@ def _check_responses(items: list[Any], out: _Collector) -> None:
             out.add("wrong_content_type", i, None, what="item", expected="object", got=_type_name(it))
             continue
         kind, cid = it.get("type"), it.get("call_id")
-        if kind not in ("function_call", "function_call_output"):
+        if "type" not in it and "role" in it:  # a message written without its type (EasyInputMessage)
+            continue
+        if "type" not in it:
+            out.add("wrong_content_type", i, None, what="type", expected="string", got=MISSING)
+            continue
+        if out.unchecked(RESPONSES, kind, i, None) or kind not in ("function_call", "function_call_output"):
             continue
         if not isinstance(cid, str):
             out.add("wrong_content_type", i, None, what="call_id", expected="string", got=_got(it, "call_id"))
@@ -760,6 +821,11 @@ def _check_mcp(messages: list[Any], out: _Collector) -> None:
             if key is not None:
                 requests.setdefault(key, (i, m["id"]))
             continue
+        result = m.get("result")
+        if isinstance(result, dict) and isinstance(result.get("content"), list):  # a CallToolResult's blocks
+            for j, block in enumerate(result["content"]):
+                if isinstance(block, dict):
+                    out.unchecked(MCP, block.get("type"), i, j)
         has_result, has_error = "result" in m, "error" in m
         if has_result == has_error:
             out.add("result_and_error", i, None, key="result_and_error" if has_result else "neither_result_nor_error")
@@ -811,6 +877,8 @@ def _check_gemini(contents: list[Any], out: _Collector) -> None:
             if not isinstance(part, dict):
                 out.add("wrong_content_type", i, j, what="part", expected="object", got=_type_name(part))
                 continue
+            for key in part:  # a part's type is the field it holds: functionCal, function_call, toolCall…
+                out.unchecked(GEMINI, key, i, j)
             if isinstance(part.get("functionCall"), dict):
                 fc = part["functionCall"]
                 if not isinstance(fc.get("name"), str):  # was named "None" in every line about it (fix19left)
