@@ -12,7 +12,7 @@ from ui.common import PERSIST, box_chars, lang, plain, show_chart, show_code, sh
 from ui.exercise_widgets import course_entries, exercise_set
 from ui.instructor import sign_in
 from ui.learner import progress_store, setup_problem
-from ui.widgets import accepted_name, file_uploader, own_words
+from ui.widgets import accepted_name, file_uploader, no_table_csv, own_words
 from toolcall.dashboard import (
     DETAIL_ANSWER_CHARS,
     MAX_LISTED_LEARNERS,
@@ -49,6 +49,7 @@ NAMES_FILE_KEY, NAMES_ERROR_KEY = "dashboard_names_file", "dashboard_names_error
 st.title(tr("dashboard.title"))
 if not sign_in():
     st.stop()
+no_table_csv()  # learners' answers fill its tables: a CSV of them leaves only through the page's own export
 
 store = progress_store()
 try:

@@ -2,13 +2,14 @@
 
 import streamlit as st
 
-from ui.common import PERSIST, lang, load, show_cached_chart, tr
+from ui.common import PERSIST, box_chars, lang, load, show_cached_chart, tr
 from ui.exercise_widgets import show_page_exercises
 from ui.lesson_widgets import show_page_lessons
 from toolcall.charts import PASSK_DEFAULTS, RETRY_DEFAULTS, passk_chart_for, retry_chart, simulation_for
 from toolcall import numfmt
-from toolcall.passk import K_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, prob_all
-from toolcall.markdown import label_head
+from toolcall.passk import K_MAX, EstimateInputError, curve, equivalent_q, estimate, pass_k, prob_all, read_whole
+from toolcall.markdown import label_head, plain
+from toolcall.text import escaped_head
 from toolcall.points import MAX_LISTED_SENTENCES, MAX_SHOWN_SENTENCE_CHARS, description_points, missing_points
 from toolcall.tooldef import MAX_DESCRIPTION_CHARS
 from ui.tool_editor import description_identity, lab_description, points_text
@@ -26,6 +27,10 @@ def points(delta) -> str:
     """A change in probability as percentage points, signed (for st.metric deltas; toolcall.numfmt.points)."""
     return numfmt.points(delta, lang())
 
+
+#: Characters of a typed n, c or k a refusal quotes (and a quarter of what its box holds): a count this page accepts
+#: has at most 5 digits.
+MAX_TYPED_CHARS = 40
 
 tool = load("tool", "tools/refund_order.json")
 st.title(tr("passk.title"))
@@ -113,13 +118,21 @@ st.markdown(tr("passk.equiv_band", q=percent(q), k=k, m=m, low=percent(pass_k(q,
 st.header(tr("passk.est_title"))
 st.markdown(tr("passk.est_intro"))
 c1, c2, c3 = st.columns(3)
-# No min_value / max_value: the browser would refuse an out-of-range value in English and keep showing it while
-# the page computed with the previous one. Every value typed is used; estimate() refuses it in the student's language.
-n_runs = c1.number_input(tr("passk.n_label"), value=10, step=1, key="passk_n", **PERSIST)
-passes = c2.number_input(tr("passk.c_label"), value=9, step=1, key="passk_c", **PERSIST)
-k_est = c3.number_input(tr("passk.est_k_label"), value=3, step=1, key="passk_est_k", **PERSIST)
+# Text boxes, not number inputs: a number input refuses in the browser, in English, what JavaScript cannot hold
+# exactly (past 9 007 199 254 740 991; with min_value / max_value, anything out of range) and keeps showing it while
+# the page computes with the previous value. Every value typed is used; read_whole() and estimate() refuse it in the
+# student's language.
+typed = {name: column.text_input(tr(label), value=default, key=key, max_chars=box_chars(MAX_TYPED_CHARS), **PERSIST)
+         for column, name, label, default, key in ((c1, "n", "passk.n_label", "10", "passk_n"),
+                                                   (c2, "c", "passk.c_label", "9", "passk_c"),
+                                                   (c3, "k", "passk.est_k_label", "3", "passk_est_k"))}
+wholes = {name: read_whole(text) for name, text in typed.items()}
+unread = next((name for name, value in wholes.items() if value is None), None)
 try:
-    est = estimate(n_runs, passes, k_est)
+    if unread is not None:
+        raise EstimateInputError("not_integer" if typed[unread].strip() else "empty", "", name=unread,
+                                 value=plain(escaped_head(typed[unread].strip(), MAX_TYPED_CHARS)))
+    est = estimate(wholes["n"], wholes["c"], wholes["k"])
 except EstimateInputError as exc:
     st.error(tr(f"passk.err.{exc.code}", **exc.params), icon="🚫")
 else:

