@@ -134,6 +134,11 @@ def _umask() -> int:
     return mask
 
 
+#: Characters of OUT's name the export's temporary file's name repeats (``.<name>.<random>.part``): NAME_MAX is 255
+#: bytes on most file systems, and a name of up to 4 bytes a character takes 4 each.
+PART_NAME_CHARS = 40
+
+
 def _cmd_export(args: argparse.Namespace) -> int:
     """The class dashboard's JSON or CSV file (by OUT's suffix) for the whole class, written a page of rows at a time
     (toolcall.dashboard.write_export_json / write_export_csv) into a new file beside OUT (``.OUT.*.part``, removed
@@ -181,7 +186,9 @@ def _cmd_export(args: argparse.Namespace) -> int:
         try:
             # A new file of its own next to OUT (O_EXCL, never followed): a fixed OUT.part that was a link wrote the
             # export into the link's target and left OUT pointing at it; a FIFO there hung the command (brk18new).
-            fd, name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".part", dir=out.parent)
+            # Its name holds at most PART_NAME_CHARS of OUT's: a name near the file system's 255 bytes was refused as
+            # "the name is too long for the file system", though OUT itself could be written (brk19new)
+            fd, name = tempfile.mkstemp(prefix=f".{out.name[:PART_NAME_CHARS]}.", suffix=".part", dir=out.parent)
             part = Path(name)
             os.fchmod(fd, 0o666 & ~_umask())  # as open() would have made it
             with open(fd, "wb") as stream:

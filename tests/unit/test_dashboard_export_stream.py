@@ -345,3 +345,19 @@ def test_something_else_where_the_database_file_should_be_is_named(tmp_path, mon
     assert _cli(monkeypatch, capsys, tmp_path, "export", str(tmp_path / "x.csv"), "--lang", lang) == (
         2, "", f"{tmp_path}/x.csv{done}{db}{sep}{reason.format(d=tmp_path)}{tail}")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.sqlite3"]
+
+
+@pytest.mark.parametrize("name", ["a" * 247 + ".csv", "班级进度" * 20 + ".json"])
+def test_a_name_the_file_system_takes_is_written(tmp_path, monkeypatch, capsys, name):
+    """OUT's whole name was repeated in its temporary file's (``.OUT.<random>.part``): a name of 251 bytes (or 80
+    Chinese characters, 244) that the folder takes was refused, "not written (the name is too long for the file
+    system)" (break-it pass brk19new)."""
+    store = _fill(ProgressStore(tmp_path))
+    store.close()
+    out = tmp_path / "out"
+    out.mkdir()
+    code, printed, err = _cli(monkeypatch, capsys, tmp_path, "export", str(out / name))
+    assert (code, err) == (0, "")
+    written = out / name
+    assert printed == f"{written}: written ({written.stat().st_size:,} bytes)\n"
+    assert [p.name for p in out.iterdir()] == [name]
