@@ -807,6 +807,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(t("cli.interrupted", lang), file=sys.stderr)
         return 130
+    except (MemoryError, RecursionError) as exc:  # what no reader turned into its own message: one line, not a
+        # traceback (an export stopped so ended in one; its temporary file is gone by then: brk19new)
+        print(t("cli.out_of_memory", lang, error=type(exc).__name__), file=sys.stderr)
+        return 2
     finally:
         sys.stdout, sys.stderr, sys.stdin = out, err, stdin
     return code
