@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, UTC
 from pathlib import Path
 
-from toolcall.text import escape_line, quoted_head
+from toolcall.text import escape_line, quoted_head, repr_head
 from typing import Any
 from collections.abc import Iterable, Iterator
 
@@ -690,8 +690,9 @@ class SqlProgressStore:
         naming the database, the table, the exercise, the column and the value (wrong_cell)."""
         if (bad := wrong_cell(rows, fields)) is not None:
             exercise, column, value = bad
-            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "…"
-            raise StorageError(f"{self._where}: a row of {table} (exercise {exercise!r}) holds {shown} in {column}, "
+            shown = quoted_head(value, 40) if isinstance(value, str) else repr_head(value, 40)  # cut as drawn
+            exercise = quoted_head(exercise, 40) if isinstance(exercise, str) else repr_head(exercise, 40)
+            raise StorageError(f"{self._where}: a row of {table} (exercise {exercise}) holds {shown} in {column}, "
                                f"where this app writes {_COLUMN_KINDS[column]}: it was changed outside the app; "
                                "correct or delete that row", setup=True)
         return rows
