@@ -235,13 +235,16 @@ def _cmd_grade(args: argparse.Namespace) -> int:
             print(f"{escape_line(str(default))}: {exc}", file=sys.stderr)
             return 2
     loaded = load_exercises(Path(args.exercises) if args.exercises else None)
-    if args.exercises and not Path(args.exercises).is_dir():
+    # the content root's folder as --exercises: missing, a link loop or empty, it was named and then the id was
+    # blamed too, "unknown exercise id 'pk_pass3'; known ids: none" (brk19new)
+    folder = Path(args.exercises) if args.exercises else FIXTURES_DIR / "exercises"
+    if not folder.is_dir():
         for problem in loaded.problems:  # "no such folder": not "unknown exercise id"
             print_lines(problem, file=sys.stderr)
         return 2
-    if args.exercises and not exercise_files(Path(args.exercises)):  # not "unknown id …; known ids: none"
-        print(f"--exercises {escape_line(args.exercises)}: no exercise files (*.yaml, *.yml) in this folder",
-              file=sys.stderr)
+    if not exercise_files(folder):  # not "unknown id …; known ids: none"
+        named = f"--exercises {escape_line(args.exercises)}" if args.exercises else escape_line(str(folder))
+        print(f"{named}: no exercise files (*.yaml, *.yml) in this folder", file=sys.stderr)
         return 2
     exercise = loaded.by_id().get(args.exercise_id)
     if exercise is None:
