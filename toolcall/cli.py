@@ -143,13 +143,14 @@ def _cmd_export(args: argparse.Namespace) -> int:
     """The class dashboard's JSON or CSV file (by OUT's suffix) for the whole class, written a page of rows at a time
     (toolcall.dashboard.write_export_json / write_export_csv) into a new file beside OUT (``.OUT.*.part``, removed
     on any failure or interrupt), then renamed to OUT: what the dashboard's buttons offer only up to
-    MAX_PAGE_EXPORT_LEARNERS learners. The store is the app's: TOOLCALL_DATABASE_URL, else the SQLite file in
-    TOOLCALL_DATA_DIR (which must exist: an export never creates a database)."""
+    MAX_PAGE_EXPORT_LEARNERS learners. The store is the app's: TOOLCALL_DATABASE_URL (the environment's, else the
+    secrets files' the app reads: progress.configured_database_url), else the SQLite file in TOOLCALL_DATA_DIR (which
+    must exist: an export never creates a database)."""
     from toolcall.dashboard import write_export_csv, write_export_json
     from toolcall.harness import load_scenarios
     from toolcall.harness_grading import progress_entries
     from toolcall.grading import in_course_order
-    from toolcall.progress import DB_NAME, StorageError, data_dir, open_store
+    from toolcall.progress import DB_NAME, StorageError, configured_database_url, data_dir, open_store
 
     out, lang = Path(args.out), args.lang
     kind = out.suffix.lower().lstrip(".")
@@ -160,7 +161,11 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if out.is_dir() or not out.parent.is_dir():
         print(t("cli.export_folder", lang, file=shown), file=sys.stderr)
         return 2
-    url = os.environ.get("TOOLCALL_DATABASE_URL", "")
+    try:  # the app's: the environment, else its secrets files (stripped, as the app reads it)
+        url = configured_database_url()
+    except ValueError as exc:
+        print(t("cli.export_failed", lang, file=shown, reason=str(exc)), file=sys.stderr)
+        return 2
     store_file = data_dir() / DB_NAME
     if not url and os.path.lexists(store_file) and not store_file.is_file():
         try:  # a FIFO, a folder, a link to nothing or a loop there was "no progress database at …" (brk18new)
@@ -182,7 +187,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     logging.getLogger("psycopg").addHandler(logging.NullHandler())
     part = None
     try:
-        store = open_store(url or None)
+        store = open_store(url)
         try:
             # A new file of its own next to OUT (O_EXCL, never followed): a fixed OUT.part that was a link wrote the
             # export into the link's target and left OUT pointing at it; a FIFO there hung the command (brk18new).

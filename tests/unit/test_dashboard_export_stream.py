@@ -362,3 +362,50 @@ def test_a_name_the_file_system_takes_is_written(tmp_path, monkeypatch, capsys, 
     written = out / name
     assert printed == f"{written}: written ({written.stat().st_size:,} bytes)\n"
     assert [p.name for p in out.iterdir()] == [name]
+
+
+def _secrets(monkeypatch, folder, text: str | None) -> None:
+    """Run in ``folder`` as the app's folder, with ``text`` as its .streamlit/secrets.toml (None: none) and no other."""
+    monkeypatch.chdir(folder)
+    monkeypatch.setenv("HOME", str(folder / "home"))
+    monkeypatch.delenv("STREAMLIT_SECRETS_FILES", raising=False)
+    if text is not None:
+        (folder / ".streamlit").mkdir()
+        (folder / ".streamlit" / "secrets.toml").write_text(text, "utf-8")
+
+
+def test_the_command_reads_the_url_the_app_reads_from_its_secrets_file(tmp_path, monkeypatch, capsys):
+    """The app reads TOOLCALL_DATABASE_URL from .streamlit/secrets.toml when the environment has none (README,
+    "Scaling out"); export read the environment alone and wrote the SQLite file of the data folder, an old one, or
+    said "no progress database at …" of a class whose progress was in PostgreSQL (break-it pass brk19new)."""
+    ProgressStore(tmp_path).close()  # a stale SQLite file where the command looked
+    _secrets(monkeypatch, tmp_path, 'TOOLCALL_DATABASE_URL = "postgresql://u@127.0.0.1:9152/db"\n')
+    out = tmp_path / "class-progress.csv"
+    code, printed, err = _cli(monkeypatch, capsys, tmp_path, "export", str(out))
+    assert (code, printed, err) == (2, "", f"{out}: not written (cannot connect to the progress database server at "
+                                           "127.0.0.1 port 9152: Connection refused. Start the server, or fix the "
+                                           "host and port in TOOLCALL_DATABASE_URL); exit code 2\n")
+    assert not out.exists()
+
+
+def test_a_url_of_white_space_is_sqlite_as_for_the_app(tmp_path, monkeypatch, capsys):
+    """open_store strips the setting: ``TOOLCALL_DATABASE_URL= `` is SQLite for the app; export tried a server at
+    "the local socket"."""
+    _fill(ProgressStore(tmp_path)).close()
+    _secrets(monkeypatch, tmp_path, None)
+    out = tmp_path / "class-progress.csv"
+    from toolcall.cli import main
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("TOOLCALL_DATABASE_URL", " ")
+    code = main(["export", str(out)])
+    printed, err = capsys.readouterr()
+    assert (code, err) == (0, "") and printed == f"{out}: written ({out.stat().st_size:,} bytes)\n"
+
+
+def test_a_secrets_file_that_is_not_toml_is_named(tmp_path, monkeypatch, capsys):
+    ProgressStore(tmp_path).close()
+    _secrets(monkeypatch, tmp_path, 'TOOLCALL_DATABASE_URL = "postgresql://u:pass@h/db\n')
+    out = tmp_path / "class-progress.csv"
+    code, printed, err = _cli(monkeypatch, capsys, tmp_path, "export", str(out))
+    assert (code, printed, err) == (2, "", f"{out}: not written ({tmp_path}/.streamlit/secrets.toml: not a TOML file "
+                                           "(Illegal character '\\n' (at line 1, column 50))); exit code 2\n")
