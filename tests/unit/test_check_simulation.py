@@ -261,3 +261,26 @@ def test_the_set_s_tools_are_listed_a_dozen_at_most(content):
               "tool_03, tool_04, tool_05, tool_06 and 2 more")
     assert _sim_problems(content) == [("$.cases.nt_thanks.vague.call:nope",
                                        f"'nope' is no tool of the selection set ({listed})")]
+
+
+@pytest.mark.parametrize("break_it, args, expected", [
+    (lambda root: (root / SIM).unlink(), [],
+     (1, "", f"{SIM}: $: cannot read file: no such file\n")),
+    (lambda root: (root / "fixtures" / "selection" / "shop.zh.yaml").write_text("x: [\n", "utf-8"), [],
+     (1, "", "fixtures/selection/shop.zh.yaml: $: not YAML: line 2 column 1: expected the node content, but found "
+             "'<stream end>'\n")),
+    (lambda root: None, ["--out", "{root}/missing"], (2, "", "--out {root}/missing: no such folder\n")),
+])
+def test_the_script_names_what_stops_it_and_writes_no_log(content, break_it, args, expected):
+    """No simulation.yaml (a content root without simulated runs), a selection set that does not load (check names
+    it among the set's problems; the spec's own check skips it) and an --out folder that does not exist each ended
+    the script in a traceback (FixtureError, FileNotFoundError), the first after the English logs were rewritten
+    (break-it pass brk19new)."""
+    logs = {p: p.read_bytes() for p in (content / "fixtures" / "eval_runs").glob("*.jsonl")}
+    for path in logs:
+        path.write_bytes(b"old\n")
+    break_it(content)
+    run = _make(content, *[a.format(root=content) for a in args])
+    code, out, err = expected
+    assert (run.returncode, run.stdout, run.stderr) == (code, out, err.format(root=content))
+    assert {p.read_bytes() for p in logs} == {b"old\n"}
