@@ -420,8 +420,18 @@ def check_simulation(root: Path) -> list[Problem]:
 MAX_MARKDOWN_FILE_CHARS = 2 * MAX_MARKDOWN_CHARS
 
 
-def _markdown_field_problems(file: str, at: list, texts: dict | None, spent: dict[str, int]) -> list[Problem]:
-    """A Problem per language of ``texts`` ({en, zh}, rendered as Markdown) for each toolcall.markdown_hazards.
+#: An exercise's prompt, explanation and hints are shown under its title, drawn as a level-4 heading
+#: (ui/exercise_widgets.py): a heading of that level or larger in them reads as the start of another exercise.
+EXERCISE_TITLE = (4, "the exercise's title")
+#: A scenario's summary and step texts and a walkthrough variant's note are short texts between bold labels ("The
+#: model's response", "Your move:") and captions: any heading in them is drawn larger than the labels of the step.
+STEP_TEXT = (6, "the labels of the step around it")
+
+
+def _markdown_field_problems(file: str, at: list, texts: dict | None, spent: dict[str, int],
+                             outranks: tuple[int, str] | None = None) -> list[Problem]:
+    """A Problem per language of ``texts`` ({en, zh}, rendered as Markdown) for each toolcall.markdown_hazards
+    (``outranks``: the heading the texts sit under, see there).
     ``spent`` counts the characters parsed per file: the text that would pass MAX_MARKDOWN_FILE_CHARS is named once,
     and it and the file's later texts are not parsed."""
     problems: list[Problem] = []
@@ -439,7 +449,7 @@ def _markdown_field_problems(file: str, at: list, texts: dict | None, spent: dic
                                     "not checked"))
             break
         problems += [Problem(file, json_path([*at, lang]), found)
-                     for found in markdown_hazards(text, hidden=False) + dead_links(text)]
+                     for found in markdown_hazards(text, hidden=False, outranks=outranks) + dead_links(text)]
     return problems
 
 
@@ -457,24 +467,27 @@ def check_markdown_texts(root: Path) -> list[Problem]:
     if (root / "fixtures" / "exercises").is_dir():
         for ex in load_exercises(root / "fixtures" / "exercises").exercises:
             at = ["exercises", ex.index]
-            for key in ("title", "prompt", "explanation"):
-                problems += _markdown_field_problems(ex.file, [*at, key], getattr(ex, key), spent)
+            problems += _markdown_field_problems(ex.file, [*at, "title"], ex.title, spent)
+            for key in ("prompt", "explanation"):
+                problems += _markdown_field_problems(ex.file, [*at, key], getattr(ex, key), spent, EXERCISE_TITLE)
             for i, hint in enumerate(ex.hints):
-                problems += _markdown_field_problems(ex.file, [*at, "hints", i], hint, spent)
+                problems += _markdown_field_problems(ex.file, [*at, "hints", i], hint, spent, EXERCISE_TITLE)
     for s in load_scenarios(root / "fixtures" / "scenarios").scenarios:
-        problems += _markdown_field_problems(s.file, ["summary"], s.summary, spent)
+        problems += _markdown_field_problems(s.file, ["summary"], s.summary, spent, STEP_TEXT)
         problems += [Problem(s.file, json_path(["sources", i]), f"{quoted_source(source)} {found}")
                      for i, source in enumerate(s.sources) for found in source_problems(source)]
         for i, step in enumerate(s.steps):
             for key in ("prompt", "world", "explain"):
-                problems += _markdown_field_problems(s.file, ["steps", i, key], getattr(step, key), spent)
+                problems += _markdown_field_problems(s.file, ["steps", i, key], getattr(step, key), spent,
+                                                     STEP_TEXT)
     for path in sorted((root / "fixtures" / "transcripts").glob("*.y*ml")):
         try:
             fx = load_walkthrough(path)
         except FixtureError:
             continue  # reported by check_walkthroughs
         for v, variant in enumerate(fx.variants):
-            problems += _markdown_field_problems(display_name(path), ["variants", v, "note"], variant.note, spent)
+            problems += _markdown_field_problems(display_name(path), ["variants", v, "note"], variant.note, spent,
+                                                 STEP_TEXT)
     return problems
 
 

@@ -187,7 +187,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     logging.getLogger("psycopg").addHandler(logging.NullHandler())
     part = None
     try:
-        store = open_store(url)
+        store = open_store(url, export=True)  # read-only: an export never sets up or upgrades a database
         try:
             # A new file of its own next to OUT (O_EXCL, never followed): a fixed OUT.part that was a link wrote the
             # export into the link's target and left OUT pointing at it; a FIFO there hung the command (brk18new).

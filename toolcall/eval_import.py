@@ -38,6 +38,7 @@ import codecs
 import io
 import json
 import lzma
+import re
 import struct
 import zipfile
 import zlib
@@ -162,10 +163,34 @@ def _json_doc(data: bytes, member: str | None = None) -> Any:
     if values > MAX_JSON_VALUES:
         raise LogTooLarge("member_too_many_values" if member else "too_many_values", values, MAX_JSON_VALUES, **named)
     try:
-        return orjson.loads(data)
+        return exact_loads(data)
     except orjson.JSONDecodeError as exc:
         code, params = json_failure(data, exc)
         raise LogUnreadable(code, **params) from None
+
+
+#: A run of 19 digits: the shortest integer text orjson may not hold (it reads −2⁶³ to 2⁶⁴ − 1 exactly and any
+#: other integer as the nearest float, so 2⁶⁴ and 2⁶⁴ + 1 were read as one number and graded as equal).
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)  # never reached: orjson refused NaN and Infinity first
+
+
+def exact_loads(data: bytes) -> Any:
+    """``orjson.loads(data)``, with every integer exact: a text holding a run of 19 or more digits (an integer
+    orjson may have read as a float, or only a long string) is read again by Python's json, which keeps integers
+    whole. Raises orjson.JSONDecodeError for what orjson refuses (so NaN, Infinity and numbers past the float
+    range stay refused). When the second reading fails (nesting Python's reader refuses, or an integer of more
+    than 4 300 digits, past Python's int conversion limit), orjson's result is kept."""
+    value = orjson.loads(data)
+    if _LONG_DIGITS.search(data) is None:
+        return value
+    try:
+        return json.loads(data, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return value
 
 
 def json_values(data: bytes) -> int:
@@ -328,9 +353,11 @@ def _is_int(value: Any) -> bool:
 
 
 def _too_large(value: Any) -> bool:
-    """Whether ``value`` is a whole number orjson read as a float because it is past its integers (−2⁶³ to
-    2⁶⁴ − 1): 2**64 as a run number, a task_id or an epoch was called "not a whole number" (issue 13, brk12cli)."""
-    return isinstance(value, float) and value.is_integer() and not -2 ** 63 <= value < 2 ** 64
+    """Whether ``value`` is a whole number past orjson's integers (−2⁶³ to 2⁶⁴ − 1; read exactly by exact_loads,
+    or written as a float): 2**64 as a run number, a task_id or an epoch was called "not a whole number" (issue 13,
+    brk12cli)."""
+    whole = _is_int(value) or isinstance(value, float) and value.is_integer()
+    return whole and not -2 ** 63 <= value < 2 ** 64
 
 
 #: Names the confusion matrix gives its own rows and columns (no call at all; the names past its cap): a call or an
@@ -445,7 +472,7 @@ def read_native(data: bytes) -> RunLog:
     shared: dict[bytes, tuple] = {}
     current = -1
     budget = _Budget()
-    loads, sort_keys = orjson.loads, orjson.OPT_SORT_KEYS
+    loads, sort_keys = exact_loads, orjson.OPT_SORT_KEYS
     # Lines as a C iterator over a view of ``data`` (no copy); each keeps its "\n", which orjson skips.
     for number, raw in enumerate(io.BytesIO(data), start=1):
         if len(raw) > MAX_LINE_CHARS and (size := len(raw.rstrip(b"\n"))) > MAX_LINE_CHARS:

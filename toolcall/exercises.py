@@ -19,7 +19,7 @@ from toolcall.exercise_types import EXERCISE_TYPES
 from toolcall.exercise_types.base import Fault
 from toolcall.fixtures import (FixtureError, Problem, SchemaFileError, blank_text_problems, content_message,
                                content_schema, content_validator, display_name, first_introduced, json_path, read_data,
-                               hidden_text_problems, same_text_problems)
+                               hidden_text_problems, oversized_lists, same_text_problems)
 
 #: Exercise types (toolcall/exercise_types/; a test keeps exercise.schema.json's enum equal).
 TYPES: tuple[str, ...] = tuple(EXERCISE_TYPES)
@@ -103,6 +103,8 @@ def load_exercise_file(path: Path, schema_path: Path = SCHEMA_PATH) -> tuple[lis
         schema = content_schema(Path(schema_path))
     except SchemaFileError as exc:  # read as every content schema is (toolcall.fixtures.schema_problems)
         return [], [Problem(name, "$", f"cannot be checked: {display_name(Path(schema_path))}: {exc}")]
+    if oversized := oversized_lists(data, schema, name):  # counted before its exercises, as schema_problems does
+        return [], oversized
     errors = sorted(content_validator(schema).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     problems = [Problem(name, json_path(e.absolute_path), content_message(e)) for e in errors]
     problems += blank_text_problems(data, name) + same_text_problems(data, name) + hidden_text_problems(data, name)

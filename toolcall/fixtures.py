@@ -481,8 +481,8 @@ def content_message(error: Any) -> str:
     message = error.message
     if (guess := _misspelt_key(error)) is not None:
         message += f" ({guess})"
-    if isinstance(error.instance, (str, list, dict)) and len(error.instance) > MAX_QUOTED // 4:
-        quoted = repr(error.instance)
+    if isinstance(error.instance, (str, list, dict)) and len(message) > MAX_QUOTED:  # not by its length alone:
+        quoted = repr(error.instance)  # 11 hints of 100 characters were quoted whole (pass fix19left)
         if len(quoted) > MAX_QUOTED:  # cut as drawn: no escape cut in half (repr_head)
             message = message.replace(quoted, repr_head(error.instance, MAX_QUOTED), 1)
     if error.validator in SIZE_RULES and isinstance(error.instance, (str, list, dict)):

@@ -121,12 +121,17 @@ def _link_problems(lesson: Lesson) -> list[Problem]:
 
 
 _LINE = re.compile(r"^line \d+: ")
+#: A lesson's body is shown under its title, a level-2 heading (``st.header`` on the lessons page; an expander's
+#: label above the page it belongs to): a ``#`` or ``##`` in the body is drawn as large, and the lesson reads as
+#: several.
+LESSON_TITLE = (2, "the lesson's title")
 
 
 def _markdown_problems(lesson: Lesson) -> list[Problem]:
     """A Problem for each place Streamlit renders otherwise than written (toolcall.markdown_hazards): in the body
     (lines of the file) and in the title and summary (an expander's label and a caption are Markdown too)."""
-    problems = [Problem(lesson.file, "$.body", found) for found in markdown_hazards(lesson.body, lesson.body_line)]
+    problems = [Problem(lesson.file, "$.body", found)
+                for found in markdown_hazards(lesson.body, lesson.body_line, outranks=LESSON_TITLE)]
     for key in ("title", "summary"):
         problems += [Problem(lesson.file, f"$.{key}", _LINE.sub("", found))
                      for found in markdown_hazards(getattr(lesson, key))]

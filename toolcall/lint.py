@@ -312,7 +312,7 @@ def lint_tool(tool: Tool, base: str = "$") -> list[Finding]:
         if "dry_run" not in props:
             add("write_dry_run", path)
     if (verb in IRREVERSIBLE_VERBS) and not APPROVAL_WORDS.search(tool.description):
-        add("irreversible_approval", ".description", verb=verb)
+        add("irreversible_approval", ".description", verb=verb, name=tool.name)
     if verb in {"search", "list", "find", "query"}:
         has_params = "limit" in props and any(p in props for p in ("cursor", "page", "page_token", "offset"))
         if not has_params or not PAGINATION_WORDS.search(tool.description):

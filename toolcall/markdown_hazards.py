@@ -152,22 +152,43 @@ def hidden_hazards(text: str, first_line: int = 1) -> list[str]:
     return found
 
 
-def markdown_hazards(text: str, first_line: int = 1, hidden: bool = True) -> list[str]:
+def _heading(tokens: list, i: int, line: int, outranks: tuple[int, str]) -> list[str]:
+    """The message for the heading that opens at ``tokens[i]`` when its level is ``outranks[0]`` or higher (a smaller
+    number): it is drawn as large as ``outranks[1]``, the heading the text sits under, or larger."""
+    level, under = outranks
+    depth = int(tokens[i].tag[1:])
+    if depth > level:
+        return []
+    title = tokens[i + 1].content if i + 1 < len(tokens) and tokens[i + 1].type == "inline" else ""
+    fix = f"write {'#' * (level + 1)} (or more #) before it" if level < 6 else "write it as **bold** text instead"
+    return [f"line {line}: the heading {_short(title)} ({'#' * depth}) is drawn as large as {under} or larger, so "
+            f"the text reads as several; {fix}"]
+
+
+def markdown_hazards(text: str, first_line: int = 1, hidden: bool = True,
+                     outranks: tuple[int, str] | None = None) -> list[str]:
     """One message per place in ``text`` that Streamlit's ``st.markdown`` renders otherwise than written:
     raw HTML meant as HTML (shown as its tags; a comment is shown too), an unescaped pair of ``$`` outside
     code (a LaTeX formula), a code fence never closed (the rest of the text becomes code). Each names the
     line (``first_line`` = the text's first: a lesson's body starts after its front matter) and what is there.
     Also a character the page shows as nothing or that reorders the text around it (:func:`hidden_hazards`), unless
     ``hidden`` is False (a fixture's texts: toolcall.fixtures.hidden_text_problems names them at their JSON path).
+    With ``outranks`` = (level, what), also each heading of that level or a larger one (``##`` for 2): the text is
+    shown under a heading of that level (a lesson under its title, ``st.header``; an exercise's texts under its
+    ``####`` title), and a heading as large reads as the start of another lesson or exercise. Level 6 names every
+    heading (a scenario's or the walkthrough's short texts sit between bold labels: bold text is the fix there).
     Empty for plain Markdown. A text over MAX_MARKDOWN_CHARS characters is not parsed: its one message says so."""
     if len(text) > MAX_MARKDOWN_CHARS:
         return [f"the text is {len(text):,} characters; a text shown as Markdown may have at most "
                 f"{MAX_MARKDOWN_CHARS:,} (it was not checked further)"]
     lines = text.splitlines()
     found: list[str] = hidden_hazards(text, first_line) if hidden else []
-    for token in _PARSER.parse(text):
+    tokens = _PARSER.parse(text)
+    for i, token in enumerate(tokens):
         line = (token.map[0] if token.map else 0) + first_line
-        if token.type == "html_block":
+        if token.type == "heading_open" and outranks:
+            found += _heading(tokens, i, line, outranks)
+        elif token.type == "html_block":
             found += _html(token.content, line)
         elif token.type == "fence" and not _fence_closed(token, lines):
             found.append(f"line {line}: the code block opened with {token.markup} is never closed, so the "

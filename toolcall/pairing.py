@@ -87,7 +87,35 @@ RULES: tuple[str, ...] = (
     "response_not_object",
 )
 #: Things worth saying that the API does not reject.
-NOTES: tuple[str, ...] = ("arguments_invalid_json", "lookalike_key")
+NOTES: tuple[str, ...] = ("arguments_invalid_json", "lookalike_key", "not_checked")
+
+#: CHECKED_TYPES' and QUIET_TYPES' key for Chat Completions content parts (OPENAI's are its tool calls' types).
+OPENAI_PARTS = "openai_parts"
+#: Per form, the types of item, block, part or tool call the checker reads for pairing (``checked``, named in the
+#: not_checked note's advice) and the others the API takes that hold nothing to pair (text, images, reasoning…):
+#: any other type (a server-side tool's blocks, a custom or computer call, a misspelt ``tool_reslt``) is named in
+#: one not_checked note per type, not passed over in silence (pass fix19left: an unknown Responses item type was
+#: ignored without a word). From the SDKs the tests pin: anthropic ContentBlockParam, openai ResponseInputItemParam
+#: and ChatCompletionContentPartParam, google.genai Part, mcp ContentBlock.
+CHECKED_TYPES: dict[str, tuple[str, ...]] = {
+    ANTHROPIC: ("tool_use", "tool_result", "text"),
+    OPENAI: ("function", "custom"),  # tool calls (tool_calls[].type)
+    OPENAI_PARTS: ("text",),  # content parts
+    RESPONSES: ("function_call", "function_call_output", "message"),
+    MCP: ("text", "image", "audio", "resource_link", "resource"),
+    GEMINI: ("functionCall", "functionResponse", "text"),
+}
+QUIET_TYPES: dict[str, frozenset[str]] = {
+    ANTHROPIC: frozenset({"image", "document", "search_result", "thinking", "redacted_thinking", "container_upload"}),
+    OPENAI: frozenset(),
+    OPENAI_PARTS: frozenset({"image_url", "input_audio", "file", "refusal"}),
+    RESPONSES: frozenset({"reasoning", "compaction"}),
+    MCP: frozenset(),
+    GEMINI: frozenset({"inlineData", "fileData", "executableCode", "codeExecutionResult", "thought",
+                       "thoughtSignature", "videoMetadata", "partMetadata", "mediaResolution", "audioMetadata",
+                       "audioTranscription", "documentMetadata", "mediaProcessing", "speechMetadata",
+                       "spreadsheetMetadata"}),
+}
 
 
 @dataclass(frozen=True)
@@ -143,7 +171,7 @@ def shown(value: Any) -> str:
 
 #: Detail parameters quoted from the transcript (ids, names, roles, block types): shown through
 #: escape_identifier, so a look-alike character cannot make two different values read the same.
-QUOTED_PARAMS = frozenset({"id", "rid", "name", "kind", "role", "got", "written"})
+QUOTED_PARAMS = frozenset({"id", "rid", "name", "kind", "role", "got", "written", "type"})
 
 
 def shown_id(value: Any) -> str:
@@ -165,6 +193,23 @@ def id_list(ids: list[str] | set[str], lang: str) -> str:
 class _Collector:
     def __init__(self, lang: str):
         self.lang, self.found, self.more, self.notes, self.notes_more = lang, [], 0, [], 0
+        #: Types not checked: the type (as shown, cut) → [first message, first block, count, its table's key].
+        self.skipped: dict[str, list] = {}
+
+    def unchecked(self, fmt: str, kind: Any, msg: int, block: int | None) -> bool:
+        """True, after counting it, when ``kind`` (an item's, block's, part's or tool call's type) is neither one the
+        checker reads for ``fmt`` nor one holding nothing to pair (CHECKED_TYPES, QUIET_TYPES); else False."""
+        if isinstance(kind, str) and (kind in CHECKED_TYPES[fmt] or kind in QUIET_TYPES[fmt]):
+            return False
+        key = kind[:MAX_SHOWN + 1] if isinstance(kind, str) else _json_text(kind)[:MAX_SHOWN + 1]
+        seen = self.skipped.setdefault(key, [msg, block, 0, fmt])
+        seen[2] += 1
+        return True
+
+    def note_unchecked(self) -> None:
+        """One not_checked note per type counted by unchecked, at its first place."""
+        for kind, (msg, block, count, fmt) in self.skipped.items():
+            self.note("not_checked", msg, block, type=kind, count=count, known=", ".join(CHECKED_TYPES[fmt]))
 
     @property
     def full(self) -> bool:
@@ -177,6 +222,12 @@ class _Collector:
         if self.full:
             self.more += 1
             return
+        if params.get("got") is MISSING:  # "… is missing", not "must be a string, not null"
+            key = f"{key or rule}_missing"
+            del params["got"]
+        if params.get("role") is MISSING:  # "a message without a role", not "(null)"
+            key = f"{key or rule}_no_role"
+            del params["role"]
         self.found.append(self._build(rule, msg, block, key, params))
 
     def note(self, rule: str, msg: int | None, block: int | None, **params: Any) -> None:
@@ -233,9 +284,30 @@ def _json_text(value: Any) -> str:
 
 def _role_text(role: Any) -> str:
     """A message's role as a detail names it (``user``, ``User``): a string as itself (cut to MAX_SHOWN + 1
-    characters; the detail cuts it as drawn), anything else as JSON: ``null`` for a missing one, not Python's
-    ``None``."""
+    characters; the detail cuts it as drawn), MISSING for none at all (the detail then says the message has no
+    role), anything else as JSON (``null``), not Python's ``None``."""
+    if role is MISSING:  # the detail then says the message has no role, not "(null)" (pass fix19left)
+        return role
     return role[:MAX_SHOWN + 1] if isinstance(role, str) else json.dumps(role, ensure_ascii=False)
+
+
+class _Missing:
+    """What a detail's ``got`` is when the field is not there at all: the detail then says it is missing (key
+    ``<key>_missing``), not that it is null or of the wrong type."""
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING = _Missing()
+
+
+def _got(container: dict, field: str, as_json: bool = False) -> Any:
+    """``container[field]``'s JSON type name (its JSON text when ``as_json``), or MISSING when there is no such field:
+    a tool_use without an id was told "tool_use.id must be a string, not null" (pass fix19left)."""
+    if field not in container:
+        return MISSING
+    return _json_text(container[field]) if as_json else _type_name(container[field])
 
 
 def _type_name(value: Any) -> str:
@@ -366,6 +438,7 @@ def check_pairing(text: str, fmt: str = AUTO, lang: str = "en") -> Report:
     out = _Collector(lang)
     {ANTHROPIC: _check_anthropic, OPENAI: _check_openai, RESPONSES: _check_responses, MCP: _check_mcp,
      GEMINI: _check_gemini}[fmt](messages, out)
+    out.note_unchecked()
     _lookalike_keys(messages, out)
     return Report(fmt, detected, len(messages), out.found, out.more, notes=out.notes, notes_more=out.notes_more)
 
@@ -409,12 +482,12 @@ def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[st
         role, content = m.get("role"), m.get("content")
         if role not in ("user", "assistant"):
             out.add("wrong_content_type", i, None, what="role", expected='"user" / "assistant"',
-                    got=_json_text(role))
+                    got=_got(m, "role", as_json=True))
         if isinstance(content, str):
             blocks[-1] = [{"type": "text", "text": content}]
             continue
         if not isinstance(content, list):
-            out.add("wrong_content_type", i, None, what="content", expected="string / array", got=_type_name(content))
+            out.add("wrong_content_type", i, None, what="content", expected="string / array", got=_got(m, "content"))
             continue
         for j, b in enumerate(content):
             if not isinstance(b, dict) or not isinstance(b.get("type"), str):
@@ -423,23 +496,23 @@ def _anthropic_blocks(messages: list[Any], out: _Collector) -> list[list[dict[st
                 blocks[-1].append({"type": None})
                 continue
             kind = b["type"]
+            out.unchecked(ANTHROPIC, kind, i, j)  # still a block: in the way of a tool_result, as before
             if kind == "text" and b.get("text") == "":
                 out.add("empty_text_block", i, j)
             elif kind == "tool_use":
                 if role == "user":
                     out.add("wrong_content_type", i, j, key="tool_use_in_user")  # a block is in a message: which
                 if not isinstance(b.get("id"), str):
-                    out.add("wrong_content_type", i, j, what="tool_use.id", expected="string",
-                            got=_type_name(b.get("id")))
+                    out.add("wrong_content_type", i, j, what="tool_use.id", expected="string", got=_got(b, "id"))
                 if not isinstance(b.get("input"), dict):
                     out.add("wrong_content_type", i, j, what="tool_use.input", expected="object",
-                            got=_type_name(b.get("input")))
+                            got=_got(b, "input"))
             elif kind == "tool_result":
                 if role == "assistant":
                     out.add("wrong_content_type", i, j, key="tool_result_in_assistant")
                 if not isinstance(b.get("tool_use_id"), str):
                     out.add("wrong_content_type", i, j, what="tool_result.tool_use_id", expected="string",
-                            got=_type_name(b.get("tool_use_id")))
+                            got=_got(b, "tool_use_id"))
                 c = b.get("content", "")
                 if not isinstance(c, str) and not (isinstance(c, list) and all(isinstance(x, dict) for x in c)):
                     out.add("wrong_content_type", i, j, what="tool_result.content", expected="string / array of blocks",
@@ -465,7 +538,7 @@ def _check_anthropic(messages: list[Any], out: _Collector) -> None:
     answered: dict[str, tuple[int, int]] = {}
     results_at: dict[int, int] = {}  # message of a turn's calls → first message holding a result for it
     in_the_way: set[int] = set()  # turns whose in-between messages were reported
-    roles = [m.get("role") if isinstance(m, dict) else None for m in messages]
+    roles = [m.get("role", MISSING) if isinstance(m, dict) else None for m in messages]
     prev_ids: set[str] = set()
     for i, msg_blocks in enumerate(blocks):
         role = roles[i]
@@ -555,14 +628,17 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
             in_zone = False
             continue
         role, content = m.get("role"), m.get("content")
+        for j, part in enumerate(content if isinstance(content, list) else ()):
+            if isinstance(part, dict):
+                out.unchecked(OPENAI_PARTS, part.get("type"), i, j)
         if role not in ("system", "developer", "user", "assistant", "tool"):
             out.add("wrong_content_type", i, None, what="role", expected='"system" / "user" / "assistant" / "tool"',
-                    got=_json_text(role))
+                    got=_got(m, "role", as_json=True))
         if role == "tool":
             parts = isinstance(content, list) and all(isinstance(x, dict) for x in content)
             if not isinstance(content, str) and not parts:
                 out.add("wrong_content_type", i, None, what="content", expected="string / array of text parts",
-                        got=_type_name(content))
+                        got=_got(m, "content"))
             rid = m.get("tool_call_id")
             if "tool_call_id" in m and not isinstance(rid, str):  # present but not a string: not "missing"
                 out.add("wrong_content_type", i, None, what="tool_call_id", expected="string", got=_type_name(rid))
@@ -592,7 +668,8 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
         if in_zone:  # the turn's tool messages end here: is one of them still to come?
             later = max((last_tool.get(cid, -1) for cid in zone if cid not in answered), default=-1)
             if later > i:
-                out.add("text_before_tool_result", i, None, key="text_before_tool_message", role=_role_text(role),
+                out.add("text_before_tool_result", i, None, key="text_before_tool_message",
+                        role=_role_text(m.get("role", MISSING)),
                         call=zone_owner, after=later)
         in_zone, zone, zone_owner, waiting = False, set(), None, 0  # a new set: violations keep the old one
         listed.clear()
@@ -607,18 +684,30 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
             continue
         for j, tc in enumerate(tool_calls):
             fn = tc.get("function") if isinstance(tc, dict) else None
-            if not isinstance(tc, dict) or not isinstance(tc.get("id"), str) or not isinstance(fn, dict):
+            if not isinstance(tc, dict):
                 out.add("wrong_content_type", i, j, what="tool_calls[]", expected="{id, type, function}",
                         got=_type_name(tc))
                 continue
-            args = fn.get("arguments")
-            if not isinstance(args, str):
-                out.add("arguments_not_string", i, j, got=_type_name(args))
-            else:
-                parsed = parse_tool_input(args, MAX_CHARS)  # bounded by the transcript: only bad JSON is noted
-                if not parsed.ok:
-                    out.note("arguments_invalid_json", i, j, id=tc["id"], code=parsed.code,
-                             detail=localized_detail(parsed, out.lang))
+            kind = tc.get("type", "function")  # a call of a type not checked still pairs by its id
+            body = "function" if kind == "function" else "custom" if kind == "custom" else None
+            if isinstance(tc.get("id"), str) and out.unchecked(OPENAI, kind, i, j):
+                body = None
+            elif not isinstance(tc.get("id"), str) or (body and not isinstance(tc.get(body), dict)):
+                # the field, missing or mistyped: an object without an id was told "must be {id, type, function},
+                # not an object" (pass fix19left)
+                field, wanted = ("id", "string") if not isinstance(tc.get("id"), str) else (body, "object")
+                out.add("wrong_content_type", i, j, what=f"tool_calls[].{field}", expected=wanted,
+                        got=_got(tc, field))
+                continue
+            if body == "function":  # a custom tool's input is free text: nothing more to check
+                args = fn.get("arguments")
+                if not isinstance(args, str):
+                    out.add("arguments_not_string", i, j, got=_got(fn, "arguments"))
+                else:
+                    parsed = parse_tool_input(args, MAX_CHARS)  # bounded by the transcript: only bad JSON is noted
+                    if not parsed.ok:
+                        out.note("arguments_invalid_json", i, j, id=tc["id"], code=parsed.code,
+                                 detail=localized_detail(parsed, out.lang))
             calls.setdefault(tc["id"], (i, j))
             waiting += tc["id"] not in zone and tc["id"] not in answered
             zone.add(tc["id"])
@@ -672,19 +761,24 @@ def _check_responses(items: list[Any], out: _Collector) -> None:
             out.add("wrong_content_type", i, None, what="item", expected="object", got=_type_name(it))
             continue
         kind, cid = it.get("type"), it.get("call_id")
-        if kind not in ("function_call", "function_call_output"):
+        if "type" not in it and "role" in it:  # a message written without its type (EasyInputMessage)
+            continue
+        if "type" not in it:
+            out.add("wrong_content_type", i, None, what="type", expected="string", got=MISSING)
+            continue
+        if out.unchecked(RESPONSES, kind, i, None) or kind not in ("function_call", "function_call_output"):
             continue
         if not isinstance(cid, str):
-            out.add("wrong_content_type", i, None, what="call_id", expected="string", got=_type_name(cid))
+            out.add("wrong_content_type", i, None, what="call_id", expected="string", got=_got(it, "call_id"))
             continue
         if kind == "function_call":
             if not isinstance(it.get("arguments"), str):
                 out.add("arguments_not_string", i, None, key="function_call_arguments_not_string",
-                        got=_type_name(it.get("arguments")))
+                        got=_got(it, "arguments"))
             calls.setdefault(cid, i)
             continue
         if not isinstance(it.get("output"), (str, list)):
-            out.add("wrong_content_type", i, None, what="output", expected="string", got=_type_name(it.get("output")))
+            out.add("wrong_content_type", i, None, what="output", expected="string", got=_got(it, "output"))
         if cid in answered:
             out.add("duplicate_result", i, None, key="duplicate_output", id=cid, first=answered[cid])
         elif cid in calls:
@@ -721,17 +815,22 @@ def _check_mcp(messages: list[Any], out: _Collector) -> None:
             continue
         if m.get("jsonrpc") != "2.0":
             out.add("wrong_content_type", i, None, what="jsonrpc", expected='"2.0"',
-                    got=_json_text(m.get("jsonrpc")))
+                    got=_got(m, "jsonrpc", as_json=True))
         key = _rpc_id(m.get("id"))
         if "method" in m:
             if key is not None:
                 requests.setdefault(key, (i, m["id"]))
             continue
+        result = m.get("result")
+        if isinstance(result, dict) and isinstance(result.get("content"), list):  # a CallToolResult's blocks
+            for j, block in enumerate(result["content"]):
+                if isinstance(block, dict):
+                    out.unchecked(MCP, block.get("type"), i, j)
         has_result, has_error = "result" in m, "error" in m
         if has_result == has_error:
             out.add("result_and_error", i, None, key="result_and_error" if has_result else "neither_result_nor_error")
         if key is None:
-            out.add("wrong_content_type", i, None, what="id", expected="string / number", got=_type_name(m.get("id")))
+            out.add("wrong_content_type", i, None, what="id", expected="string / number", got=_got(m, "id"))
         elif key in answered:
             out.add("duplicate_result", i, None, key="duplicate_response", id=key, first=answered[key], rid=m["id"])
         elif key in requests:
@@ -761,9 +860,9 @@ def _check_gemini(contents: list[Any], out: _Collector) -> None:
     every: list[tuple[int, int, str, Any]] = []
     for i, m in enumerate(contents):
         if not isinstance(m, dict) or not isinstance(m.get("parts"), list):
-            what, value = ("content", m) if not isinstance(m, dict) else ("parts", m.get("parts"))
+            what, got = ("content", _type_name(m)) if not isinstance(m, dict) else ("parts", _got(m, "parts"))
             out.add("wrong_content_type", i, None, what=what, expected="object" if what == "content" else "array",
-                    got=_type_name(value))
+                    got=got)
             pending = []
             continue
         role = m.get("role")
@@ -778,9 +877,14 @@ def _check_gemini(contents: list[Any], out: _Collector) -> None:
             if not isinstance(part, dict):
                 out.add("wrong_content_type", i, j, what="part", expected="object", got=_type_name(part))
                 continue
+            for key in part:  # a part's type is the field it holds: functionCal, function_call, toolCall…
+                out.unchecked(GEMINI, key, i, j)
             if isinstance(part.get("functionCall"), dict):
                 fc = part["functionCall"]
-                turn.append((i, j, str(fc.get("name")), fc.get("id")))
+                if not isinstance(fc.get("name"), str):  # was named "None" in every line about it (fix19left)
+                    out.add("wrong_content_type", i, j, what="functionCall.name", expected="string",
+                            got=_got(fc, "name"))
+                turn.append((i, j, fc["name"] if isinstance(fc.get("name"), str) else "?", fc.get("id")))
             if isinstance(part.get("functionResponse"), dict):
                 _gemini_response(i, j, part["functionResponse"], waiting, answered, out)
         if role == "model":
@@ -849,9 +953,12 @@ def _gemini_response(i: int, j: int, fr: dict[str, Any], waiting: _Waiting,
                      answered: set[tuple[int, int]], out: _Collector) -> None:
     name, rid = fr.get("name"), fr.get("id")
     if not isinstance(fr.get("response"), dict):
-        out.add("response_not_object", i, j, got=_type_name(fr.get("response")))
+        out.add("response_not_object", i, j, got=_got(fr, "response"))
+    if not isinstance(name, str):  # it answers no call: said once, not as "functionResponse None" (fix19left)
+        out.add("wrong_content_type", i, j, what="functionResponse.name", expected="string", got=_got(fr, "name"))
+        return
     if not waiting:
-        out.add("orphan_result", i, j, key="orphan_function_response", name=str(name))
+        out.add("orphan_result", i, j, key="orphan_function_response", name=name)
         return
     free, matched = waiting.match(name, rid, answered)
     if free is not None:
@@ -863,5 +970,6 @@ def _gemini_response(i: int, j: int, fr: dict[str, Any], waiting: _Waiting,
         opened = functools.cache(lambda: waiting.open_calls(answered))  # built only if the violation is kept
         label = functools.cache(lambda: [escape_identifier(f"{c[2]} ({c[3]})" if c[3] is not None else str(c[2]))
                                          for c in opened()])
-        out.add("name_mismatch", i, j, name=str(name), rid=str(rid), expected=lambda: ", ".join(label()),
+        out.add("name_mismatch", i, j, name=name, rid="-" if rid is None else str(rid),  # no id: "-", not "None"
+                expected=lambda: ", ".join(label()),
                 fix=lambda: label()[0], fix_name=lambda: opened()[0][2], fix_id=lambda: opened()[0][3])

@@ -220,6 +220,30 @@ def damaged_problem(path: Path, words: str) -> str:
             f"away and a new one is made ({_SETTING})")
 
 
+#: The first 16 bytes of every SQLite database file (https://www.sqlite.org/fileformat.html, 1.3).
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def sqlite_file_problem(path: Path) -> str | None:
+    """Why the file at ``path`` holds no progress to read: it is empty (0 bytes) or does not start as a SQLite
+    database does; None when it does (or cannot be read here: opening it says why). Reads its first 16 bytes, never
+    writes: the export opened such a file as a new database, made its tables in it and wrote an empty class
+    (pass fix19left). Only for a path that is a regular file (a FIFO would block the read)."""
+    try:
+        with open(path, "rb") as stream:
+            head = stream.read(len(SQLITE_HEADER))
+    except OSError:
+        return None
+    where = escape_line(str(path))
+    if not head:
+        return (f"{where} is an empty file (0 bytes), not a progress database: there is no class progress in it to "
+                f"read; if the app's database was there, it was cut short (restore it from a backup)")
+    if head != SQLITE_HEADER:
+        return (f"{where} is not a SQLite database (its first bytes are not SQLite's): it holds no class progress "
+                f"to read; move it away ({_SETTING})")
+    return None
+
+
 #: The tables this code makes; a SQLite database holding any other is another program's.
 OUR_TABLES = ("schema_version", "progress", "attempts")
 
@@ -1014,7 +1038,10 @@ class ProgressStore(SqlProgressStore):
     Raises StorageError if the file cannot be opened (or, writable, migrated).
     """
 
-    def __init__(self, folder: Path | None = None):
+    def __init__(self, folder: Path | None = None, *, export: bool = False):
+        #: Opened to read the class for an export: read-only from the start, the file never set up, upgraded or
+        #: reopened for writing (an export of an empty file made its tables in it).
+        self._export = export
         if (folder is None or Path(folder) == data_dir()) and (setting := data_dir_setting_problem()) is not None:
             raise StorageError(setting, setup=True)  # the folder the setting names, not one a caller chose
         self.folder = Path(folder or data_dir()).expanduser()
@@ -1037,6 +1064,9 @@ class ProgressStore(SqlProgressStore):
         self._wal_files: tuple | None = None
         # the class-wide reads connect again, as this connection is made (a read under way keeps the old one)
         self._class_db, self._class_target = None, (str(self.path), False)
+        if self._export:
+            self._open_for_export()
+            return
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             if companion_problem(self.path) is not None:  # a -journal FIFO: SQLite waited on it for ever
@@ -1078,6 +1108,37 @@ class ProgressStore(SqlProgressStore):
                 raise StorageError(why, setup=setup is not None,
                                    full=why == disk_full_problem(self.folder)) from failure
             self.read_only, self.read_only_problem = True, cannot_write_problem(self.folder, self.path, exc)
+
+    def _open_for_export(self) -> None:
+        """Connect read-only to the database at ``self.path`` as it is: an empty or non-SQLite file, another
+        program's database and one of an earlier release (which only the app upgrades) are named, never set up.
+        SQLite's mode=ro shares the -wal of a process that has the file open; with no -wal beside it (no process
+        has it open) the file is read as immutable, which makes no -wal or -shm beside it (mode=ro did: left
+        behind, owned by whoever ran the export). Raises StorageError (setup: waiting will not help)."""
+        self.read_only, self.read_only_problem = True, ""
+        if not _is_file(self.path):
+            raise StorageError(f"no progress database at {self._where}", setup=True)
+        if (why := sqlite_file_problem(self.path) or companion_problem(self.path)) is not None:
+            raise StorageError(why, setup=True)
+        wal = os.path.lexists(self.path.with_name(self.path.name + "-wal"))
+        self._class_target = (f"{self.path.resolve().as_uri()}?{'mode=ro' if wal else 'mode=ro&immutable=1'}", True)
+        try:
+            self._db = _connect(self._class_target[0], uri=True, timeout=30, isolation_level=None,
+                                check_same_thread=False)
+            self._file = _identity(self.path)
+            self._refuse_others(self._db.execute)
+            tables = _sqlite_tables(self._db.execute)
+            found = (self._db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0
+                     if "schema_version" in tables else 0)
+        except sqlite3.Error as exc:
+            words = _damaged(exc)
+            raise StorageError(damaged_problem(self.path, words) if words else _open_failure(self.folder, exc),
+                               setup=True) from exc
+        if found < SCHEMA_VERSION:
+            self._db.close()
+            raise StorageError(f"{self._where} was written by an earlier release (schema version {found}, this one "
+                               f"reads {SCHEMA_VERSION}): start the app once, which upgrades it, then export again",
+                               setup=True)
 
     def _follow(self) -> None:
         """Reopen when the file at ``self.path`` is no longer the one connected to: deleted (an instructor
@@ -1127,7 +1188,7 @@ class ProgressStore(SqlProgressStore):
         READ_ONLY_RECHECK s). The read-only message tells the operator to make both writable; the store decided
         once, when it opened, so every save still failed after the fix, until each process was restarted.
         Raises StorageError when the reopening fails (as _follow does)."""
-        if not self.read_only or time.monotonic() < self._recheck_at:
+        if not self.read_only or self._export or time.monotonic() < self._recheck_at:
             return
         self._recheck_at = time.monotonic() + READ_ONLY_RECHECK
         if os.access(self.path, os.W_OK) and os.access(self.folder, os.W_OK):
@@ -1195,9 +1256,14 @@ class ProgressStore(SqlProgressStore):
         learner's read and save in the process waited behind it: the dashboard's reads of 100 000 learners and
         1 000 000 tries took 1.6–2.4 s each, and a student's page read waited up to 2.5 s on every rerun of the
         dashboard (issue 13, break-it pass brk13scale). The shared lock is held only to follow a replaced file
-        and to connect."""
+        and to connect. A file that is empty or not SQLite is named (StorageError, setup), never read as an empty
+        class."""
         with self._class_lock:
             with self._lock:  # as every transaction: follow a replaced file, reopen once writable
+                if _is_file(self.path) and (why := sqlite_file_problem(self.path)) is not None:
+                    # the file emptied or replaced by one that is not SQLite: the dashboard and its downloads
+                    # said an empty class, and following it made its tables (pass fix19left); a save still does
+                    raise StorageError(why, setup=True)
                 try:
                     self._follow()
                     self._recheck_writable()
@@ -1219,6 +1285,10 @@ class ProgressStore(SqlProgressStore):
                 raise self._failure(exc) from exc
 
     def _failure(self, exc: BaseException) -> StorageError:
+        if self._export:  # read-only by choice: what went wrong, not "make the file writable"
+            words = _damaged(exc)
+            return StorageError(damaged_problem(self.path, words) if words else
+                                f"the progress database failed ({type(exc).__name__}: {exc})", setup=True)
         if self.read_only:  # waiting will not make it writable: a setup problem
             return StorageError(self.read_only_problem or read_only_problem(self.path), setup=True)
         if (why := companion_problem(self.path)) is not None or (words := _damaged(exc)) is not None:
@@ -1280,18 +1350,20 @@ class ProgressStore(SqlProgressStore):
             self._lock.release()
 
 
-def open_store(database_url: str | None = None, folder: Path | None = None) -> SqlProgressStore:
+def open_store(database_url: str | None = None, folder: Path | None = None, *,
+               export: bool = False) -> SqlProgressStore:
     """The progress store to use: PostgreSQL when ``database_url`` (else $TOOLCALL_DATABASE_URL)
     is a ``postgresql://`` or ``postgres://`` URL, else SQLite in ``folder`` (default
     data_dir()). Raises ValueError for any other non-empty URL (the message does not repeat
     it: it may hold a password), StorageError when SQLite cannot be opened (``setup`` True when
-    waiting will not help: see StorageError)."""
+    waiting will not help: see StorageError). ``export``: opened only to read the class (SQLite: read-only, never set
+    up or upgraded; see ProgressStore._open_for_export)."""
     url = (database_url if database_url is not None else os.environ.get("TOOLCALL_DATABASE_URL", "")).strip()
     if not url:
-        return ProgressStore(folder)
+        return ProgressStore(folder, export=export)
     if (why := scheme_problem(url, "TOOLCALL_DATABASE_URL")) is None:
         from toolcall.progress_pg import PostgresProgressStore, pool_size
-        return PostgresProgressStore(url, max_size=pool_size())  # fewer when the class launcher says so
+        return PostgresProgressStore(url, max_size=pool_size(), export=export)  # fewer when the launcher says so
     raise ValueError(why + (" (or be empty for SQLite)" if why.endswith("postgresql://") else ""))
 
 

@@ -437,8 +437,11 @@ class PostgresProgressStore(SqlProgressStore):
     _move = "point TOOLCALL_DATABASE_URL at another database"
 
     def __init__(self, url: str, max_size: int = POOL_SIZE, timeout: float = 3.0, retry_after: float = 2.0,
-                 deadline: float | None = None):
+                 deadline: float | None = None, export: bool = False):
         self.deadline = TX_DEADLINE if deadline is None else deadline
+        #: Opened only to read the class for an export: tables missing or of an earlier release are named, never
+        #: made or upgraded (migrate).
+        self._export = export
         problem = url_problem(url)
         if problem is not None:
             raise StorageError(problem, setup=True)
@@ -564,6 +567,14 @@ class PostgresProgressStore(SqlProgressStore):
                 found = execute("SELECT MAX(version) FROM schema_version", ()).fetchone()[0] or 0
                 if found >= SCHEMA_VERSION:
                     return found
+            else:
+                found = None
+        if self._export:  # an export made the tables of an empty database and wrote an empty class (fix19left)
+            raise StorageError(f"{self._where} holds no progress tables yet (the app makes them when it starts)"
+                               if found is None else
+                               f"{self._where} was written by an earlier release (schema version {found}, this one "
+                               f"reads {SCHEMA_VERSION}): start the app once, which upgrades it, then export again",
+                               setup=True)
         return super().migrate()
 
     def _schema_tx(self):

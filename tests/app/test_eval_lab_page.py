@@ -404,3 +404,15 @@ def test_the_upload_offers_the_pages_own_runs_as_a_sample(lang, label, help_text
     [button] = [b for b in at.get("download_button") if b.proto.id.endswith("eval_sample_download")] or [None]
     assert button is not None
     assert (button.proto.label, button.proto.help) == (label, help_text)
+
+
+@pytest.mark.parametrize("lang, shown", [
+    ("en", ["Detect", "Native JSONL", "τ-bench / τ²-bench", "Inspect AI"]),
+    ("zh", ["自动识别", "本项目 JSONL", "τ-bench / τ²-bench", "Inspect AI"]),
+])
+def test_the_log_format_choices_read_as_names(lang, shown):
+    """The upload's Format choices start with a capital, as the pairing page's "Detect" does: the English list
+    read "detect", "native JSONL" beside "Inspect AI" (newcomer pass newc19)."""
+    at = lab(lang)
+    assert list(at.selectbox(key="eval_format").options) == shown
+    assert at.selectbox(key="eval_format").value == "auto"

@@ -109,5 +109,5 @@ def test_the_sample_log_downloads_and_uploads_back(page, server, tmp_path):
     assert saved.name == "shop_vague.en.jsonl"
     assert saved.read_bytes() == (FIXTURES_DIR / "eval_runs" / "shop_vague.en.jsonl").read_bytes()
     page.locator(".st-key-eval_upload input[type=file]").set_input_files(str(saved))
-    page.get_by_text("Read from this log (native JSONL): cases 31, runs 310.").wait_for()
+    page.get_by_text("Read from this log (Native JSONL): cases 31, runs 310.").wait_for()
     assert page.locator('[data-testid="stException"]').count() == 0

@@ -69,10 +69,10 @@ def test_a_page_whose_file_was_dropped_shows_what_it_kept(server, page):
     wait_connected(page)
     sample = FIXTURES_DIR / "eval_runs" / "shop_vague.en.jsonl"
     page.locator(".st-key-eval_upload input[type=file]").set_input_files(str(sample))
-    page.get_by_text("Read from this log (native JSONL): cases 31, runs 310.").wait_for()
+    page.get_by_text("Read from this log (Native JSONL): cases 31, runs 310.").wait_for()
     assert page.evaluate(PUT_FILES, [puts[0].rsplit("/", 1)[0], [1_000] * 4]) == [204] * 4  # the page's file: 5th
     page.locator("body").press("r")  # a rerun: the uploader finds its file gone
     kept = t("eval.upload_kept", "en", name=sample.name, k=3)  # as drawn: no Markdown escapes
     page.get_by_text(kept).wait_for()
-    page.get_by_text("Read from this log (native JSONL): cases 31, runs 310.").wait_for()
+    page.get_by_text("Read from this log (Native JSONL): cases 31, runs 310.").wait_for()
     assert page.locator('[data-testid="stException"]').count() == 0

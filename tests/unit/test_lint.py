@@ -227,3 +227,16 @@ def test_made_up_keywords_are_named_up_to_the_cap():
     spec = {"type": "string", "description": "Order number.", **{f"patern{i}": 1 for i in range(12_000)}}
     found = [f for f in lint_tool(tool(order_id=spec)) if f.rule.endswith("_keyword")]
     assert [dict(f.params)["keyword"] for f in found] == [f"patern{i}" for i in range(MAX_KEYWORD_FINDINGS)]
+
+
+@pytest.mark.parametrize("lang, reason", [
+    ("en", 'The name refund_order says "refund", an action that cannot be undone, and the description does not say '
+           "it needs approval."),
+    ("zh", "工具名 refund_order 里的“refund”是无法撤销的操作，描述里却没写需要审批。"),
+])
+def test_the_approval_warning_says_the_verb_comes_from_the_name(lang, reason):
+    """The course's refund_order in a Chinese session: the review read "“refund”无法撤销", an English word out of
+    nowhere beside a Chinese description (newcomer pass newc19); it now names the tool name the verb is read from."""
+    found = [f for f in lint_tool(load_tool(FIXTURES_DIR / "tools" / "refund_order.json"))
+             if f.rule == "irreversible_approval"]
+    assert [f.reason(lang) for f in found] == [reason]

@@ -24,7 +24,7 @@ def _found(messages, lang="en"):
 @pytest.mark.parametrize("role, got_en, got_zh", [
     ("User", '"User"', '"User"'), ("tool", '"tool"', '"tool"'), (None, "null", "null"), (7, "7", "7")])
 def test_a_result_right_after_its_call_with_a_wrong_role_is_named_once(role, got_en, got_zh):
-    result = {"content": RESULT} if role is None else {"role": role, "content": RESULT}
+    result = {"role": role, "content": RESULT}  # None: written as null (a missing role: the test below)
     messages = [{"role": "user", "content": "Where is order 7?"}, CALL, result]
     assert _found(messages) == [("wrong_content_type", 2, f'role must be "user" / "assistant", not {got_en}.',
                                  'Change role so that it is "user" / "assistant".')]
@@ -32,12 +32,37 @@ def test_a_result_right_after_its_call_with_a_wrong_role_is_named_once(role, got
                                        '把 role 改成 "user" / "assistant"。')]
 
 
-def test_a_message_in_the_way_with_no_role_is_named_null():
+def test_a_result_right_after_its_call_without_a_role_is_named_missing_once():
+    """Missing, not null (pass fix19left): "role must be … not null" was said of a message with no role at all."""
+    messages = [{"role": "user", "content": "Where is order 7?"}, CALL, {"content": RESULT}]
+    assert _found(messages) == [("wrong_content_type", 2, 'role is missing: it must be "user" / "assistant".',
+                                 'Add role: "user" / "assistant".')]
+    assert _found(messages, "zh") == [("wrong_content_type", 2, '缺少 role：它应该是 "user" / "assistant"。',
+                                       '补上 role，写成 "user" / "assistant"。')]
+
+
+def test_a_message_in_the_way_with_no_role_is_named_missing():
     messages = [CALL, {"content": "one moment"}, {"role": "user", "content": RESULT}]
     assert [d for _, _, d, _ in _found(messages)] == [
+        'role is missing: it must be "user" / "assistant".',
+        "messages[1] (no role) sits between the tool_use toolu_1 in messages[0] and its tool_result in "
+        "messages[2]; a tool_result must be in the user message right after its tool_use."]
+    assert [d for _, _, d, _ in _found([CALL, {"role": None, "content": "one moment"},
+                                        {"role": "user", "content": RESULT}])] == [
         'role must be "user" / "assistant", not null.',
         "messages[1] (null) sits between the tool_use toolu_1 in messages[0] and its tool_result in messages[2]; "
         "a tool_result must be in the user message right after its tool_use."]
+    assert [d for _, _, d, _ in _found(messages, "zh")][1].startswith("messages[1]（没有 role）夹在")
+
+
+def test_an_openai_message_in_the_way_with_no_role_is_named_missing():
+    messages = [{"role": "user", "content": "x"},
+                {"role": "assistant", "tool_calls": [{"id": "call_A", "type": "function",
+                                                      "function": {"name": "f", "arguments": "{}"}}]},
+                {"content": "hm"}, {"role": "tool", "tool_call_id": "call_A", "content": "ok"}]
+    found = check_pairing(json.dumps(messages), "openai").violations
+    assert [v.detail for v in found if v.rule == "text_before_tool_result"] == [
+        "A message without a role sits between the tool_calls of messages[1] and the tool messages answering them."]
 
 
 def test_no_span_runs_backwards():
