@@ -1188,6 +1188,9 @@ def _main(argv: list[str] | None) -> int:
     source = "--database-url"  # how a refusal names the setting: the one the operator actually gave
     if args.database_url is None:
         args.database_url, source = os.environ.get("TOOLCALL_DATABASE_URL", ""), "TOOLCALL_DATABASE_URL (environment)"
+    # white space around it is not part of it, as the app's open_store reads it: `TOOLCALL_DATABASE_URL= ` (an env
+    # file's empty value) is SQLite for every process, and the launcher refused it, "must start with postgresql://"
+    args.database_url = args.database_url.strip()
     sys.path.insert(0, str(REPO))
     from toolcall.progress import scheme_problem
     if args.database_url and (why := scheme_problem(args.database_url, source)) is not None:

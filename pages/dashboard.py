@@ -174,7 +174,7 @@ elif who:
         st.warning(tr("dashboard.store_error"))
         st.stop()
 if who and not (detail and detail["progress"]):  # typed: an id this class has no progress for
-    st.warning(plain(tr("dashboard.no_such_learner", learner=who[:80])))
+    st.warning(plain(tr("dashboard.no_such_learner", learner=escaped_head(who, 80))))
 elif who:
     show_table(
         [

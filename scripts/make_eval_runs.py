@@ -22,27 +22,57 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from toolcall import FIXTURES_DIR  # noqa: E402
-from toolcall.fixtures import read_data  # noqa: E402
+from toolcall.files import ReadError, check_path, os_failure  # noqa: E402
+from toolcall.fixtures import FixtureError, read_data  # noqa: E402
 from toolcall.simulation import generate_lines, spec_problems  # noqa: E402
+from toolcall.text import escape_line  # noqa: E402
 
 #: Read from the content root (TOOLCALL_CONTENT_ROOT when set), as the app reads the logs: it read the checkout's
 #: own files, so an instructor's copy got logs of the shipped set and the reproducibility test failed on it.
 SPEC = FIXTURES_DIR / "eval_runs" / "simulation.yaml"
+#: Problems printed before "… and N more", as ``python -m toolcall check`` prints them (its CHECK_SHOWN).
+SHOWN_PROBLEMS = 100
+
+
+def _refuse(problems) -> int:
+    """Print ``problems`` (at most SHOWN_PROBLEMS, then how many more) on stderr, each with its file and JSON path;
+    exit code 1."""
+    lines = [str(p) for p in problems[:SHOWN_PROBLEMS]]
+    if len(problems) > SHOWN_PROBLEMS:
+        lines.append(f"… and {len(problems) - SHOWN_PROBLEMS:,} more (python -m toolcall check --all lists every one)")
+    print("\n".join(lines), file=sys.stderr)
+    return 1
 
 
 def main(argv=None) -> int:
+    """Exit 0 with the logs written, 1 for a spec or content problem (named with its file and path, as check names
+    it), 2 for an --out folder it cannot write in: never a traceback. A missing simulation.yaml, a selection set that
+    does not load, and an --out folder that does not exist each ended it in one (break-it pass brk19new)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(FIXTURES_DIR / "eval_runs"))
     args = parser.parse_args(argv)
-    if problems := spec_problems(FIXTURES_DIR.parent):  # each with the file and JSON path, as check prints them
-        print("\n".join(map(str, problems)), file=sys.stderr)
-        return 1
-    spec = read_data(SPEC)
-    for lang in ("en", "zh"):
-        for version in spec["versions"]:
-            path = Path(args.out) / f"shop_{version}.{lang}.jsonl"
+    try:
+        check_path(args.out, "folder")
+    except ReadError as exc:
+        print(f"--out {escape_line(args.out)}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if problems := spec_problems(FIXTURES_DIR.parent):  # each with the file and JSON path, as check prints them
+            return _refuse(problems)
+        spec = read_data(SPEC)
+        logs = [(lang, version) for lang in ("en", "zh") for version in spec["versions"]]
+        for lang, version in logs:  # one run of each case first: what does not load stops it before any log is written
+            generate_lines(lang, version, runs=1)
+    except FixtureError as exc:  # no simulation.yaml, or a selection set or tool that does not load
+        return _refuse(exc.problems)
+    for lang, version in logs:  # one log held at a time
+        path = Path(args.out) / f"shop_{version}.{lang}.jsonl"
+        try:
             path.write_text("\n".join(generate_lines(lang, version)) + "\n", encoding="utf-8")
-            print(path)
+        except OSError as exc:
+            print(f"{escape_line(str(path))}: not written ({os_failure(exc)})", file=sys.stderr)
+            return 2
+        print(path)
     return 0
 
 

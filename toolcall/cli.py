@@ -134,17 +134,23 @@ def _umask() -> int:
     return mask
 
 
+#: Characters of OUT's name the export's temporary file's name repeats (``.<name>.<random>.part``): NAME_MAX is 255
+#: bytes on most file systems, and a name of up to 4 bytes a character takes 4 each.
+PART_NAME_CHARS = 40
+
+
 def _cmd_export(args: argparse.Namespace) -> int:
     """The class dashboard's JSON or CSV file (by OUT's suffix) for the whole class, written a page of rows at a time
     (toolcall.dashboard.write_export_json / write_export_csv) into a new file beside OUT (``.OUT.*.part``, removed
     on any failure or interrupt), then renamed to OUT: what the dashboard's buttons offer only up to
-    MAX_PAGE_EXPORT_LEARNERS learners. The store is the app's: TOOLCALL_DATABASE_URL, else the SQLite file in
-    TOOLCALL_DATA_DIR (which must exist: an export never creates a database)."""
+    MAX_PAGE_EXPORT_LEARNERS learners. The store is the app's: TOOLCALL_DATABASE_URL (the environment's, else the
+    secrets files' the app reads: progress.configured_database_url), else the SQLite file in TOOLCALL_DATA_DIR (which
+    must exist: an export never creates a database)."""
     from toolcall.dashboard import write_export_csv, write_export_json
     from toolcall.harness import load_scenarios
     from toolcall.harness_grading import progress_entries
     from toolcall.grading import in_course_order
-    from toolcall.progress import DB_NAME, StorageError, data_dir, open_store
+    from toolcall.progress import DB_NAME, StorageError, configured_database_url, data_dir, open_store
 
     out, lang = Path(args.out), args.lang
     kind = out.suffix.lower().lstrip(".")
@@ -155,7 +161,11 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if out.is_dir() or not out.parent.is_dir():
         print(t("cli.export_folder", lang, file=shown), file=sys.stderr)
         return 2
-    url = os.environ.get("TOOLCALL_DATABASE_URL", "")
+    try:  # the app's: the environment, else its secrets files (stripped, as the app reads it)
+        url = configured_database_url()
+    except ValueError as exc:
+        print(t("cli.export_failed", lang, file=shown, reason=str(exc)), file=sys.stderr)
+        return 2
     store_file = data_dir() / DB_NAME
     if not url and os.path.lexists(store_file) and not store_file.is_file():
         try:  # a FIFO, a folder, a link to nothing or a loop there was "no progress database at …" (brk18new)
@@ -177,11 +187,13 @@ def _cmd_export(args: argparse.Namespace) -> int:
     logging.getLogger("psycopg").addHandler(logging.NullHandler())
     part = None
     try:
-        store = open_store(url or None, export=True)  # read-only: an export never sets up or upgrades a database
+        store = open_store(url, export=True)  # read-only: an export never sets up or upgrades a database
         try:
             # A new file of its own next to OUT (O_EXCL, never followed): a fixed OUT.part that was a link wrote the
             # export into the link's target and left OUT pointing at it; a FIFO there hung the command (brk18new).
-            fd, name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".part", dir=out.parent)
+            # Its name holds at most PART_NAME_CHARS of OUT's: a name near the file system's 255 bytes was refused as
+            # "the name is too long for the file system", though OUT itself could be written (brk19new)
+            fd, name = tempfile.mkstemp(prefix=f".{out.name[:PART_NAME_CHARS]}.", suffix=".part", dir=out.parent)
             part = Path(name)
             os.fchmod(fd, 0o666 & ~_umask())  # as open() would have made it
             with open(fd, "wb") as stream:
@@ -228,13 +240,16 @@ def _cmd_grade(args: argparse.Namespace) -> int:
             print(f"{escape_line(str(default))}: {exc}", file=sys.stderr)
             return 2
     loaded = load_exercises(Path(args.exercises) if args.exercises else None)
-    if args.exercises and not Path(args.exercises).is_dir():
+    # the content root's folder as --exercises: missing, a link loop or empty, it was named and then the id was
+    # blamed too, "unknown exercise id 'pk_pass3'; known ids: none" (brk19new)
+    folder = Path(args.exercises) if args.exercises else FIXTURES_DIR / "exercises"
+    if not folder.is_dir():
         for problem in loaded.problems:  # "no such folder": not "unknown exercise id"
             print_lines(problem, file=sys.stderr)
         return 2
-    if args.exercises and not exercise_files(Path(args.exercises)):  # not "unknown id …; known ids: none"
-        print(f"--exercises {escape_line(args.exercises)}: no exercise files (*.yaml, *.yml) in this folder",
-              file=sys.stderr)
+    if not exercise_files(folder):  # not "unknown id …; known ids: none"
+        named = f"--exercises {escape_line(args.exercises)}" if args.exercises else escape_line(str(folder))
+        print(f"{named}: no exercise files (*.yaml, *.yml) in this folder", file=sys.stderr)
         return 2
     exercise = loaded.by_id().get(args.exercise_id)
     if exercise is None:
@@ -800,6 +815,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(t("cli.interrupted", lang), file=sys.stderr)
         return 130
+    except (MemoryError, RecursionError) as exc:  # what no reader turned into its own message: one line, not a
+        # traceback (an export stopped so ended in one; its temporary file is gone by then: brk19new)
+        print(t("cli.out_of_memory", lang, error=type(exc).__name__), file=sys.stderr)
+        return 2
     finally:
         sys.stdout, sys.stderr, sys.stdin = out, err, stdin
     return code

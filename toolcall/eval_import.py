@@ -58,7 +58,7 @@ from toolcall.evaluation import OTHER_TOOLS, Call, LineProblem, Note, Run, RunLo
 from toolcall.i18n import in_language, t
 from toolcall.parsing import json_reason
 from toolcall.selection import NO_TOOL
-from toolcall.text import escape_lookalikes
+from toolcall.text import quoted_head
 from toolcall.validation import check_schema
 
 #: Default size limit of an input, in bytes.
@@ -1035,7 +1035,8 @@ def read_recorded(path: Path) -> Recorded:
 def _repeated_runs(name: str, runs) -> list:
     """A Problem at each run whose (case_id, run) an earlier line of the log already holds: a line pasted twice passed
     check and the selection lab counted it as one more run (n 14 for a case of 10, a pass^k drawn from the copies;
-    break-it pass brk16content). At most MAX_PROBLEMS."""
+    break-it pass brk16content). At most MAX_PROBLEMS, each case id cut at 40 characters as drawn (quoted_head, as
+    check's lists of case ids): a 200-character id of tag characters was drawn whole, 2 400 characters a line."""
     from toolcall.fixtures import Problem
 
     first: dict[tuple[str, int], int] = {}
@@ -1044,5 +1045,5 @@ def _repeated_runs(name: str, runs) -> list:
         at = first.setdefault((run.case_id, run.run), run.line)
         if at != run.line and len(problems) < MAX_PROBLEMS:
             problems.append(Problem(name, f"line {run.line}: $.run", f"run {run.run} of case "
-                                    f"'{escape_lookalikes(run.case_id)}' is also line {at}: each run is counted once"))
+                                    f"{quoted_head(run.case_id, 40)} is also line {at}: each run is counted once"))
     return problems

@@ -135,8 +135,14 @@ def load_exercises(folder: Path | None = None, schema_path: Path = SCHEMA_PATH) 
     problems: list[Problem] = []
     seen: dict[str, str] = {}
     where = Path(folder or FIXTURES_DIR / "exercises")
-    if not where.is_dir():
-        what = "not a folder" if where.exists() else "no such folder"
+    if not where.is_dir():  # why, as check_path says it: a link to itself was "no such folder" (brk19new)
+        from toolcall.files import ReadError, check_path
+
+        try:
+            check_path(where, "folder")
+            what = "not a folder"  # not one now, whatever it was a moment ago
+        except ReadError as exc:
+            what = {"no_such_folder": "no such folder", "not_folder": "not a folder"}.get(exc.code, str(exc))
         return ExerciseSet((), (Problem(display_name(where), "$", f"{what}: no exercises can be loaded from it"),))
     files = exercise_files(folder)
     per_file = {}

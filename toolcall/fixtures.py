@@ -29,7 +29,7 @@ from jsonschema.exceptions import SchemaError
 
 from toolcall import CONTENT_ROOT, FIXTURES_DIR, REPO_ROOT
 from toolcall.files import ReadError, read_text_bounded
-from toolcall.text import escape_line
+from toolcall.text import escape_line, repr_head
 from toolcall.i18n import fill
 
 
@@ -463,9 +463,8 @@ def oversized_lists(data: Any, schema: dict, name: str) -> list[Problem]:
 
 
 def _quoted(value: Any) -> str:
-    """``repr(value)`` cut after MAX_QUOTED characters, as content_message quotes it."""
-    text = repr(value)
-    return text[:MAX_QUOTED] + "…" if len(text) > MAX_QUOTED else text
+    """``repr(value)`` cut at MAX_QUOTED characters as drawn (repr_head), as content_message quotes it."""
+    return repr_head(value, MAX_QUOTED)
 
 
 def content_message(error: Any) -> str:
@@ -484,8 +483,8 @@ def content_message(error: Any) -> str:
         message += f" ({guess})"
     if isinstance(error.instance, (str, list, dict)) and len(message) > MAX_QUOTED:  # not by its length alone:
         quoted = repr(error.instance)  # 11 hints of 100 characters were quoted whole (pass fix19left)
-        if len(quoted) > MAX_QUOTED:
-            message = message.replace(quoted, quoted[:MAX_QUOTED] + "…", 1)
+        if len(quoted) > MAX_QUOTED:  # cut as drawn: no escape cut in half (repr_head)
+            message = message.replace(quoted, repr_head(error.instance, MAX_QUOTED), 1)
     if error.validator in SIZE_RULES and isinstance(error.instance, (str, list, dict)):
         (one, other), bound = SIZE_RULES[error.validator]
         count = len(error.instance)

@@ -19,6 +19,7 @@ from toolcall.lessons import PASSK_FIGURES, Lesson, lesson_files, load_lessons, 
 from toolcall.judge import evaluate
 from toolcall.markdown_hazards import dead_links, markdown_hazards, quoted_source, source_problems, structure
 from toolcall.results import call_id
+from toolcall.text import quoted_head
 
 
 def _canned_card(root: Path, lang: str, output: str, fmt: str = "anthropic"):
@@ -35,7 +36,21 @@ def _canned_card(root: Path, lang: str, output: str, fmt: str = "anthropic"):
 
 
 def _tool_result_content(root: Path, lang: str, output: str, format: str = "anthropic") -> str:
-    return _canned_card(root, lang, output, format).tool_result["content"]
+    return _sent_content(_canned_card(root, lang, output, format), output)
+
+
+def _sent_content(card, output: str) -> str:
+    """The content of the tool_result ``card`` sends back. ValueError, reported at the lesson's figure, when it sends
+    none: a tool file whose name is no fake backend's (``refund_order.json`` renamed ``x`` inside) ended check in
+    ``KeyError: 'content'`` (break-it pass brk19new)."""
+    content = (card.tool_result or {}).get("content")
+    if content is None:
+        from toolcall.backend import BACKENDS
+
+        raise ValueError(f"canned output {quoted_head(output, 80)} gets no tool_result content: the tool of "
+                         "fixtures/outputs/refund_order.yaml has no fake backend (the \"name\" in its file is none of "
+                         f"{', '.join(BACKENDS)})")
+    return content
 
 
 #: parse_error's ``field`` -> the member of the INVALID_JSON content the app sends back.
@@ -49,7 +64,7 @@ def _parse_error(root: Path, lang: str, output: str, field: str) -> str | int:
     card = _canned_card(root, lang, output)
     if card.parse is None or card.parse.ok or field not in _PARSE_ERROR_FIELDS:
         raise ValueError(f"{output!r} has no parse error field {field!r}; fields: {sorted(_PARSE_ERROR_FIELDS)}")
-    printed = json.loads(card.tool_result["content"])
+    printed = json.loads(_sent_content(card, output))
     return printed[_PARSE_ERROR_FIELDS[field]]
 
 

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from markdown_it import MarkdownIt
 from markdown_it.common.html_blocks import block_names
 
-from toolcall.text import HIDDEN, escape_invisible
+from toolcall.text import HIDDEN, escape_invisible, escaped_head, quoted_head
 
 _PARSER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 #: Inline code spans (shown literally), then a ``$`` no backslash escapes.
@@ -85,21 +85,23 @@ def source_problems(url: str) -> list[str]:
     foreign = [c for c in host if not c.isascii() and c not in HIDDEN]
     if foreign:
         shown = ", ".join(f"{c} (U+{ord(c):04X})" for c in foreign[:_HIDDEN_LISTED])
-        found.append(f"its host '{escape_invisible(host)}' holds {shown}, outside ASCII: a look-alike of a Latin "
+        found.append(f"its host '{escaped_head(host, _SHOWN, escape_invisible)}' "
+                     f"holds {shown}, outside ASCII: a look-alike of a Latin "
                      "letter opens another site that reads the same; write the host in ASCII (an international name "
                      "in its xn-- form)")
     return found
 
 
 def quoted_source(url: str) -> str:
-    """``url`` in quotes for a message: its hidden characters as escapes, cut after _SHOWN characters."""
-    shown = escape_invisible(url)
-    return f"'{shown if len(shown) <= _SHOWN else shown[:_SHOWN] + '…'}'"
+    """``url`` in quotes for a message: its hidden characters as escapes, at most _SHOWN characters as drawn
+    (escaped_head: escaped and then cut, an escape was cut in half)."""
+    return f"'{escaped_head(url, _SHOWN, escape_invisible)}'"
 
 
 def _short(text: str) -> str:
     text = " ".join(text.split())
-    return repr(text if len(text) <= _SHOWN else text[:_SHOWN] + "…")
+    # quoted cut as drawn (quoted_head): repr of its first 60 characters drew 60 tag characters as 600
+    return quoted_head(text, _SHOWN)
 
 
 def _fence_closed(token, lines: list[str]) -> bool:

@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, UTC
 from pathlib import Path
 
-from toolcall.text import escape_line, quoted_head
+from toolcall.text import escape_line, quoted_head, repr_head
 from typing import Any
 from collections.abc import Iterable, Iterator
 
@@ -714,8 +714,9 @@ class SqlProgressStore:
         naming the database, the table, the exercise, the column and the value (wrong_cell)."""
         if (bad := wrong_cell(rows, fields)) is not None:
             exercise, column, value = bad
-            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "…"
-            raise StorageError(f"{self._where}: a row of {table} (exercise {exercise!r}) holds {shown} in {column}, "
+            shown = quoted_head(value, 40) if isinstance(value, str) else repr_head(value, 40)  # cut as drawn
+            exercise = quoted_head(exercise, 40) if isinstance(exercise, str) else repr_head(exercise, 40)
+            raise StorageError(f"{self._where}: a row of {table} (exercise {exercise}) holds {shown} in {column}, "
                                f"where this app writes {_COLUMN_KINDS[column]}: it was changed outside the app; "
                                "correct or delete that row", setup=True)
         return rows
@@ -1364,6 +1365,55 @@ def open_store(database_url: str | None = None, folder: Path | None = None, *,
         from toolcall.progress_pg import PostgresProgressStore, pool_size
         return PostgresProgressStore(url, max_size=pool_size(), export=export)  # fewer when the launcher says so
     raise ValueError(why + (" (or be empty for SQLite)" if why.endswith("postgresql://") else ""))
+
+
+#: A secrets file is a few lines; anything larger is not one (deploy/serve_class.py reads no more either).
+MAX_SECRETS_CHARS = 100_000
+
+
+def secrets_files(folder: Path | None = None) -> list[Path]:
+    """The secrets files Streamlit reads for an app started in ``folder`` (default: the current one), in its order (a
+    later file's key wins): those STREAMLIT_SECRETS_FILES names (white-space separated) when it is set, else
+    ``~/.streamlit/secrets.toml`` and ``<folder>/.streamlit/secrets.toml`` (streamlit/config.py, ``secrets.files``)."""
+    named = os.environ.get("STREAMLIT_SECRETS_FILES")
+    if named is not None:
+        return [Path(p) for p in named.split()]
+    local = Path(folder or Path.cwd()) / ".streamlit" / "secrets.toml"
+    try:
+        home = [Path.home() / ".streamlit" / "secrets.toml"]
+    except (RuntimeError, KeyError):  # no HOME and no passwd entry: Streamlit finds none either
+        home = []
+    return [p for p in home if p != local] + [local]
+
+
+def configured_database_url(folder: Path | None = None) -> str:
+    """TOOLCALL_DATABASE_URL as the app started in ``folder`` reads it (ui.learner.database_url): the environment's,
+    white space stripped (open_store strips it: ``TOOLCALL_DATABASE_URL= `` is SQLite), else the last of
+    secrets_files() that sets it; "" for SQLite. ``python -m toolcall export`` read the environment alone, so a class
+    whose URL is in .streamlit/secrets.toml (README, "Scaling out") was exported from the SQLite file of the data
+    folder, an old one or none ("no progress database at …"), and a URL of white space was tried as a server
+    (break-it pass brk19new). Raises ValueError naming a secrets file that cannot be read or is not TOML (the
+    reason only: a line of it may hold a password)."""
+    import tomllib
+
+    from toolcall.files import ReadError, read_text_bounded
+
+    url = os.environ.get("TOOLCALL_DATABASE_URL", "").strip()
+    if url:
+        return url
+    for path in reversed(secrets_files(folder)):
+        if not os.path.lexists(path):
+            continue
+        try:
+            data = tomllib.loads(read_text_bounded(path, MAX_SECRETS_CHARS))
+        except ReadError as exc:
+            raise ValueError(f"{escape_line(str(path))}: {exc}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ValueError(f"{escape_line(str(path))}: not a TOML file ({escape_line(str(exc))})") from None
+        value = data.get("TOOLCALL_DATABASE_URL")
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return ""
 
 
 def scheme_problem(url: str, source: str) -> str | None:

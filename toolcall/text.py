@@ -160,6 +160,25 @@ def escaped_head(text: str, limit: int, escape: Callable[[str], str] = escape_id
     return "".join(kept) + "…"
 
 
+#: One piece of what repr draws: an escape (``\\``, ``\n``, ``\xff``, ``\u200b``, ``\U000e0041``) or a character.
+_REPR_PIECE = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|.)|.", re.S)
+
+
+def repr_head(value: Any, limit: int) -> str:
+    """``repr(value)`` when that is at most ``limit`` characters, else the longest start of it that is, whole escapes
+    only, then "…": repr's text cut as drawn. Cut at ``limit`` characters, ``'x\\u200b\\u200b…`` ended ``\\u20…``, an
+    escape cut in half, in check's "… is too long" for a title of zero-width spaces (break-it pass brk19new)."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    end = 0
+    for piece in _REPR_PIECE.finditer(text, 0, limit + 10):
+        if piece.end() > limit:
+            break
+        end = piece.end()
+    return text[:end] + "…"
+
+
 def quoted_head(text: str, limit: int) -> str:
     """``text`` in single quotes as a message quotes a name or a value: at most ``limit`` characters as drawn
     (escaped_head), line ends, controls, hidden characters and look-alike letters as their ``\\uXXXX`` escapes

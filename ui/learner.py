@@ -72,7 +72,7 @@ def _store(folder: str, database_url: str) -> SqlProgressStore:
 
 def database_url() -> str:
     """TOOLCALL_DATABASE_URL from the environment, else from Streamlit secrets, else "" (SQLite)."""
-    url = os.environ.get("TOOLCALL_DATABASE_URL", "")
+    url = os.environ.get("TOOLCALL_DATABASE_URL", "").strip()  # white space only is unset, as open_store reads it
     if not url:
         try:
             url = str(st.secrets.get("TOOLCALL_DATABASE_URL", "") or "")

@@ -60,3 +60,23 @@ def test_a_schema_fix_exercise_needs_the_canned_outputs_of_its_tool(content):
     assert [(Path(p.file).name, p.path, p.message) for p in run_checks(content)] == [
         ("playground.yaml", "$.exercises[0].tool", "names 'cancel_order', but there is no "
          "fixtures/outputs/cancel_order.yaml; there are: ['get_order', 'refund_order']")]
+
+
+def test_a_tool_renamed_inside_its_file_is_named_not_a_traceback(tmp_path):
+    """refund_order.json with "name": "x" (no fake backend has that name) ended check in ``KeyError: 'content'``: the
+    lessons' tool_result_content figures read the tool_result's content, which a tool without a backend sends none
+    of (break-it pass brk19new, found by mutating content files at random). Each such figure says why."""
+    import json
+
+    from tests.content_copy import copy_content, problem_set
+
+    root = copy_content(tmp_path)
+    path = root / "fixtures" / "tools" / "refund_order.json"
+    tool = json.loads(path.read_text("utf-8"))
+    path.write_text(json.dumps({**tool, "name": "x"}, ensure_ascii=False), "utf-8")
+    figures = {(file, where, message) for file, where, message in problem_set(root)
+               if file.startswith("lessons/") and where.endswith(".source")}
+    said = ("tool_result_content(output=\"over_paid\"): canned output 'over_paid' gets no tool_result content: the tool "
+            "of fixtures/outputs/refund_order.yaml has no fake backend (the \"name\" in its file is none of "
+            "search_orders, get_order, cancel_order, refund_order, update_shipping)")
+    assert {(f"lessons/{lang}/07-errors-back.md", "$.figures[2].source", said) for lang in ("en", "zh")} <= figures

@@ -172,3 +172,115 @@ def test_every_name_a_simulation_problem_quotes_is_escaped_and_cut(content):
     for _, message in problems:
         assert not any(ch in message for ch in odd), message
         assert len(message) < 300 and message.count("\\u0435") <= 80 // 6, message
+
+
+#: A right value of the wrong type in the set, for an outcome that changes it: check ended in a TypeError or
+#: AttributeError traceback from toolcall.simulation (break-it pass brk19new); the set's own checks name the type,
+#: and simulation.yaml's the outcome that cannot be drawn. (set file, what, in place of what, simulation problems)
+WRONG_TYPES = [
+    ("fixtures/selection/shop.en.yaml", "amount_cents: [2599], reason: [\"damaged\"]",
+     "amount_cents: [null], reason: [\"damaged\"]",
+     [("$.cases.ro_damaged.vague.yuan_string",
+       "cannot be drawn for 'ro_damaged': the right value of 'amount_cents' is null, not a number"),
+      ("$.cases.ro_damaged.vague.cents_x100",
+       "cannot be drawn for 'ro_damaged': the right value of 'amount_cents' is null, not a number"),
+      ("$.cases.ro_damaged.good.cents_x100",
+       "cannot be drawn for 'ro_damaged': the right value of 'amount_cents' is null, not a number")]),
+    ("fixtures/selection/shop.en.yaml", "amount_cents: [2599], reason: [\"damaged\"]",
+     "amount_cents: [\"25.99\"], reason: [\"damaged\"]",
+     [("$.cases.ro_damaged.vague.yuan_string",
+       "cannot be drawn for 'ro_damaged': the right value of 'amount_cents' is \"25.99\", not a number"),
+      ("$.cases.ro_damaged.vague.cents_x100",
+       "cannot be drawn for 'ro_damaged': the right value of 'amount_cents' is \"25.99\", not a number"),
+      ("$.cases.ro_damaged.good.cents_x100",
+       "cannot be drawn for 'ro_damaged': the right value of 'amount_cents' is \"25.99\", not a number")]),
+    ("fixtures/selection/shop.en.yaml", "amount_cents: [1500], reason: [\"wrong_item\"]",
+     "amount_cents: [1500], reason: [7]",
+     [("$.cases.ro_wrong_item.vague.capitalised",
+       "cannot be drawn for 'ro_wrong_item': the right value of 'reason' is 7, not text")]),
+]
+
+
+@pytest.mark.parametrize("rel,old,new,expected", WRONG_TYPES, ids=["null", "text", "number-enum"])
+def test_a_right_value_of_the_wrong_type_is_named_not_a_traceback(content, rel, old, new, expected):
+    _edit(content, rel, old, new)
+    assert _sim_problems(content) == expected
+    assert any(p.file.endswith(rel) for p in run_checks(content))  # and the set's own check names it
+
+
+def test_a_property_any_value_may_take_is_filled_in_and_check_ends(content):
+    """JSON Schema allows ``true`` for a property; required, _fill ended check in ``TypeError: argument of type
+    'bool' is not iterable`` for every ``call:refund_order`` outcome (brk19new). It is filled with a stand-in."""
+    path = content / "fixtures" / "tools" / "refund_order.json"
+    tool = json.loads(path.read_text("utf-8"))
+    tool["input_schema"]["properties"]["note"] = True
+    tool["input_schema"]["required"].append("note")
+    path.write_text(json.dumps(tool), "utf-8")
+    from toolcall.selection import load_set
+    from toolcall.simulation import outcome_call
+
+    case = next(c for c in load_set(content / "fixtures" / "selection" / "shop.en.yaml").cases if c.id == "go_paid")
+    assert outcome_call("call:refund_order", case, {"refund_order": tool["input_schema"]}) == {
+        "name": "refund_order", "raw_arguments": '{"order_id": "ORD-20260705", "amount_cents": 1, '
+                                                 '"reason": "damaged", "note": "x"}'}
+    assert _sim_problems(content) == []
+
+
+def test_did_you_mean_is_guessed_for_at_most_max_hints_names(content):
+    """Each guess compares a name with every name of the set (difflib): 3 000 unknown case ids in a 263 KB
+    simulation.yaml against a set of 500 cases held check for 215 s (brk19new). The first MAX_HINTS names are
+    guessed at, the rest named without a guess."""
+    text = (content / SIM).read_text("utf-8")
+    (content / SIM).write_text(text + "".join(f"  so_lamp{i:02d}: {{vague: {{right: 1}}, good: {{right: 1}}}}\n"
+                                              for i in range(30)), "utf-8")
+    problems = _sim_problems(content)
+    assert [m for _, m in problems if "did you mean" in m] == [
+        f"'so_lamp{i:02d}' is no case of fixtures/selection/shop.en.yaml: did you mean 'so_lamp'?" for i in range(20)]
+    assert len(problems) == 60
+    from toolcall.simulation import MAX_HINTS
+
+    assert MAX_HINTS == 20
+
+
+def test_the_set_s_tools_are_listed_a_dozen_at_most(content):
+    """A problem naming the selection set's tools listed every one (a set may list any number): a dozen, then how
+    many more (brk19new)."""
+    names = [f"tool_{i:02d}" for i in range(9)]
+    for name in names:
+        tool = json.loads((content / "fixtures" / "tools" / "get_order.json").read_text("utf-8"))
+        tool["name"] = name
+        (content / "fixtures" / "tools" / f"{name}.json").write_text(json.dumps(tool), "utf-8")
+        text = (content / SIM).read_text("utf-8")
+        (content / SIM).write_text(text.replace("vague_descriptions:\n", "vague_descriptions:\n"
+                                                f"  {name}: {{en: Gets an order., zh: 获取订单。}}\n"), "utf-8")
+    for lang in ("en", "zh"):
+        _edit(content, f"fixtures/selection/shop.{lang}.yaml", "update_shipping]", f"update_shipping, {', '.join(names)}]")
+    _edit(content, SIM, "nt_thanks:       {vague: {right: 0.9, \"call:search_orders\": 0.1}",
+          "nt_thanks:       {vague: {right: 0.9, \"call:nope\": 0.1}")
+    listed = ("search_orders, get_order, cancel_order, refund_order, update_shipping, tool_00, tool_01, tool_02, "
+              "tool_03, tool_04, tool_05, tool_06 and 2 more")
+    assert _sim_problems(content) == [("$.cases.nt_thanks.vague.call:nope",
+                                       f"'nope' is no tool of the selection set ({listed})")]
+
+
+@pytest.mark.parametrize("break_it, args, expected", [
+    (lambda root: (root / SIM).unlink(), [],
+     (1, "", f"{SIM}: $: cannot read file: no such file\n")),
+    (lambda root: (root / "fixtures" / "selection" / "shop.zh.yaml").write_text("x: [\n", "utf-8"), [],
+     (1, "", "fixtures/selection/shop.zh.yaml: $: not YAML: line 2 column 1: expected the node content, but found "
+             "'<stream end>'\n")),
+    (lambda root: None, ["--out", "{root}/missing"], (2, "", "--out {root}/missing: no such folder\n")),
+])
+def test_the_script_names_what_stops_it_and_writes_no_log(content, break_it, args, expected):
+    """No simulation.yaml (a content root without simulated runs), a selection set that does not load (check names
+    it among the set's problems; the spec's own check skips it) and an --out folder that does not exist each ended
+    the script in a traceback (FixtureError, FileNotFoundError), the first after the English logs were rewritten
+    (break-it pass brk19new)."""
+    logs = {p: p.read_bytes() for p in (content / "fixtures" / "eval_runs").glob("*.jsonl")}
+    for path in logs:
+        path.write_bytes(b"old\n")
+    break_it(content)
+    run = _make(content, *[a.format(root=content) for a in args])
+    code, out, err = expected
+    assert (run.returncode, run.stdout, run.stderr) == (code, out, err.format(root=content))
+    assert {p.read_bytes() for p in logs} == {b"old\n"}

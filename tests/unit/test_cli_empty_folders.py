@@ -41,3 +41,36 @@ def test_an_empty_folder_is_called_empty(tmp_path, capsys, monkeypatch, command,
     assert code in (1, 2) and len(lines) == 1, err
     assert str(tmp_path) in lines[0] and SAYS[(command, label(action))] in lines[0], lines[0]
     assert "unknown" not in lines[0]
+
+
+@pytest.mark.parametrize("setup, expected", [
+    ("loop", "fixtures/exercises: $: a symlink loop (the link points back to itself): no exercises can be loaded "
+             "from it\n"),
+    ("missing", "fixtures/exercises: $: no such folder: no exercises can be loaded from it\n"),
+    ("file", "fixtures/exercises: $: not a folder: no exercises can be loaded from it\n"),
+    ("empty", "{root}/fixtures/exercises: no exercise files (*.yaml, *.yml) in this folder\n"),
+])
+def test_grade_without_exercises_names_the_content_root_s_folder_alone(tmp_path, setup, expected):
+    """grade without --exercises reads the content root's fixtures/exercises: a link to itself was "no such folder",
+    and missing, a file or empty it was followed by "unknown exercise id 'pk_pass3'; known ids: none", blaming the id
+    (break-it pass brk19new; --exercises said only the folder's problem)."""
+    import os
+    import shutil
+    import subprocess
+
+    from tests.content_copy import copy_content
+    from toolcall import REPO_ROOT
+
+    root = copy_content(tmp_path)
+    folder = root / "fixtures" / "exercises"
+    shutil.rmtree(folder)
+    if setup == "loop":
+        folder.symlink_to(folder)
+    elif setup == "file":
+        folder.write_text("x")
+    elif setup == "empty":
+        folder.mkdir()
+    run = subprocess.run([sys.executable, "-m", "toolcall", "grade", "pk_pass3", "0.5"], capture_output=True,
+                         text=True, cwd=tmp_path, timeout=120,
+                         env={**os.environ, "TOOLCALL_CONTENT_ROOT": str(root), "PYTHONPATH": str(REPO_ROOT)})
+    assert (run.returncode, run.stdout, run.stderr) == (2, "", expected.format(root=root))

@@ -319,3 +319,30 @@ def test_a_recorded_runs_fixture_in_utf16_is_named_as_such(tmp_path):
         read_recorded(path)
     assert str(info.value) == (f"{path}: $: cannot read file: UTF-16 text (it starts with a UTF-16 byte-order mark); "
                                "save it as UTF-8")
+
+
+
+@pytest.mark.parametrize("error", [MemoryError, RecursionError])
+@pytest.mark.parametrize("lang, expected", [
+    ("en", "python -m toolcall: stopped: the input is larger or more deeply nested than this machine lets the command "
+           "hold ({error}); nothing more was done; exit code 2\n"),
+    ("zh", "python -m toolcall：已停止：输入太大或嵌套太深，超出了本机能让这条命令容纳的范围（{error}），后面的步骤都没有做；"
+           "退出码 2\n"),
+])
+def test_memory_or_depth_no_reader_caught_is_one_line_and_exit_2(monkeypatch, capsys, tmp_path, error, lang,
+                                                                 expected):
+    """What a command's readers do not turn into their own message ended in a traceback: an export stopped by
+    MemoryError half-way (its temporary file removed) printed one (break-it pass brk19new). Now one line, in the
+    command's language."""
+    import toolcall.dashboard
+
+    def fails(*args, **kwargs):
+        raise error
+
+    ProgressStore(tmp_path).close()
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("TOOLCALL_DATABASE_URL", raising=False)
+    monkeypatch.setattr(toolcall.dashboard, "write_export_csv", fails)
+    assert main(["export", str(tmp_path / "class-progress.csv"), "--lang", lang]) == 2
+    assert capsys.readouterr() == ("", expected.format(error=error.__name__))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.sqlite3"]

@@ -10,6 +10,7 @@ next quote written either way.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -49,6 +50,73 @@ def test_no_quote_is_cut_before_or_after_it_is_escaped():
              for n, line in enumerate(path.read_text("utf-8").splitlines(), start=1)
              if CUT_THEN_ESCAPED.search(line) or ESCAPED_THEN_CUT.search(line) or REPR_OF_CUT.search(line)]
     assert found == [], "cut a quote as drawn: toolcall.text.escaped_head(text, limit, escape)\n" + "\n".join(found)
+
+
+#: The escapes and repr by name, for the syntax-tree test below.
+ESCAPE_CALLS = re.compile(r"^(?:repr|escape_(?:identifier|invisible|lookalikes|line|terminal)|label|plain)$")
+
+
+def _call_name(node: ast.AST) -> str:
+    if not isinstance(node, ast.Call):
+        return ""
+    return node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+
+
+def _head(node: ast.AST) -> bool:
+    """``x[:n]``: the start of x."""
+    return (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice) and node.slice.lower is None
+            and node.slice.upper is not None)
+
+
+def _own_nodes(scope: ast.AST):
+    """The nodes of ``scope`` outside the functions and classes defined in it."""
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            yield node
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def cuts_as_written(source: str) -> list[int]:
+    """The lines of ``source`` where a function cuts what an escape or repr drew (``repr(v)[:40]``, or ``t = repr(v)``
+    then ``t[:120]``), or escapes what it cut, however the call nests (``repr(t if len(t) <= n else t[:n] + "…")``):
+    the line patterns above read one line and no nested parentheses, and missed check's quote of a too-long value,
+    the progress store's and the lesson checks' (break-it pass brk19new)."""
+    found = set()
+    for scope in ast.walk(ast.parse(source)):  # the module (a page's script) and each function, on its own
+        if not isinstance(scope, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        nodes = list(_own_nodes(scope))
+        drawn = {target.id for node in nodes if isinstance(node, ast.Assign)
+                 and ESCAPE_CALLS.match(_call_name(node.value)) for target in node.targets
+                 if isinstance(target, ast.Name)}
+        for node in nodes:
+            if _head(node) and (ESCAPE_CALLS.match(_call_name(node.value))
+                                or isinstance(node.value, ast.Name) and node.value.id in drawn):
+                found.add(node.lineno)
+            if ESCAPE_CALLS.match(_call_name(node)) and any(_head(part) for arg in node.args for part in ast.walk(arg)):
+                found.add(node.lineno)
+    return sorted(found)
+
+
+def test_no_function_cuts_what_was_drawn_or_draws_what_was_cut():
+    found = [f"{path.relative_to(REPO)}:{n}" for path in _sources() if path.name != "text.py"  # escaped_head's own
+             for n in cuts_as_written(path.read_text("utf-8"))]
+    assert found == [], "cut a quote as drawn: toolcall.text.escaped_head, quoted_head or repr_head\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("source", [
+    'def f(value):\n    text = repr(value)\n    return text[:MAX_QUOTED] + "…" if len(text) > MAX_QUOTED else text\n',
+    'def f(e):\n    quoted = repr(e.instance)\n    if len(quoted) > 9:\n        m = m.replace(quoted, quoted[:9] + "…")\n',
+    'def f(value):\n    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "…"\n',
+    'def f(url):\n    shown = escape_invisible(url)\n    return f"\'{shown if len(shown) <= 6 else shown[:6]}\'"\n',
+    'def f(text):\n    return repr(text if len(text) <= _SHOWN else text[:_SHOWN] + "…")\n',
+    'def f(who):\n    st.warning(plain(tr("dashboard.no_such_learner", learner=who[:80])))\n',
+])
+def test_the_syntax_tree_test_finds_each_way_it_was_written(source):
+    """The lines brk19new replaced, as they were."""
+    assert cuts_as_written(source) != []
 
 
 @pytest.mark.parametrize("line", [
@@ -140,3 +208,49 @@ def test_a_quoted_value_is_cut_as_drawn_with_look_alikes_escaped():
     assert quoted_head(TAG * 100, 40) == "'" + "\\udb40\\udc41" * 3 + "…'"
     assert quoted_head("tw\u043e\n", 40) == "'tw\\u043e\\u000a'"
     assert quoted_head("two", 40) == "'two'"
+
+
+def test_check_s_too_long_quote_ends_at_a_whole_escape(tmp_path):
+    """jsonschema's "'…' is too long" quotes repr of the value, which check cut at 120 characters: a title of zero-width
+    spaces ended ``\\u20…``, an escape cut in half (break-it pass brk19new). Cut as drawn (toolcall.text.repr_head)."""
+    from tests.content_copy import edited_copy, problem_set
+
+    root = edited_copy(tmp_path, "fixtures/selection/shop.en.yaml", "title: Shop tools",
+                       'title: "x' + "\\u200b" * 200 + '"')
+    quoted = "'x" + "\\u200b" * 19 + "…"  # 2 + 19 × 6 = 116 of 120; a 20th escape would pass it
+    assert {(path, message) for _, path, message in problem_set(root) if path == "$.title"} >= {
+        ("$.title", f"{quoted} is too long (201 characters; at most 120)")}
+
+
+def test_a_value_changed_outside_the_app_is_quoted_as_drawn(tmp_path):
+    """The progress store's setup error quoted repr(value)[:40] and the exercise id whole with repr: a text of bidi
+    controls cut inside an escape, a 100 000-character exercise id in one line, and a Cyrillic а drawn as itself."""
+    import sqlite3
+
+    from toolcall.progress import ProgressStore, StorageError
+
+    store = ProgressStore(tmp_path)
+    try:
+        store.record("swift-otter-0123456789", "pk_pass3", "0.7", 1, 1)
+        with sqlite3.connect(store.path) as db:
+            db.execute("UPDATE progress SET best_score = ?, exercise_id = ?", ("\u202e" * 100, "p\u043a" * 50_000))
+        db.close()
+        with pytest.raises(StorageError) as refused:
+            store.class_progress()
+        assert str(refused.value) == (
+            f"{store.path}: a row of progress (exercise '" + "p\\u043a" * 5 + "p…') holds '"
+            + "\\u202e" * 6 + "…' in best_score, where this app writes a number: it was changed outside the app; "
+            "correct or delete that row")
+    finally:
+        store.close()
+
+
+def test_markdown_hazards_quote_as_drawn():
+    """A source address and raw HTML were escaped and then cut (``\\u20…``) or cut and then drawn by repr (60 tag
+    characters drawn as 600)."""
+    from toolcall.markdown_hazards import _short, quoted_source, source_problems
+
+    assert quoted_source("https://a.example/" + ZW * 100) == "'https://a.example/" + "\\u200b" * 7 + "…'"
+    assert _short("<b>" + TAG * 100) == "'<b>" + "\\udb40\\udc41" * 4 + "…'"  # 51 of 60
+    host = "https://" + "\u0430" * 500 + ".example/"
+    assert len(source_problems(host)[-1]) < 400

@@ -67,3 +67,17 @@ def test_a_hidden_character_in_a_text_the_lab_shows_is_named(tmp_path):
           "delete it"
     assert [(p.path, p.message) for p in caught.value.problems] == [
         ("line 1: $.request", "holds \\u202e" + why), ("line 1: $.tools[0].description", "holds \\u200b" + why)]
+
+
+def test_a_repeated_run_s_case_id_is_cut_as_drawn(tmp_path):
+    """The case id was quoted whole with its look-alikes escaped: a 200-character id of tag characters (each drawn as
+    12) made a 2 400-character line per repeated run (break-it pass brk19new). Cut at 40 as drawn, as check's lists."""
+    case = "c" + "\U000e0041" * 199
+    first = json.loads((REPO_ROOT / LOG).read_text("utf-8").splitlines()[0])  # it lists the tools
+    line = json.dumps({**first, "case_id": case}, ensure_ascii=False)
+    path = tmp_path / "shop_good.en.jsonl"
+    path.write_text(line + "\n" + line + "\n", "utf-8")
+    with pytest.raises(FixtureError) as caught:
+        read_recorded(path)
+    assert [(p.path, p.message) for p in caught.value.problems if p.path.endswith("$.run")] == [
+        ("line 2: $.run", "run 1 of case 'c" + "\\udb40\\udc41" * 3 + "…' is also line 1: each run is counted once")]

@@ -186,3 +186,18 @@ def test_a_database_url_in_quotes_is_named_as_quoted_not_as_another_scheme(monke
     with pytest.raises(ValueError) as caught:
         open_store("mysql://h/db", tmp_path)
     assert str(caught.value) == "TOOLCALL_DATABASE_URL must start with postgresql:// (or be empty for SQLite)"
+
+
+@pytest.mark.parametrize("url", [" ", "\t\n"])
+def test_a_url_of_white_space_is_sqlite_for_the_launcher_as_for_the_app(tmp_path, monkeypatch, capsys,
+                                                                       no_nginx_needed, url):
+    """open_store strips TOOLCALL_DATABASE_URL (white space only is SQLite); the class launcher refused it, "must start
+    with postgresql://" (break-it pass brk19new). It checks the SQLite setup instead, as for an unset one."""
+    folder, words = _data_dir_is_a_file(tmp_path)
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", str(folder))
+    monkeypatch.setenv("TOOLCALL_DATABASE_URL", url)
+    assert main(["--processes", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("progress storage: ") and words in err and "postgresql" not in err
+    with pytest.raises(StorageError):
+        open_store(None, folder)  # the app: the same SQLite folder, refused for the same reason
