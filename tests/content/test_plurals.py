@@ -84,7 +84,7 @@ COUNTED = re.compile(r"\{(\w+)(?::[^}]*)?\}\s+(?:(?:more|expected|added|later|ma
                      r"should-call|should-not-call)\s+)?([a-z]+s)\b")
 #: Words after a placeholder that are not a plural noun ("{name} is", "{id} was", "{tool} has").
 NOT_NOUNS = {"is", "was", "has", "does", "gives", "needs", "lists", "holds", "fails", "sits", "comes", "gets",
-             "moves", "reads", "starts", "applies", "accepts", "uses", "exceeds", "overflows", "ends", "its", "this",
+             "moves", "reads", "starts", "applies", "accepts", "uses", "exceeds", "overflows", "ends", "says", "its", "this",
              "as", "in"}
 #: Placeholders that are never 1 wherever they are used: a limit, or a size or depth over one.
 NEVER_ONE = {"limit", "limit_bytes", "size", "length", "chars", "nodes", "depth", "digits", "need", "needed", "high", "low", "min",
