@@ -42,7 +42,7 @@ with sticky sessions (a Streamlit session lives in one process); README "Scaling
 Needs the ``nginx`` binary (``sudo apt-get install nginx``); no system configuration is
 touched: the generated nginx.conf, its pid file, logs and temp folders live in a private
 run folder that is removed on exit (nginx's error log, when not empty, is kept next to it:
-keep_error_log). Ctrl+C (or SIGTERM) stops nginx and every process.
+keep_error_log). Ctrl+C (or SIGTERM, SIGHUP, SIGQUIT) stops nginx and every process; any other signal is logged.
 """
 
 from __future__ import annotations
@@ -383,6 +383,20 @@ def port_in_use(address: str, port: int) -> bool:
     return bind_problem(address, port) == "already in use"
 
 
+def ended(code: int) -> str:
+    """How a process that ended with Popen's ``code`` ended, in the operator's words: ``exited with code 3``, or
+    ``was killed by SIGKILL`` for a negative code (Python's way of saying "killed by signal 9"). The log said
+    "exited (code -9)" when the OOM killer or someone's ``kill -9`` ended a process, and "code -1" for a SIGHUP:
+    a code no shell shows (a shell says 137) for what was a signal (break-it pass brk19ops)."""
+    if code >= 0:
+        return f"exited with code {code}"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        name = f"signal {-code}"
+    return f"was killed by {name}"
+
+
 def wait_healthy(url: str, proc: subprocess.Popen | None, timeout: float,
                  check: Callable[[], bool] | None = None) -> None:
     """Poll ``url`` (or call ``check()``, when given) until it answers 200 (returns True); raise
@@ -391,7 +405,7 @@ def wait_healthy(url: str, proc: subprocess.Popen | None, timeout: float,
     deadline = time.monotonic() + timeout
     for _ in range(int(timeout / 0.2) + 1):
         if proc is not None and proc.poll() is not None:
-            raise RuntimeError(f"process exited with code {proc.returncode} before {url} answered")
+            raise RuntimeError(f"process {ended(proc.returncode)} before {url} answered")
         if check() if check is not None else healthy(url):
             return
         if time.monotonic() > deadline:
@@ -710,6 +724,16 @@ class OutputRelay:
             self.flush()
 
 
+def _death(code: int) -> str:
+    """A death in a supervisor line: ``exited (code 3)``, or ``was killed by SIGKILL`` (ended)."""
+    return f"exited (code {code})" if code >= 0 else ended(code)
+
+
+def _last(code: int) -> str:
+    """The last death, as a crash-loop summary names it: ``exit code 3``, ``killed by SIGKILL`` (ended)."""
+    return f"exit code {code}" if code >= 0 else ended(code).removeprefix("was ")
+
+
 class Child:
     """One supervised process: ``start()`` (re)starts it; ``name`` is what the log calls it.
 
@@ -841,13 +865,13 @@ class Child:
         life = None if self.served_at is None else now - self.served_at
         soon = life is not None and life < STABLE_AFTER
         if self.waiting_health:
-            delay = self._quick_exit(f"exit code {code}")
+            delay = self._quick_exit(_last(code))
         elif soon and self.died_soon:
-            delay = self._quick_exit(f"exit code {code}, {life:.0f} s after it served", soon=True)
+            delay = self._quick_exit(f"{_last(code)}, {life:.0f} s after it served", soon=True)
         else:
             self.quick_exits, delay, self.quiet, self.died_soon = 0, 0.0, False, soon
         why = "at start" if self.waiting_health else f"within {STABLE_AFTER:.0f} s of serving"
-        self._note(f"{self.name} exited (code {code}){self.port_taken() if self.quick_exits else ''}; restarting it"
+        self._note(f"{self.name} {_death(code)}{self.port_taken() if self.quick_exits else ''}; restarting it"
                    + (f" in {delay:.0f} s (it keeps dying {why})" if delay else "")
                    + "; the other processes keep serving")
         self.restart_at = now + delay
@@ -1126,6 +1150,7 @@ def start_children(children: list[Child], timeout: float = STARTUP_TIMEOUT, tick
     deadline = clock() + timeout
     while True:
         now = clock()
+        report_signals()
         for child in children:
             child.supervise(now)
             if child.quick_exits >= START_ATTEMPTS:
@@ -1144,7 +1169,10 @@ def main(argv: list[str] | None = None) -> int:
     """Run the launcher with ``argv`` (default sys.argv[1:]); returns the exit code: 0 after the operator's
     signal, 1 when the class could not start, 2 for a setting refused before anything started, 130 for Ctrl+C
     during those checks (one line, no traceback; nothing was started yet)."""
-    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    global _stopping
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, *STOP_SIGNALS, *NOTED_SIGNALS)}
+    _stopping = False
+    _noted.clear()
     try:
         return _main(argv)
     except KeyboardInterrupt:
@@ -1153,25 +1181,76 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         _WRITER.drain(EXIT_DRAIN)  # the last lines (a slow terminal) before the launcher exits, if it takes them
         for sig, handler in handlers.items():  # as they were (a test calling main() keeps its own)
-            signal.signal(sig, handler)
+            if handler is not None:  # None: set outside Python, left as it is
+                signal.signal(sig, handler)
+
+
+#: The signals that stop the class besides Ctrl+C (SIGINT): SIGTERM, SIGHUP (the terminal closed) and SIGQUIT
+#: (Ctrl+\, whose default killed the launcher alone, with a core dump, leaving its run folder behind).
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+#: The other signals whose default action ends a process (man 7 signal) and that only someone's ``kill`` sends to
+#: the launcher: SIGUSR1 (nginx's "reopen the logs", which an operator or a logrotate script sends to what serves
+#: the class), SIGUSR2, timers and the like. Each ended the launcher at once, without a line: its processes
+#: followed it (PR_SET_PDEATHSIG), students lost the class, and its run folder was left behind (break-it pass
+#: brk19ops). Each is now logged and does not stop the class (noted_signals, report_signals).
+NOTED_SIGNALS = tuple(getattr(signal, name) for name in ("SIGUSR1", "SIGUSR2", "SIGALRM", "SIGVTALRM", "SIGPROF",
+                                                         "SIGIO", "SIGPWR", "SIGSTKFLT", "SIGXCPU")
+                      if hasattr(signal, name))
+_stopping = False  # a stop signal came: the clean stop is under way
+_noted: list[int] = []  # noted signals not yet logged (a handler must not take the output's lock: report_signals)
 
 
 def _on_signal(signum, frame):
-    """SIGTERM, or SIGHUP (terminal closed): the same clean stop as Ctrl+C, from the first check on."""
+    """A stop signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT): the same clean stop as Ctrl+C, from the first check on.
+    Only the first raises: a second one, sent at once ("twice fast"), landed in the cleanup itself before it could
+    ignore it, and cut it short (the processes left to their death signal, and "nothing is running" printed while
+    nginx still ran)."""
+    global _stopping
+    if _stopping:
+        return
+    _stopping = True
     raise KeyboardInterrupt
 
 
+def _on_noted_signal(signum, frame):
+    """A signal in NOTED_SIGNALS: kept for report_signals to log (from the supervisor's loop, not from here)."""
+    if len(_noted) < 64:  # a flood of them is logged as what it is, not kept without end
+        _noted.append(signum)
+
+
+def report_signals() -> None:
+    """Log each noted signal (NOTED_SIGNALS) that came since the last call, once per kind of signal."""
+    seen = []
+    while _noted:
+        sig = _noted.pop(0)
+        if sig not in seen:
+            seen.append(sig)
+    for sig in seen:
+        log(f"{signal.Signals(sig).name} received and ignored: it does not stop the class (Ctrl+C, SIGTERM, SIGHUP "
+            "or SIGQUIT do)")
+
+
 def stop_signals() -> list[signal.Signals]:
-    """The signals that stop the class besides Ctrl+C (SIGINT): SIGTERM and SIGHUP, each unless the launcher was
+    """The signals that stop the class besides Ctrl+C (SIGINT): STOP_SIGNALS, each unless the launcher was
     started with it ignored. ``nohup python deploy/serve_class.py &`` (or a service manager) ignores SIGHUP so that
     closing the terminal leaves the class running; the launcher put its own handler over that, and the teacher
-    who closed the terminal stopped the class (break-it pass brk16ops). An ignored signal stays ignored."""
-    return [sig for sig in (signal.SIGTERM, signal.SIGHUP) if signal.getsignal(sig) != signal.SIG_IGN]
+    who closed the terminal stopped the class (break-it pass brk16ops). An ignored signal stays ignored (a shell
+    starts a background job with SIGINT and SIGQUIT ignored)."""
+    return [sig for sig in STOP_SIGNALS if signal.getsignal(sig) != signal.SIG_IGN]
+
+
+def noted_signals() -> list[signal.Signals]:
+    """NOTED_SIGNALS, each unless the launcher was started with it ignored."""
+    return [sig for sig in NOTED_SIGNALS if signal.getsignal(sig) != signal.SIG_IGN]
 
 
 def _main(argv: list[str] | None) -> int:
     for sig in stop_signals():
         signal.signal(sig, _on_signal)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # Ctrl+C: once, as the others
+        signal.signal(signal.SIGINT, _on_signal)
+    for sig in noted_signals():
+        signal.signal(sig, _on_noted_signal)
     ap = argparse.ArgumentParser(prog="serve_class.py", description=__doc__.splitlines()[0])
     ap.add_argument("--processes", type=int, default=default_processes(),
                     help=f"Streamlit processes (default 2 per core: {default_processes()} here; 1..16)")
@@ -1442,6 +1521,7 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
             for child in children:
                 child.supervise(now)
             routing.update(now, frozenset(b for b, c in zip(backends, children) if c.held_by_other))
+            report_signals()
             time.sleep(0.5)
     except KeyboardInterrupt:  # the operator's stop: a success once the class was served, else like main()'s
         if serving:
@@ -1452,7 +1532,7 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
         say(str(exc))
         return 1
     finally:
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # a second Ctrl+C must not cut the cleanup short
+        for sig in (signal.SIGINT, *STOP_SIGNALS):  # a second Ctrl+C must not cut the cleanup short
             signal.signal(sig, signal.SIG_IGN)
         stop(procs())
 

@@ -893,9 +893,9 @@ def test_only_this_users_unlocked_run_folders_are_removed(tmp_path):
 
 
 @pytest.mark.parametrize("ignored, stops", [
-    ([], ["SIGTERM", "SIGHUP"]),
-    (["SIGHUP"], ["SIGTERM"]),  # nohup python deploy/serve_class.py &
-    (["SIGTERM", "SIGHUP"], []),  # the next member: any stop signal the operator's start ignores stays ignored
+    ([], ["SIGTERM", "SIGHUP", "SIGQUIT"]),
+    (["SIGHUP"], ["SIGTERM", "SIGQUIT"]),  # nohup python deploy/serve_class.py &
+    (["SIGTERM", "SIGHUP", "SIGQUIT"], []),  # the next member: any stop signal the operator's start ignores stays ignored
 ])
 def test_a_stop_signal_the_launcher_was_started_with_ignored_stays_ignored(ignored, stops):
     """Under nohup the launcher put its own SIGHUP handler over the ignored one, and closing the terminal stopped
@@ -937,7 +937,7 @@ def _hangs(child, t: float) -> None:
     child.supervise(t)
 
 
-@pytest.mark.parametrize("end, what", [(_dies, "exit code -9"),
+@pytest.mark.parametrize("end, what", [(_dies, "killed by SIGKILL"),
                                        # the next member: hanging soon after serving is the same loop
                                        (_hangs, "did not answer 3 health checks in a row (3 s each)")])
 def test_a_process_that_keeps_dying_soon_after_it_serves_is_restarted_with_growing_delays(monkeypatch, capsys,
@@ -959,7 +959,7 @@ def test_a_process_that_keeps_dying_soon_after_it_serves_is_restarted_with_growi
         child.proc = None
     assert waits == [0.0, 2.0, 4.0, 8.0, 16.0, QUIET_BACKOFF, QUIET_BACKOFF]
     lines = [line.split("] ", 1)[1] for line in capsys.readouterr().err.splitlines()]
-    suffix = "exited (code -9)" if end is _dies else f"{what}: hung; killing it (SIGKILL)"
+    suffix = "was killed by SIGKILL" if end is _dies else f"{what}: hung; killing it (SIGKILL)"
     assert lines[0].startswith(f"web 1 {suffix}") and lines[0].endswith("and restarting it; the other processes "
                                                                         "keep serving") or \
         lines[0] == f"web 1 {suffix}; restarting it; the other processes keep serving"
