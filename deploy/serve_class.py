@@ -724,6 +724,69 @@ class OutputRelay:
             self.flush()
 
 
+#: The files where Linux lists this network namespace's TCP sockets (state 0A: listening).
+PROC_NET_TCP = (Path("/proc/net/tcp"), Path("/proc/net/tcp6"))
+#: Lines of those files read at most (each socket is one line: a machine with this many is not one to search).
+MAX_SOCKET_LINES = 200_000
+
+
+def _listening_inodes(address: str, port: int, tables: tuple[Path, ...] = PROC_NET_TCP) -> set[str] | None:
+    """The inodes of the sockets listening on ``address``:``port`` (or on every address, at that port), from
+    ``tables``; None when no table can be read (not Linux)."""
+    want = ipaddress.ip_address(address)
+    found: set[str] = set()
+    read_any = False
+    for table in tables:
+        try:
+            with open(table, encoding="ascii", errors="replace") as f:
+                read_any = True
+                next(f, None)  # the header
+                for n, line in enumerate(f):
+                    if n >= MAX_SOCKET_LINES:
+                        break
+                    fields = line.split()
+                    if len(fields) < 10 or fields[3] != "0A":
+                        continue
+                    hex_address, _, hex_port = fields[1].partition(":")
+                    if not hex_port or int(hex_port, 16) != port:
+                        continue
+                    raw = bytes.fromhex(hex_address)
+                    # each 32-bit word in the kernel's byte order (little-endian on x86 and arm64)
+                    raw = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4)) if sys.byteorder == "little" \
+                        else raw
+                    ip = ipaddress.ip_address(raw)
+                    if getattr(ip, "ipv4_mapped", None) is not None:
+                        ip = ip.ipv4_mapped
+                    if ip == want or ip.is_unspecified:
+                        found.add(fields[9])
+        except (OSError, ValueError):
+            continue
+    return found if read_any else None
+
+
+def holds_listener(pid: int, address: str, port: int) -> bool | None:
+    """Whether process ``pid`` holds a socket listening on ``address``:``port`` (Linux: /proc/net/tcp and the
+    process's open files); None when it cannot be told (no /proc, its files not readable). A Streamlit process
+    started on a port another Streamlit process holds (another launcher's, one run by hand) lives a moment before it
+    exits with "Port … is not available", and the other one answered its health check meanwhile: it was logged as
+    "serving again", and nginx sent students to the other one, whose progress may be kept elsewhere (break-it pass
+    brk19ops: two launchers started on the same ports at once)."""
+    inodes = _listening_inodes(address, port)
+    if inodes is None:
+        return None
+    wanted = {f"socket:[{inode}]" for inode in inodes}
+    try:
+        for fd in os.scandir(f"/proc/{pid}/fd"):
+            try:
+                if os.readlink(fd.path) in wanted:
+                    return True
+            except OSError:
+                continue
+    except OSError:
+        return None
+    return False
+
+
 def _death(code: int) -> str:
     """A death in a supervisor line: ``exited (code 3)``, or ``was killed by SIGKILL`` (ended)."""
     return f"exited (code {code})" if code >= 0 else ended(code)
@@ -779,7 +842,12 @@ class Child:
                     return False
             except (OSError, ValueError):
                 return False
-        return self.health is None or healthy(self.health, timeout)
+        if self.health is not None and not healthy(self.health, timeout):
+            return False
+        # a process that just started: the answer may be another's that holds its port (another launcher's Streamlit
+        # process answers "ok" too) while this one is about to exit with "Port … is not available"
+        return not (self.waiting_health and self.pid_file is None and self.listens is not None
+                    and holds_listener(self.proc.pid, *self.listens) is False)
 
     def _check(self, proc: subprocess.Popen) -> None:
         ok = self.serves(HEALTH_TIMEOUT)

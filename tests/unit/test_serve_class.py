@@ -1131,3 +1131,41 @@ def test_nginx_is_reloaded_at_most_once_per_reroute_every_however_often_the_port
     assert len(calls) == 3 and calls[0] == {a}
     routing.update(100.0, frozenset())  # what holds last is what nginx is told
     assert routing.marked == frozenset()
+
+
+def test_a_process_started_on_a_port_another_streamlit_holds_is_not_taken_for_serving(capsys):
+    """Two launchers started at once on the same ports: the second's Streamlit process lived a moment before it
+    exited with "Port … is not available", and the first's process, answering "ok" on that port, was taken for it:
+    "serving again" was logged, and nginx would send students to the other launcher's process (break-it pass
+    brk19ops). Only a process that holds the listening socket itself serves."""
+    import http.server
+    import threading
+    from serve_class import Child
+
+    class Ok(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        def log_message(self, *args):
+            pass
+
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Ok)  # another launcher's Streamlit process
+    port = other.server_address[1]
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        child = Child("web 1", [sys.executable, "-c", "import time; time.sleep(60)"],
+                      f"http://127.0.0.1:{port}/_stcore/health", warm_port=port, watch=True)
+        child.restarts = 1
+        child.start()
+        for now in (0.0, 0.5, 1.0):
+            child.supervise(now)
+        assert child.waiting_health and child.served_at is None
+        assert capsys.readouterr().err == ""  # not "web 1: serving again"
+        assert serve_class.holds_listener(child.proc.pid, "127.0.0.1", port) is False
+        assert serve_class.holds_listener(os.getpid(), "127.0.0.1", port) is True
+        kill_group_and_wait(child.proc)
+    finally:
+        other.shutdown()
+        other.server_close()
