@@ -243,6 +243,12 @@ http {{
 """
 
 
+def host_port(address: str, port: int) -> str:
+    """``address``:``port`` as the operator reads and types it: an IPv6 address in brackets (``[::1]:8501``).
+    "already in use: ::1:9500" could be read as the address ::1:9500 on no port (break-it pass brk19ops)."""
+    return f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
+
+
 def listen_directive(address: str, port: int) -> str:
     """The argument of nginx's ``listen`` for the numeric ``address`` (listen_address) and ``port``: IPv6 in
     brackets; ``::`` (every interface) with ``ipv6only=off``, so IPv4 clients are served too (nginx sets
@@ -350,12 +356,20 @@ def listen_address(address: str, public: bool) -> str:
     try:
         found = socket.getaddrinfo(text or None, None, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as exc:
+        host, colon, port = text.rpartition(":")
+        if colon and port.isdigit() and host and ":" not in host:  # 127.0.0.1:9000, localhost:8080 (not IPv6)
+            raise ValueError(f"--address {address!r} holds a port: give the address alone and the port with --port "
+                             f"(--address {host} --port {port})") from None
         reason = exc.strerror if isinstance(exc, socket.gaierror) else str(exc)
         raise ValueError(f"--address {address!r} is not an IP address or a host name this machine can "
                          f"resolve ({reason})") from None
     ip = ipaddress.ip_address(found[0][4][0].split("%")[0])
     if getattr(ip, "ipv4_mapped", None) is not None:
         ip = ip.ipv4_mapped
+    if ip.version == 6 and ip.is_link_local:  # bound without its interface: EINVAL ("[Errno 22] Invalid argument")
+        raise ValueError(f"--address {address!r} is a link-local IPv6 address (fe80::/10), which is an address only "
+                         "together with its interface, and nginx cannot listen on one: use one of this machine's "
+                         "other addresses, or --public for every interface")
     if ip.is_unspecified and not public:
         raise ValueError(f"--address {address!r} means every network interface ({ip}): anyone who can reach "
                          "this machine would get the app. Add --public if that is what you want "
@@ -950,7 +964,7 @@ class Child:
         if self.listens is None or bind_problem(*self.listens) != "already in use":
             return ""
         address, port = self.listens
-        return f" ({f'[{address}]' if ':' in address else address}:{port} is in use by another program)"
+        return f" ({host_port(address, port)} is in use by another program)"
 
     def launch(self, now: float) -> bool:
         """start(), or, when the OS refuses to start the program (no memory or processes left, the interpreter
@@ -1366,7 +1380,7 @@ def _main(argv: list[str] | None) -> int:
         args.address = listen_address(args.address, args.public)
     except ValueError as exc:
         ap.error(str(exc))
-    problems = [(f"{args.address}:{args.port}", bind_problem(args.address, args.port))]
+    problems = [(host_port(args.address, args.port), bind_problem(args.address, args.port))]
     problems += [(f"127.0.0.1:{p}", bind_problem("127.0.0.1", p))
                  for p in range(args.first_backend_port, args.first_backend_port + args.processes)]
     busy = [where for where, why in problems if why == "already in use"]

@@ -128,7 +128,7 @@ def test_public_means_every_interface_and_keeps_an_explicit_address():
     assert listen_address("[::1]", public=False) == "::1"
 
 
-@pytest.mark.parametrize("address", ["300.1.1.1", "not an address", "127.0.0.1:8501"])
+@pytest.mark.parametrize("address", ["300.1.1.1", "not an address", "::1:8501:x"])
 def test_an_invalid_address_is_named_as_invalid_not_busy(address, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["--address", address, "--processes", "1"])
@@ -136,6 +136,46 @@ def test_an_invalid_address_is_named_as_invalid_not_busy(address, capsys):
     err = capsys.readouterr().err
     assert f"--address {address!r} is not an IP address or a host name this machine can resolve" in err
     assert "already in use" not in err
+
+
+@pytest.mark.parametrize("address, alone", [("127.0.0.1:8501", "127.0.0.1"), ("localhost:9000", "localhost")])
+def test_an_address_with_a_port_is_named_as_such(address, alone, capsys):
+    """It was "not an IP address or a host name this machine can resolve (Name or service not known)"."""
+    with pytest.raises(SystemExit) as exc:
+        main(["--address", address, "--processes", "1"])
+    assert exc.value.code == 2
+    port = address.rsplit(":", 1)[1]
+    assert capsys.readouterr().err.endswith(
+        f"error: --address {address!r} holds a port: give the address alone and the port with --port "
+        f"(--address {alone} --port {port})\n")
+
+
+def test_a_link_local_ipv6_address_is_named_as_such_not_invalid_argument(capsys):
+    """"fe80::1%lo" lost its interface and was refused as "cannot listen on fe80::1:8501: [Errno 22] Invalid
+    argument"."""
+    with pytest.raises(SystemExit) as exc:
+        main(["--address", "fe80::1%lo", "--processes", "1"])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        "error: --address 'fe80::1%lo' is a link-local IPv6 address (fe80::/10), which is an address only together "
+        "with its interface, and nginx cannot listen on one: use one of this machine's other addresses, or --public "
+        "for every interface\n")
+
+
+def test_an_ipv6_address_in_use_is_named_in_brackets(capsys):
+    """"already in use: ::1:8501" read as the address ::1:8501 (break-it pass brk19ops)."""
+    import socket
+    with socket.socket(socket.AF_INET6) as taken:
+        try:
+            taken.bind(("::1", 0))
+        except OSError:
+            pytest.skip("no IPv6 loopback here")
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["--address", "::1", "--port", str(port), "--processes", "1",
+                     "--first-backend-port", str(_free_port())]) == 2
+    assert capsys.readouterr().err.startswith(f"already in use: [::1]:{port}. Stop what listens there")
+    assert serve_class.host_port("::1", 8501) == "[::1]:8501" and serve_class.host_port("10.0.0.1", 80) == "10.0.0.1:80"
 
 
 def test_an_address_of_another_machine_is_named_as_such(capsys):
