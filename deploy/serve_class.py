@@ -1247,6 +1247,25 @@ def start_children(children: list[Child], timeout: float = STARTUP_TIMEOUT, tick
         sleep(tick)
 
 
+def warm_children(children: list[Child], ports: list[int], timeout: float = WARM_TIMEOUT, tick: float = 0.5,
+                  clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> None:
+    """Visit each process once (warm_process on its port), all at once, and supervise them (Child.supervise, every
+    ``tick`` s) until every visit ended or ``timeout`` s passed. The launcher waited for the visits alone: a process
+    that hung (stopped) as the class started held the start up for WARM_TIMEOUT s without a line, the others ready,
+    and one that died then was started again only after it (break-it pass brk19ops). Now a hung process is killed
+    after its unanswered health checks, which ends its visit, and is started again (and visited) like any other."""
+    warmers = [threading.Thread(target=warm_process, args=(port,), daemon=True) for port in ports]
+    for warmer in warmers:
+        warmer.start()
+    deadline = clock() + timeout
+    while any(w.is_alive() for w in warmers) and clock() < deadline:
+        now = clock()
+        report_signals()
+        for child in children:
+            child.supervise(now)
+        sleep(tick)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the launcher with ``argv`` (default sys.argv[1:]); returns the exit code: 0 after the operator's
     signal, 1 when the class could not start, 2 for a setting refused before anything started, 130 for Ctrl+C
@@ -1577,11 +1596,7 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
         if check.returncode != 0:
             raise RuntimeError("nginx refused the generated configuration:\n" + check.stderr[-4000:])
         start_children(children)  # one that dies at start is started again; one that keeps dying stops the launch
-        warmers = [threading.Thread(target=warm_process, args=(port,), daemon=True) for port in ports]
-        for warmer in warmers:  # one visit per process, all at once, before nginx lets students in
-            warmer.start()
-        for warmer in warmers:
-            warmer.join(WARM_TIMEOUT)
+        warm_children(children, ports)  # one visit per process, all at once, before nginx lets students in
         local = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(args.address, host)  # where this machine reaches it
         proxy = Child("nginx", [nginx, "-p", str(run_dir), "-c", str(conf), "-g", "daemon off;"],
                       f"http://{local}:{args.port}{HEALTH_PATH}", pid_file=run_dir / "nginx.pid",

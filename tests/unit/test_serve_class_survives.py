@@ -261,3 +261,54 @@ def test_a_paused_output_never_stops_the_supervisor_and_the_dropped_lines_are_co
 def test_a_line_is_written_before_say_returns_when_the_output_takes_it(capfd):
     assert serve_class.say("one") is True and serve_class.say("two", "stdout") is True
     assert capfd.readouterr() == ("two\n", "one\n")
+
+
+_ANSWERS_OK = """
+import http.server, sys
+class Ok(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200); self.end_headers(); self.wfile.write(b"ok")
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Ok).serve_forever()
+"""
+
+
+def test_a_process_that_hangs_while_the_class_warms_up_is_restarted_not_waited_for(monkeypatch, capsys):
+    """A Streamlit process stopped (SIGSTOP) right after it answered its first health check held the class's start
+    up for WARM_TIMEOUT (90 s) without a line while the launcher waited for its warm-up visit, the other processes
+    ready (break-it pass brk19ops). The processes are supervised during the visits: the hung one is killed, which
+    ends its visit, and started again."""
+    import signal
+    import socket
+    import time
+
+    import serve_class
+    from serve_class import Child
+    monkeypatch.setattr(serve_class, "HEALTH_EVERY", 0.2)
+    monkeypatch.setattr(serve_class, "HEALTH_TIMEOUT", 0.2)
+    monkeypatch.setattr(serve_class, "HEALTH_FAILURES", 2)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    child = Child("web 1", [sys.executable, "-c", _ANSWERS_OK, str(port)], f"http://127.0.0.1:{port}/_stcore/health",
+                  warm_port=port, watch=True)
+    first = child.start()
+    try:
+        serve_class.wait_healthy(child.health, first, 30, check=child.serves)
+        child.waiting_health, child.served_at, child.next_check = False, time.monotonic(), time.monotonic()
+        first.send_signal(signal.SIGSTOP)  # hung: its warm-up visit gets no answer until it is killed
+        visits = []
+        monkeypatch.setattr(serve_class, "warm_process", lambda p, timeout=0: visits.append(p) or first.wait())
+        started = time.monotonic()
+        serve_class.warm_children([child], [port], timeout=60, tick=0.05)
+        assert time.monotonic() - started < 20
+        assert first.poll() == -signal.SIGKILL
+        assert visits[0] == port
+        assert "web 1 did not answer 2 health checks in a row (0 s each): hung; killing it (SIGKILL) and restarting " \
+               "it; the other processes keep serving" in capsys.readouterr().err
+    finally:
+        for proc in {first, child.proc}:
+            if proc is not None and proc.poll() is None:
+                serve_class.kill_group(proc)
+                proc.wait(10)
