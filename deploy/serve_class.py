@@ -1453,7 +1453,11 @@ def _main(argv: list[str] | None) -> int:
     parent = run_parent(os.geteuid() == 0)
     for stale in remove_stale_run_dirs(parent):
         log(f"removed {_quoted(stale)}, left behind by a launcher that was killed")
-    run_dir, lock = new_run_dir(parent)
+    try:
+        run_dir, lock = new_run_dir(parent)
+    except OSError as exc:
+        say(f"cannot make the launcher's run folder in {_quoted(parent)} (the temp folder: TMPDIR): {_os_words(exc)}")
+        return 1
     try:
         return _serve(args, nginx, run_dir)
     finally:
@@ -1520,10 +1524,20 @@ def new_run_dir(parent: Path) -> tuple[Path, int]:
     (the kernel drops it when the launcher dies, even by SIGKILL). The lock is taken before the file gets its
     name, so no other launcher can see it unlocked."""
     run_dir = Path(tempfile.mkdtemp(prefix=RUN_DIR_PREFIX, dir=parent))
-    fd = os.open(run_dir / (RUN_LOCK + ".new"), os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW, 0o600)
+    try:
+        fd = os.open(run_dir / (RUN_LOCK + ".new"), os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW, 0o600)
+    except OSError:  # no lock: later launchers would take the folder for an older launcher's and keep it for ever
+        shutil.rmtree(run_dir, ignore_errors=True)
+        raise
     fcntl.flock(fd, fcntl.LOCK_EX)
     os.rename(run_dir / (RUN_LOCK + ".new"), run_dir / RUN_LOCK)
     return run_dir, fd
+
+
+def _os_words(exc: OSError) -> str:
+    """An OSError as a line names it: the OS's words and the file (``No space left on device: /tmp/x``)."""
+    words = exc.strerror or str(exc)
+    return f"{words}: {_quoted(exc.filename)}" if exc.filename else words
 
 
 def remove_stale_run_dirs(parent: Path) -> list[Path]:
@@ -1560,11 +1574,15 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
     log(f"open files: {nofile}" + (f" (raised from {before}, the hard limit)" if nofile != before else "")
         + f"; nginx: {connections} connections, at most {per_address} requests at once per client address "
         "(the next is answered 429)")
-    os.chmod(run_dir, 0o755)
-    for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        (run_dir / "tmp" / sub).mkdir(parents=True)
-        os.chmod(run_dir / "tmp" / sub, 0o1777)  # nginx workers run as nobody when started by root
-    os.chmod(run_dir / "tmp", 0o755)
+    try:  # a full disk, no inode left (a small tmpfs): a line naming the folder, not a traceback
+        os.chmod(run_dir, 0o755)
+        for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+            (run_dir / "tmp" / sub).mkdir(parents=True)
+            os.chmod(run_dir / "tmp" / sub, 0o1777)  # nginx workers run as nobody when started by root
+        os.chmod(run_dir / "tmp", 0o755)
+    except OSError as exc:
+        say(f"cannot set up the launcher's run folder {_quoted(run_dir)}: {_os_words(exc)}")
+        return 1
 
     ports = [args.first_backend_port + i for i in range(args.processes)]
     backends = [f"127.0.0.1:{p}" for p in ports]
@@ -1590,7 +1608,10 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
             return nginx_conf(listen_directive(args.address, args.port), backends, run_dir, as_root, connections,
                               per_address, upload_mb, down)
 
-        conf.write_text(conf_text())
+        try:
+            conf.write_text(conf_text())
+        except OSError as exc:  # it said only "[Errno 28] No space left on device"
+            raise RuntimeError(f"cannot write {_quoted(conf)}: {exc.strerror or exc}") from None
         check = subprocess.run([nginx, "-t", "-q", "-p", str(run_dir), "-c", str(conf)],  # before any process starts
                                capture_output=True, text=True, errors="replace")
         if check.returncode != 0:

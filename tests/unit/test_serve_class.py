@@ -1209,3 +1209,44 @@ def test_a_process_started_on_a_port_another_streamlit_holds_is_not_taken_for_se
     finally:
         other.shutdown()
         other.server_close()
+
+
+@pytest.mark.parametrize("fails", ["lock", "mkdir", "conf"])
+def test_a_run_folder_that_cannot_be_set_up_is_named_not_a_traceback(monkeypatch, tmp_path, capsys, fails):
+    """A temp folder with no inode or byte left (a small tmpfs) ended the launcher with a traceback ("OSError:
+    [Errno 28] No space left on device: '/tmp/…/tmp/proxy'"), or with "[Errno 28] No space left on device" alone
+    for nginx.conf (break-it pass brk19ops)."""
+    import errno
+    _with_nginx_and_set_up_checks_passing(monkeypatch)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    full = OSError(errno.ENOSPC, "No space left on device")
+    real_open, real_mkdir, real_write = os.open, Path.mkdir, Path.write_text
+
+    def os_open(path, *args, **kwargs):
+        if fails == "lock" and str(path).endswith(RUN_LOCK + ".new"):
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real_open(path, *args, **kwargs)
+
+    def mkdir(self, *args, **kwargs):
+        if fails == "mkdir" and self.name == "proxy":
+            raise OSError(errno.ENOSPC, "No space left on device", str(self))
+        return real_mkdir(self, *args, **kwargs)
+
+    def write_text(self, *args, **kwargs):
+        if fails == "conf" and self.name == "nginx.conf":
+            raise full
+        return real_write(self, *args, **kwargs)
+    monkeypatch.setattr(os, "open", os_open)
+    monkeypatch.setattr(Path, "mkdir", mkdir)
+    monkeypatch.setattr(Path, "write_text", write_text)
+    assert main(["--processes", "1", "--port", "18541", "--first-backend-port", "18641"]) == 1
+    last = capsys.readouterr().err.splitlines()[-1]
+    folder = re.search(r"toolcall-nginx-[^/: ]+", last)
+    assert folder is not None, last
+    run_dir = tmp_path / folder.group(0)
+    assert last == {
+        "lock": f"cannot make the launcher's run folder in {tmp_path} (the temp folder: TMPDIR): No space left on "
+                f"device: {run_dir}/{RUN_LOCK}.new",
+        "mkdir": f"cannot set up the launcher's run folder {run_dir}: No space left on device: {run_dir}/tmp/proxy",
+        "conf": f"cannot write {run_dir}/nginx.conf: No space left on device"}[fails]
+    assert list(tmp_path.iterdir()) == []  # nothing left behind (a folder without its lock would stay for ever)
