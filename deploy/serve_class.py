@@ -1162,9 +1162,18 @@ def secrets_database_url(path: Path | None = None) -> str:
 def data_folder() -> str:
     """The SQLite data folder the processes use: TOOLCALL_DATA_DIR (``~`` expanded) made absolute against the
     folder this launcher was started from, where the operator typed it, not the repository the processes run
-    in; ``<repo>/data`` when unset."""
+    in; ``<repo>/data`` when unset. Raises ValueError when it is relative and that folder no longer exists (removed
+    while the operator's shell was in it): a traceback ended the launcher (break-it pass brk19ops)."""
     folder = os.environ.get("TOOLCALL_DATA_DIR", "")
-    return os.path.abspath(os.path.expanduser(folder)) if folder else str(REPO / "data")
+    if not folder:
+        return str(REPO / "data")
+    try:
+        return os.path.abspath(os.path.expanduser(folder))
+    except OSError:  # os.getcwd(): the folder it was started from is gone
+        from toolcall.text import escape_line
+        raise ValueError(f"TOOLCALL_DATA_DIR {escape_line(folder)} is a relative path, and the folder this launcher "
+                         "was started from no longer exists: write the folder's full path, or start the launcher "
+                         "from an existing folder") from None
 
 
 def pool_plan(room: int | None, processes: int) -> tuple[str | None, int | None]:
@@ -1437,6 +1446,11 @@ def _main(argv: list[str] | None) -> int:
                 raise ValueError(f"{where}: {problem}")
     except ValueError as exc:
         say(f"secrets: {exc}")
+        return 2
+    try:
+        data_folder()  # every process is told it, PostgreSQL or not (child_env)
+    except ValueError as exc:
+        say(f"progress storage: {exc}")
         return 2
     args.pool = None  # the most connections each process's pool may hold (PostgreSQL), when fewer than its default
     if args.database_url or secret_url:  # every process would open it: reach it once first
