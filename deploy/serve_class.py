@@ -1069,6 +1069,56 @@ class Routing:
             self._next = now + REROUTE_EVERY
 
 
+#: Seconds between two looks at the SQLite data folder while the class runs (StorageWatch).
+STORAGE_EVERY = 30.0
+
+
+class StorageWatch:
+    """What the operator reads about the SQLite progress store in ``folder`` while the class runs. The launcher looked
+    at it only before the class started: a disk that filled during the class, or a file system the kernel remounted
+    read-only after an I/O error, was told to every student ("Progress is not being saved right now: the server's
+    disk is full. Tell your instructor.") and not a word of it to the operator, whose log was the place to look
+    (break-it pass brk19ops). Every STORAGE_EVERY s one look (the free space, whether the folder and the file can be
+    written: no SQLite, no lock): a problem is logged once when it begins, and once when it ends."""
+
+    def __init__(self, folder: Path):
+        from toolcall.progress import DB_NAME
+
+        self.folder, self.path = folder, folder / DB_NAME
+        self.problem: str | None = None
+        self._next = 0.0
+
+    def look(self) -> str | None:
+        """Why nothing can be saved in the folder now, or None. Never raises."""
+        from toolcall.progress import FULL_BELOW, disk_full_problem, read_only_problem
+
+        try:
+            if shutil.disk_usage(self.folder).free < FULL_BELOW:
+                return disk_full_problem(self.folder)
+        except OSError as exc:  # removed, unmounted: the processes' pages say what they find
+            return (f"the data folder {_quoted(self.folder)} cannot be looked at ({exc.strerror or exc}): progress "
+                    "may not be saved (TOOLCALL_DATA_DIR, default <repo>/data)")
+        if not os.access(self.folder, os.W_OK) or (os.path.lexists(self.path) and not os.access(self.path, os.W_OK)):
+            return read_only_problem(self.path)
+        return None
+
+    def update(self, now: float) -> None:
+        """Look, when STORAGE_EVERY s have passed since the last look, and log a change."""
+        if now < self._next:
+            return
+        self._next = now + STORAGE_EVERY
+        problem = self.look()
+        if problem == self.problem:
+            return
+        if problem is not None:
+            log(f"progress storage: {problem}. Students are told so on their pages; their answers are kept in their "
+                "browser tabs meanwhile")
+        else:
+            log(f"progress storage: {_quoted(self.folder)} can be written again: progress is saved again (the answers "
+                "kept in students' tabs are saved at their next page)")
+        self.problem = problem
+
+
 def sqlite_problem() -> str | None:
     """Why the SQLite progress store the processes would open (in TOOLCALL_DATA_DIR, default <repo>/data)
     is set up wrongly, or None: it is opened (made and migrated) once before any process starts, so a data
@@ -1453,6 +1503,7 @@ def _main(argv: list[str] | None) -> int:
         say(f"progress storage: {exc}")
         return 2
     args.pool = None  # the most connections each process's pool may hold (PostgreSQL), when fewer than its default
+    args.sqlite_folder = None  # the SQLite data folder, when progress is kept there
     if args.database_url or secret_url:  # every process would open it: reach it once first
         from toolcall.progress_pg import reach
         problem, room = reach(args.database_url or secret_url, source if args.database_url else where)
@@ -1460,6 +1511,7 @@ def _main(argv: list[str] | None) -> int:
             problem, args.pool = pool_plan(room, args.processes)
     else:
         problem = sqlite_problem()
+        args.sqlite_folder = Path(data_folder())  # watched while the class runs (StorageWatch)
     if problem is not None:
         say(f"progress storage: {problem}")
         return 2
@@ -1648,8 +1700,12 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
         say(f"Serving the app from {args.processes} Streamlit process{'es' if args.processes != 1 else ''} "
             f"at http://{shown}:{args.port} (nginx, sticky by cookie). Ctrl+C stops everything.", "stdout")
         routing = Routing(conf, conf_text, proxy)  # backends nginx is told are down (another program holds them)
+        folder = getattr(args, "sqlite_folder", None)
+        storage = StorageWatch(folder) if folder is not None else None
         while True:  # the supervisor: until the operator's signal
             now = time.monotonic()
+            if storage is not None:
+                storage.update(now)
             for child in children:
                 child.supervise(now)
             routing.update(now, frozenset(b for b, c in zip(backends, children) if c.held_by_other))

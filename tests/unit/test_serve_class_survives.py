@@ -312,3 +312,46 @@ def test_a_process_that_hangs_while_the_class_warms_up_is_restarted_not_waited_f
             if proc is not None and proc.poll() is None:
                 serve_class.kill_group(proc)
                 proc.wait(10)
+
+
+def test_a_data_folder_that_fills_or_turns_read_only_during_the_class_is_logged_once_each_way(monkeypatch, tmp_path,
+                                                                                               capsys):
+    """A disk that filled during the class (or a file system remounted read-only) was told to every student and not
+    to the operator: the launcher looked at the folder only before the class started (break-it pass brk19ops)."""
+    import shutil
+    from collections import namedtuple
+
+    import serve_class
+    from serve_class import STORAGE_EVERY, StorageWatch
+    monkeypatch.setattr(serve_class.time, "gmtime", lambda *a: serve_class.time.struct_time((2026, 12, 2, 7, 5, 9,
+                                                                                           2, 336, 0)))
+    usage = namedtuple("usage", "total used free")
+    free = [10 << 20]
+    monkeypatch.setattr(shutil, "disk_usage", lambda folder: usage(100 << 20, (100 << 20) - free[0], free[0]))
+    writable = [True]
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: writable[0] and real_access(path, mode))
+    watch = StorageWatch(tmp_path)
+    watch.update(0.0)
+    assert capsys.readouterr().err == ""
+    free[0] = 4096  # the disk filled
+    watch.update(1.0)  # looked at once per STORAGE_EVERY s
+    assert capsys.readouterr().err == ""
+    watch.update(STORAGE_EVERY)
+    watch.update(2 * STORAGE_EVERY)  # said once
+    assert capsys.readouterr().err == (
+        f"[07:05:09] progress storage: the disk holding {tmp_path} is full: progress is shown, not saved, until space "
+        "is freed there (TOOLCALL_DATA_DIR, default <repo>/data). Students are told so on their pages; their answers "
+        "are kept in their browser tabs meanwhile\n")
+    free[0] = 10 << 20
+    watch.update(3 * STORAGE_EVERY)
+    assert capsys.readouterr().err == (
+        f"[07:05:09] progress storage: {tmp_path} can be written again: progress is saved again (the answers kept in "
+        "students' tabs are saved at their next page)\n")
+    writable[0] = False  # remounted read-only
+    watch.update(4 * STORAGE_EVERY)
+    assert capsys.readouterr().err == (
+        f"[07:05:09] progress storage: {tmp_path}/progress.sqlite3 is read-only (the file or its folder cannot be "
+        "written by this user): progress is shown, not saved; make both writable, or point TOOLCALL_DATA_DIR at a "
+        "folder that is. Students are told so on their pages; their answers are kept in their browser tabs "
+        "meanwhile\n")
