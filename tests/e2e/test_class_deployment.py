@@ -294,7 +294,7 @@ def test_a_browser_pinned_to_a_dead_process_is_moved_and_keeps_working(browser):
         wait_connected(page)
         pinned = next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
         os.kill(_backend_pid(proc, int(pinned.rsplit(":", 1)[1])), signal.SIGKILL)
-        err.wait_for(f"Streamlit process on {pinned} exited", 10)
+        err.wait_for(f"Streamlit process on {pinned} was killed by SIGKILL", 10)
         page.reload()
         wait_connected(page)
         moved = [c["value"] for c in context.cookies() if c["name"] == COOKIE]
