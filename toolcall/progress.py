@@ -402,6 +402,10 @@ def _setup_problem(folder: Path, path: Path, exc: BaseException) -> str | None:
     if (size := len(os.fsencode(os.path.abspath(path)))) > SQLITE_MAX_PATH:
         return (f"{path} is {size} bytes long, more than SQLite opens ({SQLITE_MAX_PATH}: its -journal's name must "
                 f"fit in 512); choose a shorter data folder ({setting})")
+    if isinstance(exc, OSError) and exc.errno == errno.EROFS:  # making the folder on a read-only mount
+        # it was "cannot open the progress database (OSError)", taken for a failure that may pass: the launcher
+        # started the class, and every page said the database could not be reached (break-it pass brk19ops)
+        return f"cannot create the data folder {folder}: its file system is mounted read-only ({setting})"
     if isinstance(exc, PermissionError) or (isinstance(exc, sqlite3.OperationalError)
                                             and "unable to open" in str(exc)):
         return f"cannot create or open {path}: the folder cannot be written ({setting})"
