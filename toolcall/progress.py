@@ -278,8 +278,12 @@ FULL_BELOW = 64 * 1024
 
 def disk_full(folder: Path, exc: BaseException | None) -> bool:
     """Whether ``exc`` (SQLite's, or a StorageError caused by one) failed because the disk holding ``folder`` is
-    full: SQLITE_FULL, or an I/O error with less than FULL_BELOW bytes free there for this user."""
+    full: SQLITE_FULL, or an I/O error with less than FULL_BELOW bytes free there for this user, or the OS's own
+    ENOSPC or EDQUOT (making the folder where no inode is left: it was "cannot open the progress database (OSError)",
+    a failure that named nothing; break-it pass brk19ops)."""
     while exc is not None and not isinstance(exc, sqlite3.Error):
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
         exc = exc.__cause__
     if not isinstance(exc, sqlite3.Error):
         return False
