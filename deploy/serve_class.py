@@ -1454,11 +1454,15 @@ def _main(argv: list[str] | None) -> int:
                  "outside that range, or another --first-backend-port")
     if args.address is None:
         args.address = "0.0.0.0" if args.public else "127.0.0.1"
+    typed = args.address
     try:
         args.address = listen_address(args.address, args.public)
     except ValueError as exc:
         ap.error(str(exc))
-    problems = [(host_port(args.address, args.port), bind_problem(args.address, args.port))]
+    # a host name is named with the address it resolved to: "192.0.2.7:8501: not an address of this machine" did not
+    # say it came from --address class.example (break-it pass brk19ops)
+    named = f" (--address {_quoted(typed)})" if typed.strip().strip("[]") != args.address else ""
+    problems = [(host_port(args.address, args.port) + named, bind_problem(args.address, args.port))]
     problems += [(f"127.0.0.1:{p}", bind_problem("127.0.0.1", p))
                  for p in range(args.first_backend_port, args.first_backend_port + args.processes)]
     busy = [where for where, why in problems if why == "already in use"]

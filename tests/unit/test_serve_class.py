@@ -178,6 +178,23 @@ def test_an_ipv6_address_in_use_is_named_in_brackets(capsys):
     assert serve_class.host_port("::1", 8501) == "[::1]:8501" and serve_class.host_port("10.0.0.1", 80) == "10.0.0.1:80"
 
 
+def test_a_host_name_is_named_with_the_address_it_resolved_to(capsys):
+    """"already in use: 127.0.0.1:8501" for --address localhost did not say where the address came from."""
+    import socket
+    address = listen_address("localhost", public=False)  # 127.0.0.1, or ::1 where that comes first
+    with socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET) as taken:
+        taken.bind((address, 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        shown = serve_class.host_port(address, port)
+        assert main(["--address", "localhost", "--port", str(port), "--processes", "1",
+                     "--first-backend-port", str(_free_port())]) == 2
+        assert capsys.readouterr().err.startswith(f"already in use: {shown} (--address localhost). Stop")
+        assert main(["--address", address, "--port", str(port), "--processes", "1",
+                     "--first-backend-port", str(_free_port())]) == 2
+        assert capsys.readouterr().err.startswith(f"already in use: {shown}. Stop")  # nothing to add
+
+
 def test_an_address_of_another_machine_is_named_as_such(capsys):
     assert bind_problem("192.0.2.1", 8501) == "not an address of this machine"  # TEST-NET-1: never local
     assert main(["--address", "192.0.2.1", "--processes", "1", "--first-backend-port", "1"]) == 2
