@@ -42,7 +42,7 @@ with sticky sessions (a Streamlit session lives in one process); README "Scaling
 Needs the ``nginx`` binary (``sudo apt-get install nginx``); no system configuration is
 touched: the generated nginx.conf, its pid file, logs and temp folders live in a private
 run folder that is removed on exit (nginx's error log, when not empty, is kept next to it:
-keep_error_log). Ctrl+C (or SIGTERM) stops nginx and every process.
+keep_error_log). Ctrl+C (or SIGTERM, SIGHUP, SIGQUIT) stops nginx and every process; any other signal is logged.
 """
 
 from __future__ import annotations
@@ -243,6 +243,12 @@ http {{
 """
 
 
+def host_port(address: str, port: int) -> str:
+    """``address``:``port`` as the operator reads and types it: an IPv6 address in brackets (``[::1]:8501``).
+    "already in use: ::1:9500" could be read as the address ::1:9500 on no port (break-it pass brk19ops)."""
+    return f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
+
+
 def listen_directive(address: str, port: int) -> str:
     """The argument of nginx's ``listen`` for the numeric ``address`` (listen_address) and ``port``: IPv6 in
     brackets; ``::`` (every interface) with ``ipv6only=off``, so IPv4 clients are served too (nginx sets
@@ -350,12 +356,20 @@ def listen_address(address: str, public: bool) -> str:
     try:
         found = socket.getaddrinfo(text or None, None, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as exc:
+        host, colon, port = text.rpartition(":")
+        if colon and port.isdigit() and host and ":" not in host:  # 127.0.0.1:9000, localhost:8080 (not IPv6)
+            raise ValueError(f"--address {address!r} holds a port: give the address alone and the port with --port "
+                             f"(--address {host} --port {port})") from None
         reason = exc.strerror if isinstance(exc, socket.gaierror) else str(exc)
         raise ValueError(f"--address {address!r} is not an IP address or a host name this machine can "
                          f"resolve ({reason})") from None
     ip = ipaddress.ip_address(found[0][4][0].split("%")[0])
     if getattr(ip, "ipv4_mapped", None) is not None:
         ip = ip.ipv4_mapped
+    if ip.version == 6 and ip.is_link_local:  # bound without its interface: EINVAL ("[Errno 22] Invalid argument")
+        raise ValueError(f"--address {address!r} is a link-local IPv6 address (fe80::/10), which is an address only "
+                         "together with its interface, and nginx cannot listen on one: use one of this machine's "
+                         "other addresses, or --public for every interface")
     if ip.is_unspecified and not public:
         raise ValueError(f"--address {address!r} means every network interface ({ip}): anyone who can reach "
                          "this machine would get the app. Add --public if that is what you want "
@@ -383,6 +397,20 @@ def port_in_use(address: str, port: int) -> bool:
     return bind_problem(address, port) == "already in use"
 
 
+def ended(code: int) -> str:
+    """How a process that ended with Popen's ``code`` ended, in the operator's words: ``exited with code 3``, or
+    ``was killed by SIGKILL`` for a negative code (Python's way of saying "killed by signal 9"). The log said
+    "exited (code -9)" when the OOM killer or someone's ``kill -9`` ended a process, and "code -1" for a SIGHUP:
+    a code no shell shows (a shell says 137) for what was a signal (break-it pass brk19ops)."""
+    if code >= 0:
+        return f"exited with code {code}"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        name = f"signal {-code}"
+    return f"was killed by {name}"
+
+
 def wait_healthy(url: str, proc: subprocess.Popen | None, timeout: float,
                  check: Callable[[], bool] | None = None) -> None:
     """Poll ``url`` (or call ``check()``, when given) until it answers 200 (returns True); raise
@@ -391,7 +419,7 @@ def wait_healthy(url: str, proc: subprocess.Popen | None, timeout: float,
     deadline = time.monotonic() + timeout
     for _ in range(int(timeout / 0.2) + 1):
         if proc is not None and proc.poll() is not None:
-            raise RuntimeError(f"process exited with code {proc.returncode} before {url} answered")
+            raise RuntimeError(f"process {ended(proc.returncode)} before {url} answered")
         if check() if check is not None else healthy(url):
             return
         if time.monotonic() > deadline:
@@ -710,6 +738,79 @@ class OutputRelay:
             self.flush()
 
 
+#: The files where Linux lists this network namespace's TCP sockets (state 0A: listening).
+PROC_NET_TCP = (Path("/proc/net/tcp"), Path("/proc/net/tcp6"))
+#: Lines of those files read at most (each socket is one line: a machine with this many is not one to search).
+MAX_SOCKET_LINES = 200_000
+
+
+def _listening_inodes(address: str, port: int, tables: tuple[Path, ...] = PROC_NET_TCP) -> set[str] | None:
+    """The inodes of the sockets listening on ``address``:``port`` (or on every address, at that port), from
+    ``tables``; None when no table can be read (not Linux)."""
+    want = ipaddress.ip_address(address)
+    found: set[str] = set()
+    read_any = False
+    for table in tables:
+        try:
+            with open(table, encoding="ascii", errors="replace") as f:
+                read_any = True
+                next(f, None)  # the header
+                for n, line in enumerate(f):
+                    if n >= MAX_SOCKET_LINES:
+                        break
+                    fields = line.split()
+                    if len(fields) < 10 or fields[3] != "0A":
+                        continue
+                    hex_address, _, hex_port = fields[1].partition(":")
+                    if not hex_port or int(hex_port, 16) != port:
+                        continue
+                    raw = bytes.fromhex(hex_address)
+                    # each 32-bit word in the kernel's byte order (little-endian on x86 and arm64)
+                    raw = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4)) if sys.byteorder == "little" \
+                        else raw
+                    ip = ipaddress.ip_address(raw)
+                    if getattr(ip, "ipv4_mapped", None) is not None:
+                        ip = ip.ipv4_mapped
+                    if ip == want or ip.is_unspecified:
+                        found.add(fields[9])
+        except (OSError, ValueError):
+            continue
+    return found if read_any else None
+
+
+def holds_listener(pid: int, address: str, port: int) -> bool | None:
+    """Whether process ``pid`` holds a socket listening on ``address``:``port`` (Linux: /proc/net/tcp and the
+    process's open files); None when it cannot be told (no /proc, its files not readable). A Streamlit process
+    started on a port another Streamlit process holds (another launcher's, one run by hand) lives a moment before it
+    exits with "Port … is not available", and the other one answered its health check meanwhile: it was logged as
+    "serving again", and nginx sent students to the other one, whose progress may be kept elsewhere (break-it pass
+    brk19ops: two launchers started on the same ports at once)."""
+    inodes = _listening_inodes(address, port)
+    if inodes is None:
+        return None
+    wanted = {f"socket:[{inode}]" for inode in inodes}
+    try:
+        for fd in os.scandir(f"/proc/{pid}/fd"):
+            try:
+                if os.readlink(fd.path) in wanted:
+                    return True
+            except OSError:
+                continue
+    except OSError:
+        return None
+    return False
+
+
+def _death(code: int) -> str:
+    """A death in a supervisor line: ``exited (code 3)``, or ``was killed by SIGKILL`` (ended)."""
+    return f"exited (code {code})" if code >= 0 else ended(code)
+
+
+def _last(code: int) -> str:
+    """The last death, as a crash-loop summary names it: ``exit code 3``, ``killed by SIGKILL`` (ended)."""
+    return f"exit code {code}" if code >= 0 else ended(code).removeprefix("was ")
+
+
 class Child:
     """One supervised process: ``start()`` (re)starts it; ``name`` is what the log calls it.
 
@@ -755,7 +856,12 @@ class Child:
                     return False
             except (OSError, ValueError):
                 return False
-        return self.health is None or healthy(self.health, timeout)
+        if self.health is not None and not healthy(self.health, timeout):
+            return False
+        # a process that just started: the answer may be another's that holds its port (another launcher's Streamlit
+        # process answers "ok" too) while this one is about to exit with "Port … is not available"
+        return not (self.waiting_health and self.pid_file is None and self.listens is not None
+                    and holds_listener(self.proc.pid, *self.listens) is False)
 
     def _check(self, proc: subprocess.Popen) -> None:
         ok = self.serves(HEALTH_TIMEOUT)
@@ -841,13 +947,13 @@ class Child:
         life = None if self.served_at is None else now - self.served_at
         soon = life is not None and life < STABLE_AFTER
         if self.waiting_health:
-            delay = self._quick_exit(f"exit code {code}")
+            delay = self._quick_exit(_last(code))
         elif soon and self.died_soon:
-            delay = self._quick_exit(f"exit code {code}, {life:.0f} s after it served", soon=True)
+            delay = self._quick_exit(f"{_last(code)}, {life:.0f} s after it served", soon=True)
         else:
             self.quick_exits, delay, self.quiet, self.died_soon = 0, 0.0, False, soon
         why = "at start" if self.waiting_health else f"within {STABLE_AFTER:.0f} s of serving"
-        self._note(f"{self.name} exited (code {code}){self.port_taken() if self.quick_exits else ''}; restarting it"
+        self._note(f"{self.name} {_death(code)}{self.port_taken() if self.quick_exits else ''}; restarting it"
                    + (f" in {delay:.0f} s (it keeps dying {why})" if delay else "")
                    + "; the other processes keep serving")
         self.restart_at = now + delay
@@ -858,7 +964,7 @@ class Child:
         if self.listens is None or bind_problem(*self.listens) != "already in use":
             return ""
         address, port = self.listens
-        return f" ({f'[{address}]' if ':' in address else address}:{port} is in use by another program)"
+        return f" ({host_port(address, port)} is in use by another program)"
 
     def launch(self, now: float) -> bool:
         """start(), or, when the OS refuses to start the program (no memory or processes left, the interpreter
@@ -963,6 +1069,56 @@ class Routing:
             self._next = now + REROUTE_EVERY
 
 
+#: Seconds between two looks at the SQLite data folder while the class runs (StorageWatch).
+STORAGE_EVERY = 30.0
+
+
+class StorageWatch:
+    """What the operator reads about the SQLite progress store in ``folder`` while the class runs. The launcher looked
+    at it only before the class started: a disk that filled during the class, or a file system the kernel remounted
+    read-only after an I/O error, was told to every student ("Progress is not being saved right now: the server's
+    disk is full. Tell your instructor.") and not a word of it to the operator, whose log was the place to look
+    (break-it pass brk19ops). Every STORAGE_EVERY s one look (the free space, whether the folder and the file can be
+    written: no SQLite, no lock): a problem is logged once when it begins, and once when it ends."""
+
+    def __init__(self, folder: Path):
+        from toolcall.progress import DB_NAME
+
+        self.folder, self.path = folder, folder / DB_NAME
+        self.problem: str | None = None
+        self._next = 0.0
+
+    def look(self) -> str | None:
+        """Why nothing can be saved in the folder now, or None. Never raises."""
+        from toolcall.progress import FULL_BELOW, disk_full_problem, read_only_problem
+
+        try:
+            if shutil.disk_usage(self.folder).free < FULL_BELOW:
+                return disk_full_problem(self.folder)
+        except OSError as exc:  # removed, unmounted: the processes' pages say what they find
+            return (f"the data folder {_quoted(self.folder)} cannot be looked at ({exc.strerror or exc}): progress "
+                    "may not be saved (TOOLCALL_DATA_DIR, default <repo>/data)")
+        if not os.access(self.folder, os.W_OK) or (os.path.lexists(self.path) and not os.access(self.path, os.W_OK)):
+            return read_only_problem(self.path)
+        return None
+
+    def update(self, now: float) -> None:
+        """Look, when STORAGE_EVERY s have passed since the last look, and log a change."""
+        if now < self._next:
+            return
+        self._next = now + STORAGE_EVERY
+        problem = self.look()
+        if problem == self.problem:
+            return
+        if problem is not None:
+            log(f"progress storage: {problem}. Students are told so on their pages; their answers are kept in their "
+                "browser tabs meanwhile")
+        else:
+            log(f"progress storage: {_quoted(self.folder)} can be written again: progress is saved again (the answers "
+                "kept in students' tabs are saved at their next page)")
+        self.problem = problem
+
+
 def sqlite_problem() -> str | None:
     """Why the SQLite progress store the processes would open (in TOOLCALL_DATA_DIR, default <repo>/data)
     is set up wrongly, or None: it is opened (made and migrated) once before any process starts, so a data
@@ -1056,9 +1212,18 @@ def secrets_database_url(path: Path | None = None) -> str:
 def data_folder() -> str:
     """The SQLite data folder the processes use: TOOLCALL_DATA_DIR (``~`` expanded) made absolute against the
     folder this launcher was started from, where the operator typed it, not the repository the processes run
-    in; ``<repo>/data`` when unset."""
+    in; ``<repo>/data`` when unset. Raises ValueError when it is relative and that folder no longer exists (removed
+    while the operator's shell was in it): a traceback ended the launcher (break-it pass brk19ops)."""
     folder = os.environ.get("TOOLCALL_DATA_DIR", "")
-    return os.path.abspath(os.path.expanduser(folder)) if folder else str(REPO / "data")
+    if not folder:
+        return str(REPO / "data")
+    try:
+        return os.path.abspath(os.path.expanduser(folder))
+    except OSError:  # os.getcwd(): the folder it was started from is gone
+        from toolcall.text import escape_line
+        raise ValueError(f"TOOLCALL_DATA_DIR {escape_line(folder)} is a relative path, and the folder this launcher "
+                         "was started from no longer exists: write the folder's full path, or start the launcher "
+                         "from an existing folder") from None
 
 
 def pool_plan(room: int | None, processes: int) -> tuple[str | None, int | None]:
@@ -1126,6 +1291,7 @@ def start_children(children: list[Child], timeout: float = STARTUP_TIMEOUT, tick
     deadline = clock() + timeout
     while True:
         now = clock()
+        report_signals()
         for child in children:
             child.supervise(now)
             if child.quick_exits >= START_ATTEMPTS:
@@ -1140,11 +1306,33 @@ def start_children(children: list[Child], timeout: float = STARTUP_TIMEOUT, tick
         sleep(tick)
 
 
+def warm_children(children: list[Child], ports: list[int], timeout: float = WARM_TIMEOUT, tick: float = 0.5,
+                  clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> None:
+    """Visit each process once (warm_process on its port), all at once, and supervise them (Child.supervise, every
+    ``tick`` s) until every visit ended or ``timeout`` s passed. The launcher waited for the visits alone: a process
+    that hung (stopped) as the class started held the start up for WARM_TIMEOUT s without a line, the others ready,
+    and one that died then was started again only after it (break-it pass brk19ops). Now a hung process is killed
+    after its unanswered health checks, which ends its visit, and is started again (and visited) like any other."""
+    warmers = [threading.Thread(target=warm_process, args=(port,), daemon=True) for port in ports]
+    for warmer in warmers:
+        warmer.start()
+    deadline = clock() + timeout
+    while any(w.is_alive() for w in warmers) and clock() < deadline:
+        now = clock()
+        report_signals()
+        for child in children:
+            child.supervise(now)
+        sleep(tick)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the launcher with ``argv`` (default sys.argv[1:]); returns the exit code: 0 after the operator's
     signal, 1 when the class could not start, 2 for a setting refused before anything started, 130 for Ctrl+C
     during those checks (one line, no traceback; nothing was started yet)."""
-    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    global _stopping
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, *STOP_SIGNALS, *NOTED_SIGNALS)}
+    _stopping = False
+    _noted.clear()
     try:
         return _main(argv)
     except KeyboardInterrupt:
@@ -1153,25 +1341,76 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         _WRITER.drain(EXIT_DRAIN)  # the last lines (a slow terminal) before the launcher exits, if it takes them
         for sig, handler in handlers.items():  # as they were (a test calling main() keeps its own)
-            signal.signal(sig, handler)
+            if handler is not None:  # None: set outside Python, left as it is
+                signal.signal(sig, handler)
+
+
+#: The signals that stop the class besides Ctrl+C (SIGINT): SIGTERM, SIGHUP (the terminal closed) and SIGQUIT
+#: (Ctrl+\, whose default killed the launcher alone, with a core dump, leaving its run folder behind).
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+#: The other signals whose default action ends a process (man 7 signal) and that only someone's ``kill`` sends to
+#: the launcher: SIGUSR1 (nginx's "reopen the logs", which an operator or a logrotate script sends to what serves
+#: the class), SIGUSR2, timers and the like. Each ended the launcher at once, without a line: its processes
+#: followed it (PR_SET_PDEATHSIG), students lost the class, and its run folder was left behind (break-it pass
+#: brk19ops). Each is now logged and does not stop the class (noted_signals, report_signals).
+NOTED_SIGNALS = tuple(getattr(signal, name) for name in ("SIGUSR1", "SIGUSR2", "SIGALRM", "SIGVTALRM", "SIGPROF",
+                                                         "SIGIO", "SIGPWR", "SIGSTKFLT", "SIGXCPU")
+                      if hasattr(signal, name))
+_stopping = False  # a stop signal came: the clean stop is under way
+_noted: list[int] = []  # noted signals not yet logged (a handler must not take the output's lock: report_signals)
 
 
 def _on_signal(signum, frame):
-    """SIGTERM, or SIGHUP (terminal closed): the same clean stop as Ctrl+C, from the first check on."""
+    """A stop signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT): the same clean stop as Ctrl+C, from the first check on.
+    Only the first raises: a second one, sent at once ("twice fast"), landed in the cleanup itself before it could
+    ignore it, and cut it short (the processes left to their death signal, and "nothing is running" printed while
+    nginx still ran)."""
+    global _stopping
+    if _stopping:
+        return
+    _stopping = True
     raise KeyboardInterrupt
 
 
+def _on_noted_signal(signum, frame):
+    """A signal in NOTED_SIGNALS: kept for report_signals to log (from the supervisor's loop, not from here)."""
+    if len(_noted) < 64:  # a flood of them is logged as what it is, not kept without end
+        _noted.append(signum)
+
+
+def report_signals() -> None:
+    """Log each noted signal (NOTED_SIGNALS) that came since the last call, once per kind of signal."""
+    seen = []
+    while _noted:
+        sig = _noted.pop(0)
+        if sig not in seen:
+            seen.append(sig)
+    for sig in seen:
+        log(f"{signal.Signals(sig).name} received and ignored: it does not stop the class (Ctrl+C, SIGTERM, SIGHUP "
+            "or SIGQUIT do)")
+
+
 def stop_signals() -> list[signal.Signals]:
-    """The signals that stop the class besides Ctrl+C (SIGINT): SIGTERM and SIGHUP, each unless the launcher was
+    """The signals that stop the class besides Ctrl+C (SIGINT): STOP_SIGNALS, each unless the launcher was
     started with it ignored. ``nohup python deploy/serve_class.py &`` (or a service manager) ignores SIGHUP so that
     closing the terminal leaves the class running; the launcher put its own handler over that, and the teacher
-    who closed the terminal stopped the class (break-it pass brk16ops). An ignored signal stays ignored."""
-    return [sig for sig in (signal.SIGTERM, signal.SIGHUP) if signal.getsignal(sig) != signal.SIG_IGN]
+    who closed the terminal stopped the class (break-it pass brk16ops). An ignored signal stays ignored (a shell
+    starts a background job with SIGINT and SIGQUIT ignored)."""
+    return [sig for sig in STOP_SIGNALS if signal.getsignal(sig) != signal.SIG_IGN]
+
+
+def noted_signals() -> list[signal.Signals]:
+    """NOTED_SIGNALS, each unless the launcher was started with it ignored."""
+    return [sig for sig in NOTED_SIGNALS if signal.getsignal(sig) != signal.SIG_IGN]
 
 
 def _main(argv: list[str] | None) -> int:
     for sig in stop_signals():
         signal.signal(sig, _on_signal)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # Ctrl+C: once, as the others
+        signal.signal(signal.SIGINT, _on_signal)
+    for sig in noted_signals():
+        signal.signal(sig, _on_noted_signal)
     ap = argparse.ArgumentParser(prog="serve_class.py", description=__doc__.splitlines()[0])
     ap.add_argument("--processes", type=int, default=default_processes(),
                     help=f"Streamlit processes (default 2 per core: {default_processes()} here; 1..16)")
@@ -1218,11 +1457,15 @@ def _main(argv: list[str] | None) -> int:
                  "outside that range, or another --first-backend-port")
     if args.address is None:
         args.address = "0.0.0.0" if args.public else "127.0.0.1"
+    typed = args.address
     try:
         args.address = listen_address(args.address, args.public)
     except ValueError as exc:
         ap.error(str(exc))
-    problems = [(f"{args.address}:{args.port}", bind_problem(args.address, args.port))]
+    # a host name is named with the address it resolved to: "192.0.2.7:8501: not an address of this machine" did not
+    # say it came from --address class.example (break-it pass brk19ops)
+    named = f" (--address {_quoted(typed)})" if typed.strip().strip("[]") != args.address else ""
+    problems = [(host_port(args.address, args.port) + named, bind_problem(args.address, args.port))]
     problems += [(f"127.0.0.1:{p}", bind_problem("127.0.0.1", p))
                  for p in range(args.first_backend_port, args.first_backend_port + args.processes)]
     busy = [where for where, why in problems if why == "already in use"]
@@ -1261,7 +1504,13 @@ def _main(argv: list[str] | None) -> int:
     except ValueError as exc:
         say(f"secrets: {exc}")
         return 2
+    try:
+        data_folder()  # every process is told it, PostgreSQL or not (child_env)
+    except ValueError as exc:
+        say(f"progress storage: {exc}")
+        return 2
     args.pool = None  # the most connections each process's pool may hold (PostgreSQL), when fewer than its default
+    args.sqlite_folder = None  # the SQLite data folder, when progress is kept there
     if args.database_url or secret_url:  # every process would open it: reach it once first
         from toolcall.progress_pg import reach
         problem, room = reach(args.database_url or secret_url, source if args.database_url else where)
@@ -1269,6 +1518,7 @@ def _main(argv: list[str] | None) -> int:
             problem, args.pool = pool_plan(room, args.processes)
     else:
         problem = sqlite_problem()
+        args.sqlite_folder = Path(data_folder())  # watched while the class runs (StorageWatch)
     if problem is not None:
         say(f"progress storage: {problem}")
         return 2
@@ -1276,7 +1526,11 @@ def _main(argv: list[str] | None) -> int:
     parent = run_parent(os.geteuid() == 0)
     for stale in remove_stale_run_dirs(parent):
         log(f"removed {_quoted(stale)}, left behind by a launcher that was killed")
-    run_dir, lock = new_run_dir(parent)
+    try:
+        run_dir, lock = new_run_dir(parent)
+    except OSError as exc:
+        say(f"cannot make the launcher's run folder in {_quoted(parent)} (the temp folder: TMPDIR): {_os_words(exc)}")
+        return 1
     try:
         return _serve(args, nginx, run_dir)
     finally:
@@ -1343,10 +1597,20 @@ def new_run_dir(parent: Path) -> tuple[Path, int]:
     (the kernel drops it when the launcher dies, even by SIGKILL). The lock is taken before the file gets its
     name, so no other launcher can see it unlocked."""
     run_dir = Path(tempfile.mkdtemp(prefix=RUN_DIR_PREFIX, dir=parent))
-    fd = os.open(run_dir / (RUN_LOCK + ".new"), os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW, 0o600)
+    try:
+        fd = os.open(run_dir / (RUN_LOCK + ".new"), os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW, 0o600)
+    except OSError:  # no lock: later launchers would take the folder for an older launcher's and keep it for ever
+        shutil.rmtree(run_dir, ignore_errors=True)
+        raise
     fcntl.flock(fd, fcntl.LOCK_EX)
     os.rename(run_dir / (RUN_LOCK + ".new"), run_dir / RUN_LOCK)
     return run_dir, fd
+
+
+def _os_words(exc: OSError) -> str:
+    """An OSError as a line names it: the OS's words and the file (``No space left on device: /tmp/x``)."""
+    words = exc.strerror or str(exc)
+    return f"{words}: {_quoted(exc.filename)}" if exc.filename else words
 
 
 def remove_stale_run_dirs(parent: Path) -> list[Path]:
@@ -1383,11 +1647,15 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
     log(f"open files: {nofile}" + (f" (raised from {before}, the hard limit)" if nofile != before else "")
         + f"; nginx: {connections} connections, at most {per_address} requests at once per client address "
         "(the next is answered 429)")
-    os.chmod(run_dir, 0o755)
-    for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        (run_dir / "tmp" / sub).mkdir(parents=True)
-        os.chmod(run_dir / "tmp" / sub, 0o1777)  # nginx workers run as nobody when started by root
-    os.chmod(run_dir / "tmp", 0o755)
+    try:  # a full disk, no inode left (a small tmpfs): a line naming the folder, not a traceback
+        os.chmod(run_dir, 0o755)
+        for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+            (run_dir / "tmp" / sub).mkdir(parents=True)
+            os.chmod(run_dir / "tmp" / sub, 0o1777)  # nginx workers run as nobody when started by root
+        os.chmod(run_dir / "tmp", 0o755)
+    except OSError as exc:
+        say(f"cannot set up the launcher's run folder {_quoted(run_dir)}: {_os_words(exc)}")
+        return 1
 
     ports = [args.first_backend_port + i for i in range(args.processes)]
     backends = [f"127.0.0.1:{p}" for p in ports]
@@ -1413,17 +1681,16 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
             return nginx_conf(listen_directive(args.address, args.port), backends, run_dir, as_root, connections,
                               per_address, upload_mb, down)
 
-        conf.write_text(conf_text())
+        try:
+            conf.write_text(conf_text())
+        except OSError as exc:  # it said only "[Errno 28] No space left on device"
+            raise RuntimeError(f"cannot write {_quoted(conf)}: {exc.strerror or exc}") from None
         check = subprocess.run([nginx, "-t", "-q", "-p", str(run_dir), "-c", str(conf)],  # before any process starts
                                capture_output=True, text=True, errors="replace")
         if check.returncode != 0:
             raise RuntimeError("nginx refused the generated configuration:\n" + check.stderr[-4000:])
         start_children(children)  # one that dies at start is started again; one that keeps dying stops the launch
-        warmers = [threading.Thread(target=warm_process, args=(port,), daemon=True) for port in ports]
-        for warmer in warmers:  # one visit per process, all at once, before nginx lets students in
-            warmer.start()
-        for warmer in warmers:
-            warmer.join(WARM_TIMEOUT)
+        warm_children(children, ports)  # one visit per process, all at once, before nginx lets students in
         local = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(args.address, host)  # where this machine reaches it
         proxy = Child("nginx", [nginx, "-p", str(run_dir), "-c", str(conf), "-g", "daemon off;"],
                       f"http://{local}:{args.port}{HEALTH_PATH}", pid_file=run_dir / "nginx.pid",
@@ -1440,11 +1707,16 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
         say(f"Serving the app from {args.processes} Streamlit process{'es' if args.processes != 1 else ''} "
             f"at http://{shown}:{args.port} (nginx, sticky by cookie). Ctrl+C stops everything.", "stdout")
         routing = Routing(conf, conf_text, proxy)  # backends nginx is told are down (another program holds them)
+        folder = getattr(args, "sqlite_folder", None)
+        storage = StorageWatch(folder) if folder is not None else None
         while True:  # the supervisor: until the operator's signal
             now = time.monotonic()
+            if storage is not None:
+                storage.update(now)
             for child in children:
                 child.supervise(now)
             routing.update(now, frozenset(b for b, c in zip(backends, children) if c.held_by_other))
+            report_signals()
             time.sleep(0.5)
     except KeyboardInterrupt:  # the operator's stop: a success once the class was served, else like main()'s
         if serving:
@@ -1455,7 +1727,7 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
         say(str(exc))
         return 1
     finally:
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # a second Ctrl+C must not cut the cleanup short
+        for sig in (signal.SIGINT, *STOP_SIGNALS):  # a second Ctrl+C must not cut the cleanup short
             signal.signal(sig, signal.SIG_IGN)
         stop(procs())
 

@@ -71,9 +71,16 @@ def display_name(path: Path) -> str:
     path = Path(path)
     try:
         path = path.parent.resolve() / path.name if path.name else path.resolve()
-    except (OSError, RuntimeError):  # a loop among the folders
-        path = path.absolute()
-    for base in (REPO_ROOT, CONTENT_ROOT, Path.cwd()):
+    except (OSError, RuntimeError):  # a loop among the folders; the current folder removed (os.getcwd() fails)
+        try:
+            path = path.absolute()
+        except OSError:
+            pass
+    try:
+        here = [Path.cwd()]
+    except OSError:  # the current folder was removed: `python -m toolcall check` ended with a traceback
+        here = []
+    for base in (REPO_ROOT, CONTENT_ROOT, *here):
         try:
             return str(path.relative_to(base))
         except ValueError:

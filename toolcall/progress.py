@@ -302,8 +302,12 @@ FULL_BELOW = 64 * 1024
 
 def disk_full(folder: Path, exc: BaseException | None) -> bool:
     """Whether ``exc`` (SQLite's, or a StorageError caused by one) failed because the disk holding ``folder`` is
-    full: SQLITE_FULL, or an I/O error with less than FULL_BELOW bytes free there for this user."""
+    full: SQLITE_FULL, or an I/O error with less than FULL_BELOW bytes free there for this user, or the OS's own
+    ENOSPC or EDQUOT (making the folder where no inode is left: it was "cannot open the progress database (OSError)",
+    a failure that named nothing; break-it pass brk19ops)."""
     while exc is not None and not isinstance(exc, sqlite3.Error):
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
         exc = exc.__cause__
     if not isinstance(exc, sqlite3.Error):
         return False
@@ -426,6 +430,10 @@ def _setup_problem(folder: Path, path: Path, exc: BaseException) -> str | None:
     if (size := len(os.fsencode(os.path.abspath(path)))) > SQLITE_MAX_PATH:
         return (f"{path} is {size} bytes long, more than SQLite opens ({SQLITE_MAX_PATH}: its -journal's name must "
                 f"fit in 512); choose a shorter data folder ({setting})")
+    if isinstance(exc, OSError) and exc.errno == errno.EROFS:  # making the folder on a read-only mount
+        # it was "cannot open the progress database (OSError)", taken for a failure that may pass: the launcher
+        # started the class, and every page said the database could not be reached (break-it pass brk19ops)
+        return f"cannot create the data folder {folder}: its file system is mounted read-only ({setting})"
     if isinstance(exc, PermissionError) or (isinstance(exc, sqlite3.OperationalError)
                                             and "unable to open" in str(exc)):
         return f"cannot create or open {path}: the folder cannot be written ({setting})"

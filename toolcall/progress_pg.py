@@ -77,7 +77,30 @@ def url_problem(url: str) -> str | None:
     ports = str(params.get("port", "")).split(",")
     if not all(p == "" or (p.isdigit() and 0 < int(p) < 65536) for p in ports):
         return "the progress database URL's port must be a number from 1 to 65535"
+    if (why := host_problem(str(params.get("host", "")))) is not None:
+        return why
     return option_problem(params)
+
+
+def host_problem(hosts: str) -> str | None:
+    """Why one of ``hosts`` (libpq's comma-separated ``host``) can be no host name the resolver is asked for, or None:
+    an empty label (``db..example``), a label over 63 characters, an invisible or bidirectional character
+    (``db\u202eexample``). psycopg resolves each name itself (getaddrinfo, IDNA), and its UnicodeError ended the
+    launcher with a traceback, and every page's connection with it (break-it pass brk19ops). A folder (``/run/…``,
+    a Unix socket) is no name. The host is shown escaped (a host name holds no password)."""
+    from toolcall.text import escape_line
+
+    for host in hosts.split(","):
+        if not host or host.startswith("/") or host.startswith("@"):  # none given, a socket folder, abstract socket
+            continue
+        try:
+            host.encode("idna")
+        except UnicodeError as exc:
+            why = str(exc.__cause__ or exc) if "codec failed" in str(exc) else str(exc)
+            why = why.replace("label empty or too long", "a part between dots is empty or longer than 63 characters")
+            return (f"the progress database URL's host {escape_line(host)} is no host name ({escape_line(why)}): "
+                    "check it")
+    return None
 
 
 def unescaped_in_userinfo(url: str) -> str | None:

@@ -192,7 +192,7 @@ def test_a_process_is_started_again_while_the_launchers_output_takes_nothing():
         assert _status(f"http://127.0.0.1:{port}/") == 200
         _drain(read_end, drained)
         # the stuck line goes out first, then the count of what was dropped meanwhile, if any
-        assert wait_until(lambda: b"exited (code -9); restarting it" in b"".join(drained), 30)
+        assert wait_until(lambda: b"was killed by SIGKILL; restarting it" in b"".join(drained), 30)
     finally:
         if not drained:
             _drain(read_end, drained)

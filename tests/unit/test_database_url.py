@@ -44,11 +44,17 @@ MALFORMED = {
     "postgresql://hun@ter2:pw@h:5432/db?sslmode=require": "second_at",
     "postgresql://u:hun/ter2@h:5432/db": "slash",
     "postgresql://u:hun@x/ter2@h/db": "second_at",  # both: the @ is named first
+    # a host no resolver is asked for: psycopg's own IDNA encoding raised UnicodeError, a traceback from the
+    # launcher and `python -m toolcall export` (break-it pass brk19ops)
+    f"postgresql://u:{SECRET}@db..lan/class": "host",
+    f"postgresql://u:{SECRET}@db\u202elan/class": "host",
+    f"postgresql://u:{SECRET}@{'x' * 64}.lan/class": "host",
+    f"postgresql://u:{SECRET}@db.lan,db..lan/class": "host",
 }
 #: The password pieces of the URLs above that hold no SECRET: no message may show one.
 PIECES = ("hun", "ter2")
 READS = {"parse": "cannot be read as a postgresql:// URI", "port": "port must be a number from 1 to 65535",
-         "value": "libpq refuses it: ", "timeout": "bad value for connect_timeout",
+         "value": "libpq refuses it: ", "timeout": "bad value for connect_timeout", "host": "is no host name",
          "second_at": "the progress database URL holds a second @, as written: a user name or password holding @ or / "
                       "must write them %-escaped, @ as %40 and / as %2F (p@ss/word is p%40ss%2Fword), else libpq reads "
                       "part of the password as the host, the port or the database name; the URL is not repeated here "
@@ -97,7 +103,7 @@ def test_escaped_passwords_sockets_and_a_database_name_with_an_at_pass(url):
 
 @pytest.mark.parametrize("url", ["postgresql://u:pw@db.lan:5432/class", "postgres://db.lan/class",
                                  "postgresql://u@/nodb?host=/nonexistent&port=1", "postgresql://a:5432,b/db",
-                                 "postgresql://[::1]:5432/db"])
+                                 "postgresql://[::1]:5432/db", "postgresql://u@ex\u00e4mple.com/db"])
 def test_well_formed_urls_pass(url):
     assert url_problem(url) is None
 
@@ -151,3 +157,13 @@ def test_a_variable_no_shell_expanded_is_named(monkeypatch, capsys, url, ref):
 def test_a_password_holding_a_dollar_is_left_alone(monkeypatch, password):
     monkeypatch.delenv("NOT_SET_TOOLCALL", raising=False)
     assert url_problem(f"postgresql://teacher:{password}@db/class") is None
+
+
+@pytest.mark.parametrize("host, why", [
+    ("db..lan", "a part between dots is empty or longer than 63 characters"),
+    ("db\u202elan", "Invalid character '\\u202e'"),
+])
+def test_a_host_that_is_no_host_name_is_named_escaped(host, why):
+    assert url_problem(f"postgresql://u:pw@{host}/class") == (
+        f"the progress database URL's host {host.encode('ascii', 'backslashreplace').decode()} is no host name "
+        f"({why}): check it")

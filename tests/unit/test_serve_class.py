@@ -128,7 +128,7 @@ def test_public_means_every_interface_and_keeps_an_explicit_address():
     assert listen_address("[::1]", public=False) == "::1"
 
 
-@pytest.mark.parametrize("address", ["300.1.1.1", "not an address", "127.0.0.1:8501"])
+@pytest.mark.parametrize("address", ["300.1.1.1", "not an address", "::1:8501:x"])
 def test_an_invalid_address_is_named_as_invalid_not_busy(address, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["--address", address, "--processes", "1"])
@@ -136,6 +136,63 @@ def test_an_invalid_address_is_named_as_invalid_not_busy(address, capsys):
     err = capsys.readouterr().err
     assert f"--address {address!r} is not an IP address or a host name this machine can resolve" in err
     assert "already in use" not in err
+
+
+@pytest.mark.parametrize("address, alone", [("127.0.0.1:8501", "127.0.0.1"), ("localhost:9000", "localhost")])
+def test_an_address_with_a_port_is_named_as_such(address, alone, capsys):
+    """It was "not an IP address or a host name this machine can resolve (Name or service not known)"."""
+    with pytest.raises(SystemExit) as exc:
+        main(["--address", address, "--processes", "1"])
+    assert exc.value.code == 2
+    port = address.rsplit(":", 1)[1]
+    assert capsys.readouterr().err.endswith(
+        f"error: --address {address!r} holds a port: give the address alone and the port with --port "
+        f"(--address {alone} --port {port})\n")
+
+
+def test_a_link_local_ipv6_address_is_named_as_such_not_invalid_argument(capsys):
+    """"fe80::1%lo" lost its interface and was refused as "cannot listen on fe80::1:8501: [Errno 22] Invalid
+    argument"."""
+    with pytest.raises(SystemExit) as exc:
+        main(["--address", "fe80::1%lo", "--processes", "1"])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        "error: --address 'fe80::1%lo' is a link-local IPv6 address (fe80::/10), which is an address only together "
+        "with its interface, and nginx cannot listen on one: use one of this machine's other addresses, or --public "
+        "for every interface\n")
+
+
+def test_an_ipv6_address_in_use_is_named_in_brackets(capsys):
+    """"already in use: ::1:8501" read as the address ::1:8501 (break-it pass brk19ops)."""
+    import socket
+    with socket.socket(socket.AF_INET6) as taken:
+        try:
+            taken.bind(("::1", 0))
+        except OSError:
+            pytest.skip("no IPv6 loopback here")
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["--address", "::1", "--port", str(port), "--processes", "1",
+                     "--first-backend-port", str(_free_port())]) == 2
+    assert capsys.readouterr().err.startswith(f"already in use: [::1]:{port}. Stop what listens there")
+    assert serve_class.host_port("::1", 8501) == "[::1]:8501" and serve_class.host_port("10.0.0.1", 80) == "10.0.0.1:80"
+
+
+def test_a_host_name_is_named_with_the_address_it_resolved_to(capsys):
+    """"already in use: 127.0.0.1:8501" for --address localhost did not say where the address came from."""
+    import socket
+    address = listen_address("localhost", public=False)  # 127.0.0.1, or ::1 where that comes first
+    with socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET) as taken:
+        taken.bind((address, 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        shown = serve_class.host_port(address, port)
+        assert main(["--address", "localhost", "--port", str(port), "--processes", "1",
+                     "--first-backend-port", str(_free_port())]) == 2
+        assert capsys.readouterr().err.startswith(f"already in use: {shown} (--address localhost). Stop")
+        assert main(["--address", address, "--port", str(port), "--processes", "1",
+                     "--first-backend-port", str(_free_port())]) == 2
+        assert capsys.readouterr().err.startswith(f"already in use: {shown}. Stop")  # nothing to add
 
 
 def test_an_address_of_another_machine_is_named_as_such(capsys):
@@ -893,9 +950,9 @@ def test_only_this_users_unlocked_run_folders_are_removed(tmp_path):
 
 
 @pytest.mark.parametrize("ignored, stops", [
-    ([], ["SIGTERM", "SIGHUP"]),
-    (["SIGHUP"], ["SIGTERM"]),  # nohup python deploy/serve_class.py &
-    (["SIGTERM", "SIGHUP"], []),  # the next member: any stop signal the operator's start ignores stays ignored
+    ([], ["SIGTERM", "SIGHUP", "SIGQUIT"]),
+    (["SIGHUP"], ["SIGTERM", "SIGQUIT"]),  # nohup python deploy/serve_class.py &
+    (["SIGTERM", "SIGHUP", "SIGQUIT"], []),  # the next member: any stop signal the operator's start ignores stays ignored
 ])
 def test_a_stop_signal_the_launcher_was_started_with_ignored_stays_ignored(ignored, stops):
     """Under nohup the launcher put its own SIGHUP handler over the ignored one, and closing the terminal stopped
@@ -937,7 +994,7 @@ def _hangs(child, t: float) -> None:
     child.supervise(t)
 
 
-@pytest.mark.parametrize("end, what", [(_dies, "exit code -9"),
+@pytest.mark.parametrize("end, what", [(_dies, "killed by SIGKILL"),
                                        # the next member: hanging soon after serving is the same loop
                                        (_hangs, "did not answer 3 health checks in a row (3 s each)")])
 def test_a_process_that_keeps_dying_soon_after_it_serves_is_restarted_with_growing_delays(monkeypatch, capsys,
@@ -959,7 +1016,7 @@ def test_a_process_that_keeps_dying_soon_after_it_serves_is_restarted_with_growi
         child.proc = None
     assert waits == [0.0, 2.0, 4.0, 8.0, 16.0, QUIET_BACKOFF, QUIET_BACKOFF]
     lines = [line.split("] ", 1)[1] for line in capsys.readouterr().err.splitlines()]
-    suffix = "exited (code -9)" if end is _dies else f"{what}: hung; killing it (SIGKILL)"
+    suffix = "was killed by SIGKILL" if end is _dies else f"{what}: hung; killing it (SIGKILL)"
     assert lines[0].startswith(f"web 1 {suffix}") and lines[0].endswith("and restarting it; the other processes "
                                                                         "keep serving") or \
         lines[0] == f"web 1 {suffix}; restarting it; the other processes keep serving"
@@ -1131,3 +1188,82 @@ def test_nginx_is_reloaded_at_most_once_per_reroute_every_however_often_the_port
     assert len(calls) == 3 and calls[0] == {a}
     routing.update(100.0, frozenset())  # what holds last is what nginx is told
     assert routing.marked == frozenset()
+
+
+def test_a_process_started_on_a_port_another_streamlit_holds_is_not_taken_for_serving(capsys):
+    """Two launchers started at once on the same ports: the second's Streamlit process lived a moment before it
+    exited with "Port … is not available", and the first's process, answering "ok" on that port, was taken for it:
+    "serving again" was logged, and nginx would send students to the other launcher's process (break-it pass
+    brk19ops). Only a process that holds the listening socket itself serves."""
+    import http.server
+    import threading
+    from serve_class import Child
+
+    class Ok(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        def log_message(self, *args):
+            pass
+
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Ok)  # another launcher's Streamlit process
+    port = other.server_address[1]
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        child = Child("web 1", [sys.executable, "-c", "import time; time.sleep(60)"],
+                      f"http://127.0.0.1:{port}/_stcore/health", warm_port=port, watch=True)
+        child.restarts = 1
+        child.start()
+        for now in (0.0, 0.5, 1.0):
+            child.supervise(now)
+        assert child.waiting_health and child.served_at is None
+        assert capsys.readouterr().err == ""  # not "web 1: serving again"
+        assert serve_class.holds_listener(child.proc.pid, "127.0.0.1", port) is False
+        assert serve_class.holds_listener(os.getpid(), "127.0.0.1", port) is True
+        kill_group_and_wait(child.proc)
+    finally:
+        other.shutdown()
+        other.server_close()
+
+
+@pytest.mark.parametrize("fails", ["lock", "mkdir", "conf"])
+def test_a_run_folder_that_cannot_be_set_up_is_named_not_a_traceback(monkeypatch, tmp_path, capsys, fails):
+    """A temp folder with no inode or byte left (a small tmpfs) ended the launcher with a traceback ("OSError:
+    [Errno 28] No space left on device: '/tmp/…/tmp/proxy'"), or with "[Errno 28] No space left on device" alone
+    for nginx.conf (break-it pass brk19ops)."""
+    import errno
+    _with_nginx_and_set_up_checks_passing(monkeypatch)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    full = OSError(errno.ENOSPC, "No space left on device")
+    real_open, real_mkdir, real_write = os.open, Path.mkdir, Path.write_text
+
+    def os_open(path, *args, **kwargs):
+        if fails == "lock" and str(path).endswith(RUN_LOCK + ".new"):
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real_open(path, *args, **kwargs)
+
+    def mkdir(self, *args, **kwargs):
+        if fails == "mkdir" and self.name == "proxy":
+            raise OSError(errno.ENOSPC, "No space left on device", str(self))
+        return real_mkdir(self, *args, **kwargs)
+
+    def write_text(self, *args, **kwargs):
+        if fails == "conf" and self.name == "nginx.conf":
+            raise full
+        return real_write(self, *args, **kwargs)
+    monkeypatch.setattr(os, "open", os_open)
+    monkeypatch.setattr(Path, "mkdir", mkdir)
+    monkeypatch.setattr(Path, "write_text", write_text)
+    assert main(["--processes", "1", "--port", "18541", "--first-backend-port", "18641"]) == 1
+    last = capsys.readouterr().err.splitlines()[-1]
+    folder = re.search(r"toolcall-nginx-[^/: ]+", last)
+    assert folder is not None, last
+    run_dir = tmp_path / folder.group(0)
+    assert last == {
+        "lock": f"cannot make the launcher's run folder in {tmp_path} (the temp folder: TMPDIR): No space left on "
+                f"device: {run_dir}/{RUN_LOCK}.new",
+        "mkdir": f"cannot set up the launcher's run folder {run_dir}: No space left on device: {run_dir}/tmp/proxy",
+        "conf": f"cannot write {run_dir}/nginx.conf: No space left on device"}[fails]
+    assert list(tmp_path.iterdir()) == []  # nothing left behind (a folder without its lock would stay for ever)

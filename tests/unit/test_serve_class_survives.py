@@ -261,3 +261,97 @@ def test_a_paused_output_never_stops_the_supervisor_and_the_dropped_lines_are_co
 def test_a_line_is_written_before_say_returns_when_the_output_takes_it(capfd):
     assert serve_class.say("one") is True and serve_class.say("two", "stdout") is True
     assert capfd.readouterr() == ("two\n", "one\n")
+
+
+_ANSWERS_OK = """
+import http.server, sys
+class Ok(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200); self.end_headers(); self.wfile.write(b"ok")
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Ok).serve_forever()
+"""
+
+
+def test_a_process_that_hangs_while_the_class_warms_up_is_restarted_not_waited_for(monkeypatch, capsys):
+    """A Streamlit process stopped (SIGSTOP) right after it answered its first health check held the class's start
+    up for WARM_TIMEOUT (90 s) without a line while the launcher waited for its warm-up visit, the other processes
+    ready (break-it pass brk19ops). The processes are supervised during the visits: the hung one is killed, which
+    ends its visit, and started again."""
+    import signal
+    import socket
+    import time
+
+    import serve_class
+    from serve_class import Child
+    monkeypatch.setattr(serve_class, "HEALTH_EVERY", 0.2)
+    monkeypatch.setattr(serve_class, "HEALTH_TIMEOUT", 0.2)
+    monkeypatch.setattr(serve_class, "HEALTH_FAILURES", 2)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    child = Child("web 1", [sys.executable, "-c", _ANSWERS_OK, str(port)], f"http://127.0.0.1:{port}/_stcore/health",
+                  warm_port=port, watch=True)
+    first = child.start()
+    try:
+        serve_class.wait_healthy(child.health, first, 30, check=child.serves)
+        child.waiting_health, child.served_at, child.next_check = False, time.monotonic(), time.monotonic()
+        first.send_signal(signal.SIGSTOP)  # hung: its warm-up visit gets no answer until it is killed
+        visits = []
+        monkeypatch.setattr(serve_class, "warm_process", lambda p, timeout=0: visits.append(p) or first.wait())
+        started = time.monotonic()
+        serve_class.warm_children([child], [port], timeout=60, tick=0.05)
+        assert time.monotonic() - started < 20
+        assert first.poll() == -signal.SIGKILL
+        assert visits[0] == port
+        assert "web 1 did not answer 2 health checks in a row (0 s each): hung; killing it (SIGKILL) and restarting " \
+               "it; the other processes keep serving" in capsys.readouterr().err
+    finally:
+        for proc in {first, child.proc}:
+            if proc is not None and proc.poll() is None:
+                serve_class.kill_group(proc)
+                proc.wait(10)
+
+
+def test_a_data_folder_that_fills_or_turns_read_only_during_the_class_is_logged_once_each_way(monkeypatch, tmp_path,
+                                                                                               capsys):
+    """A disk that filled during the class (or a file system remounted read-only) was told to every student and not
+    to the operator: the launcher looked at the folder only before the class started (break-it pass brk19ops)."""
+    import shutil
+    from collections import namedtuple
+
+    import serve_class
+    from serve_class import STORAGE_EVERY, StorageWatch
+    monkeypatch.setattr(serve_class.time, "gmtime", lambda *a: serve_class.time.struct_time((2026, 12, 2, 7, 5, 9,
+                                                                                           2, 336, 0)))
+    usage = namedtuple("usage", "total used free")
+    free = [10 << 20]
+    monkeypatch.setattr(shutil, "disk_usage", lambda folder: usage(100 << 20, (100 << 20) - free[0], free[0]))
+    writable = [True]
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: writable[0] and real_access(path, mode))
+    watch = StorageWatch(tmp_path)
+    watch.update(0.0)
+    assert capsys.readouterr().err == ""
+    free[0] = 4096  # the disk filled
+    watch.update(1.0)  # looked at once per STORAGE_EVERY s
+    assert capsys.readouterr().err == ""
+    watch.update(STORAGE_EVERY)
+    watch.update(2 * STORAGE_EVERY)  # said once
+    assert capsys.readouterr().err == (
+        f"[07:05:09] progress storage: the disk holding {tmp_path} is full: progress is shown, not saved, until space "
+        "is freed there (TOOLCALL_DATA_DIR, default <repo>/data). Students are told so on their pages; their answers "
+        "are kept in their browser tabs meanwhile\n")
+    free[0] = 10 << 20
+    watch.update(3 * STORAGE_EVERY)
+    assert capsys.readouterr().err == (
+        f"[07:05:09] progress storage: {tmp_path} can be written again: progress is saved again (the answers kept in "
+        "students' tabs are saved at their next page)\n")
+    writable[0] = False  # remounted read-only
+    watch.update(4 * STORAGE_EVERY)
+    assert capsys.readouterr().err == (
+        f"[07:05:09] progress storage: {tmp_path}/progress.sqlite3 is read-only (the file or its folder cannot be "
+        "written by this user): progress is shown, not saved; make both writable, or point TOOLCALL_DATA_DIR at a "
+        "folder that is. Students are told so on their pages; their answers are kept in their browser tabs "
+        "meanwhile\n")

@@ -68,3 +68,26 @@ def test_an_io_error_is_a_full_disk_only_when_the_folder_has_no_room(tmp_path, m
         assert (disk_full(tmp_path, io_error), disk_full(tmp_path, wrapped)) == (expected, expected)
     assert disk_full(tmp_path, sqlite3.OperationalError("database is locked")) is False
     assert disk_full(tmp_path, None) is False
+
+
+@pytest.mark.parametrize("code", ["ENOSPC", "EDQUOT"])
+def test_a_data_folder_that_cannot_be_made_for_want_of_space_is_a_full_disk(tmp_path, monkeypatch, code):
+    """No inode left (a small tmpfs) or the user's quota reached when the data folder is made: "cannot open the
+    progress database (OSError)", which named nothing (break-it pass brk19ops)."""
+    import errno
+    import os
+    from pathlib import Path
+    folder = tmp_path / "class"
+    real_mkdir = Path.mkdir
+
+    def mkdir(self, *args, **kwargs):
+        if self == folder:
+            raise OSError(getattr(errno, code), os.strerror(getattr(errno, code)), str(self))
+        return real_mkdir(self, *args, **kwargs)
+    monkeypatch.setattr(Path, "mkdir", mkdir)
+    with pytest.raises(StorageError) as info:
+        ProgressStore(folder)
+    assert str(info.value) == (f"the disk holding {folder} is full: progress is shown, not saved, until space is "
+                               "freed there (TOOLCALL_DATA_DIR, default <repo>/data)")
+    assert info.value.full and not info.value.setup
+    assert disk_full(folder, OSError(errno.EACCES, "Permission denied")) is False

@@ -158,3 +158,26 @@ def test_a_read_only_store_looks_again_at_most_every_recheck_interval(tmp_path, 
             store.record("alice", "pk_pass3", "x", 0, 1)
     assert opens == [1000.0, 1005.0, 1010.0]
     assert store.read_only and store.get("alice", "pk_pass3").tries == 1
+
+
+def test_a_data_folder_to_be_made_on_a_read_only_mount_is_a_setup_error_named_as_such(tmp_path, monkeypatch, capsys):
+    """TOOLCALL_DATA_DIR naming a folder to make on a read-only file system: "cannot open the progress database
+    (OSError)", taken for a failure that may pass, so the launcher started the class and every page said the
+    database could not be reached (break-it pass brk19ops)."""
+    import errno
+    folder = tmp_path / "ro" / "class"
+    real_mkdir = Path.mkdir
+
+    def mkdir(self, *args, **kwargs):
+        if self == folder:
+            raise OSError(errno.EROFS, "Read-only file system", str(self))
+        return real_mkdir(self, *args, **kwargs)
+    monkeypatch.setattr(Path, "mkdir", mkdir)
+    with pytest.raises(StorageError) as info:
+        ProgressStore(folder)
+    why = (f"cannot create the data folder {folder}: its file system is mounted read-only (TOOLCALL_DATA_DIR, "
+           "default <repo>/data)")
+    assert str(info.value) == why and info.value.setup
+    import serve_class
+    monkeypatch.setenv("TOOLCALL_DATA_DIR", str(folder))
+    assert serve_class.sqlite_problem() == why
