@@ -13,19 +13,11 @@ import sqlite3
 import pytest
 
 from tests.pg import fresh_schema
+from tests.unit.test_dashboard_export_stream import _cli
 from toolcall.dashboard import ClassData, export_bytes, write_export_csv, write_export_json
 from toolcall.progress import DB_NAME, ProgressStore, StorageError, open_store
 
 LEARNER = "gentle-panda-4d6ac621e8"
-
-
-def _cli(monkeypatch, capsys, folder, *argv) -> tuple[int, str, str]:
-    from toolcall.cli import main
-    monkeypatch.setenv("TOOLCALL_DATA_DIR", str(folder))
-    monkeypatch.delenv("TOOLCALL_DATABASE_URL", raising=False)
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _folder_state(folder) -> dict[str, str]:
