@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from ui.common import plain, show_code, tr
 from toolcall.text import escaped_head
@@ -17,6 +18,8 @@ from toolcall.progress import (PendingAnswers, Record, SqlProgressStore, Storage
                                open_store, read_only_problem, valid_learner)
 
 LEARNER_KEY = "exercises_learner"
+#: Session key of this run's place for the not-saved warning in the sidebar (an st.empty).
+NOT_SAVED_SLOT = "_progress_not_saved_slot"
 #: The sidebar box that shows the id. Streamlit's copy button sits over the right end of a code block, and on
 #: hover it covered the id's last characters at 1366 px (newcomer session 7): the box keeps the button's width
 #: free on the right, a smaller monospace font fits the longest generated id (25 characters) on one line, and a longer
@@ -61,6 +64,8 @@ def learner_sidebar() -> str:
             st.warning(plain(tr("exercises.learner_replaced", given=replaced or '""')))
         if getattr(progress_store(), "read_only", False):
             st.warning(tr("progress.read_only"))
+        # the not-saved warning's place, filled again when an exercise below keeps one more answer in this run
+        st.session_state[NOT_SAVED_SLOT] = st.empty()
         flush_pending()
     return learner
 
@@ -140,17 +145,31 @@ def pending_answers() -> PendingAnswers:
 
 
 def save_answer(learner: str, exercise_id: str, answer: str, score: float, max_score: float) -> Record | None:
-    """Save a graded try after any queued ones; None (and a warning) when it is kept in the
-    session because the database is unreachable."""
+    """Save a graded try after any queued ones; None (and a warning, here and in the sidebar) when it is kept in
+    the session because the database is unreachable."""
     rec = pending_answers().save(progress_store(), learner, exercise_id, answer, score, max_score)
     if rec is None:
         _warn_not_saved()
+        _warn_not_saved(in_sidebar=True)
     return rec
 
 
-def _warn_not_saved() -> None:
+def _warn_not_saved(in_sidebar: bool = False) -> None:
     """Progress is not being saved: "cannot be reached, keep this tab open", or, when the storage is set up
-    wrongly (waiting will not help), that the instructor must fix it."""
+    wrongly (waiting will not help), that the instructor must fix it. ``in_sidebar``: in the sidebar's place for
+    it (learner_sidebar), replacing what it held, so that the sidebar counts an answer kept after it was drawn
+    (it said 1 while the exercise below said 2; break-it pass brk19ops); a run with no such place (a fragment's
+    own rerun may not write outside it) leaves the sidebar as it was."""
+    if in_sidebar:
+        slot = st.session_state.get(NOT_SAVED_SLOT)
+        if slot is None:
+            return
+        try:
+            with slot.container():
+                _warn_not_saved()
+        except StreamlitAPIException:  # a fragment rerun: the place belongs to the full run that drew it
+            pass
+        return
     pending = pending_answers()
     if setup_problem() is not None:
         key = "storage.not_saved_setup"
@@ -169,4 +188,4 @@ def flush_pending() -> None:
     if len(pending):
         pending.flush(progress_store())
         if len(pending):
-            _warn_not_saved()
+            _warn_not_saved(in_sidebar=True)

@@ -75,3 +75,20 @@ def test_pending_answers_remember_why_the_last_flush_stopped(tmp_path):
     assert (pending.last_error.full, str(pending.last_error)) == (True, "the disk is full")
     assert pending.flush(ProgressStore(tmp_path)) == 1
     assert pending.last_error is None
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_sidebar_counts_the_answer_just_kept_as_the_exercise_does(monkeypatch, data_dir, lang):
+    """The sidebar said "Answers kept in this browser tab: 1" while the exercise below said 2 (break-it pass
+    brk19ops): the sidebar was drawn before the answer was graded and kept. Every warning of the page now gives
+    the same count."""
+    monkeypatch.setenv("TOOLCALL_DATABASE_URL", DOWN)
+    at = open_exercises("alice", lang)
+    at.radio(key="exercises_ex_truncated_answer").set_value("ask_retry")
+    for kept in (1, 2, 3):
+        at.button(key="exercises_ex_truncated_submit").click().run()
+        assert not at.exception
+        prefix = t("progress.not_saved", lang, n=0).split("0")[0]
+        counts = [w.value for w in at.warning if w.value.startswith(prefix)]
+        assert counts and set(counts) == {t("progress.not_saved", lang, n=kept)}, counts
+        assert any(w.value == counts[0] for w in at.sidebar.warning)
