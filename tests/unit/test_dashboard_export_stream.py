@@ -409,3 +409,16 @@ def test_a_secrets_file_that_is_not_toml_is_named(tmp_path, monkeypatch, capsys)
     code, printed, err = _cli(monkeypatch, capsys, tmp_path, "export", str(out))
     assert (code, printed, err) == (2, "", f"{out}: not written ({tmp_path}/.streamlit/secrets.toml: not a TOML file "
                                            "(Illegal character '\\n' (at line 1, column 50))); exit code 2\n")
+
+
+def test_a_secrets_file_nested_too_deeply_is_named(tmp_path, monkeypatch, capsys):
+    """tomllib reads nested arrays recursively: 20 000 "[" ended the export in "the input is larger or more deeply
+    nested than this machine lets the command hold (RecursionError)", the file not named (break-it pass brk20new)."""
+    ProgressStore(tmp_path).close()
+    _secrets(monkeypatch, tmp_path, "a = " + "[" * 20_000 + "]" * 20_000 + "\n")
+    out = tmp_path / "class-progress.csv"
+    code, printed, err = _cli(monkeypatch, capsys, tmp_path, "export", str(out))
+    assert (code, printed, err) == (2, "", f"{out}: not written ({tmp_path}/.streamlit/secrets.toml: nested too "
+                                           "deeply to read (RecursionError); a secrets file holds settings, one a "
+                                           "line); exit code 2\n")
+    assert not out.exists()
