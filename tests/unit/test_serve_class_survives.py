@@ -261,3 +261,26 @@ def test_a_paused_output_never_stops_the_supervisor_and_the_dropped_lines_are_co
 def test_a_line_is_written_before_say_returns_when_the_output_takes_it(capfd):
     assert serve_class.say("one") is True and serve_class.say("two", "stdout") is True
     assert capfd.readouterr() == ("two\n", "one\n")
+
+
+_TRY_ONCE = """
+import sys
+from toolcall.instructor import SharedLoginThrottle
+throttle = SharedLoginThrottle(sys.argv[1], base=30, cap=30, sleep=lambda s: None)
+print(*throttle.attempt("a wrong guess", "the instructor passphrase"))
+"""
+
+
+@pytest.mark.parametrize("spoil", [
+    lambda path: path.write_text("[" * 20_000 + "]" * 20_000, "utf-8"),  # was a RecursionError at every sign-in
+    lambda path: os.mkfifo(path),  # was a read waiting for ever, at every sign-in
+])
+def test_a_damaged_or_fifo_throttle_file_is_a_fresh_throttle(tmp_path, spoil):
+    """The shared throttle's file, damaged or not a file, is a fresh throttle of this process (break-it pass
+    brk20new): nested 20 000 deep, json.loads raised RecursionError, which the damaged-file case did not catch;
+    a FIFO there made the read wait for a writer for ever."""
+    path = tmp_path / serve_class.THROTTLE_FILE
+    spoil(path)
+    run = subprocess.run([sys.executable, "-c", _TRY_ONCE, str(path)], cwd=REPO, capture_output=True, text=True,
+                         timeout=30)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "wrong 0.0\n", "")
