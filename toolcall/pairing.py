@@ -901,7 +901,12 @@ def _check_gemini(contents: list[Any], out: _Collector) -> None:
                 if not isinstance(fc.get("name"), str):  # was named "None" in every line about it (fix19left)
                     out.add("wrong_content_type", i, j, what="functionCall.name", expected="string",
                             got=_got(fc, "name"))
-                turn.append((i, j, fc["name"] if isinstance(fc.get("name"), str) else "?", fc.get("id")))
+                cid = fc.get("id")
+                if cid is not None and not isinstance(cid, str):  # named as Python wrote it, "f ([1])", and 5
+                    # and "5" read the same (break-it pass brk20new); the call pairs by its name alone
+                    out.add("wrong_content_type", i, j, what="functionCall.id", expected="string", got=_type_name(cid))
+                    cid = None
+                turn.append((i, j, fc["name"] if isinstance(fc.get("name"), str) else "?", cid))
             if isinstance(part.get("functionResponse"), dict):
                 _gemini_response(i, j, part["functionResponse"], waiting, answered, out)
         if role == "model":
@@ -969,6 +974,9 @@ class _Waiting:
 def _gemini_response(i: int, j: int, fr: dict[str, Any], waiting: _Waiting,
                      answered: set[tuple[int, int]], out: _Collector) -> None:
     name, rid = fr.get("name"), fr.get("id")
+    if rid is not None and not isinstance(rid, str):  # as a functionCall's id: a string (brk20new)
+        out.add("wrong_content_type", i, j, what="functionResponse.id", expected="string", got=_type_name(rid))
+        rid = None
     if not isinstance(fr.get("response"), dict):
         out.add("response_not_object", i, j, got=_got(fr, "response"))
     if not isinstance(name, str):  # it answers no call: said once, not as "functionResponse None" (fix19left)
