@@ -79,13 +79,29 @@ def database_url() -> str:
     if not url:
         try:
             url = str(st.secrets.get("TOOLCALL_DATABASE_URL", "") or "")
-        except Exception as exc:  # no secrets file: nothing configured; one that is there and broken is named
-            if not any(os.path.lexists(os.path.expanduser(path)) for path in _secrets_paths()):
+        except Exception:  # no secrets file: nothing configured; one that is there and broken is named
+            if (why := secrets_problem()) is None:
                 return ""
-            raise ValueError(f"the secrets file cannot be read, so TOOLCALL_DATABASE_URL is not known "
-                             f"({escaped_head(str(exc) or type(exc).__name__, 300)}): correct the file, or remove "
-                             "it to keep progress in SQLite") from None
+            raise ValueError(f"the secrets file cannot be read, so TOOLCALL_DATABASE_URL is not known ({why}): "
+                             "correct the file, or remove it to keep progress in SQLite") from None
     return url
+
+
+#: Characters of Streamlit's reason a secrets file cannot be read that a message quotes (as drawn).
+MAX_SECRETS_REASON = 300
+
+
+def secrets_problem() -> str | None:
+    """Why the secrets files Streamlit reads cannot be read (its reason, at most MAX_SECRETS_REASON characters as
+    drawn), or None when they can or there is none (st.secrets raises on no file too: that is nothing configured).
+    Streamlit says where and the TOML error's line and column, never a line of the file."""
+    try:
+        st.secrets.get("TOOLCALL_DATABASE_URL")
+        return None
+    except Exception as exc:
+        if not any(os.path.lexists(os.path.expanduser(path)) for path in _secrets_paths()):
+            return None
+        return escaped_head(str(exc) or type(exc).__name__, MAX_SECRETS_REASON)
 
 
 def _secrets_paths() -> list[str]:
