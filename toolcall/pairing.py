@@ -157,6 +157,10 @@ class Report:
     looks: str | None = None
     #: Notes past MAX_VIOLATIONS: found, only counted.
     notes_more: int = 0
+    #: Types of item, block, part or tool call not checked (each one not_checked note, which may be past the cap):
+    #: the page's "some of it was not checked" reads this, not the notes kept (break-it pass brk20new: 500 notes of
+    #: bad arguments JSON before it, and a transcript of an unknown type got the green "No pairing problems").
+    not_checked: int = 0
 
     @property
     def ok(self) -> bool:
@@ -457,7 +461,8 @@ def check_pairing(text: str, fmt: str = AUTO, lang: str = "en") -> Report:
      GEMINI: _check_gemini}[fmt](messages, out)
     out.note_unchecked()
     _lookalike_keys(messages, out)
-    return Report(fmt, detected, len(messages), out.found, out.more, notes=out.notes, notes_more=out.notes_more)
+    return Report(fmt, detected, len(messages), out.found, out.more, notes=out.notes, notes_more=out.notes_more,
+                  not_checked=len(out.skipped))
 
 
 # --- Anthropic ---------------------------------------------------------------------------
