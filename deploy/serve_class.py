@@ -1170,10 +1170,11 @@ def secrets_database_source() -> Path | None:
     or None; a file that cannot be read counts as not setting it (secrets_database_url says why)."""
     for path in reversed(secrets_files()):
         try:
-            if secrets_database_url(path):
-                return path
+            setting = _secrets_setting(path)
         except ValueError:
             continue
+        if setting is not None:  # the last file that sets it decides, even to "" (SQLite)
+            return path if setting else None
     return None
 
 
@@ -1186,23 +1187,37 @@ def secrets_database_url(path: Path | None = None) -> str:
     them starts: not a regular file (a FIFO would block the launcher and each process for ever), larger than
     MAX_SECRETS_CHARS, not UTF-8, not TOML (``line 2, column 1: …``), or a TOOLCALL_DATABASE_URL that is not
     text. The URL itself is checked by the caller, like --database-url."""
+    if path is None:
+        # each file checked (each is read); the last that sets it decides, as Streamlit merges them: an empty one in
+        # the checkout over a URL in ~/.streamlit is SQLite for every process, and the launcher reached, planned
+        # and named the server instead (break-it pass brk20new)
+        urls = [_secrets_setting(p) for p in secrets_files()]
+        return next((u for u in reversed(urls) if u is not None), "")
+    return _secrets_setting(path) or ""
+
+
+def _secrets_setting(path: Path) -> str | None:
+    """The TOOLCALL_DATABASE_URL the secrets file at ``path`` sets (stripped; "" when it sets it empty), or None when
+    the file does not exist or does not set it. Raises ValueError as secrets_database_url says."""
     import tomllib
 
     from toolcall.files import ReadError, read_text_bounded
 
-    if path is None:
-        urls = [secrets_database_url(p) for p in secrets_files()]  # each file checked: each is read
-        return next((u for u in reversed(urls) if u), "")
     try:
         text = read_text_bounded(path, MAX_SECRETS_CHARS)
     except ReadError as exc:
         if exc.code == "no_such_file":
-            return ""
+            return None
         raise ValueError(f"{path}: {exc}") from None
     try:
-        url = tomllib.loads(text).get("TOOLCALL_DATABASE_URL", "")
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{path}: not TOML: {exc}") from None
+    except (RecursionError, MemoryError) as exc:  # tomllib reads nested arrays recursively: 20 000 "[" (brk20new)
+        raise ValueError(f"{path}: nested too deeply to read ({type(exc).__name__})") from None
+    if "TOOLCALL_DATABASE_URL" not in data:
+        return None
+    url = data["TOOLCALL_DATABASE_URL"]
     if not isinstance(url, str):
         raise ValueError(f"{path}: TOOLCALL_DATABASE_URL must be text in quotes (\"postgresql://…\"), "
                          f"not {type(url).__name__}")

@@ -144,7 +144,7 @@ else:
                       fmt=name))
         if not report.violations and not report.message_count:  # `[]`: not a green verdict on nothing
             st.info(tr("pairing.no_messages"), icon="ℹ️")
-        elif not report.violations and any(n.rule == "not_checked" for n in report.notes):
+        elif not report.violations and report.not_checked:  # also when its notes are past the notes' cap
             st.info(tr("pairing.no_violations_unchecked"), icon="ℹ️")  # not a green verdict on what was not read
         elif not report.violations:
             st.success(tr("pairing.no_violations"), icon="✅")

@@ -68,12 +68,33 @@ def main(argv=None) -> int:
     for lang, version in logs:  # one log held at a time
         path = Path(args.out) / f"shop_{version}.{lang}.jsonl"
         try:
-            path.write_text("\n".join(generate_lines(lang, version)) + "\n", encoding="utf-8")
+            _replace(path, ("\n".join(generate_lines(lang, version)) + "\n").encode("utf-8"))
         except OSError as exc:
             print(f"{escape_line(str(path))}: not written ({os_failure(exc)})", file=sys.stderr)
             return 2
-        print(path)
+        print(escape_line(str(path)))  # a folder's name as drawn: a line end or U+202E in it is an escape
     return 0
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Write ``data`` into a new file beside ``path`` (O_EXCL, never followed), then rename it to ``path``: what is
+    at ``path`` is replaced, never written through. write_text opened a FIFO there and waited for a reader for ever,
+    wrote through a link into its target, and a log cut short by a full disk was left in place (break-it pass
+    brk20new). The new file is removed on any failure."""
+    import os
+    import tempfile
+
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)  # as open() would have made it
+        with open(fd, "wb") as stream:
+            stream.write(data)
+        os.replace(name, path)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
 
 
 if __name__ == "__main__":

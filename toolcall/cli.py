@@ -26,14 +26,15 @@ from toolcall.files import (MAX_FILE_CHARS, ReadError, check_listable, check_pat
 from toolcall.fixtures import FixtureError, load_orders, load_tool
 from toolcall.grading import grade, grading_inputs
 from toolcall.i18n import LANGS, fill, t
-from toolcall.passk import N_MAX, EstimateInputError, estimate
+from toolcall.passk import N_MAX, EstimateInputError, estimate, read_whole
 from toolcall.grading import MAX_ANSWER_CHARS
 from toolcall.judge import MAX_TOKENS_LIMIT, STOP_REASONS, STOP_TOOL_USE, evaluate, no_backend_message
 from toolcall.pairing import MAX_CHARS as PAIRING_MAX_CHARS
 from toolcall.pairing import check_pairing
 from toolcall.parsing import MAX_INPUT_CHARS
 from toolcall.results import call_id, scrub
-from toolcall.text import escape_identifier, escape_line, escape_lookalikes, escape_terminal, escaped_head, visible_json
+from toolcall.text import (escape_identifier, escape_line, escape_lookalikes, escape_terminal, escaped_head,
+                           quoted_head, visible_json)
 from toolcall.validation import MAX_SCHEMA_CHARS, check_schema
 from toolcall.wire import FORMATS, PAIRING_CHOICES
 
@@ -548,7 +549,7 @@ def _build_parser() -> argparse.ArgumentParser:
     result.add_argument("--stop-reason", choices=STOP_REASONS, default=STOP_TOOL_USE,
                         help="the response's stop_reason; max_tokens prints the harness's re-request instead "
                              "of a tool_result")
-    result.add_argument("--max-tokens", type=int, default=1024, help="the request's max_tokens (default 1024)")
+    result.add_argument("--max-tokens", type=_int_arg, default=1024, help="the request's max_tokens (default 1024)")
     result.add_argument("--assert-format", action="store_true",
                         help="check \"format\" (Draft 2020-12 format-assertion); by default it is an annotation")
     result.set_defaults(func=_cmd_result)
@@ -583,9 +584,9 @@ def _build_parser() -> argparse.ArgumentParser:
     grade_.set_defaults(func=_cmd_grade)
 
     passk = sub.add_parser("passk", help="estimate pass^k, pass@k and the naive (c/n)^k from n runs with c passes")
-    passk.add_argument("--n", type=int, required=True, help="runs of the test case (1 to 10000)")
-    passk.add_argument("--c", type=int, required=True, help="runs that passed (0 to n)")
-    passk.add_argument("--k", type=int, required=True, help="k (1 to n)")
+    passk.add_argument("--n", type=_int_arg, required=True, help="runs of the test case (1 to 10000)")
+    passk.add_argument("--c", type=_int_arg, required=True, help="runs that passed (0 to n)")
+    passk.add_argument("--k", type=_int_arg, required=True, help="k (1 to n)")
     passk.set_defaults(func=_cmd_passk)
     pairing = sub.add_parser("pairing", help="list every tool_use/tool_result pairing rule a transcript breaks; "
                                              "exit 1 if any, 2 if it cannot be read")
@@ -694,14 +695,28 @@ def _max_definition_chars() -> int:
     return MAX_DEFINITION_CHARS
 
 
+#: Characters of a refused number argument its message quotes (as drawn: quoted_head).
+MAX_QUOTED_ARG = 40
+
+
+def _int_arg(text: str) -> int:
+    """argparse type for a whole number, read as the pages read one (passk.read_whole: ASCII or full-width digits
+    and a sign, white space around), else refused quoting at most MAX_QUOTED_ARG characters of it as drawn. int()
+    read ``1_000`` as 1000 and Arabic-Indic ``٣`` as 3, which the pass^k page refuses, and argparse echoed a refused
+    argument whole: 100 000 characters on one line (break-it pass brk20new)."""
+    value = read_whole(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"invalid int value: {quoted_head(text, MAX_QUOTED_ARG)}")
+    return value
+
+
 def _k_arg(text: str) -> int:
-    """argparse type for eval's --k: a whole number from 1 to passk.N_MAX."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"k must be a whole number, got {text!r}") from None
+    """argparse type for eval's --k: a whole number from 1 to passk.N_MAX (read as _int_arg reads one)."""
+    value = read_whole(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"k must be a whole number, got {quoted_head(text, MAX_QUOTED_ARG)}")
     if not 1 <= value <= N_MAX:
-        raise argparse.ArgumentTypeError(f"k must be from 1 to {N_MAX}, got {text}")
+        raise argparse.ArgumentTypeError(f"k must be from 1 to {N_MAX}, got {quoted_head(text, MAX_QUOTED_ARG)}")
     return value
 
 

@@ -20,6 +20,7 @@ import json
 import math
 import os
 import re
+import stat
 import threading
 import time
 import unicodedata
@@ -211,6 +212,10 @@ class SharedLoginThrottle(LoginThrottle):
             except OSError:
                 yield  # the file cannot be used: this process's own state
                 return
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO there: the read below waited for ever, and every
+                os.close(fd)  # sign-in of the class with it (break-it pass brk20new); a device is no state either
+                yield
+                return
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX)
                 self._load(fd)
@@ -229,7 +234,8 @@ class SharedLoginThrottle(LoginThrottle):
             failures, starts, slot = int(data.get("failures", 0)), data.get("waiting", []), data.get("next_slot")
             starts = [float(t) for t in starts][:10_000]
             slot = float("-inf") if slot is None else float(slot)
-        except (ValueError, TypeError, AttributeError, OSError):  # empty or damaged: a fresh throttle
+        except (ValueError, TypeError, AttributeError, OSError, RecursionError, MemoryError):  # empty or damaged
+            # (20 000 "[" ended the sign-in in a RecursionError: brk20new): a fresh throttle
             failures, starts, slot = 0, [], float("-inf")
         now = self._clock()
         self.failures, self._next_slot = failures, slot

@@ -157,6 +157,10 @@ class Report:
     looks: str | None = None
     #: Notes past MAX_VIOLATIONS: found, only counted.
     notes_more: int = 0
+    #: Types of item, block, part or tool call not checked (each one not_checked note, which may be past the cap):
+    #: the page's "some of it was not checked" reads this, not the notes kept (break-it pass brk20new: 500 notes of
+    #: bad arguments JSON before it, and a transcript of an unknown type got the green "No pairing problems").
+    not_checked: int = 0
 
     @property
     def ok(self) -> bool:
@@ -201,15 +205,31 @@ class _Collector:
         checker reads for ``fmt`` nor one holding nothing to pair (CHECKED_TYPES, QUIET_TYPES); else False."""
         if isinstance(kind, str) and (kind in CHECKED_TYPES[fmt] or kind in QUIET_TYPES[fmt]):
             return False
-        key = kind[:MAX_SHOWN + 1] if isinstance(kind, str) else _json_text(kind)[:MAX_SHOWN + 1]
+        # a string, a value of another JSON type and no type at all are three notes: keyed by the text alone,
+        # "null", null and a part without a type were one note "Type null … (3 in this transcript)", 7 and "7" one
+        # "Type 7" (break-it pass brk20new)
+        if kind is MISSING:
+            key: tuple = ("missing", "")
+        elif isinstance(kind, str):
+            key = ("string", kind[:MAX_SHOWN + 1])
+        else:
+            key = (_type_name(kind), _json_text(kind)[:MAX_SHOWN + 1])
         seen = self.skipped.setdefault(key, [msg, block, 0, fmt])
         seen[2] += 1
         return True
 
     def note_unchecked(self) -> None:
-        """One not_checked note per type counted by unchecked, at its first place."""
-        for kind, (msg, block, count, fmt) in self.skipped.items():
-            self.note("not_checked", msg, block, type=kind, count=count, known=", ".join(CHECKED_TYPES[fmt]))
+        """One not_checked note per type counted by unchecked, at its first place: ``not_checked`` for a string,
+        ``not_checked_not_string`` for a type of another JSON type, ``not_checked_missing`` for none."""
+        for (form, kind), (msg, block, count, fmt) in self.skipped.items():
+            known = ", ".join(CHECKED_TYPES[fmt])
+            if form == "missing":
+                self.note("not_checked", msg, block, key="not_checked_missing", count=count, known=known)
+            elif form == "string":
+                self.note("not_checked", msg, block, type=kind, count=count, known=known)
+            else:
+                self.note("not_checked", msg, block, key="not_checked_not_string", type=kind, count=count,
+                          known=known, json_type=self._spaced(t(f"pairing.type_phrase.{form}", self.lang)))
 
     @property
     def full(self) -> bool:
@@ -230,10 +250,11 @@ class _Collector:
             del params["role"]
         self.found.append(self._build(rule, msg, block, key, params))
 
-    def note(self, rule: str, msg: int | None, block: int | None, **params: Any) -> None:
-        """Record a note (at most MAX_VIOLATIONS; the rest only counted, in ``notes_more``)."""
+    def note(self, rule: str, msg: int | None, block: int | None, key: str | None = None, **params: Any) -> None:
+        """Record a note (at most MAX_VIOLATIONS; the rest only counted, in ``notes_more``); its texts are
+        ``pairing.rule_detail.<key or rule>`` and ``pairing.advice.<key or rule>``."""
         if len(self.notes) < MAX_VIOLATIONS:
-            self.notes.append(self._build(rule, msg, block, None, params))
+            self.notes.append(self._build(rule, msg, block, key, params))
         else:
             self.notes_more += 1
 
@@ -440,7 +461,8 @@ def check_pairing(text: str, fmt: str = AUTO, lang: str = "en") -> Report:
      GEMINI: _check_gemini}[fmt](messages, out)
     out.note_unchecked()
     _lookalike_keys(messages, out)
-    return Report(fmt, detected, len(messages), out.found, out.more, notes=out.notes, notes_more=out.notes_more)
+    return Report(fmt, detected, len(messages), out.found, out.more, notes=out.notes, notes_more=out.notes_more,
+                  not_checked=len(out.skipped))
 
 
 # --- Anthropic ---------------------------------------------------------------------------
@@ -630,7 +652,7 @@ def _check_openai(messages: list[Any], out: _Collector) -> None:
         role, content = m.get("role"), m.get("content")
         for j, part in enumerate(content if isinstance(content, list) else ()):
             if isinstance(part, dict):
-                out.unchecked(OPENAI_PARTS, part.get("type"), i, j)
+                out.unchecked(OPENAI_PARTS, part.get("type", MISSING), i, j)
         if role not in ("system", "developer", "user", "assistant", "tool"):
             out.add("wrong_content_type", i, None, what="role", expected='"system" / "user" / "assistant" / "tool"',
                     got=_got(m, "role", as_json=True))
@@ -825,7 +847,7 @@ def _check_mcp(messages: list[Any], out: _Collector) -> None:
         if isinstance(result, dict) and isinstance(result.get("content"), list):  # a CallToolResult's blocks
             for j, block in enumerate(result["content"]):
                 if isinstance(block, dict):
-                    out.unchecked(MCP, block.get("type"), i, j)
+                    out.unchecked(MCP, block.get("type", MISSING), i, j)
         has_result, has_error = "result" in m, "error" in m
         if has_result == has_error:
             out.add("result_and_error", i, None, key="result_and_error" if has_result else "neither_result_nor_error")
@@ -884,7 +906,12 @@ def _check_gemini(contents: list[Any], out: _Collector) -> None:
                 if not isinstance(fc.get("name"), str):  # was named "None" in every line about it (fix19left)
                     out.add("wrong_content_type", i, j, what="functionCall.name", expected="string",
                             got=_got(fc, "name"))
-                turn.append((i, j, fc["name"] if isinstance(fc.get("name"), str) else "?", fc.get("id")))
+                cid = fc.get("id")
+                if cid is not None and not isinstance(cid, str):  # named as Python wrote it, "f ([1])", and 5
+                    # and "5" read the same (break-it pass brk20new); the call pairs by its name alone
+                    out.add("wrong_content_type", i, j, what="functionCall.id", expected="string", got=_type_name(cid))
+                    cid = None
+                turn.append((i, j, fc["name"] if isinstance(fc.get("name"), str) else "?", cid))
             if isinstance(part.get("functionResponse"), dict):
                 _gemini_response(i, j, part["functionResponse"], waiting, answered, out)
         if role == "model":
@@ -952,6 +979,9 @@ class _Waiting:
 def _gemini_response(i: int, j: int, fr: dict[str, Any], waiting: _Waiting,
                      answered: set[tuple[int, int]], out: _Collector) -> None:
     name, rid = fr.get("name"), fr.get("id")
+    if rid is not None and not isinstance(rid, str):  # as a functionCall's id: a string (brk20new)
+        out.add("wrong_content_type", i, j, what="functionResponse.id", expected="string", got=_type_name(rid))
+        rid = None
     if not isinstance(fr.get("response"), dict):
         out.add("response_not_object", i, j, got=_got(fr, "response"))
     if not isinstance(name, str):  # it answers no call: said once, not as "functionResponse None" (fix19left)

@@ -45,13 +45,13 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from numbers import Integral, Real
 
 from toolcall.i18n import fill
+from toolcall.text import fold_full_width
 
 #: Range of the ambiguity model's inputs accepted by the functions below.
 K_MAX = 20
@@ -226,10 +226,11 @@ _WHOLE = re.compile(r"[+-]?[0-9]+")
 
 def read_whole(text: str) -> int | None:
     """The whole number typed in a box of the estimator (``"12"``, ``" +3 "``, full-width ``"１２"`` as a Chinese
-    keyboard types it), or None for anything else (``1e15``, ``2.5``, ``1,000``, a word, nothing). The boxes were
-    number inputs: Streamlit's browser side refused a value past 9 007 199 254 740 991 on its own, in English, and
-    the page kept computing with the previous value; ``1e15`` became 1 (break-it pass brk19web)."""
-    typed = unicodedata.normalize("NFKC", text).strip()
+    keyboard types it), or None for anything else (``1e15``, ``2.5``, ``1,000``, ``10²``, a word, nothing). The boxes
+    were number inputs: Streamlit's browser side refused a value past 9 007 199 254 740 991 on its own, in English,
+    and the page kept computing with the previous value; ``1e15`` became 1 (break-it pass brk19web). Only full-width
+    forms are folded (fold_full_width), not NFKC's superscripts: ``10²`` was read as 102 (brk20new)."""
+    typed = fold_full_width(text).strip()
     if len(typed) <= MAX_WHOLE_DIGITS + 1 and _WHOLE.fullmatch(typed):
         return int(typed)
     return None

@@ -1397,11 +1397,12 @@ def secrets_files(folder: Path | None = None) -> list[Path]:
 def configured_database_url(folder: Path | None = None) -> str:
     """TOOLCALL_DATABASE_URL as the app started in ``folder`` reads it (ui.learner.database_url): the environment's,
     white space stripped (open_store strips it: ``TOOLCALL_DATABASE_URL= `` is SQLite), else the last of
-    secrets_files() that sets it; "" for SQLite. ``python -m toolcall export`` read the environment alone, so a class
-    whose URL is in .streamlit/secrets.toml (README, "Scaling out") was exported from the SQLite file of the data
-    folder, an old one or none ("no progress database at …"), and a URL of white space was tried as a server
-    (break-it pass brk19new). Raises ValueError naming a secrets file that cannot be read or is not TOML (the
-    reason only: a line of it may hold a password)."""
+    secrets_files() that sets it, whatever it sets it to (as the app: ``str(value or "")``); "" for SQLite.
+    ``python -m toolcall export`` read the environment alone, so a class whose URL is in .streamlit/secrets.toml
+    (README, "Scaling out") was exported from the SQLite file of the data folder, an old one or none ("no progress
+    database at …"), and a URL of white space was tried as a server (break-it pass brk19new). Raises ValueError
+    naming a secrets file that cannot be read, is not TOML or is nested past what tomllib can read (the reason
+    only: a line of it may hold a password)."""
     import tomllib
 
     from toolcall.files import ReadError, read_text_bounded
@@ -1418,9 +1419,15 @@ def configured_database_url(folder: Path | None = None) -> str:
             raise ValueError(f"{escape_line(str(path))}: {exc}") from None
         except tomllib.TOMLDecodeError as exc:
             raise ValueError(f"{escape_line(str(path))}: not a TOML file ({escape_line(str(exc))})") from None
-        value = data.get("TOOLCALL_DATABASE_URL")
-        if isinstance(value, str) and value.strip():
-            return value.strip()
+        except (RecursionError, MemoryError) as exc:  # tomllib reads nested arrays and tables recursively: 20 000
+            # "[" in 40 KB ended the export in "the input is larger or more deeply nested …", no file named (brk20new)
+            raise ValueError(f"{escape_line(str(path))}: nested too deeply to read ({type(exc).__name__}); a "
+                             "secrets file holds settings, one a line") from None
+        if "TOOLCALL_DATABASE_URL" in data:  # the last file that sets it decides, as Streamlit merges them, and its
+            # value is read as the app reads it (str(value or "")): an empty one in the app's folder over a URL in
+            # ~/.streamlit was SQLite for the app and the server for export; 5 was refused by the app and was
+            # SQLite for export (break-it pass brk20new)
+            return str(data["TOOLCALL_DATABASE_URL"] or "").strip()
     return ""
 
 

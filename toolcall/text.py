@@ -207,6 +207,19 @@ def escape_lookalikes(text: str) -> str:
     return escape_invisible(text).translate(_LOOKALIKE_TABLE)
 
 
+#: The full-width forms of ASCII (U+FF01 to U+FF5E: ``０``-``９``, ``．``, ``／``, ``％``, ``－``, ``ｅ``…) and the
+#: ideographic space, as the ASCII they stand for: what a Chinese input method's full-width mode types.
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
+def fold_full_width(text: str) -> str:
+    """``text`` with its full-width forms of ASCII (and the ideographic space) as ASCII, every other character as it
+    is. For a number typed in a box: NFKC also folds superscripts, subscripts and circled digits into plain digits,
+    so ``10²`` was read as 102, ``0.7²`` as 0.72 and ``⑩`` as 10 (break-it pass brk20new). Never longer than
+    ``text``."""
+    return text.translate(_FULL_WIDTH)
+
+
 def reading_key(text: str, fold_case: bool = True, form: str = "NFKC") -> str:
     """What ``text`` reads as, for "are these the same?": Unicode NFKC (fullwidth ``Ｗ`` is ``W``; ``form`` "NFC"
     merges only the spellings Unicode calls the same text, ``é`` and ``e`` + combining acute, keeping ``x²`` apart

@@ -13,7 +13,8 @@ import os
 
 import streamlit as st
 
-from ui.common import tr
+from ui.common import plain, tr
+from ui.learner import secrets_problem
 from toolcall.instructor import (MAX_PASSPHRASE_CHARS, MIN_PASSPHRASE_CHARS, THROTTLE_FILE_ENV, LoginThrottle,
                                  SharedLoginThrottle, auth_mode, email_allowed,
                                  parse_emails, passphrase_problem)
@@ -70,6 +71,8 @@ def sign_in() -> bool:
     return whether this session is an instructor's; a signed-in instructor gets a sign-out."""
     mode, emails, passphrase = _settings()
     if mode == "none":
+        if (why := secrets_problem()) is not None:  # its settings unknown, not "not set up" (brk20new)
+            st.warning(plain(tr("dashboard.secrets_unreadable", reason=why)))
         if passphrase:  # set, but no one could sign in with it: say why, not "not set up"
             st.warning(tr(f"dashboard.passphrase_unusable.{passphrase_problem(passphrase)}",
                           min=MIN_PASSPHRASE_CHARS, max=MAX_PASSPHRASE_CHARS))

@@ -76,14 +76,47 @@ def _store(folder: str, database_url: str) -> SqlProgressStore:
 
 
 def database_url() -> str:
-    """TOOLCALL_DATABASE_URL from the environment, else from Streamlit secrets, else "" (SQLite)."""
+    """TOOLCALL_DATABASE_URL from the environment, else from Streamlit secrets, else "" (SQLite). Raises ValueError
+    (progress_store: a setup problem) when a secrets file exists but cannot be read: a file that is not TOML (or
+    nested past what tomllib reads) was taken for no secrets at all, and the class's progress went to SQLite in the
+    data folder without a word while its URL waited in the broken file (break-it pass brk20new)."""
     url = os.environ.get("TOOLCALL_DATABASE_URL", "").strip()  # white space only is unset, as open_store reads it
     if not url:
         try:
             url = str(st.secrets.get("TOOLCALL_DATABASE_URL", "") or "")
-        except Exception:  # no secrets file: nothing configured
-            url = ""
+        except Exception:  # no secrets file: nothing configured; one that is there and broken is named
+            if (why := secrets_problem()) is None:
+                return ""
+            raise ValueError(f"the secrets file cannot be read, so TOOLCALL_DATABASE_URL is not known ({why}): "
+                             "correct the file, or remove it to keep progress in SQLite") from None
     return url
+
+
+#: Characters of Streamlit's reason a secrets file cannot be read that a message quotes (as drawn).
+MAX_SECRETS_REASON = 300
+
+
+def secrets_problem() -> str | None:
+    """Why the secrets files Streamlit reads cannot be read (its reason, at most MAX_SECRETS_REASON characters as
+    drawn), or None when they can or there is none (st.secrets raises on no file too: that is nothing configured).
+    Streamlit says where and the TOML error's line and column, never a line of the file."""
+    try:
+        st.secrets.get("TOOLCALL_DATABASE_URL")
+        return None
+    except Exception as exc:
+        if not any(os.path.lexists(os.path.expanduser(path)) for path in _secrets_paths()):
+            return None
+        return escaped_head(str(exc) or type(exc).__name__, MAX_SECRETS_REASON)
+
+
+def _secrets_paths() -> list[str]:
+    """The secrets files (or folders) Streamlit reads (its ``secrets.files`` option); [] when it cannot say."""
+    try:
+        from streamlit import config
+
+        return [str(path) for path in config.get_option("secrets.files") or ()]
+    except Exception:  # an option this Streamlit does not have: nothing known to be there
+        return []
 
 
 class _UnavailableStore:

@@ -284,3 +284,26 @@ def test_the_script_names_what_stops_it_and_writes_no_log(content, break_it, arg
     code, out, err = expected
     assert (run.returncode, run.stdout, run.stderr) == (code, out, err.format(root=content))
     assert {p.read_bytes() for p in logs} == {b"old\n"}
+
+
+def test_the_script_replaces_a_fifo_or_a_link_where_a_log_goes_and_prints_the_folder_as_drawn(content, tmp_path):
+    """write_text opened a FIFO named as a log and waited for a reader for ever, and wrote through a link into its
+    target; a folder named with U+202E was printed as it is, reordering the line (break-it pass brk20new). Each log
+    is now a new file renamed into place."""
+    out = tmp_path / "out\u202eput"
+    out.mkdir()
+    os.mkfifo(out / "shop_vague.en.jsonl")
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("keep\n", "utf-8")
+    (out / "shop_good.en.jsonl").symlink_to(target)
+    run = subprocess.run([sys.executable, "scripts/make_eval_runs.py", "--out", str(out)], capture_output=True,
+                         text=True, cwd=REPO_ROOT, timeout=120, env={**os.environ, "TOOLCALL_CONTENT_ROOT": str(content)})
+    shown = str(out).replace("\u202e", "\\u202e")
+    assert (run.returncode, run.stderr) == (0, "")
+    assert run.stdout.splitlines() == [f"{shown}/shop_{v}.{lang}.jsonl" for lang in ("en", "zh") for v in ("vague", "good")]
+    assert sorted(p.name for p in out.iterdir()) == sorted(f"shop_{v}.{lang}.jsonl" for lang in ("en", "zh")
+                                                          for v in ("vague", "good"))
+    for path in out.iterdir():
+        assert path.is_file() and not path.is_symlink()
+        assert path.read_bytes() == (content / "fixtures" / "eval_runs" / path.name).read_bytes()
+    assert target.read_text("utf-8") == "keep\n"

@@ -40,3 +40,26 @@ def test_module_entry_point():
                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0
     assert json.loads(run.stdout)["pass@k"] == 0.0
+
+
+@pytest.mark.parametrize("typed", ["1_0", "\u0661\u0660", "10²", "1e1"])
+def test_a_count_is_read_as_the_page_reads_it(typed, capsys):
+    """int() read "1_0" as 10 and Arabic-Indic "١٠" as 10, which the pass^k page refuses (passk.read_whole); a
+    full-width "１０" is read by both (break-it pass brk20new)."""
+    with pytest.raises(SystemExit) as info:
+        main(["passk", "--n", typed, "--c", "9", "--k", "3"])
+    assert info.value.code == 2 and capsys.readouterr().err.endswith(
+        f"error: argument --n: invalid int value: '{typed}'\n")
+    assert main(["passk", "--n", "１０", "--c", "9", "--k", "3"]) == 0
+    assert json.loads(capsys.readouterr().out)["n"] == 10
+
+
+@pytest.mark.parametrize("argv, named", [(["passk", "--n", "10", "--c", "9", "--k"], "--k"),
+                                         (["eval", "runs.jsonl", "--k"], "--k"),
+                                         (["result", "--tool", "t", "--input", "x", "--max-tokens"], "--max-tokens")])
+def test_a_refused_number_argument_is_quoted_at_most_40_characters(argv, named, capsys):
+    """argparse echoed it whole: 100 000 characters on one line (break-it pass brk20new)."""
+    with pytest.raises(SystemExit) as info:
+        main([*argv, "9" * 50 + "x" * 100_000])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and len(err) < 1_000 and f"'{'9' * 40}…'" in err and named in err

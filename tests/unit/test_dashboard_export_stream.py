@@ -409,3 +409,44 @@ def test_a_secrets_file_that_is_not_toml_is_named(tmp_path, monkeypatch, capsys)
     code, printed, err = _cli(monkeypatch, capsys, tmp_path, "export", str(out))
     assert (code, printed, err) == (2, "", f"{out}: not written ({tmp_path}/.streamlit/secrets.toml: not a TOML file "
                                            "(Illegal character '\\n' (at line 1, column 50))); exit code 2\n")
+
+
+def test_a_secrets_file_nested_too_deeply_is_named(tmp_path, monkeypatch, capsys):
+    """tomllib reads nested arrays recursively: 20 000 "[" ended the export in "the input is larger or more deeply
+    nested than this machine lets the command hold (RecursionError)", the file not named (break-it pass brk20new)."""
+    ProgressStore(tmp_path).close()
+    _secrets(monkeypatch, tmp_path, "a = " + "[" * 20_000 + "]" * 20_000 + "\n")
+    out = tmp_path / "class-progress.csv"
+    code, printed, err = _cli(monkeypatch, capsys, tmp_path, "export", str(out))
+    assert (code, printed, err) == (2, "", f"{out}: not written ({tmp_path}/.streamlit/secrets.toml: nested too "
+                                           "deeply to read (RecursionError); a secrets file holds settings, one a "
+                                           "line); exit code 2\n")
+    assert not out.exists()
+
+
+def test_the_last_secrets_file_that_sets_the_url_decides_as_for_the_app(tmp_path, monkeypatch, capsys):
+    """Streamlit merges the secrets files, a later one's key winning: TOOLCALL_DATABASE_URL = "" in the app's folder
+    over a URL in ~/.streamlit/secrets.toml is SQLite for the app, and export tried the server (break-it pass
+    brk20new)."""
+    _fill(ProgressStore(tmp_path)).close()
+    _secrets(monkeypatch, tmp_path, 'TOOLCALL_DATABASE_URL = ""\n')
+    (tmp_path / "home" / ".streamlit").mkdir(parents=True)
+    (tmp_path / "home" / ".streamlit" / "secrets.toml").write_text(
+        'TOOLCALL_DATABASE_URL = "postgresql://u@127.0.0.1:9152/db"\n', "utf-8")
+    out = tmp_path / "class-progress.csv"
+    code, printed, err = _cli(monkeypatch, capsys, tmp_path, "export", str(out))
+    assert (code, err) == (0, "") and printed == f"{out}: written ({out.stat().st_size:,} bytes)\n"
+
+
+def test_a_url_that_is_no_string_is_refused_as_the_app_refuses_it(tmp_path, monkeypatch, capsys):
+    """The app reads str(value or ""): TOOLCALL_DATABASE_URL = 5 is refused there, and export wrote the SQLite
+    file of the data folder, a class the app does not show (break-it pass brk20new)."""
+    _fill(ProgressStore(tmp_path)).close()
+    _secrets(monkeypatch, tmp_path, "TOOLCALL_DATABASE_URL = 5\n")
+    out = tmp_path / "class-progress.csv"
+    code, printed, err = _cli(monkeypatch, capsys, tmp_path, "export", str(out))
+    assert (code, printed, err) == (2, "", f"{out}: not written (the progress database URL cannot be read as a "
+                                           "postgresql:// URI (check the [ ] around an IPv6 host, %-escapes and the "
+                                           "query parameters); it is not repeated here because it may hold a "
+                                           "password); exit code 2\n")
+    assert not out.exists()

@@ -6,7 +6,7 @@ and "1 000" got the same sentence, which names none of what the student sees as 
 
 import pytest
 
-from toolcall.exercise_types.number import parse_number
+from toolcall.exercise_types.number import NumberError, parse_number
 from toolcall.exercises import load_exercises
 from toolcall.grading import grade, grading_inputs
 
@@ -43,3 +43,12 @@ def test_other_text_is_still_not_a_number(text):
     assert result.malformed
     assert [f.render("en") for f in result.feedback] == [
         f'"{text}" is not a number. Write a decimal (0.7), a fraction (84/120) or a percentage (70%).']
+
+
+@pytest.mark.parametrize("text", ["0.7²", "8⁴/120", "7⁰%", "⁰.7", "0.₇", "⑩", "0.7¹"])
+def test_superscripts_subscripts_and_circled_digits_are_not_folded_into_digits(text):
+    """Only full-width forms are folded: NFKC read "0.7²" as 0.72, "8⁴/120" as 84/120 and "7⁰%" as 70 %, numbers
+    the student did not type (break-it pass brk20new)."""
+    with pytest.raises(NumberError) as caught:
+        parse_number(text)
+    assert (caught.value.code, str(caught.value)) == ("not_number", text)

@@ -114,3 +114,23 @@ def test_a_gemini_call_or_response_without_a_name_is_named_once_not_none():
          "functionCall f (id -) gets no functionResponse in the turn after it."),
     ]
     assert not [v for v in report.violations if "None" in v.detail + v.advice]
+
+
+def test_a_gemini_id_that_is_no_string_is_named_not_drawn_as_python_wrote_it():
+    """A functionCall's or functionResponse's id is a string: an array or object id was drawn as Python writes it,
+    "f ([1])", "(id {'a': 1})", and the number 5 read as the string "5" (break-it pass brk20new). Each is named
+    once; the two then pair by name."""
+    messages = [{"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}, "id": [1]}},
+                                            {"functionCall": {"name": "g", "args": {}, "id": 5}}]},
+                {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {}, "id": {"a": 1}}},
+                                           {"functionResponse": {"name": "g", "response": {}, "id": 5}}]}]
+    for lang, details in (("en", ["functionCall.id must be a string, not an array.",
+                                  "functionCall.id must be a string, not a number.",
+                                  "functionResponse.id must be a string, not an object.",
+                                  "functionResponse.id must be a string, not a number."]),
+                          ("zh", ["functionCall.id 应该是字符串，而不是数组。", "functionCall.id 应该是字符串，而不是数字。",
+                                  "functionResponse.id 应该是字符串，而不是对象。",
+                                  "functionResponse.id 应该是字符串，而不是数字。"])):
+        report = check_pairing(json.dumps(messages), "gemini", lang)
+        assert [(v.key, v.message_index, v.block_index, v.detail) for v in report.violations] == [
+            ("wrong_content_type", m, b, d) for (m, b), d in zip([(0, 0), (0, 1), (1, 0), (1, 1)], details)]

@@ -33,7 +33,7 @@ CASES = [
     (RESPONSES, [{"type": "function_cal", "call_id": "a", "name": "f", "arguments": "{}"},
                  {"type": "reasoning", "summary": []}, {"type": "message", "role": "user", "content": "hi"}],
      [(0, None, "function_cal", 1, "function_call, function_call_output, message")]),
-    (RESPONSES, [{"type": "func\u200btion_call", "call_id": "a"}, {"type": 7}],
+    (RESPONSES, [{"type": "func\u200btion_call", "call_id": "a"}, {"type": "7"}],
      [(0, None, "func\\u200btion_call", 1, "function_call, function_call_output, message"),
       (1, None, "7", 1, "function_call, function_call_output, message")]),
     (ANTHROPIC, [{"role": "user", "content": [{"type": "text", "text": "x"}, {"type": "image", "source": {}}]},
@@ -73,6 +73,39 @@ def test_a_type_not_checked_is_named_once(fmt, messages, expected):
         assert [(n.rule, n.message_index, n.block_index, n.detail, n.advice) for n in report.notes] == [
             ("not_checked", msg, block, detail.format(type=kind, count=count), advice.format(known=known))
             for msg, block, kind, count, known in expected], lang
+
+
+@pytest.mark.parametrize("fmt, wrap", [
+    (OPENAI, lambda parts: [{"role": "user", "content": [{"type": "text", "text": "x"}, *parts]}]),
+    (MCP, lambda parts: [{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "f"}},
+                         {"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": "x"}, *parts]}}]),
+])
+def test_a_type_that_is_no_string_or_none_is_not_named_as_the_string_it_looks_like(fmt, wrap):
+    """"null", null and no type at all were one note, "Type null is not checked here (3 in this transcript …)", and
+    7 and "7" one "Type 7" (break-it pass brk20new): each is its own note, and says what it is."""
+    parts = [{"type": "7"}, {"type": 7}, {"type": "null"}, {"type": None}, {"x": 1}, {"type": 7}]
+    msg = 0 if fmt == OPENAI else 1
+    known = ", ".join(CHECKED_TYPES[OPENAI_PARTS if fmt == OPENAI else fmt])
+    en = check_pairing(json.dumps(wrap(parts)), fmt, "en")
+    assert en.violations == []
+    assert [(n.key, n.message_index, n.block_index, n.detail, n.advice) for n in en.notes] == [
+        ("not_checked", msg, 1, EN_DETAIL.format(type="7", count=1), EN_ADVICE.format(known=known)),
+        ("not_checked_not_string", msg, 2, "Type 7 is not a string but a number: it is not checked here (2 in this "
+         "transcript, the first here).", f"Write the type as a string, one the checker reads ({known}): the "
+         "provider's API refuses a type that is not a string."),
+        ("not_checked", msg, 3, EN_DETAIL.format(type="null", count=1), EN_ADVICE.format(known=known)),
+        ("not_checked_not_string", msg, 4, "Type null is not a string but null: it is not checked here (1 in this "
+         "transcript, the first here).", f"Write the type as a string, one the checker reads ({known}): the "
+         "provider's API refuses a type that is not a string."),
+        ("not_checked_missing", msg, 5, "This has no type, so it is not checked here (1 in this transcript without "
+         "one, the first here).", f"Add its type, one the checker reads ({known}): the provider's API refuses an "
+         "entry without one.")]
+    zh = check_pairing(json.dumps(wrap(parts)), fmt, "zh")
+    assert [(n.key, n.detail) for n in zh.notes][1:] == [
+        ("not_checked_not_string", "类型 7 不是字符串，而是数字：这里不检查（这段记录里共 2 处，这是第一处）。"),
+        ("not_checked", ZH_DETAIL.format(type="null", count=1)),
+        ("not_checked_not_string", "类型 null 不是字符串，而是 null：这里不检查（这段记录里共 1 处，这是第一处）。"),
+        ("not_checked_missing", "这里没有写类型，所以不检查（这段记录里没有类型的共 1 处，这是第一处）。")]
 
 
 def test_a_responses_item_without_a_type_or_role_is_named():

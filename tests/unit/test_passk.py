@@ -9,7 +9,7 @@ import pytest
 from toolcall.fixtures import load_tool
 from toolcall.numfmt import percent
 from toolcall.passk import (N_MAX, EstimateInputError, check_runs, curve, equivalent_q, estimate, pass_k,
-                            prob_all, simulate, split_sentences, wilson)
+                            prob_all, read_whole, simulate, split_sentences, wilson)
 
 
 # --- the ambiguity model -----------------------------------------------------------------
@@ -219,3 +219,15 @@ def test_whole_floats_are_accepted():
                                      (7e-49, "≈ 1 in 10⁴⁸"), (0.0004, "0.04%")])
 def test_percent(x, text):
     assert percent(x) == text
+
+
+@pytest.mark.parametrize("typed, value", [("12", 12), (" +3 ", 3), ("１２", 12), ("－５", -5), ("＋３", 3),
+                                          ("\u3000７\u3000", 7)])
+def test_read_whole_reads_ascii_and_full_width_digits(typed, value):
+    assert read_whole(typed) == value
+
+
+@pytest.mark.parametrize("typed", ["10²", "1⁰", "²", "⑩", "𝟏𝟎", "1₀", "1e15", "2.5", "1,000", "", "  "])
+def test_read_whole_refuses_what_is_not_a_whole_number_as_typed(typed):
+    """NFKC read "10²" as 102, "1⁰" as 10 and "⑩" as 10 (break-it pass brk20new): only full-width forms fold."""
+    assert read_whole(typed) is None

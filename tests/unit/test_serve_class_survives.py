@@ -355,3 +355,44 @@ def test_a_data_folder_that_fills_or_turns_read_only_during_the_class_is_logged_
         "written by this user): progress is shown, not saved; make both writable, or point TOOLCALL_DATA_DIR at a "
         "folder that is. Students are told so on their pages; their answers are kept in their browser tabs "
         "meanwhile\n")
+
+
+_TRY_ONCE = """
+import sys
+from toolcall.instructor import SharedLoginThrottle
+throttle = SharedLoginThrottle(sys.argv[1], base=30, cap=30, sleep=lambda s: None)
+print(*throttle.attempt("a wrong guess", "the instructor passphrase"))
+"""
+
+
+@pytest.mark.parametrize("spoil", [
+    lambda path: path.write_text("[" * 20_000 + "]" * 20_000, "utf-8"),  # was a RecursionError at every sign-in
+    lambda path: os.mkfifo(path),  # was a read waiting for ever, at every sign-in
+])
+def test_a_damaged_or_fifo_throttle_file_is_a_fresh_throttle(tmp_path, spoil):
+    """The shared throttle's file, damaged or not a file, is a fresh throttle of this process (break-it pass
+    brk20new): nested 20 000 deep, json.loads raised RecursionError, which the damaged-file case did not catch;
+    a FIFO there made the read wait for a writer for ever."""
+    path = tmp_path / serve_class.THROTTLE_FILE
+    spoil(path)
+    run = subprocess.run([sys.executable, "-c", _TRY_ONCE, str(path)], cwd=REPO, capture_output=True, text=True,
+                         timeout=30)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "wrong 0.0\n", "")
+
+
+def test_the_last_secrets_file_that_sets_the_url_decides_even_to_empty(monkeypatch, tmp_path):
+    """Streamlit merges the files, a later one's key winning: TOOLCALL_DATABASE_URL = "" in the second file over a
+    URL in the first is SQLite for every process, and the launcher took the first file's server, reached it and
+    planned its pool (break-it pass brk20new). A file nested past what tomllib reads is named."""
+    named = [tmp_path / "a.toml", tmp_path / "b.toml"]
+    monkeypatch.setenv("STREAMLIT_SECRETS_FILES", f"{named[0]} {named[1]}")
+    named[0].write_text('TOOLCALL_DATABASE_URL = "postgresql://u@a/db"\n')
+    named[1].write_text('TOOLCALL_DATABASE_URL = " "\n')
+    assert (serve_class.secrets_database_url(), serve_class.secrets_database_source()) == ("", None)
+    named[1].write_text('OTHER = "x"\n')
+    assert (serve_class.secrets_database_url(), serve_class.secrets_database_source()) == (
+        "postgresql://u@a/db", named[0])
+    named[1].write_text("a = " + "[" * 20_000 + "]" * 20_000 + "\n")
+    with pytest.raises(ValueError) as caught:
+        serve_class.secrets_database_url()
+    assert str(caught.value) == f"{named[1]}: nested too deeply to read (RecursionError)"

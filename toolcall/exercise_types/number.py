@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from toolcall import numfmt
-from toolcall.text import clip
+from toolcall.text import clip, fold_full_width
 from toolcall.exercise_types.base import (ERROR, WRONG, ExerciseType, Grade, Malformed, as_text, check_size, fail,
                                           fb, known_wrong, simple)
 
@@ -37,20 +36,20 @@ class NumberError(ValueError):
 
 def parse_number(text: str) -> float:
     """Read ``0.7``, ``.7``, ``7e-1``, ``84/120`` or ``70%`` as a float, typed in ASCII or in full-width
-    forms (``０．７``, ``８４／１２０``, ``７０％``, ``－１``: a Chinese input method's full-width mode; NFKC
-    folds them) or with the minus sign U+2212 (``−1``, what a word processor or a formula writes).
+    forms (``０．７``, ``８４／１２０``, ``７０％``, ``－１``: a Chinese input method's full-width mode;
+    fold_full_width folds them, and only them: NFKC read ``0.7²`` as 0.72 and ``8⁴/120`` as 84/120, brk20new)
+    or with the minus sign U+2212 (``−1``, what a word processor or a formula writes).
     Raises NumberError (a ValueError) saying why for anything else: over MAX_NUMBER_CHARS
     characters as typed (stripped; its ``length`` is that count, never the folded one), a zero
     denominator, a number beyond float range (``1e400``), NaN, infinity, or not a number at all."""
     # full-width digits alone were read (float() takes any Unicode digit), so "８４/120" passed and "０．７" was
-    # "not a number": fold every full-width form, and the minus sign, which NFKC leaves as it is
+    # "not a number": fold every full-width form, and the minus sign
     # the limit is on the answer as typed: counted after folding, 12 typed characters of U+FDFA were "216 characters
-    # long; … at most 200" (break-it pass brk18fresh). Folded only when short (NFKC may lengthen a character 18-fold,
-    # so at most 3 600 characters reach the linear pattern below).
+    # long; … at most 200" (break-it pass brk18fresh). Folded only when short (the folding keeps the length).
     s = text.strip()
     if len(s) > MAX_NUMBER_CHARS:
         raise NumberError("number_too_long", text[:40], length=len(s), limit=MAX_NUMBER_CHARS)
-    s = unicodedata.normalize("NFKC", s).strip().replace("\u2212", "-")
+    s = fold_full_width(s).strip().replace("\u2212", "-")
     if s.endswith("%") and _NUMBER.fullmatch(s[:-1].strip()):
         value = float(s[:-1]) / 100
     elif "/" in s:
