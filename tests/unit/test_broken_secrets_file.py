@@ -21,7 +21,10 @@ def secrets_at(monkeypatch, tmp_path):
     monkeypatch.setattr(config, "get_option",
                         lambda name: [str(path)] if name == "secrets.files" else get_option(name))
     monkeypatch.setattr(st, "secrets", Secrets())
-    monkeypatch.delenv("TOOLCALL_DATABASE_URL", raising=False)
+    # Streamlit copies a file's top-level strings into os.environ as it reads them: set first, so that the
+    # teardown removes the URL a test's file put there (the next tests opened that server as their store)
+    monkeypatch.setenv("TOOLCALL_DATABASE_URL", "")
+    monkeypatch.delenv("TOOLCALL_DATABASE_URL")
     return path
 
 
