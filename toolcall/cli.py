@@ -243,9 +243,8 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     # the content root's folder as --exercises: missing, a link loop or empty, it was named and then the id was
     # blamed too, "unknown exercise id 'pk_pass3'; known ids: none" (brk19new)
     folder = Path(args.exercises) if args.exercises else FIXTURES_DIR / "exercises"
-    if not folder.is_dir():
-        for problem in loaded.problems:  # "no such folder": not "unknown exercise id"
-            print_lines(problem, file=sys.stderr)
+    if not folder.is_dir():  # "no such folder": not "unknown exercise id"
+        print_problems(loaded.problems)
         return 2
     if not exercise_files(folder):  # not "unknown id …; known ids: none"
         named = f"--exercises {escape_line(args.exercises)}" if args.exercises else escape_line(str(folder))
@@ -253,8 +252,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         return 2
     exercise = loaded.by_id().get(args.exercise_id)
     if exercise is None:
-        for problem in loaded.problems:
-            print_lines(problem, file=sys.stderr)
+        print_problems(loaded.problems)
         print(unknown_exercise(args.exercise_id, loaded.by_id()), file=sys.stderr)
         return 2
     text = _stdin_text("ANSWER", MAX_ANSWER_CHARS) if args.answer == "-" else args.answer
@@ -315,6 +313,17 @@ def print_lines(message: Any, file: Any = None) -> None:
             line = line[:MAX_LINE_CHARS] + t("cli.line_more", "en", count=len(line) - MAX_LINE_CHARS)
         out.append(line)
     print("\n".join(out), file=file if file is not None else sys.stdout)
+
+
+def print_problems(problems: list, prefix: str = "") -> None:
+    """Print the first CHECK_SHOWN of ``problems`` (a content loader's) on stderr, one a line (print_lines), each after
+    ``prefix``, then how many more were left out (cli.problems_more). ``grade --exercises`` on a folder of 3 000
+    broken files printed all 9 000 of their problems before "unknown exercise id"; ``eval --selection`` printed a
+    set's every problem on one line."""
+    for problem in problems[:CHECK_SHOWN]:
+        print_lines(f"{prefix}{problem}", file=sys.stderr)
+    if len(problems) > CHECK_SHOWN:
+        print(t("cli.problems_more", "en", count=len(problems) - CHECK_SHOWN), file=sys.stderr)
 
 
 #: ``eval``'s table shows a case id or a tool name at most this many characters as drawn, escapes included (then
@@ -449,7 +458,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         if args.selection:
             expectations = {c.id: c.expected_calls() for c in load_set(Path(args.selection)).cases}
     except FixtureError as exc:  # names the selection file (and the JSON path), not the runs
-        print(f"--selection {exc}".replace("\n", "; "), file=sys.stderr)
+        print_problems(exc.problems, prefix="--selection ")
         return 2
     try:
         data = read_bytes_bounded(sys.stdin.buffer if args.runs == "-" else args.runs, MAX_LOG_BYTES)
