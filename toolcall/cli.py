@@ -19,10 +19,10 @@ from typing import Any
 
 from toolcall import CONTENT_ROOT, FIXTURES_DIR, content_root_problem
 from toolcall.backend import backend_for
-from toolcall.check import run_checks
+from toolcall.check import MAX_CHECK_BYTES, MAX_CHECK_FILES, run_checks
 from toolcall.exercises import exercise_files, load_exercises
-from toolcall.files import (MAX_FILE_CHARS, ReadError, check_listable, check_path, not_utf8, os_failure,
-                            read_bytes_bounded, read_stdin_bounded, read_text_bounded)
+from toolcall.files import (MAX_FILE_CHARS, BudgetSpent, ReadError, check_listable, check_path, not_utf8, os_failure,
+                            read_budget, read_bytes_bounded, read_stdin_bounded, read_text_bounded)
 from toolcall.fixtures import FixtureError, load_orders, load_tool
 from toolcall.grading import grade, grading_inputs
 from toolcall.i18n import LANGS, fill, t
@@ -232,6 +232,10 @@ Prints {score, max_score, correct, malformed, feedback: [{level, en, zh}]}; exit
 2 for an unknown exercise id, a malformed answer or broken exercise files."""
 
 
+#: What ``grade`` reads of the exercise folder in one run, files and bytes (toolcall.files.read_budget): check's.
+GRADE_READ_BUDGET = (MAX_CHECK_FILES, MAX_CHECK_BYTES)
+
+
 def _cmd_grade(args: argparse.Namespace) -> int:
     if not args.exercises and (default := FIXTURES_DIR / "exercises").is_dir():
         try:  # a given --exercises was checked with the other arguments; the content root's is checked here
@@ -239,7 +243,16 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         except ReadError as exc:  # it said "unknown exercise id 'pk_pass3'; known ids: none"
             print(f"{escape_line(str(default))}: {exc}", file=sys.stderr)
             return 2
-    loaded = load_exercises(Path(args.exercises) if args.exercises else None)
+    try:  # each file is held to its cap, but their number was not: every file of the folder was read (3 000 copies of
+        # general.yaml: 53 s), so a folder of many more ran for as long as they lasted; now at most check's budget
+        with read_budget(*GRADE_READ_BUDGET):
+            loaded = load_exercises(Path(args.exercises) if args.exercises else None)
+    except BudgetSpent as exc:
+        files, size = GRADE_READ_BUDGET
+        print(f"{escape_line(str(exc.path))}: grade stopped here: the exercise files pass what one run reads "
+              f"({files:,} files, {size:,} bytes), so nothing was graded; give --exercises a folder of the course's "
+              "exercise files only", file=sys.stderr)
+        return 2
     # the content root's folder as --exercises: missing, a link loop or empty, it was named and then the id was
     # blamed too, "unknown exercise id 'pk_pass3'; known ids: none" (brk19new)
     folder = Path(args.exercises) if args.exercises else FIXTURES_DIR / "exercises"
