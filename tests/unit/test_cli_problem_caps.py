@@ -11,7 +11,7 @@ from toolcall import REPO_ROOT
 from toolcall.cli import CHECK_SHOWN, main
 
 GENERAL = REPO_ROOT / "fixtures" / "exercises" / "general.yaml"
-MORE = "… and {n:,} more problems not shown (python -m toolcall check --all lists every one)"
+MORE = "… and {n:,} more problems not shown (in a content folder, python -m toolcall check --all lists every one)"
 
 
 def test_grade_shows_the_first_problems_and_counts_the_rest(tmp_path, capsys):
@@ -52,3 +52,25 @@ def test_eval_selection_problems_one_a_line_and_capped(tmp_path, capsys):
     assert lines[:2] == [f"--selection {bad}: $.cases[0]: Additional properties are not allowed ('bogus')",
                          f"--selection {bad}: $.cases[1]: Additional properties are not allowed ('bogus')"]
     assert lines[CHECK_SHOWN:] == [MORE.format(n=len(cases) - CHECK_SHOWN)]
+
+
+def _tool_with_unknown_translations(tmp_path, n):
+    import json
+
+    data = json.loads((REPO_ROOT / "fixtures" / "tools" / "get_order.json").read_text(encoding="utf-8"))
+    data["x-i18n"]["zh"]["properties"] = {f"p{i:05}": "说明" for i in range(n)}
+    path = tmp_path / "get_order.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def test_result_and_strict_show_the_first_problems_of_a_tool_file(tmp_path, capsys):
+    n = CHECK_SHOWN + 900
+    tool = _tool_with_unknown_translations(tmp_path, n)
+    for argv in (["result", "--tool", str(tool), "--input", '{"order_id": "ORD-20261102"}'],
+                 ["strict", str(tool), "--provider", "openai"]):
+        assert main(argv) == 2
+        lines = capsys.readouterr().err.splitlines()
+        assert lines[0] == f"{tool}: $.x-i18n.zh.properties.p00000: 'p00000' is not a property of input_schema"
+        assert lines[CHECK_SHOWN - 1].endswith(f"'p{CHECK_SHOWN - 1:05}' is not a property of input_schema")
+        assert lines[CHECK_SHOWN:] == [MORE.format(n=n - CHECK_SHOWN)]
