@@ -15,7 +15,9 @@ tell the same story. ``generate_lines`` (toolcall.simulation) is also used by be
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -68,12 +70,32 @@ def main(argv=None) -> int:
     for lang, version in logs:  # one log held at a time
         path = Path(args.out) / f"shop_{version}.{lang}.jsonl"
         try:
-            path.write_text("\n".join(generate_lines(lang, version)) + "\n", encoding="utf-8")
+            _write_new(path, ("\n".join(generate_lines(lang, version)) + "\n").encode("utf-8"))
         except OSError as exc:
             print(f"{escape_line(str(path))}: not written ({os_failure(exc)})", file=sys.stderr)
             return 2
         print(path)
     return 0
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """``data`` into a new file of its own beside ``path`` (O_EXCL, never followed), then renamed to ``path``, as
+    ``python -m toolcall export`` writes: a FIFO at ``path`` hung the script for good, and a link there had the log
+    written into the link's target, wherever it pointed. The new file has the mode open() would give it; it is
+    removed on any failure."""
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    part = Path(name)
+    try:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)
+        with open(fd, "wb") as stream:
+            stream.write(data)
+        os.replace(part, path)
+        part = None
+    finally:
+        if part is not None:
+            part.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":
