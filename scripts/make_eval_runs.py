@@ -15,7 +15,9 @@ tell the same story. ``generate_lines`` (toolcall.simulation) is also used by be
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -68,7 +70,7 @@ def main(argv=None) -> int:
     for lang, version in logs:  # one log held at a time
         path = Path(args.out) / f"shop_{version}.{lang}.jsonl"
         try:
-            _replace(path, ("\n".join(generate_lines(lang, version)) + "\n").encode("utf-8"))
+            _write_new(path, ("\n".join(generate_lines(lang, version)) + "\n").encode("utf-8"))
         except OSError as exc:
             print(f"{escape_line(str(path))}: not written ({os_failure(exc)})", file=sys.stderr)
             return 2
@@ -76,25 +78,24 @@ def main(argv=None) -> int:
     return 0
 
 
-def _replace(path: Path, data: bytes) -> None:
-    """Write ``data`` into a new file beside ``path`` (O_EXCL, never followed), then rename it to ``path``: what is
-    at ``path`` is replaced, never written through. write_text opened a FIFO there and waited for a reader for ever,
-    wrote through a link into its target, and a log cut short by a full disk was left in place (break-it pass
-    brk20new). The new file is removed on any failure."""
-    import os
-    import tempfile
-
+def _write_new(path: Path, data: bytes) -> None:
+    """``data`` into a new file of its own beside ``path`` (O_EXCL, never followed), then renamed to ``path``, as
+    ``python -m toolcall export`` writes: a FIFO at ``path`` hung the script for good, and a link there had the log
+    written into the link's target, wherever it pointed. The new file has the mode open() would give it; it is
+    removed on any failure."""
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    part = Path(name)
     try:
-        mask = os.umask(0)
+        mask = os.umask(0o022)
         os.umask(mask)
-        os.fchmod(fd, 0o666 & ~mask)  # as open() would have made it
+        os.fchmod(fd, 0o666 & ~mask)
         with open(fd, "wb") as stream:
             stream.write(data)
-        os.replace(name, path)
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise
+        os.replace(part, path)
+        part = None
+    finally:
+        if part is not None:
+            part.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from toolcall.backend import backend_for
 from toolcall.exercises import load_exercises
 from toolcall.files import BudgetSpent, ReadError, charge, check_path, max_text_bytes, read_budget
 from toolcall.fixtures import (FixtureError, Problem, display_name, json_path, load_orders, load_outputs,
-                               load_tool, one_read_per_run)
+                               load_tool, one_read_per_run, same_title_problems)
 from toolcall.lesson_check import check_lessons
 from toolcall.markdown_hazards import (MAX_MARKDOWN_CHARS, dead_links, markdown_hazards, quoted_source,
                                        source_problems)
@@ -283,6 +283,10 @@ def check_exercises(root: Path) -> list[Problem]:
         return []
     loaded = load_exercises(root / "fixtures" / "exercises")
     problems = list(loaded.problems)
+    for page in dict.fromkeys(ex.page for ex in loaded.exercises):  # one page's exercises, and its rows of the table
+        problems += same_title_problems([(ex.file, ["exercises", ex.index, "title"], ex.title)
+                                         for ex in loaded.exercises if ex.page == page],
+                                        f"the {page} page and the exercises' table")
     for ex in loaded.exercises:
         where = ex.index
         texts = [_answer_text(ex, value, ["exercises", where, *at], problems)

@@ -19,10 +19,10 @@ from typing import Any
 
 from toolcall import CONTENT_ROOT, FIXTURES_DIR, content_root_problem
 from toolcall.backend import backend_for
-from toolcall.check import run_checks
+from toolcall.check import MAX_CHECK_BYTES, MAX_CHECK_FILES, run_checks
 from toolcall.exercises import exercise_files, load_exercises
-from toolcall.files import (MAX_FILE_CHARS, ReadError, check_listable, check_path, not_utf8, os_failure,
-                            read_bytes_bounded, read_stdin_bounded, read_text_bounded)
+from toolcall.files import (MAX_FILE_CHARS, BudgetSpent, ReadError, check_listable, check_path, not_utf8, os_failure,
+                            read_budget, read_bytes_bounded, read_stdin_bounded, read_text_bounded)
 from toolcall.fixtures import FixtureError, load_orders, load_tool
 from toolcall.grading import grade, grading_inputs
 from toolcall.i18n import LANGS, fill, t
@@ -44,7 +44,7 @@ def _cmd_result(args: argparse.Namespace) -> int:
         tool = load_tool(Path(args.tool), args.lang)
         book = load_orders(Path(args.orders)) if args.orders else load_orders()
     except FixtureError as exc:
-        print_lines(exc, file=sys.stderr)
+        print_problems(exc.problems)
         return 2
     schema = tool.input_schema
     if args.schema:
@@ -233,6 +233,10 @@ Prints {score, max_score, correct, malformed, feedback: [{level, en, zh}]}; exit
 2 for an unknown exercise id, a malformed answer or broken exercise files."""
 
 
+#: What ``grade`` reads of the exercise folder in one run, files and bytes (toolcall.files.read_budget): check's.
+GRADE_READ_BUDGET = (MAX_CHECK_FILES, MAX_CHECK_BYTES)
+
+
 def _cmd_grade(args: argparse.Namespace) -> int:
     if not args.exercises and (default := FIXTURES_DIR / "exercises").is_dir():
         try:  # a given --exercises was checked with the other arguments; the content root's is checked here
@@ -240,13 +244,21 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         except ReadError as exc:  # it said "unknown exercise id 'pk_pass3'; known ids: none"
             print(f"{escape_line(str(default))}: {exc}", file=sys.stderr)
             return 2
-    loaded = load_exercises(Path(args.exercises) if args.exercises else None)
+    try:  # each file is held to its cap, but their number was not: every file of the folder was read (3 000 copies of
+        # general.yaml: 53 s), so a folder of many more ran for as long as they lasted; now at most check's budget
+        with read_budget(*GRADE_READ_BUDGET):
+            loaded = load_exercises(Path(args.exercises) if args.exercises else None)
+    except BudgetSpent as exc:
+        files, size = GRADE_READ_BUDGET
+        print(f"{escape_line(str(exc.path))}: grade stopped here: the exercise files pass what one run reads "
+              f"({files:,} files, {size:,} bytes), so nothing was graded; give --exercises a folder of the course's "
+              "exercise files only", file=sys.stderr)
+        return 2
     # the content root's folder as --exercises: missing, a link loop or empty, it was named and then the id was
     # blamed too, "unknown exercise id 'pk_pass3'; known ids: none" (brk19new)
     folder = Path(args.exercises) if args.exercises else FIXTURES_DIR / "exercises"
-    if not folder.is_dir():
-        for problem in loaded.problems:  # "no such folder": not "unknown exercise id"
-            print_lines(problem, file=sys.stderr)
+    if not folder.is_dir():  # "no such folder": not "unknown exercise id"
+        print_problems(loaded.problems)
         return 2
     if not exercise_files(folder):  # not "unknown id …; known ids: none"
         named = f"--exercises {escape_line(args.exercises)}" if args.exercises else escape_line(str(folder))
@@ -254,8 +266,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         return 2
     exercise = loaded.by_id().get(args.exercise_id)
     if exercise is None:
-        for problem in loaded.problems:
-            print_lines(problem, file=sys.stderr)
+        print_problems(loaded.problems)
         print(unknown_exercise(args.exercise_id, loaded.by_id()), file=sys.stderr)
         return 2
     text = _stdin_text("ANSWER", MAX_ANSWER_CHARS) if args.answer == "-" else args.answer
@@ -264,7 +275,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     try:
         result = grade(exercise, text, grading_inputs(exercise))
     except FixtureError as exc:
-        print_lines(exc, file=sys.stderr)
+        print_problems(exc.problems)
         return 2
     print(scrub(json.dumps(result.to_dict(), ensure_ascii=False, indent=2)))
     if result.malformed:
@@ -316,6 +327,18 @@ def print_lines(message: Any, file: Any = None) -> None:
             line = line[:MAX_LINE_CHARS] + t("cli.line_more", "en", count=len(line) - MAX_LINE_CHARS)
         out.append(line)
     print("\n".join(out), file=file if file is not None else sys.stdout)
+
+
+def print_problems(problems: list, prefix: str = "") -> None:
+    """Print the first CHECK_SHOWN of ``problems`` (a content loader's) on stderr, one a line (print_lines), each after
+    ``prefix``, then how many more were left out (cli.problems_more). ``grade --exercises`` on a folder of 3 000
+    broken files printed all 9 000 of their problems before "unknown exercise id"; ``eval --selection`` printed a
+    set's every problem on one line; ``result --tool`` and ``strict`` printed a line for each of 20 000 names in a
+    tool's x-i18n that are no property of its input_schema."""
+    for problem in problems[:CHECK_SHOWN]:
+        print_lines(f"{prefix}{problem}", file=sys.stderr)
+    if len(problems) > CHECK_SHOWN:
+        print(t("cli.problems_more", "en", count=len(problems) - CHECK_SHOWN), file=sys.stderr)
 
 
 #: ``eval``'s table shows a case id or a tool name at most this many characters as drawn, escapes included (then
@@ -417,7 +440,7 @@ def _cmd_strict(args: argparse.Namespace) -> int:
     try:
         tool = load_tool(Path(args.tool), getattr(args, "lang", "en"))
     except FixtureError as exc:
-        print_lines(exc, file=sys.stderr)
+        print_problems(exc.problems)
         return 2
     checked = check_schema(json.dumps(tool.input_schema), "en")
     if not checked.ok:
@@ -450,7 +473,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         if args.selection:
             expectations = {c.id: c.expected_calls() for c in load_set(Path(args.selection)).cases}
     except FixtureError as exc:  # names the selection file (and the JSON path), not the runs
-        print(f"--selection {exc}".replace("\n", "; "), file=sys.stderr)
+        print_problems(exc.problems, prefix="--selection ")
         return 2
     try:
         data = read_bytes_bounded(sys.stdin.buffer if args.runs == "-" else args.runs, MAX_LOG_BYTES)

@@ -665,6 +665,26 @@ def same_text_problems(data: Any, name: str) -> list[Problem]:
     return sorted(problems, key=lambda p: p.path)
 
 
+def same_title_problems(entries: list[tuple[str, list, Any]], shown_in: str) -> list[Problem]:
+    """A Problem at each entry whose title, in one language, is an earlier entry's (white space and case aside).
+    ``entries`` are ``(file, JSON path of the title, title)``, the title a ``{lang: text}`` map or one text; they are
+    listed side by side in ``shown_in`` (the lessons' table of contents, the exercises' table…). A lesson copied to
+    start a new one, its title left as it was, passed check: two lines of the table of contents read the same."""
+    problems: list[Problem] = []
+    seen: dict[tuple[str | None, str], tuple[str, list]] = {}
+    for file, at, title in entries:
+        for lang, text in (title.items() if isinstance(title, dict) else [(None, title)]):
+            if not isinstance(text, str):
+                continue
+            where = [*at, lang] if lang is not None else at
+            first = seen.setdefault((lang, " ".join(text.split()).casefold()), (file, where))
+            if first != (file, where):
+                problems.append(Problem(file, json_path(where), f"the same title as {first[0]} {json_path(first[1])} "
+                                        f"({text!r}): both are listed in {shown_in}, and students cannot tell the "
+                                        "two apart"))
+    return problems
+
+
 def _decimal_integer(error: Any) -> bool:
     """Whether ``error`` is only content_validator's: a whole number written as a decimal where an integer is due."""
     return error.validator == "type" and isinstance(error.instance, float) and error.instance.is_integer()

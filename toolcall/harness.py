@@ -29,7 +29,7 @@ from typing import Any
 
 from toolcall import FIXTURES_DIR
 from toolcall.fixtures import (FixtureError, Problem, display_name, first_introduced, json_path, load_checked,
-                               require_unique_ids)
+                               pointer_parts, require_unique_ids)
 from toolcall.results import call_id
 from toolcall.wire import ANTHROPIC, OPENAI
 from toolcall.wire import HARNESS_FORMATS as FORMATS
@@ -162,11 +162,27 @@ def _unread_step_fields(name: str, where: list, step: dict[str, Any]) -> list[Pr
             for k in step if k not in STEP_COMMON_FIELDS | reads]
 
 
+def _tool_schema_problems(name: str, tools: list[dict[str, Any]]) -> list[Problem]:
+    """A Problem for each tool whose input_schema is no valid JSON Schema (check_schema, as load_tool checks a
+    fixtures/tools file): scenario.schema.json asks only for an object, so ``required: -1`` or ``type: strin``
+    passed check and went into every request the page shows as what the harness sends (a provider refuses it)."""
+    from toolcall.validation import check_schema  # here: validation imports fixtures, as harness does
+
+    problems = []
+    for i, tool in enumerate(tools):
+        checked = check_schema(json.dumps(tool["input_schema"]))
+        if not checked.ok:
+            problems.append(Problem(name, json_path(["tools", i, "input_schema", *pointer_parts(checked.path or "")]),
+                                    checked.message))
+    return problems
+
+
 def _consistency(path: Path, data: dict[str, Any]) -> list[Problem]:
     """What the schema cannot say: one right option per choice step, references to calls that
     exist, an answer for each format a json step is shown in."""
     name, problems = display_name(path), []
     tool_names = {tool["name"] for tool in data["tools"]}
+    problems += _tool_schema_problems(name, data["tools"])
     for i, step in enumerate(data["steps"]):
         where = ["steps", i]
         problems += _unread_step_fields(name, where, step)

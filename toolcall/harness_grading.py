@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolcall.fixtures import Problem, json_path, shared_orders
+from toolcall.fixtures import Problem, json_path, same_title_problems, shared_orders
 from toolcall.harness import (
     Scenario,
     Step,
@@ -491,6 +491,7 @@ def check_scenarios(root: Path) -> list[Problem]:
     folder = Path(root) / "fixtures" / "scenarios"
     loaded = load_scenarios(folder)
     problems = list(loaded.problems) + shared_orders(sorted(loaded.scenarios, key=lambda s: (s.order, s.file)))
+    problems += same_title_problems([(s.file, ["title"], s.title) for s in loaded.scenarios], "the scenario picker")
     for s in loaded.scenarios:
         index = {step.id: i for i, step in enumerate(s.steps)}
         for fmt in FORMATS:

@@ -13,7 +13,8 @@ import re
 from pathlib import Path
 
 from toolcall.backend import backend_for
-from toolcall.fixtures import FixtureError, Problem, json_path, load_orders, load_outputs, load_tool, shared_orders
+from toolcall.fixtures import (FixtureError, Problem, json_path, load_orders, load_outputs, load_tool,
+                               same_title_problems, shared_orders)
 from toolcall.i18n import LANGS
 from toolcall.lessons import PASSK_FIGURES, Lesson, lesson_files, load_lessons, parse_source, quoted_in, value_problem
 from toolcall.judge import evaluate
@@ -173,6 +174,8 @@ def check_lessons(root: Path) -> list[Problem]:
     problems += shared_orders(sets[LANGS[0]].lessons)  # sorted by (order, name); the others' orders must agree
     for lang in LANGS:
         problems += sets[lang].problems
+        problems += same_title_problems([(lesson.file, ["title"], lesson.title) for lesson in sets[lang].lessons],
+                                        "the lessons' table of contents")
         for lesson in sets[lang].lessons:
             problems += _figure_problems(lesson, root) + _link_problems(lesson) + _markdown_problems(lesson)
             twin = first.get(lesson.name)

@@ -97,6 +97,7 @@ def test_check_grades_reference_and_wrong_answers(tmp_path):
         path.unlink()
     bad = dict(GOOD, answer=0.5, wrong_answers=[{"answer": 0.505, "feedback": {"en": "f", "zh": "反馈"}}])
     off = dict(GOOD, id="off", page="exercises", type="choice", multiple=True, answer=["x"],
+               title={"en": "Off", "zh": "偏"},  # a title of its own: two of one page reading "T" are a problem too
                options=[{"id": "x", "text": {"en": "X", "zh": "甲"}}, {"id": "y", "text": {"en": "Y", "zh": "乙"}}],
                wrong_answers=[{"answer": ["x"], "feedback": {"en": "f", "zh": "反馈"}}])
     del off["tolerance"]
