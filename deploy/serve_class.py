@@ -334,7 +334,7 @@ def upload_limit_mb(config: Path = REPO / ".streamlit" / "config.toml") -> int:
 
     try:
         value = tomllib.loads(read_text_bounded(config, MAX_SECRETS_CHARS)).get("server", {}).get("maxUploadSize")
-    except (ReadError, tomllib.TOMLDecodeError, AttributeError):
+    except (ReadError, tomllib.TOMLDecodeError, AttributeError, RecursionError):  # nested too deeply: brk21probe
         return STREAMLIT_UPLOAD_MB
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else STREAMLIT_UPLOAD_MB
 

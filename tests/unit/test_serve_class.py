@@ -277,7 +277,9 @@ def test_only_uploads_take_a_body_and_no_larger_than_the_processes_take(tmp_path
     assert "toolcall_uploads" not in locations["/"] + locations["/_stcore/stream"]
     for text, expected in [("[server]\nmaxUploadSize = 5\n", 5), ("[server]\nport = 1\n", STREAMLIT_UPLOAD_MB),
                            ("[server]\nmaxUploadSize = 0\n", STREAMLIT_UPLOAD_MB), ("server = 3\n", STREAMLIT_UPLOAD_MB),
-                           ("[server]\nmaxUploadSize = true\n", STREAMLIT_UPLOAD_MB), ("[server\n", STREAMLIT_UPLOAD_MB)]:
+                           ("[server]\nmaxUploadSize = true\n", STREAMLIT_UPLOAD_MB), ("[server\n", STREAMLIT_UPLOAD_MB),
+                           # nested past what tomllib reads: a RecursionError traceback stopped the launcher (brk21probe)
+                           ("[server]\nmaxUploadSize = 5\nx = " + "[" * 20_000 + "\n", STREAMLIT_UPLOAD_MB)]:
         (tmp_path / "config.toml").write_text(text, encoding="utf-8")
         assert upload_limit_mb(tmp_path / "config.toml") == expected, text
     assert upload_limit_mb(tmp_path / "missing.toml") == STREAMLIT_UPLOAD_MB == 200
