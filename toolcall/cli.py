@@ -269,6 +269,14 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         print_problems(loaded.problems)
         print(unknown_exercise(args.exercise_id, loaded.by_id()), file=sys.stderr)
         return 2
+    # the folder's problems are said even when the id is found: an exercise defined twice (a file copied and
+    # edited) was graded against the first silently, exit 0 (break-it pass brk21probe); then it is not graded
+    print_problems(loaded.problems)
+    twice = f"duplicate exercise id {exercise.id!r} "
+    if any(twice in str(problem) for problem in loaded.problems):
+        print(f"exercise {_shown_exercise_id(exercise.id)} is defined more than once (above): not graded until one "
+              "is renamed or removed", file=sys.stderr)
+        return 2
     text = _stdin_text("ANSWER", MAX_ANSWER_CHARS) if args.answer == "-" else args.answer
     if text is None:
         return 2
@@ -283,6 +291,13 @@ def _cmd_grade(args: argparse.Namespace) -> int:
                     f"{escape_line(result.feedback[0].render('en'))}"), file=sys.stderr)  # the answer on one line
         return 2
     return 0
+
+
+def _shown_exercise_id(exercise_id: str) -> str:
+    """An exercise id as pairing.shown_id shows it (cut as drawn, every non-ASCII or invisible character escaped)."""
+    from toolcall.pairing import shown_id
+
+    return shown_id(exercise_id)
 
 
 def unknown_exercise(exercise_id: str, known: Iterable[str]) -> str:
