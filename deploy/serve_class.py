@@ -1678,6 +1678,10 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
     children = [Child(f"Streamlit process on 127.0.0.1:{port}",
                       [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                        "--server.address", "127.0.0.1", "--server.port", str(port),
+                       # served at the root nginx and the health checks use, whatever the checkout's config or
+                       # STREAMLIT_SERVER_BASE_URL_PATH says: with baseUrlPath "course" every process answered only
+                       # /course/_stcore/health, was taken for hung and killed (break-it pass brk21probe)
+                       "--server.baseUrlPath", "",
                        "--server.maxUploadSize", str(upload_mb), "--browser.gatherUsageStats", "false"],
                       f"http://127.0.0.1:{port}/_stcore/health",
                       env=child_env(args.database_url, run_dir, getattr(args, "pool", None)),

@@ -1269,3 +1269,27 @@ def test_a_run_folder_that_cannot_be_set_up_is_named_not_a_traceback(monkeypatch
         "mkdir": f"cannot set up the launcher's run folder {run_dir}: No space left on device: {run_dir}/tmp/proxy",
         "conf": f"cannot write {run_dir}/nginx.conf: No space left on device"}[fails]
     assert list(tmp_path.iterdir()) == []  # nothing left behind (a folder without its lock would stay for ever)
+
+
+def test_every_process_is_served_at_the_root_the_health_check_asks(tmp_path, monkeypatch):
+    """[server] baseUrlPath = "course" in the checkout's config (or STREAMLIT_SERVER_BASE_URL_PATH): every process
+    answered only /course/_stcore/health, the launcher asked /_stcore/health, took each for hung after 90 s, killed it
+    and stopped the class (break-it pass brk21probe). Each process is started at the root, as nginx routes it."""
+    import argparse
+
+    started = []
+
+    class Captured(Exception):
+        pass
+
+    def child(name, argv, health, **kwargs):
+        started.append((argv, health))
+        raise Captured
+
+    monkeypatch.setattr(serve_class, "Child", child)
+    args = argparse.Namespace(processes=1, first_backend_port=9890, database_url="", pool=None)
+    with pytest.raises(Captured):
+        serve_class._serve(args, "/usr/sbin/nginx", tmp_path)
+    argv, health = started[0]
+    assert argv[argv.index("--server.baseUrlPath") + 1] == ""
+    assert health == "http://127.0.0.1:9890/_stcore/health"
