@@ -1151,17 +1151,27 @@ MAX_SECRETS_CHARS = 100_000
 def secrets_files() -> list[Path]:
     """The secrets files the Streamlit processes read, in Streamlit's order (a later file's key wins): those
     STREAMLIT_SECRETS_FILES names (Streamlit's ``secrets.files``, white-space separated) when it is set, else the
-    home folder's ``~/.streamlit/secrets.toml`` and the checkout's SECRETS_FILE (the processes run in the
+    files ``[secrets] files`` names in ``~/.streamlit/config.toml`` or the checkout's ``.streamlit/config.toml``, else
+    the home folder's ``~/.streamlit/secrets.toml`` and the checkout's SECRETS_FILE (the processes run in the
     checkout; streamlit/config.py, ``get_config_files``). Only the checkout's was read, so a
     TOOLCALL_DATABASE_URL in the home folder's file, which every process used, was neither checked nor
     reached: the launcher checked SQLite instead."""
+    from toolcall.progress import configured_secrets_files
+
     named = os.environ.get("STREAMLIT_SECRETS_FILES")
     if named is not None:
         return [Path(p) for p in named.split()]
     try:
-        home = [Path.home() / ".streamlit" / "secrets.toml"]
+        home_folder: Path | None = Path.home() / ".streamlit"
     except (RuntimeError, KeyError):  # no HOME and no passwd entry: Streamlit finds none either
-        home = []
+        home_folder = None
+    # [secrets] files in a config.toml, as the processes read it: the launcher planned for SQLite (no pool plan, the
+    # wrong folder watched) while every process used the PostgreSQL of the file named there (brk21probe)
+    configured = configured_secrets_files([*([home_folder / "config.toml"] if home_folder else []),
+                                           SECRETS_FILE.parent / "config.toml"])
+    if configured is not None:
+        return [Path(p) for p in configured]
+    home = [home_folder / "secrets.toml"] if home_folder else []
     return [p for p in home if p != SECRETS_FILE] + [SECRETS_FILE]
 
 
