@@ -1436,14 +1436,17 @@ def _main(argv: list[str] | None) -> int:
         signal.signal(signal.SIGINT, _on_signal)
     for sig in noted_signals():
         signal.signal(sig, _on_noted_signal)
+    from toolcall.cli import whole_number_arg  # as python -m toolcall reads one: ASCII or full-width digits, a
+    # refused one quoted cut (int() took 9_801 and Arabic-Indic digits; argparse echoed 100 000 characters; brk21probe)
+
     ap = argparse.ArgumentParser(prog="serve_class.py", description=__doc__.splitlines()[0])
-    ap.add_argument("--processes", type=int, default=default_processes(),
+    ap.add_argument("--processes", type=whole_number_arg, default=default_processes(),
                     help=f"Streamlit processes (default 2 per core: {default_processes()} here; 1..16)")
     ap.add_argument("--public", action="store_true",
                     help="serve the whole network: listen on every interface (0.0.0.0) unless --address says otherwise")
     ap.add_argument("--address", help="address nginx listens on (default 127.0.0.1; 0.0.0.0 with --public)")
-    ap.add_argument("--port", type=int, default=8501, help="port nginx listens on (default 8501)")
-    ap.add_argument("--first-backend-port", type=int, default=8601,
+    ap.add_argument("--port", type=whole_number_arg, default=8501, help="port nginx listens on (default 8501)")
+    ap.add_argument("--first-backend-port", type=whole_number_arg, default=8601,
                     help="Streamlit processes listen on 127.0.0.1 from this port up (default 8601)")
     ap.add_argument("--database-url", default=None,
                     help="postgresql://… shared by every process (and host) for progress; default "

@@ -587,7 +587,8 @@ def _build_parser() -> argparse.ArgumentParser:
     result.add_argument("--stop-reason", choices=STOP_REASONS, default=STOP_TOOL_USE,
                         help="the response's stop_reason; max_tokens prints the harness's re-request instead "
                              "of a tool_result")
-    result.add_argument("--max-tokens", type=_int_arg, default=1024, help="the request's max_tokens (default 1024)")
+    result.add_argument("--max-tokens", type=whole_number_arg, default=1024,
+                        help="the request's max_tokens (default 1024)")
     result.add_argument("--assert-format", action="store_true",
                         help="check \"format\" (Draft 2020-12 format-assertion); by default it is an annotation")
     result.set_defaults(func=_cmd_result)
@@ -622,9 +623,9 @@ def _build_parser() -> argparse.ArgumentParser:
     grade_.set_defaults(func=_cmd_grade)
 
     passk = sub.add_parser("passk", help="estimate pass^k, pass@k and the naive (c/n)^k from n runs with c passes")
-    passk.add_argument("--n", type=_int_arg, required=True, help="runs of the test case (1 to 10000)")
-    passk.add_argument("--c", type=_int_arg, required=True, help="runs that passed (0 to n)")
-    passk.add_argument("--k", type=_int_arg, required=True, help="k (1 to n)")
+    passk.add_argument("--n", type=whole_number_arg, required=True, help="runs of the test case (1 to 10000)")
+    passk.add_argument("--c", type=whole_number_arg, required=True, help="runs that passed (0 to n)")
+    passk.add_argument("--k", type=whole_number_arg, required=True, help="k (1 to n)")
     passk.set_defaults(func=_cmd_passk)
     pairing = sub.add_parser("pairing", help="list every tool_use/tool_result pairing rule a transcript breaks; "
                                              "exit 1 if any, 2 if it cannot be read")
@@ -737,7 +738,7 @@ def _max_definition_chars() -> int:
 MAX_QUOTED_ARG = 40
 
 
-def _int_arg(text: str) -> int:
+def whole_number_arg(text: str) -> int:
     """argparse type for a whole number, read as the pages read one (passk.read_whole: ASCII or full-width digits
     and a sign, white space around), else refused quoting at most MAX_QUOTED_ARG characters of it as drawn. int()
     read ``1_000`` as 1000 and Arabic-Indic ``٣`` as 3, which the pass^k page refuses, and argparse echoed a refused
@@ -749,7 +750,7 @@ def _int_arg(text: str) -> int:
 
 
 def _k_arg(text: str) -> int:
-    """argparse type for eval's --k: a whole number from 1 to passk.N_MAX (read as _int_arg reads one)."""
+    """argparse type for eval's --k: a whole number from 1 to passk.N_MAX (read as whole_number_arg reads one)."""
     value = read_whole(text)
     if value is None:
         raise argparse.ArgumentTypeError(f"k must be a whole number, got {quoted_head(text, MAX_QUOTED_ARG)}")

@@ -1293,3 +1293,24 @@ def test_every_process_is_served_at_the_root_the_health_check_asks(tmp_path, mon
     argv, health = started[0]
     assert argv[argv.index("--server.baseUrlPath") + 1] == ""
     assert health == "http://127.0.0.1:9890/_stcore/health"
+
+
+@pytest.mark.parametrize("argv, quoted", [
+    (["--processes", "x" * 100_000], "'" + "x" * 40 + "…'"),
+    (["--port", "9_801"], "'9_801'"),
+    (["--first-backend-port", "\u0669\u0668\u0660\u0661"], "'\u0669\u0668\u0660\u0661'")])
+def test_a_number_argument_is_read_as_the_toolcall_command_reads_one(argv, quoted, capsys):
+    """int() took 9_801 and Arabic-Indic digits as ports, and argparse echoed a refused argument whole (100 000
+    characters; break-it pass brk21probe): the launcher reads numbers as ``python -m toolcall`` does."""
+    with pytest.raises(SystemExit) as exc:
+        serve_class.main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.endswith(f"invalid int value: {quoted}\n"), err[-300:]
+    assert len(err) < 2_000
+
+
+def test_full_width_digits_are_read_as_the_pages_read_them():
+    from toolcall.cli import whole_number_arg
+
+    assert whole_number_arg("\uff19\uff18\uff10\uff11") == 9801 and whole_number_arg(" 2 ") == 2
