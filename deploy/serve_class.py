@@ -334,7 +334,7 @@ def upload_limit_mb(config: Path = REPO / ".streamlit" / "config.toml") -> int:
 
     try:
         value = tomllib.loads(read_text_bounded(config, MAX_SECRETS_CHARS)).get("server", {}).get("maxUploadSize")
-    except (ReadError, tomllib.TOMLDecodeError, AttributeError):
+    except (ReadError, tomllib.TOMLDecodeError, AttributeError, RecursionError):  # nested too deeply: brk21probe
         return STREAMLIT_UPLOAD_MB
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else STREAMLIT_UPLOAD_MB
 
@@ -1151,17 +1151,27 @@ MAX_SECRETS_CHARS = 100_000
 def secrets_files() -> list[Path]:
     """The secrets files the Streamlit processes read, in Streamlit's order (a later file's key wins): those
     STREAMLIT_SECRETS_FILES names (Streamlit's ``secrets.files``, white-space separated) when it is set, else the
-    home folder's ``~/.streamlit/secrets.toml`` and the checkout's SECRETS_FILE (the processes run in the
+    files ``[secrets] files`` names in ``~/.streamlit/config.toml`` or the checkout's ``.streamlit/config.toml``, else
+    the home folder's ``~/.streamlit/secrets.toml`` and the checkout's SECRETS_FILE (the processes run in the
     checkout; streamlit/config.py, ``get_config_files``). Only the checkout's was read, so a
     TOOLCALL_DATABASE_URL in the home folder's file, which every process used, was neither checked nor
     reached: the launcher checked SQLite instead."""
+    from toolcall.progress import configured_secrets_files
+
     named = os.environ.get("STREAMLIT_SECRETS_FILES")
     if named is not None:
         return [Path(p) for p in named.split()]
     try:
-        home = [Path.home() / ".streamlit" / "secrets.toml"]
+        home_folder: Path | None = Path.home() / ".streamlit"
     except (RuntimeError, KeyError):  # no HOME and no passwd entry: Streamlit finds none either
-        home = []
+        home_folder = None
+    # [secrets] files in a config.toml, as the processes read it: the launcher planned for SQLite (no pool plan, the
+    # wrong folder watched) while every process used the PostgreSQL of the file named there (brk21probe)
+    configured = configured_secrets_files([*([home_folder / "config.toml"] if home_folder else []),
+                                           SECRETS_FILE.parent / "config.toml"])
+    if configured is not None:
+        return [Path(p) for p in configured]
+    home = [home_folder / "secrets.toml"] if home_folder else []
     return [p for p in home if p != SECRETS_FILE] + [SECRETS_FILE]
 
 
@@ -1426,14 +1436,17 @@ def _main(argv: list[str] | None) -> int:
         signal.signal(signal.SIGINT, _on_signal)
     for sig in noted_signals():
         signal.signal(sig, _on_noted_signal)
+    from toolcall.cli import whole_number_arg  # as python -m toolcall reads one: ASCII or full-width digits, a
+    # refused one quoted cut (int() took 9_801 and Arabic-Indic digits; argparse echoed 100 000 characters; brk21probe)
+
     ap = argparse.ArgumentParser(prog="serve_class.py", description=__doc__.splitlines()[0])
-    ap.add_argument("--processes", type=int, default=default_processes(),
+    ap.add_argument("--processes", type=whole_number_arg, default=default_processes(),
                     help=f"Streamlit processes (default 2 per core: {default_processes()} here; 1..16)")
     ap.add_argument("--public", action="store_true",
                     help="serve the whole network: listen on every interface (0.0.0.0) unless --address says otherwise")
     ap.add_argument("--address", help="address nginx listens on (default 127.0.0.1; 0.0.0.0 with --public)")
-    ap.add_argument("--port", type=int, default=8501, help="port nginx listens on (default 8501)")
-    ap.add_argument("--first-backend-port", type=int, default=8601,
+    ap.add_argument("--port", type=whole_number_arg, default=8501, help="port nginx listens on (default 8501)")
+    ap.add_argument("--first-backend-port", type=whole_number_arg, default=8601,
                     help="Streamlit processes listen on 127.0.0.1 from this port up (default 8601)")
     ap.add_argument("--database-url", default=None,
                     help="postgresql://… shared by every process (and host) for progress; default "
@@ -1678,6 +1691,10 @@ def _serve(args: argparse.Namespace, nginx: str, run_dir: Path) -> int:
     children = [Child(f"Streamlit process on 127.0.0.1:{port}",
                       [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                        "--server.address", "127.0.0.1", "--server.port", str(port),
+                       # served at the root nginx and the health checks use, whatever the checkout's config or
+                       # STREAMLIT_SERVER_BASE_URL_PATH says: with baseUrlPath "course" every process answered only
+                       # /course/_stcore/health, was taken for hung and killed (break-it pass brk21probe)
+                       "--server.baseUrlPath", "",
                        "--server.maxUploadSize", str(upload_mb), "--browser.gatherUsageStats", "false"],
                       f"http://127.0.0.1:{port}/_stcore/health",
                       env=child_env(args.database_url, run_dir, getattr(args, "pool", None)),

@@ -269,6 +269,14 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         print_problems(loaded.problems)
         print(unknown_exercise(args.exercise_id, loaded.by_id()), file=sys.stderr)
         return 2
+    # the folder's problems are said even when the id is found: an exercise defined twice (a file copied and
+    # edited) was graded against the first silently, exit 0 (break-it pass brk21probe); then it is not graded
+    print_problems(loaded.problems)
+    twice = f"duplicate exercise id {exercise.id!r} "
+    if any(twice in str(problem) for problem in loaded.problems):
+        print(f"exercise {_shown_exercise_id(exercise.id)} is defined more than once (above): not graded until one "
+              "is renamed or removed", file=sys.stderr)
+        return 2
     text = _stdin_text("ANSWER", MAX_ANSWER_CHARS) if args.answer == "-" else args.answer
     if text is None:
         return 2
@@ -283,6 +291,13 @@ def _cmd_grade(args: argparse.Namespace) -> int:
                     f"{escape_line(result.feedback[0].render('en'))}"), file=sys.stderr)  # the answer on one line
         return 2
     return 0
+
+
+def _shown_exercise_id(exercise_id: str) -> str:
+    """An exercise id as pairing.shown_id shows it (cut as drawn, every non-ASCII or invisible character escaped)."""
+    from toolcall.pairing import shown_id
+
+    return shown_id(exercise_id)
 
 
 def unknown_exercise(exercise_id: str, known: Iterable[str]) -> str:
@@ -572,7 +587,8 @@ def _build_parser() -> argparse.ArgumentParser:
     result.add_argument("--stop-reason", choices=STOP_REASONS, default=STOP_TOOL_USE,
                         help="the response's stop_reason; max_tokens prints the harness's re-request instead "
                              "of a tool_result")
-    result.add_argument("--max-tokens", type=_int_arg, default=1024, help="the request's max_tokens (default 1024)")
+    result.add_argument("--max-tokens", type=whole_number_arg, default=1024,
+                        help="the request's max_tokens (default 1024)")
     result.add_argument("--assert-format", action="store_true",
                         help="check \"format\" (Draft 2020-12 format-assertion); by default it is an annotation")
     result.set_defaults(func=_cmd_result)
@@ -607,9 +623,9 @@ def _build_parser() -> argparse.ArgumentParser:
     grade_.set_defaults(func=_cmd_grade)
 
     passk = sub.add_parser("passk", help="estimate pass^k, pass@k and the naive (c/n)^k from n runs with c passes")
-    passk.add_argument("--n", type=_int_arg, required=True, help="runs of the test case (1 to 10000)")
-    passk.add_argument("--c", type=_int_arg, required=True, help="runs that passed (0 to n)")
-    passk.add_argument("--k", type=_int_arg, required=True, help="k (1 to n)")
+    passk.add_argument("--n", type=whole_number_arg, required=True, help="runs of the test case (1 to 10000)")
+    passk.add_argument("--c", type=whole_number_arg, required=True, help="runs that passed (0 to n)")
+    passk.add_argument("--k", type=whole_number_arg, required=True, help="k (1 to n)")
     passk.set_defaults(func=_cmd_passk)
     pairing = sub.add_parser("pairing", help="list every tool_use/tool_result pairing rule a transcript breaks; "
                                              "exit 1 if any, 2 if it cannot be read")
@@ -722,7 +738,7 @@ def _max_definition_chars() -> int:
 MAX_QUOTED_ARG = 40
 
 
-def _int_arg(text: str) -> int:
+def whole_number_arg(text: str) -> int:
     """argparse type for a whole number, read as the pages read one (passk.read_whole: ASCII or full-width digits
     and a sign, white space around), else refused quoting at most MAX_QUOTED_ARG characters of it as drawn. int()
     read ``1_000`` as 1000 and Arabic-Indic ``٣`` as 3, which the pass^k page refuses, and argparse echoed a refused
@@ -734,7 +750,7 @@ def _int_arg(text: str) -> int:
 
 
 def _k_arg(text: str) -> int:
-    """argparse type for eval's --k: a whole number from 1 to passk.N_MAX (read as _int_arg reads one)."""
+    """argparse type for eval's --k: a whole number from 1 to passk.N_MAX (read as whole_number_arg reads one)."""
     value = read_whole(text)
     if value is None:
         raise argparse.ArgumentTypeError(f"k must be a whole number, got {quoted_head(text, MAX_QUOTED_ARG)}")

@@ -29,7 +29,7 @@ from jsonschema.exceptions import SchemaError
 
 from toolcall import CONTENT_ROOT, FIXTURES_DIR, REPO_ROOT
 from toolcall.files import ReadError, read_text_bounded
-from toolcall.text import escape_line, repr_head
+from toolcall.text import CONFUSABLE_LATIN, escape_line, reading_key, repr_head
 from toolcall.i18n import fill
 
 
@@ -666,7 +666,9 @@ def same_text_problems(data: Any, name: str) -> list[Problem]:
 
 
 def same_title_problems(entries: list[tuple[str, list, Any]], shown_in: str) -> list[Problem]:
-    """A Problem at each entry whose title, in one language, is an earlier entry's (white space and case aside).
+    """A Problem at each entry whose title, in one language, reads as an earlier entry's (white space, case, hidden
+    characters, full-width forms and look-alike letters of other scripts aside: toolcall.text.reading_key and
+    CONFUSABLE_LATIN).
     ``entries`` are ``(file, JSON path of the title, title)``, the title a ``{lang: text}`` map or one text; they are
     listed side by side in ``shown_in`` (the lessons' table of contents, the exercises' table…). A lesson copied to
     start a new one, its title left as it was, passed check: two lines of the table of contents read the same."""
@@ -677,7 +679,9 @@ def same_title_problems(entries: list[tuple[str, list, Any]], shown_in: str) -> 
             if not isinstance(text, str):
                 continue
             where = [*at, lang] if lang is not None else at
-            first = seen.setdefault((lang, " ".join(text.split()).casefold()), (file, where))
+            # read as a reader reads it: NFKC (a full-width Ｓ), hidden characters dropped, a Cyrillic е as e (two
+            # titles that only looked different passed: break-it pass brk21probe)
+            first = seen.setdefault((lang, reading_key(text.translate(CONFUSABLE_LATIN))), (file, where))
             if first != (file, where):
                 problems.append(Problem(file, json_path(where), f"the same title as {first[0]} {json_path(first[1])} "
                                         f"({text!r}): both are listed in {shown_in}, and students cannot tell the "

@@ -1382,16 +1382,48 @@ MAX_SECRETS_CHARS = 100_000
 def secrets_files(folder: Path | None = None) -> list[Path]:
     """The secrets files Streamlit reads for an app started in ``folder`` (default: the current one), in its order (a
     later file's key wins): those STREAMLIT_SECRETS_FILES names (white-space separated) when it is set, else
-    ``~/.streamlit/secrets.toml`` and ``<folder>/.streamlit/secrets.toml`` (streamlit/config.py, ``secrets.files``)."""
+    the files ``[secrets] files`` names in ``~/.streamlit/config.toml`` or ``<folder>/.streamlit/config.toml`` (the
+    latter winning), else ``~/.streamlit/secrets.toml`` and ``<folder>/.streamlit/secrets.toml`` (streamlit/config.py,
+    ``secrets.files``)."""
     named = os.environ.get("STREAMLIT_SECRETS_FILES")
     if named is not None:
         return [Path(p) for p in named.split()]
-    local = Path(folder or Path.cwd()) / ".streamlit" / "secrets.toml"
+    folder = Path(folder or Path.cwd())
+    local = folder / ".streamlit" / "secrets.toml"
     try:
-        home = [Path.home() / ".streamlit" / "secrets.toml"]
+        home_folder: Path | None = Path.home() / ".streamlit"
     except (RuntimeError, KeyError):  # no HOME and no passwd entry: Streamlit finds none either
-        home = []
+        home_folder = None
+    configured = configured_secrets_files([*([home_folder / "config.toml"] if home_folder else []),
+                                            folder / ".streamlit" / "config.toml"])
+    if configured is not None:
+        return [Path(p) for p in configured]
+    home = [home_folder / "secrets.toml"] if home_folder else []
     return [p for p in home if p != local] + [local]
+
+
+def configured_secrets_files(configs: list[Path]) -> list[str] | None:
+    """``[secrets] files`` as the Streamlit config files ``configs`` set it (a later file wins, as Streamlit reads
+    ~/.streamlit/config.toml, then the app folder's), or None when none sets it to a list of paths. A config that
+    cannot be read sets nothing here (Streamlit names it as it starts). The app read the PostgreSQL URL of a file
+    named there while export and the launcher read the default files and took the data folder's old SQLite
+    (break-it pass brk21probe)."""
+    import tomllib
+
+    from toolcall.files import ReadError, read_text_bounded
+
+    found = None
+    for config in configs:
+        if not os.path.lexists(config):
+            continue
+        try:
+            data = tomllib.loads(read_text_bounded(config, MAX_SECRETS_CHARS))
+        except (ReadError, tomllib.TOMLDecodeError, RecursionError, MemoryError):
+            continue
+        files = data.get("secrets", {}).get("files") if isinstance(data.get("secrets"), dict) else None
+        if isinstance(files, list) and all(isinstance(f, str) for f in files):
+            found = list(files)  # as Streamlit reads them: no ~ expanded
+    return found
 
 
 def configured_database_url(folder: Path | None = None) -> str:

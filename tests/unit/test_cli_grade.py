@@ -57,3 +57,30 @@ def test_an_unknown_id_is_shown_escaped_and_cut_with_at_most_a_dozen_known_ids(c
     assert err.startswith("unknown exercise id 'pk_p\\u0430ss3'; known ids: pk_pass3, ") and err.endswith(rest + "\n")
     listed = err.split("known ids: ", 1)[1].removesuffix(rest + "\n").split(", ")
     assert len(listed) == 12 and set(listed) <= set(known)
+
+
+def test_an_exercise_defined_twice_is_named_and_not_graded(tmp_path, capsys):
+    """A teacher copies passk_lab.yaml and edits pk_pass3's answer in the copy: grade took the first file's exercise
+    and said "correct" (exit 0) without a word of the duplicate load_exercises reports (break-it pass brk21probe)."""
+    src = (REPO_ROOT / "fixtures" / "exercises" / "passk_lab.yaml").read_text(encoding="utf-8")
+    assert "answer: 0.4666667" in src
+    (tmp_path / "passk_lab.yaml").write_text(src, encoding="utf-8")
+    (tmp_path / "a_passk_lab.yaml").write_text(src.replace("answer: 0.4666667", "answer: 0.9", 1), encoding="utf-8")
+    assert main(["grade", "pk_pass3", "0.4666667", "--exercises", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "duplicate exercise id 'pk_pass3'" in err
+    assert err.endswith("exercise pk_pass3 is defined more than once (above): not graded until one is renamed or "
+                        "removed\n")
+
+
+def test_other_problems_of_the_folder_are_said_and_the_exercise_still_graded(tmp_path, capsys):
+    """A broken file beside the one that holds the exercise: its problem is said (it was silent), the exercise is
+    graded as before."""
+    src = (REPO_ROOT / "fixtures" / "exercises" / "passk_lab.yaml").read_text(encoding="utf-8")
+    (tmp_path / "passk_lab.yaml").write_text(src, encoding="utf-8")
+    (tmp_path / "broken.yaml").write_text("exercises: [\n", encoding="utf-8")
+    assert main(["grade", "pk_pass3", "0.4666667", "--exercises", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["correct"] is True
+    assert "broken.yaml" in err and err.count("\n") >= 1

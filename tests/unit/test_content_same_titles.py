@@ -2,10 +2,11 @@
 its title left as it was, passed, and the table of contents showed two lines reading the same (so did a scenario in
 the scenario picker, and two exercises of one page)."""
 
+import pytest
 import yaml
 
 from tests.content_copy import copy_content, problem_set
-from toolcall.fixtures import display_name
+from toolcall.fixtures import display_name, same_title_problems
 
 SAME = "students cannot tell the two apart"
 
@@ -58,3 +59,22 @@ def test_the_shipped_titles_differ():
     from toolcall import CONTENT_ROOT
 
     assert _same(CONTENT_ROOT) == []
+
+
+@pytest.mark.parametrize("second", ["Sort the fail\u0435d runs",  # a Cyrillic е
+                                    "\uff33ort the failed runs",  # a full-width Ｓ
+                                    "Sort the fail\u200bed runs",  # a zero-width space
+                                    "SORT  the failed runs"])  # case and white space, as before
+def test_titles_that_only_look_different_are_the_same_title(second):
+    """A look-alike letter of another script, a full-width form or a hidden character passed as another title
+    (break-it pass brk21probe): the table still showed two rows reading the same."""
+    entries = [("general.yaml", ["exercises", 0, "title"], {"en": "Sort the failed runs"}),
+               ("general.yaml", ["exercises", 1, "title"], {"en": second})]
+    assert [(p.file, p.path) for p in same_title_problems(entries, "the exercises page")] == [
+        ("general.yaml", "$.exercises[1].title.en")]
+
+
+def test_titles_that_read_differently_stay_apart():
+    entries = [("a.yaml", ["title"], {"en": "Sort the failed runs", "zh": "整理失败的运行"}),
+               ("b.yaml", ["title"], {"en": "Sort the failed run", "zh": "整理失败运行"})]
+    assert same_title_problems(entries, "the exercises page") == []

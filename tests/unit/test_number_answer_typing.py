@@ -23,7 +23,7 @@ def _number_exercise():
 
 @pytest.mark.parametrize("text, char, point", [
     ("0,7", ",", "U+002C"), ("0。7", "。", "U+3002"), ("1，000", "，", "U+FF0C"), ("1 000", " ", "U+0020"),
-    ("1\u00a0000", " ", "U+00A0"), ("0,7%", ",", "U+002C"), ("٠٫٧", "٫", "U+066B")])
+    ("1\u00a0000", " ", "U+00A0"), ("0,7%", ",", "U+002C"), ("0٫7", "٫", "U+066B")])
 def test_a_separator_this_box_does_not_read_is_named(text, char, point):
     ex = _number_exercise()
     result = grade(ex, text, grading_inputs(ex))
@@ -52,3 +52,24 @@ def test_superscripts_subscripts_and_circled_digits_are_not_folded_into_digits(t
     with pytest.raises(NumberError) as caught:
         parse_number(text)
     assert (caught.value.code, str(caught.value)) == ("not_number", text)
+
+
+@pytest.mark.parametrize("text, char", [
+    ("\u0660.\u0664\u0666\u0666\u0666\u0666\u0666\u0667", "\u0660"),  # Arabic-Indic 0.4666667
+    ("\U0001d7ce.\U0001d7d2\U0001d7d4", "\U0001d7ce"),  # mathematical bold 0.46
+    ("0.4\u06f66", "\u06f6"),  # one extended Arabic-Indic digit among ASCII ones
+    ("\u0966.\u096d", "\u0966"),  # Devanagari 0.7
+    ("\u0664/\u0665", "\u0664"),  # a fraction of Arabic-Indic digits
+    ("\u0660\u066b\u0667", "\u0660")])  # Arabic-Indic digits and decimal separator: the digit is named first
+def test_digits_of_other_scripts_are_named_not_read(text, char):
+    """ASCII and full-width digits only, as the docstring says and the pass^k boxes read: the pattern's \\d matched
+    every Unicode digit and float() read them, so these were graded (break-it pass brk21probe)."""
+    ex = _number_exercise()
+    result = grade(ex, text, grading_inputs(ex))
+    assert (result.score, result.malformed) == (0, True)
+    point = f"U+{ord(char):04X}"
+    assert [f.render("en") for f in result.feedback] == [
+        f'"{text}" is not a number: it holds the digit "{char}" ({point}) of another script, which this box does not '
+        "read. Write digits as 0–9 (0.7)."]
+    assert [f.render("zh") for f in result.feedback] == [
+        f"“{text}”不是数字：里面的“{char}”（{point}）是其他文字里的数字，这里读不了。数字请写成 0–9（如 0.7）。"]

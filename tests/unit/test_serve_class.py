@@ -277,7 +277,9 @@ def test_only_uploads_take_a_body_and_no_larger_than_the_processes_take(tmp_path
     assert "toolcall_uploads" not in locations["/"] + locations["/_stcore/stream"]
     for text, expected in [("[server]\nmaxUploadSize = 5\n", 5), ("[server]\nport = 1\n", STREAMLIT_UPLOAD_MB),
                            ("[server]\nmaxUploadSize = 0\n", STREAMLIT_UPLOAD_MB), ("server = 3\n", STREAMLIT_UPLOAD_MB),
-                           ("[server]\nmaxUploadSize = true\n", STREAMLIT_UPLOAD_MB), ("[server\n", STREAMLIT_UPLOAD_MB)]:
+                           ("[server]\nmaxUploadSize = true\n", STREAMLIT_UPLOAD_MB), ("[server\n", STREAMLIT_UPLOAD_MB),
+                           # nested past what tomllib reads: a RecursionError traceback stopped the launcher (brk21probe)
+                           ("[server]\nmaxUploadSize = 5\nx = " + "[" * 20_000 + "\n", STREAMLIT_UPLOAD_MB)]:
         (tmp_path / "config.toml").write_text(text, encoding="utf-8")
         assert upload_limit_mb(tmp_path / "config.toml") == expected, text
     assert upload_limit_mb(tmp_path / "missing.toml") == STREAMLIT_UPLOAD_MB == 200
@@ -1267,3 +1269,48 @@ def test_a_run_folder_that_cannot_be_set_up_is_named_not_a_traceback(monkeypatch
         "mkdir": f"cannot set up the launcher's run folder {run_dir}: No space left on device: {run_dir}/tmp/proxy",
         "conf": f"cannot write {run_dir}/nginx.conf: No space left on device"}[fails]
     assert list(tmp_path.iterdir()) == []  # nothing left behind (a folder without its lock would stay for ever)
+
+
+def test_every_process_is_served_at_the_root_the_health_check_asks(tmp_path, monkeypatch):
+    """[server] baseUrlPath = "course" in the checkout's config (or STREAMLIT_SERVER_BASE_URL_PATH): every process
+    answered only /course/_stcore/health, the launcher asked /_stcore/health, took each for hung after 90 s, killed it
+    and stopped the class (break-it pass brk21probe). Each process is started at the root, as nginx routes it."""
+    import argparse
+
+    started = []
+
+    class Captured(Exception):
+        pass
+
+    def child(name, argv, health, **kwargs):
+        started.append((argv, health))
+        raise Captured
+
+    monkeypatch.setattr(serve_class, "Child", child)
+    args = argparse.Namespace(processes=1, first_backend_port=9890, database_url="", pool=None)
+    with pytest.raises(Captured):
+        serve_class._serve(args, "/usr/sbin/nginx", tmp_path)
+    argv, health = started[0]
+    assert argv[argv.index("--server.baseUrlPath") + 1] == ""
+    assert health == "http://127.0.0.1:9890/_stcore/health"
+
+
+@pytest.mark.parametrize("argv, quoted", [
+    (["--processes", "x" * 100_000], "'" + "x" * 40 + "…'"),
+    (["--port", "9_801"], "'9_801'"),
+    (["--first-backend-port", "\u0669\u0668\u0660\u0661"], "'\u0669\u0668\u0660\u0661'")])
+def test_a_number_argument_is_read_as_the_toolcall_command_reads_one(argv, quoted, capsys):
+    """int() took 9_801 and Arabic-Indic digits as ports, and argparse echoed a refused argument whole (100 000
+    characters; break-it pass brk21probe): the launcher reads numbers as ``python -m toolcall`` does."""
+    with pytest.raises(SystemExit) as exc:
+        serve_class.main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.endswith(f"invalid int value: {quoted}\n"), err[-300:]
+    assert len(err) < 2_000
+
+
+def test_full_width_digits_are_read_as_the_pages_read_them():
+    from toolcall.cli import whole_number_arg
+
+    assert whole_number_arg("\uff19\uff18\uff10\uff11") == 9801 and whole_number_arg(" 2 ") == 2

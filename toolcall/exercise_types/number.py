@@ -15,7 +15,9 @@ from toolcall.exercise_types.base import (ERROR, WRONG, ExerciseType, Grade, Mal
 if TYPE_CHECKING:
     from toolcall.exercises import Exercise
 
-_NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
+#: ASCII digits only (after fold_full_width): ``\d`` is every Unicode digit, and Arabic-Indic or mathematical bold
+#: digits were read and graded while the docstring and the pass^k boxes refuse them (break-it pass brk21probe).
+_NUMBER = re.compile(r"[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?")
 
 
 #: Longest number answer read, in characters as typed (after stripping).
@@ -55,7 +57,7 @@ def parse_number(text: str) -> float:
     elif "/" in s:
         top, _, bottom = s.partition("/")
         if not (_NUMBER.fullmatch(top.strip()) and _NUMBER.fullmatch(bottom.strip())):
-            raise NumberError("not_number", text)
+            raise _not_a_number(s, text)
         if float(bottom) == 0:
             raise NumberError("number_zero_denominator", text)
         value = float(top) / float(bottom)
@@ -74,10 +76,21 @@ def parse_number(text: str) -> float:
 _SEPARATOR = re.compile(r"[,，。٫、·'_\s]")
 
 
+#: A decimal digit of another script than ASCII (full-width ones are folded before): Arabic-Indic, Devanagari,
+#: mathematical bold…
+_OTHER_DIGIT = re.compile(r"(?![0-9])\d")
+
+
 def _not_a_number(s: str, text: str) -> NumberError:
-    """Why ``s`` (``text`` normalised) is not a number: ``number_separator`` when it would be one without its
+    """Why ``s`` (``text`` normalised) is not a number: ``number_digit`` naming the first digit of another script
+    (``٠.٧``: a student who typed digits is told which one is not read); ``number_separator`` when it would be one
+    without its
     separators (``0,7``, ``0。7``, ``1 000``), naming the first; else ``not_number``. The separator got "is not a
     number. Write a decimal (0.7)…", to a student who saw a decimal in "0。7" (break-it pass brk13text)."""
+    digit = _OTHER_DIGIT.search(s)  # named first: a separator beside it would be named for a number still unread
+    if digit is not None:
+        ch = digit.group()
+        return NumberError("number_digit", text, char=ch, point=f"U+{ord(ch):04X}")
     sep = _SEPARATOR.search(text.strip())  # named as typed: the full-width ， and a no-break space, not NFKC's
     if sep is not None and _NUMBER.fullmatch(_SEPARATOR.sub("", s.removesuffix("%"))):
         ch = sep.group()
