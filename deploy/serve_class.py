@@ -1436,6 +1436,8 @@ def _main(argv: list[str] | None) -> int:
         signal.signal(signal.SIGINT, _on_signal)
     for sig in noted_signals():
         signal.signal(sig, _on_noted_signal)
+    if str(REPO) not in sys.path:  # run as a script: the repository is not on sys.path yet
+        sys.path.insert(0, str(REPO))
     from toolcall.cli import whole_number_arg  # as python -m toolcall reads one: ASCII or full-width digits, a
     # refused one quoted cut (int() took 9_801 and Arabic-Indic digits; argparse echoed 100 000 characters; brk21probe)
 

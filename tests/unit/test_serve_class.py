@@ -1314,3 +1314,12 @@ def test_full_width_digits_are_read_as_the_pages_read_them():
     from toolcall.cli import whole_number_arg
 
     assert whole_number_arg("\uff19\uff18\uff10\uff11") == 9801 and whole_number_arg(" 2 ") == 2
+
+
+def test_the_launcher_run_as_a_script_reads_its_number_arguments(tmp_path):
+    """Run as the README runs it (a script, from any folder): the number reader is imported from the repository,
+    which is not on sys.path yet (the first version of whole_number_arg here ended in ModuleNotFoundError)."""
+    done = subprocess.run([sys.executable, str(REPO / "deploy" / "serve_class.py"), "--processes", "two"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.endswith("error: argument --processes: invalid int value: 'two'\n"), done.stderr[-300:]
