@@ -1156,23 +1156,11 @@ def secrets_files() -> list[Path]:
     checkout; streamlit/config.py, ``get_config_files``). Only the checkout's was read, so a
     TOOLCALL_DATABASE_URL in the home folder's file, which every process used, was neither checked nor
     reached: the launcher checked SQLite instead."""
-    from toolcall.progress import configured_secrets_files
+    from toolcall.progress import secrets_files as app_secrets_files
 
-    named = os.environ.get("STREAMLIT_SECRETS_FILES")
-    if named is not None:
-        return [Path(p) for p in named.split()]
-    try:
-        home_folder: Path | None = Path.home() / ".streamlit"
-    except (RuntimeError, KeyError):  # no HOME and no passwd entry: Streamlit finds none either
-        home_folder = None
-    # [secrets] files in a config.toml, as the processes read it: the launcher planned for SQLite (no pool plan, the
-    # wrong folder watched) while every process used the PostgreSQL of the file named there (brk21probe)
-    configured = configured_secrets_files([*([home_folder / "config.toml"] if home_folder else []),
-                                           SECRETS_FILE.parent / "config.toml"])
-    if configured is not None:
-        return [Path(p) for p in configured]
-    home = [home_folder / "secrets.toml"] if home_folder else []
-    return [p for p in home if p != SECRETS_FILE] + [SECRETS_FILE]
+    # as the app reads them, from the checkout: [secrets] files in a config.toml included (the launcher planned for
+    # SQLite while every process used the PostgreSQL of a file named there, brk21probe)
+    return app_secrets_files(local=SECRETS_FILE)
 
 
 def secrets_database_source() -> Path | None:

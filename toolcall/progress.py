@@ -1379,23 +1379,23 @@ def open_store(database_url: str | None = None, folder: Path | None = None, *,
 MAX_SECRETS_CHARS = 100_000
 
 
-def secrets_files(folder: Path | None = None) -> list[Path]:
+def secrets_files(folder: Path | None = None, local: Path | None = None) -> list[Path]:
     """The secrets files Streamlit reads for an app started in ``folder`` (default: the current one), in its order (a
     later file's key wins): those STREAMLIT_SECRETS_FILES names (white-space separated) when it is set, else
     the files ``[secrets] files`` names in ``~/.streamlit/config.toml`` or ``<folder>/.streamlit/config.toml`` (the
     latter winning), else ``~/.streamlit/secrets.toml`` and ``<folder>/.streamlit/secrets.toml`` (streamlit/config.py,
-    ``secrets.files``)."""
+    ``secrets.files``). ``local``: the app folder's secrets file when given (the launcher's SECRETS_FILE), its
+    config.toml beside it."""
     named = os.environ.get("STREAMLIT_SECRETS_FILES")
     if named is not None:
         return [Path(p) for p in named.split()]
-    folder = Path(folder or Path.cwd())
-    local = folder / ".streamlit" / "secrets.toml"
+    local = local or Path(folder or Path.cwd()) / ".streamlit" / "secrets.toml"
     try:
         home_folder: Path | None = Path.home() / ".streamlit"
     except (RuntimeError, KeyError):  # no HOME and no passwd entry: Streamlit finds none either
         home_folder = None
     configured = configured_secrets_files([*([home_folder / "config.toml"] if home_folder else []),
-                                            folder / ".streamlit" / "config.toml"])
+                                            local.parent / "config.toml"])
     if configured is not None:
         return [Path(p) for p in configured]
     home = [home_folder / "secrets.toml"] if home_folder else []
